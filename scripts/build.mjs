@@ -1,0 +1,21 @@
+// Builds every part that exists: the CLI bundle now; renderer, electron main and preload as they land.
+import { build } from 'esbuild';
+import { existsSync } from 'node:fs';
+
+const started = Date.now();
+await build({
+  entryPoints: ['proxy-core/src/cli.ts'],
+  outfile: 'dist/cli.mjs',
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  packages: 'external',
+  sourcemap: true,
+  logLevel: 'warning',
+});
+if (existsSync('renderer/vite.config.ts')) {
+  const { build: viteBuild } = await import('vite');
+  await viteBuild({ configFile: 'renderer/vite.config.ts', logLevel: 'warn' });
+}
+console.log(`build: done in ${Date.now() - started} ms`);
