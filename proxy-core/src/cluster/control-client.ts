@@ -1,0 +1,55 @@
+// The core's own reads of each apiserver (discovery, health): a small undici Agent per server,
+// kept apart from the data-path pools so a probe never queues behind a client's long list or watch.
+import { Agent, request } from 'undici';
+import type { ServerConfig } from './server-config.js';
+
+export interface ControlResponse {
+  readonly status: number;
+  readonly headers: Record<string, string | string[] | undefined>;
+  readonly body: string;
+}
+
+export class ControlClient {
+  private readonly agent: Agent;
+
+  constructor(readonly server: ServerConfig, private readonly timeoutMs = 5_000) {
+    this.agent = new Agent({
+      connections: 4,
+      connectTimeout: timeoutMs,
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+      connect: {
+        ...(server.ca ? { ca: server.ca } : {}),
+        ...(server.servername ? { servername: server.servername } : {}),
+        ...(server.clientCert ? { cert: server.clientCert.cert, key: server.clientCert.key } : {}),
+      },
+    });
+  }
+
+  async get(path: string, headers: Record<string, string> = {}): Promise<ControlResponse> {
+    const token = this.server.bearerToken?.();
+    const res = await request(new URL(path, this.server.url), {
+      method: 'GET',
+      dispatcher: this.agent,
+      headers: { 'user-agent': 'peerscope', ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
+      signal: AbortSignal.timeout(this.timeoutMs),
+    });
+    const body = await res.body.text();
+    return { status: res.statusCode, headers: res.headers, body };
+  }
+
+  close(): Promise<void> {
+    return this.agent.close();
+  }
+}
+
+/** One line for an error of a control read, e.g. "connect ECONNREFUSED 127.0.0.1:6443". */
+export function describeError(err: unknown): string {
+  if (err instanceof Error) {
+    const cause = (err as Error & { cause?: unknown }).cause;
+    const code = (err as NodeJS.ErrnoException).code;
+    if (cause instanceof Error && cause.message && cause.message !== err.message) return `${err.message}: ${cause.message}`;
+    return code && !err.message.includes(code) ? `${code}: ${err.message}` : err.message;
+  }
+  return String(err);
+}

@@ -1,0 +1,29 @@
+// How the core reaches one apiserver directly. Credentials live here and nowhere else: nothing of
+// this type is ever serialised into the contract, telemetry, logs or snapshots.
+export interface ServerConfig {
+  /** Unique name, shown everywhere (and the server ID for the visit order of discovery merges). */
+  readonly name: string;
+  /** Base URL, http:// or https://host:port. */
+  readonly url: string;
+  /** PEM CA bundle that verifies the server (TLS is always verified). */
+  readonly ca?: string;
+  /** TLS server name when it differs from the URL host (kubeconfig tls-server-name). */
+  readonly servername?: string;
+  /** Client certificate for mutual TLS. */
+  readonly clientCert?: { readonly cert: string; readonly key: string };
+  /** Bearer token for the core's own reads, and for client requests that bring none. */
+  readonly bearerToken?: () => string | undefined;
+  /** How the server was found, for display. */
+  readonly source?: 'flag' | 'kubeconfig' | 'lease' | 'endpoints' | 'sim';
+}
+
+/** The parts of a ServerConfig that may be shown or serialised. */
+export interface ServerPublicInfo {
+  readonly name: string;
+  readonly url: string;
+  readonly source: NonNullable<ServerConfig['source']>;
+}
+
+export function publicInfo(s: ServerConfig): ServerPublicInfo {
+  return { name: s.name, url: s.url, source: s.source ?? 'flag' };
+}

@@ -1,0 +1,167 @@
+// Reads one server's *own* discovery (spec §4.4, P2): aggregated v2 with profile=nopeer first, then
+// v2, then v2beta1, then the legacy per-group-version crawl. ETag-aware: an unchanged document costs
+// a 304. The result is what routing treats as that server's "local discovery cache".
+import { createHash } from 'node:crypto';
+import type { ControlClient } from '../cluster/control-client.js';
+import { aggregatedDiscovery } from '../sim/catalog/render.js';
+import { importRelease } from '../sim/catalog/importer.js';
+import { apiGroupDiscoveryListSchema, MEDIA, type APIGroupDiscoveryList, type GVR } from './types.js';
+
+const ACCEPT = `${MEDIA.v2JsonNoPeer},${MEDIA.v2Json},${MEDIA.v2beta1Json};q=0.9,application/json;q=0.8`;
+
+export type DiscoverySource = 'aggregated-v2' | 'aggregated-v2beta1' | 'legacy';
+
+export interface ServerDiscovery {
+  /** `/apis`: every non-core group, in the server's order. */
+  readonly apis: APIGroupDiscoveryList;
+  /** `/api`: the core group. */
+  readonly api: APIGroupDiscoveryList;
+  readonly gvrs: readonly GVR[];
+  /** "group/version" of CRDs and service-backed APIServices: never proxied (spec R6). */
+  readonly excludedGroupVersions: readonly string[];
+  readonly source: DiscoverySource;
+  /** Hash of the documents' content: equal hashes mean nothing changed. */
+  readonly contentHash: string;
+  readonly etags: { readonly api?: string; readonly apis?: string };
+  readonly fetchedAt: number;
+  /** When the content last changed: the rollout timeline of this server. */
+  readonly changedAt: number;
+}
+
+export class DiscoveryError extends Error {
+  override readonly name = 'DiscoveryError';
+  constructor(readonly server: string, readonly path: string, detail: string) {
+    super(`discovery of ${server} failed at ${path}: ${detail}`);
+  }
+}
+
+interface RootResult {
+  readonly doc: APIGroupDiscoveryList;
+  readonly source: DiscoverySource;
+  readonly etag?: string;
+  readonly unchanged: boolean;
+}
+
+export async function fetchServerDiscovery(client: ControlClient, previous?: ServerDiscovery, now = Date.now): Promise<ServerDiscovery> {
+  const [apis, api] = await Promise.all([
+    fetchRoot(client, '/apis', previous?.apis, previous?.etags.apis, previous?.source),
+    fetchRoot(client, '/api', previous?.api, previous?.etags.api, previous?.source),
+  ]);
+  const excludedGroupVersions = await fetchExcludedGroupVersions(client);
+  const gvrs = [...gvrsOf(api.doc), ...gvrsOf(apis.doc)];
+  const contentHash = createHash('sha256').update(JSON.stringify([api.doc, apis.doc, excludedGroupVersions])).digest('hex');
+  const at = now();
+  const changed = !previous || previous.contentHash !== contentHash;
+  return {
+    apis: apis.doc,
+    api: api.doc,
+    gvrs,
+    excludedGroupVersions,
+    source: apis.source,
+    contentHash,
+    etags: { ...(api.etag ? { api: api.etag } : {}), ...(apis.etag ? { apis: apis.etag } : {}) },
+    fetchedAt: at,
+    changedAt: changed ? at : previous.changedAt,
+  };
+}
+
+async function fetchRoot(
+  client: ControlClient,
+  root: '/api' | '/apis',
+  previousDoc: APIGroupDiscoveryList | undefined,
+  previousEtag: string | undefined,
+  previousSource: DiscoverySource | undefined,
+): Promise<RootResult> {
+  const headers: Record<string, string> = { accept: ACCEPT };
+  if (previousEtag && previousDoc) headers['if-none-match'] = previousEtag;
+  const res = await client.get(root, headers);
+  if (res.status === 304 && previousDoc) {
+    return { doc: previousDoc, source: previousSource ?? 'aggregated-v2', unchanged: true, ...(previousEtag ? { etag: previousEtag } : {}) };
+  }
+  if (res.status !== 200) throw new DiscoveryError(client.server.name, root, `HTTP ${res.status}${statusMessage(res.body)}`);
+  const etag = typeof res.headers.etag === 'string' ? res.headers.etag : undefined;
+  const json = parseBody(client.server.name, root, res.body);
+  const kind = (json as { kind?: unknown }).kind;
+  if (kind === 'APIGroupDiscoveryList') {
+    const parsed = apiGroupDiscoveryListSchema.safeParse(json);
+    if (!parsed.success) throw new DiscoveryError(client.server.name, root, `not a valid APIGroupDiscoveryList: ${parsed.error.issues[0]?.message}`);
+    const source: DiscoverySource = parsed.data.apiVersion.endsWith('v2beta1') ? 'aggregated-v2beta1' : 'aggregated-v2';
+    return { doc: parsed.data, source, unchanged: false, ...(etag ? { etag } : {}) };
+  }
+  if (kind === 'APIGroupList' || kind === 'APIVersions') {
+    return { doc: await crawlLegacy(client, root, json), source: 'legacy', unchanged: false };
+  }
+  throw new DiscoveryError(client.server.name, root, `unexpected kind ${JSON.stringify(kind)}`);
+}
+
+/** Servers without aggregated discovery (before 1.26): read every group-version list. */
+async function crawlLegacy(client: ControlClient, root: '/api' | '/apis', json: unknown): Promise<APIGroupDiscoveryList> {
+  const paths: string[] = [];
+  if (root === '/api') {
+    for (const v of (json as { versions?: string[] }).versions ?? []) paths.push(`/api/${v}`);
+  } else {
+    for (const g of (json as { groups?: { versions?: { groupVersion: string }[] }[] }).groups ?? []) {
+      for (const v of g.versions ?? []) paths.push(`/apis/${v.groupVersion}`);
+    }
+  }
+  const inputs = await Promise.all(paths.map(async (path) => {
+    const res = await client.get(path, { accept: 'application/json' });
+    if (res.status !== 200) throw new DiscoveryError(client.server.name, path, `HTTP ${res.status}`);
+    return { file: `${client.server.name}${path}`, text: res.body };
+  }));
+  if (inputs.length === 0) return { apiVersion: 'apidiscovery.k8s.io/v2', kind: 'APIGroupDiscoveryList', metadata: {}, items: [] };
+  return aggregatedDiscovery(importRelease('legacy', inputs), root === '/api' ? 'api' : 'apis');
+}
+
+/** GVs of CRDs and service-backed APIServices; best effort (RBAC may forbid the reads). */
+async function fetchExcludedGroupVersions(client: ControlClient): Promise<string[]> {
+  const out = new Set<string>();
+  const reads = await Promise.allSettled([
+    client.get('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { accept: 'application/json' }),
+    client.get('/apis/apiregistration.k8s.io/v1/apiservices', { accept: 'application/json' }),
+  ]);
+  const [crds, apiServices] = reads;
+  if (crds.status === 'fulfilled' && crds.value.status === 200) {
+    const list = safeJson(crds.value.body) as { items?: { spec?: { group?: string; versions?: { name?: string; served?: boolean }[] } }[] };
+    for (const crd of list?.items ?? []) {
+      for (const v of crd.spec?.versions ?? []) if (crd.spec?.group && v.name && v.served !== false) out.add(`${crd.spec.group}/${v.name}`);
+    }
+  }
+  if (apiServices.status === 'fulfilled' && apiServices.value.status === 200) {
+    const list = safeJson(apiServices.value.body) as { items?: { spec?: { group?: string; version?: string; service?: unknown } }[] };
+    for (const svc of list?.items ?? []) {
+      if (svc.spec?.service && svc.spec.group && svc.spec.version) out.add(`${svc.spec.group}/${svc.spec.version}`);
+    }
+  }
+  return [...out].sort();
+}
+
+export function gvrsOf(doc: APIGroupDiscoveryList): GVR[] {
+  const out: GVR[] = [];
+  for (const g of doc.items) {
+    const group = g.metadata?.name ?? '';
+    for (const v of g.versions) for (const r of v.resources ?? []) out.push({ group, version: v.version, resource: r.resource });
+  }
+  return out;
+}
+
+function parseBody(server: string, path: string, body: string): unknown {
+  try {
+    return JSON.parse(body);
+  } catch {
+    throw new DiscoveryError(server, path, 'the answer is not JSON');
+  }
+}
+
+function safeJson(body: string): unknown {
+  try {
+    return JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+}
+
+function statusMessage(body: string): string {
+  const s = safeJson(body) as { kind?: string; message?: string } | undefined;
+  return s?.kind === 'Status' && s.message ? `: ${s.message}` : '';
+}

@@ -1,0 +1,87 @@
+// Every routing decision becomes an event: kept in a bounded ring, counted by outcome × GVR × server,
+// streamed to subscribers (UI, SSE) and exposed as Prometheus text.
+import type { RouteOutcome, RoutingEvent } from '../../contract/events.js';
+import { RingBuffer } from './ring-buffer.js';
+
+export interface CounterRow {
+  readonly outcome: RouteOutcome;
+  readonly group: string;
+  readonly version: string;
+  readonly resource: string;
+  readonly handling: string;
+  readonly answeredBy: string;
+  readonly count: number;
+}
+
+type Listener = (event: RoutingEvent) => void;
+
+export class Telemetry {
+  private readonly ring: RingBuffer<RoutingEvent>;
+  private readonly counters = new Map<string, { row: Omit<CounterRow, 'count'>; count: number }>();
+  private readonly listeners = new Set<Listener>();
+  private seq = 0;
+  readonly startedAt = Date.now();
+
+  constructor(maxEvents = 10_000) {
+    this.ring = new RingBuffer(maxEvents);
+  }
+
+  record(event: Omit<RoutingEvent, 'seq'>): RoutingEvent {
+    const full = { ...event, seq: ++this.seq } as RoutingEvent;
+    this.ring.push(full);
+    const key = `${full.outcome}\u0000${full.group}\u0000${full.version}\u0000${full.resource}\u0000${full.handling ?? ''}\u0000${full.answeredBy ?? ''}`;
+    const counter = this.counters.get(key);
+    if (counter) counter.count++;
+    else {
+      this.counters.set(key, {
+        row: { outcome: full.outcome, group: full.group, version: full.version, resource: full.resource, handling: full.handling ?? '', answeredBy: full.answeredBy ?? '' },
+        count: 1,
+      });
+    }
+    for (const l of this.listeners) l(full);
+    return full;
+  }
+
+  /** The most recent events, oldest first. */
+  recent(n?: number): RoutingEvent[] {
+    return this.ring.recent(n);
+  }
+
+  get lastSeq(): number {
+    return this.seq;
+  }
+
+  counterRows(): CounterRow[] {
+    return [...this.counters.values()].map((c) => ({ ...c.row, count: c.count }));
+  }
+
+  /** Totals by outcome. */
+  totals(): Record<RouteOutcome, number> {
+    const out = { local: 0, rerouted: 0, notfound: 0, unavailable: 0, 'discovery-merged': 0, 'discovery-own': 0, 'non-resource': 0, rejected: 0 } as Record<RouteOutcome, number>;
+    for (const c of this.counters.values()) out[c.row.outcome] += c.count;
+    return out;
+  }
+
+  subscribe(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Prometheus text exposition (version 0.0.4). */
+  prometheus(): string {
+    const lines = [
+      '# HELP peerscope_requests_total Requests through the local port by routing outcome, GVR, handling and answering server.',
+      '# TYPE peerscope_requests_total counter',
+    ];
+    for (const c of this.counters.values()) {
+      const r = c.row;
+      lines.push(`peerscope_requests_total{outcome="${esc(r.outcome)}",group="${esc(r.group)}",version="${esc(r.version)}",resource="${esc(r.resource)}",handling="${esc(r.handling)}",answered_by="${esc(r.answeredBy)}"} ${c.count}`);
+    }
+    lines.push('# HELP peerscope_events_buffered Routing events held in the ring buffer.', '# TYPE peerscope_events_buffered gauge', `peerscope_events_buffered ${this.ring.size}`);
+    return lines.join('\n') + '\n';
+  }
+}
+
+function esc(v: string): string {
+  return v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
+}
