@@ -2,3 +2,4 @@
 // types and the zod schemas that validate them at every boundary.
 export const CONTRACT_VERSION = 1;
 export * from './events.js';
+export * from './peers.js';

@@ -1,0 +1,36 @@
+// Which apiserver a load balancer would hand a request to (spec P1): round-robin (the default, one
+// counter per listener), uniformly random, or pinned to one server to rehearse "every request lands
+// on the old one". Only servers the health probe sees ready are eligible; a pinned server that is
+// not ready is an error, never a silent fallback.
+export type HandlingPolicy = { readonly kind: 'round-robin' } | { readonly kind: 'random' } | { readonly kind: 'pin'; readonly server: string };
+
+export function parsePolicy(text: string): HandlingPolicy {
+  if (text === 'round-robin' || text === 'random') return { kind: text };
+  if (text.startsWith('pin:') && text.length > 4) return { kind: 'pin', server: text.slice(4) };
+  throw new Error(`policy "${text}" is not one of round-robin, random, pin:NAME`);
+}
+
+export function formatPolicy(p: HandlingPolicy): string {
+  return p.kind === 'pin' ? `pin:${p.server}` : p.kind;
+}
+
+export type Pick = { readonly server: string } | { readonly server: null; readonly reason: string };
+
+export class HandlingServerPicker {
+  private counter = 0;
+
+  constructor(public policy: HandlingPolicy, private readonly random: () => number = Math.random) {}
+
+  /** `ready` lists the ready servers in a stable order. */
+  pick(ready: readonly string[]): Pick {
+    const p = this.policy;
+    if (p.kind === 'pin') {
+      return ready.includes(p.server) ? { server: p.server } : { server: null, reason: `the pinned apiserver "${p.server}" is not ready` };
+    }
+    if (ready.length === 0) return { server: null, reason: 'no apiserver is ready' };
+    if (p.kind === 'random') return { server: ready[Math.floor(this.random() * ready.length)] as string };
+    const server = ready[this.counter % ready.length] as string;
+    this.counter = (this.counter + 1) % 1_000_000_007;
+    return { server };
+  }
+}
