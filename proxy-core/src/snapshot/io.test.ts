@@ -1,0 +1,130 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { routingSnapshotSchema, type RoutingSnapshot } from '../../contract/snapshot.js';
+import { InputError } from '../util/input-error.js';
+import { MAX_SNAPSHOT_BYTES, parseSnapshot, readSnapshotFile, serializeSnapshot, writeSnapshotFile } from './io.js';
+import { diffSnapshots, formatDiff } from './diff.js';
+
+export function sampleSnapshot(overrides: Partial<RoutingSnapshot> = {}): RoutingSnapshot {
+  return {
+    apiVersion: 'peerscope.dev/v1',
+    kind: 'RoutingSnapshot',
+    takenAt: '2026-11-23T08:00:00.000Z',
+    source: { kind: 'sim', peerscopeVersion: '0.1.0' },
+    settings: { discoveryMode: 'peer-aggregated', policy: 'round-robin' },
+    servers: [
+      { name: 'sim-1', url: 'https://127.0.0.1:6443', source: 'sim', health: 'ready', failingChecks: [], gitVersion: 'v1.36.0-dev', discovery: { state: 'ok', gvrs: ['/v1/pods', 'apps/v1/deployments'] } },
+      { name: 'sim-2', url: 'https://127.0.0.1:6444', source: 'sim', health: 'ready', failingChecks: [], gitVersion: 'v1.37.0-dev', discovery: { state: 'ok', gvrs: ['/v1/pods', 'apps/v1/deployments', 'storagemigration.k8s.io/v1/storageversionmigrations'] } },
+    ],
+    routeTable: {
+      rows: [
+        { gvr: '/v1/pods', servers: ['sim-1', 'sim-2'] },
+        { gvr: 'apps/v1/deployments', servers: ['sim-1', 'sim-2'] },
+        { gvr: 'storagemigration.k8s.io/v1/storageversionmigrations', servers: ['sim-2'] },
+      ],
+      skewed: ['storagemigration.k8s.io/v1/storageversionmigrations'],
+    },
+    counters: [
+      { outcome: 'local', gvr: '/v1/pods', handling: 'sim-1', answeredBy: 'sim-1', count: 10 },
+      { outcome: 'rerouted', gvr: 'storagemigration.k8s.io/v1/storageversionmigrations', handling: 'sim-1', answeredBy: 'sim-2', count: 4 },
+      { outcome: 'local', gvr: 'storagemigration.k8s.io/v1/storageversionmigrations', handling: 'sim-2', answeredBy: 'sim-2', count: 4 },
+    ],
+    events: [{
+      seq: 1, at: 1, userAgent: 'kubectl/v1.32', method: 'GET', verb: 'list', path: '/api/v1/pods', group: '', version: 'v1', resource: 'pods',
+      subresource: '', namespace: '', handling: 'sim-1', answeredBy: 'sim-1', outcome: 'local', status: 200, latencyMs: 1.2, bytesIn: 0, bytesOut: 300,
+    }],
+    ...overrides,
+  };
+}
+
+const errorOf = (fn: () => unknown): InputError => {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof InputError) return e;
+    throw e;
+  }
+  throw new Error('expected an InputError');
+};
+
+describe('snapshot files', () => {
+  it('round-trips: export → import gives an equal snapshot', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'snap-'));
+    const file = join(dir, 'a.json');
+    const snap = sampleSnapshot();
+    writeSnapshotFile(file, snap);
+    expect(readSnapshotFile(file)).toEqual(snap);
+    expect(routingSnapshotSchema.parse(JSON.parse(readFileSync(file, 'utf8')))).toEqual(snap);
+  });
+
+  it('a syntax error names the line and column', () => {
+    const text = serializeSnapshot(sampleSnapshot()).replace('"kind": "RoutingSnapshot",', '"kind": "RoutingSnapshot"');
+    const e = errorOf(() => parseSnapshot(text, 'before.json'));
+    expect(e.where.line).toBe(4);
+    expect(e.message).toMatch(/^before\.json:4:\d+: not valid JSON/);
+  });
+
+  it('a truncated file is a syntax error at its end', () => {
+    const text = serializeSnapshot(sampleSnapshot());
+    const cut = text.slice(0, Math.floor(text.length / 2));
+    const e = errorOf(() => parseSnapshot(cut, 'cut.json'));
+    expect(e.message).toContain('not valid JSON');
+    expect(e.where.line).toBe(cut.split('\n').length);
+  });
+
+  it('a wrong type names the field by JSON pointer', () => {
+    const snap = sampleSnapshot() as unknown as { servers: { health: unknown }[] };
+    snap.servers[1]!.health = 42;
+    const e = errorOf(() => parseSnapshot(JSON.stringify(snap), 'x.json'));
+    expect(e.where.pointer).toBe('/servers/1/health');
+  });
+
+  it('a missing field names the field', () => {
+    const { routeTable: _drop, ...rest } = sampleSnapshot();
+    const e = errorOf(() => parseSnapshot(JSON.stringify(rest), 'x.json'));
+    expect(e.where.pointer).toBe('/routeTable');
+  });
+
+  it('a newer apiVersion says it was made by a newer Peerscope', () => {
+    const e = errorOf(() => parseSnapshot(JSON.stringify({ ...sampleSnapshot(), apiVersion: 'peerscope.dev/v2' }), 'new.json'));
+    expect(e.message).toBe('new.json at /apiVersion: apiVersion peerscope.dev/v2 was made by a newer Peerscope; this one reads peerscope.dev/v1');
+  });
+
+  it('a document of another kind or group is refused by name', () => {
+    expect(errorOf(() => parseSnapshot('{"kind":"PodList"}', 'p.json')).where.pointer).toBe('/kind');
+    expect(errorOf(() => parseSnapshot(JSON.stringify({ ...sampleSnapshot(), apiVersion: 'v1' }), 'p.json')).where.pointer).toBe('/apiVersion');
+  });
+
+  it('a 50 MB file is refused before it is read', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'snap-'));
+    const file = join(dir, 'huge.json');
+    writeFileSync(file, Buffer.alloc(50 * 1024 * 1024, 0x20));
+    const e = errorOf(() => readSnapshotFile(file));
+    expect(e.message).toMatch(/huge\.json: is 50\.0 MiB, over the 32 MiB a snapshot can be/);
+    expect(MAX_SNAPSHOT_BYTES).toBe(32 * 1024 * 1024);
+  });
+});
+
+describe('snapshot diff', () => {
+  it('names upgraded servers, gained and lost GVRs, skew changes and outcome share changes', () => {
+    const before = sampleSnapshot();
+    const after = sampleSnapshot({
+      servers: before.servers.map((s) => s.name === 'sim-1'
+        ? { ...s, gitVersion: 'v1.37.0-dev', discovery: { ...s.discovery, gvrs: [...s.discovery.gvrs, 'storagemigration.k8s.io/v1/storageversionmigrations'] } }
+        : s),
+      routeTable: { rows: [], skewed: [] },
+      counters: [
+        { outcome: 'local', gvr: 'storagemigration.k8s.io/v1/storageversionmigrations', handling: 'sim-1', answeredBy: 'sim-1', count: 8 },
+      ],
+    });
+    const d = diffSnapshots(before, after);
+    expect(d.servers.upgraded).toEqual([{ name: 'sim-1', from: 'v1.36.0-dev', to: 'v1.37.0-dev' }]);
+    expect(d.gvrs).toEqual([{ server: 'sim-1', gained: ['storagemigration.k8s.io/v1/storageversionmigrations'], lost: [] }]);
+    expect(d.skew).toEqual({ became: [], resolved: ['storagemigration.k8s.io/v1/storageversionmigrations'] });
+    expect(d.outcomeRates).toContainEqual({ gvr: 'storagemigration.k8s.io/v1/storageversionmigrations', outcome: 'rerouted', before: 0.5, after: 0, requestsBefore: 8, requestsAfter: 8 });
+    expect(formatDiff(d)).toContain('sim-1: v1.36.0-dev → v1.37.0-dev');
+    expect(formatDiff(diffSnapshots(before, before))).toBe('no differences\n');
+  });
+});
