@@ -1,0 +1,151 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { InputError } from '../util/input-error.js';
+import { kubeconfigFiles, loadKubeconfig } from './kubeconfig.js';
+
+function dir() {
+  return mkdtempSync(join(tmpdir(), 'kubeconfig-'));
+}
+
+function write(d: string, name: string, text: string): string {
+  const file = join(d, name);
+  writeFileSync(file, text);
+  return file;
+}
+
+const b64 = (s: string) => Buffer.from(s).toString('base64');
+
+const basic = (server = 'https://10.0.0.1:6443') => `apiVersion: v1
+kind: Config
+current-context: prod
+clusters:
+- name: prod-cluster
+  cluster:
+    server: ${server}
+    certificate-authority-data: ${b64('CA PEM')}
+    tls-server-name: kubernetes.default.svc
+contexts:
+- name: prod
+  context:
+    cluster: prod-cluster
+    user: admin
+    namespace: kube-system
+users:
+- name: admin
+  user:
+    token: secret-token
+`;
+
+function errorOf(fn: () => unknown): InputError {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof InputError) return e;
+    throw e;
+  }
+  throw new Error('expected an InputError');
+}
+
+describe('kubeconfig loading, like kubectl', () => {
+  it('resolves the current context: server, CA, TLS server name, token, namespace', () => {
+    const file = write(dir(), 'config', basic());
+    const k = loadKubeconfig({ kubeconfig: file });
+    expect(k).toMatchObject({
+      contextName: 'prod', clusterName: 'prod-cluster', userName: 'admin', namespace: 'kube-system', server: 'https://10.0.0.1:6443',
+      tls: { ca: 'CA PEM', servername: 'kubernetes.default.svc', insecureSkipVerify: false },
+      credential: { kind: 'token', token: 'secret-token' },
+    });
+  });
+
+  it('KUBECONFIG is a path list: the first file to define a name or current-context wins; missing files are skipped', () => {
+    const d = dir();
+    const first = write(d, 'a', `current-context: dev\ncontexts:\n- name: dev\n  context: {cluster: dev, user: dev}\nclusters:\n- name: dev\n  cluster: {server: "https://dev:6443"}\n`);
+    const second = write(d, 'b', basic().replace('current-context: prod', 'current-context: prod') + `- name: dev\n  user:\n    tokenFile: ./dev-token\n`);
+    const files = kubeconfigFiles({ env: { KUBECONFIG: [first, join(d, 'missing'), second].join(delimiter) } });
+    expect(files).toEqual([first, join(d, 'missing'), second]);
+    const k = loadKubeconfig({ env: { KUBECONFIG: files.join(delimiter) } });
+    expect(k.contextName).toBe('dev');
+    expect(k.server).toBe('https://dev:6443');
+    expect(k.credential).toEqual({ kind: 'tokenFile', path: join(d, 'dev-token') });
+    expect(loadKubeconfig({ env: { KUBECONFIG: files.join(delimiter) }, context: 'prod' }).server).toBe('https://10.0.0.1:6443');
+  });
+
+  it('defaults to ~/.kube/config', () => {
+    expect(kubeconfigFiles({ env: {}, home: '/home/op' })).toEqual(['/home/op/.kube/config']);
+  });
+
+  it('reads certificate files relative to the kubeconfig', () => {
+    const d = dir();
+    write(d, 'ca.crt', 'CA FROM FILE');
+    write(d, 'client.crt', 'CERT');
+    write(d, 'client.key', 'KEY');
+    const file = write(d, 'config', basic().replace(/certificate-authority-data: .*/, 'certificate-authority: ca.crt').replace('token: secret-token', 'client-certificate: client.crt\n    client-key: client.key'));
+    const k = loadKubeconfig({ kubeconfig: file });
+    expect(k.tls.ca).toBe('CA FROM FILE');
+    expect(k.clientCert).toEqual({ cert: 'CERT', key: 'KEY' });
+  });
+
+  it('insecure-skip-tls-verify is honoured only when set', () => {
+    const file = write(dir(), 'config', basic().replace('tls-server-name: kubernetes.default.svc', 'insecure-skip-tls-verify: true'));
+    expect(loadKubeconfig({ kubeconfig: file }).tls.insecureSkipVerify).toBe(true);
+  });
+
+  describe('every broken kubeconfig gets an error naming the file and the line or field', () => {
+    it('a YAML syntax error: line and column', () => {
+      const file = write(dir(), 'config', 'clusters:\n- name: x\n  cluster: [\n');
+      const e = errorOf(() => loadKubeconfig({ kubeconfig: file }));
+      expect(e.file).toBe(file);
+      expect(e.where.line).toBeGreaterThan(0);
+      expect(e.message).toContain('not valid YAML');
+    });
+
+    it('a missing context lists the known ones', () => {
+      const file = write(dir(), 'config', basic());
+      expect(errorOf(() => loadKubeconfig({ kubeconfig: file, context: 'stage' })).message).toBe('--context: context "stage" is not defined; the kubeconfig has prod');
+    });
+
+    it('a cluster without server names its line', () => {
+      const file = write(dir(), 'config', basic().replace('    server: https://10.0.0.1:6443\n', ''));
+      const e = errorOf(() => loadKubeconfig({ kubeconfig: file }));
+      expect(e.message).toContain('a cluster needs a server');
+      expect(e.where.line).toBe(7); // the first line of that cluster's fields
+    });
+
+    it('an unreadable certificate-authority names the file and line', () => {
+      const file = write(dir(), 'config', basic().replace(/certificate-authority-data: .*/, 'certificate-authority: /nonexistent/ca.crt'));
+      const e = errorOf(() => loadKubeconfig({ kubeconfig: file }));
+      expect(e.message).toContain('certificate-authority /nonexistent/ca.crt: cannot read: ENOENT');
+      expect(e.where.line).toBe(8);
+    });
+
+    it('malformed base64 data names the field', () => {
+      const file = write(dir(), 'config', basic().replace(/certificate-authority-data: .*/, 'certificate-authority-data: "@@not base64@@"'));
+      const e = errorOf(() => loadKubeconfig({ kubeconfig: file }));
+      expect(e.message).toContain('certificate-authority-data is not valid base64');
+      expect(e.where.line).toBe(8);
+    });
+
+    it('a context naming an undefined cluster or user', () => {
+      const file = write(dir(), 'config', basic().replace('cluster: prod-cluster', 'cluster: nowhere'));
+      expect(errorOf(() => loadKubeconfig({ kubeconfig: file })).message).toMatch(/context "prod" names cluster "nowhere", which is not defined/);
+      const file2 = write(dir(), 'config', basic().replace('user: admin', 'user: ghost'));
+      expect(errorOf(() => loadKubeconfig({ kubeconfig: file2 })).message).toMatch(/names user "ghost", which is not defined/);
+    });
+
+    it('auth-provider is refused with a hint to use exec', () => {
+      const file = write(dir(), 'config', basic().replace('token: secret-token', 'auth-provider:\n      name: gcp'));
+      expect(errorOf(() => loadKubeconfig({ kubeconfig: file })).message).toContain('uses auth-provider "gcp", which Peerscope does not support');
+    });
+
+    it('an explicit --kubeconfig that does not exist', () => {
+      expect(errorOf(() => loadKubeconfig({ kubeconfig: '/nonexistent/kubeconfig' })).message).toBe('/nonexistent/kubeconfig: cannot read the kubeconfig: ENOENT');
+    });
+
+    it('no current-context and no --context', () => {
+      const file = write(dir(), 'config', basic().replace('current-context: prod\n', ''));
+      expect(errorOf(() => loadKubeconfig({ kubeconfig: file })).message).toContain('sets no current-context; pass --context NAME');
+    });
+  });
+});
