@@ -1,0 +1,131 @@
+// Object shapes on the wire: the request's group/version decides apiVersion (the store keeps one
+// copy per group+resource), Table for kubectl's human output, bodies read with a 3 MiB cap.
+import type { IncomingMessage } from 'node:http';
+import type { KubeObject } from '../store/store.js';
+import { apiVersionOf } from './context.js';
+import { apiError, badRequest } from './errors.js';
+import { acceptsPlainJson, isJsonAs, parseAccept } from './negotiate.js';
+import type { ResourceRequest } from './request-info.js';
+
+/** kube-apiserver's request body limit (3 MiB). */
+export const MAX_BODY_BYTES = 3 * 1024 * 1024;
+
+export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(req.headers['content-length']);
+    if (Number.isFinite(declared) && declared > limit) {
+      req.resume();
+      reject(apiError(413, 'RequestEntityTooLarge', `Request entity too large: limit is ${limit}`));
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    req.on('data', (chunk: Buffer) => {
+      if (tooLarge) return;
+      size += chunk.length;
+      if (size > limit) {
+        tooLarge = true;
+        chunks.length = 0;
+        reject(apiError(413, 'RequestEntityTooLarge', `Request entity too large: limit is ${limit}`));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => {
+      if (!tooLarge) resolve(Buffer.concat(chunks));
+    });
+    req.on('error', reject);
+  });
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Parses a JSON request body into an object, with kube-apiserver's 400 on anything else. */
+export function parseJsonObject(body: Buffer): Record<string, unknown> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body.toString('utf8'));
+  } catch (err) {
+    throw badRequest(`couldn't get version/kind; json parse error: ${(err as Error).message}`);
+  }
+  if (!isPlainObject(parsed)) throw badRequest("couldn't get version/kind; json parse error: the body is not a JSON object");
+  return parsed;
+}
+
+/** The body must name the request's apiVersion and kind (when it names them at all). */
+export function checkTypeMeta(obj: Record<string, unknown>, rr: ResourceRequest, kind = rr.catalog.kind): void {
+  const expected = apiVersionOf(rr.group, rr.version);
+  if (obj.apiVersion !== undefined && obj.apiVersion !== expected) {
+    throw badRequest(`the API version in the data (${String(obj.apiVersion)}) does not match the expected API version (${expected})`);
+  }
+  if (obj.kind !== undefined && obj.kind !== kind) {
+    throw badRequest(`the kind in the data (${String(obj.kind)}) does not match the expected kind (${kind})`);
+  }
+  if (obj.metadata !== undefined && !isPlainObject(obj.metadata)) throw badRequest('metadata must be an object');
+}
+
+/** A stored object as the request's group/version shows it. */
+export function present(obj: KubeObject, rr: Pick<ResourceRequest, 'group' | 'version' | 'catalog'>): Record<string, unknown> {
+  const { apiVersion: _a, kind: _k, ...rest } = obj;
+  return { apiVersion: apiVersionOf(rr.group, rr.version), kind: rr.catalog.kind, ...rest };
+}
+
+export type ResponseForm = { kind: 'json' } | { kind: 'table'; version: 'v1' | 'v1beta1' };
+
+/** JSON or meta.k8s.io Table, whichever the client prefers; 406 when it takes neither. */
+export function negotiateObjectForm(accept: string | undefined): ResponseForm {
+  for (const range of parseAccept(accept)) {
+    if (isJsonAs(range, 'meta.k8s.io', 'v1', 'Table')) return { kind: 'table', version: 'v1' };
+    if (isJsonAs(range, 'meta.k8s.io', 'v1beta1', 'Table')) return { kind: 'table', version: 'v1beta1' };
+    if (acceptsPlainJson(range)) return { kind: 'json' };
+  }
+  throw apiError(406, 'NotAcceptable', 'only the following media types are accepted: application/json, application/json;as=Table;v=v1;g=meta.k8s.io');
+}
+
+export function contentTypeOf(form: ResponseForm): string {
+  return form.kind === 'table' ? `application/json;as=Table;v=${form.version};g=meta.k8s.io` : 'application/json';
+}
+
+const COLUMNS = [
+  { name: 'Name', type: 'string', format: 'name', description: 'Name must be unique within a namespace.', priority: 0 },
+  { name: 'Created At', type: 'date', format: '', description: 'CreationTimestamp is a timestamp representing the server time when this object was created.', priority: 0 },
+];
+
+/** A Table as kube-apiserver's default table convertor builds it (Name, Created At). */
+export function toTable(objects: readonly KubeObject[], rr: ResourceRequest, form: Extract<ResponseForm, { kind: 'table' }>, includeObject: string | null, resourceVersion: string, withColumns = true): Record<string, unknown> {
+  return {
+    kind: 'Table',
+    apiVersion: `meta.k8s.io/${form.version}`,
+    metadata: { resourceVersion },
+    columnDefinitions: withColumns ? COLUMNS : null,
+    rows: objects.map((o) => {
+      const row: Record<string, unknown> = { cells: [o.metadata.name, o.metadata.creationTimestamp] };
+      if (includeObject === 'Object') row.object = present(o, rr);
+      else if (includeObject !== 'None') row.object = { kind: 'PartialObjectMetadata', apiVersion: `meta.k8s.io/${form.version}`, metadata: o.metadata };
+      return row;
+    }),
+  };
+}
+
+/** RFC 7386 JSON merge patch. */
+export function mergePatch(target: unknown, patch: unknown): unknown {
+  if (!isPlainObject(patch)) return patch;
+  const out: Record<string, unknown> = isPlainObject(target) ? { ...target } : {};
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null) delete out[key];
+    else out[key] = mergePatch(out[key], value);
+  }
+  return out;
+}
+
+const NAME_SUFFIX_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
+
+/** generateName's random suffix (5 characters of apimachinery's alphabet). */
+export function randomNameSuffix(): string {
+  let s = '';
+  for (let i = 0; i < 5; i++) s += NAME_SUFFIX_ALPHABET[Math.floor(Math.random() * NAME_SUFFIX_ALPHABET.length)];
+  return s;
+}
