@@ -17,8 +17,12 @@ interface RenderedSpec {
 
 interface OpenApiSet {
   readonly v3: Map<string, RenderedSpec>;
-  readonly v3Index: string;
-  readonly v2: string;
+  readonly v3Index: RenderedSpec;
+  readonly v2: RenderedSpec;
+}
+
+function rendered(text: string): RenderedSpec {
+  return { text, hash: createHash('sha512').update(text).digest('hex').toUpperCase() };
 }
 
 const cache = new WeakMap<ReleaseCatalog, OpenApiSet>();
@@ -105,17 +109,16 @@ function build(release: ReleaseCatalog): OpenApiSet {
   const v2Definitions: Record<string, unknown> = {};
   for (const g of release.groups) {
     for (const v of g.versions) {
-      const text = JSON.stringify(v3Document(release, g, v));
-      const hash = createHash('sha512').update(text).digest('hex').toUpperCase();
+      const doc = rendered(JSON.stringify(v3Document(release, g, v)));
       const key = gvPath(g.name, v.version);
-      v3.set(key, { text, hash });
-      index[key] = { serverRelativeURL: `/openapi/v3/${key}?hash=${hash}` };
+      v3.set(key, doc);
+      index[key] = { serverRelativeURL: `/openapi/v3/${key}?hash=${doc.hash}` };
       Object.assign(v2Paths, pathsFor(g.name, v.version, v.resources, (n) => `#/definitions/${n}`, false));
       Object.assign(v2Definitions, schemasFor(g.name, v.version, v.resources));
     }
   }
-  const v2 = JSON.stringify({ swagger: '2.0', info: { title: 'Kubernetes', version: release.gitVersion }, paths: v2Paths, definitions: v2Definitions });
-  return { v3, v3Index: JSON.stringify({ paths: index }), v2 };
+  const v2 = rendered(JSON.stringify({ swagger: '2.0', info: { title: 'Kubernetes', version: release.gitVersion }, paths: v2Paths, definitions: v2Definitions }));
+  return { v3, v3Index: rendered(JSON.stringify({ paths: index })), v2 };
 }
 
 function specs(release: ReleaseCatalog): OpenApiSet {
@@ -148,12 +151,13 @@ export function serveOpenApi(ctx: ApiContext, req: IncomingMessage, res: ServerR
   const doc = specs(ctx.release).v3.get(path.slice('/openapi/v3/'.length));
   if (!doc) throw notFoundError();
   requireJson(req);
-  writeSpec(req, res, doc.text, query.get('hash') === doc.hash);
+  writeSpec(req, res, doc, query.get('hash') === doc.hash);
   return true;
 }
 
-function writeSpec(req: IncomingMessage, res: ServerResponse, text: string, immutable: boolean): void {
-  const etag = `"${createHash('sha512').update(text).digest('hex').toUpperCase()}"`;
+function writeSpec(req: IncomingMessage, res: ServerResponse, spec: RenderedSpec, immutable: boolean): void {
+  const { text } = spec;
+  const etag = `"${spec.hash}"`;
   const headers = { 'Content-Type': 'application/json', ETag: etag, Vary: 'Accept', 'Cache-Control': immutable ? 'public, immutable' : 'no-cache, private' };
   if (req.headers['if-none-match'] === etag) {
     res.writeHead(304, headers);

@@ -85,13 +85,3 @@ export function parseFieldSelector(selector: string | null | undefined): ObjectP
   });
   return (obj) => tests.every((t) => t(obj));
 }
-
-/** The name a `fieldSelector=metadata.name=X` pins, if any (kubectl get NAME -w uses it). */
-export function fieldSelectorName(selector: string | null | undefined): string | undefined {
-  if (!selector) return undefined;
-  for (const term of splitTerms(selector)) {
-    const m = /^metadata\.name\s*==?\s*(.+)$/.exec(term);
-    if (m) return (m[1] as string).trim();
-  }
-  return undefined;
-}
