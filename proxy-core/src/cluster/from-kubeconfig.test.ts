@@ -1,0 +1,51 @@
+// Finding every apiserver of a (simulated, HTTPS) cluster from the kubeconfig an operator already uses.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadRelease } from '../sim/catalog/index.js';
+import { startSimCluster, type SimCluster } from '../sim/index.js';
+import { ControlClient } from './control-client.js';
+import { serversFromKubeconfig } from './from-kubeconfig.js';
+
+describe('servers from a kubeconfig', () => {
+  let sim: SimCluster;
+  let kubeconfig: string;
+  beforeAll(async () => {
+    sim = await startSimCluster({ releases: [loadRelease('v1.36-dev'), loadRelease('v1.36-dev'), loadRelease('v1.37-dev')] });
+    kubeconfig = join(mkdtempSync(join(tmpdir(), 'kc-')), 'config');
+    writeFileSync(kubeconfig, sim.kubeconfig());
+  });
+  afterAll(() => sim?.close());
+
+  it('finds every apiserver from the identity leases, each at its own address, with the kubeconfig credentials', async () => {
+    const found = await serversFromKubeconfig({ kubeconfig });
+    expect(found.warnings).toEqual([]);
+    expect(found.servers.map((s) => [s.name, s.url, s.source])).toEqual(
+      sim.servers.map((s) => [`apiserver-${s.name}`, s.info().url, 'lease']),
+    );
+    // Each server answers an authenticated, TLS-verified read with the kubeconfig's token and CA.
+    for (const server of found.servers) {
+      const client = new ControlClient(server);
+      const res = await client.get('/api/v1/namespaces/default/configmaps');
+      await client.close();
+      expect(res.status, server.name).toBe(200);
+    }
+  });
+
+  it('--server NAME=URL adds or overrides a peer', async () => {
+    const found = await serversFromKubeconfig({ kubeconfig, overrides: [{ name: 'apiserver-sim-1', url: 'https://127.0.0.1:1' }, { name: 'extra', url: 'https://127.0.0.1:2' }] });
+    expect(found.servers.find((s) => s.name === 'apiserver-sim-1')?.url).toBe('https://127.0.0.1:1');
+    expect(found.servers.map((s) => s.name)).toContain('extra');
+  });
+
+  it('a kubeconfig whose CA does not verify the servers fails with a clear TLS error', async () => {
+    const wrong = join(mkdtempSync(join(tmpdir(), 'kc-')), 'config');
+    const other = await startSimCluster({ releases: [loadRelease('v1.36-dev')] });
+    // The other cluster's CA, this cluster's servers.
+    writeFileSync(wrong, sim.kubeconfig().replace(/certificate-authority-data: .*/g, `certificate-authority-data: ${Buffer.from(other.ca ?? '').toString('base64')}`));
+    await other.close();
+    const found = await serversFromKubeconfig({ kubeconfig: wrong });
+    expect(found.warnings.join('\n')).toMatch(/cannot read the apiserver identity leases: .*(certificate|verify)/i);
+  });
+});
