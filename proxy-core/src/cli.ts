@@ -1,12 +1,19 @@
 // The `peerscope` command. Each subcommand lives in proxy-core/src/cli/ and is registered here.
 import { Command } from 'commander';
 import { registerCatalogCommands } from './cli/catalog.js';
+import { registerPeersCommand } from './cli/peers.js';
+import { registerServeCommand } from './cli/serve.js';
+import { registerSnapshotCommands } from './cli/snapshot.js';
+import { PEERSCOPE_VERSION } from './version.js';
 
 const program = new Command('peerscope')
   .description('See and route every request of a Kubernetes control-plane upgrade across mixed-version apiservers.')
-  .version('0.1.0')
+  .version(PEERSCOPE_VERSION)
   .showHelpAfterError();
 
+registerServeCommand(program);
+registerPeersCommand(program);
+registerSnapshotCommands(program);
 registerCatalogCommands(program);
 
 await program.parseAsync(process.argv);

@@ -155,6 +155,10 @@ export class PeerSet extends EventEmitter<PeerSetEvents> {
     return this.peers.get(name)?.health ?? 'unknown';
   }
 
+  lastError(name: string): string | undefined {
+    return this.peers.get(name)?.lastError;
+  }
+
   status(name: string): PeerStatus | undefined {
     const p = this.peers.get(name);
     if (!p) return undefined;

@@ -1,0 +1,61 @@
+// Shared option parsers: each turns a bad value into a commander error naming the flag and value.
+import { InvalidArgumentError } from 'commander';
+import { parsePolicy, type HandlingPolicy } from '../proxy/policy.js';
+
+export function parseNameEqualsUrl(value: string, previous: { name: string; url: string }[] = []): { name: string; url: string }[] {
+  const eq = value.indexOf('=');
+  if (eq <= 0) throw new InvalidArgumentError(`"${value}" is not NAME=URL`);
+  const name = value.slice(0, eq);
+  const url = value.slice(eq + 1);
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new InvalidArgumentError(`"${url}" is not a URL`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new InvalidArgumentError(`"${url}" must be http:// or https://`);
+  if (previous.some((p) => p.name === name)) throw new InvalidArgumentError(`server name "${name}" is given twice`);
+  return [...previous, { name, url: parsed.origin }];
+}
+
+export function parseListen(value: string): { host: string; port: number } {
+  const m = /^(?:\[([^\]]+)\]|([^:]*)):(\d{1,5})$/.exec(value);
+  const port = Number(m?.[3]);
+  if (!m || port > 65535) throw new InvalidArgumentError(`"${value}" is not HOST:PORT (for example 127.0.0.1:8001; port 0 picks a free one)`);
+  return { host: m[1] ?? (m[2] || '127.0.0.1'), port };
+}
+
+export function parsePolicyOption(value: string): HandlingPolicy {
+  try {
+    return parsePolicy(value);
+  } catch (err) {
+    throw new InvalidArgumentError((err as Error).message);
+  }
+}
+
+export function parseDiscoveryMode(value: string): 'peer-aggregated' | 'nopeer' {
+  if (value === 'peer-aggregated' || value === 'nopeer') return value;
+  throw new InvalidArgumentError(`"${value}" is not peer-aggregated or nopeer`);
+}
+
+export function parsePositiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`"${value}" is not a positive whole number`);
+  return n;
+}
+
+/** Stops `onStop` once on SIGINT/SIGTERM, then exits 0. */
+export function onShutdown(onStop: () => Promise<void>): void {
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    process.stderr.write(`peerscope: ${signal}, shutting down\n`);
+    onStop().then(() => process.exit(0), (err) => {
+      process.stderr.write(`peerscope: ${(err as Error).message}\n`);
+      process.exit(1);
+    });
+  };
+  process.once('SIGINT', () => stop('SIGINT'));
+  process.once('SIGTERM', () => stop('SIGTERM'));
+}

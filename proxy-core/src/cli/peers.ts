@@ -1,0 +1,50 @@
+// `peerscope peers`: the apiservers found from a kubeconfig, with release, health and how each was found.
+import type { Command } from 'commander';
+import { serversFromKubeconfig } from '../cluster/from-kubeconfig.js';
+import { PeerSet } from '../cluster/peer-set.js';
+
+export function registerPeersCommand(program: Command): void {
+  program
+    .command('peers')
+    .description('list the apiservers of a cluster found from a kubeconfig (identity leases, default/kubernetes endpoints)')
+    .option('--kubeconfig <file>', 'kubeconfig (default: $KUBECONFIG, ~/.kube/config)')
+    .option('--context <name>', 'the kubeconfig context (default: current-context)')
+    .option('--output <format>', 'text or json', 'text')
+    .action(async (flags: { kubeconfig?: string; context?: string; output: string }) => {
+      if (flags.output !== 'text' && flags.output !== 'json') fail(`--output ${flags.output}: use text or json`);
+      const found = await serversFromKubeconfig({
+        ...(flags.kubeconfig ? { kubeconfig: flags.kubeconfig } : {}),
+        ...(flags.context ? { context: flags.context } : {}),
+      }).catch((err: Error) => fail(err.message));
+      const peers = new PeerSet(found.servers, { timeoutMs: 5_000 });
+      await Promise.all(found.servers.map((s) => peers.probe(s.name)));
+      await peers.close();
+      const rows = found.servers.map((s) => {
+        const status = peers.status(s.name);
+        const f = found.found.find((x) => x.name === s.name);
+        return {
+          name: s.name,
+          url: s.url,
+          foundBy: s.source ?? 'flag',
+          release: status?.gitVersion ?? null,
+          health: status?.health ?? 'unknown',
+          failingChecks: status?.failingChecks ?? [],
+          ...(f?.lease ? { lease: f.lease } : {}),
+          ...(status?.lastError ? { error: status.lastError } : {}),
+        };
+      });
+      if (flags.output === 'json') {
+        process.stdout.write(JSON.stringify({ context: found.kubeconfig.contextName, servers: rows, warnings: found.warnings }, null, 2) + '\n');
+        return;
+      }
+      for (const w of found.warnings) process.stderr.write(`peerscope: warning: ${w}\n`);
+      const table = [['NAME', 'URL', 'RELEASE', 'HEALTH', 'FOUND BY'], ...rows.map((r) => [r.name, r.url, r.release ?? '-', r.health + (r.lease?.expired ? ' (lease expired)' : ''), r.foundBy])];
+      const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
+      for (const row of table) console.log(row.map((c, i) => c.padEnd(widths[i]!)).join('   ').trimEnd());
+    });
+}
+
+function fail(message: string): never {
+  process.stderr.write(`peerscope: ${message}\n`);
+  process.exit(2);
+}

@@ -1,0 +1,100 @@
+// `peerscope serve`: the local port in front of every apiserver of a cluster.
+import { readFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { tokenFileSource } from '../cluster/credentials.js';
+import { serversFromKubeconfig } from '../cluster/from-kubeconfig.js';
+import type { ServerConfig } from '../cluster/server-config.js';
+import { createCore } from '../core.js';
+import { formatPolicy } from '../proxy/policy.js';
+import { parseDiscoveryMode, parseListen, parseNameEqualsUrl, parsePolicyOption, parsePositiveInt, onShutdown } from './options.js';
+
+interface ServeFlags {
+  server: { name: string; url: string }[];
+  kubeconfig?: string;
+  context?: string;
+  ca?: string;
+  tokenFile?: string;
+  listen: { host: string; port: number };
+  policy: ReturnType<typeof parsePolicyOption>;
+  discovery: 'peer-aggregated' | 'nopeer';
+  maxEvents: number;
+  acceptHosts?: string;
+}
+
+export function registerServeCommand(program: Command): void {
+  program
+    .command('serve')
+    .description('serve a local port (like kubectl proxy) that routes every request by the Mixed Version Proxy rules')
+    .option('--server <name=url>', 'an apiserver to route to (repeat for each); with --kubeconfig, adds or overrides a peer', parseNameEqualsUrl, [])
+    .option('--kubeconfig <file>', 'find every apiserver of the cluster from this kubeconfig (default: $KUBECONFIG, ~/.kube/config)')
+    .option('--context <name>', 'the kubeconfig context (default: current-context)')
+    .option('--ca <file>', 'PEM CA bundle that verifies https:// servers')
+    .option('--token-file <file>', 'bearer token for Peerscope\'s own reads, and for client requests that bring no Authorization (re-read when it changes)')
+    .option('--listen <host:port>', 'where the local port listens', parseListen, { host: '127.0.0.1', port: 8001 })
+    .option('--policy <policy>', 'which server a load balancer would hand each request to: round-robin, random or pin:NAME', parsePolicyOption, { kind: 'round-robin' })
+    .option('--discovery <mode>', 'peer-aggregated (merge /apis across servers) or nopeer (the handling server\'s own)', parseDiscoveryMode, 'peer-aggregated')
+    .option('--max-events <n>', 'routing events kept in memory', parsePositiveInt, 10_000)
+    .option('--accept-hosts <hosts>', 'comma-separated extra Host header values the port accepts')
+    .action(async (flags: ServeFlags) => {
+      let servers: ServerConfig[];
+      let context: string | undefined;
+      if (flags.kubeconfig || flags.context || flags.server.length === 0) {
+        const found = await serversFromKubeconfig({
+          ...(flags.kubeconfig ? { kubeconfig: flags.kubeconfig } : {}),
+          ...(flags.context ? { context: flags.context } : {}),
+          overrides: flags.server,
+        }).catch((err: Error) => fail(err.message));
+        for (const w of found.warnings) process.stderr.write(`peerscope: warning: ${w}\n`);
+        servers = found.servers;
+        context = found.kubeconfig.contextName;
+      } else {
+        const ca = flags.ca ? readOrExit(flags.ca, '--ca') : undefined;
+        let bearerToken: ReturnType<typeof tokenFileSource> | undefined;
+        try {
+          bearerToken = flags.tokenFile ? tokenFileSource(flags.tokenFile) : undefined;
+        } catch (err) {
+          fail(`--token-file: ${(err as Error).message}`);
+        }
+        servers = flags.server.map((s) => ({ ...s, source: 'flag', ...(ca ? { ca } : {}), ...(bearerToken ? { bearerToken: () => bearerToken?.token() } : {}) }));
+      }
+      const policy = flags.policy;
+      if (policy.kind === 'pin' && !servers.some((s) => s.name === policy.server)) {
+        fail(`--policy ${formatPolicy(policy)}: no server is named "${policy.server}" (servers: ${servers.map((s) => s.name).join(', ')})`);
+      }
+      const core = createCore({
+        servers,
+        listen: flags.listen,
+        policy: flags.policy,
+        discoveryMode: flags.discovery,
+        maxEvents: flags.maxEvents,
+        acceptHosts: flags.acceptHosts ? flags.acceptHosts.split(',').map((h) => h.trim()).filter(Boolean) : [],
+        snapshotSource: context ? 'kubeconfig' : 'servers',
+        ...(context ? { context } : {}),
+      });
+      let address;
+      try {
+        address = await core.start();
+      } catch (err) {
+        await core.close(0);
+        fail(`cannot listen on ${flags.listen.host}:${flags.listen.port}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+      }
+      console.log(`Starting to serve on ${address.host}:${address.port}`);
+      for (const s of core.peerStatuses()) {
+        console.error(`peerscope: ${s.name} ${s.url} ${s.health}${s.gitVersion ? ` ${s.gitVersion}` : ''}, ${s.discovery.gvrCount} GVRs${s.lastError ? ` (${s.lastError})` : ''}`);
+      }
+      onShutdown(() => core.close());
+    });
+}
+
+function readOrExit(file: string, flag: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (err) {
+    return fail(`${flag} ${file}: cannot read: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+  }
+}
+
+function fail(message: string): never {
+  process.stderr.write(`peerscope: ${message}\n`);
+  process.exit(2);
+}

@@ -1,0 +1,64 @@
+// `peerscope snapshot save | diff | show`: routing snapshots from the command line.
+import { request } from 'undici';
+import type { Command } from 'commander';
+import type { RoutingSnapshot } from '../../contract/snapshot.js';
+import { diffSnapshots, formatDiff, parseSnapshot, readSnapshotFile, writeSnapshotFile } from '../snapshot/index.js';
+import { InputError } from '../util/input-error.js';
+
+export function registerSnapshotCommands(program: Command): void {
+  const snapshot = program.command('snapshot').description('export, compare and read routing snapshots');
+  snapshot
+    .command('save')
+    .description('save the routing state of a running `peerscope serve` or `demo` to a file')
+    .requiredOption('--out <file>', 'where to write the snapshot')
+    .option('--from <url>', 'the local port of the running Peerscope', 'http://127.0.0.1:8001')
+    .action(async (flags: { out: string; from: string }) => {
+      const url = `${flags.from.replace(/\/$/, '')}/.peerscope/snapshot`;
+      let text: string;
+      try {
+        const res = await request(url);
+        text = await res.body.text();
+        if (res.statusCode !== 200) fail(`${url} answered HTTP ${res.statusCode}`);
+      } catch (err) {
+        return fail(`cannot reach a running Peerscope at ${flags.from}: ${(err as Error).message}`);
+      }
+      const snap = guard(() => parseSnapshot(text, url));
+      writeSnapshotFile(flags.out, snap);
+      console.log(`wrote ${flags.out}: ${snap.servers.length} servers, ${snap.routeTable.rows.length} GVRs (${snap.routeTable.skewed.length} skewed), ${snap.events.length} events`);
+    });
+  snapshot
+    .command('diff')
+    .description('compare two snapshots: servers upgraded, GVRs gained and lost, skew, outcome shares')
+    .argument('<before>', 'the earlier snapshot file')
+    .argument('<after>', 'the later snapshot file')
+    .option('--output <format>', 'text or json', 'text')
+    .action((before: string, after: string, flags: { output: string }) => {
+      if (flags.output !== 'text' && flags.output !== 'json') fail(`--output ${flags.output}: use text or json`);
+      const d = diffSnapshots(guard(() => readSnapshotFile(before)), guard(() => readSnapshotFile(after)));
+      process.stdout.write(flags.output === 'json' ? JSON.stringify(d, null, 2) + '\n' : formatDiff(d));
+    });
+  snapshot
+    .command('show')
+    .description('summarise a snapshot file')
+    .argument('<file>')
+    .action((file: string) => {
+      const s: RoutingSnapshot = guard(() => readSnapshotFile(file));
+      console.log(`${file}: taken ${s.takenAt} from ${s.source.kind}${s.source.context ? ` (${s.source.context})` : ''}, policy ${s.settings.policy}, discovery ${s.settings.discoveryMode}`);
+      for (const srv of s.servers) console.log(`  ${srv.name}\t${srv.gitVersion ?? '?'}\t${srv.health}\t${srv.discovery.gvrs.length} GVRs`);
+      console.log(`  skewed GVRs: ${s.routeTable.skewed.length ? s.routeTable.skewed.join(', ') : 'none'}`);
+    });
+}
+
+function guard<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    if (err instanceof InputError) fail(err.message);
+    throw err;
+  }
+}
+
+function fail(message: string): never {
+  process.stderr.write(`peerscope: ${message}\n`);
+  process.exit(2);
+}

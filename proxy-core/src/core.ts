@@ -1,0 +1,129 @@
+// createCore(options): the whole engine as one object. The CLI, the browser-mode control host and
+// Electron main are three hosts of it (DESIGN "One core, three hosts").
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { PeerStatus } from '../contract/peers.js';
+import { PeerSet } from './cluster/peer-set.js';
+import { publicInfo, type ServerConfig } from './cluster/server-config.js';
+import { createHandler, type DiscoveryMode } from './proxy/handler.js';
+import { HandlingServerPicker, type HandlingPolicy } from './proxy/policy.js';
+import { RouteState } from './proxy/route-state.js';
+import { Telemetry } from './telemetry/telemetry.js';
+import { Upstreams } from './upstream/pool.js';
+import { takeSnapshot } from './snapshot/take.js';
+
+export interface CoreOptions {
+  readonly servers: readonly ServerConfig[];
+  /** Default 127.0.0.1:8001; port 0 picks a free one. */
+  readonly listen?: { readonly host?: string; readonly port?: number };
+  readonly policy?: HandlingPolicy;
+  readonly discoveryMode?: DiscoveryMode;
+  readonly maxEvents?: number;
+  /** Extra Host header values the port accepts (spec P4). */
+  readonly acceptHosts?: readonly string[];
+  readonly probeIntervalMs?: number;
+  readonly discoveryIntervalMs?: number;
+  /** Source of randomness for the handling policy and reroute choice (tests inject a seeded one). */
+  readonly random?: () => number;
+  /** What snapshots say they were taken from. */
+  readonly snapshotSource?: 'sim' | 'servers' | 'kubeconfig';
+  readonly context?: string;
+}
+
+export interface ListenAddress {
+  readonly host: string;
+  readonly port: number;
+  readonly url: string;
+}
+
+export interface Core {
+  readonly peers: PeerSet;
+  readonly telemetry: Telemetry;
+  readonly routes: RouteState;
+  start(): Promise<ListenAddress>;
+  address(): ListenAddress | undefined;
+  policy(): HandlingPolicy;
+  setPolicy(policy: HandlingPolicy): void;
+  discoveryMode(): DiscoveryMode;
+  setDiscoveryMode(mode: DiscoveryMode): void;
+  peerStatuses(): PeerStatus[];
+  /** Stops accepting, lets in-flight requests finish within graceMs, ends watches, closes pools. */
+  close(graceMs?: number): Promise<void>;
+}
+
+export function createCore(options: CoreOptions): Core {
+  if (options.servers.length === 0) throw new Error('at least one apiserver is needed');
+  const random = options.random ?? Math.random;
+  const peers = new PeerSet(options.servers, {
+    ...(options.probeIntervalMs ? { probeIntervalMs: options.probeIntervalMs } : {}),
+    ...(options.discoveryIntervalMs ? { discoveryIntervalMs: options.discoveryIntervalMs } : {}),
+  });
+  const telemetry = new Telemetry(options.maxEvents ?? 10_000);
+  const routes = new RouteState(peers);
+  const upstreams = new Upstreams(options.servers);
+  const picker = new HandlingServerPicker(options.policy ?? { kind: 'round-robin' }, random);
+  const settings = { discoveryMode: options.discoveryMode ?? ('peer-aggregated' as DiscoveryMode), acceptHosts: options.acceptHosts ?? [] };
+  let server: Server | undefined;
+  let bound: ListenAddress | undefined;
+
+  const handler = createHandler({
+    peers, state: routes, upstreams, telemetry, picker, settings, random,
+    listenerPort: () => bound?.port ?? 0,
+    snapshot: () => takeSnapshot(core, { source: options.snapshotSource ?? 'servers', ...(options.context ? { context: options.context } : {}) }),
+  });
+
+  const core: Core = {
+    peers,
+    telemetry,
+    routes,
+    async start() {
+      if (bound) return bound;
+      await peers.start();
+      const host = options.listen?.host ?? '127.0.0.1';
+      server = createServer({ requireHostHeader: false, maxHeaderSize: 64 * 1024 }, (req, res) => void handler.onRequest(req, res));
+      server.on('upgrade', (req, socket, head) => void handler.onUpgrade(req, socket, head));
+      // A malformed request line or oversized headers never reach the handler: answer a Status.
+      server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+        if (!socket.writable) return socket.destroy();
+        const code = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+        const reason = code === 431 ? 'RequestHeaderFieldsTooLarge' : 'BadRequest';
+        const body = JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `malformed request: ${err.code ?? err.message}`, reason: code === 431 ? 'BadRequest' : reason, code });
+        socket.end(`HTTP/1.1 ${code} ${code === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\nx-peerscope-route: handling=-; answering=-; outcome=rejected\r\n\r\n${body}`);
+      });
+      server.listen(options.listen?.port ?? 8001, host);
+      await new Promise<void>((resolve, reject) => {
+        server!.once('listening', resolve);
+        server!.once('error', reject);
+      });
+      const addr = server.address() as AddressInfo;
+      const shownHost = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+      bound = { host: addr.address, port: addr.port, url: `http://${shownHost}:${addr.port}` };
+      return bound;
+    },
+    address: () => bound,
+    policy: () => picker.policy,
+    setPolicy(policy) {
+      picker.policy = policy;
+    },
+    discoveryMode: () => settings.discoveryMode,
+    setDiscoveryMode(mode) {
+      settings.discoveryMode = mode;
+    },
+    peerStatuses: () => peers.statuses(),
+    async close(graceMs = 5_000) {
+      const s = server;
+      server = undefined;
+      if (s) {
+        const closed = new Promise<void>((resolve) => s.close(() => resolve()));
+        s.closeIdleConnections();
+        const timer = setTimeout(() => s.closeAllConnections(), graceMs).unref();
+        await closed;
+        clearTimeout(timer);
+      }
+      await Promise.all([peers.close(), upstreams.close()]);
+    },
+  };
+  return core;
+}
+
+export { publicInfo };

@@ -1,0 +1,285 @@
+// The request path of the local port, as small named steps (DESIGN "The request path"):
+// host-check → strip identity headers → request-info → handling server → decide → act → record.
+// Every response carries X-Peerscope-Route; every error Peerscope itself produces is a Status.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { RouteOutcome } from '../../contract/events.js';
+import type { PeerSet } from '../cluster/peer-set.js';
+import { negotiateDiscovery } from '../discovery/negotiate.js';
+import { ifNoneMatchHits } from '../discovery/etag.js';
+import { MEDIA } from '../discovery/types.js';
+import { decide, type Decision } from '../routing/decide.js';
+
+import { requestInfo, type RequestInfo } from '../routing/request-info.js';
+import type { Telemetry } from '../telemetry/telemetry.js';
+import { forward } from '../upstream/forward.js';
+import type { Upstreams } from '../upstream/pool.js';
+import { tunnel } from '../upstream/tunnel.js';
+import { failure, type Status } from '../util/status.js';
+import { checkHost } from './passes/host-check.js';
+import { stripIdentityHeaders } from './passes/strip-identity.js';
+import { writeStatus, writeStatusToSocket } from './passes/write-status.js';
+import type { HandlingServerPicker } from './policy.js';
+import { ROUTE_HEADER, routeHeader } from './route-header.js';
+import type { RouteState } from './route-state.js';
+
+export type DiscoveryMode = 'peer-aggregated' | 'nopeer';
+
+type Routed = Exclude<Decision, { outcome: 'unavailable' }>;
+
+export interface ProxyContext {
+  readonly peers: PeerSet;
+  readonly state: RouteState;
+  readonly upstreams: Upstreams;
+  readonly telemetry: Telemetry;
+  readonly picker: HandlingServerPicker;
+  readonly settings: { discoveryMode: DiscoveryMode; acceptHosts: readonly string[] };
+  readonly listenerPort: () => number;
+  readonly random: () => number;
+  /** The current routing snapshot, served at /.peerscope/snapshot. */
+  readonly snapshot: () => unknown;
+}
+
+/** Paths under this prefix are the port's own (never a Kubernetes path). */
+export const CONTROL_PREFIX = '/.peerscope/';
+export const PEER_PROXIED_HEADER = 'x-kubernetes-peer-proxied';
+
+interface Trace {
+  readonly at: number;
+  readonly started: number;
+  readonly method: string;
+  readonly path: string;
+  info: RequestInfo | undefined;
+  handling: string | null;
+  answeredBy: string | null;
+  outcome: RouteOutcome;
+  status: number;
+  bytesIn: number;
+  bytesOut: number;
+  error?: string;
+}
+
+export function createHandler(ctx: ProxyContext) {
+  function readyServers(): string[] {
+    return ctx.peers.names().filter((n) => ctx.peers.health(n) === 'ready');
+  }
+
+  function record(req: IncomingMessage, t: Trace): void {
+    const i = t.info;
+    ctx.telemetry.record({
+      at: t.at,
+      userAgent: String(req.headers['user-agent'] ?? ''),
+      method: t.method,
+      verb: i?.verb ?? t.method.toLowerCase(),
+      path: t.path,
+      group: i?.isResourceRequest ? i.apiGroup : '',
+      version: i?.isResourceRequest ? i.apiVersion : '',
+      resource: i?.isResourceRequest ? i.resource : '',
+      subresource: i?.isResourceRequest ? i.subresource : '',
+      namespace: i?.namespace ?? '',
+      handling: t.handling,
+      answeredBy: t.answeredBy,
+      outcome: t.outcome,
+      status: t.status,
+      latencyMs: Math.round((performance.now() - t.started) * 1000) / 1000,
+      bytesIn: t.bytesIn,
+      bytesOut: t.bytesOut,
+      ...(t.error ? { error: t.error } : {}),
+    });
+  }
+
+  /** Steps shared by plain requests and upgrades; returns the decision or the Status to answer. */
+  function route(req: IncomingMessage, t: Trace): { decision: Routed } | { status: Status } {
+    const host = checkHost(req.headers.host, { port: ctx.listenerPort() }, ctx.settings.acceptHosts);
+    if (!host.ok) {
+      t.outcome = 'rejected';
+      return { status: host.status };
+    }
+    stripIdentityHeaders(req.headers);
+    const info = t.info as RequestInfo;
+    const pick = ctx.picker.pick(readyServers());
+    if (pick.server === null) {
+      t.outcome = 'unavailable';
+      return { status: failure(503, 'ServiceUnavailable', pick.reason) };
+    }
+    t.handling = pick.server;
+    const decision = decide({
+      info,
+      handling: pick.server,
+      table: ctx.state.table,
+      peers: ctx.peers,
+      peerProxiedHeader: headerValue(req.headers[PEER_PROXIED_HEADER]),
+      accept: headerValue(req.headers.accept),
+      discoveryMode: ctx.settings.discoveryMode,
+      random: ctx.random,
+    });
+    t.outcome = decision.outcome;
+    if (decision.outcome === 'unavailable') return { status: failure(503, 'ServiceUnavailable', decision.message) };
+    return { decision };
+  }
+
+  async function onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const rawUrl = req.url ?? '/';
+    const q = rawUrl.indexOf('?');
+    const path = q < 0 ? rawUrl : rawUrl.slice(0, q);
+    const query = q < 0 ? '' : rawUrl.slice(q + 1);
+    const method = req.method ?? 'GET';
+    const t: Trace = {
+      at: Date.now(), started: performance.now(), method, path, info: undefined,
+      handling: null, answeredBy: null, outcome: 'rejected', status: 0, bytesIn: 0, bytesOut: 0,
+    };
+    try {
+      if (!path.startsWith('/')) {
+        return answerStatus(res, t, failure(400, 'BadRequest', `the request target "${truncate(rawUrl)}" is not an absolute path`));
+      }
+      if (path.startsWith(CONTROL_PREFIX)) return serveControl(req, res, path);
+      t.info = requestInfo(method, path, query);
+      const routed = route(req, t);
+      if ('status' in routed) return answerStatus(res, t, routed.status);
+      const d = routed.decision;
+      if (d.outcome === 'discovery-merged') return serveMerged(req, res, t);
+      const target = d.target;
+      const addRequestHeaders: Record<string, string> = {};
+      if (d.outcome === 'rerouted') addRequestHeaders[PEER_PROXIED_HEADER] = 'true';
+      if (d.outcome === 'discovery-own' && ctx.settings.discoveryMode === 'nopeer') {
+        // Ask H for its own document even where H itself runs the mixed version proxy.
+        req.headers.accept = `${MEDIA.v2JsonNoPeer},${req.headers.accept ?? ''}`;
+      }
+      const result = await forward(ctx.upstreams, target, req, res, {
+        addRequestHeaders,
+        responseHeaders: { [ROUTE_HEADER]: routeHeader(t.handling, target, d.outcome) },
+        errorResponseHeaders: { [ROUTE_HEADER]: routeHeader(t.handling, null, 'unavailable') },
+        watch: t.info?.verb === 'watch' || /(?:^|&)follow=(?:true|1)/.test(query),
+      });
+      t.status = result.status;
+      t.bytesIn = result.bytesIn;
+      t.bytesOut = result.bytesOut;
+      t.answeredBy = result.error && !result.headersSent ? null : target;
+      if (result.error) {
+        t.error = result.error.message;
+        if (!result.headersSent) t.outcome = 'unavailable';
+      }
+    } catch (err) {
+      t.error = err instanceof Error ? err.message : String(err);
+      if (!res.headersSent) answerStatus(res, t, failure(500, 'InternalError', `peerscope: ${t.error}`));
+      else res.destroy();
+    } finally {
+      record(req, t);
+    }
+  }
+
+  function answerStatus(res: ServerResponse, t: Trace, status: Status): void {
+    t.status = status.code;
+    t.error ??= status.message;
+    t.bytesOut = writeStatus(res, status, { [ROUTE_HEADER]: routeHeader(t.handling, null, t.outcome) });
+  }
+
+  function serveMerged(req: IncomingMessage, res: ServerResponse, t: Trace): void {
+    const handling = t.handling as string;
+    const negotiated = negotiateDiscovery(headerValue(req.headers.accept));
+    if (negotiated.kind !== 'aggregated' || negotiated.encoding !== 'json') {
+      // Decide only sends aggregated v2 here; protobuf is not encoded by Peerscope (docs/decisions.md).
+      return answerStatus(res, t, failure(406, 'NotAcceptable', 'peerscope serves the peer-aggregated discovery document as JSON only; accept application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList'));
+    }
+    const merged = ctx.state.merged(handling);
+    const headers = {
+      'content-type': MEDIA.v2Json,
+      etag: merged.etag,
+      vary: 'Accept',
+      'cache-control': 'public',
+      [ROUTE_HEADER]: routeHeader(handling, null, 'discovery-merged'),
+    };
+    if (ifNoneMatchHits(headerValue(req.headers['if-none-match']), merged.etag)) {
+      res.writeHead(304, headers).end();
+      t.status = 304;
+      return;
+    }
+    const body = Buffer.from(merged.json);
+    res.writeHead(200, { ...headers, 'content-length': String(body.length) });
+    res.end(req.method === 'HEAD' ? undefined : body);
+    t.status = 200;
+    t.bytesOut = req.method === 'HEAD' ? 0 : body.length;
+  }
+
+  function serveControl(req: IncomingMessage, res: ServerResponse, path: string): void {
+    const host = checkHost(req.headers.host, { port: ctx.listenerPort() }, ctx.settings.acceptHosts);
+    if (!host.ok) {
+      writeStatus(res, host.status);
+      return;
+    }
+    if (path === `${CONTROL_PREFIX}metrics` && (req.method === 'GET' || req.method === 'HEAD')) {
+      const text = ctx.telemetry.prometheus();
+      res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+      res.end(req.method === 'HEAD' ? undefined : text);
+      return;
+    }
+    if (path === `${CONTROL_PREFIX}snapshot` && req.method === 'GET') {
+      const body = JSON.stringify(ctx.snapshot());
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+      res.end(body);
+      return;
+    }
+    writeStatus(res, failure(404, 'NotFound', `peerscope has no control endpoint ${path}; it has ${CONTROL_PREFIX}metrics and ${CONTROL_PREFIX}snapshot`));
+  }
+
+  async function onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+    const rawUrl = req.url ?? '/';
+    const q = rawUrl.indexOf('?');
+    const path = q < 0 ? rawUrl : rawUrl.slice(0, q);
+    const query = q < 0 ? '' : rawUrl.slice(q + 1);
+    const method = req.method ?? 'GET';
+    const t: Trace = {
+      at: Date.now(), started: performance.now(), method, path, info: undefined,
+      handling: null, answeredBy: null, outcome: 'rejected', status: 0, bytesIn: 0, bytesOut: 0,
+    };
+    try {
+      if (!path.startsWith('/') || path.startsWith(CONTROL_PREFIX)) {
+        t.status = 400;
+        writeStatusToSocket(socket, failure(400, 'BadRequest', 'this path cannot be upgraded'), { [ROUTE_HEADER]: routeHeader(null, null, 'rejected') });
+        return;
+      }
+      t.info = requestInfo(method, path, query);
+      const routed = route(req, t);
+      if ('status' in routed) {
+        t.status = routed.status.code;
+        t.error = routed.status.message;
+        writeStatusToSocket(socket, routed.status, { [ROUTE_HEADER]: routeHeader(t.handling, null, t.outcome) });
+        return;
+      }
+      const d = routed.decision;
+      if (d.outcome === 'discovery-merged') {
+        t.status = 400;
+        writeStatusToSocket(socket, failure(400, 'BadRequest', 'discovery cannot be upgraded'), { [ROUTE_HEADER]: routeHeader(t.handling, null, 'rejected') });
+        return;
+      }
+      const result = await tunnel(ctx.upstreams, d.target, req, socket, head, {
+        addRequestHeaders: d.outcome === 'rerouted' ? { [PEER_PROXIED_HEADER]: 'true' } : {},
+        responseHeaders: { [ROUTE_HEADER]: routeHeader(t.handling, d.target, d.outcome) },
+        errorResponseHeaders: { [ROUTE_HEADER]: routeHeader(t.handling, null, 'unavailable') },
+      });
+      t.status = result.status;
+      t.bytesIn = result.bytesIn;
+      t.bytesOut = result.bytesOut;
+      t.answeredBy = result.error && result.status >= 500 ? null : d.target;
+      if (result.error) {
+        t.error = result.error.message;
+        if (result.status === 503) t.outcome = 'unavailable';
+      }
+    } catch (err) {
+      t.error = err instanceof Error ? err.message : String(err);
+      socket.destroy();
+    } finally {
+      record(req, t);
+    }
+  }
+
+  return { onRequest, onUpgrade };
+}
+
+function headerValue(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v.join(', ') : v;
+}
+
+function truncate(s: string): string {
+  return s.length > 200 ? `${s.slice(0, 200)}…` : s;
+}

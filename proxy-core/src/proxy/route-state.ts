@@ -1,0 +1,78 @@
+// The routing state derived from the peer set: the route table (GVR → servers), and the
+// peer-aggregated /apis document with its ETag. Both are rebuilt only when a server's discovery
+// changes, never per request.
+import { discoveryETag } from '../discovery/etag.js';
+import { mergeDiscovery } from '../discovery/merge.js';
+import type { APIGroupDiscoveryList } from '../discovery/types.js';
+import type { PeerSet } from '../cluster/peer-set.js';
+import { buildRouteTable, type RouteTable } from '../routing/route-table.js';
+
+export interface MergedDiscovery {
+  readonly doc: APIGroupDiscoveryList;
+  readonly json: string;
+  readonly etag: string;
+}
+
+export class RouteState {
+  private tableCache: RouteTable;
+  /** Per handling server: the exclusions of R6 are the handling server's own. */
+  private readonly mergedCache = new Map<string, MergedDiscovery>();
+  /** Bumped on every discovery change; lets hosts notice a new table cheaply. */
+  generation = 0;
+
+  constructor(private readonly peers: PeerSet) {
+    this.tableCache = this.build();
+    peers.on('discovery', () => this.invalidate());
+  }
+
+  invalidate(): void {
+    this.tableCache = this.build();
+    this.mergedCache.clear();
+    this.generation++;
+  }
+
+  get table(): RouteTable {
+    return this.tableCache;
+  }
+
+  /**
+   * The peer-aggregated /apis as `handling` answers it (spec D2, P6): its own list in full, and each
+   * peer's list without the CRD and aggregated group-versions `handling` knows of (R6), merged in
+   * ascending server name order.
+   */
+  merged(handling: string): MergedDiscovery {
+    let cached = this.mergedCache.get(handling);
+    if (!cached) {
+      const excluded = new Set(this.peers.discovery(handling)?.excludedGroupVersions ?? []);
+      const lists = this.peers.names().flatMap((name) => {
+        const d = this.peers.discovery(name);
+        if (!d) return [];
+        return [{ server: name, doc: name === handling ? d.apis : withoutGroupVersions(d.apis, excluded) }];
+      });
+      const doc = lists.length === 0 ? emptyList() : mergeDiscovery(lists);
+      const json = JSON.stringify(doc);
+      cached = { doc, json, etag: discoveryETag(json) };
+      this.mergedCache.set(handling, cached);
+    }
+    return cached;
+  }
+
+  private build(): RouteTable {
+    return buildRouteTable(this.peers.names().map((name) => {
+      const d = this.peers.discovery(name);
+      return { name, gvrs: d?.gvrs, excludedGroupVersions: d?.excludedGroupVersions ?? [] };
+    }));
+  }
+}
+
+function emptyList(): APIGroupDiscoveryList {
+  return { apiVersion: 'apidiscovery.k8s.io/v2', kind: 'APIGroupDiscoveryList', metadata: {}, items: [] };
+}
+
+function withoutGroupVersions(doc: APIGroupDiscoveryList, excluded: ReadonlySet<string>): APIGroupDiscoveryList {
+  if (excluded.size === 0) return doc;
+  const items = doc.items
+    .map((g) => ({ ...g, versions: g.versions.filter((v) => !excluded.has(`${g.metadata?.name ?? ''}/${v.version}`)) }))
+    .filter((g) => g.versions.length > 0);
+  return { ...doc, items };
+}

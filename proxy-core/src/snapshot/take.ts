@@ -1,0 +1,64 @@
+// Takes a routing snapshot of a running core: servers, each server's own discovery, the route
+// table, counters and recent events. Built only from public data: no credential can reach it.
+import { SNAPSHOT_API_VERSION, SNAPSHOT_KIND, type RoutingSnapshot } from '../../contract/snapshot.js';
+import type { Core } from '../core.js';
+import { gvrKey } from '../discovery/types.js';
+import { formatPolicy } from '../proxy/policy.js';
+import { PEERSCOPE_VERSION } from '../version.js';
+
+export interface TakeOptions {
+  readonly source: RoutingSnapshot['source']['kind'];
+  readonly context?: string;
+  readonly cluster?: string;
+  /** Include every server's full /api and /apis documents (larger files). */
+  readonly documents?: boolean;
+  /** How many recent events to keep (default: all the core holds). */
+  readonly maxEvents?: number;
+  readonly now?: Date;
+}
+
+export function takeSnapshot(core: Core, options: TakeOptions): RoutingSnapshot {
+  const table = core.routes.table;
+  const servers = core.peerStatuses().map((s) => {
+    const d = core.peers.discovery(s.name);
+    return {
+      name: s.name,
+      url: s.url,
+      source: s.source,
+      health: s.health,
+      failingChecks: s.failingChecks,
+      ...(s.gitVersion ? { gitVersion: s.gitVersion } : {}),
+      ...(s.latencyMs !== undefined ? { latencyMs: s.latencyMs } : {}),
+      discovery: {
+        state: s.discovery.state,
+        ...(s.discovery.source ? { source: s.discovery.source } : {}),
+        ...(s.discovery.changedAt ? { changedAt: s.discovery.changedAt } : {}),
+        gvrs: d ? d.gvrs.map(gvrKey).sort() : [],
+        ...(options.documents && d ? { documents: { api: d.api, apis: d.apis } } : {}),
+      },
+    };
+  });
+  const rows = table.rows().map((r) => ({ gvr: gvrKey(r.gvr), servers: [...r.servers] }));
+  return {
+    apiVersion: SNAPSHOT_API_VERSION,
+    kind: SNAPSHOT_KIND,
+    takenAt: (options.now ?? new Date()).toISOString(),
+    source: {
+      kind: options.source,
+      ...(options.context ? { context: options.context } : {}),
+      ...(options.cluster ? { cluster: options.cluster } : {}),
+      peerscopeVersion: PEERSCOPE_VERSION,
+    },
+    settings: { discoveryMode: core.discoveryMode(), policy: formatPolicy(core.policy()) },
+    servers,
+    routeTable: { rows, skewed: table.skewed().map(gvrKey) },
+    counters: core.telemetry.counterRows().map((c) => ({
+      outcome: c.outcome,
+      gvr: c.resource ? gvrKey(c) : '',
+      handling: c.handling,
+      answeredBy: c.answeredBy,
+      count: c.count,
+    })),
+    events: core.telemetry.recent(options.maxEvents),
+  };
+}

@@ -1,0 +1,67 @@
+// `peerscope serve` as an operator runs it: the built CLI in its own process, in front of simulated
+// HTTPS apiservers, with a CA file and a token file.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { repoRoot } from '../../test/fixtures.js';
+import { loadRelease } from '../src/sim/catalog/index.js';
+import { startSimCluster, type SimCluster } from '../src/sim/index.js';
+
+function startServe(args: string[]): Promise<{ child: ChildProcess; firstLine: string; stderr: () => string }> {
+  const child = spawn(process.execPath, ['bin/peerscope', 'serve', ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+  let err = '';
+  child.stderr!.on('data', (c) => (err += c));
+  const lines = createInterface({ input: child.stdout! });
+  return new Promise((resolve, reject) => {
+    lines.once('line', (firstLine) => resolve({ child, firstLine, stderr: () => err }));
+    child.once('exit', (code) => reject(new Error(`serve exited ${code}: ${err}`)));
+  });
+}
+
+describe('peerscope serve (the CLI)', () => {
+  let sim: SimCluster;
+  let dir: string;
+  beforeAll(async () => {
+    expect(spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: repoRoot }).status).toBe(0);
+    sim = await startSimCluster({ releases: [loadRelease('v1.36-dev'), loadRelease('v1.37-dev')], names: ['old', 'new'] });
+    dir = mkdtempSync(join(tmpdir(), 'serve-'));
+    writeFileSync(join(dir, 'ca.crt'), sim.ca ?? '');
+    writeFileSync(join(dir, 'token'), `${sim.token}\n`);
+  });
+  afterAll(() => sim?.close());
+
+  it('prints "Starting to serve on HOST:PORT" first, routes, and exits 0 on SIGTERM', async () => {
+    const servers = sim.servers.flatMap((s) => ['--server', `${s.name}=${s.info().url}`]);
+    const { child, firstLine } = await startServe([...servers, '--ca', join(dir, 'ca.crt'), '--token-file', join(dir, 'token'), '--listen', '127.0.0.1:0', '--policy', 'pin:old']);
+    try {
+      const m = /^Starting to serve on 127\.0\.0\.1:(\d+)$/.exec(firstLine);
+      expect(m, firstLine).not.toBeNull();
+      const res = await request(`http://127.0.0.1:${m![1]}/apis/storagemigration.k8s.io/v1/storageversionmigrations`);
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['x-peerscope-route']).toBe('handling=old; answering=new; outcome=rerouted');
+      await res.body.text();
+    } finally {
+      child.kill('SIGTERM');
+    }
+    const [code] = await once(child, 'exit');
+    expect(code).toBe(0);
+  });
+
+  it('bad input is named on one line with exit code 2', () => {
+    const run = (args: string[]) => spawnSync(process.execPath, ['bin/peerscope', 'serve', ...args], { cwd: repoRoot, encoding: 'utf8' });
+    const badUrl = run(['--server', 'a=ftp://x']);
+    expect(badUrl.status).not.toBe(0);
+    expect(badUrl.stderr).toContain('"ftp://x" must be http:// or https://');
+    const badPin = run(['--server', 'a=http://127.0.0.1:1', '--policy', 'pin:b']);
+    expect(badPin.status).toBe(2);
+    expect(badPin.stderr.trim()).toBe('peerscope: --policy pin:b: no server is named "b" (servers: a)');
+    const badKubeconfig = run(['--kubeconfig', '/nonexistent/config']);
+    expect(badKubeconfig.status).toBe(2);
+    expect(badKubeconfig.stderr.trim()).toBe('peerscope: /nonexistent/config: cannot read the kubeconfig: ENOENT');
+  });
+});
