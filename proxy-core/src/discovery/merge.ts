@@ -73,40 +73,100 @@ function mergeResource(first: APIResourceDiscovery, later: APIResourceDiscovery)
 /**
  * One order consistent with every list's relative order where they agree: a topological sort of
  * "a comes before b" edges, ties (and cycles) broken by first appearance. When all lists agree, their
- * order is kept.
+ * order is kept. Kahn's algorithm with a min-heap on first appearance: O(n log n).
  */
 export function mergePreservingRelativeOrder(orders: readonly (readonly string[])[]): string[] {
-  if (orders.length === 1) return [...(orders[0] as readonly string[])];
-  const firstSeen = new Map<string, number>();
-  const after = new Map<string, Set<string>>();
-  const indegree = new Map<string, number>();
+  if (orders.length === 1 || allEqual(orders)) return [...(orders[0] as readonly string[])];
+  const index = new Map<string, number>();
+  const names: string[] = [];
+  const edges: number[][] = [];
+  const indegree: number[] = [];
+  const seenEdge = new Set<number>();
   for (const order of orders) {
-    for (let i = 0; i < order.length; i++) {
-      const n = order[i] as string;
-      if (!firstSeen.has(n)) {
-        firstSeen.set(n, firstSeen.size);
-        after.set(n, new Set());
-        indegree.set(n, 0);
+    let prev = -1;
+    for (const name of order) {
+      let id = index.get(name);
+      if (id === undefined) {
+        id = names.length;
+        index.set(name, id);
+        names.push(name);
+        edges.push([]);
+        indegree.push(0);
       }
-      if (i > 0) {
-        const prev = order[i - 1] as string;
-        const edges = after.get(prev)!;
-        if (prev !== n && !edges.has(n)) {
-          edges.add(n);
-          indegree.set(n, (indegree.get(n) ?? 0) + 1);
+      if (prev >= 0 && prev !== id) {
+        const key = prev * 1_048_576 + id;
+        if (!seenEdge.has(key)) {
+          seenEdge.add(key);
+          edges[prev]!.push(id);
+          indegree[id]!++;
         }
       }
+      prev = id;
     }
   }
-  const nodes = [...firstSeen.keys()];
-  const done = new Set<string>();
+  const heap = new MinHeap();
+  for (let id = 0; id < names.length; id++) if (indegree[id] === 0) heap.push(id);
+  const done = new Uint8Array(names.length);
   const out: string[] = [];
-  while (out.length < nodes.length) {
-    let next = nodes.find((n) => !done.has(n) && indegree.get(n) === 0);
-    next ??= nodes.find((n) => !done.has(n)) as string; // a cycle: the earliest seen goes first
-    done.add(next);
-    out.push(next);
-    for (const m of after.get(next) ?? []) indegree.set(m, (indegree.get(m) ?? 1) - 1);
+  let nextUnseen = 0;
+  while (out.length < names.length) {
+    let id = heap.pop();
+    if (id === undefined) {
+      // A cycle: the earliest seen of what is left goes first.
+      while (done[nextUnseen]) nextUnseen++;
+      id = nextUnseen;
+    }
+    if (done[id]) continue;
+    done[id] = 1;
+    out.push(names[id] as string);
+    for (const m of edges[id]!) if (--indegree[m]! === 0 && !done[m]) heap.push(m);
   }
   return out;
+}
+
+/** The common case during a rollout: every server lists the same names in the same order. */
+function allEqual(orders: readonly (readonly string[])[]): boolean {
+  const first = orders[0] as readonly string[];
+  for (let o = 1; o < orders.length; o++) {
+    const other = orders[o] as readonly string[];
+    if (other.length !== first.length) return false;
+    for (let i = 0; i < first.length; i++) if (other[i] !== first[i]) return false;
+  }
+  return true;
+}
+
+class MinHeap {
+  private readonly items: number[] = [];
+  push(v: number): void {
+    const a = this.items;
+    a.push(v);
+    let i = a.length - 1;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (a[parent]! <= v) break;
+      a[i] = a[parent]!;
+      i = parent;
+    }
+    a[i] = v;
+  }
+  pop(): number | undefined {
+    const a = this.items;
+    if (a.length === 0) return undefined;
+    const top = a[0]!;
+    const last = a.pop()!;
+    if (a.length > 0) {
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        if (l >= a.length) break;
+        const r = l + 1;
+        const c = r < a.length && a[r]! < a[l]! ? r : l;
+        if (a[c]! >= last) break;
+        a[i] = a[c]!;
+        i = c;
+      }
+      a[i] = last;
+    }
+    return top;
+  }
 }

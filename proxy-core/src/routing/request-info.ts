@@ -32,47 +32,41 @@ function nonResource(method: string, path: string): RequestInfo {
 /** `query` is the raw query string (without "?") or parsed parameters. */
 export function requestInfo(method: string, path: string, query: string | URLSearchParams = ''): RequestInfo {
   const trimmed = trimSlashes(path);
-  const segments = trimmed === '' ? [] : trimmed.split('/');
-  if (segments.length < 3 || !API_PREFIXES.has(segments[0] as string)) return nonResource(method, path);
-  const apiPrefix = segments[0] as string;
-  let rest = segments.slice(1);
+  const seg = trimmed === '' ? [] : trimmed.split('/');
+  const n = seg.length;
+  if (n < 3) return nonResource(method, path);
+  const apiPrefix = seg[0] as string;
+  if (!API_PREFIXES.has(apiPrefix)) return nonResource(method, path);
+  // i walks the segments without copying them.
+  let i = 1;
   let apiGroup = '';
   if (apiPrefix !== GROUPLESS_PREFIX) {
     // /apis/G/V/R needs four segments: /apis, /apis/G and /apis/G/V are discovery (non-resource).
-    if (rest.length < 3) return nonResource(method, path);
-    apiGroup = rest[0] as string;
-    rest = rest.slice(1);
+    if (n < 4) return nonResource(method, path);
+    apiGroup = seg[i++] as string;
   }
-  const apiVersion = rest[0] as string;
-  rest = rest.slice(1);
+  const apiVersion = seg[i++] as string;
 
-  let verb = VERB_BY_METHOD[method.toUpperCase()] ?? '';
+  let verb = VERB_BY_METHOD[method] ?? VERB_BY_METHOD[method.toUpperCase()] ?? '';
   // A special verb as a path prefix: /api/v1/watch/pods, /api/v1/proxy/namespaces/ns/pods/p.
-  if (rest[0] === 'watch' || rest[0] === 'proxy') {
-    if (rest.length < 2) return nonResource(method, path);
-    verb = rest[0];
-    rest = rest.slice(1);
+  if (seg[i] === 'watch' || seg[i] === 'proxy') {
+    if (n - i < 2) return nonResource(method, path);
+    verb = seg[i++] as string;
   }
 
   let namespace = '';
-  let parts: string[];
-  if (rest[0] === 'namespaces') {
-    if (rest.length > 1) {
-      namespace = rest[1] as string;
-      // namespaces/{ns}/{resource}…, except namespaces/{ns}/status|finalize: the namespace itself.
-      parts = rest.length > 2 && !NAMESPACE_SUBRESOURCES.has(rest[2] as string) ? rest.slice(2) : rest;
-    } else {
-      parts = rest;
-    }
-  } else {
-    parts = rest;
+  if (seg[i] === 'namespaces' && n - i > 1) {
+    namespace = seg[i + 1] as string;
+    // namespaces/{ns}/{resource}…, except namespaces/{ns}/status|finalize: the namespace itself.
+    if (n - i > 2 && !NAMESPACE_SUBRESOURCES.has(seg[i + 2] as string)) i += 2;
   }
-  if (parts.length === 0 || parts[0] === '') return nonResource(method, path);
+  if (i >= n || seg[i] === '') return nonResource(method, path);
 
-  const resource = parts[0] as string;
-  let name = parts.length >= 2 ? (parts[1] as string) : '';
+  const resource = seg[i] as string;
+  let name = n - i >= 2 ? (seg[i + 1] as string) : '';
   // Under the proxy verb, whatever follows the name is the proxied path, not a subresource.
-  const subresource = parts.length >= 3 && verb !== 'proxy' ? (parts[2] as string) : '';
+  const subresource = n - i >= 3 && verb !== 'proxy' ? (seg[i + 2] as string) : '';
+  const parts = i === 0 ? seg : seg.slice(i);
 
   const params = typeof query === 'string' ? undefined : query;
   const raw = typeof query === 'string' ? query : '';
@@ -88,7 +82,7 @@ export function requestInfo(method: string, path: string, query: string | URLSea
       for (const term of selector.split(',')) {
         const eq = term.indexOf('=');
         const key = term.slice(0, eq).trim();
-        if (eq > 0 && term[eq - 1] !== '!' && (key === 'metadata.name')) name = term.slice(term[eq + 1] === '=' ? eq + 2 : eq + 1).trim();
+        if (eq > 0 && term[eq - 1] !== '!' && key === 'metadata.name') name = term.slice(term[eq + 1] === '=' ? eq + 2 : eq + 1).trim();
       }
     }
   }

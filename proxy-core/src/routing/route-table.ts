@@ -19,18 +19,23 @@ const EMPTY: readonly string[] = Object.freeze([]);
 
 export class RouteTable {
   private readonly byKey = new Map<string, string[]>();
-  private readonly perServer = new Map<string, ReadonlySet<string>>();
-  private readonly excluded = new Map<string, ReadonlySet<string>>();
+  private readonly perServer: Map<string, ReadonlySet<string>> = new Map();
+  private readonly excluded: Map<string, ReadonlySet<string>> = new Map();
   readonly serverNames: readonly string[];
 
-  constructor(servers: readonly RouteTableServer[]) {
+  constructor(servers: readonly RouteTableServer[], prebuilt?: { keys: Map<string, ReadonlySet<string>>; excluded: Map<string, ReadonlySet<string>> }) {
     this.serverNames = servers.map((s) => s.name);
-    for (const s of servers) {
-      if (s.gvrs === undefined) continue;
-      const keys = new Set<string>();
-      for (const g of s.gvrs) keys.add(gvrKey(g));
-      this.perServer.set(s.name, keys);
-      this.excluded.set(s.name, new Set(s.excludedGroupVersions ?? []));
+    if (prebuilt) {
+      this.perServer = prebuilt.keys;
+      this.excluded = prebuilt.excluded;
+    } else {
+      for (const s of servers) {
+        if (s.gvrs === undefined) continue;
+        const keys = new Set<string>();
+        for (const g of s.gvrs) keys.add(gvrKey(g));
+        this.perServer.set(s.name, keys);
+        this.excluded.set(s.name, new Set(s.excludedGroupVersions ?? []));
+      }
     }
     for (const name of this.serverNames) {
       for (const key of this.perServer.get(name) ?? []) {
@@ -79,9 +84,20 @@ export class RouteTable {
 
   /** A new table with one server's discovery replaced (a rollout step). */
   withServer(name: string, gvrs: Iterable<GVR> | undefined, excludedGroupVersions: Iterable<string> = []): RouteTable {
-    return new RouteTable(this.serverNames.map((n) => (n === name
-      ? { name, gvrs, excludedGroupVersions }
-      : { name: n, gvrs: this.perServer.has(n) ? [...(this.perServer.get(n) ?? [])].map(parseGvrKey) : undefined, excludedGroupVersions: this.excluded.get(n) ?? [] })));
+    // The other servers' key sets are shared, not re-read: only the changed server costs anything.
+    const keys = new Map(this.perServer);
+    const excluded = new Map(this.excluded);
+    if (gvrs === undefined) {
+      keys.delete(name);
+      excluded.delete(name);
+    } else {
+      const set = new Set<string>();
+      for (const g of gvrs) set.add(gvrKey(g));
+      keys.set(name, set);
+      excluded.set(name, new Set(excludedGroupVersions));
+    }
+    const names = this.serverNames.includes(name) ? this.serverNames : [...this.serverNames, name];
+    return new RouteTable(names.map((n) => ({ name: n, gvrs: undefined })), { keys, excluded });
   }
 }
 

@@ -1,0 +1,35 @@
+// `npm run bench`: speed and memory figures, each printed beside its target. `--quick` runs a short
+// version (the test suite runs it as a smoke test). Results are also written to bench/results/.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { microFigures, type Figure } from './micro.js';
+import { idleRssMiB } from './rss.js';
+
+const quick = process.argv.includes('--quick');
+
+function print(f: Figure): void {
+  const value = f.value < 10 ? f.value.toFixed(3) : f.value.toFixed(1);
+  if (f.target === undefined) {
+    console.log(`info  ${f.name.padEnd(56)} ${value.padStart(9)} ${f.unit}`);
+    return;
+  }
+  const ok = f.value <= f.target;
+  console.log(`${ok ? 'ok  ' : 'MISS'}  ${f.name.padEnd(56)} ${value.padStart(9)} ${f.unit.padEnd(3)} (target ≤ ${f.target} ${f.unit}, ratio ${(f.value / f.target).toFixed(2)})`);
+}
+
+const figures: Figure[] = [];
+console.log(`peerscope bench${quick ? ' (quick)' : ''}: node ${process.version}, ${new Date().toISOString()}`);
+console.log('\nrouting core (in-process, median of 7 rounds)');
+for (const f of microFigures()) {
+  figures.push(f);
+  print(f);
+}
+console.log('\nmemory');
+const rss = { name: 'idle RSS of peerscope serve (2 servers)', value: await idleRssMiB(quick ? 1_000 : 3_000), unit: 'MiB', target: 80 };
+figures.push(rss);
+print(rss);
+
+mkdirSync('bench/results', { recursive: true });
+writeFileSync(`bench/results/bench-${quick ? 'quick' : 'full'}.json`, JSON.stringify({ at: new Date().toISOString(), node: process.version, figures }, null, 2) + '\n');
+const targeted = figures.filter((f) => f.target !== undefined);
+const missed = targeted.filter((f) => f.value > (f.target as number));
+console.log(`\n${targeted.length - missed.length} of ${targeted.length} targets met${missed.length ? `; missed: ${missed.map((m) => m.name).join(', ')}` : ''}`);
