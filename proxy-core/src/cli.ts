@@ -1,8 +1,10 @@
 // The `peerscope` command. Each subcommand lives in proxy-core/src/cli/ and is registered here.
 import { Command } from 'commander';
 import { registerCatalogCommands } from './cli/catalog.js';
+import { registerDemoCommand } from './cli/demo.js';
 import { registerPeersCommand } from './cli/peers.js';
 import { registerServeCommand } from './cli/serve.js';
+import { registerSimCommand } from './cli/sim.js';
 import { registerSnapshotCommands } from './cli/snapshot.js';
 import { PEERSCOPE_VERSION } from './version.js';
 
@@ -12,6 +14,8 @@ const program = new Command('peerscope')
   .showHelpAfterError();
 
 registerServeCommand(program);
+registerDemoCommand(program);
+registerSimCommand(program);
 registerPeersCommand(program);
 registerSnapshotCommands(program);
 registerCatalogCommands(program);

@@ -155,6 +155,18 @@ export class PeerSet extends EventEmitter<PeerSetEvents> {
     return this.peers.get(name)?.health ?? 'unknown';
   }
 
+  /**
+   * A forward to `name` could not connect: stop handing it requests now (as a load balancer's passive
+   * health check does) instead of waiting for the next probe, which will bring it back when it answers.
+   */
+  reportUnreachable(name: string, error: string): void {
+    const peer = this.peers.get(name);
+    if (!peer || peer.health === 'unreachable' || this.closed) return;
+    Object.assign(peer, { health: 'unreachable', lastError: error, lastProbeAt: Date.now() });
+    peer.history.push({ at: Date.now(), health: 'unreachable', ...(peer.gitVersion ? { gitVersion: peer.gitVersion } : {}) });
+    this.emit('health', name);
+  }
+
   lastError(name: string): string | undefined {
     return this.peers.get(name)?.lastError;
   }

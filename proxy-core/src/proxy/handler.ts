@@ -158,6 +158,7 @@ export function createHandler(ctx: ProxyContext) {
       if (result.error) {
         t.error = result.error.message;
         if (!result.headersSent) t.outcome = 'unavailable';
+        if (result.error.code === 'UPSTREAM_CONNECT_REFUSED' || result.error.code === 'UPSTREAM_CONNECT_TIMEOUT') ctx.peers.reportUnreachable(target, result.error.message);
       }
     } catch (err) {
       t.error = err instanceof Error ? err.message : String(err);
