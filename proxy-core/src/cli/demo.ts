@@ -11,7 +11,7 @@ import { startSimCluster } from '../sim/cluster.js';
 import { runRollout } from '../sim/rollout.js';
 import { startTraffic } from '../sim/traffic.js';
 import { formatPolicy } from '../proxy/policy.js';
-import { onShutdown, parseListen, parsePolicyOption, parsePositiveInt } from './options.js';
+import { onShutdown, parseListen, parsePolicyOption, parsePositiveInt, printRolloutEvent } from './options.js';
 
 interface DemoFlags {
   from: string;
@@ -72,10 +72,7 @@ export function registerDemoCommand(program: Command): void {
             drainSeconds: flags.stepSeconds,
             downSeconds: flags.stepSeconds,
             signal: abort.signal,
-            onEvent: (e) => {
-              if (e.type === 'rollout-step') console.log(`rollout: ${e.server} ${e.phase} (${e.from} → ${e.to})`);
-              if (e.type === 'rollout-done') console.log(`rollout: every server runs ${e.release}`);
-            },
+            onEvent: printRolloutEvent,
           }).catch((err: Error) => {
             if (!abort.signal.aborted) console.error(`rollout: ${err.message}`);
           });

@@ -1,6 +1,7 @@
 // Shared option parsers: each turns a bad value into a commander error naming the flag and value.
 import { InvalidArgumentError } from 'commander';
 import { parsePolicy, type HandlingPolicy } from '../proxy/policy.js';
+import type { SimEvent } from '../sim/types.js';
 
 export function parseNameEqualsUrl(value: string, previous: { name: string; url: string }[] = []): { name: string; url: string }[] {
   const eq = value.indexOf('=');
@@ -58,4 +59,10 @@ export function onShutdown(onStop: () => Promise<void>): void {
   };
   process.once('SIGINT', () => stop('SIGINT'));
   process.once('SIGTERM', () => stop('SIGTERM'));
+}
+
+/** One line per rollout step, as `sim --rollout` and `demo` print them. */
+export function printRolloutEvent(e: SimEvent): void {
+  if (e.type === 'rollout-step') console.log(`rollout: ${e.server} ${e.phase} (${e.from} → ${e.to})`);
+  if (e.type === 'rollout-done') console.log(`rollout: every server runs ${e.release}`);
 }

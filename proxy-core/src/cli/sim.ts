@@ -7,7 +7,7 @@ import { startSimCluster } from '../sim/cluster.js';
 import { runRollout } from '../sim/rollout.js';
 import { startTraffic } from '../sim/traffic.js';
 import { InputError } from '../util/input-error.js';
-import { onShutdown, parsePositiveInt } from './options.js';
+import { onShutdown, parsePositiveInt, printRolloutEvent } from './options.js';
 
 interface SimFlags {
   release: string[];
@@ -99,10 +99,7 @@ export function registerSimCommand(program: Command): void {
           drainSeconds: flags.stepSeconds,
           downSeconds: flags.stepSeconds,
           signal: abort.signal,
-          onEvent: (e) => {
-            if (e.type === 'rollout-step') console.log(`rollout: ${e.server} ${e.phase} (${e.from} → ${e.to})`);
-            if (e.type === 'rollout-done') console.log(`rollout: every server runs ${e.release}`);
-          },
+          onEvent: printRolloutEvent,
         }).catch((err: Error) => console.error(`rollout: ${err.message}`));
       }
       onShutdown(async () => {

@@ -119,21 +119,13 @@ export function createHandler(ctx: ProxyContext) {
   }
 
   async function onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const rawUrl = req.url ?? '/';
-    const q = rawUrl.indexOf('?');
-    const path = q < 0 ? rawUrl : rawUrl.slice(0, q);
-    const query = q < 0 ? '' : rawUrl.slice(q + 1);
-    const method = req.method ?? 'GET';
-    const t: Trace = {
-      at: Date.now(), started: performance.now(), method, path, info: undefined,
-      handling: null, answeredBy: null, outcome: 'rejected', status: 0, bytesIn: 0, bytesOut: 0,
-    };
+    const { t, rawUrl, path, query } = newTrace(req);
     try {
       if (!path.startsWith('/')) {
         return answerStatus(res, t, failure(400, 'BadRequest', `the request target "${truncate(rawUrl)}" is not an absolute path`));
       }
       if (path.startsWith(CONTROL_PREFIX)) return serveControl(req, res, path);
-      t.info = requestInfo(method, path, query);
+      t.info = requestInfo(t.method, path, query);
       const routed = route(req, t);
       if ('status' in routed) return answerStatus(res, t, routed.status);
       const d = routed.decision;
@@ -180,7 +172,7 @@ export function createHandler(ctx: ProxyContext) {
     const negotiated = negotiateDiscovery(headerValue(req.headers.accept));
     if (negotiated.kind !== 'aggregated' || negotiated.encoding !== 'json') {
       // Decide only sends aggregated v2 here; protobuf is not encoded by Peerscope (docs/decisions.md).
-      return answerStatus(res, t, failure(406, 'NotAcceptable', 'peerscope serves the peer-aggregated discovery document as JSON only; accept application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList'));
+      return answerStatus(res, t, failure(406, 'NotAcceptable', `peerscope serves the peer-aggregated discovery document as JSON only; accept ${MEDIA.v2Json}`));
     }
     const merged = ctx.state.merged(handling);
     const headers = {
@@ -224,22 +216,14 @@ export function createHandler(ctx: ProxyContext) {
   }
 
   async function onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
-    const rawUrl = req.url ?? '/';
-    const q = rawUrl.indexOf('?');
-    const path = q < 0 ? rawUrl : rawUrl.slice(0, q);
-    const query = q < 0 ? '' : rawUrl.slice(q + 1);
-    const method = req.method ?? 'GET';
-    const t: Trace = {
-      at: Date.now(), started: performance.now(), method, path, info: undefined,
-      handling: null, answeredBy: null, outcome: 'rejected', status: 0, bytesIn: 0, bytesOut: 0,
-    };
+    const { t, path, query } = newTrace(req);
     try {
       if (!path.startsWith('/') || path.startsWith(CONTROL_PREFIX)) {
         t.status = 400;
         writeStatusToSocket(socket, failure(400, 'BadRequest', 'this path cannot be upgraded'), { [ROUTE_HEADER]: routeHeader(null, null, 'rejected') });
         return;
       }
-      t.info = requestInfo(method, path, query);
+      t.info = requestInfo(t.method, path, query);
       const routed = route(req, t);
       if ('status' in routed) {
         t.status = routed.status.code;
@@ -275,6 +259,18 @@ export function createHandler(ctx: ProxyContext) {
   }
 
   return { onRequest, onUpgrade };
+}
+
+/** Splits the request target and starts the trace every request leaves behind. */
+function newTrace(req: IncomingMessage): { t: Trace; rawUrl: string; path: string; query: string } {
+  const rawUrl = req.url ?? '/';
+  const q = rawUrl.indexOf('?');
+  const path = q < 0 ? rawUrl : rawUrl.slice(0, q);
+  const t: Trace = {
+    at: Date.now(), started: performance.now(), method: req.method ?? 'GET', path, info: undefined,
+    handling: null, answeredBy: null, outcome: 'rejected', status: 0, bytesIn: 0, bytesOut: 0,
+  };
+  return { t, rawUrl, path, query: q < 0 ? '' : rawUrl.slice(q + 1) };
 }
 
 function headerValue(v: string | string[] | undefined): string | undefined {
