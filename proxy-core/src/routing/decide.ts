@@ -1,5 +1,19 @@
-// The routing decision: one pure function applying the spec's rules in order (R2–R8, P6, P7) to a
-// classified request, the handling server, the route table and what is known of each peer's health.
+// The routing decision: one pure function applying the spec's rules in order (R2–R8, D1, P6, P7) to
+// a classified request, the handling server H, the route table and what is known of each peer.
+//
+// Candidate and health model (spec §4.4, P1, P2; cases C5, C6, C7, C40):
+// - The route table holds every server whose discovery was read at least once; a server that fails
+//   a later read keeps its last document (peer-set). So a peer that went down *after* the last sync
+//   is still a candidate (C5, C40: the forward fails → R10 503), and a peer never read is absent
+//   (C7: not a candidate → R6 notfound, H answers its own 404).
+// - R7: a candidate without an address is dropped; none left → 503 with R7's message (C6).
+// - Kubernetes picks among the rest with no regard to health (R8). Peerscope emulates a load balancer
+//   with health checks (P2), so it prefers candidates whose probe says `ready` (or has not run yet:
+//   `unknown`). A `not-ready` / `draining` candidate still answers requests (only its /readyz fails),
+//   so it is chosen only when no preferred candidate exists — there Kubernetes would reroute to it
+//   too, and an answer beats a 503. A candidate seen `unreachable` (the probe or the last forward
+//   could not connect) is never chosen; when every candidate is unreachable the forward would fail,
+//   so the decision is R10's 503 at once (the same outcome as C5, without waiting on a connect).
 import type { PeerHealth } from '../../contract/peers.js';
 import { negotiateDiscovery } from '../discovery/negotiate.js';
 import type { RequestInfo } from './request-info.js';
@@ -7,16 +21,18 @@ import type { RouteTable } from './route-table.js';
 
 export type DiscoveryMode = 'peer-aggregated' | 'nopeer';
 
+/** What the decision needs to know of each server; the peer set implements it. */
 export interface PeerView {
   health(name: string): PeerHealth;
-  /** Whether an address is known for the server (spec R7); servers given by URL always have one. */
+  /** Whether an address is known for the server (spec R7); absent: every server has one. */
   hasAddress?(name: string): boolean;
-  /** Last error seen by the health probe, to explain a 503. */
+  /** Last error seen by the health probe or a forward, to explain a 503. */
   lastError?(name: string): string | undefined;
 }
 
 export interface DecisionInput {
   readonly info: RequestInfo;
+  /** H: the server the handling-server policy picked (P1). */
   readonly handling: string;
   readonly table: RouteTable;
   readonly peers: PeerView;
@@ -24,14 +40,17 @@ export interface DecisionInput {
   readonly peerProxiedHeader: string | undefined;
   readonly accept: string | undefined;
   readonly discoveryMode: DiscoveryMode;
+  /** Uniform in [0, 1); injected so tests are deterministic (R8). */
   readonly random?: () => number;
 }
+
+export type UnavailableReason = 'no-address' | 'unreachable';
 
 export type Decision =
   | { readonly outcome: 'local'; readonly target: string; readonly reason: 'serves' | 'loop-guard' }
   | { readonly outcome: 'rerouted'; readonly target: string; readonly candidates: readonly string[] }
   | { readonly outcome: 'notfound'; readonly target: string }
-  | { readonly outcome: 'unavailable'; readonly message: string; readonly candidates: readonly string[] }
+  | { readonly outcome: 'unavailable'; readonly reason: UnavailableReason; readonly message: string; readonly candidates: readonly string[] }
   | { readonly outcome: 'discovery-merged'; readonly target: null }
   | { readonly outcome: 'discovery-own'; readonly target: string }
   | { readonly outcome: 'non-resource'; readonly target: string };
@@ -40,48 +59,80 @@ export type Decision =
 export const NO_ADDRESS_MESSAGE = 'Error getting ip and port info of the remote server while proxying';
 /** R10's log line, which Peerscope uses as its 503 Status message (P5). */
 export const PROXY_ERROR_PREFIX = 'Error while proxying request to destination apiserver: ';
+/** R3: the header a proxying server adds; only this exact value stops proxying. */
+export const PEER_PROXIED_HEADER = 'x-kubernetes-peer-proxied';
 
-export function decide(input: DecisionInput): Decision {
-  const { info, handling, table, peers } = input;
-  if (!info.isResourceRequest) {
-    // D1/P6: only /apis and /api can be aggregated discovery; everything else is H's own.
-    const p = info.path;
-    if (p === '/apis' || p === '/apis/' || p === '/api' || p === '/api/') {
-      const neg = negotiateDiscovery(input.accept);
-      if (neg.kind === 'aggregated' && neg.version === 'v2') {
-        const own = neg.profile === 'nopeer' || input.discoveryMode === 'nopeer' || p.startsWith('/api/') || p === '/api';
-        return own ? { outcome: 'discovery-own', target: handling } : { outcome: 'discovery-merged', target: null };
-      }
-    }
-    return { outcome: 'non-resource', target: handling };
-  }
-  // R3 / P7: a request already proxied once is served where it lands, never proxied again.
-  if (input.peerProxiedHeader === 'true') return { outcome: 'local', target: handling, reason: 'loop-guard' };
-  const key = `${info.apiGroup}/${info.apiVersion}/${info.resource}`;
-  const servers = table.serversForKey(key);
-  // R5: exact group, version and resource; subresource, namespace, name and verb do not matter.
-  if (servers.includes(handling)) return { outcome: 'local', target: handling, reason: 'serves' };
-  // R6: CRD and aggregated group-versions known to H are never proxied.
-  if (servers.length === 0 || table.isExcluded(handling, info.apiGroup, info.apiVersion)) return { outcome: 'notfound', target: handling };
-  const candidates = servers.filter((s) => s !== handling);
-  if (candidates.length === 0) return { outcome: 'notfound', target: handling };
-  // R7: a candidate without a resolvable address is dropped; none left is a 503.
-  const addressed = peers.hasAddress ? candidates.filter((s) => peers.hasAddress!(s)) : candidates;
-  if (addressed.length === 0) return { outcome: 'unavailable', message: NO_ADDRESS_MESSAGE, candidates };
-  // Peerscope (P2): like a load balancer with health checks, prefer candidates the probe does not
-  // see down. When every candidate is known down, the forward would fail: answer R10's 503 now.
-  const healthy = addressed.filter((s) => isEligible(peers.health(s)));
-  if (healthy.length === 0) {
-    const causes = addressed.map((s) => `apiserver "${s}" is ${peers.health(s)}${peers.lastError?.(s) ? ` (${peers.lastError(s)})` : ''}`);
-    return { outcome: 'unavailable', message: PROXY_ERROR_PREFIX + causes.join('; '), candidates: addressed };
-  }
-  // R8: uniformly at random, no preference, no stickiness.
-  const random = input.random ?? Math.random;
-  const target = healthy[Math.min(healthy.length - 1, Math.floor(random() * healthy.length))] as string;
-  return { outcome: 'rerouted', target, candidates: healthy };
+/** A PeerView over plain facts, for hosts and tests that hold them in a Map. */
+export function peerViewOf(facts: ReadonlyMap<string, { readonly health: PeerHealth; readonly address?: boolean; readonly lastError?: string }>): PeerView {
+  return {
+    health: (name) => facts.get(name)?.health ?? 'unknown',
+    hasAddress: (name) => facts.get(name)?.address ?? false,
+    lastError: (name) => facts.get(name)?.lastError,
+  };
 }
 
-/** Known-down peers are skipped; a peer not probed yet is tried (its forward reports the failure). */
-function isEligible(h: PeerHealth): boolean {
-  return h === 'ready' || h === 'unknown';
+export function decide(input: DecisionInput): Decision {
+  const { info, handling, table } = input;
+  // R2: non-resource requests are H's own; among them only /api and /apis can be aggregated discovery.
+  if (!info.isResourceRequest) return decideNonResource(input);
+  // R3 / P7: a request already proxied once is served where it lands, never proxied again.
+  if (input.peerProxiedHeader === 'true') return { outcome: 'local', target: handling, reason: 'loop-guard' };
+  const servers = table.serversForKey(`${info.apiGroup}/${info.apiVersion}/${info.resource}`);
+  // R5: exact group, version and resource; subresource, namespace, name and verb do not matter.
+  if (servers.includes(handling)) return { outcome: 'local', target: handling, reason: 'serves' };
+  // R6: CRD and aggregated group-versions are removed from every peer entry; nobody else → H's 404.
+  if (servers.length === 0 || table.excludes(info.apiGroup, info.apiVersion)) return { outcome: 'notfound', target: handling };
+  return decideReroute(input, servers);
+}
+
+function decideNonResource(input: DecisionInput): Decision {
+  const { info, handling } = input;
+  const p = info.path;
+  const isApis = p === '/apis' || p === '/apis/';
+  if ((isApis || p === '/api' || p === '/api/') && (info.verb === 'get' || info.verb === 'head')) {
+    const neg = negotiateDiscovery(input.accept);
+    // D1: only aggregated v2 is answered by discovery handlers Peerscope distinguishes; v2beta1 and
+    // legacy forms are H's own answer, unchanged (D1.4, D1.5, D3).
+    if (neg.kind === 'aggregated' && neg.version === 'v2') {
+      // D1.1 / P6: profile=nopeer or the global toggle → H's own; O1: /api is always H's own.
+      const own = neg.profile === 'nopeer' || input.discoveryMode === 'nopeer' || !isApis;
+      return own ? { outcome: 'discovery-own', target: handling } : { outcome: 'discovery-merged', target: null };
+    }
+  }
+  return { outcome: 'non-resource', target: handling };
+}
+
+function decideReroute(input: DecisionInput, servers: readonly string[]): Decision {
+  const { handling, peers } = input;
+  const candidates: string[] = [];
+  const preferred: string[] = [];
+  const leaving: string[] = [];
+  const unreachable: string[] = [];
+  for (const s of servers) {
+    if (s === handling) continue;
+    candidates.push(s);
+    // R7: a candidate without a resolvable address is dropped silently.
+    if (peers.hasAddress && !peers.hasAddress(s)) continue;
+    const health = peers.health(s);
+    if (health === 'ready' || health === 'unknown') preferred.push(s);
+    else if (health === 'unreachable') unreachable.push(s);
+    else leaving.push(s);
+  }
+  if (candidates.length === 0) return { outcome: 'notfound', target: handling };
+  const random = input.random ?? Math.random;
+  const pool = preferred.length > 0 ? preferred : leaving;
+  if (pool.length > 0) {
+    // R8: uniformly at random among the pool, no stickiness, no retry.
+    return { outcome: 'rerouted', target: pickUniform(pool, random), candidates: pool };
+  }
+  if (unreachable.length === 0) return { outcome: 'unavailable', reason: 'no-address', message: NO_ADDRESS_MESSAGE, candidates };
+  // R10 (P5 form): the pick Kubernetes would make cannot be connected to.
+  const target = pickUniform(unreachable, random);
+  const cause = peers.lastError?.(target) ?? 'the server is unreachable';
+  return { outcome: 'unavailable', reason: 'unreachable', message: `${PROXY_ERROR_PREFIX}apiserver "${target}": ${cause}`, candidates: unreachable };
+}
+
+function pickUniform(pool: readonly string[], random: () => number): string {
+  const i = Math.floor(random() * pool.length);
+  return pool[i < 0 ? 0 : i >= pool.length ? pool.length - 1 : i] as string;
 }

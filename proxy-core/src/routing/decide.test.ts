@@ -1,0 +1,161 @@
+import { describe, expect, it } from 'vitest';
+import type { PeerHealth } from '../../contract/peers.js';
+import { MEDIA, type GVR } from '../discovery/types.js';
+import { decide, NO_ADDRESS_MESSAGE, peerViewOf, PROXY_ERROR_PREFIX, type DecisionInput, type PeerView } from './decide.js';
+import { requestInfo } from './request-info.js';
+import { buildRouteTable, type RouteTable } from './route-table.js';
+
+const gvr = (key: string): GVR => {
+  const [group = '', version = '', resource = ''] = key.split('/');
+  return { group, version, resource };
+};
+const COMMON = ['apps/v1/deployments', '/v1/pods', '/v1/namespaces'];
+const DEVICECLASSES = 'resource.k8s.io/v1/deviceclasses';
+const allReady: PeerView = { health: () => 'ready' };
+
+function tableOf(servers: Record<string, string[] | undefined>, excluded: Record<string, string[]> = {}): RouteTable {
+  return buildRouteTable(Object.entries(servers).map(([name, keys]) => ({ name, gvrs: keys?.map(gvr), excludedGroupVersions: excluded[name] ?? [] })));
+}
+
+const AB = tableOf({ A: COMMON, B: [...COMMON, DEVICECLASSES] });
+
+function input(path: string, over: Partial<DecisionInput> & { method?: string; query?: string } = {}): DecisionInput {
+  const { method = 'GET', query = '', ...rest } = over;
+  return {
+    info: requestInfo(method, path, query), handling: 'A', table: AB, peers: allReady,
+    peerProxiedHeader: undefined, accept: undefined, discoveryMode: 'peer-aggregated', ...rest,
+  };
+}
+
+describe('decide: rules in order', () => {
+  it('R2: a non-resource request is H\'s own', () => {
+    for (const p of ['/healthz', '/version', '/openapi/v3', '/apis/resource.k8s.io/v1', '/api/v1']) {
+      expect(decide(input(p))).toEqual({ outcome: 'non-resource', target: 'A' });
+    }
+  });
+
+  it('R2 runs before R3: the loop guard does not turn discovery into a resource decision', () => {
+    expect(decide(input('/apis', { accept: MEDIA.v2Json, peerProxiedHeader: 'true' }))).toEqual({ outcome: 'discovery-merged', target: null });
+  });
+
+  it('R3: only the exact value "true" of x-kubernetes-peer-proxied forces local serving', () => {
+    expect(decide(input(`/apis/${DEVICECLASSES}`, { peerProxiedHeader: 'true' }))).toEqual({ outcome: 'local', target: 'A', reason: 'loop-guard' });
+    for (const v of ['True', 'TRUE', '1', 'true ', '', undefined]) {
+      expect(decide(input(`/apis/${DEVICECLASSES}`, { peerProxiedHeader: v })).outcome, String(v)).toBe('rerouted');
+    }
+  });
+
+  it('R5: H serves the exact GVR: local, whatever the subresource, namespace, name or verb', () => {
+    for (const [method, path] of [['GET', '/apis/apps/v1/deployments'], ['PUT', '/apis/apps/v1/namespaces/d/deployments/web/status'], ['DELETE', '/api/v1/namespaces/d/pods'], ['POST', '/api/v1/namespaces/d/pods/p/exec'], ['GET', '/api/v1/namespaces/foo/status']] as const) {
+      expect(decide(input(path, { method }))).toEqual({ outcome: 'local', target: 'A', reason: 'serves' });
+    }
+  });
+
+  it('R5: group, version and resource are compared exactly (case-sensitive)', () => {
+    expect(decide(input('/apis/resource.k8s.io/v1/DeviceClasses')).outcome).toBe('notfound');
+    expect(decide(input('/apis/Resource.k8s.io/v1/deviceclasses')).outcome).toBe('notfound');
+  });
+
+  it('R6: a GVR nobody serves goes to H for its own 404', () => {
+    expect(decide(input('/apis/resource.k8s.io/v1alpha3/deviceclasses'))).toEqual({ outcome: 'notfound', target: 'A' });
+  });
+
+  it('R6: a peer that was never read (absent from the peer cache) is no candidate', () => {
+    const table = tableOf({ A: COMMON, B: undefined });
+    expect(decide(input(`/apis/${DEVICECLASSES}`, { table }))).toEqual({ outcome: 'notfound', target: 'A' });
+  });
+
+  it('R6: a CRD / aggregated group-version any server reports is never proxied', () => {
+    const crd = 'example.com/v1/widgets';
+    const onlyB = tableOf({ A: COMMON, B: [...COMMON, crd] }, { B: ['example.com/v1'] });
+    expect(decide(input('/apis/example.com/v1/namespaces/d/widgets', { table: onlyB }))).toEqual({ outcome: 'notfound', target: 'A' });
+    const both = tableOf({ A: [...COMMON, crd], B: [...COMMON, crd] }, { A: ['example.com/v1'], B: ['example.com/v1'] });
+    expect(decide(input('/apis/example.com/v1/widgets', { table: both }))).toMatchObject({ outcome: 'local', target: 'A' });
+  });
+
+  it('R6/R8: rerouted to the only other server that serves it', () => {
+    expect(decide(input(`/apis/${DEVICECLASSES}`))).toEqual({ outcome: 'rerouted', target: 'B', candidates: ['B'] });
+  });
+
+  it('R7: candidates without an address are dropped; none left → 503 with R7\'s message', () => {
+    const table = tableOf({ A: COMMON, B: [...COMMON, DEVICECLASSES], C: [...COMMON, DEVICECLASSES] });
+    const noB = peerViewOf(new Map([['B', { health: 'ready' as PeerHealth, address: false }], ['C', { health: 'ready' as PeerHealth, address: true }]]));
+    expect(decide(input(`/apis/${DEVICECLASSES}`, { table, peers: noB }))).toEqual({ outcome: 'rerouted', target: 'C', candidates: ['C'] });
+    const none = peerViewOf(new Map([['B', { health: 'ready' as PeerHealth }], ['C', { health: 'ready' as PeerHealth }]]));
+    expect(decide(input(`/apis/${DEVICECLASSES}`, { table, peers: none }))).toEqual({
+      outcome: 'unavailable', reason: 'no-address', message: NO_ADDRESS_MESSAGE, candidates: ['B', 'C'],
+    });
+  });
+
+  it('R8: the pick is uniform over the candidates by the injected random', () => {
+    const table = tableOf({ A: COMMON, B: [...COMMON, DEVICECLASSES], C: [...COMMON, DEVICECLASSES], D: [...COMMON, DEVICECLASSES] });
+    const pick = (r: number) => decide(input(`/apis/${DEVICECLASSES}`, { table, random: () => r }));
+    expect(pick(0)).toMatchObject({ target: 'B', candidates: ['B', 'C', 'D'] });
+    expect(pick(0.34)).toMatchObject({ target: 'C' });
+    expect(pick(0.99999)).toMatchObject({ target: 'D' });
+    expect(pick(1)).toMatchObject({ target: 'D' }); // a misbehaving random stays in range
+  });
+});
+
+describe('decide: candidate health (P2 over R8)', () => {
+  const table = tableOf({ A: COMMON, B: [...COMMON, DEVICECLASSES], C: [...COMMON, DEVICECLASSES] });
+  const view = (b: PeerHealth, c: PeerHealth, errors: Record<string, string> = {}): PeerView => ({
+    health: (n) => (n === 'B' ? b : n === 'C' ? c : 'ready'),
+    lastError: (n) => errors[n],
+  });
+  const run = (peers: PeerView, r = 0) => decide(input(`/apis/${DEVICECLASSES}`, { table, peers, random: () => r }));
+
+  it('a not-ready or draining candidate is skipped while another is ready', () => {
+    for (const h of ['not-ready', 'draining', 'unreachable'] as const) {
+      expect(run(view(h, 'ready'))).toEqual({ outcome: 'rerouted', target: 'C', candidates: ['C'] });
+    }
+  });
+
+  it('a candidate not probed yet counts as ready', () => {
+    expect(run(view('unknown', 'ready'), 0)).toEqual({ outcome: 'rerouted', target: 'B', candidates: ['B', 'C'] });
+  });
+
+  it('when no candidate is ready, a not-ready or draining one still gets the request (Kubernetes would reroute there)', () => {
+    expect(run(view('draining', 'unreachable'))).toEqual({ outcome: 'rerouted', target: 'B', candidates: ['B'] });
+    expect(run(view('not-ready', 'draining'), 0.9)).toEqual({ outcome: 'rerouted', target: 'C', candidates: ['B', 'C'] });
+  });
+
+  it('when every candidate is unreachable: R10\'s 503 now, naming the server and its last error (C5, C40)', () => {
+    expect(run(view('unreachable', 'unreachable', { B: 'connect ECONNREFUSED 127.0.0.1:6443' }), 0)).toEqual({
+      outcome: 'unavailable', reason: 'unreachable', candidates: ['B', 'C'],
+      message: `${PROXY_ERROR_PREFIX}apiserver "B": connect ECONNREFUSED 127.0.0.1:6443`,
+    });
+    expect(run(view('unreachable', 'unreachable'), 0.9)).toMatchObject({ message: `${PROXY_ERROR_PREFIX}apiserver "C": the server is unreachable` });
+  });
+
+  it('H\'s own health does not matter: the handling-server policy already chose it (P1)', () => {
+    const peers: PeerView = { health: (n) => (n === 'A' ? 'unreachable' : 'ready') };
+    expect(decide(input('/apis/apps/v1/deployments', { peers })).outcome).toBe('local');
+  });
+});
+
+describe('decide: discovery (D1, P6)', () => {
+  it.each<[string, string | undefined, 'peer-aggregated' | 'nopeer', string]>([
+    ['/apis', MEDIA.v2Json, 'peer-aggregated', 'discovery-merged'],
+    ['/apis/', MEDIA.v2Json, 'peer-aggregated', 'discovery-merged'],
+    ['/apis', MEDIA.v2Protobuf, 'peer-aggregated', 'discovery-merged'],
+    ['/apis', `${MEDIA.v2Json};profile=foo`, 'peer-aggregated', 'discovery-merged'],
+    ['/apis', MEDIA.v2JsonNoPeer, 'peer-aggregated', 'discovery-own'],
+    ['/apis', MEDIA.v2Json, 'nopeer', 'discovery-own'],
+    ['/api', MEDIA.v2Json, 'peer-aggregated', 'discovery-own'],
+    ['/apis', MEDIA.v2beta1Json, 'peer-aggregated', 'non-resource'],
+    ['/apis', 'application/json', 'peer-aggregated', 'non-resource'],
+    ['/apis', undefined, 'peer-aggregated', 'non-resource'],
+    ['/api', 'application/json', 'peer-aggregated', 'non-resource'],
+    ['/apis/apps', MEDIA.v2Json, 'peer-aggregated', 'non-resource'],
+  ])('%s with %s in %s mode → %s', (path, accept, discoveryMode, outcome) => {
+    const d = decide(input(path, { accept, discoveryMode }));
+    expect(d.outcome).toBe(outcome);
+    if (outcome !== 'discovery-merged') expect(d).toMatchObject({ target: 'A' });
+  });
+
+  it('only GET and HEAD of /apis are discovery; other methods are H\'s own', () => {
+    expect(decide(input('/apis', { accept: MEDIA.v2Json, method: 'HEAD' })).outcome).toBe('discovery-merged');
+    expect(decide(input('/apis', { accept: MEDIA.v2Json, method: 'POST' }))).toEqual({ outcome: 'non-resource', target: 'A' });
+  });
+});

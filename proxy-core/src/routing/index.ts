@@ -1,0 +1,7 @@
+// The pure routing core: request classification, the route table and the routing decision.
+export { requestInfo, exactMetadataName, type RequestInfo } from './request-info.js';
+export { RouteTable, buildRouteTable, type RouteRow, type RouteTableServer } from './route-table.js';
+export {
+  decide, peerViewOf, NO_ADDRESS_MESSAGE, PROXY_ERROR_PREFIX, PEER_PROXIED_HEADER,
+  type Decision, type DecisionInput, type DiscoveryMode, type PeerView, type UnavailableReason,
+} from './decide.js';
