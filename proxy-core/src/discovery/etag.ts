@@ -1,15 +1,16 @@
-// Discovery ETags as kube-apiserver computes them (aggregated/etag.go): the double-quoted uppercase
-// hex SHA-512 of the JSON of the list.
+// Discovery ETags as kube-apiserver computes them (spec D2, aggregated/etag.go): the double-quoted
+// uppercase hex SHA-512 of the JSON of the list.
 import { createHash } from 'node:crypto';
 
 export function discoveryETag(json: string): string {
-  return `"${createHash('sha512').update(json).digest('hex').toUpperCase()}"`;
+  return `"${createHash('sha512').update(json, 'utf8').digest('hex').toUpperCase()}"`;
 }
 
+/**
+ * D2: 304 when If-None-Match *equals* the ETag. kube-apiserver compares the header value as a
+ * whole (no lists, no weak tags, no `*`), and so does Peerscope: a client gets exactly the 304s it
+ * would get from the server.
+ */
 export function ifNoneMatchHits(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  return header.split(',').some((t) => {
-    const tag = t.trim().replace(/^W\//, '');
-    return tag === etag || tag === '*';
-  });
+  return header !== undefined && header.trim() === etag;
 }

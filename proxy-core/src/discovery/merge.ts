@@ -10,8 +10,11 @@ export interface ServerDocument {
 }
 
 export function mergeDiscovery(lists: readonly ServerDocument[]): APIGroupDiscoveryList {
+  // D2: a single list is returned unchanged (same object, so the same JSON and ETag).
   if (lists.length === 1) return (lists[0] as ServerDocument).doc;
-  const visited = [...lists].sort((a, b) => (a.server < b.server ? -1 : a.server > b.server ? 1 : 0));
+  if (lists.length === 0) return { apiVersion: 'apidiscovery.k8s.io/v2', kind: 'APIGroupDiscoveryList', metadata: {}, items: [] };
+  // D2: visit in ascending lexicographic order of server name (code units, like Go's string compare).
+  const visited = [...lists].sort((a, b) => cmp(a.server, b.server));
   const groupOrders: string[][] = [];
   const groups = new Map<string, { first: APIGroupDiscovery; versions: Map<string, VersionAcc>; versionOrders: string[][] }>();
   for (const { doc } of visited) {
@@ -37,7 +40,9 @@ export function mergeDiscovery(lists: readonly ServerDocument[]): APIGroupDiscov
     const versions = mergePreservingRelativeOrder(acc.versionOrders).map((version): APIVersionDiscovery => {
       const vacc = acc.versions.get(version)!;
       const resources = mergePreservingRelativeOrder(vacc.resourceOrders).map((r) => vacc.resources.get(r)!);
-      const out: APIVersionDiscovery = { ...vacc.first, resources };
+      // `resources` is omitempty on the wire: keep it absent where every server left it out.
+      const out: APIVersionDiscovery = { ...vacc.first };
+      if (resources.length > 0 || vacc.first.resources !== undefined) out.resources = resources;
       return out;
     });
     return { ...acc.first, versions };
@@ -56,18 +61,46 @@ function groupName(g: APIGroupDiscovery): string {
   return g.metadata?.name ?? '';
 }
 
-/** Same resource listed by two servers: first-visited fields, verbs and subresources unioned. */
+/**
+ * Same resource listed by two servers. Identical entries stay as they are; on a conflict the
+ * first-visited fields win, verbs become the sorted union and subresources the union by name
+ * (later-visited wins for a name), sorted by name.
+ */
 function mergeResource(first: APIResourceDiscovery, later: APIResourceDiscovery): APIResourceDiscovery {
+  if (deepEqual(first, later)) return first;
   const verbs = [...new Set([...first.verbs, ...later.verbs])].sort();
-  let subresources: APISubresourceDiscovery[] | undefined = first.subresources;
-  if (later.subresources?.length) {
-    const byName = new Map((first.subresources ?? []).map((s) => [s.subresource, s]));
-    for (const s of later.subresources) byName.set(s.subresource, s);
-    subresources = [...byName.values()].sort((a, b) => (a.subresource < b.subresource ? -1 : a.subresource > b.subresource ? 1 : 0));
-  }
+  const byName = new Map<string, APISubresourceDiscovery>();
+  for (const s of first.subresources ?? []) byName.set(s.subresource, s);
+  for (const s of later.subresources ?? []) byName.set(s.subresource, s);
   const out: APIResourceDiscovery = { ...first, verbs };
-  if (subresources) out.subresources = subresources;
+  if (byName.size > 0) out.subresources = [...byName.values()].sort((a, b) => cmp(a.subresource, b.subresource));
   return out;
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Structural equality of JSON values (key order ignored, as for decoded Go structs). */
+function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!deepEqual(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const ao = a as Record<string, unknown>;
+  const bo = b as Record<string, unknown>;
+  let count = 0;
+  for (const k in ao) {
+    if (ao[k] === undefined) continue;
+    count++;
+    if (!deepEqual(ao[k], bo[k])) return false;
+  }
+  for (const k in bo) if (bo[k] !== undefined) count--;
+  return count === 0;
 }
 
 /**
@@ -76,6 +109,7 @@ function mergeResource(first: APIResourceDiscovery, later: APIResourceDiscovery)
  * order is kept. Kahn's algorithm with a min-heap on first appearance: O(n log n).
  */
 export function mergePreservingRelativeOrder(orders: readonly (readonly string[])[]): string[] {
+  if (orders.length === 0) return [];
   if (orders.length === 1 || allEqual(orders)) return [...(orders[0] as readonly string[])];
   const index = new Map<string, number>();
   const names: string[] = [];
