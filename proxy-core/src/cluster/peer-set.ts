@@ -43,6 +43,8 @@ export interface PeerSetEvents {
 export class PeerSet extends EventEmitter<PeerSetEvents> {
   private readonly peers = new Map<string, Peer>();
   private timers: NodeJS.Timeout[] = [];
+  private recheckInFlight: Promise<void> | undefined;
+  private lastRecheckAt = 0;
   private closed = false;
   private readonly probeIntervalMs: number;
   private readonly discoveryIntervalMs: number;
@@ -124,6 +126,30 @@ export class PeerSet extends EventEmitter<PeerSetEvents> {
     if (changed) this.emit('health', name);
     // A server that came back, or runs another release now, may serve other GVRs: read it again.
     if ((health === 'ready' && (!wasReachable || versionChanged)) || (versionChanged && health !== 'unreachable')) void this.refreshDiscovery(name);
+  }
+
+  /**
+   * Before the port answers "nobody serves this GVR", look again at every server it believes out of
+   * service or whose discovery is not current: one that just came back at a new release may serve it.
+   * Coalesced, and at most once per `minIntervalMs`, so a stream of true 404s costs almost nothing.
+   */
+  recheckOutOfService(minIntervalMs = 50): Promise<void> {
+    if (this.recheckInFlight) return this.recheckInFlight;
+    if (Date.now() - this.lastRecheckAt < minIntervalMs) return Promise.resolve();
+    const suspects = [...this.peers.values()].filter((p) => p.health !== 'ready' || !p.discovery || p.discoveryError !== undefined || p.discoveryInFlight !== undefined);
+    if (suspects.length === 0) return Promise.resolve();
+    this.lastRecheckAt = Date.now();
+    this.recheckInFlight = Promise.all(suspects.map(async (p) => {
+      // A read already under way is the freshest answer there is: wait for it instead of probing.
+      if (p.discoveryInFlight && p.health === 'ready') return p.discoveryInFlight;
+      await this.probe(p.config.name);
+      // probe() starts a discovery read when the server is back; wait for it to land.
+      if (p.discoveryInFlight) await p.discoveryInFlight;
+      else if (p.health === 'ready' && (!p.discovery || p.discoveryError !== undefined)) await this.refreshDiscovery(p.config.name);
+    })).then(() => undefined).finally(() => {
+      this.recheckInFlight = undefined;
+    });
+    return this.recheckInFlight;
   }
 
   refreshDiscovery(name: string): Promise<void> {

@@ -8,7 +8,7 @@ import type { PeerSet } from '../cluster/peer-set.js';
 import { negotiateDiscovery } from '../discovery/negotiate.js';
 import { ifNoneMatchHits } from '../discovery/etag.js';
 import { MEDIA } from '../discovery/types.js';
-import { decide, type Decision } from '../routing/decide.js';
+import { decide, PROXY_ERROR_PREFIX, type Decision } from '../routing/decide.js';
 
 import { requestInfo, type RequestInfo } from '../routing/request-info.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
@@ -89,7 +89,7 @@ export function createHandler(ctx: ProxyContext) {
   }
 
   /** Steps shared by plain requests and upgrades; returns the decision or the Status to answer. */
-  function route(req: IncomingMessage, t: Trace): { decision: Routed } | { status: Status } {
+  async function route(req: IncomingMessage, t: Trace): Promise<{ decision: Routed } | { status: Status }> {
     const host = checkHost(req.headers.host, { port: ctx.listenerPort() }, ctx.settings.acceptHosts);
     if (!host.ok) {
       t.outcome = 'rejected';
@@ -103,9 +103,9 @@ export function createHandler(ctx: ProxyContext) {
       return { status: failure(503, 'ServiceUnavailable', pick.reason) };
     }
     t.handling = pick.server;
-    const decision = decide({
+    const decideNow = () => decide({
       info,
-      handling: pick.server,
+      handling: pick.server as string,
       table: ctx.state.table,
       peers: ctx.peers,
       peerProxiedHeader: headerValue(req.headers[PEER_PROXIED_HEADER]),
@@ -113,6 +113,14 @@ export function createHandler(ctx: ProxyContext) {
       discoveryMode: ctx.settings.discoveryMode,
       random: ctx.random,
     });
+    let decision = decideNow();
+    if (decision.outcome === 'notfound' || (decision.outcome === 'unavailable' && decision.message.startsWith(PROXY_ERROR_PREFIX))) {
+      // No false 404 and no needless 503: a server that just came back, possibly at a new release,
+      // may serve it; look again before answering (see PeerSet.recheckOutOfService).
+      const generation = ctx.state.generation;
+      await ctx.peers.recheckOutOfService();
+      if (ctx.state.generation !== generation) decision = decideNow();
+    }
     t.outcome = decision.outcome;
     if (decision.outcome === 'unavailable') return { status: failure(503, 'ServiceUnavailable', decision.message) };
     return { decision };
@@ -126,7 +134,7 @@ export function createHandler(ctx: ProxyContext) {
       }
       if (path.startsWith(CONTROL_PREFIX)) return serveControl(req, res, path);
       t.info = requestInfo(t.method, path, query);
-      const routed = route(req, t);
+      const routed = await route(req, t);
       if ('status' in routed) return answerStatus(res, t, routed.status);
       const d = routed.decision;
       if (d.outcome === 'discovery-merged') return serveMerged(req, res, t);
@@ -224,7 +232,7 @@ export function createHandler(ctx: ProxyContext) {
         return;
       }
       t.info = requestInfo(t.method, path, query);
-      const routed = route(req, t);
+      const routed = await route(req, t);
       if ('status' in routed) {
         t.status = routed.status.code;
         t.error = routed.status.message;

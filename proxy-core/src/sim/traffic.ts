@@ -37,6 +37,8 @@ export interface TrafficSummary {
   /** Every 404 for a collection or a create (never a get of a deleted object), with its GVR. */
   readonly notFound: { gvr: string; path: string; target: string; at: number }[];
   readonly writes: AcknowledgedWrite[];
+  /** Names whose create or delete got no definite answer (no response, or a 5xx): the write may or may not have happened. */
+  readonly uncertain: string[];
   readonly watchEvents: number;
   readonly watchReconnects: number;
 }
@@ -89,7 +91,7 @@ export function startTraffic(options: TrafficOptions): TrafficHandle {
   const namespacedListable = listable.filter((g) => g.namespaced);
   const writable = gvrs.filter((g) => WRITABLE.has(g.key) && g.verbs.has('create'));
   const created: { gvr: Gvr; name: string }[] = [];
-  const summary = { total: 0, byStatus: {} as Record<string, number>, byKind: {} as Record<string, number>, notFound: [] as TrafficSummary['notFound'], writes: [] as AcknowledgedWrite[], watchEvents: 0, watchReconnects: 0 };
+  const summary = { total: 0, byStatus: {} as Record<string, number>, byKind: {} as Record<string, number>, notFound: [] as TrafficSummary['notFound'], writes: [] as AcknowledgedWrite[], uncertain: [] as string[], watchEvents: 0, watchReconnects: 0 };
   const abort = new AbortController();
   let targetIndex = 0;
   let inFlight = 0;
@@ -146,6 +148,7 @@ export function startTraffic(options: TrafficOptions): TrafficHandle {
       const name = `traffic-${process.pid}-${++serial}`;
       const apiVersion = g.group ? `${g.group}/${g.version}` : g.version;
       const res = await send('create', g, 'POST', collection(g), { apiVersion, kind: g.kind, metadata: { name, namespace: ns, labels: { 'app.kubernetes.io/managed-by': 'peerscope-traffic' } }, data: { n: String(serial) } });
+      if (res.status === 0 || res.status >= 500) summary.uncertain.push(name);
       if (res.status === 201 || res.status === 200) {
         const meta = (res.json?.metadata ?? {}) as { uid?: string; resourceVersion?: string };
         created.push({ gvr: g, name });
@@ -158,6 +161,7 @@ export function startTraffic(options: TrafficOptions): TrafficHandle {
       const [victim] = created.splice(Math.floor(random() * created.length), 1) as [{ gvr: Gvr; name: string }];
       const res = await send('delete', victim.gvr, 'DELETE', `${collection(victim.gvr)}/${victim.name}`);
       if (res.status === 200 || res.status === 202) summary.writes.push({ op: 'delete', gvr: victim.gvr.key, namespace: ns, name: victim.name });
+      else if (res.status === 0 || res.status >= 500) summary.uncertain.push(victim.name);
     } else if (!sweeping) {
       // The namespace-deletion sweep: every namespaced GVR that can be listed, one after another.
       // One sweep at a time, as the namespace controller works one namespace after another.
@@ -228,7 +232,7 @@ export function startTraffic(options: TrafficOptions): TrafficHandle {
     }
   }
 
-  const snapshot = (): TrafficSummary => ({ ...summary, byStatus: { ...summary.byStatus }, byKind: { ...summary.byKind }, notFound: [...summary.notFound], writes: [...summary.writes] });
+  const snapshot = (): TrafficSummary => ({ ...summary, byStatus: { ...summary.byStatus }, byKind: { ...summary.byKind }, notFound: [...summary.notFound], writes: [...summary.writes], uncertain: [...summary.uncertain] });
   return {
     setRate(next) {
       rps = Math.max(0, next);
