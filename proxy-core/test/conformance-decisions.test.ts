@@ -116,3 +116,11 @@ describe('conformance cases decided by the routing core', () => {
     }
   });
 });
+
+describe('the merged document is JSON for a client that prefers protobuf but accepts JSON', () => {
+  it('acceptsAggregatedV2Json reads kubectl-style Accept lists', async () => {
+    const { acceptsAggregatedV2Json } = await import('../src/discovery/negotiate.js');
+    expect(acceptsAggregatedV2Json(`${MEDIA.v2Protobuf},${MEDIA.v2Json},application/json`)).toBe(true);
+    expect(acceptsAggregatedV2Json(MEDIA.v2Protobuf)).toBe(false);
+  });
+});

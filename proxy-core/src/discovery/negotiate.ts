@@ -91,3 +91,12 @@ export function negotiateDiscovery(accept: string | undefined): DiscoveryReprese
   }
   return LEGACY;
 }
+
+/**
+ * Whether the header also accepts the aggregated v2 document as JSON. Peerscope encodes its merged
+ * document as JSON only, so a client preferring protobuf but accepting JSON (kubectl) gets JSON.
+ */
+export function acceptsAggregatedV2Json(accept: string | undefined): boolean {
+  return parseAccept(accept).some((m) =>
+    m.type === 'application' && m.subtype === 'json' && m.params.get('g') === AGGREGATED_GROUP && m.params.get('v') === 'v2' && m.params.get('as') === AGGREGATED_KIND);
+}

@@ -5,7 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { RouteOutcome } from '../../contract/events.js';
 import type { PeerSet } from '../cluster/peer-set.js';
-import { negotiateDiscovery } from '../discovery/negotiate.js';
+import { acceptsAggregatedV2Json, negotiateDiscovery } from '../discovery/negotiate.js';
 import { ifNoneMatchHits } from '../discovery/etag.js';
 import { MEDIA } from '../discovery/types.js';
 import { decide, PROXY_ERROR_PREFIX, type Decision } from '../routing/decide.js';
@@ -177,8 +177,9 @@ export function createHandler(ctx: ProxyContext) {
 
   function serveMerged(req: IncomingMessage, res: ServerResponse, t: Trace): void {
     const handling = t.handling as string;
-    const negotiated = negotiateDiscovery(headerValue(req.headers.accept));
-    if (negotiated.kind !== 'aggregated' || negotiated.encoding !== 'json') {
+    const accept = headerValue(req.headers.accept);
+    const negotiated = negotiateDiscovery(accept);
+    if (negotiated.kind !== 'aggregated' || (negotiated.encoding !== 'json' && !acceptsAggregatedV2Json(accept))) {
       // Decide only sends aggregated v2 here; protobuf is not encoded by Peerscope (docs/decisions.md).
       return answerStatus(res, t, failure(406, 'NotAcceptable', `peerscope serves the peer-aggregated discovery document as JSON only; accept ${MEDIA.v2Json}`));
     }
