@@ -66,7 +66,9 @@ export function createCore(options: CoreOptions): Core {
   let server: Server | undefined;
   let bound: ListenAddress | undefined;
 
+  const shutdown = new AbortController();
   const handler = createHandler({
+    shutdown: shutdown.signal,
     peers, state: routes, upstreams, telemetry, picker, settings, random,
     listenerPort: () => bound?.port ?? 0,
     snapshot: () => takeSnapshot(core, { source: options.snapshotSource ?? 'servers', ...(options.context ? { context: options.context } : {}) }),
@@ -115,10 +117,15 @@ export function createCore(options: CoreOptions): Core {
       server = undefined;
       if (s) {
         const closed = new Promise<void>((resolve) => s.close(() => resolve()));
+        // Watches and follows end now, cleanly; other in-flight requests get graceMs to finish.
+        shutdown.abort();
+        // Connections go idle as their last response ends: close them as they do, not at keep-alive timeout.
+        const sweep = setInterval(() => s.closeIdleConnections(), 25);
         s.closeIdleConnections();
         const timer = setTimeout(() => s.closeAllConnections(), graceMs).unref();
         await closed;
         clearTimeout(timer);
+        clearInterval(sweep);
       }
       await Promise.all([peers.close(), upstreams.close()]);
     },

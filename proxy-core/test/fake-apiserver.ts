@@ -64,7 +64,7 @@ export async function startFakeApiserver(watchEvents = 10_000): Promise<FakeApis
       });
       return;
     }
-    if (path === '/apis/example.io/v1/namespaces/d/things/slow') {
+    if (path === '/apis/example.io/v1/namespaces/d/things/slow' || (path === '/apis/example.io/v1/namespaces/d/things' && req.method === 'GET' && (req.url ?? '').includes('watch=true'))) {
       // A never-ending stream: tells the test when the client side has gone.
       res.writeHead(200, { 'content-type': 'application/json' });
       const timer = setInterval(() => res.write('{"type":"BOOKMARK"}\n'), 10);

@@ -129,3 +129,26 @@ describe('bad input gets a Status or a clean close, and the port keeps serving',
     expect(await res.body.json()).toEqual({ gitVersion: 'v1.37.0-fake' });
   });
 });
+
+describe('shutting the port down', () => {
+  it('ends open watches cleanly at once, and closes', async () => {
+    const fake = await startFakeApiserver(10);
+    const core = createCore({ servers: [{ name: 'fake', url: fake.url }], listen: { port: 0 } });
+    const { url } = await core.start();
+    try {
+      const res = await request(`${url}/apis/example.io/v1/namespaces/d/things?watch=true`);
+      const reading = (async () => {
+        let chunks = 0;
+        for await (const _c of res.body) chunks++;
+        return chunks;
+      })();
+      await new Promise((r) => setTimeout(r, 50));
+      const started = Date.now();
+      await core.close(10_000);
+      expect(Date.now() - started).toBeLessThan(2_000); // not the 10 s grace: the watch ended itself
+      expect(await reading).toBeGreaterThan(0); // the stream ended without an error
+    } finally {
+      await fake.close();
+    }
+  });
+});

@@ -38,6 +38,8 @@ export interface ProxyContext {
   readonly random: () => number;
   /** The current routing snapshot, served at /.peerscope/snapshot. */
   readonly snapshot: () => unknown;
+  /** Aborted when the port shuts down: watches and follows end cleanly. */
+  readonly shutdown: AbortSignal;
 }
 
 /** Paths under this prefix are the port's own (never a Kubernetes path). */
@@ -145,11 +147,14 @@ export function createHandler(ctx: ProxyContext) {
         // Ask H for its own document even where H itself runs the mixed version proxy.
         req.headers.accept = `${MEDIA.v2JsonNoPeer},${req.headers.accept ?? ''}`;
       }
+      const longRunning = t.info?.verb === 'watch' || /(?:^|&)follow=(?:true|1)/.test(query);
       const result = await forward(ctx.upstreams, target, req, res, {
         addRequestHeaders,
         responseHeaders: { [ROUTE_HEADER]: routeHeader(t.handling, target, d.outcome) },
         errorResponseHeaders: { [ROUTE_HEADER]: routeHeader(t.handling, null, 'unavailable') },
-        watch: t.info?.verb === 'watch' || /(?:^|&)follow=(?:true|1)/.test(query),
+        watch: longRunning,
+        // Only long-running requests end at shutdown; others get the grace to finish.
+        ...(longRunning ? { shutdown: ctx.shutdown } : {}),
       });
       t.status = result.status;
       t.bytesIn = result.bytesIn;

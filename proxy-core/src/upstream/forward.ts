@@ -2,7 +2,6 @@
 // never buffered; watch and log streams flush as they arrive; back-pressure reaches the upstream; a
 // client that goes away aborts the upstream request. Nothing is retried: a 503 stays visible.
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import { pipeline } from 'node:stream/promises';
 import { hopByHopNames } from '../proxy/passes/hop-by-hop.js';
 import { writeStatus } from '../proxy/passes/write-status.js';
 import { classifyUpstreamError, statusForUpstreamError, type UpstreamError } from './errors.js';
@@ -17,6 +16,8 @@ export interface ForwardOptions {
   readonly errorResponseHeaders?: Record<string, string>;
   /** A watch or follow: the response may stay open indefinitely. */
   readonly watch?: boolean;
+  /** The port is shutting down: end this (long-running) response cleanly, as an apiserver ends watches. */
+  readonly shutdown?: AbortSignal;
 }
 
 export interface ForwardResult {
@@ -71,6 +72,12 @@ export async function forward(upstreams: Upstreams, target: string, req: Incomin
     if (!res.writableFinished) abort.abort();
   };
   res.once('close', onClose);
+  let shuttingDown = false;
+  const onShutdown = () => {
+    shuttingDown = true;
+    abort.abort();
+  };
+  opts.shutdown?.addEventListener('abort', onShutdown, { once: true });
   let bytesOut = 0;
   try {
     const body = hasBody(req) ? req : undefined;
@@ -86,12 +93,22 @@ export async function forward(upstreams: Upstreams, target: string, req: Incomin
     answer.body.on('data', (chunk: Buffer) => {
       bytesOut += chunk.length;
     });
-    try {
-      await pipeline(answer.body, res);
-    } catch (err) {
+    // pipe(), not pipeline(): on a failure pipeline destroys the response, and a shutdown must end it
+    // cleanly instead (the terminating chunk tells the client the watch is over, not broken).
+    const streamError = await new Promise<unknown>((resolve) => {
+      answer.body.once('error', (err) => {
+        answer.body.unpipe(res);
+        if (shuttingDown) res.end();
+        else res.destroy();
+        resolve(err);
+      });
+      res.once('finish', () => resolve(undefined));
+      res.once('close', () => resolve(undefined));
+      answer.body.pipe(res);
+    });
+    if (streamError && !shuttingDown) {
       // After the headers a failure can only cut the stream, as kube-apiserver's proxy does.
-      const error = abort.signal.aborted ? { code: 'CLIENT_ABORTED' as const, message: 'the client went away' } : classifyUpstreamError(err);
-      res.destroy();
+      const error = abort.signal.aborted ? { code: 'CLIENT_ABORTED' as const, message: 'the client went away' } : classifyUpstreamError(streamError);
       return { status: answer.statusCode, bytesIn, bytesOut, headersSent: true, error };
     }
     return { status: answer.statusCode, bytesIn, bytesOut, headersSent: true };
@@ -107,5 +124,6 @@ export async function forward(upstreams: Upstreams, target: string, req: Incomin
     return { status: 503, bytesIn, bytesOut: 0, headersSent: false, error };
   } finally {
     res.off('close', onClose);
+    opts.shutdown?.removeEventListener('abort', onShutdown);
   }
 }
