@@ -1,0 +1,180 @@
+// CoreClient: everything the renderer may ask of the core, as plain serialisable calls. Two transports
+// implement it (Electron IPC, HTTP + Server-Sent Events); both validate with the schemas below, so a
+// payload that reaches the UI has the shape it claims. No credential is ever part of any payload.
+import { z } from 'zod';
+import { routeOutcomes, routingEventSchema, type RouteOutcome } from './events.js';
+import { healthSampleSchema, peerHealthSchema, peerStatusSchema } from './peers.js';
+import { routingSnapshotSchema, type RoutingSnapshot } from './snapshot.js';
+
+export const discoveryModeSchema = z.enum(['peer-aggregated', 'nopeer']);
+export type DiscoveryModeName = z.infer<typeof discoveryModeSchema>;
+
+/** Requests through the local port by outcome, one entry per outcome. */
+export const outcomeTotalsSchema = z.object(Object.fromEntries(routeOutcomes.map((o) => [o, z.number().int().nonnegative()])) as Record<RouteOutcome, z.ZodNumber>);
+export type OutcomeTotals = Record<RouteOutcome, number>;
+
+export const rolloutPhaseSchema = z.enum(['idle', 'running', 'paused', 'done', 'aborted']);
+
+/** The simulated control plane's controls; present in getOverview() only when the core runs on one. */
+export const simStatusSchema = z.object({
+  rollout: z.object({
+    phase: rolloutPhaseSchema,
+    from: z.string(),
+    to: z.string(),
+    current: z.object({ server: z.string(), phase: z.enum(['draining', 'down', 'up']) }).optional(),
+    upgraded: z.array(z.string()),
+  }),
+  /** Requests per second the traffic generator sends through the port; undefined when there is none. */
+  trafficRps: z.number().nonnegative().optional(),
+});
+export type SimStatus = z.infer<typeof simStatusSchema>;
+
+export const settingsSchema = z.object({
+  /** "round-robin", "random" or "pin:NAME". */
+  policy: z.string(),
+  discoveryMode: discoveryModeSchema,
+});
+export type Settings = z.infer<typeof settingsSchema>;
+
+export const overviewSchema = settingsSchema.extend({
+  /** The local port; null before it listens. */
+  listen: z.object({ host: z.string(), port: z.number().int(), url: z.string() }).nullable(),
+  servers: z.array(peerStatusSchema),
+  totals: outcomeTotalsSchema,
+  lastSeq: z.number().int().nonnegative(),
+  sim: simStatusSchema.optional(),
+});
+export type Overview = z.infer<typeof overviewSchema>;
+
+export const routeTableColumnSchema = z.object({
+  name: z.string(),
+  gitVersion: z.string().optional(),
+  health: peerHealthSchema,
+  discovery: z.enum(['ok', 'stale', 'none']),
+});
+export type RouteTableColumn = z.infer<typeof routeTableColumnSchema>;
+
+export const routeTableRowSchema = z.object({
+  group: z.string(),
+  version: z.string(),
+  resource: z.string(),
+  /** Servers whose own discovery lists the GVR. */
+  servers: z.array(z.string()),
+});
+export type RouteTableRow = z.infer<typeof routeTableRowSchema>;
+
+export const routeTableViewSchema = z.object({
+  /** Changes whenever any server's discovery changes. */
+  generation: z.number().int().nonnegative(),
+  columns: z.array(routeTableColumnSchema),
+  rows: z.array(routeTableRowSchema),
+  skewedCount: z.number().int().nonnegative(),
+});
+export type RouteTableView = z.infer<typeof routeTableViewSchema>;
+
+export const getEventsArgsSchema = z.object({
+  /** Only events with a greater seq. */
+  sinceSeq: z.number().int().nonnegative().optional(),
+  limit: z.number().int().min(1).max(10_000).optional(),
+});
+export type GetEventsArgs = z.infer<typeof getEventsArgsSchema>;
+
+export const eventsPageSchema = z.object({
+  /** Oldest first. */
+  events: z.array(routingEventSchema),
+  lastSeq: z.number().int().nonnegative(),
+});
+export type EventsPage = z.infer<typeof eventsPageSchema>;
+
+export const healthHistorySchema = z.object({
+  servers: z.array(z.object({ name: z.string(), samples: z.array(healthSampleSchema) })),
+});
+export type HealthHistory = z.infer<typeof healthHistorySchema>;
+
+/** "group/version/resource", core group empty ("/v1/pods"). */
+export const gvrKeySchema = z.string();
+
+export const discoveryViewsSchema = z.object({
+  mode: discoveryModeSchema,
+  /** The peer-aggregated document (/api of the handling server + merged /apis) as `handling` answers it. */
+  merged: z.object({ handling: z.string().nullable(), gvrs: z.array(gvrKeySchema) }),
+  servers: z.array(z.object({
+    name: z.string(),
+    discovery: z.enum(['ok', 'stale', 'none']),
+    gitVersion: z.string().optional(),
+    /** The server's own (nopeer) document. */
+    gvrs: z.array(gvrKeySchema),
+    /** In the merged document but not in this server's own: what peer-aggregation adds for its clients. */
+    onlyInMerged: z.array(gvrKeySchema),
+    /** In this server's own document but not in the merged one (CRDs of R6 aside, normally empty). */
+    onlyInOwn: z.array(gvrKeySchema),
+  })),
+});
+export type DiscoveryViews = z.infer<typeof discoveryViewsSchema>;
+
+export const setPolicyArgsSchema = z.object({ policy: z.string().min(1) });
+export const setDiscoveryModeArgsSchema = z.object({ mode: discoveryModeSchema });
+export const setTrafficRateArgsSchema = z.object({ rps: z.number().nonnegative().max(100_000) });
+
+/** Pushed to subscribers. Routing events arrive in batches (at most ~10 a second per subscriber). */
+export const coreEventSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('routing'),
+    /** The most recent events of the batch window, oldest first; may be fewer than `count`. */
+    events: z.array(routingEventSchema),
+    /** Every event of the window, by outcome (exact even when `events` was trimmed). */
+    counts: outcomeTotalsSchema,
+    count: z.number().int().nonnegative(),
+    /** Length of the batch window in ms. */
+    windowMs: z.number().nonnegative(),
+    lastSeq: z.number().int().nonnegative(),
+  }),
+  z.object({ type: z.literal('peers'), servers: z.array(peerStatusSchema) }),
+  z.object({ type: z.literal('route-table'), generation: z.number().int().nonnegative(), skewedCount: z.number().int().nonnegative() }),
+  z.object({ type: z.literal('settings'), settings: settingsSchema }),
+  z.object({ type: z.literal('sim'), sim: simStatusSchema }),
+]);
+export type CoreEvent = z.infer<typeof coreEventSchema>;
+export type RoutingBatch = Extract<CoreEvent, { type: 'routing' }>;
+
+export interface CoreClient {
+  getOverview(): Promise<Overview>;
+  getRouteTable(): Promise<RouteTableView>;
+  getEvents(args?: GetEventsArgs): Promise<EventsPage>;
+  getHealthHistory(): Promise<HealthHistory>;
+  getDiscoveryViews(): Promise<DiscoveryViews>;
+  setDiscoveryMode(mode: DiscoveryModeName): Promise<Settings>;
+  /** "round-robin", "random" or "pin:NAME"; rejects any other text. */
+  setPolicy(text: string): Promise<Settings>;
+  takeSnapshot(): Promise<RoutingSnapshot>;
+  /** Simulated cluster only (getOverview().sim): starts the rollout, or resumes a paused one. */
+  startRollout(): Promise<SimStatus>;
+  /** Simulated cluster only: pauses between rollout phases. */
+  pauseRollout(): Promise<SimStatus>;
+  /** Simulated cluster only. */
+  setTrafficRate(rps: number): Promise<SimStatus>;
+  /** Returns the unsubscribe function. */
+  subscribe(listener: (event: CoreEvent) => void): () => void;
+}
+
+/**
+ * Every request/response method with the schema of its single argument object (undefined: none) and
+ * of its result. Transports are generated from this table, so a method added here is carried by both.
+ */
+export const coreClientMethods = {
+  getOverview: { args: undefined, result: overviewSchema },
+  getRouteTable: { args: undefined, result: routeTableViewSchema },
+  getEvents: { args: getEventsArgsSchema, result: eventsPageSchema },
+  getHealthHistory: { args: undefined, result: healthHistorySchema },
+  getDiscoveryViews: { args: undefined, result: discoveryViewsSchema },
+  setDiscoveryMode: { args: setDiscoveryModeArgsSchema, result: settingsSchema },
+  setPolicy: { args: setPolicyArgsSchema, result: settingsSchema },
+  takeSnapshot: { args: undefined, result: routingSnapshotSchema },
+  startRollout: { args: undefined, result: simStatusSchema },
+  pauseRollout: { args: undefined, result: simStatusSchema },
+  setTrafficRate: { args: setTrafficRateArgsSchema, result: simStatusSchema },
+} as const;
+export type CoreClientMethod = keyof typeof coreClientMethods;
+
+/** The error body a transport returns for a refused call. */
+export const clientErrorSchema = z.object({ error: z.string() });

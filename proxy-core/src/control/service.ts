@@ -1,0 +1,223 @@
+// CoreClient implemented in-process over a Core: what the HTTP + SSE host (and Electron's IPC) serve.
+// Routing events are batched here, once for every subscriber: at 10,000 requests a second a browser
+// gets ten small messages a second, each with exact counts by outcome and at most the newest
+// `maxBatchEvents` events.
+import type { CoreClient, CoreEvent, DiscoveryViews, OutcomeTotals, RouteTableView, Settings, SimStatus } from '../../contract/client.js';
+import { getEventsArgsSchema } from '../../contract/client.js';
+import { routeOutcomes, type RoutingEvent } from '../../contract/events.js';
+import type { Core } from '../core.js';
+import type { APIGroupDiscoveryList } from '../discovery/types.js';
+import { gvrKey } from '../discovery/types.js';
+import { formatPolicy, parsePolicy } from '../proxy/policy.js';
+import { takeSnapshot } from '../snapshot/take.js';
+import type { SimController } from './sim-controller.js';
+
+export interface CoreServiceOptions {
+  readonly sim?: SimController;
+  /** Batch window for routing events (default 100 ms). */
+  readonly batchMs?: number;
+  /** Events kept per batch; the counts stay exact (default 500). */
+  readonly maxBatchEvents?: number;
+  readonly snapshotSource?: 'sim' | 'servers' | 'kubeconfig';
+}
+
+export interface CoreService extends CoreClient {
+  /** Stops the batch timer and drops every subscriber. */
+  close(): void;
+}
+
+export function emptyTotals(): OutcomeTotals {
+  return Object.fromEntries(routeOutcomes.map((o) => [o, 0])) as OutcomeTotals;
+}
+
+/** "group/version/resource" of every resource of a discovery document. */
+export function discoveryGvrKeys(doc: APIGroupDiscoveryList): string[] {
+  const out: string[] = [];
+  for (const g of doc.items) {
+    const group = g.metadata?.name ?? '';
+    for (const v of g.versions) for (const r of v.resources ?? []) out.push(`${group}/${v.version}/${r.resource}`);
+  }
+  return out;
+}
+
+export function createCoreService(core: Core, options: CoreServiceOptions = {}): CoreService {
+  const batchMs = options.batchMs ?? 100;
+  const maxBatchEvents = options.maxBatchEvents ?? 500;
+  const listeners = new Set<(e: CoreEvent) => void>();
+  const sim = options.sim;
+
+  const emit = (e: CoreEvent) => {
+    for (const l of listeners) {
+      try {
+        l(e);
+      } catch {
+        // One broken subscriber must not starve the others.
+      }
+    }
+  };
+
+  // Routing events: gathered between ticks, sent as one batch.
+  let pending: RoutingEvent[] = [];
+  let pendingCounts = emptyTotals();
+  let pendingCount = 0;
+  let windowStart = Date.now();
+  const onRouting = (e: RoutingEvent) => {
+    if (listeners.size === 0) return;
+    pendingCount++;
+    pendingCounts[e.outcome]++;
+    pending.push(e);
+    // Keep memory bounded within a window: trim in chunks, not per event.
+    if (pending.length > maxBatchEvents * 2) pending = pending.slice(-maxBatchEvents);
+  };
+  const flush = () => {
+    const now = Date.now();
+    if (pendingCount > 0) {
+      const events = pending.length > maxBatchEvents ? pending.slice(-maxBatchEvents) : pending;
+      emit({ type: 'routing', events, counts: pendingCounts, count: pendingCount, windowMs: now - windowStart, lastSeq: core.telemetry.lastSeq });
+    }
+    pending = [];
+    pendingCounts = emptyTotals();
+    pendingCount = 0;
+    windowStart = now;
+  };
+  const unsubscribeTelemetry = core.telemetry.subscribe(onRouting);
+  const timer = setInterval(flush, batchMs);
+  timer.unref();
+
+  // Peer and route-table changes come in bursts during a rollout step: coalesce them per window too.
+  let peersDirty = false;
+  let tableDirty = false;
+  const notifyTimer = setInterval(() => {
+    if (peersDirty) emit({ type: 'peers', servers: core.peerStatuses() });
+    if (tableDirty) emit({ type: 'route-table', generation: core.routes.generation, skewedCount: core.routes.table.skewed().length });
+    peersDirty = tableDirty = false;
+  }, batchMs);
+  notifyTimer.unref();
+  const onHealth = () => {
+    peersDirty = true;
+  };
+  const onDiscovery = () => {
+    peersDirty = tableDirty = true;
+  };
+  core.peers.on('health', onHealth);
+  core.peers.on('discovery', onDiscovery);
+  const unsubscribeSim = sim?.onChange(() => emit({ type: 'sim', sim: sim.status() }));
+
+  const settings = (): Settings => ({ policy: formatPolicy(core.policy()), discoveryMode: core.discoveryMode() });
+  const requireSim = (): SimController => {
+    if (!sim) throw new Error('the core does not run on a simulated control plane');
+    return sim;
+  };
+
+  const service: CoreService = {
+    async getOverview() {
+      const listen = core.address();
+      return {
+        ...settings(),
+        listen: listen ? { host: listen.host, port: listen.port, url: listen.url } : null,
+        servers: core.peerStatuses(),
+        totals: core.telemetry.totals(),
+        lastSeq: core.telemetry.lastSeq,
+        ...(sim ? { sim: sim.status() } : {}),
+      };
+    },
+    async getRouteTable(): Promise<RouteTableView> {
+      const table = core.routes.table;
+      return {
+        generation: core.routes.generation,
+        columns: core.peerStatuses().map((s) => ({ name: s.name, health: s.health, discovery: s.discovery.state, ...(s.gitVersion ? { gitVersion: s.gitVersion } : {}) })),
+        rows: table.rows().map((r) => ({ group: r.gvr.group, version: r.gvr.version, resource: r.gvr.resource, servers: [...r.servers] })),
+        skewedCount: table.skewed().length,
+      };
+    },
+    async getEvents(args = {}) {
+      const { sinceSeq, limit } = getEventsArgsSchema.parse(args);
+      let events = core.telemetry.recent();
+      if (sinceSeq !== undefined) events = events.filter((e) => e.seq > sinceSeq);
+      if (limit !== undefined && events.length > limit) events = events.slice(-limit);
+      return { events, lastSeq: core.telemetry.lastSeq };
+    },
+    async getHealthHistory() {
+      return { servers: core.peers.names().map((name) => ({ name, samples: core.peers.history(name) })) };
+    },
+    async getDiscoveryViews(): Promise<DiscoveryViews> {
+      const statuses = core.peerStatuses();
+      // The merged document as a ready server would answer it (legacy /api is its own, never merged).
+      const handling = statuses.find((s) => s.health === 'ready' && core.peers.discovery(s.name))?.name
+        ?? statuses.find((s) => core.peers.discovery(s.name))?.name
+        ?? null;
+      const handlingDiscovery = handling ? core.peers.discovery(handling) : undefined;
+      const merged = handling && handlingDiscovery
+        ? [...discoveryGvrKeys(handlingDiscovery.api), ...discoveryGvrKeys(core.routes.merged(handling).doc)].sort()
+        : [];
+      const mergedSet = new Set(merged);
+      return {
+        mode: core.discoveryMode(),
+        merged: { handling, gvrs: merged },
+        servers: statuses.map((s) => {
+          const own = (core.peers.discovery(s.name)?.gvrs ?? []).map(gvrKey).sort();
+          const ownSet = new Set(own);
+          return {
+            name: s.name,
+            discovery: s.discovery.state,
+            ...(s.gitVersion ? { gitVersion: s.gitVersion } : {}),
+            gvrs: own,
+            onlyInMerged: merged.filter((k) => !ownSet.has(k)),
+            onlyInOwn: own.filter((k) => !mergedSet.has(k)),
+          };
+        }),
+      };
+    },
+    async setDiscoveryMode(mode) {
+      core.setDiscoveryMode(mode);
+      const s = settings();
+      emit({ type: 'settings', settings: s });
+      return s;
+    },
+    async setPolicy(text) {
+      const policy = parsePolicy(text);
+      if (policy.kind === 'pin' && !core.peers.names().includes(policy.server)) {
+        throw new Error(`no server is named "${policy.server}"; servers: ${core.peers.names().join(', ')}`);
+      }
+      core.setPolicy(policy);
+      const s = settings();
+      emit({ type: 'settings', settings: s });
+      return s;
+    },
+    async takeSnapshot() {
+      return takeSnapshot(core, { source: options.snapshotSource ?? (sim ? 'sim' : 'servers') });
+    },
+    async startRollout(): Promise<SimStatus> {
+      return requireSim().startRollout();
+    },
+    async pauseRollout(): Promise<SimStatus> {
+      return requireSim().pauseRollout();
+    },
+    async setTrafficRate(rps): Promise<SimStatus> {
+      return requireSim().setTrafficRate(rps);
+    },
+    subscribe(listener) {
+      if (listeners.size === 0) {
+        // Events recorded while nobody listened are not a window's worth: start a fresh one.
+        pending = [];
+        pendingCounts = emptyTotals();
+        pendingCount = 0;
+        windowStart = Date.now();
+      }
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+      };
+    },
+    close() {
+      clearInterval(timer);
+      clearInterval(notifyTimer);
+      unsubscribeTelemetry();
+      unsubscribeSim?.();
+      core.peers.off('health', onHealth);
+      core.peers.off('discovery', onDiscovery);
+      listeners.clear();
+    },
+  };
+  return service;
+}
