@@ -1,0 +1,50 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { WebContents } from 'electron';
+import { denyAllPermissions, guardWebContents } from './guards.js';
+import { FakeWebContents } from './fakes.test-support.js';
+
+const asWebContents = (fake: FakeWebContents) => fake as unknown as Pick<WebContents, 'on' | 'setWindowOpenHandler'>;
+
+describe('permissions', () => {
+  it('deny every request and every check', () => {
+    let requestHandler: ((wc: unknown, permission: string, callback: (granted: boolean) => void) => void) | undefined;
+    let checkHandler: ((...args: unknown[]) => boolean) | undefined;
+    const session = {
+      setPermissionRequestHandler: vi.fn((h) => { requestHandler = h; }),
+      setPermissionCheckHandler: vi.fn((h) => { checkHandler = h; }),
+    };
+    denyAllPermissions(session);
+    for (const permission of ['media', 'notifications', 'clipboard-read', 'geolocation', 'openExternal']) {
+      const callback = vi.fn();
+      requestHandler!(null, permission, callback);
+      expect(callback).toHaveBeenCalledWith(false);
+      expect(checkHandler!(null, permission, 'peerscope://app', {})).toBe(false);
+    }
+  });
+});
+
+describe('navigation and new windows', () => {
+  it('stay on the app origin', () => {
+    const contents = new FakeWebContents();
+    guardWebContents(asWebContents(contents), vi.fn());
+    expect(contents.navigate('will-navigate', 'peerscope://app/index.html')).toBe(false);
+    expect(contents.navigate('will-navigate', 'https://kubernetes.io/')).toBe(true);
+    expect(contents.navigate('will-navigate', 'file:///etc/passwd')).toBe(true);
+    expect(contents.navigate('will-navigate', 'peerscope://evil/')).toBe(true);
+    expect(contents.navigate('will-redirect', 'http://127.0.0.1:8001/')).toBe(true);
+    expect(contents.navigate('will-frame-navigate', 'https://example.com/')).toBe(true);
+    expect(contents.navigate('will-attach-webview', 'peerscope://app/')).toBe(true);
+  });
+
+  it('never open a window; allow-listed links go to the system browser', async () => {
+    const openExternal = vi.fn(async () => undefined);
+    const contents = new FakeWebContents();
+    guardWebContents(asWebContents(contents), openExternal);
+    const open = (url: string) => contents.windowOpenHandler!({ url } as Parameters<NonNullable<FakeWebContents['windowOpenHandler']>>[0]);
+    expect(open('https://kubernetes.io/docs/')).toEqual({ action: 'deny' });
+    expect(open('https://evil.example/')).toEqual({ action: 'deny' });
+    expect(open('peerscope://app/other')).toEqual({ action: 'deny' });
+    await vi.waitFor(() => expect(openExternal).toHaveBeenCalledTimes(1));
+    expect(openExternal).toHaveBeenCalledWith('https://kubernetes.io/docs/');
+  });
+});
