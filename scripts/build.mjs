@@ -18,4 +18,19 @@ if (existsSync('renderer/vite.config.ts')) {
   const { build: viteBuild } = await import('vite');
   await viteBuild({ configFile: 'renderer/vite.config.ts', logLevel: 'warn' });
 }
+// Electron main and preload: CommonJS for Electron's loader; `electron` is provided by the runtime.
+if (existsSync('electron/main.ts')) {
+  await build({
+    entryPoints: { main: 'electron/main.ts', preload: 'electron/preload.ts' },
+    outdir: 'dist/electron',
+    outExtension: { '.js': '.cjs' },
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node22',
+    external: ['electron'],
+    sourcemap: true,
+    logLevel: 'warning',
+  });
+}
 console.log(`build: done in ${Date.now() - started} ms`);
