@@ -12,7 +12,8 @@ import { decide, PROXY_ERROR_PREFIX, type Decision } from '../routing/decide.js'
 
 import { requestInfo, type RequestInfo } from '../routing/request-info.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
-import { forward } from '../upstream/forward.js';
+import { statusForUpstreamError } from '../upstream/errors.js';
+import { forward, hasBody } from '../upstream/forward.js';
 import type { Upstreams } from '../upstream/pool.js';
 import { tunnel } from '../upstream/tunnel.js';
 import { failure, type Status } from '../util/status.js';
@@ -136,34 +137,48 @@ export function createHandler(ctx: ProxyContext) {
       }
       if (path.startsWith(CONTROL_PREFIX)) return serveControl(req, res, path);
       t.info = requestInfo(t.method, path, query);
-      const routed = await route(req, t);
-      if ('status' in routed) return answerStatus(res, t, routed.status);
-      const d = routed.decision;
-      if (d.outcome === 'discovery-merged') return serveMerged(req, res, t);
-      const target = d.target;
-      const addRequestHeaders: Record<string, string> = {};
-      if (d.outcome === 'rerouted') addRequestHeaders[PEER_PROXIED_HEADER] = 'true';
-      if (d.outcome === 'discovery-own' && ctx.settings.discoveryMode === 'nopeer') {
-        // Ask H for its own document even where H itself runs the mixed version proxy.
-        req.headers.accept = `${MEDIA.v2JsonNoPeer},${req.headers.accept ?? ''}`;
-      }
-      const longRunning = t.info?.verb === 'watch' || /(?:^|&)follow=(?:true|1)/.test(query);
-      const result = await forward(ctx.upstreams, target, req, res, {
-        addRequestHeaders,
-        responseHeaders: { [ROUTE_HEADER]: routeHeader(t.handling, target, d.outcome) },
-        errorResponseHeaders: { [ROUTE_HEADER]: routeHeader(t.handling, null, 'unavailable') },
-        watch: longRunning,
-        // Only long-running requests end at shutdown; others get the grace to finish.
-        ...(longRunning ? { shutdown: ctx.shutdown } : {}),
-      });
-      t.status = result.status;
-      t.bytesIn = result.bytesIn;
-      t.bytesOut = result.bytesOut;
-      t.answeredBy = result.error && !result.headersSent ? null : target;
-      if (result.error) {
+      const longRunning = t.info.verb === 'watch' || /(?:^|&)follow=(?:true|1)/.test(query);
+      let routed = await route(req, t);
+      for (let attempt = 0; ; attempt++) {
+        if ('status' in routed) return answerStatus(res, t, routed.status);
+        const d = routed.decision;
+        if (d.outcome === 'discovery-merged') return serveMerged(req, res, t);
+        const target = d.target;
+        const addRequestHeaders: Record<string, string> = {};
+        if (d.outcome === 'rerouted') addRequestHeaders[PEER_PROXIED_HEADER] = 'true';
+        if (d.outcome === 'discovery-own' && ctx.settings.discoveryMode === 'nopeer' && !String(req.headers.accept ?? '').startsWith(MEDIA.v2JsonNoPeer)) {
+          // Ask H for its own document even where H itself runs the mixed version proxy.
+          req.headers.accept = `${MEDIA.v2JsonNoPeer},${req.headers.accept ?? ''}`;
+        }
+        // Emulating the load balancer: when the handling server refuses the connection, the request
+        // never reached it, so it may go to another handling server once (as nginx's
+        // proxy_next_upstream does). A reroute to a peer is never retried (spec R8, R10).
+        const mayRetry = attempt === 0 && target === t.handling && d.outcome !== 'rerouted' && !hasBody(req);
+        const result = await forward(ctx.upstreams, target, req, res, {
+          addRequestHeaders,
+          responseHeaders: { [ROUTE_HEADER]: routeHeader(t.handling, target, d.outcome) },
+          errorResponseHeaders: { [ROUTE_HEADER]: routeHeader(t.handling, null, 'unavailable') },
+          watch: longRunning,
+          // Only long-running requests end at shutdown; others get the grace to finish.
+          ...(longRunning ? { shutdown: ctx.shutdown } : {}),
+          writeErrors: !mayRetry,
+        });
+        t.status = result.status;
+        t.bytesIn = result.bytesIn;
+        t.bytesOut = result.bytesOut;
+        t.answeredBy = result.error && !result.headersSent ? null : target;
+        if (!result.error) return;
         t.error = result.error.message;
-        if (!result.headersSent) t.outcome = 'unavailable';
-        if (result.error.code === 'UPSTREAM_CONNECT_REFUSED' || result.error.code === 'UPSTREAM_CONNECT_TIMEOUT') ctx.peers.reportUnreachable(target, result.error.message);
+        const refused = result.error.code === 'UPSTREAM_CONNECT_REFUSED' || result.error.code === 'UPSTREAM_CONNECT_TIMEOUT';
+        if (refused) ctx.peers.reportUnreachable(target, result.error.message);
+        if (result.headersSent) return;
+        t.outcome = 'unavailable';
+        if (mayRetry && refused) {
+          routed = await route(req, t);
+          continue;
+        }
+        if (mayRetry) return answerStatus(res, t, statusForUpstreamError(target, result.error));
+        return;
       }
     } catch (err) {
       t.error = err instanceof Error ? err.message : String(err);

@@ -18,6 +18,8 @@ export interface ForwardOptions {
   readonly watch?: boolean;
   /** The port is shutting down: end this (long-running) response cleanly, as an apiserver ends watches. */
   readonly shutdown?: AbortSignal;
+  /** false: on a failure before the response, return it without writing the 503 (the caller may retry). */
+  readonly writeErrors?: boolean;
 }
 
 export interface ForwardResult {
@@ -54,7 +56,7 @@ function responseHeaders(headers: Record<string, string | string[] | undefined>,
   return out;
 }
 
-function hasBody(req: IncomingMessage): boolean {
+export function hasBody(req: IncomingMessage): boolean {
   const length = req.headers['content-length'];
   return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
@@ -119,6 +121,7 @@ export async function forward(upstreams: Upstreams, target: string, req: Incomin
       res.destroy();
       return { status: res.statusCode, bytesIn, bytesOut, headersSent: res.headersSent, error };
     }
+    if (opts.writeErrors === false) return { status: 0, bytesIn, bytesOut: 0, headersSent: false, error };
     const status = statusForUpstreamError(target, error);
     writeStatus(res, status, opts.errorResponseHeaders);
     return { status: 503, bytesIn, bytesOut: 0, headersSent: false, error };
