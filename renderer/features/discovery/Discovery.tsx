@@ -1,0 +1,133 @@
+// Discovery: what `/api` + `/apis` on the local port answer. Peer-aggregated merges every server's
+// own document (so clients of an old server see the new GVRs, which the proxy then reroutes);
+// nopeer answers with the handling server's own. The diff shows what the merge adds per server.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
+import type { DiscoveryModeName, DiscoveryViews } from '../../../proxy-core/contract/index.js';
+import { queryKeys, useCoreClient } from '../../src/client-context.js';
+import { gvrKeyLabel, shortRelease } from '../../src/ui/format.js';
+import { Empty, ErrorState, Loading } from '../../src/ui/states.js';
+
+const MODES: { mode: DiscoveryModeName; label: string; help: string }[] = [
+  { mode: 'peer-aggregated', label: 'Peer-aggregated', help: 'one document merged across every apiserver (what kube-apiserver does with the Mixed Version Proxy on)' },
+  { mode: 'nopeer', label: 'No peer', help: "the handling server's own document, as with profile=nopeer" },
+];
+
+export function Discovery() {
+  const client = useCoreClient();
+  const queryClient = useQueryClient();
+  const views = useQuery({ queryKey: queryKeys.discoveryViews, queryFn: () => client.getDiscoveryViews() });
+  const setMode = useMutation({
+    mutationFn: (mode: DiscoveryModeName) => client.setDiscoveryMode(mode),
+    onSuccess: (settings) => {
+      // Show the new mode at once; the refetch below brings the rest.
+      queryClient.setQueryData<DiscoveryViews>(queryKeys.discoveryViews, (old) => (old ? { ...old, mode: settings.discoveryMode } : old));
+      void queryClient.invalidateQueries({ queryKey: queryKeys.discoveryViews });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.overview });
+    },
+  });
+  const mode = setMode.isPending ? setMode.variables : views.data?.mode;
+
+  return (
+    <section className="panel discovery" aria-labelledby="discovery-title">
+      <header className="panel-head">
+        <div>
+          <h2 id="discovery-title">Discovery</h2>
+          <p className="muted">What GET /api and /apis answer on the local port.</p>
+        </div>
+      </header>
+      <fieldset className="segmented" disabled={!views.data}>
+        <legend>Discovery on the local port</legend>
+        {MODES.map((m) => (
+          <label key={m.mode} className={`segment${mode === m.mode ? ' selected' : ''}`}>
+            <input type="radio" name="discovery-mode" value={m.mode} checked={mode === m.mode} onChange={() => setMode.mutate(m.mode)} />
+            <span className="segment-label">{m.label}</span>
+            <span className="segment-help">{m.help}</span>
+          </label>
+        ))}
+      </fieldset>
+      {setMode.error && <p className="error-text" role="alert">{setMode.error.message}</p>}
+      {views.isPending ? (
+        <Loading what="discovery" />
+      ) : views.isError ? (
+        <ErrorState error={views.error} retry={() => void views.refetch()} />
+      ) : (
+        <DiscoveryDiff views={views.data} />
+      )}
+    </section>
+  );
+}
+
+function DiscoveryDiff({ views }: { views: DiscoveryViews }) {
+  const [selected, setSelected] = useState<string | undefined>(undefined);
+  const server = views.servers.find((s) => s.name === selected) ?? views.servers.find((s) => s.onlyInMerged.length > 0) ?? views.servers[0];
+  const grouped = useMemo(() => groupKeys(server?.onlyInMerged ?? []), [server]);
+  if (!server || views.merged.gvrs.length === 0) return <Empty>No server's discovery has been read yet.</Empty>;
+  return (
+    <div className="discovery-grid">
+      <div className="card">
+        <h3>Merged vs each server's own</h3>
+        <table className="simple-table">
+          <caption className="muted small">Merged document as {views.merged.handling ?? '—'} answers it: {views.merged.gvrs.length} GVRs</caption>
+          <thead>
+            <tr><th scope="col">apiserver</th><th scope="col">release</th><th scope="col">own GVRs</th><th scope="col">added by merge</th><th scope="col">own only</th></tr>
+          </thead>
+          <tbody>
+            {views.servers.map((s) => (
+              <tr key={s.name} className={s.name === server.name ? 'selected' : ''}>
+                <th scope="row">
+                  <button type="button" className="link" aria-pressed={s.name === server.name} onClick={() => setSelected(s.name)}>{s.name}</button>
+                </th>
+                <td className="mono">{shortRelease(s.gitVersion)}{s.discovery === 'stale' && <span className="badge warn">stale</span>}</td>
+                <td className="mono">{s.gvrs.length}</td>
+                <td className={`mono${s.onlyInMerged.length ? ' t-rerouted' : ''}`}>+{s.onlyInMerged.length}</td>
+                <td className="mono">{s.onlyInOwn.length ? `−${s.onlyInOwn.length}` : '0'}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <div className="card">
+        <h3>
+          Only in the merged document, not in {server.name}’s own <span className="count">{server.onlyInMerged.length}</span>
+        </h3>
+        <p className="muted small diff-help">A client handled by {server.name} sees these only with peer-aggregated discovery; its requests for them are rerouted to a peer.</p>
+        {server.onlyInMerged.length === 0 ? (
+          <Empty>{server.name} serves every GVR of the merged document.</Empty>
+        ) : (
+          <ul className="gvr-diff" aria-label={`GVRs added by the merge for ${server.name}`}>
+            {grouped.map(([group, keys]) => (
+              <li key={group}>
+                <span className="diff-group">{group}</span>
+                <ul>
+                  {keys.map((k) => (
+                    <li key={k} className="mono diff-add">+ {gvrKeyLabel(k)}</li>
+                  ))}
+                </ul>
+              </li>
+            ))}
+          </ul>
+        )}
+        {server.onlyInOwn.length > 0 && (
+          <>
+            <h4>Only in {server.name}’s own</h4>
+            <ul className="gvr-diff">
+              {server.onlyInOwn.map((k) => <li key={k} className="mono diff-del">− {gvrKeyLabel(k)}</li>)}
+            </ul>
+          </>
+        )}
+      </div>
+    </div>
+  );
+}
+
+function groupKeys(keys: readonly string[]): [string, string[]][] {
+  const groups = new Map<string, string[]>();
+  for (const k of keys) {
+    const group = k.split('/')[0] || 'core';
+    const list = groups.get(group) ?? [];
+    list.push(k);
+    groups.set(group, list);
+  }
+  return [...groups.entries()];
+}

@@ -1,0 +1,73 @@
+// @vitest-environment jsdom
+import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { FakeCoreClient } from '../../src/test-support/fake-client.js';
+import { installLayoutStubs, renderWithClient } from '../../src/test-support/render.js';
+import { cellState, GvrMatrix, matrixItems } from './GvrMatrix.js';
+
+beforeAll(installLayoutStubs);
+afterEach(cleanup);
+
+const rowTexts = () => screen.queryAllByRole('rowheader').map((r) => r.textContent);
+
+describe('GVR matrix', () => {
+  it('lists skewed GVRs first, grouped by API group, with a cell per server', async () => {
+    renderWithClient(<GvrMatrix />, new FakeCoreClient());
+    await screen.findByText(/2 skewed/);
+    // Rows keep the core's order within each section.
+    expect(rowTexts()).toEqual(['certificates.k8s.io/v1alpha1/clustertrustbundles', 'certificates.k8s.io/v1/clustertrustbundles', 'v1/pods', 'apps/v1/deployments']);
+    const headers = screen.getAllByRole('columnheader').map((h) => h.textContent);
+    expect(headers[1]).toContain('sim-1');
+    expect(headers[1]).toContain('v1.37');
+    expect(headers[3]).toContain('down');
+    const v1 = screen.getAllByRole('row').find((r) => r.getAttribute('data-gvr') === 'certificates.k8s.io/v1/clustertrustbundles')!;
+    expect(within(v1).getAllByRole('cell').map((c) => c.textContent)).toEqual(['served', 'not served', 'server down']);
+    expect(v1.className).toContain('skewed');
+  });
+
+  it('filters by kind and by search text', async () => {
+    renderWithClient(<GvrMatrix />, new FakeCoreClient());
+    await screen.findByText(/2 skewed/);
+    fireEvent.change(screen.getByLabelText('Show'), { target: { value: 'skewed' } });
+    expect(rowTexts()).toHaveLength(2);
+    fireEvent.change(screen.getByLabelText('Show'), { target: { value: 'all' } });
+    fireEvent.change(screen.getByLabelText('Search'), { target: { value: 'deploy' } });
+    await screen.findByText((_, el) => el?.className === 'summary' && /Showing 1 of 4/.test(el.textContent ?? ''));
+    expect(rowTexts()).toEqual(['apps/v1/deployments']);
+    fireEvent.change(screen.getByLabelText('Search'), { target: { value: 'nothing-like-this' } });
+    await screen.findByText(/No GVR matches/);
+  });
+
+  it('shows loading, then an error with a retry', async () => {
+    const client = new FakeCoreClient();
+    client.failWith = 'connection refused';
+    renderWithClient(<GvrMatrix />, client);
+    expect(screen.getByRole('status').textContent).toContain('Loading');
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('connection refused');
+    client.failWith = undefined;
+    await act(async () => fireEvent.click(within(alert).getByRole('button', { name: 'Retry' })));
+    await screen.findByText(/2 skewed/);
+  });
+
+  it('says so when no discovery has been read yet', async () => {
+    const client = new FakeCoreClient();
+    client.routeTable = { ...client.routeTable, rows: [], skewedCount: 0 };
+    renderWithClient(<GvrMatrix />, client);
+    await screen.findByText(/No discovery has been read yet/);
+  });
+
+  it('cell states: down and stale win over served', () => {
+    const row = { group: 'apps', version: 'v1', resource: 'deployments', servers: ['a'] };
+    expect(cellState({ name: 'a', health: 'ready', discovery: 'ok' }, row)).toBe('served');
+    expect(cellState({ name: 'b', health: 'ready', discovery: 'ok' }, row)).toBe('missing');
+    expect(cellState({ name: 'a', health: 'unreachable', discovery: 'stale' }, row)).toBe('down');
+    expect(cellState({ name: 'a', health: 'ready', discovery: 'stale' }, row)).toBe('stale');
+    expect(cellState({ name: 'a', health: 'unknown', discovery: 'none' }, row)).toBe('unknown');
+  });
+
+  it('a server never read does not make every row skewed', () => {
+    const view = { generation: 0, skewedCount: 0, columns: [{ name: 'a', health: 'ready' as const, discovery: 'ok' as const }, { name: 'b', health: 'unknown' as const, discovery: 'none' as const }], rows: [{ group: '', version: 'v1', resource: 'pods', servers: ['a'] }] };
+    expect(matrixItems(view, 'skewed', '').shown).toBe(0);
+  });
+});

@@ -1,0 +1,207 @@
+// The GVR matrix: which apiserver serves which group/version/resource. Skewed GVRs (served by some
+// servers only: the requests that are rerouted, or get a false 404 without a proxy) come first.
+// Virtualised: a cluster with CRDs has thousands of rows.
+import { useQuery } from '@tanstack/react-query';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useDeferredValue, useMemo, useRef, useState } from 'react';
+import type { RouteTableColumn, RouteTableRow, RouteTableView } from '../../../proxy-core/contract/index.js';
+import { queryKeys, useCoreClient } from '../../src/client-context.js';
+import { shortRelease } from '../../src/ui/format.js';
+import { Empty, ErrorState, HealthBadge, Loading } from '../../src/ui/states.js';
+
+export type CellState = 'served' | 'missing' | 'down' | 'stale' | 'unknown';
+export type MatrixFilter = 'all' | 'skewed' | 'uniform';
+
+const CELL_TEXT: Record<CellState, string> = {
+  served: 'served',
+  missing: 'not served',
+  down: 'server down',
+  stale: 'discovery stale',
+  unknown: 'not read yet',
+};
+
+export function cellState(column: RouteTableColumn, row: RouteTableRow): CellState {
+  if (column.discovery === 'none') return 'unknown';
+  if (column.health === 'unreachable') return 'down';
+  if (column.discovery === 'stale') return 'stale';
+  return row.servers.includes(column.name) ? 'served' : 'missing';
+}
+
+type Item =
+  | { kind: 'section'; key: string; label: string; count: number }
+  | { kind: 'group'; key: string; group: string; count: number }
+  | { kind: 'row'; key: string; row: RouteTableRow; skewed: boolean };
+
+/** Sections (skewed, then served everywhere), each grouped by API group, filtered by kind and text. */
+export function matrixItems(view: RouteTableView, filter: MatrixFilter, search: string): { items: Item[]; shown: number } {
+  const known = view.columns.filter((c) => c.discovery !== 'none').length;
+  const needle = search.trim().toLowerCase();
+  const matches = (r: RouteTableRow) => !needle || `${r.group || 'core'}/${r.version}/${r.resource}`.toLowerCase().includes(needle);
+  const skewed: RouteTableRow[] = [];
+  const uniform: RouteTableRow[] = [];
+  for (const r of view.rows) {
+    if (!matches(r)) continue;
+    (r.servers.length < known ? skewed : uniform).push(r);
+  }
+  const items: Item[] = [];
+  const section = (id: string, label: string, rows: RouteTableRow[], isSkewed: boolean) => {
+    if (rows.length === 0) return;
+    items.push({ kind: 'section', key: `s:${id}`, label, count: rows.length });
+    const perGroup = new Map<string, number>();
+    for (const r of rows) perGroup.set(r.group, (perGroup.get(r.group) ?? 0) + 1);
+    let current: string | undefined;
+    for (const r of rows) {
+      if (r.group !== current) {
+        current = r.group;
+        items.push({ kind: 'group', key: `g:${id}:${r.group}`, group: r.group, count: perGroup.get(r.group) ?? 0 });
+      }
+      items.push({ kind: 'row', key: `r:${r.group}/${r.version}/${r.resource}`, row: r, skewed: isSkewed });
+    }
+  };
+  if (filter !== 'uniform') section('skewed', 'Skewed — served by some apiservers only', skewed, true);
+  if (filter !== 'skewed') section('uniform', 'Served by every apiserver', uniform, false);
+  const shown = (filter !== 'uniform' ? skewed.length : 0) + (filter !== 'skewed' ? uniform.length : 0);
+  return { items, shown };
+}
+
+export function GvrMatrix() {
+  const client = useCoreClient();
+  const query = useQuery({ queryKey: queryKeys.routeTable, queryFn: () => client.getRouteTable() });
+  const [filter, setFilter] = useState<MatrixFilter>('all');
+  const [search, setSearch] = useState('');
+  const deferredSearch = useDeferredValue(search);
+
+  return (
+    <section className="panel matrix" aria-labelledby="matrix-title">
+      <header className="panel-head">
+        <div>
+          <h2 id="matrix-title">GVR matrix</h2>
+          <p className="muted">Which apiserver serves which group/version/resource, from each server's own discovery.</p>
+        </div>
+        <div className="toolbar">
+          <label className="field">
+            <span>Show</span>
+            <select value={filter} onChange={(e) => setFilter(e.target.value as MatrixFilter)}>
+              <option value="all">All GVRs</option>
+              <option value="skewed">Skewed only</option>
+              <option value="uniform">Served everywhere</option>
+            </select>
+          </label>
+          <label className="field">
+            <span>Search</span>
+            <input type="search" placeholder="group, version or resource" value={search} onChange={(e) => setSearch(e.target.value)} />
+          </label>
+        </div>
+      </header>
+      <Legend />
+      {query.isPending ? (
+        <Loading what="the route table" />
+      ) : query.isError ? (
+        <ErrorState error={query.error} retry={() => void query.refetch()} />
+      ) : (
+        <MatrixBody view={query.data} filter={filter} search={deferredSearch} />
+      )}
+    </section>
+  );
+}
+
+function Legend() {
+  return (
+    <ul className="legend" aria-label="Legend">
+      {(['served', 'missing', 'down', 'stale', 'unknown'] as CellState[]).map((s) => (
+        <li key={s}>
+          <span className={`cell-chip cell-${s}`} aria-hidden="true" /> {CELL_TEXT[s]}
+        </li>
+      ))}
+      <li>
+        <span className="skew-mark" aria-hidden="true" /> skewed row
+      </li>
+    </ul>
+  );
+}
+
+function MatrixBody({ view, filter, search }: { view: RouteTableView; filter: MatrixFilter; search: string }) {
+  const { items, shown } = useMemo(() => matrixItems(view, filter, search), [view, filter, search]);
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count: items.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: (i) => (items[i]?.kind === 'row' ? 30 : 32),
+    getItemKey: (i) => items[i]?.key ?? i,
+    overscan: 12,
+  });
+  const template = `minmax(16rem, 2.2fr) repeat(${view.columns.length}, minmax(7.5rem, 1fr))`;
+
+  if (view.columns.length === 0) return <Empty>No apiservers are configured.</Empty>;
+  if (view.rows.length === 0) return <Empty>No discovery has been read yet: the GVRs appear as soon as a server answers.</Empty>;
+
+  return (
+    <>
+      <p className="summary" aria-live="polite">
+        Showing <strong>{shown}</strong> of {view.rows.length} GVRs · <strong className={view.skewedCount ? 'warn-text' : ''}>{view.skewedCount} skewed</strong>
+      </p>
+      <div className="matrix-table" role="table" aria-label="GVRs by apiserver" aria-rowcount={items.length + 1}>
+        <div className="matrix-row matrix-header" role="row" style={{ gridTemplateColumns: template }}>
+          <div role="columnheader" className="matrix-gvr">Group / version / resource</div>
+          {view.columns.map((c) => (
+            <div role="columnheader" key={c.name} className="matrix-col">
+              <span className="col-name">{c.name}</span>
+              <span className="col-meta">
+                <span className="release" title={c.gitVersion}>{shortRelease(c.gitVersion)}</span>
+                <HealthBadge health={c.health} />
+              </span>
+            </div>
+          ))}
+        </div>
+        {items.length === 0 ? (
+          <Empty>No GVR matches “{search}”.</Empty>
+        ) : (
+          <div className="matrix-scroll" ref={scrollRef} tabIndex={0} aria-label="GVR rows, scroll with the arrow keys">
+            <div className="matrix-virtual" style={{ height: virtualizer.getTotalSize() }}>
+              {virtualizer.getVirtualItems().map((v) => {
+                const item = items[v.index]!;
+                const common = { 'data-index': v.index, role: 'row', style: { transform: `translateY(${v.start}px)`, gridTemplateColumns: template } } as const;
+                if (item.kind === 'section') {
+                  return (
+                    <div {...common} key={item.key} className="matrix-row matrix-section">
+                      <div role="cell" className="span-all">
+                        {item.label} <span className="count">{item.count}</span>
+                      </div>
+                    </div>
+                  );
+                }
+                if (item.kind === 'group') {
+                  return (
+                    <div {...common} key={item.key} className="matrix-row matrix-group">
+                      <div role="cell" className="span-all">
+                        {item.group || 'core'} <span className="count">{item.count}</span>
+                      </div>
+                    </div>
+                  );
+                }
+                const r = item.row;
+                return (
+                  <div {...common} key={item.key} className={`matrix-row matrix-gvr-row${item.skewed ? ' skewed' : ''}`} data-gvr={`${r.group}/${r.version}/${r.resource}`}>
+                    <div role="rowheader" className="matrix-gvr">
+                      <span className="gv">{r.group ? `${r.group}/` : ''}{r.version}/</span>
+                      <span className="res">{r.resource}</span>
+                    </div>
+                    {view.columns.map((c) => {
+                      const state = cellState(c, r);
+                      return (
+                        <div role="cell" key={c.name} className={`matrix-cell cell-${state}`} title={`${c.name}: ${CELL_TEXT[state]}`}>
+                          <span className="cell-chip" aria-hidden="true" />
+                          <span className="cell-text">{CELL_TEXT[state]}</span>
+                        </div>
+                      );
+                    })}
+                  </div>
+                );
+              })}
+            </div>
+          </div>
+        )}
+      </div>
+    </>
+  );
+}

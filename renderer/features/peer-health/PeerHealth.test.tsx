@@ -1,0 +1,51 @@
+// @vitest-environment jsdom
+import { cleanup, screen, within } from '@testing-library/react';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { FakeCoreClient } from '../../src/test-support/fake-client.js';
+import { installLayoutStubs, renderWithClient } from '../../src/test-support/render.js';
+import { PeerHealth, timelineSegments } from './PeerHealth.js';
+
+beforeAll(installLayoutStubs);
+afterEach(cleanup);
+
+describe('Peer health', () => {
+  it('shows every apiserver with its state, release and discovery', async () => {
+    renderWithClient(<PeerHealth />, new FakeCoreClient());
+    const sim1 = await screen.findByRole('article', { name: 'apiserver sim-1' });
+    expect(sim1.textContent).toContain('v1.37.0-dev');
+    expect(sim1.textContent).toContain('ready');
+    const sim3 = screen.getByRole('article', { name: 'apiserver sim-3' });
+    expect(sim3.textContent).toContain('down');
+    expect(sim3.textContent).toContain('stale');
+  });
+
+  it('draws a timeline segment per health and release change', async () => {
+    renderWithClient(<PeerHealth />, new FakeCoreClient());
+    const timeline = await screen.findByRole('list', { name: /Health and release per apiserver/ });
+    const rows = within(timeline).getAllByRole('listitem');
+    expect(rows[0]!.querySelectorAll('.seg')).toHaveLength(4);
+    expect(rows[0]!.querySelector('.seg:last-child')?.textContent).toBe('v1.37');
+    expect(rows[0]!.querySelector('.seg-draining')).toBeTruthy();
+  });
+
+  it('segments: consecutive equal samples merge; the last runs to now', () => {
+    const segs = timelineSegments([
+      { at: 1, health: 'ready', gitVersion: 'v1.36.0-dev' },
+      { at: 2, health: 'ready', gitVersion: 'v1.36.0-dev' },
+      { at: 3, health: 'unreachable' },
+      { at: 4, health: 'ready', gitVersion: 'v1.37.0-dev' },
+    ], 10);
+    expect(segs).toEqual([
+      { from: 1, to: 3, health: 'ready', release: 'v1.36' },
+      { from: 3, to: 4, health: 'unreachable', release: 'v1.36' },
+      { from: 4, to: 10, health: 'ready', release: 'v1.37' },
+    ]);
+  });
+
+  it('shows an error when the core cannot be reached', async () => {
+    const client = new FakeCoreClient();
+    client.failWith = 'core went away';
+    renderWithClient(<PeerHealth />, client);
+    expect((await screen.findAllByRole('alert'))[0]!.textContent).toContain('core went away');
+  });
+});

@@ -1,0 +1,171 @@
+// Peer health: each apiserver's state now (ready / draining / down / discovery stale), its probe
+// latency over the rollout, and a timeline of its health and release — when each server was upgraded.
+import { useQuery } from '@tanstack/react-query';
+import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import type { HealthSample, PeerHealth as Health, PeerStatus } from '../../../proxy-core/contract/index.js';
+import { queryKeys, useCoreClient } from '../../src/client-context.js';
+import { formatClock, formatMs, healthLabel, shortRelease } from '../../src/ui/format.js';
+import { Empty, ErrorState, HealthBadge, Loading } from '../../src/ui/states.js';
+
+const SERIES_COLORS = ['#5b7cfa', '#3fa66b', '#e8a23a', '#a371f7', '#e5534b', '#2bb3c0', '#d16ba5', '#8b949e'];
+
+export interface TimelineSegment {
+  from: number;
+  to: number;
+  health: Health;
+  release: string;
+}
+
+/** Consecutive samples with the same health and release become one segment. */
+export function timelineSegments(samples: readonly HealthSample[], now: number): TimelineSegment[] {
+  const out: TimelineSegment[] = [];
+  for (const s of samples) {
+    const release = shortRelease(s.gitVersion);
+    const last = out.at(-1);
+    if (last && last.health === s.health && (last.release === release || release === '?')) {
+      last.to = s.at;
+      continue;
+    }
+    if (last) last.to = s.at;
+    out.push({ from: s.at, to: s.at, health: s.health, release: release === '?' && last ? last.release : release });
+  }
+  const last = out.at(-1);
+  if (last) last.to = Math.max(last.to, now);
+  return out;
+}
+
+export function PeerHealth() {
+  const client = useCoreClient();
+  const overview = useQuery({ queryKey: queryKeys.overview, queryFn: () => client.getOverview() });
+  const history = useQuery({ queryKey: queryKeys.healthHistory, queryFn: () => client.getHealthHistory(), refetchInterval: 2_000 });
+
+  return (
+    <section className="panel health" aria-labelledby="health-title">
+      <header className="panel-head">
+        <div>
+          <h2 id="health-title">Peer health</h2>
+          <p className="muted">Health probes (/readyz, /version) of every apiserver, and its own discovery.</p>
+        </div>
+      </header>
+      {overview.isPending ? (
+        <Loading what="apiservers" />
+      ) : overview.isError ? (
+        <ErrorState error={overview.error} retry={() => void overview.refetch()} />
+      ) : overview.data.servers.length === 0 ? (
+        <Empty>No apiservers are configured.</Empty>
+      ) : (
+        <div className="server-cards">
+          {overview.data.servers.map((s) => (
+            <ServerCard key={s.name} server={s} />
+          ))}
+        </div>
+      )}
+      {history.isError ? (
+        <ErrorState error={history.error} retry={() => void history.refetch()} />
+      ) : history.data ? (
+        <>
+          <div className="card">
+            <h3>Health and release over time</h3>
+            <Timeline history={history.data.servers} />
+          </div>
+          <div className="card chart-card">
+            <h3>Probe latency</h3>
+            <LatencyChart history={history.data.servers} />
+          </div>
+        </>
+      ) : (
+        <Loading what="health history" />
+      )}
+    </section>
+  );
+}
+
+function ServerCard({ server: s }: { server: PeerStatus }) {
+  const stale = s.discovery.state === 'stale';
+  return (
+    <article className={`card server-card health-border-${s.health}`} aria-label={`apiserver ${s.name}`}>
+      <header className="server-card-head">
+        <h3>{s.name}</h3>
+        <HealthBadge health={s.health} />
+      </header>
+      <dl className="facts">
+        <div><dt>release</dt><dd className="mono">{s.gitVersion ?? '—'}</dd></div>
+        <div><dt>latency</dt><dd className="mono">{formatMs(s.latencyMs)}</dd></div>
+        <div>
+          <dt>discovery</dt>
+          <dd>
+            {s.discovery.state === 'none' ? 'not read yet' : `${s.discovery.gvrCount} GVRs`}
+            {stale && <span className="badge warn"> stale</span>}
+          </dd>
+        </div>
+        <div><dt>last probe</dt><dd className="mono">{s.lastProbeAt ? formatClock(s.lastProbeAt) : '—'}</dd></div>
+        <div><dt>url</dt><dd className="mono ellipsis" title={s.url}>{s.url}</dd></div>
+      </dl>
+      {s.failingChecks.length > 0 && <p className="warn-text small">failing: {s.failingChecks.join(', ')}</p>}
+      {(s.lastError || s.discovery.error) && <p className="error-text small" title={s.lastError ?? s.discovery.error}>{s.lastError ?? s.discovery.error}</p>}
+    </article>
+  );
+}
+
+function Timeline({ history }: { history: { name: string; samples: HealthSample[] }[] }) {
+  const now = Date.now();
+  const all = history.flatMap((h) => h.samples.map((s) => s.at));
+  if (all.length === 0) return <Empty>No probe has answered yet.</Empty>;
+  const start = Math.min(...all);
+  const span = Math.max(now - start, 1);
+  return (
+    <div className="timeline" role="list" aria-label="Health and release per apiserver over time">
+      {history.map((h) => (
+        <div className="timeline-row" role="listitem" key={h.name}>
+          <span className="timeline-name">{h.name}</span>
+          <div className="timeline-track">
+            {timelineSegments(h.samples, now).map((seg, i) => {
+              const widthPercent = Math.max(((seg.to - seg.from) / span) * 100, 0.4);
+              return (
+                <span
+                  key={i}
+                  className={`seg seg-${seg.health}`}
+                  style={{ left: `${((seg.from - start) / span) * 100}%`, width: `${widthPercent}%` }}
+                  title={`${healthLabel[seg.health]} · ${seg.release} · ${formatClock(seg.from)}–${formatClock(seg.to)}`}
+                >
+                  {/* A label cut to one letter says nothing: narrow segments keep only their title. */}
+                  {widthPercent >= 4 && <span className="seg-label">{seg.release}</span>}
+                </span>
+              );
+            })}
+          </div>
+        </div>
+      ))}
+      <div className="timeline-axis" aria-hidden="true">
+        <span>{formatClock(start)}</span>
+        <span>{formatClock(now)}</span>
+      </div>
+      <ul className="legend">
+        {(['ready', 'draining', 'not-ready', 'unreachable', 'unknown'] as Health[]).map((hs) => (
+          <li key={hs}><span className={`cell-chip seg-${hs}`} aria-hidden="true" /> {healthLabel[hs]}</li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+function LatencyChart({ history }: { history: { name: string; samples: HealthSample[] }[] }) {
+  const withLatency = history.map((h) => ({ name: h.name, data: h.samples.filter((s) => s.latencyMs !== undefined).map((s) => ({ at: s.at, latencyMs: s.latencyMs })) }));
+  if (withLatency.every((h) => h.data.length === 0)) return <Empty>No latency measured yet.</Empty>;
+  return (
+    <div className="chart" role="img" aria-label="Probe latency per apiserver over time">
+      <ResponsiveContainer width="100%" height={200}>
+        <LineChart margin={{ top: 8, right: 16, bottom: 0, left: 0 }}>
+          <CartesianGrid strokeDasharray="3 3" className="grid" vertical={false} />
+          <XAxis dataKey="at" type="number" domain={['dataMin', 'dataMax']} tickFormatter={(t: number) => formatClock(t)} minTickGap={48} className="axis" allowDuplicatedCategory={false} />
+          <YAxis unit=" ms" width={60} className="axis" />
+          <Tooltip labelFormatter={(t) => formatClock(Number(t))} formatter={(v) => formatMs(Number(v))} isAnimationActive={false} wrapperClassName="tooltip" />
+          <Legend />
+          {withLatency.map((h, i) => (
+            <Line key={h.name} data={h.data} dataKey="latencyMs" name={h.name} stroke={SERIES_COLORS[i % SERIES_COLORS.length]} dot={false} strokeWidth={1.5} isAnimationActive={false} />
+          ))}
+        </LineChart>
+      </ResponsiveContainer>
+    </div>
+  );
+}

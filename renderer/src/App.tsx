@@ -1,0 +1,221 @@
+// The application shell: the cluster at a glance (port, servers, outcome totals, settings and the
+// simulated rollout's controls) above four screens in keyboard-navigable tabs.
+import { QueryClient, QueryClientProvider, useMutation, useQuery } from '@tanstack/react-query';
+import { useEffect, useRef, useState, useSyncExternalStore, type KeyboardEvent, type ReactNode } from 'react';
+import type { CoreClient, Overview } from '../../proxy-core/contract/index.js';
+import { Discovery } from '../features/discovery/Discovery.js';
+import { GvrMatrix } from '../features/gvr-matrix/GvrMatrix.js';
+import { LiveRouting } from '../features/live-routing/LiveRouting.js';
+import { PeerHealth } from '../features/peer-health/PeerHealth.js';
+import { CoreClientProvider, queryKeys, useCoreClient, useCoreEventsIntoCache } from './client-context.js';
+import type { ConnectionState } from './transport/http.js';
+import { shortRelease } from './ui/format.js';
+import { ErrorState, HealthBadge } from './ui/states.js';
+
+export interface ConnectionSource {
+  connection(): ConnectionState;
+  onConnection(listener: (state: ConnectionState) => void): () => void;
+}
+
+type TabId = 'matrix' | 'routing' | 'health' | 'discovery';
+const TABS: { id: TabId; label: string; render: () => ReactNode }[] = [
+  { id: 'matrix', label: 'GVR matrix', render: () => <GvrMatrix /> },
+  { id: 'routing', label: 'Live routing', render: () => <LiveRouting /> },
+  { id: 'health', label: 'Peer health', render: () => <PeerHealth /> },
+  { id: 'discovery', label: 'Discovery', render: () => <Discovery /> },
+];
+
+export function createQueryClient(): QueryClient {
+  return new QueryClient({ defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false, staleTime: 1_000 } } });
+}
+
+export function App({ client, connection, queryClient }: { client: CoreClient; connection?: ConnectionSource; queryClient?: QueryClient }) {
+  const [qc] = useState(() => queryClient ?? createQueryClient());
+  return (
+    <QueryClientProvider client={qc}>
+      <CoreClientProvider client={client}>
+        <Shell connection={connection} />
+      </CoreClientProvider>
+    </QueryClientProvider>
+  );
+}
+
+function Shell({ connection }: { connection: ConnectionSource | undefined }) {
+  useCoreEventsIntoCache();
+  const [tab, setTab] = useState<TabId>('matrix');
+  const tabRefs = useRef<Record<string, HTMLButtonElement | null>>({});
+
+  const onTabKey = (e: KeyboardEvent<HTMLButtonElement>) => {
+    const index = TABS.findIndex((t) => t.id === tab);
+    const next = e.key === 'ArrowRight' ? (index + 1) % TABS.length : e.key === 'ArrowLeft' ? (index - 1 + TABS.length) % TABS.length : e.key === 'Home' ? 0 : e.key === 'End' ? TABS.length - 1 : -1;
+    if (next < 0) return;
+    e.preventDefault();
+    const id = TABS[next]!.id;
+    setTab(id);
+    tabRefs.current[id]?.focus();
+  };
+
+  return (
+    <div className="app">
+      <TopBar connection={connection} />
+      <nav className="tabs" role="tablist" aria-label="Screens">
+        {TABS.map((t) => (
+          <button
+            key={t.id}
+            ref={(el) => {
+              tabRefs.current[t.id] = el;
+            }}
+            type="button"
+            role="tab"
+            id={`tab-${t.id}`}
+            aria-selected={tab === t.id}
+            aria-controls={`panel-${t.id}`}
+            tabIndex={tab === t.id ? 0 : -1}
+            className="tab"
+            onClick={() => setTab(t.id)}
+            onKeyDown={onTabKey}
+          >
+            {t.label}
+          </button>
+        ))}
+      </nav>
+      <main className="content" role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
+        {TABS.find((t) => t.id === tab)!.render()}
+      </main>
+    </div>
+  );
+}
+
+function useConnection(source: ConnectionSource | undefined): ConnectionState | undefined {
+  return useSyncExternalStore(
+    (cb) => source?.onConnection(cb) ?? (() => undefined),
+    () => source?.connection(),
+  );
+}
+
+function TopBar({ connection }: { connection: ConnectionSource | undefined }) {
+  const client = useCoreClient();
+  const overview = useQuery({ queryKey: queryKeys.overview, queryFn: () => client.getOverview(), refetchInterval: 5_000 });
+  const state = useConnection(connection);
+  return (
+    <header className="topbar">
+      <div className="brand">
+        <span className="logo" aria-hidden="true" />
+        <span className="brand-name">Peerscope</span>
+        {overview.data?.listen && <code className="port" title="The local port: point kubectl here">{overview.data.listen.host}:{overview.data.listen.port}</code>}
+        {state && <span className={`conn conn-${state}`} role="status">{state === 'live' ? 'live' : state === 'unauthorized' ? 'token refused' : state}</span>}
+      </div>
+      {overview.isError ? (
+        <ErrorState error={overview.error} retry={() => void overview.refetch()} />
+      ) : overview.data ? (
+        <>
+          <ServerStrip overview={overview.data} />
+          <Totals overview={overview.data} />
+          <Controls overview={overview.data} />
+        </>
+      ) : null}
+    </header>
+  );
+}
+
+function ServerStrip({ overview }: { overview: Overview }) {
+  return (
+    <ul className="server-strip" aria-label="Apiservers">
+      {overview.servers.map((s) => (
+        <li key={s.name} className="server-chip">
+          <span className="server-name">{s.name}</span>
+          <span className="release" title={s.gitVersion}>{shortRelease(s.gitVersion)}</span>
+          <HealthBadge health={s.health} />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function Totals({ overview }: { overview: Overview }) {
+  const t = overview.totals;
+  const total = Object.values(t).reduce((a, b) => a + b, 0);
+  return (
+    <dl className="totals" aria-label="Requests through the port">
+      <div><dt>requests</dt><dd>{total.toLocaleString()}</dd></div>
+      <div><dt>rerouted</dt><dd className="t-rerouted">{t.rerouted.toLocaleString()}</dd></div>
+      <div><dt>404</dt><dd className="t-notfound">{t.notfound.toLocaleString()}</dd></div>
+      <div><dt>503</dt><dd className="t-unavailable">{t.unavailable.toLocaleString()}</dd></div>
+    </dl>
+  );
+}
+
+function Controls({ overview }: { overview: Overview }) {
+  const client = useCoreClient();
+  const setPolicy = useMutation({ mutationFn: (p: string) => client.setPolicy(p) });
+  const snapshot = useMutation({
+    mutationFn: () => client.takeSnapshot(),
+    onSuccess: (snap) => {
+      const url = URL.createObjectURL(new Blob([JSON.stringify(snap, null, 2)], { type: 'application/json' }));
+      const a = document.createElement('a');
+      a.href = url;
+      a.download = `peerscope-snapshot-${snap.takenAt.replace(/[:.]/g, '-')}.json`;
+      a.click();
+      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    },
+  });
+  return (
+    <div className="controls">
+      <label className="field">
+        <span>Handling policy</span>
+        <select value={setPolicy.isPending ? setPolicy.variables : overview.policy} onChange={(e) => setPolicy.mutate(e.target.value)}>
+          <option value="round-robin">round-robin</option>
+          <option value="random">random</option>
+          {overview.servers.map((s) => (
+            <option key={s.name} value={`pin:${s.name}`}>pin to {s.name}</option>
+          ))}
+        </select>
+      </label>
+      {overview.sim && <SimControls overview={overview} />}
+      <button type="button" className="btn" onClick={() => snapshot.mutate()} disabled={snapshot.isPending}>
+        Export snapshot
+      </button>
+      {(setPolicy.error || snapshot.error) && <span className="error-text" role="alert">{(setPolicy.error ?? snapshot.error)?.message}</span>}
+    </div>
+  );
+}
+
+function SimControls({ overview }: { overview: Overview }) {
+  const client = useCoreClient();
+  const sim = overview.sim!;
+  const start = useMutation({ mutationFn: () => client.startRollout() });
+  const pause = useMutation({ mutationFn: () => client.pauseRollout() });
+  const rate = useMutation({ mutationFn: (rps: number) => client.setTrafficRate(rps) });
+  const [rps, setRps] = useState(String(sim.trafficRps ?? 0));
+  useEffect(() => setRps(String(sim.trafficRps ?? 0)), [sim.trafficRps]);
+  const phase = sim.rollout.phase;
+  const step = sim.rollout.current ? ` · ${sim.rollout.current.server} ${sim.rollout.current.phase}` : '';
+  return (
+    <div className="sim-controls" role="group" aria-label="Simulated rollout">
+      <span className={`rollout-phase phase-${phase}`} role="status">
+        rollout {sim.rollout.from} → {sim.rollout.to}: {phase}{step}
+      </span>
+      {phase === 'running' ? (
+        <button type="button" className="btn" onClick={() => pause.mutate()}>Pause rollout</button>
+      ) : (
+        <button type="button" className="btn btn-primary" onClick={() => start.mutate()} disabled={phase === 'done'}>
+          {phase === 'paused' ? 'Resume rollout' : 'Start rollout'}
+        </button>
+      )}
+      {sim.trafficRps !== undefined && (
+        <form
+          className="field inline"
+          onSubmit={(e) => {
+            e.preventDefault();
+            const n = Number(rps);
+            if (Number.isFinite(n) && n >= 0) rate.mutate(n);
+          }}
+        >
+          <label htmlFor="traffic-rps">Traffic (req/s)</label>
+          <input id="traffic-rps" type="number" min={0} max={10000} value={rps} onChange={(e) => setRps(e.target.value)} />
+          <button type="submit" className="btn">Set</button>
+        </form>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,38 @@
+// Browser-mode entry: take the per-launch token from the URL fragment (then remove it from the
+// address bar and history), keep it for this tab only, and mount the app over the HTTP transport.
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './App.js';
+import { createHttpCoreClient } from './transport/http.js';
+import './styles.css';
+
+const TOKEN_KEY = 'peerscope.token';
+
+function takeToken(): string | null {
+  const match = /(?:^#|&)token=([^&]+)/.exec(window.location.hash);
+  if (match?.[1]) {
+    const token = decodeURIComponent(match[1]);
+    sessionStorage.setItem(TOKEN_KEY, token);
+    history.replaceState(null, '', window.location.pathname + window.location.search);
+    return token;
+  }
+  return sessionStorage.getItem(TOKEN_KEY);
+}
+
+const root = createRoot(document.getElementById('root')!);
+const token = takeToken();
+if (!token) {
+  root.render(
+    <main className="no-token">
+      <h1>Peerscope</h1>
+      <p>This page needs the link Peerscope printed when it started (it carries a one-time token). Open that link again.</p>
+    </main>,
+  );
+} else {
+  const client = createHttpCoreClient({ token });
+  root.render(
+    <StrictMode>
+      <App client={client} connection={client} />
+    </StrictMode>,
+  );
+}

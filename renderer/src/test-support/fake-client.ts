@@ -1,0 +1,130 @@
+// A CoreClient of plain data for component tests: three apiservers mid-rollout (sim-1 at v1.37,
+// sim-2 at v1.36, sim-3 at v1.36 and down), a route table with skew, and events pushed by hand.
+import type {
+  CoreClient,
+  CoreEvent,
+  DiscoveryViews,
+  HealthHistory,
+  OutcomeTotals,
+  Overview,
+  PeerStatus,
+  RouteTableView,
+  RoutingEvent,
+  Settings,
+  SimStatus,
+} from '../../../proxy-core/contract/index.js';
+
+export function totals(partial: Partial<OutcomeTotals> = {}): OutcomeTotals {
+  return { local: 0, rerouted: 0, notfound: 0, unavailable: 0, 'discovery-merged': 0, 'discovery-own': 0, 'non-resource': 0, rejected: 0, ...partial };
+}
+
+function server(name: string, gitVersion: string, health: PeerStatus['health'], gvrCount: number): PeerStatus {
+  return { name, url: `https://127.0.0.1:${6440 + Number(name.slice(-1))}`, source: 'sim', health, failingChecks: health === 'draining' ? ['shutdown'] : [], gitVersion, latencyMs: 4.2, lastProbeAt: 1_700_000_000_000, discovery: { state: health === 'unreachable' ? 'stale' : 'ok', source: 'aggregated-v2', gvrCount } };
+}
+
+export function routingEvent(seq: number, partial: Partial<RoutingEvent> = {}): RoutingEvent {
+  return { seq, at: 1_700_000_000_000 + seq, userAgent: 'kubectl/v1.37.0 (linux/amd64)', method: 'GET', verb: 'list', path: '/api/v1/pods', group: '', version: 'v1', resource: 'pods', subresource: '', namespace: '', handling: 'sim-2', answeredBy: 'sim-2', outcome: 'local', status: 200, latencyMs: 3.1, bytesIn: 0, bytesOut: 120, ...partial };
+}
+
+export class FakeCoreClient implements CoreClient {
+  settings: Settings = { policy: 'round-robin', discoveryMode: 'peer-aggregated' };
+  servers: PeerStatus[] = [server('sim-1', 'v1.37.0-dev', 'ready', 4), server('sim-2', 'v1.36.0-dev', 'ready', 3), server('sim-3', 'v1.36.0-dev', 'unreachable', 3)];
+  routeTable: RouteTableView = {
+    generation: 1,
+    columns: [
+      { name: 'sim-1', gitVersion: 'v1.37.0-dev', health: 'ready', discovery: 'ok' },
+      { name: 'sim-2', gitVersion: 'v1.36.0-dev', health: 'ready', discovery: 'ok' },
+      { name: 'sim-3', gitVersion: 'v1.36.0-dev', health: 'unreachable', discovery: 'stale' },
+    ],
+    rows: [
+      { group: '', version: 'v1', resource: 'pods', servers: ['sim-1', 'sim-2', 'sim-3'] },
+      { group: 'apps', version: 'v1', resource: 'deployments', servers: ['sim-1', 'sim-2', 'sim-3'] },
+      { group: 'certificates.k8s.io', version: 'v1alpha1', resource: 'clustertrustbundles', servers: ['sim-2', 'sim-3'] },
+      { group: 'certificates.k8s.io', version: 'v1', resource: 'clustertrustbundles', servers: ['sim-1'] },
+    ],
+    skewedCount: 2,
+  };
+  events: RoutingEvent[] = [routingEvent(1), routingEvent(2, { outcome: 'notfound', status: 404, path: '/apis/certificates.k8s.io/v1/clustertrustbundles', group: 'certificates.k8s.io', resource: 'clustertrustbundles' })];
+  history: HealthHistory = {
+    servers: [
+      { name: 'sim-1', samples: [{ at: 1_000, health: 'ready', latencyMs: 3, gitVersion: 'v1.36.0-dev' }, { at: 2_000, health: 'draining', latencyMs: 5, gitVersion: 'v1.36.0-dev' }, { at: 3_000, health: 'unreachable', gitVersion: 'v1.36.0-dev' }, { at: 4_000, health: 'ready', latencyMs: 4, gitVersion: 'v1.37.0-dev' }] },
+      { name: 'sim-2', samples: [{ at: 1_000, health: 'ready', latencyMs: 2, gitVersion: 'v1.36.0-dev' }] },
+      { name: 'sim-3', samples: [] },
+    ],
+  };
+  sim: SimStatus | undefined = { rollout: { phase: 'idle', from: 'v1.36-dev', to: 'v1.37-dev', upgraded: [] }, trafficRps: 20 };
+  readonly calls: string[] = [];
+  private readonly listeners = new Set<(e: CoreEvent) => void>();
+  /** Set to make every call fail with this message. */
+  failWith: string | undefined;
+
+  private async answer<T>(name: string, value: () => T): Promise<T> {
+    this.calls.push(name);
+    if (this.failWith) throw new Error(this.failWith);
+    return structuredClone(value());
+  }
+
+  getOverview(): Promise<Overview> {
+    return this.answer('getOverview', () => ({ ...this.settings, listen: { host: '127.0.0.1', port: 8001, url: 'http://127.0.0.1:8001' }, servers: this.servers, totals: totals({ local: 120, rerouted: 7, notfound: 1 }), lastSeq: 128, ...(this.sim ? { sim: this.sim } : {}) }));
+  }
+  getRouteTable() {
+    return this.answer('getRouteTable', () => this.routeTable);
+  }
+  getEvents() {
+    return this.answer('getEvents', () => ({ events: this.events, lastSeq: this.events.at(-1)?.seq ?? 0 }));
+  }
+  getHealthHistory() {
+    return this.answer('getHealthHistory', () => this.history);
+  }
+  getDiscoveryViews(): Promise<DiscoveryViews> {
+    return this.answer('getDiscoveryViews', () => ({
+      mode: this.settings.discoveryMode,
+      merged: { handling: 'sim-1', gvrs: ['/v1/pods', 'apps/v1/deployments', 'certificates.k8s.io/v1/clustertrustbundles', 'certificates.k8s.io/v1alpha1/clustertrustbundles'] },
+      servers: [
+        { name: 'sim-1', discovery: 'ok', gitVersion: 'v1.37.0-dev', gvrs: ['/v1/pods', 'apps/v1/deployments', 'certificates.k8s.io/v1/clustertrustbundles'], onlyInMerged: ['certificates.k8s.io/v1alpha1/clustertrustbundles'], onlyInOwn: [] },
+        { name: 'sim-2', discovery: 'ok', gitVersion: 'v1.36.0-dev', gvrs: ['/v1/pods', 'apps/v1/deployments', 'certificates.k8s.io/v1alpha1/clustertrustbundles'], onlyInMerged: ['certificates.k8s.io/v1/clustertrustbundles'], onlyInOwn: [] },
+      ],
+    }));
+  }
+  setDiscoveryMode(mode: Settings['discoveryMode']) {
+    return this.answer(`setDiscoveryMode:${mode}`, () => {
+      this.settings = { ...this.settings, discoveryMode: mode };
+      return this.settings;
+    });
+  }
+  setPolicy(policy: string) {
+    return this.answer(`setPolicy:${policy}`, () => {
+      this.settings = { ...this.settings, policy };
+      return this.settings;
+    });
+  }
+  takeSnapshot(): never {
+    throw new Error('not used by these tests');
+  }
+  startRollout() {
+    return this.answer('startRollout', () => {
+      this.sim = { ...this.sim!, rollout: { ...this.sim!.rollout, phase: 'running' } };
+      return this.sim;
+    });
+  }
+  pauseRollout() {
+    return this.answer('pauseRollout', () => this.sim!);
+  }
+  setTrafficRate(rps: number) {
+    return this.answer(`setTrafficRate:${rps}`, () => {
+      this.sim = { ...this.sim!, trafficRps: rps };
+      return this.sim;
+    });
+  }
+  subscribe(listener: (e: CoreEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+  /** Pushes an event to every subscriber, as the transport would. */
+  emit(event: CoreEvent): void {
+    for (const l of this.listeners) l(event);
+  }
+  get subscriberCount(): number {
+    return this.listeners.size;
+  }
+}

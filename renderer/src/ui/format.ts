@@ -1,0 +1,53 @@
+// Small formatting and colour helpers shared by the features.
+import type { PeerHealth, RouteOutcome } from '../../../proxy-core/contract/index.js';
+
+export function gvrLabel(group: string, version: string, resource: string): string {
+  return `${group ? group : 'core'}/${version}/${resource}`;
+}
+
+/** "/v1/pods" → "core/v1/pods". */
+export function gvrKeyLabel(key: string): string {
+  return key.startsWith('/') ? `core${key}` : key;
+}
+
+export function formatTime(at: number): string {
+  const d = new Date(at);
+  const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+  return `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}.${pad(d.getMilliseconds(), 3)}`;
+}
+
+export function formatClock(at: number): string {
+  return formatTime(at).slice(0, 8);
+}
+
+export function formatMs(ms: number | undefined): string {
+  if (ms === undefined) return '—';
+  return ms < 10 ? `${ms.toFixed(1)} ms` : `${Math.round(ms)} ms`;
+}
+
+export const healthLabel: Record<PeerHealth, string> = {
+  unknown: 'unknown',
+  ready: 'ready',
+  'not-ready': 'not ready',
+  draining: 'draining',
+  unreachable: 'down',
+};
+
+/** Outcomes in chart stacking order, with their colour (mid tones, legible on light and dark). */
+export const outcomeStyle: Record<RouteOutcome, { label: string; color: string }> = {
+  local: { label: 'local', color: '#3fa66b' },
+  rerouted: { label: 'rerouted', color: '#5b7cfa' },
+  notfound: { label: '404 not found', color: '#e8a23a' },
+  unavailable: { label: '503 unavailable', color: '#e5534b' },
+  'discovery-merged': { label: 'discovery (merged)', color: '#a371f7' },
+  'discovery-own': { label: 'discovery (own)', color: '#7d5fc9' },
+  'non-resource': { label: 'non-resource', color: '#8b949e' },
+  rejected: { label: 'rejected', color: '#b03a2e' },
+};
+
+/** Short release from a gitVersion: "v1.37.0-dev" → "v1.37". */
+export function shortRelease(gitVersion: string | undefined): string {
+  if (!gitVersion) return '?';
+  const m = /^v(\d+)\.(\d+)/.exec(gitVersion);
+  return m ? `v${m[1]}.${m[2]}` : gitVersion;
+}

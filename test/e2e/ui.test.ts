@@ -1,0 +1,180 @@
+// The UI in real Chromium (browser mode): a simulated mid-rollout control plane (one apiserver at
+// v1.37-dev, two at v1.36-dev), the core and the control host in-process, the built renderer opened
+// with the per-launch token. Checks what an operator relies on and saves a screenshot of every screen
+// (light and dark) under test-results/.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startControlServer, type ControlServer } from '../../proxy-core/src/control/server.js';
+import { createCoreService, type CoreService } from '../../proxy-core/src/control/service.js';
+import { createSimController, type SimController } from '../../proxy-core/src/control/sim-controller.js';
+import { createCore, type Core } from '../../proxy-core/src/core.js';
+import { gvrKey } from '../../proxy-core/src/discovery/types.js';
+import { loadRelease } from '../../proxy-core/src/sim/catalog/index.js';
+import { startSimCluster, type SimCluster } from '../../proxy-core/src/sim/index.js';
+import { startTraffic, type TrafficHandle } from '../../proxy-core/src/sim/traffic.js';
+import { repoRoot } from '../fixtures.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const hasChromium = existsSync(CHROMIUM);
+if (!hasChromium) console.warn(`test/e2e/ui.test.ts: skipped, ${CHROMIUM} is missing (apt-get install chromium)`);
+
+const shots = join(repoRoot, 'test-results');
+
+describe.skipIf(!hasChromium)('the UI in Chromium', () => {
+  let sim: SimCluster;
+  let core: Core;
+  let simController: SimController;
+  let traffic: TrafficHandle;
+  let service: CoreService;
+  let control: ControlServer;
+  let browser: Browser;
+  let page: Page;
+  const problems: string[] = [];
+
+  beforeAll(async () => {
+    execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: repoRoot, stdio: 'pipe' });
+    mkdirSync(shots, { recursive: true });
+    const v136 = loadRelease('v1.36-dev');
+    const v137 = loadRelease('v1.37-dev');
+    sim = await startSimCluster({ releases: [v137, v136, v136] });
+    core = createCore({
+      servers: sim.servers.map((s) => ({ name: s.name, url: s.info().url, source: 'sim' as const, ca: sim.ca!, bearerToken: () => sim.token })),
+      listen: { port: 0 },
+      probeIntervalMs: 250,
+    });
+    const port = await core.start();
+    traffic = startTraffic({ targets: [port.url], rps: 15, releases: [v136, v137], seed: 7 });
+    simController = createSimController({ servers: sim.servers, from: 'v1.36-dev', to: v137, traffic, trafficRps: 15, rollout: { drainSeconds: 0.5, downSeconds: 0.5 } });
+    service = createCoreService(core, { sim: simController });
+    control = await startControlServer({ client: service, rendererDir: join(repoRoot, 'dist', 'renderer') });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+    page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    page.on('console', (m) => {
+      if (m.type() === 'error' || /Content Security Policy/i.test(m.text())) problems.push(`console ${m.type()}: ${m.text()}`);
+    });
+    page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+    await page.goto(control.url);
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await control?.close();
+    service?.close();
+    await traffic?.stop();
+    await simController?.close();
+    await core?.close(0);
+    await sim?.close();
+  });
+
+  const shoot = async (name: string) => {
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.screenshot({ path: join(shots, `ui-${name}.png`) });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.screenshot({ path: join(shots, `ui-${name}-dark.png`) });
+    await page.emulateMedia({ colorScheme: 'light' });
+  };
+
+  it('takes the token out of the address bar', async () => {
+    await page.getByRole('tab', { name: 'GVR matrix' }).waitFor();
+    expect(page.url()).not.toContain('token');
+    expect(page.url()).toBe(`${control.origin}/`);
+  });
+
+  it('shows the GVRs only v1.37-dev serves as skewed rows, first', async () => {
+    const skewed = core.routes.table.skewed().map(gvrKey);
+    expect(skewed.length).toBeGreaterThan(0);
+    await page.getByText(`${skewed.length} skewed`).waitFor();
+    const firstRow = page.locator('.matrix-gvr-row').first();
+    expect(skewed).toContain(await firstRow.getAttribute('data-gvr'));
+    await expect.poll(() => firstRow.evaluate((el) => el.classList.contains('skewed'))).toBe(true);
+    // One GVR only sim-1 (v1.37) serves: served there, not served on the v1.36 servers.
+    const onlyNew = core.routes.table.rows().find((r) => r.servers.length === 1 && r.servers[0] === 'sim-1')!;
+    await page.getByLabel('Search').fill(onlyNew.gvr.resource);
+    const row = page.locator(`.matrix-gvr-row[data-gvr="${gvrKey(onlyNew.gvr)}"]`);
+    await row.waitFor();
+    const cells = await row.locator('[role=cell]').allTextContents();
+    expect(cells).toEqual(['served', 'not served', 'not served']);
+    await page.getByLabel('Search').fill('');
+    const total = core.routes.table.rows().length;
+    await expect.poll(() => page.locator('.summary').textContent()).toContain(`Showing ${total} of ${total} GVRs`);
+    await shoot('matrix');
+  });
+
+  it('shows a rerouted request live', async () => {
+    await page.getByRole('tab', { name: 'Live routing' }).click();
+    await page.getByRole('table', { name: 'Requests, newest first' }).waitFor();
+    // Every request handled by a v1.36 server, for a GVR only v1.37 serves: the proxy reroutes it.
+    await service.setPolicy('pin:sim-2');
+    const onlyNew = core.routes.table.rows().find((r) => r.servers.length === 1 && r.servers[0] === 'sim-1')!;
+    const { group, version, resource } = onlyNew.gvr;
+    const path = `/apis/${group}/${version}/${resource}`;
+    const response = await fetch(`${core.address()!.url}${path}`);
+    expect(response.headers.get('x-peerscope-route')).toContain('outcome=rerouted');
+    await service.setPolicy('round-robin');
+    const rerouted = page.locator(`.stream-row[data-outcome="rerouted"]`).filter({ hasText: path });
+    await rerouted.first().waitFor({ timeout: 15_000 });
+    const text = await rerouted.first().textContent();
+    expect(text).toContain('sim-2');
+    expect(text).toContain('sim-1');
+    // The rate chart has drawn stacked areas.
+    await page.locator('.recharts-area').first().waitFor({ timeout: 15_000 });
+    await page.getByRole('button', { name: 'Pause stream' }).click();
+    await page.getByRole('button', { name: 'Resume stream' }).waitFor();
+    await page.getByRole('button', { name: 'Resume stream' }).click();
+    await shoot('live-routing');
+  });
+
+  it('shows each apiserver with its release and health', async () => {
+    await page.getByRole('tab', { name: 'Peer health' }).click();
+    for (const name of ['sim-1', 'sim-2', 'sim-3']) await page.getByRole('article', { name: `apiserver ${name}` }).waitFor();
+    await expect.poll(() => page.getByRole('article', { name: 'apiserver sim-1' }).textContent()).toContain('v1.37.0-dev');
+    await page.locator('.recharts-line').first().waitFor({ timeout: 15_000 });
+    await shoot('peer-health');
+  });
+
+  it('switches the discovery mode of the local port with the toggle', async () => {
+    await page.getByRole('tab', { name: 'Discovery' }).click();
+    await page.getByRole('radio', { name: /Peer-aggregated/ }).waitFor();
+    expect(await page.getByRole('radio', { name: /Peer-aggregated/ }).isChecked()).toBe(true);
+    await page.getByRole('radio', { name: /No peer/ }).check();
+    await expect.poll(() => core.discoveryMode()).toBe('nopeer');
+    await expect.poll(() => page.getByRole('radio', { name: /No peer/ }).isChecked()).toBe(true);
+    await page.getByRole('button', { name: 'sim-2' }).click();
+    await page.getByRole('list', { name: 'GVRs added by the merge for sim-2' }).waitFor();
+    await shoot('discovery');
+    await page.getByRole('radio', { name: /Peer-aggregated/ }).check();
+    await expect.poll(() => core.discoveryMode()).toBe('peer-aggregated');
+  });
+
+  it('keyboard: arrow keys move between the tabs', async () => {
+    await page.getByRole('tab', { name: 'Discovery' }).focus();
+    await page.keyboard.press('Home');
+    expect(await page.getByRole('tab', { name: 'GVR matrix' }).getAttribute('aria-selected')).toBe('true');
+    await page.keyboard.press('ArrowRight');
+    expect(await page.getByRole('tab', { name: 'Live routing' }).getAttribute('aria-selected')).toBe('true');
+  });
+
+  it('starts the simulated rollout from the UI; the timeline shows each upgrade and the skew ends', async () => {
+    await page.getByRole('tab', { name: 'Peer health' }).click();
+    await page.getByRole('button', { name: 'Start rollout' }).click();
+    await expect.poll(() => simController.status().rollout.phase, { timeout: 60_000 }).toBe('done');
+    await page.getByRole('status').filter({ hasText: 'done' }).waitFor({ timeout: 15_000 });
+    await expect.poll(() => core.routes.table.skewed().length, { timeout: 15_000 }).toBe(0);
+    for (const name of ['sim-2', 'sim-3']) {
+      await expect.poll(() => page.getByRole('article', { name: `apiserver ${name}` }).textContent(), { timeout: 15_000 }).toContain('v1.37.0-dev');
+    }
+    // Wait for the health history to bring the last segments.
+    await expect.poll(() => page.locator('.timeline-row').nth(2).locator('.seg').count(), { timeout: 15_000 }).toBeGreaterThan(2);
+    await shoot('peer-health-after-rollout');
+    await page.getByRole('tab', { name: 'GVR matrix' }).click();
+    await page.getByText('0 skewed').waitFor({ timeout: 15_000 });
+    await shoot('matrix-after-rollout');
+  });
+
+  it('ran with no CSP violation and no page error', () => {
+    expect(problems).toEqual([]);
+  });
+});
