@@ -27,7 +27,6 @@ describe('peerscope serve (the CLI)', () => {
   let sim: SimCluster;
   let dir: string;
   beforeAll(async () => {
-    expect(spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: repoRoot }).status).toBe(0);
     sim = await startSimCluster({ releases: [loadRelease('v1.36-dev'), loadRelease('v1.37-dev')], names: ['old', 'new'] });
     dir = mkdtempSync(join(tmpdir(), 'serve-'));
     writeFileSync(join(dir, 'ca.crt'), sim.ca ?? '');

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Agent, request } from 'undici';
 import { parse } from 'yaml';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../../test/fixtures.js';
 
 function run(args: string[]): { child: ChildProcess; lines: string[]; next: (match: RegExp) => Promise<string> } {
@@ -32,10 +32,6 @@ function run(args: string[]): { child: ChildProcess; lines: string[]; next: (mat
 }
 
 describe('the sim and demo commands', () => {
-  beforeAll(() => {
-    expect(spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: repoRoot }).status).toBe(0);
-  });
-
   it('sim prints each server, writes a kubeconfig that verifies them, and exits 0 on SIGTERM', async () => {
     const kubeconfig = join(mkdtempSync(join(tmpdir(), 'sim-')), 'config');
     const sim = run(['sim', '--servers', '2', '--from', 'v1.36-dev', '--to', 'v1.37-dev', '--base-port', '0', '--write-kubeconfig', kubeconfig]);
