@@ -3,6 +3,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { microFigures, type Figure } from './micro.js';
 import { idleRssMiB } from './rss.js';
+import { snapshotFigures } from './snapshot.js';
 
 const quick = process.argv.includes('--quick');
 
@@ -20,6 +21,11 @@ const figures: Figure[] = [];
 console.log(`peerscope bench${quick ? ' (quick)' : ''}: node ${process.version}, ${new Date().toISOString()}`);
 console.log('\nrouting core (in-process, median of 7 rounds)');
 for (const f of microFigures()) {
+  figures.push(f);
+  print(f);
+}
+console.log('\nsnapshots');
+for (const f of snapshotFigures()) {
   figures.push(f);
   print(f);
 }
