@@ -3,15 +3,29 @@
 import { failure, type Status } from '../util/status.js';
 
 export type UpstreamErrorCode =
+  /** TCP connection refused: nothing listens (a server that is down or restarting). */
   | 'UPSTREAM_CONNECT_REFUSED'
+  /** TCP connect or TLS handshake did not finish within the connect timeout. */
   | 'UPSTREAM_CONNECT_TIMEOUT'
+  /** No route to the host or network. */
+  | 'UPSTREAM_UNREACHABLE'
+  /** The host name does not resolve. */
   | 'UPSTREAM_DNS'
+  /** TLS handshake failed: the certificate does not verify against the CA, wrong name, alert. */
   | 'UPSTREAM_TLS'
+  /** Connected and sent, but no response headers within the headers timeout. */
   | 'UPSTREAM_HEADERS_TIMEOUT'
+  /** The connection was reset or closed before the response headers. */
   | 'UPSTREAM_RESET'
+  /** The upstream answered something that is not HTTP/1.1. */
   | 'UPSTREAM_BAD_RESPONSE'
+  /** The upstream failed after the headers were relayed: the client sees a truncated body. */
+  | 'UPSTREAM_BODY_INTERRUPTED'
+  /** No pool is configured under that name (removed by setServers, or a routing bug). */
   | 'UPSTREAM_UNKNOWN_SERVER'
+  /** The client went away; the upstream request was aborted. */
   | 'CLIENT_ABORTED'
+  /** Anything else, with the underlying code in the message. */
   | 'UPSTREAM_FAILED';
 
 export interface UpstreamError {
@@ -19,25 +33,85 @@ export interface UpstreamError {
   readonly message: string;
 }
 
-const TLS_CODES = /^(ERR_TLS_|UNABLE_TO_|CERT_|DEPTH_ZERO|SELF_SIGNED|ERR_SSL_|HOSTNAME_MISMATCH)/;
+/** Before the response headers a failure can still become a 503; after them it can only cut the body. */
+export type UpstreamPhase = 'before-response' | 'after-headers';
 
-export function classifyUpstreamError(err: unknown): UpstreamError {
-  const e = err as { code?: string; message?: string; cause?: { code?: string; message?: string } } | undefined;
-  const code = e?.cause?.code ?? e?.code ?? '';
-  const detail = e?.cause?.message ?? e?.message ?? String(err);
+// Node's certificate verification codes (OpenSSL X509_V_ERR_* names) and its TLS/SSL error codes.
+const TLS_CODES = /^(ERR_TLS_|ERR_SSL_|UNABLE_TO_|CERT_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_MISMATCH|INVALID_CA|INVALID_PURPOSE|PATH_LENGTH_EXCEEDED|CERT_UNTRUSTED|CERT_REJECTED)/;
+
+export const CLIENT_ABORTED: UpstreamError = { code: 'CLIENT_ABORTED', message: 'the client went away' };
+
+interface ErrorLike {
+  readonly name?: unknown;
+  readonly code?: unknown;
+  readonly message?: unknown;
+  readonly cause?: unknown;
+}
+
+/** The error and its causes, outermost first: undici wraps some socket errors, Node's fetch wraps all. */
+function chain(err: unknown): ErrorLike[] {
+  const out: ErrorLike[] = [];
+  let current: unknown = err;
+  while (current && typeof current === 'object' && out.length < 4) {
+    out.push(current as ErrorLike);
+    current = (current as ErrorLike).cause;
+  }
+  return out;
+}
+
+function codeOf(e: ErrorLike): string {
+  if (typeof e.code === 'string') return e.code;
+  // undici's parser error carries no code for some llhttp failures; its name is enough.
+  return e.name === 'HTTPParserError' ? 'HPE_PARSE' : '';
+}
+
+function messageOf(e: ErrorLike | undefined, fallback: unknown): string {
+  return typeof e?.message === 'string' && e.message ? e.message : String(fallback);
+}
+
+function classifyOne(code: string, detail: string, phase: UpstreamPhase): UpstreamError | undefined {
   if (code === 'ECONNREFUSED') return { code: 'UPSTREAM_CONNECT_REFUSED', message: `connection refused (${detail})` };
   if (code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'ETIMEDOUT') return { code: 'UPSTREAM_CONNECT_TIMEOUT', message: `connect timeout (${detail})` };
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return { code: 'UPSTREAM_DNS', message: `cannot resolve the host (${detail})` };
-  if (TLS_CODES.test(code)) return { code: 'UPSTREAM_TLS', message: `TLS verification failed: ${code}: ${detail}` };
-  if (code === 'UND_ERR_HEADERS_TIMEOUT') return { code: 'UPSTREAM_HEADERS_TIMEOUT', message: 'no response headers in time' };
-  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') return { code: 'UPSTREAM_RESET', message: `connection reset (${detail})` };
-  if (code === 'HPE_INVALID_CONSTANT' || code.startsWith('HPE_') || code === 'UND_ERR_INFO') return { code: 'UPSTREAM_BAD_RESPONSE', message: `malformed response (${detail})` };
-  if (code === 'UND_ERR_ABORTED' || code === 'ABORT_ERR') return { code: 'CLIENT_ABORTED', message: 'the client went away' };
+  if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH' || code === 'EADDRNOTAVAIL') return { code: 'UPSTREAM_UNREACHABLE', message: `host unreachable (${detail})` };
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME') return { code: 'UPSTREAM_DNS', message: `cannot resolve the host (${detail})` };
+  if (TLS_CODES.test(code)) return { code: 'UPSTREAM_TLS', message: `TLS handshake failed: ${code}: ${detail}` };
+  if (code === 'UND_ERR_HEADERS_TIMEOUT') return { code: 'UPSTREAM_HEADERS_TIMEOUT', message: `no response headers in time (${detail})` };
+  if (code.startsWith('HPE_') || code === 'UND_ERR_INFO' || code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH' || code === 'UND_ERR_HEADERS_OVERFLOW') {
+    return { code: phase === 'after-headers' ? 'UPSTREAM_BODY_INTERRUPTED' : 'UPSTREAM_BAD_RESPONSE', message: `malformed response (${code}: ${detail})` };
+  }
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE' || code === 'UND_ERR_CLOSED' || code === 'UND_ERR_BODY_TIMEOUT') {
+    return phase === 'after-headers'
+      ? { code: 'UPSTREAM_BODY_INTERRUPTED', message: `the connection ended mid-body (${detail})` }
+      : { code: 'UPSTREAM_RESET', message: `the connection closed before a response (${detail})` };
+  }
+  if (code === 'UND_ERR_ABORTED' || code === 'ABORT_ERR') return CLIENT_ABORTED;
+  return undefined;
+}
+
+/** Maps a Node, OpenSSL or undici failure to one code and a message that names its cause. */
+export function classifyUpstreamError(err: unknown, phase: UpstreamPhase = 'before-response'): UpstreamError {
+  const links = chain(err);
+  for (const link of links) {
+    if (link.name === 'AbortError') return CLIENT_ABORTED;
+    const known = classifyOne(codeOf(link), messageOf(link, err), phase);
+    if (known) return known;
+  }
+  const first = links[0];
+  const code = first ? codeOf(first) : '';
+  const detail = messageOf(first, err);
+  if (phase === 'after-headers') return { code: 'UPSTREAM_BODY_INTERRUPTED', message: code ? `${code}: ${detail}` : detail };
   return { code: 'UPSTREAM_FAILED', message: code ? `${code}: ${detail}` : detail };
+}
+
+/** The request never reached the server's HTTP layer, so it had no effect there. */
+export function isConnectFailure(error: UpstreamError): boolean {
+  return error.code === 'UPSTREAM_CONNECT_REFUSED' || error.code === 'UPSTREAM_CONNECT_TIMEOUT'
+    || error.code === 'UPSTREAM_UNREACHABLE' || error.code === 'UPSTREAM_DNS' || error.code === 'UPSTREAM_TLS';
 }
 
 export const PROXY_ERROR_PREFIX = 'Error while proxying request to destination apiserver: ';
 
-export function statusForUpstreamError(server: string, error: UpstreamError): Status {
-  return failure(503, 'ServiceUnavailable', `${PROXY_ERROR_PREFIX}apiserver "${server}": ${error.message}`);
+/** The 503 Peerscope answers when it could not get a response from `peerName` (spec P5). */
+export function statusForUpstreamError(peerName: string, error: UpstreamError): Status {
+  return failure(503, 'ServiceUnavailable', `${PROXY_ERROR_PREFIX}apiserver "${peerName}": ${error.message}`);
 }

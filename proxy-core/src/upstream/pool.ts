@@ -1,26 +1,55 @@
 // One undici Pool per apiserver for the data path: keep-alive connections, TLS always verified
-// against the server's CA, no body timeout (watches and log follows stay open for hours).
+// against the server's CA (or the system roots when none is given), no body timeout.
 import { Pool } from 'undici';
-import type { ServerConfig } from '../cluster/server-config.js';
+
+/** How the data path reaches one apiserver (cluster/ServerConfig satisfies it). */
+export interface UpstreamServer {
+  readonly name: string;
+  /** http(s)://host:port */
+  readonly url: string;
+  /** PEM CA bundle that verifies the server. */
+  readonly ca?: string;
+  /** TLS server name when it differs from the URL host (kubeconfig tls-server-name). */
+  readonly servername?: string;
+  readonly clientCert?: { readonly cert: string; readonly key: string };
+  /** Sent only for clients that bring no Authorization of their own. */
+  readonly bearerToken?: () => string | undefined;
+}
 
 export interface UpstreamOptions {
   readonly connections?: number;
   readonly connectTimeoutMs?: number;
-  /** Time to the response headers; a list of a huge collection can take a while. */
+  /** Time from the request to the response headers. */
   readonly headersTimeoutMs?: number;
 }
 
+// client-go's dialer waits 30 s; a local proxy in front of a rollout should notice a dead server sooner.
+export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+// kube-apiserver ends a non-long-running request itself after --request-timeout (60 s) with a 504
+// Timeout Status; waiting a little longer lets that Status reach the client instead of our 503.
+// Watches and log follows send their headers at once, so this never cuts them.
+export const DEFAULT_HEADERS_TIMEOUT_MS = 70_000;
+export const DEFAULT_CONNECTIONS = 64;
+
 export interface Upstream {
-  readonly config: ServerConfig;
+  readonly name: string;
   readonly pool: Pool;
   readonly origin: URL;
+  /** Replaced in place when only the credential callback changes, so the pool is kept. */
+  config: UpstreamServer;
   connectionsOpened: number;
+}
+
+/** Two configs that open identical connections can share one pool. */
+function sameTransport(a: UpstreamServer, b: UpstreamServer): boolean {
+  return a.url === b.url && a.ca === b.ca && a.servername === b.servername
+    && a.clientCert?.cert === b.clientCert?.cert && a.clientCert?.key === b.clientCert?.key;
 }
 
 export class Upstreams {
   private readonly byName = new Map<string, Upstream>();
 
-  constructor(servers: readonly ServerConfig[], private readonly options: UpstreamOptions = {}) {
+  constructor(servers: ReadonlyArray<UpstreamServer>, private readonly options: UpstreamOptions = {}) {
     this.setServers(servers);
   }
 
@@ -28,57 +57,82 @@ export class Upstreams {
     return this.byName.get(name);
   }
 
-  /** Replaces the server list: new pools for new or changed servers, removed ones closed gracefully. */
-  setServers(servers: readonly ServerConfig[]): void {
+  names(): string[] {
+    return [...this.byName.keys()];
+  }
+
+  /**
+   * Replaces the server list: new pools for new or changed servers; removed or replaced pools close
+   * gracefully (requests in flight, watches included, finish on their old connections).
+   */
+  setServers(servers: ReadonlyArray<UpstreamServer>): void {
     const keep = new Set(servers.map((s) => s.name));
-    for (const [name, u] of this.byName) {
+    for (const [name, upstream] of this.byName) {
       if (!keep.has(name)) {
         this.byName.delete(name);
-        void u.pool.close();
+        closeGracefully(upstream.pool);
       }
     }
     for (const config of servers) {
       const current = this.byName.get(config.name);
-      if (current && current.config === config) continue;
-      if (current) void current.pool.close();
+      if (current && sameTransport(current.config, config)) {
+        current.config = config;
+        continue;
+      }
+      if (current) closeGracefully(current.pool);
       this.byName.set(config.name, this.create(config));
     }
   }
 
-  private create(config: ServerConfig): Upstream {
+  private create(config: UpstreamServer): Upstream {
     const origin = new URL(config.url);
+    if (origin.protocol !== 'https:' && origin.protocol !== 'http:') throw new Error(`apiserver "${config.name}": unsupported URL scheme ${origin.protocol}`);
     const pool = new Pool(origin.origin, {
-      connections: this.options.connections ?? 64,
-      connectTimeout: this.options.connectTimeoutMs ?? 10_000,
-      headersTimeout: this.options.headersTimeoutMs ?? 60_000,
+      connections: this.options.connections ?? DEFAULT_CONNECTIONS,
+      connectTimeout: this.options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+      headersTimeout: this.options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS,
+      // Like Go's http.Transport behind kube-apiserver's proxy: no body timeout. Watches and follows
+      // stay open for hours, and a slow client's back-pressure legitimately stalls any body.
       bodyTimeout: 0,
       keepAliveTimeout: 30_000,
       connect: {
+        // Verification stays on: only the trust anchors and the expected name are configurable.
         ...(config.ca ? { ca: config.ca } : {}),
         ...(config.servername ? { servername: config.servername } : {}),
         ...(config.clientCert ? { cert: config.clientCert.cert, key: config.clientCert.key } : {}),
       },
     });
-    const upstream: Upstream = { config, pool, origin, connectionsOpened: 0 };
+    const upstream: Upstream = { name: config.name, config, pool, origin, connectionsOpened: 0 };
     pool.on('connect', () => {
       upstream.connectionsOpened++;
     });
     return upstream;
   }
 
+  /** Connections opened so far to `name` (keep-alive reuse keeps this low; the bench reads it). */
   connectionsOpened(name: string): number {
     return this.byName.get(name)?.connectionsOpened ?? 0;
   }
 
+  /** Waits for requests in flight, then closes every pool. */
   async close(): Promise<void> {
-    const pools = [...this.byName.values()].map((u) => u.pool);
-    this.byName.clear();
+    const pools = this.takeAll();
     await Promise.all(pools.map((p) => p.close().catch(() => p.destroy())));
   }
 
+  /** Closes every pool now, failing requests in flight. */
   async destroy(): Promise<void> {
+    const pools = this.takeAll();
+    await Promise.all(pools.map((p) => p.destroy().catch(() => undefined)));
+  }
+
+  private takeAll(): Pool[] {
     const pools = [...this.byName.values()].map((u) => u.pool);
     this.byName.clear();
-    await Promise.all(pools.map((p) => p.destroy()));
+    return pools;
   }
+}
+
+function closeGracefully(pool: Pool): void {
+  pool.close().catch(() => pool.destroy().catch(() => undefined));
 }
