@@ -23,6 +23,8 @@ export const simStatusSchema = z.object({
     to: z.string(),
     current: z.object({ server: z.string(), phase: z.enum(['draining', 'down', 'up']) }).optional(),
     upgraded: z.array(z.string()),
+    /** Why the last rollout stopped, when it failed. */
+    error: z.string().optional(),
   }),
   /** Requests per second the traffic generator sends through the port; undefined when there is none. */
   trafficRps: z.number().nonnegative().optional(),

@@ -8,8 +8,9 @@ import type { Command } from 'commander';
 import { createCore } from '../core.js';
 import { loadRelease } from '../sim/catalog/index.js';
 import { startSimCluster } from '../sim/cluster.js';
-import { runRollout } from '../sim/rollout.js';
 import { startTraffic } from '../sim/traffic.js';
+import { createSimController } from '../control/sim-controller.js';
+import { startUiHost, type UiHost } from './ui.js';
 import { formatPolicy } from '../proxy/policy.js';
 import { onShutdown, parseListen, parsePolicyOption, parsePositiveInt, printRolloutEvent } from './options.js';
 
@@ -23,6 +24,7 @@ interface DemoFlags {
   stepSeconds: number;
   startDelaySeconds: number;
   rollout: boolean;
+  ui: boolean;
 }
 
 export function registerDemoCommand(program: Command): void {
@@ -38,6 +40,7 @@ export function registerDemoCommand(program: Command): void {
     .option('--step-seconds <s>', 'seconds each rollout phase (draining, down) lasts', parsePositiveInt, 10)
     .option('--start-delay-seconds <s>', 'seconds before the rollout starts', parsePositiveInt, 15)
     .option('--no-rollout', 'keep the servers at --from')
+    .option('--ui', 'serve the UI on a loopback port and print its URL (browser mode)', false)
     .action(async (flags: DemoFlags) => {
       const from = loadRelease(flags.from);
       const to = loadRelease(flags.to);
@@ -64,25 +67,24 @@ export function registerDemoCommand(program: Command): void {
       console.log(`Point kubectl at the port: kubectl --kubeconfig ${kubeconfig} api-resources`);
       console.log(`Routing trace on every response (X-Peerscope-Route); metrics at ${address.url}/.peerscope/metrics; policy ${formatPolicy(flags.policy)}`);
       const traffic = startTraffic({ targets: [address.url], rps: flags.traffic, releases: [from, to] });
-      const abort = new AbortController();
-      let rollout: Promise<void> = Promise.resolve();
-      if (flags.rollout) {
-        const timer = setTimeout(() => {
-          rollout = runRollout(sim.servers, to, {
-            drainSeconds: flags.stepSeconds,
-            downSeconds: flags.stepSeconds,
-            signal: abort.signal,
-            onEvent: printRolloutEvent,
-          }).catch((err: Error) => {
-            if (!abort.signal.aborted) console.error(`rollout: ${err.message}`);
-          });
-        }, flags.startDelaySeconds * 1000);
-        abort.signal.addEventListener('abort', () => clearTimeout(timer));
+      // One rollout driver for the timer and the UI's start/pause buttons.
+      const rollout = createSimController({
+        servers: sim.servers, from: flags.from, to, traffic, trafficRps: flags.traffic,
+        rollout: { drainSeconds: flags.stepSeconds, downSeconds: flags.stepSeconds, onEvent: printRolloutEvent },
+        onRolloutError: (err) => console.error(`rollout: ${err.message}`),
+      });
+      const timer = flags.rollout ? setTimeout(() => rollout.startRollout(), flags.startDelaySeconds * 1000) : undefined;
+      let ui: UiHost | undefined;
+      if (flags.ui) {
+        ui = await startUiHost({ core, sim: rollout });
+        console.log(`UI: ${ui.url}`);
       }
       onShutdown(async () => {
-        abort.abort();
+        clearTimeout(timer);
+        await ui?.close();
+        const rolloutClosed = rollout.close();
         const summary = await traffic.stop();
-        await rollout;
+        await rolloutClosed;
         await core.close(2_000);
         await sim.close();
         const totals = core.telemetry.totals();

@@ -24,6 +24,8 @@ export interface SimControllerOptions {
   readonly traffic?: TrafficHandle;
   readonly trafficRps?: number;
   readonly rollout?: Omit<RolloutOptions, 'signal' | 'controller'>;
+  /** A rollout that failed (not one aborted by close()). */
+  readonly onRolloutError?: (err: Error) => void;
 }
 
 export function createSimController(options: SimControllerOptions): SimController {
@@ -35,6 +37,7 @@ export function createSimController(options: SimControllerOptions): SimControlle
   let abort = new AbortController();
   let running: Promise<void> | undefined;
   let trafficRps = options.traffic ? options.trafficRps ?? 0 : undefined;
+  let rolloutError: string | undefined;
 
   const status = (): SimStatus => ({
     rollout: {
@@ -43,6 +46,7 @@ export function createSimController(options: SimControllerOptions): SimControlle
       to: options.to.release,
       ...(controller.current ? { current: { ...controller.current } } : {}),
       upgraded: [...controller.upgraded],
+      ...(rolloutError ? { error: rolloutError } : {}),
     },
     ...(trafficRps !== undefined ? { trafficRps } : {}),
   });
@@ -61,8 +65,14 @@ export function createSimController(options: SimControllerOptions): SimControlle
         // A finished rollout started again does nothing per server already at the target release.
         controller = new RolloutController();
         abort = new AbortController();
-        running = runRollout(options.servers, options.to, { ...options.rollout, onEvent, signal: abort.signal, controller })
-          .catch(() => undefined)
+        rolloutError = undefined;
+        const signal = abort.signal;
+        running = runRollout(options.servers, options.to, { ...options.rollout, onEvent, signal, controller })
+          .catch((err: Error) => {
+            if (signal.aborted) return;
+            rolloutError = err.message;
+            options.onRolloutError?.(err);
+          })
           .finally(changed);
       }
       changed();
