@@ -3,7 +3,7 @@
 // with the per-launch token. Checks what an operator relies on and saves a screenshot of every screen
 // (light and dark) under test-results/.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -147,6 +147,18 @@ describe.skipIf(!hasChromium)('the UI in Chromium', () => {
     await shoot('discovery');
     await page.getByRole('radio', { name: /Peer-aggregated/ }).check();
     await expect.poll(() => core.discoveryMode()).toBe('peer-aggregated');
+  });
+
+  it('exports a snapshot as a JSON file', async () => {
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export snapshot' }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^peerscope-snapshot-.*\.json$/);
+    const path = join(shots, 'snapshot.json');
+    await download.saveAs(path);
+    const snapshot = JSON.parse(readFileSync(path, 'utf8')) as { kind: string; servers: unknown[]; routeTable: { skewed: string[] } };
+    expect(snapshot.kind).toBe('RoutingSnapshot');
+    expect(snapshot.servers).toHaveLength(3);
+    expect(snapshot.routeTable.skewed.length).toBeGreaterThan(0);
+    expect(readFileSync(path, 'utf8')).not.toContain(sim.token!);
   });
 
   it('keyboard: arrow keys move between the tabs', async () => {

@@ -156,8 +156,8 @@ function MatrixBody({ view, filter, search }: { view: RouteTableView; filter: Ma
         {items.length === 0 ? (
           <Empty>No GVR matches “{search}”.</Empty>
         ) : (
-          <div className="matrix-scroll" ref={scrollRef} tabIndex={0} aria-label="GVR rows, scroll with the arrow keys">
-            <div className="matrix-virtual" style={{ height: virtualizer.getTotalSize() }}>
+          <div className="matrix-scroll" role="rowgroup" ref={scrollRef} tabIndex={0} aria-label="GVR rows, scroll with the arrow keys">
+            <div className="matrix-virtual" role="presentation" style={{ height: virtualizer.getTotalSize() }}>
               {virtualizer.getVirtualItems().map((v) => {
                 const item = items[v.index]!;
                 const common = { 'data-index': v.index, role: 'row', style: { transform: `translateY(${v.start}px)`, gridTemplateColumns: template } } as const;

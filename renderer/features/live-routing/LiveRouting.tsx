@@ -165,8 +165,8 @@ function EventTable({ events }: { events: RoutingEvent[] }) {
           <div role="columnheader" key={h}>{h}</div>
         ))}
       </div>
-      <div className="stream-scroll" ref={scrollRef} tabIndex={0} aria-label="Request stream, scroll with the arrow keys">
-        <div className="matrix-virtual" style={{ height: virtualizer.getTotalSize() }}>
+      <div className="stream-scroll" role="rowgroup" ref={scrollRef} tabIndex={0} aria-label="Request stream, scroll with the arrow keys">
+        <div className="matrix-virtual" role="presentation" style={{ height: virtualizer.getTotalSize() }}>
           {virtualizer.getVirtualItems().map((v) => {
             const e = events[v.index]!;
             return (
