@@ -16,6 +16,15 @@ describe('rollout driver', () => {
       const events: SimEvent[] = [];
       const outOfService = new Set<string>();
       let maxOut = 0;
+      // What the servers themselves report, not only what the driver announces.
+      const notReady = new Set<string>();
+      let maxNotReady = 0;
+      sim.onEvent((e) => {
+        if (e.type !== 'server-state') return;
+        if (e.state === 'ready') notReady.delete(e.server);
+        else notReady.add(e.server);
+        maxNotReady = Math.max(maxNotReady, notReady.size);
+      });
       await runRollout(sim.servers, to, {
         drainSeconds: 0.05, downSeconds: 0.05,
         onEvent: (e) => {
@@ -29,6 +38,8 @@ describe('rollout driver', () => {
       const steps = events.filter((e) => e.type === 'rollout-step').map((e) => e.type === 'rollout-step' ? `${e.server}:${e.phase}` : '');
       expect(steps).toEqual(['sim-1:draining', 'sim-1:down', 'sim-1:up', 'sim-2:draining', 'sim-2:down', 'sim-2:up', 'sim-3:draining', 'sim-3:down', 'sim-3:up']);
       expect(maxOut).toBe(1);
+      expect(maxNotReady).toBe(1);
+      expect(notReady.size).toBe(0);
       expect(events.at(-1)).toMatchObject({ type: 'rollout-done', release: 'v1.37-dev' });
       for (const s of sim.servers) {
         const res = await request(`${s.info().url}/version`);
@@ -54,7 +65,7 @@ describe('rollout driver', () => {
       controller.resume();
       await done;
       expect(seen).toEqual(['sim-2:draining', 'sim-2:down', 'sim-2:up']);
-      expect(controller.phase).toBe('done');
+      expect(controller.status()).toEqual({ phase: 'done', upgraded: ['sim-2'] });
 
       const abort = new AbortController();
       abort.abort();
@@ -64,4 +75,31 @@ describe('rollout driver', () => {
       await sim.close();
     }
   });
+
+  it('aborted while a server drains, brings that server back at its old release and goes no further', async () => {
+    const from = loadRelease('v1.36-dev');
+    const to = loadRelease('v1.37-dev');
+    const sim = await startSimCluster({ releases: [from, from], http: true });
+    try {
+      const abort = new AbortController();
+      const seen: string[] = [];
+      const done = runRollout(sim.servers, to, {
+        drainSeconds: 30, // far longer than the test: the abort must not wait for it
+        signal: abort.signal,
+        onEvent: (e) => {
+          if (e.type !== 'rollout-step') return;
+          seen.push(`${e.server}:${e.phase}:${e.to}`);
+          if (e.phase === 'draining') abort.abort();
+        },
+      });
+      await done;
+      expect(seen).toEqual(['sim-1:draining:v1.37-dev', 'sim-1:up:v1.36-dev']);
+      expect(sim.servers.map((s) => [s.info().state, s.info().release])).toEqual([['ready', 'v1.36-dev'], ['ready', 'v1.36-dev']]);
+      const readyz = await request(`${sim.servers[0]!.info().url}/readyz`);
+      expect(readyz.statusCode).toBe(200);
+      await readyz.body.dump();
+    } finally {
+      await sim.close();
+    }
+  }, 10_000);
 });

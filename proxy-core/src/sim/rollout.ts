@@ -14,6 +14,14 @@ export interface RolloutOptions {
   readonly signal?: AbortSignal;
   readonly onEvent?: (e: SimEvent) => void;
   readonly controller?: RolloutController;
+  /** Servers are upgraded in the order given (the only order so far; the option names the contract). */
+  readonly order?: 'as-given';
+}
+
+export interface RolloutStatus {
+  readonly phase: RolloutPhase;
+  readonly current?: { readonly server: string; readonly phase: 'draining' | 'down' | 'up' };
+  readonly upgraded: readonly string[];
 }
 
 export type RolloutPhase = 'idle' | 'running' | 'paused' | 'done' | 'aborted';
@@ -25,6 +33,10 @@ export class RolloutController {
   phase: RolloutPhase = 'idle';
   current: { server: string; phase: 'draining' | 'down' | 'up' } | undefined;
   upgraded: string[] = [];
+
+  status(): RolloutStatus {
+    return { phase: this.phase, ...(this.current ? { current: { ...this.current } } : {}), upgraded: [...this.upgraded] };
+  }
 
   pause(): void {
     this.paused = true;
@@ -66,9 +78,16 @@ export async function runRollout(servers: readonly SimServer[], to: ReleaseCatal
       await ctl.gate(options.signal);
       throwIfAborted(options.signal);
       step(ctl, emit, server.name, from, to.release, 'draining');
-      await server.drain((options.drainSeconds ?? 10) * 1000);
+      await untilAborted(server.drain((options.drainSeconds ?? 10) * 1000), options.signal);
       await ctl.gate(options.signal);
-      throwIfAborted(options.signal);
+      if (options.signal?.aborted) {
+        // Aborted while draining: back into service at the release it had, as an uncordon would.
+        await server.stop();
+        await server.start();
+        step(ctl, emit, server.name, from, from, 'up');
+        ctl.current = undefined;
+        throw new RolloutAborted('the rollout was aborted');
+      }
       step(ctl, emit, server.name, from, to.release, 'down');
       await server.stop();
       server.setRelease(to);
@@ -96,6 +115,17 @@ function step(ctl: RolloutController, emit: (e: SimEvent) => void, server: strin
 
 function throwIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw new RolloutAborted('the rollout was aborted');
+}
+
+/** Waits for `work`, or only until the signal aborts (the work goes on; the caller checks the signal next). */
+function untilAborted(work: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
+  if (!signal) return work;
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const onAbort = () => resolve();
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 /** Sleeps, but returns early (without throwing) when aborted: callers check the signal next. */

@@ -1,10 +1,16 @@
-// The traffic generator: realistic clients at a bounded rate — controllers that list and watch
-// (including GVRs only the newer release serves), kubectl-like get / create / delete with unique
-// names, and the namespace-deletion sweep that lists every namespaced GVR (the workflow a false 404
-// breaks). Targets are used round-robin: one URL is Peerscope's port, several are the servers
-// themselves as a load balancer would spread clients.
+// The traffic generator: realistic clients at a bounded rate — controllers that list and then watch
+// (including GVRs only the newer release serves) and resume from their last resourceVersion as
+// client-go reflectors do, kubectl-like get / create / delete with unique names, and the
+// namespace-deletion sweep that lists every namespaced GVR (the workflow a false 404 breaks).
+// Targets are used round-robin: one URL is Peerscope's port, several are the servers themselves as
+// a load balancer would spread clients. Every request, watches and sweep steps included, takes a
+// token from one bucket: the generator never exceeds its rate (plus a burst of a tenth of a second).
+import { randomBytes } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { Agent, request } from 'undici';
 import { catalogEntries, type ReleaseCatalog } from './catalog/index.js';
+import { isWritable, objectFor } from './traffic/objects.js';
+import { TokenBucket } from './traffic/token-bucket.js';
 
 export type TrafficKind = 'list' | 'watch' | 'get' | 'create' | 'delete' | 'ns-sweep';
 
@@ -13,10 +19,14 @@ export interface TrafficResult {
   readonly kind: TrafficKind;
   readonly method: string;
   readonly path: string;
+  /** "group/version/resource" ("" group for the core API). */
   readonly gvr: string;
+  /** 0 when no HTTP answer came (connection refused or cut). */
   readonly status: number;
+  /** Until the whole answer; for a watch, until its response headers. */
   readonly ms: number;
   readonly target: string;
+  /** The server that answered: X-Peerscope-Route's answering server, else X-Simulated-Apiserver. */
   readonly answeredBy?: string;
   readonly error?: string;
 }
@@ -24,6 +34,7 @@ export interface TrafficResult {
 export interface AcknowledgedWrite {
   readonly op: 'create' | 'delete';
   readonly gvr: string;
+  /** "" for a cluster-scoped object. */
   readonly namespace: string;
   readonly name: string;
   readonly uid?: string;
@@ -34,8 +45,8 @@ export interface TrafficSummary {
   readonly total: number;
   readonly byStatus: Record<string, number>;
   readonly byKind: Record<string, number>;
-  /** Every 404 for a collection or a create (never a get of a deleted object), with its GVR. */
-  readonly notFound: { gvr: string; path: string; target: string; at: number }[];
+  /** Every 404 for a collection (list, watch, sweep) or a create — never a get or delete of one object — with its GVR. */
+  readonly notFound: { gvr: string; path: string; target: string; at: number; kind: TrafficKind }[];
   readonly writes: AcknowledgedWrite[];
   /** Names whose create or delete got no definite answer (no response, or a 5xx): the write may or may not have happened. */
   readonly uncertain: string[];
@@ -45,21 +56,31 @@ export interface TrafficSummary {
 
 export interface TrafficOptions {
   readonly targets: readonly string[];
+  /** CA (PEM) that verifies https:// targets. */
   readonly ca?: string;
   readonly token?: string;
+  /** Requests per second, all kinds together; 0 sends nothing until setRate(). */
   readonly rps: number;
+  /** Every release in play: the generator asks for the union of their GVRs. */
   readonly releases: readonly ReleaseCatalog[];
   readonly namespace?: string;
+  /** Seeds the choice of requests (names stay unique across runs). */
   readonly seed?: number;
-  /** Long-lived controller watches kept open. */
+  /** Stops the generator like stop(). */
+  readonly signal?: AbortSignal;
+  /** Controller reflectors (list, then watch) kept running; default 3. */
   readonly watches?: number;
+  /** Short requests in flight at once; default 32. */
   readonly maxInFlight?: number;
+  /** How long stop() lets in-flight requests finish before cutting them; default 2000 ms. */
+  readonly stopGraceMs?: number;
   readonly onResult?: (r: TrafficResult) => void;
 }
 
 export interface TrafficHandle {
   setRate(rps: number): void;
   summary(): TrafficSummary;
+  /** No new requests; watches end at once, other requests get the grace; then the final summary. */
   stop(): Promise<TrafficSummary>;
 }
 
@@ -71,39 +92,65 @@ interface Gvr {
   readonly namespaced: boolean;
   readonly verbs: ReadonlySet<string>;
   readonly key: string;
+  /** Served by only some of the releases: the GVRs a rollout makes appear or vanish. */
+  readonly skewed: boolean;
 }
 
-/** Kinds the generator creates and deletes: plain objects every simulated server stores as given. */
-const WRITABLE = new Set(['/v1/configmaps', '/v1/secrets', 'scheduling.k8s.io/v1beta1/podgroups', 'resource.k8s.io/v1/resourceclaims', 'resource.k8s.io/v1beta1/resourceclaims']);
+interface Answer {
+  readonly status: number;
+  readonly json?: Record<string, unknown>;
+}
+
+const WATCH_BACKOFF_MS = [250, 500, 1000, 2000];
 
 export function startTraffic(options: TrafficOptions): TrafficHandle {
   if (options.targets.length === 0) throw new Error('traffic needs at least one target');
-  let rps = Math.max(0, options.rps);
   const ns = options.namespace ?? 'peerscope-traffic';
-  const agent = new Agent({ connections: 32, connect: options.ca ? { ca: options.ca } : {} });
+  const runId = randomBytes(3).toString('hex');
+  const agent = new Agent({ connections: 64, connect: options.ca ? { ca: options.ca } : {} });
   const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'peerscope-traffic/0.1', ...(options.token ? { authorization: `Bearer ${options.token}` } : {}) };
-  let seed = options.seed ?? 1;
-  const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const random = seededRandom(options.seed ?? 1);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)] as T;
 
   const gvrs = unionGvrs(options.releases);
   const listable = gvrs.filter((g) => g.verbs.has('list'));
   const namespacedListable = listable.filter((g) => g.namespaced);
-  const writable = gvrs.filter((g) => WRITABLE.has(g.key) && g.verbs.has('create'));
+  const writable = gvrs.filter((g) => isWritable(g.key) && g.verbs.has('create') && g.verbs.has('delete'));
   const created: { gvr: Gvr; name: string }[] = [];
   const summary = { total: 0, byStatus: {} as Record<string, number>, byKind: {} as Record<string, number>, notFound: [] as TrafficSummary['notFound'], writes: [] as AcknowledgedWrite[], uncertain: [] as string[], watchEvents: 0, watchReconnects: 0 };
-  const abort = new AbortController();
+
+  const bucket = new TokenBucket(Math.max(0, options.rps));
+  // Watches are cut at once on stop; short requests get a grace first.
+  const watchAbort = new AbortController();
+  const requestAbort = new AbortController();
+  setMaxListeners(0, watchAbort.signal, requestAbort.signal);
+  let stopping = false;
   let targetIndex = 0;
-  let inFlight = 0;
   let serial = 0;
   let sweeping = false;
   const pending = new Set<Promise<unknown>>();
+  const track = (p: Promise<unknown>) => {
+    pending.add(p);
+    void p.finally(() => pending.delete(p));
+  };
 
-  const base = () => options.targets[targetIndex++ % options.targets.length] as string;
+  const nextTarget = () => options.targets[targetIndex++ % options.targets.length] as string;
   const collection = (g: Gvr) => `${g.group ? `/apis/${g.group}` : '/api'}/${g.version}${g.namespaced ? `/namespaces/${ns}` : ''}/${g.resource}`;
 
-  async function send(kind: TrafficKind, g: Gvr, method: string, path: string, body?: unknown): Promise<{ status: number; json?: Record<string, unknown> }> {
-    const target = base();
+  function record(result: TrafficResult): void {
+    summary.total++;
+    summary.byStatus[String(result.status)] = (summary.byStatus[String(result.status)] ?? 0) + 1;
+    summary.byKind[result.kind] = (summary.byKind[result.kind] ?? 0) + 1;
+    if (result.status === 404 && result.kind !== 'get' && result.kind !== 'delete') {
+      summary.notFound.push({ gvr: result.gvr, path: result.path, target: result.target, at: result.at, kind: result.kind });
+    }
+    options.onResult?.(result);
+  }
+
+  /** One short request; takes a token first unless the caller already holds one. Undefined when stopped before it was sent. */
+  async function send(kind: TrafficKind, g: Gvr, method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown, paid = false): Promise<Answer | undefined> {
+    if (!paid && !(await bucket.take())) return undefined;
+    const target = nextTarget();
     const started = performance.now();
     let status = 0;
     let answeredBy: string | undefined;
@@ -111,141 +158,220 @@ export function startTraffic(options: TrafficOptions): TrafficHandle {
     let error: string | undefined;
     try {
       const res = await request(`${target}${path}`, {
-        method: method as 'GET',
+        method,
         dispatcher: agent,
         headers: body ? { ...headers, 'content-type': 'application/json' } : headers,
         ...(body ? { body: JSON.stringify(body) } : {}),
-        signal: abort.signal,
+        signal: requestAbort.signal,
       });
       status = res.statusCode;
       answeredBy = answeredByOf(res.headers);
-      const text = await res.body.text();
-      try {
-        json = JSON.parse(text) as Record<string, unknown>;
-      } catch {
-        json = undefined;
-      }
+      json = parseObject(await res.body.text());
     } catch (err) {
       error = (err as Error).message;
     }
-    if (abort.signal.aborted) return { status };
-    const result: TrafficResult = { at: Date.now(), kind, method, path, gvr: g.key, status, ms: performance.now() - started, target, ...(answeredBy ? { answeredBy } : {}), ...(error ? { error } : {}) };
-    summary.total++;
-    summary.byStatus[String(status)] = (summary.byStatus[String(status)] ?? 0) + 1;
-    summary.byKind[kind] = (summary.byKind[kind] ?? 0) + 1;
-    if (status === 404 && (kind === 'list' || kind === 'ns-sweep' || kind === 'create')) summary.notFound.push({ gvr: g.key, path, target, at: result.at });
-    options.onResult?.(result);
+    // Cut by our own stop: not a result of the system under test.
+    if (requestAbort.signal.aborted && status === 0) return { status };
+    record({ at: Date.now(), kind, method, path, gvr: g.key, status, ms: performance.now() - started, target, ...(answeredBy ? { answeredBy } : {}), ...(error ? { error } : {}) });
     return { status, ...(json ? { json } : {}) };
   }
 
-  async function oneRequest(): Promise<void> {
+  async function list(): Promise<void> {
+    const g = pick(listable);
+    await send('list', g, 'GET', collection(g), undefined, true);
+  }
+
+  async function create(): Promise<void> {
+    const g = pick(writable);
+    const n = ++serial;
+    const name = `traffic-${runId}-${n}`;
+    const res = await send('create', g, 'POST', collection(g), objectFor(g, name, ns, n), true);
+    if (!res) return;
+    if (res.status === 0 || res.status >= 500) summary.uncertain.push(name);
+    if (res.status === 201 || res.status === 200) {
+      const meta = (res.json?.metadata ?? {}) as { uid?: string; resourceVersion?: string };
+      created.push({ gvr: g, name });
+      summary.writes.push({ op: 'create', gvr: g.key, namespace: g.namespaced ? ns : '', name, ...(meta.uid ? { uid: meta.uid } : {}), ...(meta.resourceVersion ? { resourceVersion: meta.resourceVersion } : {}) });
+    }
+  }
+
+  async function get(): Promise<void> {
+    const { gvr: g, name } = pick(created);
+    await send('get', g, 'GET', `${collection(g)}/${name}`, undefined, true);
+  }
+
+  async function remove(): Promise<void> {
+    const [victim] = created.splice(Math.floor(random() * created.length), 1) as [{ gvr: Gvr; name: string }];
+    const res = await send('delete', victim.gvr, 'DELETE', `${collection(victim.gvr)}/${victim.name}`, undefined, true);
+    if (!res) return;
+    if (res.status === 200 || res.status === 202) summary.writes.push({ op: 'delete', gvr: victim.gvr.key, namespace: victim.gvr.namespaced ? ns : '', name: victim.name });
+    else if (res.status === 0 || res.status >= 500) summary.uncertain.push(victim.name);
+  }
+
+  /** The namespace controller's sweep: every namespaced GVR that can be listed, one after another. */
+  async function sweep(): Promise<void> {
+    sweeping = true;
+    try {
+      let paid = true;
+      for (const g of namespacedListable) {
+        if (stopping) return;
+        if (!(await send('ns-sweep', g, 'GET', collection(g), undefined, paid))) return;
+        paid = false;
+      }
+    } finally {
+      sweeping = false;
+    }
+  }
+
+  function chooseAction(): () => Promise<void> {
     const r = random();
-    if (r < 0.45 || writable.length === 0) {
-      const g = pick(listable);
-      await send('list', g, 'GET', collection(g));
-    } else if (r < 0.65) {
-      const g = pick(writable);
-      const name = `traffic-${process.pid}-${++serial}`;
-      const apiVersion = g.group ? `${g.group}/${g.version}` : g.version;
-      const res = await send('create', g, 'POST', collection(g), { apiVersion, kind: g.kind, metadata: { name, namespace: ns, labels: { 'app.kubernetes.io/managed-by': 'peerscope-traffic' } }, data: { n: String(serial) } });
-      if (res.status === 0 || res.status >= 500) summary.uncertain.push(name);
-      if (res.status === 201 || res.status === 200) {
-        const meta = (res.json?.metadata ?? {}) as { uid?: string; resourceVersion?: string };
-        created.push({ gvr: g, name });
-        summary.writes.push({ op: 'create', gvr: g.key, namespace: ns, name, ...(meta.uid ? { uid: meta.uid } : {}), ...(meta.resourceVersion ? { resourceVersion: meta.resourceVersion } : {}) });
-      }
-    } else if (r < 0.85 && created.length > 0) {
-      const { gvr: g, name } = created[Math.floor(random() * created.length)] as { gvr: Gvr; name: string };
-      await send('get', g, 'GET', `${collection(g)}/${name}`);
-    } else if (r < 0.98 && created.length > 0) {
-      const [victim] = created.splice(Math.floor(random() * created.length), 1) as [{ gvr: Gvr; name: string }];
-      const res = await send('delete', victim.gvr, 'DELETE', `${collection(victim.gvr)}/${victim.name}`);
-      if (res.status === 200 || res.status === 202) summary.writes.push({ op: 'delete', gvr: victim.gvr.key, namespace: ns, name: victim.name });
-      else if (res.status === 0 || res.status >= 500) summary.uncertain.push(victim.name);
-    } else if (!sweeping) {
-      // The namespace-deletion sweep: every namespaced GVR that can be listed, one after another.
-      // One sweep at a time, as the namespace controller works one namespace after another.
-      sweeping = true;
-      try {
-        for (const g of namespacedListable) {
-          if (abort.signal.aborted) return;
-          await send('ns-sweep', g, 'GET', collection(g));
-        }
-      } finally {
-        sweeping = false;
-      }
-    }
+    if (r < 0.45 || writable.length === 0) return list;
+    if (r < 0.65) return create;
+    if (r < 0.82 && created.length > 0) return get;
+    if (r < 0.97 && created.length > 0) return remove;
+    // One sweep at a time, as the namespace controller works one namespace after another.
+    if (r >= 0.97 && !sweeping) return sweep;
+    return list;
   }
 
-  // Token bucket: at most `rps` starts per second, at most maxInFlight at once.
-  let tokens = 0;
-  let last = performance.now();
-  const maxInFlight = options.maxInFlight ?? 64;
-  const tick = setInterval(() => {
-    const now = performance.now();
-    tokens = Math.min(rps, tokens + ((now - last) / 1000) * rps);
-    last = now;
-    while (tokens >= 1 && inFlight < maxInFlight && !abort.signal.aborted) {
-      tokens -= 1;
+  // The namespace the writes go to, as an operator's kubectl would create it first; 409 is fine.
+  const namespaces = gvrs.find((g) => g.key === '/v1/namespaces');
+  async function ensureNamespace(): Promise<void> {
+    if (!namespaces) return;
+    const res = await send('create', namespaces, 'POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
+    if (res?.status === 201) summary.writes.push({ op: 'create', gvr: namespaces.key, namespace: '', name: ns, ...metadataOf(res.json) });
+  }
+
+  async function dispatch(): Promise<void> {
+    await ensureNamespace();
+    const maxInFlight = options.maxInFlight ?? 32;
+    let inFlight = 0;
+    let slotFreed: (() => void) | undefined;
+    while (!stopping) {
+      if (inFlight >= maxInFlight) {
+        await new Promise<void>((resolve) => (slotFreed = resolve));
+        continue;
+      }
+      if (!(await bucket.take())) break;
+      const action = chooseAction();
       inFlight++;
-      const p = oneRequest().finally(() => {
+      track(action().finally(() => {
         inFlight--;
-        pending.delete(p);
-      });
-      pending.add(p);
-    }
-  }, 20);
-
-  // Controllers: long-lived watches that resume from their last resourceVersion when a stream ends.
-  const watched = [...listable.filter((g) => g.verbs.has('watch'))].sort((a, b) => onlySome(options.releases, b) - onlySome(options.releases, a)).slice(0, options.watches ?? 3);
-  for (const g of watched) pending.add(watchLoop(g));
-
-  async function watchLoop(g: Gvr): Promise<void> {
-    let rv = '';
-    while (!abort.signal.aborted) {
-      const path = `${collection(g)}?watch=true&allowWatchBookmarks=true${rv ? `&resourceVersion=${rv}` : ''}`;
-      try {
-        const res = await request(`${base()}${path}`, { dispatcher: agent, headers, signal: abort.signal });
-        let buffered = '';
-        for await (const chunk of res.body) {
-          buffered += chunk.toString();
-          let nl: number;
-          while ((nl = buffered.indexOf('\n')) >= 0) {
-            const line = buffered.slice(0, nl);
-            buffered = buffered.slice(nl + 1);
-            try {
-              const event = JSON.parse(line) as { type?: string; object?: { metadata?: { resourceVersion?: string } } };
-              if (event.type === 'ERROR') rv = ''; // 410 Expired: relist from now
-              else if (event.object?.metadata?.resourceVersion) rv = event.object.metadata.resourceVersion;
-              summary.watchEvents++;
-            } catch {
-              // a partial or non-JSON line: ignore, as a reflector logs and moves on
-            }
-          }
-        }
-      } catch {
-        // connection refused or cut: back off and reconnect
-      }
-      if (abort.signal.aborted) break;
-      summary.watchReconnects++;
-      await new Promise((r) => setTimeout(r, 250));
+        slotFreed?.();
+        slotFreed = undefined;
+      }));
     }
   }
+
+  /** A controller's reflector: list, then watch from the list's resourceVersion; on a clean end, watch again from the last one seen; on 410 Gone, list again. */
+  async function reflector(g: Gvr): Promise<void> {
+    let rv: string | undefined;
+    let failures = 0;
+    const backoff = async () => {
+      await sleep(WATCH_BACKOFF_MS[Math.min(failures++, WATCH_BACKOFF_MS.length - 1)] as number, watchAbort.signal);
+    };
+    while (!stopping) {
+      if (rv === undefined) {
+        const res = await send('list', g, 'GET', `${collection(g)}?limit=500`);
+        if (!res) return;
+        const listRv = (res.json?.metadata as { resourceVersion?: unknown } | undefined)?.resourceVersion;
+        if (res.status !== 200 || typeof listRv !== 'string') {
+          await backoff();
+          continue;
+        }
+        rv = listRv;
+      }
+      if (!(await bucket.take())) return;
+      const outcome = await watchOnce(g, rv);
+      if (outcome.kind === 'stopped') return;
+      if (outcome.kind === 'gone') rv = undefined;
+      else if (outcome.rv) rv = outcome.rv;
+      if (outcome.kind === 'ended') failures = 0;
+      else await backoff();
+      summary.watchReconnects++;
+    }
+  }
+
+  async function watchOnce(g: Gvr, rv: string): Promise<{ kind: 'ended' | 'failed' | 'gone' | 'stopped'; rv?: string }> {
+    const target = nextTarget();
+    const path = `${collection(g)}?allowWatchBookmarks=true&resourceVersion=${encodeURIComponent(rv)}&timeoutSeconds=${300 + Math.floor(random() * 300)}&watch=true`;
+    const started = performance.now();
+    let lastRv: string | undefined;
+    try {
+      const res = await request(`${target}${path}`, { dispatcher: agent, headers, signal: watchAbort.signal });
+      const answeredBy = answeredByOf(res.headers);
+      record({ at: Date.now(), kind: 'watch', method: 'GET', path, gvr: g.key, status: res.statusCode, ms: performance.now() - started, target, ...(answeredBy ? { answeredBy } : {}) });
+      if (res.statusCode !== 200) {
+        await res.body.text();
+        return { kind: res.statusCode === 410 ? 'gone' : 'failed' };
+      }
+      let buffered = '';
+      for await (const chunk of res.body) {
+        buffered += (chunk as Buffer).toString();
+        let nl: number;
+        while ((nl = buffered.indexOf('\n')) >= 0) {
+          const event = parseObject(buffered.slice(0, nl)) as { type?: string; object?: { code?: number; metadata?: { resourceVersion?: string } } } | undefined;
+          buffered = buffered.slice(nl + 1);
+          if (!event) continue; // a line that is not JSON: a reflector logs it and moves on
+          summary.watchEvents++;
+          if (event.type === 'ERROR') return { kind: event.object?.code === 410 ? 'gone' : 'failed', ...(lastRv ? { rv: lastRv } : {}) };
+          const eventRv = event.object?.metadata?.resourceVersion;
+          if (eventRv) lastRv = eventRv;
+        }
+      }
+      return { kind: 'ended', ...(lastRv ? { rv: lastRv } : {}) };
+    } catch (err) {
+      if (watchAbort.signal.aborted) return { kind: 'stopped' };
+      if (lastRv === undefined) {
+        // No answer at all (refused, reset before headers): a request that failed.
+        record({ at: Date.now(), kind: 'watch', method: 'GET', path, gvr: g.key, status: 0, ms: performance.now() - started, target, error: (err as Error).message });
+      }
+      return { kind: 'failed', ...(lastRv ? { rv: lastRv } : {}) };
+    }
+  }
+
+  track(dispatch());
+  for (const g of chooseWatched(listable, options.watches ?? 3)) track(reflector(g));
 
   const snapshot = (): TrafficSummary => ({ ...summary, byStatus: { ...summary.byStatus }, byKind: { ...summary.byKind }, notFound: [...summary.notFound], writes: [...summary.writes], uncertain: [...summary.uncertain] });
-  return {
-    setRate(next) {
-      rps = Math.max(0, next);
-    },
-    summary: snapshot,
-    async stop() {
-      clearInterval(tick);
-      abort.abort();
-      await Promise.allSettled([...pending]);
+  let stopped: Promise<TrafficSummary> | undefined;
+  const stop = (): Promise<TrafficSummary> => {
+    stopped ??= (async () => {
+      stopping = true;
+      bucket.close();
+      watchAbort.abort();
+      const grace = setTimeout(() => requestAbort.abort(), options.stopGraceMs ?? 2000);
+      while (pending.size > 0) await Promise.allSettled([...pending]);
+      clearTimeout(grace);
       await agent.close();
       return snapshot();
-    },
+    })();
+    return stopped;
   };
+  if (options.signal) {
+    if (options.signal.aborted) void stop();
+    else options.signal.addEventListener('abort', () => void stop(), { once: true });
+  }
+  return {
+    setRate(next) {
+      bucket.setRate(Math.max(0, next));
+    },
+    summary: snapshot,
+    stop,
+  };
+}
+
+/** Watched GVRs: alternately one that every release serves and one only some serve (a new API's controller). */
+function chooseWatched(listable: readonly Gvr[], count: number): Gvr[] {
+  const watchable = listable.filter((g) => g.verbs.has('watch'));
+  // configmaps first: the generator writes them, so that watch sees events.
+  const common = watchable.filter((g) => !g.skewed).sort((a, b) => Number(b.key === '/v1/configmaps') - Number(a.key === '/v1/configmaps'));
+  const skewed = watchable.filter((g) => g.skewed);
+  const out: Gvr[] = [];
+  for (let i = 0; out.length < count && (i < common.length || i < skewed.length); i++) {
+    for (const g of [common[i], skewed[i]]) if (g && out.length < count) out.push(g);
+  }
+  return out;
 }
 
 function answeredByOf(headers: Record<string, string | string[] | undefined>): string | undefined {
@@ -258,19 +384,56 @@ function answeredByOf(headers: Record<string, string | string[] | undefined>): s
   return typeof sim === 'string' ? sim : undefined;
 }
 
+function metadataOf(json: Record<string, unknown> | undefined): { uid?: string; resourceVersion?: string } {
+  const meta = (json?.metadata ?? {}) as { uid?: unknown; resourceVersion?: unknown };
+  return { ...(typeof meta.uid === 'string' ? { uid: meta.uid } : {}), ...(typeof meta.resourceVersion === 'string' ? { resourceVersion: meta.resourceVersion } : {}) };
+}
+
+function parseObject(text: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function unionGvrs(releases: readonly ReleaseCatalog[]): Gvr[] {
-  const out = new Map<string, Gvr>();
-  for (const r of releases) {
+  // Three servers at two releases are two releases here: skew is about what the releases serve.
+  const distinct = [...new Set(releases)];
+  const servedBy = new Map<string, number>();
+  const out = new Map<string, Omit<Gvr, 'skewed'>>();
+  for (const r of distinct) {
     for (const e of catalogEntries(r)) {
       const key = `${e.group}/${e.version}/${e.resource.name}`;
+      servedBy.set(key, (servedBy.get(key) ?? 0) + 1);
       if (!out.has(key)) out.set(key, { group: e.group, version: e.version, resource: e.resource.name, kind: e.resource.kind, namespaced: e.resource.namespaced, verbs: new Set(e.resource.verbs), key });
     }
   }
-  return [...out.values()];
+  return [...out.values()].map((g) => ({ ...g, skewed: (servedBy.get(g.key) ?? 0) < distinct.length }));
 }
 
-/** 1 when only some releases serve the GVR: controllers of new APIs are the interesting watchers. */
-function onlySome(releases: readonly ReleaseCatalog[], g: Gvr): number {
-  const served = releases.filter((r) => [...catalogEntries(r)].some((e) => `${e.group}/${e.version}/${e.resource.name}` === g.key)).length;
-  return served < releases.length ? 1 : 0;
+/** mulberry32: small, fast, and good enough to make a run repeatable from its seed. */
+function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
 }
