@@ -142,7 +142,8 @@ export function tunnel(upstreams: Upstreams, target: string, req: IncomingMessag
       onRequestUpgrade(_c, statusCode, headers, socket) {
         status = statusCode;
         // Connection and Upgrade are hop-by-hop, but on a 101 they are the answer itself.
-        const relayed = { ...endToEnd(headers), connection: 'Upgrade', upgrade: headers.upgrade ?? protocol };
+        const answered = headers.upgrade;
+        const relayed: IncomingHttpHeaders = { ...endToEnd(headers), connection: 'Upgrade', upgrade: typeof answered === 'string' ? answered : protocol };
         client.write(responseHead(statusCode, 'Switching Protocols', relayed, opts.responseHeaders ?? {}));
         splice(socket);
       },
