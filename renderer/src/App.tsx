@@ -1,6 +1,6 @@
 // The application shell: the cluster at a glance (port, servers, outcome totals, settings and the
 // simulated rollout's controls) above four screens in keyboard-navigable tabs.
-import { QueryClient, QueryClientProvider, useMutation, useQuery } from '@tanstack/react-query';
+import { QueryClient, QueryClientProvider, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, useSyncExternalStore, type KeyboardEvent, type ReactNode } from 'react';
 import type { CoreClient, Overview } from '../../proxy-core/contract/index.js';
 import { Discovery } from '../features/discovery/Discovery.js';
@@ -95,8 +95,15 @@ function useConnection(source: ConnectionSource | undefined): ConnectionState | 
 
 function TopBar({ connection }: { connection: ConnectionSource | undefined }) {
   const client = useCoreClient();
+  const queryClient = useQueryClient();
   const overview = useQuery({ queryKey: queryKeys.overview, queryFn: () => client.getOverview(), refetchInterval: 5_000 });
   const state = useConnection(connection);
+  // Events pushed while the stream was down are lost: after a reconnect, read everything again.
+  const previous = useRef(state);
+  useEffect(() => {
+    if (state === 'live' && previous.current === 'reconnecting') void queryClient.invalidateQueries();
+    previous.current = state;
+  }, [state, queryClient]);
   return (
     <header className="topbar">
       <div className="brand">

@@ -149,6 +149,31 @@ describe.skipIf(!hasChromium)('the UI in Chromium', () => {
     await expect.poll(() => core.discoveryMode()).toBe('peer-aggregated');
   });
 
+  it('stays bounded under a flood of routing events (batched by the host, capped by the page)', async () => {
+    await page.getByRole('tab', { name: 'Live routing' }).click();
+    await page.getByRole('table', { name: 'Requests, newest first' }).waitFor();
+    const batchSizes: number[] = [];
+    const unsubscribe = service.subscribe((e) => {
+      if (e.type === 'routing') batchSizes.push(e.events.length);
+    });
+    const flood = 20_000;
+    for (let sent = 0; sent < flood; sent += 1_000) {
+      for (let i = 0; i < 1_000; i++) {
+        core.telemetry.record({ at: Date.now(), userAgent: 'flood-test/1.0', method: 'GET', verb: 'get', path: '/api/v1/namespaces/default/configmaps/flood', group: '', version: 'v1', resource: 'configmaps', subresource: '', namespace: 'default', handling: 'sim-2', answeredBy: 'sim-2', outcome: 'local', status: 200, latencyMs: 0.5, bytesIn: 0, bytesOut: 10 });
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await page.locator('.stream-row').filter({ hasText: 'flood-test' }).first().waitFor();
+    unsubscribe();
+    expect(Math.max(...batchSizes)).toBeLessThanOrEqual(500);
+    // The page keeps at most MAX_ROWS (2,000) events, whatever arrived.
+    const bufferedLocal = Number((await page.getByRole('button', { name: /^local/ }).locator('.count').textContent()) ?? NaN);
+    expect(bufferedLocal).toBeLessThanOrEqual(2_000);
+    expect(bufferedLocal).toBeGreaterThan(0);
+    await page.getByRole('button', { name: 'Pause stream' }).click();
+    await page.getByRole('button', { name: 'Resume stream' }).click();
+  });
+
   it('exports a snapshot as a JSON file', async () => {
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export snapshot' }).click()]);
     expect(download.suggestedFilename()).toMatch(/^peerscope-snapshot-.*\.json$/);

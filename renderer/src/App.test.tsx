@@ -1,0 +1,91 @@
+// @vitest-environment jsdom
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { App } from './App.js';
+import { FakeCoreClient } from './test-support/fake-client.js';
+import { installLayoutStubs } from './test-support/render.js';
+import type { ConnectionState } from './transport/http.js';
+
+beforeAll(installLayoutStubs);
+afterEach(cleanup);
+
+function connection(initial: ConnectionState) {
+  let state = initial;
+  const listeners = new Set<(s: ConnectionState) => void>();
+  return {
+    connection: () => state,
+    onConnection(l: (s: ConnectionState) => void) {
+      listeners.add(l);
+      return () => listeners.delete(l);
+    },
+    set(next: ConnectionState) {
+      state = next;
+      for (const l of listeners) l(next);
+    },
+  };
+}
+
+describe('App shell', () => {
+  it('shows the port, each server with release and health, and the outcome totals', async () => {
+    render(<App client={new FakeCoreClient()} connection={connection('live')} />);
+    const servers = await screen.findByRole('list', { name: 'Apiservers' });
+    expect(within(servers).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['sim-1v1.37ready', 'sim-2v1.36ready', 'sim-3v1.36down']);
+    expect(screen.getByText('127.0.0.1:8001')).toBeTruthy();
+    const totals = screen.getByLabelText('Requests through the port');
+    expect(totals.textContent).toContain('rerouted7');
+    expect(screen.getByText('live')).toBeTruthy();
+  });
+
+  it('moves between screens with the arrow keys, Home and End', async () => {
+    render(<App client={new FakeCoreClient()} />);
+    const matrix = screen.getByRole('tab', { name: 'GVR matrix' });
+    expect(matrix.getAttribute('aria-selected')).toBe('true');
+    fireEvent.keyDown(matrix, { key: 'ArrowRight' });
+    expect(screen.getByRole('tab', { name: 'Live routing' }).getAttribute('aria-selected')).toBe('true');
+    expect(document.activeElement).toBe(screen.getByRole('tab', { name: 'Live routing' }));
+    fireEvent.keyDown(document.activeElement!, { key: 'End' });
+    expect(screen.getByRole('tab', { name: 'Discovery' }).getAttribute('aria-selected')).toBe('true');
+    fireEvent.keyDown(document.activeElement!, { key: 'ArrowRight' });
+    expect(screen.getByRole('tab', { name: 'GVR matrix' }).getAttribute('aria-selected')).toBe('true');
+    expect(screen.getByRole('tabpanel').getAttribute('aria-labelledby')).toBe('tab-matrix');
+  });
+
+  it('changes the handling policy, starts the rollout and sets the traffic rate', async () => {
+    const client = new FakeCoreClient();
+    render(<App client={client} />);
+    const policy = await screen.findByLabelText('Handling policy');
+    await act(async () => fireEvent.change(policy, { target: { value: 'pin:sim-2' } }));
+    expect(client.calls).toContain('setPolicy:pin:sim-2');
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Start rollout' })));
+    expect(client.calls).toContain('startRollout');
+    act(() => client.emit({ type: 'sim', sim: { rollout: { phase: 'running', from: 'v1.36-dev', to: 'v1.37-dev', current: { server: 'sim-2', phase: 'draining' }, upgraded: [] }, trafficRps: 20 } }));
+    // react-query notifies observers on the next tick.
+    await screen.findByText(/running · sim-2 draining/);
+    expect(screen.getByRole('button', { name: 'Pause rollout' })).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('Traffic (req/s)'), { target: { value: '200' } });
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Set' })));
+    expect(client.calls).toContain('setTrafficRate:200');
+  });
+
+  it('follows pushed peer changes and refetches everything after a reconnect', async () => {
+    const client = new FakeCoreClient();
+    const conn = connection('live');
+    render(<App client={client} connection={conn} />);
+    await screen.findByRole('list', { name: 'Apiservers' });
+    act(() => client.emit({ type: 'peers', servers: client.servers.map((s) => (s.name === 'sim-2' ? { ...s, health: 'draining' as const } : s)) }));
+    await waitFor(() => expect(within(screen.getByRole('list', { name: 'Apiservers' })).getAllByRole('listitem')[1]!.textContent).toContain('draining'));
+    act(() => conn.set('reconnecting'));
+    expect(screen.getByText('reconnecting')).toBeTruthy();
+    const callsBefore = client.calls.filter((c) => c === 'getOverview').length;
+    await act(async () => conn.set('live'));
+    await waitFor(() => expect(client.calls.filter((c) => c === 'getOverview').length).toBeGreaterThan(callsBefore));
+  });
+
+  it('hides the simulator controls when the core runs on a real cluster', async () => {
+    const client = new FakeCoreClient();
+    client.sim = undefined;
+    render(<App client={client} />);
+    await screen.findByLabelText('Handling policy');
+    expect(screen.queryByRole('group', { name: 'Simulated rollout' })).toBeNull();
+  });
+});
