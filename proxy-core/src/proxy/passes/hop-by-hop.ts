@@ -1,13 +1,51 @@
-// Hop-by-hop headers (RFC 9110 §7.6.1) belong to one connection and are never forwarded.
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
+// Hop-by-hop headers (RFC 9110 §7.6.1) belong to one connection and are never forwarded, in either
+// direction: the fixed list below plus every name the message's own Connection header lists.
+export const HOP_BY_HOP_HEADERS: ReadonlySet<string> = new Set([
+  'connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection',
+  'te', 'trailer', 'transfer-encoding', 'upgrade',
+]);
 
 /** The hop-by-hop set of a message: the fixed list plus every name its Connection header lists. */
 export function hopByHopNames(connection: string | string[] | undefined): ReadonlySet<string> {
-  if (!connection) return HOP_BY_HOP;
-  const extra = (Array.isArray(connection) ? connection.join(',') : connection).split(',').map((t) => t.trim().toLowerCase()).filter(Boolean);
-  return extra.length ? new Set([...HOP_BY_HOP, ...extra]) : HOP_BY_HOP;
+  if (!connection) return HOP_BY_HOP_HEADERS;
+  const listed = (Array.isArray(connection) ? connection.join(',') : connection).split(',').map((t) => t.trim().toLowerCase()).filter(Boolean);
+  return listed.length ? new Set([...HOP_BY_HOP_HEADERS, ...listed]) : HOP_BY_HOP_HEADERS;
 }
 
-export function isHopByHop(name: string, set: ReadonlySet<string> = HOP_BY_HOP): boolean {
+export function isHopByHop(name: string, set: ReadonlySet<string> = HOP_BY_HOP_HEADERS): boolean {
   return set.has(name.toLowerCase());
+}
+
+type HeaderObject = Record<string, string | string[] | number | undefined>;
+
+/** A copy of a header object (Node's lower-case form) without its hop-by-hop headers. */
+export function withoutHopByHop<T extends HeaderObject>(headers: T): Partial<T> {
+  const connection = headerValue(headers, 'connection');
+  const hop = hopByHopNames(connection);
+  const out: Partial<T> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined && !hop.has(name.toLowerCase())) (out as HeaderObject)[name] = value;
+  }
+  return out;
+}
+
+/** A raw header array ([name, value, name, value, …], any case, as Node's rawHeaders) without its hop-by-hop pairs. */
+export function withoutHopByHopRaw(raw: readonly string[]): string[] {
+  const connection: string[] = [];
+  for (let i = 0; i + 1 < raw.length; i += 2) if (raw[i]?.toLowerCase() === 'connection') connection.push(raw[i + 1] ?? '');
+  const hop = hopByHopNames(connection);
+  const out: string[] = [];
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i] ?? '';
+    if (!hop.has(name.toLowerCase())) out.push(name, raw[i + 1] ?? '');
+  }
+  return out;
+}
+
+function headerValue(headers: HeaderObject, lowerName: string): string | string[] | undefined {
+  for (const [name, value] of Object.entries(headers)) {
+    if (name.toLowerCase() !== lowerName || value === undefined) continue;
+    return typeof value === 'number' ? String(value) : value;
+  }
+  return undefined;
 }

@@ -7,7 +7,8 @@ const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
 export type HostCheck = { readonly ok: true } | { readonly ok: false; readonly status: Status };
 
 export function checkHost(host: string | undefined, listener: { readonly port: number }, acceptHosts: readonly string[]): HostCheck {
-  if (host === undefined || host === '') return refuse('(none)');
+  // A request without Host cannot prove which name it was sent to: refused like a foreign one.
+  if (host === undefined || host === '') return refuse('');
   const value = host.toLowerCase();
   const { name, port } = splitHost(value);
   const portOk = port === undefined || port === String(listener.port);
