@@ -57,6 +57,18 @@ describe('GVR matrix', () => {
     await screen.findByText(/No discovery has been read yet/);
   });
 
+  it('renders only a window of rows for thousands of GVRs (CRDs)', async () => {
+    const client = new FakeCoreClient();
+    const crds = Array.from({ length: 5_000 }, (_, i) => ({ group: `crd${Math.floor(i / 10)}.example.com`, version: 'v1', resource: `widgets${i}`, servers: ['sim-1', 'sim-2', 'sim-3'] }));
+    client.routeTable = { ...client.routeTable, rows: [...client.routeTable.rows, ...crds] };
+    renderWithClient(<GvrMatrix />, client);
+    await screen.findByText(/Showing/);
+    expect(screen.getByText(/Showing/).textContent).toContain('5004 of 5004 GVRs');
+    const rendered = screen.getAllByRole('row').length;
+    expect(rendered).toBeGreaterThan(10);
+    expect(rendered).toBeLessThan(100);
+  });
+
   it('cell states: down and stale win over served', () => {
     const row = { group: 'apps', version: 'v1', resource: 'deployments', servers: ['a'] };
     expect(cellState({ name: 'a', health: 'ready', discovery: 'ok' }, row)).toBe('served');
