@@ -110,6 +110,11 @@ function TopBar({ connection }: { connection: ConnectionSource | undefined }) {
         <span className="logo" aria-hidden="true" />
         <span className="brand-name">Peerscope</span>
         {overview.data?.listen && <code className="port" title="The local port: point kubectl here">{overview.data.listen.host}:{overview.data.listen.port}</code>}
+        {overview.data && (
+          <span className={`mode-chip${overview.data.discoveryMode === 'nopeer' ? ' mode-nopeer' : ''}`} title="Discovery on the local port (change it on the Discovery screen)">
+            discovery: {overview.data.discoveryMode}
+          </span>
+        )}
         {state && <span className={`conn conn-${state}`} role="status">{state === 'live' ? 'live' : state === 'unauthorized' ? 'token refused' : state}</span>}
       </div>
       {overview.isError ? (

@@ -83,6 +83,13 @@ describe.skipIf(!hasChromium)('the UI in Chromium', () => {
     await page.getByRole('tab', { name: 'GVR matrix' }).waitFor();
     expect(page.url()).not.toContain('token');
     expect(page.url()).toBe(`${control.origin}/`);
+    // A reload keeps working (the token stays with this tab); a new tab without the link does not.
+    await page.reload();
+    await page.getByRole('status').filter({ hasText: 'live' }).waitFor();
+    const stranger = await browser.newPage();
+    await stranger.goto(control.origin);
+    await stranger.getByText('This page needs the link Peerscope printed').waitFor();
+    await stranger.close();
   });
 
   it('shows the GVRs only v1.37-dev serves as skewed rows, first', async () => {
