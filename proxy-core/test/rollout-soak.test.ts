@@ -67,7 +67,10 @@ async function run(mode: 'peerscope' | 'direct', policy?: HandlingPolicy): Promi
   const servedThroughout = (r: TrafficResult, slack: number) => ready.some((i) => i.from + slack <= r.at - r.ms && r.at + slack <= i.to && serves(i.release, r.gvr));
   const examples: string[] = [];
   const falseNotFound = results.filter((r) => r.status === 404 && (r.kind === 'list' || r.kind === 'ns-sweep' || r.kind === 'create') && servedThroughout(r, SLACK_MS));
-  for (const r of falseNotFound.slice(0, 3)) examples.push(`false 404 ${r.gvr} via ${r.target}`);
+  for (const r of falseNotFound.slice(0, 3)) {
+    const seen = core?.telemetry.recent().find((e) => e.status === 404 && `${e.group}/${e.version}/${e.resource}` === r.gvr && Math.abs(e.at - (r.at - r.ms)) < 1_000);
+    examples.push(`false 404 ${r.gvr} via ${r.target}${seen ? ` (port: handling ${seen.handling}, answered by ${seen.answeredBy}, ${seen.outcome})` : ''}`);
+  }
   const all503 = results.filter((r) => r.status === 503);
   const unjustified503 = all503.filter((r) => policy?.kind !== 'pin' && servedThroughout(r, SLACK_MS));
   for (const r of unjustified503.slice(0, 3)) examples.push(`503 ${r.gvr}`);

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Agent, request } from 'undici';
 import { parse } from 'yaml';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { discoveryFixturesDir, repoRoot } from '../../../test/fixtures.js';
 
 const children: ChildProcess[] = [];
@@ -41,11 +41,7 @@ function runSim(args: string[]): { status: number | null; stdout: string; stderr
 }
 
 describe('peerscope sim', () => {
-  beforeAll(() => {
-    const build = spawnSync('npm', ['run', '-s', 'build'], { cwd: repoRoot, encoding: 'utf8' });
-    expect(build.status, build.stderr).toBe(0);
-  }, 180_000);
-
+  // dist/cli.mjs is built once for every test by test/global-setup.ts.
   afterEach(() => {
     for (const c of children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
   });

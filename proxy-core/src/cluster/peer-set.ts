@@ -30,6 +30,8 @@ interface Peer {
   discovery?: ServerDiscovery;
   discoveryError?: string;
   discoveryInFlight?: Promise<void>;
+  /** Set while a server that came back or changed release is being re-read: its old document is not to be trusted. */
+  rereading?: Promise<void>;
   history: RingBuffer<HealthSample>;
 }
 
@@ -125,7 +127,12 @@ export class PeerSet extends EventEmitter<PeerSetEvents> {
     peer.history.push({ at: Date.now(), health, ...(health !== 'unreachable' ? { latencyMs } : {}), ...(gitVersion ? { gitVersion } : {}) });
     if (changed) this.emit('health', name);
     // A server that came back, or runs another release now, may serve other GVRs: read it again.
-    if ((health === 'ready' && (!wasReachable || versionChanged)) || (versionChanged && health !== 'unreachable')) void this.refreshDiscovery(name);
+    if ((health === 'ready' && (!wasReachable || versionChanged)) || (versionChanged && health !== 'unreachable')) {
+      const reread = this.refreshDiscovery(name).finally(() => {
+        if (peer.rereading === reread) peer.rereading = undefined;
+      });
+      peer.rereading = reread;
+    }
   }
 
   /**
@@ -171,6 +178,14 @@ export class PeerSet extends EventEmitter<PeerSetEvents> {
       }
     })();
     return peer.discoveryInFlight;
+  }
+
+  /**
+   * Resolves when the discovery of a server that just came back (or changed release) has been read
+   * again; undefined when nothing is pending. Routing waits for it rather than trust the old document.
+   */
+  rereadPending(name: string): Promise<void> | undefined {
+    return this.peers.get(name)?.rereading;
   }
 
   discovery(name: string): ServerDiscovery | undefined {

@@ -12,7 +12,7 @@ import { decide, PROXY_ERROR_PREFIX, type Decision } from '../routing/decide.js'
 
 import { requestInfo, type RequestInfo } from '../routing/request-info.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
-import { statusForUpstreamError } from '../upstream/errors.js';
+import { isConnectFailure, statusForUpstreamError } from '../upstream/errors.js';
 import { forward, hasBody } from '../upstream/forward.js';
 import type { Upstreams } from '../upstream/pool.js';
 import { tunnel } from '../upstream/tunnel.js';
@@ -46,6 +46,8 @@ export interface ProxyContext {
 /** Paths under this prefix are the port's own (never a Kubernetes path). */
 export const CONTROL_PREFIX = '/.peerscope/';
 export const PEER_PROXIED_HEADER = 'x-kubernetes-peer-proxied';
+/** The longest a request waits for a returning server's discovery to be read again. */
+const REREAD_WAIT_MS = 2_000;
 
 interface Trace {
   readonly at: number;
@@ -106,6 +108,9 @@ export function createHandler(ctx: ProxyContext) {
       return { status: failure(503, 'ServiceUnavailable', pick.reason) };
     }
     t.handling = pick.server;
+    // A handling server that just came back may run another release: decide on its new document.
+    const reread = ctx.peers.rereadPending(pick.server);
+    if (reread) await Promise.race([reread, new Promise((r) => setTimeout(r, REREAD_WAIT_MS))]);
     const decideNow = () => decide({
       info,
       handling: pick.server as string,
@@ -169,7 +174,7 @@ export function createHandler(ctx: ProxyContext) {
         t.answeredBy = result.error && !result.headersSent ? null : target;
         if (!result.error) return;
         t.error = result.error.message;
-        const refused = result.error.code === 'UPSTREAM_CONNECT_REFUSED' || result.error.code === 'UPSTREAM_CONNECT_TIMEOUT';
+        const refused = isConnectFailure(result.error);
         if (refused) ctx.peers.reportUnreachable(target, result.error.message);
         if (result.headersSent) return;
         t.outcome = 'unavailable';
