@@ -187,4 +187,32 @@ describe('control host', () => {
       batched.close();
     }
   });
+
+  it('drops the subscription when the browser goes away', async () => {
+    let open = 0;
+    const counting = { ...service, subscribe: (l: (e: CoreEvent) => void) => {
+      open++;
+      const off = service.subscribe(l);
+      return () => {
+        open--;
+        off();
+      };
+    } };
+    const host = await startControlServer({ client: counting, rendererDir: '/nonexistent' });
+    try {
+      const controller = new AbortController();
+      const response = await fetch(`${host.origin}/api/events`, { headers: { authorization: `Bearer ${host.token}` }, signal: controller.signal });
+      expect(response.status).toBe(200);
+      expect(open).toBe(1);
+      controller.abort();
+      const deadline = Date.now() + 5_000;
+      while (open > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect(open).toBe(0);
+      const page = await call(host.port, '/');
+      expect(page.status).toBe(503);
+      expect(page.body).toContain('npm run build');
+    } finally {
+      await host.close();
+    }
+  });
 });

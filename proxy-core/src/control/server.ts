@@ -81,7 +81,7 @@ export async function startControlServer(options: ControlServerOptions): Promise
       if (url.pathname.startsWith('/api/')) {
         res.setHeader('cache-control', 'no-store');
         if (!authorized(req.headers.authorization, tokenDigest)) return sendJson(res, 401, { error: 'a valid token is required: open the URL peerscope printed' });
-        if (url.pathname === '/api/events' && req.method === 'GET') return openEventStream(req, res);
+        if (url.pathname === '/api/events' && req.method === 'GET') return openEventStream(res);
         const rpc = /^\/api\/rpc\/([A-Za-z]+)$/.exec(url.pathname);
         if (rpc && req.method === 'POST') return void handleCall(req, res, rpc[1]!);
         return sendJson(res, 404, { error: 'no such endpoint' });
@@ -111,7 +111,7 @@ export async function startControlServer(options: ControlServerOptions): Promise
     }
   }
 
-  function openEventStream(req: IncomingMessage, res: ServerResponse): void {
+  function openEventStream(res: ServerResponse): void {
     res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
     res.write('retry: 2000\n\n');
     streams.add(res);
@@ -137,7 +137,7 @@ export async function startControlServer(options: ControlServerOptions): Promise
       unsubscribe();
       streams.delete(res);
     };
-    req.on('close', end);
+    // The response's close is the connection's end (a request's 'close' can come earlier).
     res.on('close', end);
   }
 
