@@ -81,6 +81,20 @@ describe('App shell', () => {
     await waitFor(() => expect(client.calls.filter((c) => c === 'getOverview').length).toBeGreaterThan(callsBefore));
   });
 
+  it('keeps the request stream while another screen is shown', async () => {
+    const client = new FakeCoreClient();
+    render(<App client={client} />);
+    fireEvent.click(screen.getByRole('tab', { name: 'Live routing' }));
+    await screen.findByRole('table', { name: 'Requests, newest first' });
+    fireEvent.click(screen.getByRole('tab', { name: 'Peer health' }));
+    const counts = { local: 0, rerouted: 1, notfound: 0, unavailable: 0, 'discovery-merged': 0, 'discovery-own': 0, 'non-resource': 0, rejected: 0 };
+    const rerouted = { ...client.events[0]!, seq: 9, outcome: 'rerouted' as const, answeredBy: 'sim-1' };
+    act(() => client.emit({ type: 'routing', events: [rerouted], counts, count: 1, windowMs: 100, lastSeq: 9 }));
+    fireEvent.click(screen.getByRole('tab', { name: 'Live routing' }));
+    const first = await screen.findByText('→ sim-1');
+    expect(first.closest('[role=row]')?.getAttribute('data-outcome')).toBe('rerouted');
+  });
+
   it('hides the simulator controls when the core runs on a real cluster', async () => {
     const client = new FakeCoreClient();
     client.sim = undefined;

@@ -6,6 +6,7 @@ import type { CoreClient, Overview } from '../../proxy-core/contract/index.js';
 import { Discovery } from '../features/discovery/Discovery.js';
 import { GvrMatrix } from '../features/gvr-matrix/GvrMatrix.js';
 import { LiveRouting } from '../features/live-routing/LiveRouting.js';
+import { RoutingFeed, RoutingFeedContext } from '../features/live-routing/routing-feed.js';
 import { PeerHealth } from '../features/peer-health/PeerHealth.js';
 import { CoreClientProvider, queryKeys, useCoreClient, useCoreEventsIntoCache } from './client-context.js';
 import type { ConnectionState } from './transport/http.js';
@@ -42,6 +43,9 @@ export function App({ client, connection, queryClient }: { client: CoreClient; c
 
 function Shell({ connection }: { connection: ConnectionSource | undefined }) {
   useCoreEventsIntoCache();
+  const client = useCoreClient();
+  const [feed] = useState(() => new RoutingFeed(client));
+  useEffect(() => feed.start(), [feed]);
   const [tab, setTab] = useState<TabId>('matrix');
   const tabRefs = useRef<Record<string, HTMLButtonElement | null>>({});
 
@@ -56,33 +60,35 @@ function Shell({ connection }: { connection: ConnectionSource | undefined }) {
   };
 
   return (
-    <div className="app">
-      <TopBar connection={connection} />
-      <nav className="tabs" role="tablist" aria-label="Screens">
-        {TABS.map((t) => (
-          <button
-            key={t.id}
-            ref={(el) => {
-              tabRefs.current[t.id] = el;
-            }}
-            type="button"
-            role="tab"
-            id={`tab-${t.id}`}
-            aria-selected={tab === t.id}
-            aria-controls={`panel-${t.id}`}
-            tabIndex={tab === t.id ? 0 : -1}
-            className="tab"
-            onClick={() => setTab(t.id)}
-            onKeyDown={onTabKey}
-          >
-            {t.label}
-          </button>
-        ))}
-      </nav>
-      <main className="content" role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
-        {TABS.find((t) => t.id === tab)!.render()}
-      </main>
-    </div>
+    <RoutingFeedContext.Provider value={feed}>
+      <div className="app">
+        <TopBar connection={connection} />
+        <nav className="tabs" role="tablist" aria-label="Screens">
+          {TABS.map((t) => (
+            <button
+              key={t.id}
+              ref={(el) => {
+                tabRefs.current[t.id] = el;
+              }}
+              type="button"
+              role="tab"
+              id={`tab-${t.id}`}
+              aria-selected={tab === t.id}
+              aria-controls={`panel-${t.id}`}
+              tabIndex={tab === t.id ? 0 : -1}
+              className="tab"
+              onClick={() => setTab(t.id)}
+              onKeyDown={onTabKey}
+            >
+              {t.label}
+            </button>
+          ))}
+        </nav>
+        <main className="content" role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
+          {TABS.find((t) => t.id === tab)!.render()}
+        </main>
+      </div>
+    </RoutingFeedContext.Provider>
   );
 }
 

@@ -1,76 +1,33 @@
 // Live routing: every request through the local port as it happens (client → handling server →
 // outcome → the server that answered), and the request rate stacked by outcome. The buffer is bounded
 // and the core sends batches, so a busy port never floods the page.
-import { useQuery } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useContext, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { Area, AreaChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { routeOutcomes, type RouteOutcome, type RoutingEvent } from '../../../proxy-core/contract/index.js';
-import { queryKeys, useCoreClient } from '../../src/client-context.js';
+import { useCoreClient } from '../../src/client-context.js';
 import { formatClock, formatMs, formatTime, outcomeStyle } from '../../src/ui/format.js';
 import { Empty, ErrorState, Loading } from '../../src/ui/states.js';
+import { RoutingFeed, RoutingFeedContext, type RatePoint } from './routing-feed.js';
 
-/** Events kept on screen; older ones fall off. */
-export const MAX_ROWS = 2_000;
-/** Seconds of rate history in the chart. */
-export const RATE_SECONDS = 120;
+export { addToSeries, MAX_ROWS, RATE_SECONDS } from './routing-feed.js';
 
-export type RatePoint = { t: number } & Record<RouteOutcome, number>;
-
-function emptyPoint(t: number): RatePoint {
-  return { t, ...(Object.fromEntries(routeOutcomes.map((o) => [o, 0])) as Record<RouteOutcome, number>) };
-}
-
-/** Adds a batch's counts to the bucket of the second it arrived in; keeps RATE_SECONDS buckets. */
-export function addToSeries(series: RatePoint[], at: number, counts: Record<RouteOutcome, number>): RatePoint[] {
-  const second = Math.floor(at / 1000);
-  const out = series.filter((p) => p.t > second - RATE_SECONDS);
-  let last = out.at(-1);
-  if (!last || last.t !== second) {
-    // Seconds without a batch had no requests: fill them so the chart shows the gap as zero.
-    for (let t = last ? last.t + 1 : second; t < second; t++) out.push(emptyPoint(t));
-    last = emptyPoint(second);
-    out.push(last);
-  } else {
-    last = { ...last };
-    out[out.length - 1] = last;
-  }
-  for (const o of routeOutcomes) last[o] += counts[o];
-  return out.slice(-RATE_SECONDS);
+function useRoutingFeed(): RoutingFeed {
+  const shared = useContext(RoutingFeedContext);
+  const client = useCoreClient();
+  const [own] = useState(() => (shared ? null : new RoutingFeed(client)));
+  useEffect(() => own?.start(), [own]);
+  return shared ?? own!;
 }
 
 export function LiveRouting() {
-  const client = useCoreClient();
-  const initial = useQuery({ queryKey: queryKeys.events, queryFn: () => client.getEvents({ limit: 500 }), staleTime: Infinity, gcTime: 0 });
-  const [rows, setRows] = useState<RoutingEvent[]>([]);
-  const [series, setSeries] = useState<RatePoint[]>([]);
-  const [paused, setPaused] = useState(false);
-  const [heldWhilePaused, setHeld] = useState(0);
+  const feed = useRoutingFeed();
+  const state = useSyncExternalStore(feed.subscribe, feed.getState);
+  // Paused: the table keeps what it showed; the feed (and the chart) go on.
+  const [frozen, setFrozen] = useState<readonly RoutingEvent[] | null>(null);
   const [hidden, setHidden] = useState<ReadonlySet<RouteOutcome>>(new Set());
-  const pausedRef = useRef(paused);
-  pausedRef.current = paused;
-  const lastSeq = useRef(0);
-
-  useEffect(() => {
-    if (!initial.data) return;
-    setRows((current) => (current.length ? current : [...initial.data.events].reverse().slice(0, MAX_ROWS)));
-    lastSeq.current = Math.max(lastSeq.current, initial.data.lastSeq);
-  }, [initial.data]);
-
-  useEffect(() => {
-    return client.subscribe((event) => {
-      if (event.type !== 'routing') return;
-      setSeries((s) => addToSeries(s, Date.now(), event.counts));
-      const fresh = event.events.filter((e) => e.seq > lastSeq.current);
-      if (fresh.length === 0) return;
-      lastSeq.current = fresh.at(-1)!.seq;
-      if (pausedRef.current) {
-        setHeld((n) => n + event.count);
-        return;
-      }
-      setRows((current) => [...fresh.reverse(), ...current].slice(0, MAX_ROWS));
-    });
-  }, [client]);
+  const rows = frozen ?? state.rows;
+  const heldWhilePaused = frozen ? state.lastSeq - (frozen[0]?.seq ?? state.lastSeq) : 0;
 
   const visible = useMemo(() => (hidden.size ? rows.filter((e) => !hidden.has(e.outcome)) : rows), [rows, hidden]);
   const inBuffer = useMemo(() => {
@@ -95,19 +52,16 @@ export function LiveRouting() {
           <p className="muted">Every request through the local port: the server a load balancer handed it to, what Peerscope decided, and who answered.</p>
         </div>
         <div className="toolbar">
-          <button type="button" className={`btn${paused ? ' btn-primary' : ''}`} aria-pressed={paused} onClick={() => {
-            if (paused) setHeld(0);
-            setPaused(!paused);
-          }}>
-            {paused ? 'Resume stream' : 'Pause stream'}
+          <button type="button" className={`btn${frozen ? ' btn-primary' : ''}`} aria-pressed={frozen !== null} onClick={() => setFrozen(frozen ? null : state.rows)}>
+            {frozen ? 'Resume stream' : 'Pause stream'}
           </button>
-          {paused && heldWhilePaused > 0 && <span className="muted" role="status">{heldWhilePaused.toLocaleString()} new while paused</span>}
+          {frozen && heldWhilePaused > 0 && <span className="muted" role="status">{heldWhilePaused.toLocaleString()} new while paused</span>}
         </div>
       </header>
 
       <div className="card chart-card">
         <h3>Requests per second by outcome</h3>
-        <RateChart series={series} />
+        <RateChart series={state.series} />
       </div>
 
       <div className="outcome-filter" role="group" aria-label="Show outcomes">
@@ -119,10 +73,10 @@ export function LiveRouting() {
         ))}
       </div>
 
-      {initial.isPending ? (
+      {state.status === 'loading' && rows.length === 0 ? (
         <Loading what="recent requests" />
-      ) : initial.isError ? (
-        <ErrorState error={initial.error} retry={() => void initial.refetch()} />
+      ) : state.status === 'error' && rows.length === 0 ? (
+        <ErrorState error={state.error} retry={() => void feed.load()} />
       ) : rows.length === 0 ? (
         <Empty>No request has gone through the local port yet. Point kubectl at it, or start traffic.</Empty>
       ) : (
@@ -132,13 +86,13 @@ export function LiveRouting() {
   );
 }
 
-function RateChart({ series }: { series: RatePoint[] }) {
+function RateChart({ series }: { series: readonly RatePoint[] }) {
   const shown = routeOutcomes.filter((o) => series.some((p) => p[o] > 0));
   if (series.length < 2) return <Empty>The rate chart fills in as requests arrive.</Empty>;
   return (
     <div className="chart" role="img" aria-label={`Request rate by outcome over the last ${series.length} seconds`}>
       <ResponsiveContainer width="100%" height={180}>
-        <AreaChart data={series} margin={{ top: 8, right: 16, bottom: 0, left: 0 }}>
+        <AreaChart data={series as RatePoint[]} margin={{ top: 8, right: 16, bottom: 0, left: 0 }}>
           <CartesianGrid strokeDasharray="3 3" className="grid" vertical={false} />
           <XAxis dataKey="t" tickFormatter={(t: number) => formatClock(t * 1000)} minTickGap={48} className="axis" />
           <YAxis allowDecimals={false} width={44} className="axis" />
@@ -154,7 +108,7 @@ function RateChart({ series }: { series: RatePoint[] }) {
 
 const TEMPLATE = '7.5rem 9rem minmax(14rem, 3fr) 6rem 9.5rem 7.5rem 4.5rem 5.5rem';
 
-function EventTable({ events }: { events: RoutingEvent[] }) {
+function EventTable({ events }: { events: readonly RoutingEvent[] }) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({ count: events.length, getScrollElement: () => scrollRef.current, estimateSize: () => 30, getItemKey: (i) => events[i]?.seq ?? i, overscan: 15 });
   if (events.length === 0) return <Empty>No request matches the outcomes shown.</Empty>;
