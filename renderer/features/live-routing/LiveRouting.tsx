@@ -86,7 +86,10 @@ export function LiveRouting() {
   );
 }
 
-function RateChart({ series }: { series: readonly RatePoint[] }) {
+function RateChart({ series: all }: { series: readonly RatePoint[] }) {
+  // The current second is still filling: drawing it would show a false drop at the right edge.
+  const currentSecond = Math.floor(Date.now() / 1000);
+  const series = all.filter((p) => p.t < currentSecond);
   const shown = routeOutcomes.filter((o) => series.some((p) => p[o] > 0));
   if (series.length < 2) return <Empty>The rate chart fills in as requests arrive.</Empty>;
   return (
