@@ -2,6 +2,10 @@ import { defineConfig } from 'vitest/config';
 
 // One runner for every test. Node tests run real sockets on 127.0.0.1; renderer component
 // tests opt into jsdom per file with `// @vitest-environment jsdom`.
+// The rollout soak judges timing against the simulated servers' own clock, so it runs alone
+// (project "soak", before the rest) rather than beside Chromium and kubectl on two cores.
+const SOAK = ['proxy-core/test/rollout-soak.test.ts'];
+
 export default defineConfig({
   resolve: {
     // proxy-core and electron code must never load the real `electron` package from Node:
@@ -9,12 +13,22 @@ export default defineConfig({
     alias: { electron: new URL('./test/stubs/electron.ts', import.meta.url).pathname },
   },
   test: {
-    include: ['proxy-core/**/*.test.ts', 'test/**/*.test.ts', 'electron/**/*.test.ts', 'renderer/**/*.test.{ts,tsx}', 'bench/**/*.test.ts'],
     globalSetup: ['test/global-setup.ts'],
     pool: 'forks',
     maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 30_000,
     reporters: ['default'],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'main',
+          include: ['proxy-core/**/*.test.ts', 'test/**/*.test.ts', 'electron/**/*.test.ts', 'renderer/**/*.test.{ts,tsx}', 'bench/**/*.test.ts'],
+          exclude: ['**/node_modules/**', ...SOAK],
+        },
+      },
+      { extends: true, test: { name: 'soak', include: SOAK } },
+    ],
   },
 });
