@@ -1,9 +1,11 @@
-// Browser-mode entry: take the per-launch token from the URL fragment (then remove it from the
-// address bar and history), keep it for this tab only, and mount the app over the HTTP transport.
+// Entry of the page. In the desktop app the preload gives a CoreClient over IPC. In browser mode,
+// take the per-launch token from the URL fragment (then remove it from the address bar and history),
+// keep it for this tab only, and use the HTTP + SSE transport.
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.js';
 import { createHttpCoreClient } from './transport/http.js';
+import { bridgedCoreClient, validatingClient } from './transport/ipc.js';
 import './styles.css';
 
 const TOKEN_KEY = 'peerscope.token';
@@ -20,8 +22,15 @@ function takeToken(): string | null {
 }
 
 const root = createRoot(document.getElementById('root')!);
-const token = takeToken();
-if (!token) {
+const bridged = bridgedCoreClient();
+const token = bridged ? null : takeToken();
+if (bridged) {
+  root.render(
+    <StrictMode>
+      <App client={validatingClient(bridged)} />
+    </StrictMode>,
+  );
+} else if (!token) {
   root.render(
     <main className="no-token">
       <h1>Peerscope</h1>
