@@ -128,6 +128,8 @@ export async function forward(upstreams: Upstreams, target: string, req: Incomin
 /** Streams the upstream's answer to the client, chunk by chunk, with pipe()'s back-pressure. */
 async function relay(answer: Dispatcher.ResponseData, res: ServerResponse, opts: ForwardOptions, shuttingDown: () => boolean, bytesIn: number): Promise<ForwardResult> {
   const body = answer.body;
+  // Destroying an undici body emits an AbortError: without a listener it would crash the process.
+  body.on('error', () => undefined);
   if (res.destroyed) {
     body.destroy();
     return { status: 0, bytesIn, bytesOut: 0, headersSent: false, error: CLIENT_ABORTED };
