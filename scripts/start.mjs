@@ -4,7 +4,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
-if (!existsSync('dist/cli.mjs') || process.env.PEERSCOPE_REBUILD) {
+if (!existsSync('dist/cli.mjs') || !existsSync('dist/renderer/index.html') || process.env.PEERSCOPE_REBUILD) {
   const built = spawnSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
   if (built.status !== 0) process.exit(built.status ?? 1);
 }
@@ -27,8 +27,8 @@ if (electron && existsSync(desktopMain)) {
 } else {
   console.error(electron
     ? 'peerscope: the desktop shell is not built yet; running the demo in the terminal instead.'
-    : 'peerscope: no Electron binary here (it is downloaded on a machine with network access); running the demo instead.');
-  const child = spawn(process.execPath, ['bin/peerscope', 'demo', ...process.argv.slice(2)], { stdio: 'inherit' });
+    : 'peerscope: no Electron binary here (it is downloaded on a machine with network access); serving the same UI in browser mode on the simulated cluster.');
+  const child = spawn(process.execPath, ['bin/peerscope', 'demo', '--ui', ...process.argv.slice(2)], { stdio: 'inherit' });
   for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
   child.on('exit', (code) => process.exit(code ?? 0));
 }

@@ -6,6 +6,7 @@ import { serversFromKubeconfig } from '../cluster/from-kubeconfig.js';
 import type { ServerConfig } from '../cluster/server-config.js';
 import { createCore } from '../core.js';
 import { formatPolicy } from '../proxy/policy.js';
+import { startUiHost } from './ui.js';
 import { parseDiscoveryMode, parseListen, parseNameEqualsUrl, parsePolicyOption, parsePositiveInt, onShutdown } from './options.js';
 
 interface ServeFlags {
@@ -19,6 +20,7 @@ interface ServeFlags {
   discovery: 'peer-aggregated' | 'nopeer';
   maxEvents: number;
   acceptHosts?: string;
+  ui: boolean;
 }
 
 export function registerServeCommand(program: Command): void {
@@ -35,6 +37,7 @@ export function registerServeCommand(program: Command): void {
     .option('--discovery <mode>', 'peer-aggregated (merge /apis across servers) or nopeer (the handling server\'s own)', parseDiscoveryMode, 'peer-aggregated')
     .option('--max-events <n>', 'routing events kept in memory', parsePositiveInt, 10_000)
     .option('--accept-hosts <hosts>', 'comma-separated extra Host header values the port accepts')
+    .option('--ui', 'also serve the UI on a loopback port and print its URL (browser mode)', false)
     .action(async (flags: ServeFlags) => {
       let servers: ServerConfig[];
       let context: string | undefined;
@@ -82,7 +85,12 @@ export function registerServeCommand(program: Command): void {
       for (const s of core.peerStatuses()) {
         console.error(`peerscope: ${s.name} ${s.url} ${s.health}${s.gitVersion ? ` ${s.gitVersion}` : ''}, ${s.discovery.gvrCount} GVRs${s.lastError ? ` (${s.lastError})` : ''}`);
       }
-      onShutdown(() => core.close());
+      const ui = flags.ui ? await startUiHost({ core }) : undefined;
+      if (ui) console.log(`UI: ${ui.url}`);
+      onShutdown(async () => {
+        await ui?.close();
+        await core.close();
+      });
     });
 }
 
