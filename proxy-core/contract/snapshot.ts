@@ -3,7 +3,7 @@
 // docs/snapshot.schema.json is generated from it (npm run schema:snapshot).
 import { z } from 'zod';
 import { routeOutcomeSchema, routingEventSchema } from './events.js';
-import { peerHealthSchema } from './peers.js';
+import { peerStatusSchema } from './peers.js';
 
 export const SNAPSHOT_API_GROUP = 'peerscope.dev';
 export const SNAPSHOT_VERSION = 'v1';
@@ -13,14 +13,9 @@ export const SNAPSHOT_KIND = 'RoutingSnapshot';
 /** "group/version/resource", core group empty: "/v1/pods". */
 const gvrKey = z.string().regex(/^[^/]*\/[^/]+\/[^/]+$/, 'a GVR is "group/version/resource"');
 
-export const snapshotServerSchema = z.object({
+/** A server as it was at capture time: its public status, and its own discovery as GVR lists. */
+export const snapshotServerSchema = peerStatusSchema.pick({ name: true, url: true, source: true, health: true, failingChecks: true, gitVersion: true, latencyMs: true }).extend({
   name: z.string().min(1),
-  url: z.string(),
-  source: z.enum(['flag', 'kubeconfig', 'lease', 'endpoints', 'sim']),
-  health: peerHealthSchema,
-  failingChecks: z.array(z.string()),
-  gitVersion: z.string().optional(),
-  latencyMs: z.number().optional(),
   discovery: z.object({
     state: z.enum(['ok', 'stale', 'none']),
     source: z.enum(['aggregated-v2', 'aggregated-v2beta1', 'legacy']).optional(),

@@ -1,20 +1,10 @@
 // One undici Pool per apiserver for the data path: keep-alive connections, TLS always verified
 // against the server's CA (or the system roots when none is given), no body timeout.
 import { Pool } from 'undici';
+import type { ServerConfig } from '../cluster/server-config.js';
 
-/** How the data path reaches one apiserver (cluster/ServerConfig satisfies it). */
-export interface UpstreamServer {
-  readonly name: string;
-  /** http(s)://host:port */
-  readonly url: string;
-  /** PEM CA bundle that verifies the server. */
-  readonly ca?: string;
-  /** TLS server name when it differs from the URL host (kubeconfig tls-server-name). */
-  readonly servername?: string;
-  readonly clientCert?: { readonly cert: string; readonly key: string };
-  /** Sent only for clients that bring no Authorization of their own. */
-  readonly bearerToken?: () => string | undefined;
-}
+/** How the data path reaches one apiserver: the same description the rest of the core uses. */
+export type UpstreamServer = ServerConfig;
 
 export interface UpstreamOptions {
   readonly connections?: number;

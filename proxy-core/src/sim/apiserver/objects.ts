@@ -1,6 +1,7 @@
 // Object shapes on the wire: the request's group/version decides apiVersion (the store keeps one
 // copy per group+resource), Table for kubectl's human output, bodies read with a 3 MiB cap.
 import type { IncomingMessage } from 'node:http';
+import { parseFieldSelector, parseLabelSelector, SelectorError } from '../store/selectors.js';
 import type { KubeObject } from '../store/store.js';
 import { apiVersionOf } from './context.js';
 import { apiError, badRequest } from './errors.js';
@@ -128,4 +129,14 @@ export function randomNameSuffix(): string {
   let s = '';
   for (let i = 0; i < 5; i++) s += NAME_SUFFIX_ALPHABET[Math.floor(Math.random() * NAME_SUFFIX_ALPHABET.length)];
   return s;
+}
+
+/** The request's label and field selectors; a malformed one is a 400. */
+export function selectorsOf(query: URLSearchParams) {
+  try {
+    return { labelMatches: parseLabelSelector(query.get('labelSelector')), fieldMatches: parseFieldSelector(query.get('fieldSelector')) };
+  } catch (err) {
+    if (err instanceof SelectorError) throw badRequest(err.message);
+    throw err;
+  }
 }

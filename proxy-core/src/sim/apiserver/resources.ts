@@ -4,12 +4,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import fastJsonPatch from 'fast-json-patch';
 import type { Operation } from 'fast-json-patch';
 import { parse as parseYaml } from 'yaml';
-import { parseFieldSelector, parseLabelSelector, SelectorError } from '../store/selectors.js';
 import { StoreError, type GroupResource, type KubeObject } from '../store/store.js';
 import type { ApiContext } from './context.js';
 import { apiVersionOf } from './context.js';
 import { apiError, badRequest, fromStoreError, methodNotAllowed, sendJson } from './errors.js';
-import { checkTypeMeta, contentTypeOf, isPlainObject, mergePatch, negotiateObjectForm, parseJsonObject, present, randomNameSuffix, readBody, toTable } from './objects.js';
+import { checkTypeMeta, contentTypeOf, isPlainObject, mergePatch, negotiateObjectForm, parseJsonObject, present, randomNameSuffix, readBody, selectorsOf, toTable } from './objects.js';
 import type { ResourceRequest } from './request-info.js';
 import { servePodLog } from './pod-log.js';
 import { serveWatch } from './watch.js';
@@ -99,14 +98,7 @@ function get(ctx: ApiContext, req: IncomingMessage, res: ServerResponse, rr: Res
 
 /** Objects of the request's scope that pass its label and field selectors. */
 export function selectObjects(ctx: ApiContext, rr: ResourceRequest, query: URLSearchParams): KubeObject[] {
-  let labelMatches, fieldMatches;
-  try {
-    labelMatches = parseLabelSelector(query.get('labelSelector'));
-    fieldMatches = parseFieldSelector(query.get('fieldSelector'));
-  } catch (err) {
-    if (err instanceof SelectorError) throw badRequest(err.message);
-    throw err;
-  }
+  const { labelMatches, fieldMatches } = selectorsOf(query);
   const namespace = rr.catalog.namespaced ? rr.namespace : undefined;
   return ctx.store.list(groupResourceOf(rr), namespace).filter((o) => labelMatches(o) && fieldMatches(o));
 }

@@ -2,11 +2,10 @@
 // asked, timeoutSeconds, 410 Expired as an ERROR event, and a clean end when the server drains.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { failure } from '../../util/status.js';
-import { parseFieldSelector, parseLabelSelector, SelectorError } from '../store/selectors.js';
 import { StoreError, type KubeObject, type StoreEvent, type StoreWatch } from '../store/store.js';
 import { apiVersionOf, type ApiContext } from './context.js';
 import { badRequest } from './errors.js';
-import { contentTypeOf, negotiateObjectForm, present, toTable } from './objects.js';
+import { contentTypeOf, negotiateObjectForm, present, selectorsOf, toTable } from './objects.js';
 import type { ResourceRequest } from './request-info.js';
 
 /** How often a watch with allowWatchBookmarks=true gets a BOOKMARK (kube-apiserver: about a minute). */
@@ -14,14 +13,7 @@ export const BOOKMARK_INTERVAL_MS = 5_000;
 
 export function serveWatch(ctx: ApiContext, req: IncomingMessage, res: ServerResponse, rr: ResourceRequest, query: URLSearchParams): void {
   const form = negotiateObjectForm(req.headers.accept);
-  let labelMatches, fieldMatches;
-  try {
-    labelMatches = parseLabelSelector(query.get('labelSelector'));
-    fieldMatches = parseFieldSelector(query.get('fieldSelector'));
-  } catch (err) {
-    if (err instanceof SelectorError) throw badRequest(err.message);
-    throw err;
-  }
+  const { labelMatches, fieldMatches } = selectorsOf(query);
   const rvText = query.get('resourceVersion');
   if (rvText !== null && rvText !== '' && !/^\d+$/.test(rvText)) throw badRequest(`resourceVersion: Invalid value: "${rvText}": must be an integer`);
   const fromResourceVersion = rvText ? Number(rvText) : undefined;
