@@ -27,6 +27,8 @@ export const toWire: { [M in CoreClientMethod]: (...args: Parameters<RequestMeth
   setDiscoveryMode: (mode) => ({ mode }),
   setPolicy: (policy) => ({ policy }),
   takeSnapshot: () => undefined,
+  readSnapshot: (args) => args,
+  compareSnapshots: (args) => args,
   startRollout: () => undefined,
   pauseRollout: () => undefined,
   setTrafficRate: (rps) => ({ rps }),

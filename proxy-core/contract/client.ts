@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { routeOutcomes, routingEventSchema, type RouteOutcome } from './events.js';
 import { healthSampleSchema, peerHealthSchema, peerStatusSchema } from './peers.js';
-import { routingSnapshotSchema, type RoutingSnapshot } from './snapshot.js';
+import { routingSnapshotSchema, snapshotDiffSchema, snapshotReadResultSchema, type RoutingSnapshot, type SnapshotDiff, type SnapshotReadResult } from './snapshot.js';
 
 export const discoveryModeSchema = z.enum(['peer-aggregated', 'nopeer']);
 export type DiscoveryModeName = z.infer<typeof discoveryModeSchema>;
@@ -117,6 +117,14 @@ export type DiscoveryViews = z.infer<typeof discoveryViewsSchema>;
 export const setPolicyArgsSchema = z.object({ policy: z.string().min(1) });
 export const setDiscoveryModeArgsSchema = z.object({ mode: discoveryModeSchema });
 export const setTrafficRateArgsSchema = z.object({ rps: z.number().nonnegative().max(100_000) });
+/**
+ * A snapshot file's text and its name (shown in errors). `size` is the file's size in bytes when the
+ * host knows it: a file over MAX_SNAPSHOT_BYTES is refused by its size, so a host need not read it.
+ */
+export const readSnapshotArgsSchema = z.object({ text: z.string(), file: z.string().min(1).max(4096), size: z.number().int().nonnegative().optional() });
+export type ReadSnapshotArgs = z.infer<typeof readSnapshotArgsSchema>;
+export const compareSnapshotsArgsSchema = z.object({ before: routingSnapshotSchema, after: routingSnapshotSchema });
+export type CompareSnapshotsArgs = z.infer<typeof compareSnapshotsArgsSchema>;
 
 /** Pushed to subscribers. Routing events arrive in batches (at most ~10 a second per subscriber). */
 export const coreEventSchema = z.discriminatedUnion('type', [
@@ -149,6 +157,13 @@ export interface CoreClient {
   /** "round-robin", "random" or "pin:NAME"; rejects any other text. */
   setPolicy(text: string): Promise<Settings>;
   takeSnapshot(): Promise<RoutingSnapshot>;
+  /**
+   * Reads a snapshot file: validated and migrated whole, or an error naming the file and the field
+   * (JSON pointer) or line and column at fault; "made by a newer Peerscope" for a newer apiVersion.
+   */
+  readSnapshot(args: ReadSnapshotArgs): Promise<SnapshotReadResult>;
+  /** What changed from `before` to `after` (as `peerscope snapshot diff`). */
+  compareSnapshots(args: CompareSnapshotsArgs): Promise<SnapshotDiff>;
   /** Simulated cluster only (getOverview().sim): starts the rollout, or resumes a paused one. */
   startRollout(): Promise<SimStatus>;
   /** Simulated cluster only: pauses between rollout phases. */
@@ -172,6 +187,8 @@ export const coreClientMethods = {
   setDiscoveryMode: { args: setDiscoveryModeArgsSchema, result: settingsSchema },
   setPolicy: { args: setPolicyArgsSchema, result: settingsSchema },
   takeSnapshot: { args: undefined, result: routingSnapshotSchema },
+  readSnapshot: { args: readSnapshotArgsSchema, result: snapshotReadResultSchema },
+  compareSnapshots: { args: compareSnapshotsArgsSchema, result: snapshotDiffSchema },
   startRollout: { args: undefined, result: simStatusSchema },
   pauseRollout: { args: undefined, result: simStatusSchema },
   setTrafficRate: { args: setTrafficRateArgsSchema, result: simStatusSchema },

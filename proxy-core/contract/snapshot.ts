@@ -63,17 +63,60 @@ export const routingSnapshotSchema = z.object({
 export type RoutingSnapshot = z.infer<typeof routingSnapshotSchema>;
 export type SnapshotServer = z.infer<typeof snapshotServerSchema>;
 
+/**
+ * The largest snapshot file Peerscope reads: far above a real one (5 servers × 1,000 GVRs × 10,000
+ * events is under 10 MB). Shared by the core (which refuses bigger files) and the hosts (which need
+ * not read a bigger file into memory to hear that).
+ */
+export const MAX_SNAPSHOT_BYTES = 32 * 1024 * 1024;
+
+const gvrList = z.array(z.string());
+const serverChange = z.object({ name: z.string(), from: z.string(), to: z.string() });
+
 /** What changed between two snapshots (before → after). */
-export interface SnapshotDiff {
-  readonly servers: {
-    readonly added: string[];
-    readonly removed: string[];
-    readonly upgraded: { name: string; from: string; to: string }[];
-    readonly healthChanged: { name: string; from: string; to: string }[];
-  };
+export const snapshotDiffSchema = z.object({
+  servers: z.object({
+    added: z.array(z.string()),
+    removed: z.array(z.string()),
+    /** Servers present in both whose release (gitVersion) changed. */
+    upgraded: z.array(serverChange),
+    healthChanged: z.array(serverChange),
+  }),
   /** Per server present in both: GVRs its own discovery gained and lost. */
-  readonly gvrs: { server: string; gained: string[]; lost: string[] }[];
-  readonly skew: { readonly became: string[]; readonly resolved: string[] };
+  gvrs: z.array(z.object({ server: z.string(), gained: gvrList, lost: gvrList })),
+  skew: z.object({ became: gvrList, resolved: gvrList }),
   /** Per GVR whose outcome shares changed: fraction of requests (0..1) before and after. */
-  readonly outcomeRates: { gvr: string; outcome: 'notfound' | 'unavailable' | 'rerouted'; before: number; after: number; requestsBefore: number; requestsAfter: number }[];
-}
+  outcomeRates: z.array(z.object({
+    gvr: z.string(),
+    outcome: z.enum(['notfound', 'unavailable', 'rerouted']),
+    before: z.number().min(0).max(1),
+    after: z.number().min(0).max(1),
+    requestsBefore: z.number().int().nonnegative(),
+    requestsAfter: z.number().int().nonnegative(),
+  })),
+});
+export type SnapshotDiff = z.infer<typeof snapshotDiffSchema>;
+
+/**
+ * Why a snapshot file could not be read, as data a UI can show: the file, and the field at fault (a
+ * JSON pointer) or, for a syntax error, the line and column. `message` is the whole one-line error,
+ * as the CLI prints it.
+ */
+export const snapshotReadErrorSchema = z.object({
+  file: z.string(),
+  message: z.string(),
+  /** The message without the file and position. */
+  detail: z.string(),
+  reason: z.enum(['too-large', 'syntax', 'not-a-snapshot', 'unknown-version', 'newer-version', 'invalid']),
+  pointer: z.string().optional(),
+  line: z.number().int().positive().optional(),
+  column: z.number().int().positive().optional(),
+});
+export type SnapshotReadError = z.infer<typeof snapshotReadErrorSchema>;
+
+/** A file read whole (validated, migrated to the current apiVersion) or not at all. */
+export const snapshotReadResultSchema = z.discriminatedUnion('ok', [
+  z.object({ ok: z.literal(true), snapshot: routingSnapshotSchema }),
+  z.object({ ok: z.literal(false), error: snapshotReadErrorSchema }),
+]);
+export type SnapshotReadResult = z.infer<typeof snapshotReadResultSchema>;

@@ -7,6 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { coreEventSchema, overviewSchema, routeTableViewSchema, discoveryViewsSchema, type CoreEvent } from '../../contract/client.js';
+import { MAX_SNAPSHOT_BYTES, routingSnapshotSchema, snapshotDiffSchema, snapshotReadResultSchema } from '../../contract/snapshot.js';
+import { serializeSnapshot } from '../snapshot/io.js';
 import { createCore, type Core } from '../core.js';
 import { loadRelease } from '../sim/catalog/index.js';
 import { startSimCluster, type SimCluster } from '../sim/index.js';
@@ -131,6 +133,32 @@ describe('control host', () => {
     expect((await rpc('startRollout')).status).toBe(400);
     expect((await rpc('noSuchMethod')).status).toBe(404);
   });
+
+  it('reads snapshot files and compares snapshots for the UI, with bodies as large as a snapshot can be', async () => {
+    const taken = routingSnapshotSchema.parse(JSON.parse((await rpc('takeSnapshot')).body));
+    // A snapshot of a large cluster: several MB of text, far over the 64 KiB of the other calls.
+    const big = { ...taken, events: Array.from({ length: 20_000 }, (_, i) => ({ ...(taken.events[0] ?? { at: 1, userAgent: 'kubectl/v1.32', method: 'GET', verb: 'list', path: '/api/v1/pods', group: '', version: 'v1', resource: 'pods', subresource: '', namespace: '', handling: 'sim-1', answeredBy: 'sim-1', outcome: 'local' as const, status: 200, latencyMs: 1, bytesIn: 0, bytesOut: 1 }), seq: i + 1 })) };
+    const text = serializeSnapshot(big);
+    expect(text.length).toBeGreaterThan(4 * 1024 * 1024);
+    const read = snapshotReadResultSchema.parse(JSON.parse((await rpc('readSnapshot', { text, file: 'big.json' })).body));
+    expect(read.ok && read.snapshot.events.length).toBe(20_000);
+    const broken = snapshotReadResultSchema.parse(JSON.parse((await rpc('readSnapshot', { text: text.slice(0, 1000), file: 'cut.json' })).body));
+    expect(broken).toMatchObject({ ok: false, error: { file: 'cut.json', reason: 'syntax' } });
+    const huge = snapshotReadResultSchema.parse(JSON.parse((await rpc('readSnapshot', { text: '', file: 'huge.json', size: 50 * 1024 * 1024 })).body));
+    expect(huge).toMatchObject({ ok: false, error: { reason: 'too-large' } });
+    const after = { ...taken, servers: taken.servers.map((s) => ({ ...s, gitVersion: 'v1.37.0-dev' })) };
+    const diff = snapshotDiffSchema.parse(JSON.parse((await rpc('compareSnapshots', { before: big, after })).body));
+    expect(diff.servers.upgraded).toEqual([{ name: 'sim-1', from: 'v1.36.0-dev', to: 'v1.37.0-dev' }]);
+    // Arguments are checked: a snapshot that is not one is a 400 naming the field.
+    const bad = await rpc('compareSnapshots', { before: taken, after: { ...taken, kind: 'PodList' } });
+    expect(bad.status).toBe(400);
+    expect(JSON.parse(bad.body).error).toContain('after.kind');
+    // The other calls keep their small limit; a snapshot call over its own limit gets a 413 it can show.
+    expect((await rpc('setPolicy', { policy: 'x'.repeat(70 * 1024) })).status).toBe(413);
+    const over = await rpc('readSnapshot', { text: 'x'.repeat(2 * MAX_SNAPSHOT_BYTES + 1024 * 1024), file: 'over.json' });
+    expect(over.status).toBe(413);
+    expect(JSON.parse(over.body).error).toMatch(/^the body exceeds \d+ bytes$/);
+  }, 60_000);
 
   it('streams routing events in batches over SSE', async () => {
     const events: CoreEvent[] = [];

@@ -18,11 +18,18 @@ import { extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ZodError } from 'zod';
 import { coreClientMethods, type CoreClient, type CoreClientMethod, type CoreEvent } from '../../contract/client.js';
+import { MAX_SNAPSHOT_BYTES } from '../../contract/snapshot.js';
 
 export const CONTENT_SECURITY_POLICY = "default-src 'self'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '::1', 'localhost']);
 const MAX_BODY_BYTES = 64 * 1024;
+/**
+ * Calls that carry snapshots: a file's text as a JSON string (escaping grows it, up to about twice for
+ * a file of quotes and newlines), or two parsed snapshots. Read only after the token was checked.
+ */
+const SNAPSHOT_BODY_BYTES = 2 * MAX_SNAPSHOT_BYTES + 1024 * 1024;
+const BODY_LIMITS: Partial<Record<CoreClientMethod, number>> = { readSnapshot: SNAPSHOT_BODY_BYTES, compareSnapshots: SNAPSHOT_BODY_BYTES };
 
 export interface ControlServerOptions {
   readonly client: CoreClient;
@@ -99,14 +106,18 @@ export async function startControlServer(options: ControlServerOptions): Promise
     const method = name as CoreClientMethod;
     if (!(req.headers['content-type'] ?? '').startsWith('application/json')) return sendJson(res, 415, { error: 'send application/json' });
     try {
-      const body = await readBody(req);
+      const body = await readBody(req, BODY_LIMITS[method] ?? MAX_BODY_BYTES);
       const raw: unknown = body.length === 0 ? {} : JSON.parse(body);
       const result = await invoke(options.client, method, raw);
       sendJson(res, 200, result);
     } catch (err) {
       if (err instanceof ZodError) return sendJson(res, 400, { error: err.issues.map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`).join('; ') });
       if (err instanceof SyntaxError) return sendJson(res, 400, { error: 'the body is not JSON' });
-      if (err instanceof BodyTooLarge) return sendJson(res, 413, { error: err.message });
+      if (err instanceof BodyTooLarge) {
+        // The rest of the body is not read: the connection ends once the answer is written.
+        res.setHeader('connection', 'close');
+        return sendJson(res, 413, { error: err.message });
+      }
       sendJson(res, 400, { error: (err as Error).message });
     }
   }
@@ -174,6 +185,8 @@ async function invoke(client: CoreClient, method: CoreClientMethod, raw: unknown
     case 'setDiscoveryMode': return client.setDiscoveryMode(coreClientMethods.setDiscoveryMode.args.parse(raw).mode);
     case 'setPolicy': return client.setPolicy(coreClientMethods.setPolicy.args.parse(raw).policy);
     case 'takeSnapshot': return client.takeSnapshot();
+    case 'readSnapshot': return client.readSnapshot(coreClientMethods.readSnapshot.args.parse(raw));
+    case 'compareSnapshots': return client.compareSnapshots(coreClientMethods.compareSnapshots.args.parse(raw));
     case 'startRollout': return client.startRollout();
     case 'pauseRollout': return client.pauseRollout();
     case 'setTrafficRate': return client.setTrafficRate(coreClientMethods.setTrafficRate.args.parse(raw).rps);
@@ -207,15 +220,23 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
 
 class BodyTooLarge extends Error {}
 
-function readBody(req: IncomingMessage): Promise<string> {
+function readBody(req: IncomingMessage, limit: number): Promise<string> {
   return new Promise((resolvePromise, reject) => {
+    const declared = Number(req.headers['content-length']);
+    if (declared > limit) {
+      // Say so at once rather than read what will be refused.
+      reject(new BodyTooLarge(`the body exceeds ${limit} bytes`));
+      return;
+    }
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        reject(new BodyTooLarge(`the body exceeds ${MAX_BODY_BYTES} bytes`));
-        req.destroy();
+      if (size > limit) {
+        reject(new BodyTooLarge(`the body exceeds ${limit} bytes`));
+        // Discard the rest rather than reset the socket, so the client gets the 413 it can show.
+        req.removeAllListeners('data');
+        req.resume();
         return;
       }
       chunks.push(chunk);

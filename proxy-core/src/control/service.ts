@@ -3,12 +3,14 @@
 // gets ten small messages a second, each with exact counts by outcome and at most the newest
 // `maxBatchEvents` events.
 import type { CoreClient, CoreEvent, DiscoveryViews, OutcomeTotals, RouteTableView, Settings, SimStatus } from '../../contract/client.js';
-import { getEventsArgsSchema } from '../../contract/client.js';
+import { compareSnapshotsArgsSchema, getEventsArgsSchema, readSnapshotArgsSchema } from '../../contract/client.js';
 import { routeOutcomes, type RoutingEvent } from '../../contract/events.js';
 import type { Core } from '../core.js';
 import type { APIGroupDiscoveryList } from '../discovery/types.js';
 import { gvrKey } from '../discovery/types.js';
 import { formatPolicy, parsePolicy } from '../proxy/policy.js';
+import { diffSnapshots } from '../snapshot/diff.js';
+import { readSnapshotText } from '../snapshot/io.js';
 import { takeSnapshot } from '../snapshot/take.js';
 import type { SimController } from './sim-controller.js';
 
@@ -186,6 +188,15 @@ export function createCoreService(core: Core, options: CoreServiceOptions = {}):
     },
     async takeSnapshot() {
       return takeSnapshot(core, { source: options.snapshotSource ?? (sim ? 'sim' : 'servers') });
+    },
+    async readSnapshot(args) {
+      // Validated here too: an in-process caller (Electron's IPC, the CLI) gets the same checks.
+      const { text, file, size } = readSnapshotArgsSchema.parse(args);
+      return readSnapshotText(text, file, size);
+    },
+    async compareSnapshots(args) {
+      const { before, after } = compareSnapshotsArgsSchema.parse(args);
+      return diffSnapshots(before, after);
     },
     async startRollout(): Promise<SimStatus> {
       return requireSim().startRollout();

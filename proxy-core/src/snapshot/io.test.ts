@@ -2,9 +2,9 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { routingSnapshotSchema, type RoutingSnapshot } from '../../contract/snapshot.js';
+import { routingSnapshotSchema, snapshotDiffSchema, snapshotReadResultSchema, type RoutingSnapshot } from '../../contract/snapshot.js';
 import { InputError } from '../util/input-error.js';
-import { MAX_SNAPSHOT_BYTES, parseSnapshot, readSnapshotFile, serializeSnapshot, writeSnapshotFile } from './io.js';
+import { MAX_SNAPSHOT_BYTES, parseSnapshot, readSnapshotFile, readSnapshotText, serializeSnapshot, writeSnapshotFile } from './io.js';
 import { diffSnapshots, formatDiff } from './diff.js';
 
 export function sampleSnapshot(overrides: Partial<RoutingSnapshot> = {}): RoutingSnapshot {
@@ -107,6 +107,57 @@ describe('snapshot files', () => {
   });
 });
 
+describe('readSnapshotText (CoreClient.readSnapshot): the named error as data', () => {
+  const read = (text: string, file = 'f.json', size?: number) => {
+    const result = readSnapshotText(text, file, size);
+    // What crosses the transports must match the contract.
+    expect(snapshotReadResultSchema.parse(result)).toEqual(result);
+    return result;
+  };
+  const failure = (text: string, file = 'f.json', size?: number) => {
+    const result = read(text, file, size);
+    if (result.ok) throw new Error('expected a failure');
+    return result.error;
+  };
+
+  it('gives the validated snapshot whole', () => {
+    const snap = sampleSnapshot();
+    expect(read(serializeSnapshot(snap))).toEqual({ ok: true, snapshot: snap });
+  });
+
+  it('a syntax error: file, line, column', () => {
+    const text = serializeSnapshot(sampleSnapshot()).replace('"kind": "RoutingSnapshot",', '"kind": "RoutingSnapshot"');
+    const e = failure(text, 'before.json');
+    expect(e).toMatchObject({ file: 'before.json', reason: 'syntax', line: 4 });
+    expect(e.column).toBeGreaterThan(0);
+    expect(e.message).toBe(`before.json:4:${e.column}: ${e.detail}`);
+    expect(e.pointer).toBeUndefined();
+  });
+
+  it('a wrong type and a missing field: the JSON pointer', () => {
+    const snap = sampleSnapshot() as unknown as { servers: { health: unknown }[] };
+    snap.servers[0]!.health = 'sleeping';
+    expect(failure(JSON.stringify(snap))).toMatchObject({ reason: 'invalid', pointer: '/servers/0/health' });
+    const { events: _drop, ...rest } = sampleSnapshot();
+    expect(failure(JSON.stringify(rest))).toMatchObject({ reason: 'invalid', pointer: '/events' });
+  });
+
+  it('a newer apiVersion, another kind, an unknown group, a truncated file, an oversized file', () => {
+    const newer = failure(JSON.stringify({ ...sampleSnapshot(), apiVersion: 'peerscope.dev/v9' }), 'new.json');
+    expect(newer).toMatchObject({ reason: 'newer-version', pointer: '/apiVersion' });
+    expect(newer.message).toContain('made by a newer Peerscope');
+    expect(failure('{"kind":"PodList"}')).toMatchObject({ reason: 'not-a-snapshot', pointer: '/kind' });
+    expect(failure('[]')).toMatchObject({ reason: 'not-a-snapshot', pointer: '' });
+    expect(failure(JSON.stringify({ ...sampleSnapshot(), apiVersion: 'v1' }))).toMatchObject({ reason: 'unknown-version', pointer: '/apiVersion' });
+    const text = serializeSnapshot(sampleSnapshot());
+    expect(failure(text.slice(0, 200))).toMatchObject({ reason: 'syntax', line: text.slice(0, 200).split('\n').length });
+    // A host that knows the file is 50 MB need not send its text.
+    const huge = failure('', 'huge.json', 50 * 1024 * 1024);
+    expect(huge).toMatchObject({ reason: 'too-large', file: 'huge.json' });
+    expect(huge.message).toBe('huge.json: is 50.0 MiB, over the 32 MiB a snapshot can be; it is not a Peerscope snapshot or it was damaged');
+  });
+});
+
 describe('snapshot diff', () => {
   it('names upgraded servers, gained and lost GVRs, skew changes and outcome share changes', () => {
     const before = sampleSnapshot();
@@ -126,5 +177,7 @@ describe('snapshot diff', () => {
     expect(d.outcomeRates).toContainEqual({ gvr: 'storagemigration.k8s.io/v1/storageversionmigrations', outcome: 'rerouted', before: 0.5, after: 0, requestsBefore: 8, requestsAfter: 8 });
     expect(formatDiff(d)).toContain('sim-1: v1.36.0-dev → v1.37.0-dev');
     expect(formatDiff(diffSnapshots(before, before))).toBe('no differences\n');
+    // The diff is a contract type too (CoreClient.compareSnapshots).
+    expect(snapshotDiffSchema.parse(d)).toEqual(d);
   });
 });

@@ -1,6 +1,7 @@
 // A CoreClient of plain data for component tests: three apiservers mid-rollout (sim-1 at v1.37,
 // sim-2 at v1.36, sim-3 at v1.36 and down), a route table with skew, and events pushed by hand.
 import type {
+  CompareSnapshotsArgs,
   CoreClient,
   CoreEvent,
   DiscoveryViews,
@@ -8,10 +9,14 @@ import type {
   OutcomeTotals,
   Overview,
   PeerStatus,
+  ReadSnapshotArgs,
   RouteTableView,
   RoutingEvent,
+  RoutingSnapshot,
   Settings,
   SimStatus,
+  SnapshotDiff,
+  SnapshotReadResult,
 } from '../../../proxy-core/contract/index.js';
 
 export function totals(partial: Partial<OutcomeTotals> = {}): OutcomeTotals {
@@ -98,8 +103,27 @@ export class FakeCoreClient implements CoreClient {
       return this.settings;
     });
   }
-  takeSnapshot(): never {
-    throw new Error('not used by these tests');
+  /** What takeSnapshot answers; set it in tests that export or compare. */
+  snapshot: RoutingSnapshot | undefined;
+  takeSnapshot(): Promise<RoutingSnapshot> {
+    return this.answer('takeSnapshot', () => {
+      if (!this.snapshot) throw new Error('no snapshot set on the fake client');
+      return this.snapshot;
+    });
+  }
+  /** What readSnapshot answers per file name; files not listed are read as snapshots with JSON.parse. */
+  readResults = new Map<string, SnapshotReadResult>();
+  readSnapshot(args: ReadSnapshotArgs): Promise<SnapshotReadResult> {
+    return this.answer(`readSnapshot:${args.file}`, () => this.readResults.get(args.file) ?? { ok: true as const, snapshot: JSON.parse(args.text) as RoutingSnapshot });
+  }
+  /** What compareSnapshots answers. */
+  diff: SnapshotDiff = { servers: { added: [], removed: [], upgraded: [], healthChanged: [] }, gvrs: [], skew: { became: [], resolved: [] }, outcomeRates: [] };
+  compared: CompareSnapshotsArgs[] = [];
+  compareSnapshots(args: CompareSnapshotsArgs): Promise<SnapshotDiff> {
+    return this.answer('compareSnapshots', () => {
+      this.compared.push(args);
+      return this.diff;
+    });
   }
   startRollout() {
     return this.answer('startRollout', () => {

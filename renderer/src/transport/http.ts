@@ -105,6 +105,8 @@ export function createHttpCoreClient(options: HttpCoreClientOptions): HttpCoreCl
     setDiscoveryMode: (mode) => call('setDiscoveryMode', { mode }) as ReturnType<CoreClient['setDiscoveryMode']>,
     setPolicy: (policy) => call('setPolicy', { policy }) as ReturnType<CoreClient['setPolicy']>,
     takeSnapshot: () => call('takeSnapshot', {}) as ReturnType<CoreClient['takeSnapshot']>,
+    readSnapshot: (args) => call('readSnapshot', args) as ReturnType<CoreClient['readSnapshot']>,
+    compareSnapshots: (args) => call('compareSnapshots', args) as ReturnType<CoreClient['compareSnapshots']>,
     startRollout: () => call('startRollout', {}) as ReturnType<CoreClient['startRollout']>,
     pauseRollout: () => call('pauseRollout', {}) as ReturnType<CoreClient['pauseRollout']>,
     setTrafficRate: (rps) => call('setTrafficRate', { rps }) as ReturnType<CoreClient['setTrafficRate']>,

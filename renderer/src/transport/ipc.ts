@@ -21,6 +21,8 @@ export function validatingClient(raw: CoreClient): CoreClient {
     setDiscoveryMode: checked('setDiscoveryMode') as CoreClient['setDiscoveryMode'],
     setPolicy: checked('setPolicy') as CoreClient['setPolicy'],
     takeSnapshot: checked('takeSnapshot') as CoreClient['takeSnapshot'],
+    readSnapshot: checked('readSnapshot') as CoreClient['readSnapshot'],
+    compareSnapshots: checked('compareSnapshots') as CoreClient['compareSnapshots'],
     startRollout: checked('startRollout') as CoreClient['startRollout'],
     pauseRollout: checked('pauseRollout') as CoreClient['pauseRollout'],
     setTrafficRate: checked('setTrafficRate') as CoreClient['setTrafficRate'],
