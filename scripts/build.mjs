@@ -31,6 +31,9 @@ if (!cliOnly && existsSync('electron/main.ts')) {
     format: 'cjs',
     target: 'node22',
     external: ['electron'],
+    // ESM builds first: jsonc-parser's "main" is a UMD bundle whose require('./impl/…') esbuild cannot
+    // follow, so the bundled main process would throw "Cannot find module" at start.
+    mainFields: ['module', 'main'],
     sourcemap: true,
     logLevel: 'warning',
   });

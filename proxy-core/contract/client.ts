@@ -143,6 +143,13 @@ export const coreEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('route-table'), generation: z.number().int().nonnegative(), skewedCount: z.number().int().nonnegative() }),
   z.object({ type: z.literal('settings'), settings: settingsSchema }),
   z.object({ type: z.literal('sim'), sim: simStatusSchema }),
+  /**
+   * The host switched what the core runs on (the desktop app opened another kubeconfig, or the simulated
+   * cluster): every cached view and the routing stream belong to the previous one and start over.
+   */
+  z.object({ type: z.literal('session'), id: z.string(), label: z.string() }),
+  /** The desktop app's menu opened a snapshot file (validated whole): the UI shows it offline. */
+  z.object({ type: z.literal('snapshot-opened'), file: z.string(), snapshot: routingSnapshotSchema }),
 ]);
 export type CoreEvent = z.infer<typeof coreEventSchema>;
 export type RoutingBatch = Extract<CoreEvent, { type: 'routing' }>;

@@ -4,3 +4,6 @@ export type { ServerConfig, ServerPublicInfo } from './cluster/server-config.js'
 export { parsePolicy, formatPolicy, type HandlingPolicy } from './proxy/policy.js';
 export type { DiscoveryMode } from './proxy/handler.js';
 export { parseRouteHeader, ROUTE_HEADER } from './proxy/route-header.js';
+export { createCoreService, type CoreService } from './control/service.js';
+export * from './session/index.js';
+export { parseSnapshot, readSnapshotFile, serializeSnapshot, writeSnapshotFile } from './snapshot/index.js';

@@ -42,6 +42,10 @@ export function useCoreEventsIntoCache(): void {
           queryClient.setQueryData<Overview>(queryKeys.overview, (old) => (old ? { ...old, ...event.settings } : old));
           void queryClient.invalidateQueries({ queryKey: queryKeys.discoveryViews });
           break;
+        case 'session':
+          // Everything cached describes the previous cluster.
+          void queryClient.invalidateQueries();
+          break;
         case 'sim':
           queryClient.setQueryData<Overview>(queryKeys.overview, (old) => (old ? { ...old, sim: event.sim } : old));
           break;

@@ -1,7 +1,7 @@
-// The browser-mode UI for a running core (`peerscope demo --ui`): CoreClient over HTTP + SSE on a
-// loopback port, serving the built renderer. Prints nothing itself; the caller prints the URL.
+// The browser-mode UI for a running core (`peerscope demo --ui`, `serve --ui`): CoreClient over HTTP +
+// SSE on a loopback port, serving the built renderer. Prints nothing itself; the caller prints the URL.
 import { startControlServer } from '../control/server.js';
-import { createCoreService } from '../control/service.js';
+import { createCoreService, type CoreService } from '../control/service.js';
 import type { SimController } from '../control/sim-controller.js';
 import type { Core } from '../core.js';
 
@@ -11,19 +11,23 @@ export interface UiHost {
   close(): Promise<void>;
 }
 
-export async function startUiHost(options: { core: Core; sim?: SimController; host?: string; port?: number }): Promise<UiHost> {
-  const service = createCoreService(options.core, options.sim ? { sim: options.sim } : {});
+/** Either a core (a service is made for it and closed with the host) or a session's own service. */
+export type UiHostOptions = ({ core: Core; sim?: SimController } | { client: CoreService }) & { host?: string; port?: number };
+
+export async function startUiHost(options: UiHostOptions): Promise<UiHost> {
+  const owned = 'core' in options ? createCoreService(options.core, options.sim ? { sim: options.sim } : {}) : undefined;
+  const service = owned ?? (options as { client: CoreService }).client;
   try {
     const control = await startControlServer({ client: service, host: options.host ?? '127.0.0.1', port: options.port ?? 0 });
     return {
       url: control.url,
       async close() {
         await control.close();
-        service.close();
+        owned?.close();
       },
     };
   } catch (err) {
-    service.close();
+    owned?.close();
     throw err;
   }
 }

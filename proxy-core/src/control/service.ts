@@ -21,6 +21,8 @@ export interface CoreServiceOptions {
   /** Events kept per batch; the counts stay exact (default 500). */
   readonly maxBatchEvents?: number;
   readonly snapshotSource?: 'sim' | 'servers' | 'kubeconfig';
+  /** The kubeconfig context snapshots say they were taken from. */
+  readonly context?: string;
 }
 
 export interface CoreService extends CoreClient {
@@ -187,7 +189,7 @@ export function createCoreService(core: Core, options: CoreServiceOptions = {}):
       return s;
     },
     async takeSnapshot() {
-      return takeSnapshot(core, { source: options.snapshotSource ?? (sim ? 'sim' : 'servers') });
+      return takeSnapshot(core, { source: options.snapshotSource ?? (sim ? 'sim' : 'servers'), ...(options.context ? { context: options.context } : {}) });
     },
     async readSnapshot(args) {
       // Validated here too: an in-process caller (Electron's IPC, the CLI) gets the same checks.

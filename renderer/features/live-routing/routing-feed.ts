@@ -54,6 +54,12 @@ export class RoutingFeed {
   /** Subscribes to the core and loads recent events; returns the stop function. */
   start(): () => void {
     const unsubscribe = this.client.subscribe((event) => {
+      if (event.type === 'session') {
+        // Another cluster: its events have their own sequence; the old rows and rates mean nothing there.
+        this.state = { status: 'loading', rows: [], series: [], lastSeq: 0 };
+        void this.load();
+        return;
+      }
       if (event.type !== 'routing') return;
       const fresh = event.events.filter((e) => e.seq > this.state.lastSeq).reverse();
       this.set({

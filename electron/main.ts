@@ -1,0 +1,81 @@
+// Electron main: composition only. Every decision lives in electron/shell/* (unit-tested with Electron
+// stubbed) and proxy-core; this file hands them the real Electron objects.
+import { app, BrowserWindow, clipboard, dialog, ipcMain, Menu, protocol, session, shell } from 'electron';
+import { join } from 'node:path';
+import {
+  createSwitchingClient, kubeconfigContextNames, prepareClusterSession, readSnapshotFile, startDemoSession, writeSnapshotFile,
+  type ClusterSession, type DemoSession,
+} from '../proxy-core/src/index.js';
+import { createAppController, type AppDialogs, type AppSession } from './shell/app-controller.js';
+import { startShell } from './shell/app-shell.js';
+import { registerCoreIpc } from './shell/core-ipc.js';
+
+const client = createSwitchingClient();
+
+const demoSession = async (): Promise<AppSession> => asAppSession(await startDemoSession({ rolloutAfterSeconds: 15, anyPortIfBusy: true }), 'simulated cluster');
+const asAppSession = (s: DemoSession | ClusterSession, label: string): AppSession => ({
+  service: s.service, label, portUrl: s.address.url, close: () => s.close(),
+});
+
+const dialogs: AppDialogs = {
+  async openFile(options) {
+    const r = await dialog.showOpenDialog({ title: options.title, filters: options.filters, properties: ['openFile', 'showHiddenFiles'] });
+    return r.canceled ? undefined : r.filePaths[0];
+  },
+  async saveFile(options) {
+    const r = await dialog.showSaveDialog(options);
+    return r.canceled ? undefined : r.filePath;
+  },
+  async choose(options) {
+    return (await dialog.showMessageBox({ type: 'question', noLink: true, ...options })).response;
+  },
+  error: (title, message) => dialog.showErrorBox(title, message),
+  info: (title, message) => void dialog.showMessageBox({ type: 'info', title, message }),
+};
+
+const controller = createAppController({
+  client,
+  startDemo: demoSession,
+  async prepareCluster(kubeconfig, context) {
+    const prepared = await prepareClusterSession({ kubeconfig, anyPortIfBusy: true, ...(context ? { context } : {}) });
+    if (prepared.warnings.length > 0) dialogs.info(`Context ${prepared.contextName}`, prepared.warnings.join('\n'));
+    return async () => asAppSession(await prepared.start(), `context ${prepared.contextName}`);
+  },
+  contextNames: kubeconfigContextNames,
+  readSnapshot: readSnapshotFile,
+  writeSnapshot: writeSnapshotFile,
+  dialogs,
+  copyText: (text) => clipboard.writeText(text),
+  setMenu: (template) => Menu.setApplicationMenu(Menu.buildFromTemplate(template)),
+  platform: process.platform,
+  devTools: !app.isPackaged,
+});
+
+void startShell({
+  app,
+  protocol,
+  defaultSession: () => session.defaultSession,
+  openExternal: (url) => shell.openExternal(url),
+  createWindow: (options) => new BrowserWindow(options),
+  preloadPath: join(__dirname, 'preload.cjs'),
+  rendererDir: join(__dirname, '..', 'renderer'),
+  async onWindow() {
+    registerCoreIpc(ipcMain, client);
+    await controller.start();
+  },
+}).then((started) => {
+  if (!started.started) return;
+  // The port and the simulated servers are closed before the process leaves.
+  let closed = false;
+  app.on('will-quit', (event) => {
+    if (closed) return;
+    event.preventDefault();
+    void controller.close().finally(() => {
+      closed = true;
+      app.quit();
+    });
+  });
+}).catch((err: unknown) => {
+  dialog.showErrorBox('Peerscope could not start', err instanceof Error ? err.message : String(err));
+  app.exit(1);
+});

@@ -1,0 +1,209 @@
+import type { MenuItemConstructorOptions } from 'electron';
+import { describe, expect, it, vi } from 'vitest';
+import type { CoreClient, CoreEvent, RoutingSnapshot } from '../../proxy-core/contract/index.js';
+import { createSwitchingClient } from '../../proxy-core/src/index.js';
+import { createAppController, type AppControllerDeps, type AppDialogs, type AppSession } from './app-controller.js';
+
+/** The controller only carries snapshots; their content is the core's business (and its tests'). */
+const sampleSnapshot = () => ({ kind: 'RoutingSnapshot', takenAt: '2026-11-23T10:00:00.000Z' }) as unknown as RoutingSnapshot;
+
+/** A session whose service answers what the controller asks, and records it. */
+function fakeSession(label: string, portUrl: string) {
+  let mode: 'peer-aggregated' | 'nopeer' = 'peer-aggregated';
+  const listeners = new Set<(e: CoreEvent) => void>();
+  const service = {
+    getOverview: vi.fn(async () => ({ discoveryMode: mode })),
+    setDiscoveryMode: vi.fn(async (m: typeof mode) => {
+      mode = m;
+      return { policy: 'round-robin', discoveryMode: m };
+    }),
+    takeSnapshot: vi.fn(async () => sampleSnapshot()),
+    subscribe: (l: (e: CoreEvent) => void) => {
+      listeners.add(l);
+      return () => listeners.delete(l);
+    },
+  } as unknown as CoreClient;
+  const session: AppSession & { closed: boolean; push(e: CoreEvent): void } = {
+    service, label, portUrl, closed: false,
+    close: vi.fn(async () => {
+      session.closed = true;
+    }),
+    push: (e) => listeners.forEach((l) => l(e)),
+  };
+  return session;
+}
+
+function setup(overrides: Partial<AppControllerDeps> = {}, dialogOverrides: Partial<AppDialogs> = {}) {
+  const client = createSwitchingClient();
+  const demos: ReturnType<typeof fakeSession>[] = [];
+  const menus: MenuItemConstructorOptions[][] = [];
+  const dialogs: AppDialogs = {
+    openFile: vi.fn(async () => '/home/op/.kube/prod.yaml'),
+    saveFile: vi.fn(async (o: { defaultPath: string }) => `/tmp/${o.defaultPath}`),
+    choose: vi.fn(async () => 1),
+    error: vi.fn(),
+    info: vi.fn(),
+    ...dialogOverrides,
+  };
+  const cluster = fakeSession('context prod', 'http://127.0.0.1:8001');
+  const deps: AppControllerDeps = {
+    client,
+    startDemo: vi.fn(async () => {
+      const s = fakeSession('simulated cluster', `http://127.0.0.1:${8001 + demos.length}`);
+      demos.push(s);
+      return s;
+    }),
+    prepareCluster: vi.fn(async () => async () => cluster),
+    contextNames: vi.fn(() => ({ names: ['prod'], current: 'prod' })),
+    readSnapshot: vi.fn(() => sampleSnapshot()),
+    writeSnapshot: vi.fn(),
+    dialogs,
+    copyText: vi.fn(),
+    setMenu: (t) => menus.push(t),
+    platform: 'linux',
+    devTools: false,
+    ...overrides,
+  };
+  const controller = createAppController(deps);
+  const events: CoreEvent[] = [];
+  client.subscribe((e) => events.push(e));
+  const label = (prefix: string) => flat(menus.at(-1) ?? []).find((i) => i.label?.startsWith(prefix));
+  return { client, controller, deps, dialogs, demos, cluster, menus, events, label };
+}
+
+function flat(items: MenuItemConstructorOptions[]): MenuItemConstructorOptions[] {
+  return items.flatMap((i) => [i, ...(Array.isArray(i.submenu) ? flat(i.submenu) : [])]);
+}
+
+/** Lets the action's promise chain settle. */
+const settle = () => new Promise((r) => setTimeout(r, 0));
+
+describe('the desktop app controller', () => {
+  it('starts on the simulated cluster and shows its port in the menu', async () => {
+    const t = setup();
+    await t.controller.start();
+    expect(t.client.current()?.label).toBe('simulated cluster');
+    expect(t.label('Local port:')?.label).toBe('Local port: http://127.0.0.1:8001');
+    expect(t.events).toEqual([{ type: 'session', id: '1', label: 'simulated cluster' }]);
+  });
+
+  it('opens a kubeconfig: the running session gives up the port only once the cluster was found', async () => {
+    const order: string[] = [];
+    const t = setup({
+      prepareCluster: vi.fn(async (file: string, context: string | undefined) => {
+        order.push(`prepare ${file} ${context}`);
+        return async () => {
+          order.push('start cluster');
+          return t.cluster;
+        };
+      }),
+    });
+    await t.controller.start();
+    vi.mocked(t.demos[0]!.close).mockImplementation(async () => void order.push('close demo'));
+    t.controller.actions.openKubeconfig();
+    await vi.waitFor(() => expect(t.client.current()?.label).toBe('context prod'));
+    expect(order).toEqual(['prepare /home/op/.kube/prod.yaml undefined', 'close demo', 'start cluster']);
+    expect(t.events.at(-1)).toEqual({ type: 'session', id: '2', label: 'context prod' });
+  });
+
+  it('asks which context when the kubeconfig has several, and does nothing when cancelled', async () => {
+    const t = setup({ contextNames: () => ({ names: ['dev', 'prod', 'staging'], current: 'prod' }) });
+    await t.controller.start();
+    vi.mocked(t.dialogs.choose).mockResolvedValueOnce(3); // the Cancel button
+    t.controller.actions.openKubeconfig();
+    await settle();
+    expect(vi.mocked(t.dialogs.choose).mock.calls[0]![0]).toMatchObject({ buttons: ['dev', 'prod', 'staging', 'Cancel'], defaultId: 1, cancelId: 3 });
+    expect(t.deps.prepareCluster).not.toHaveBeenCalled();
+
+    vi.mocked(t.dialogs.choose).mockResolvedValueOnce(2);
+    t.controller.actions.openKubeconfig();
+    await vi.waitFor(() => expect(t.deps.prepareCluster).toHaveBeenCalledWith('/home/op/.kube/prod.yaml', 'staging'));
+  });
+
+  it('a broken kubeconfig is reported with its error and the running session stays', async () => {
+    const t = setup({ prepareCluster: vi.fn(async () => { throw new Error('/home/op/.kube/prod.yaml:7:1: context "prod" names cluster "x", which is not defined'); }) });
+    await t.controller.start();
+    t.controller.actions.openKubeconfig();
+    await vi.waitFor(() => expect(t.dialogs.error).toHaveBeenCalledWith('Could not open the kubeconfig', expect.stringContaining('prod.yaml:7:1')));
+    expect(t.demos[0]!.closed).toBe(false);
+    expect(t.client.current()?.label).toBe('simulated cluster');
+  });
+
+  it('a cluster that fails to listen after the switch brings the simulated cluster back, and says why', async () => {
+    const t = setup({ prepareCluster: vi.fn(async () => async () => { throw new Error('cannot listen on 127.0.0.1:8001: EADDRINUSE'); }) });
+    await t.controller.start();
+    t.controller.actions.openKubeconfig();
+    await vi.waitFor(() => expect(t.demos).toHaveLength(2));
+    await vi.waitFor(() => expect(t.client.current()).toBe(t.demos[1]));
+    expect(t.dialogs.error).toHaveBeenCalledWith('Could not open the cluster', 'cannot listen on 127.0.0.1:8001: EADDRINUSE');
+  });
+
+  it('cancelling the file dialog changes nothing', async () => {
+    const t = setup({}, { openFile: vi.fn(async () => undefined) });
+    await t.controller.start();
+    t.controller.actions.openKubeconfig();
+    t.controller.actions.importSnapshot();
+    await settle();
+    expect(t.deps.prepareCluster).not.toHaveBeenCalled();
+    expect(t.deps.readSnapshot).not.toHaveBeenCalled();
+  });
+
+  it('starts the simulated cluster again from the menu', async () => {
+    const t = setup();
+    await t.controller.start();
+    t.controller.actions.startSimulatedCluster();
+    await vi.waitFor(() => expect(t.client.current()).toBe(t.demos[1]));
+    expect(t.demos[0]!.closed).toBe(true);
+  });
+
+  it('exports a snapshot to the file the operator picks', async () => {
+    const t = setup();
+    await t.controller.start();
+    t.controller.actions.exportSnapshot();
+    await vi.waitFor(() => expect(t.deps.writeSnapshot).toHaveBeenCalledTimes(1));
+    const [file, snapshot] = vi.mocked(t.deps.writeSnapshot).mock.calls[0]!;
+    expect(file).toMatch(/^\/tmp\/peerscope-snapshot-[\dT-]+Z\.json$/);
+    expect(snapshot).toEqual(sampleSnapshot());
+  });
+
+  it('imports a snapshot: a valid one is handed to the window whole, a broken one is named in an error box', async () => {
+    const t = setup({}, { openFile: vi.fn(async () => '/cases/CHG-1234/before-step-2.json') });
+    await t.controller.start();
+    t.controller.actions.importSnapshot();
+    await vi.waitFor(() => expect(t.events.at(-1)?.type).toBe('snapshot-opened'));
+    expect(t.events.at(-1)).toEqual({ type: 'snapshot-opened', file: 'before-step-2.json', snapshot: sampleSnapshot() });
+
+    const count = t.events.length;
+    vi.mocked(t.deps.readSnapshot).mockImplementationOnce((): RoutingSnapshot => {
+      throw new Error('/cases/CHG-1234/before-step-2.json: /servers/0/name: expected string, received number');
+    });
+    t.controller.actions.importSnapshot();
+    await vi.waitFor(() => expect(t.dialogs.error).toHaveBeenCalledWith('Could not import the snapshot', expect.stringContaining('/servers/0/name')));
+    expect(t.events).toHaveLength(count);
+  });
+
+  it('toggles discovery mode, and the menu follows a change made elsewhere', async () => {
+    const t = setup();
+    await t.controller.start();
+    expect(t.label('Peer-aggregated discovery')?.checked).toBe(true);
+    t.controller.actions.toggleDiscoveryMode();
+    await vi.waitFor(() => expect(t.label('Peer-aggregated discovery')?.checked).toBe(false));
+    expect(t.demos[0]!.service.setDiscoveryMode).toHaveBeenCalledWith('nopeer');
+    t.demos[0]!.push({ type: 'settings', settings: { policy: 'round-robin', discoveryMode: 'peer-aggregated' } });
+    expect(t.label('Peer-aggregated discovery')?.checked).toBe(true);
+  });
+
+  it('copies the local port address', async () => {
+    const t = setup();
+    await t.controller.start();
+    t.controller.actions.copyPortAddress();
+    expect(t.deps.copyText).toHaveBeenCalledWith('http://127.0.0.1:8001');
+  });
+
+  it('closes the running session when the app quits', async () => {
+    const t = setup();
+    await t.controller.start();
+    await t.controller.close();
+    expect(t.demos[0]!.closed).toBe(true);
+  });
+});

@@ -1,0 +1,104 @@
+// A stand-in for the Electron runtime, so the built main process (dist/electron/main.cjs) runs under
+// plain Node in a test: `node --require <this> main.cjs`. It answers `require('electron')` with fakes
+// that record what main did, then plays a renderer: once the window loads, it calls the IPC handlers
+// the way the preload would and prints one JSON line per observation on stdout ("fake-electron: {...}").
+'use strict';
+/* eslint-disable @typescript-eslint/no-require-imports -- loaded with `node --require`, before any ESM */
+const Module = require('node:module');
+const { EventEmitter } = require('node:events');
+
+const report = (kind, data) => process.stdout.write(`fake-electron: ${JSON.stringify({ kind, ...data })}\n`);
+const handlers = new Map();
+const app = new EventEmitter();
+Object.assign(app, {
+  isPackaged: false,
+  enableSandbox: () => report('sandbox', {}),
+  requestSingleInstanceLock: () => true,
+  whenReady: () => Promise.resolve(),
+  quit: () => {
+    const event = { defaultPrevented: false, preventDefault() { this.defaultPrevented = true; } };
+    app.emit('will-quit', event);
+    if (!event.defaultPrevented) {
+      report('quit', {});
+      process.exit(0);
+    }
+  },
+  exit: (code) => process.exit(code),
+});
+
+class FakeWebContents extends EventEmitter {
+  constructor() {
+    super();
+    this.id = 1;
+    this.sent = [];
+  }
+  setWindowOpenHandler(handler) { this.windowOpenHandler = handler; }
+  send(channel, payload) { this.sent.push({ channel, payload }); }
+  isDestroyed() { return false; }
+}
+
+/** Calls an IPC handler as a frame of `url` would; returns the handler's reply envelope. */
+async function invoke(channel, url, ...args) {
+  const handler = handlers.get(channel);
+  if (!handler) return { missing: channel };
+  return handler({ senderFrame: { url }, sender: state.window.webContents }, ...args);
+}
+
+const state = { window: undefined };
+class BrowserWindow extends EventEmitter {
+  constructor(options) {
+    super();
+    state.window = this;
+    this.webContents = new FakeWebContents();
+    report('window', { webPreferences: options.webPreferences });
+  }
+  async loadURL(url) {
+    report('load', { url });
+    // Like the page: subscribe, ask for the overview, then try a call from a foreign frame.
+    const subscribed = await invoke('peerscope:subscribe', url);
+    const overview = await invoke('peerscope:getOverview', url);
+    const foreign = await invoke('peerscope:getOverview', 'https://evil.example/');
+    const badArgs = await invoke('peerscope:setTrafficRate', url, { rps: 'fast' });
+    await new Promise((r) => setTimeout(r, 1_500));
+    const events = [...new Set(state.window.webContents.sent.map((m) => m.payload.type))];
+    report('renderer', { subscribed, overview, foreign, badArgs, events, channels: [...handlers.keys()] });
+    setImmediate(() => app.quit());
+  }
+  show() {}
+  focus() {}
+  restore() {}
+  isMinimized() { return false; }
+}
+
+let menu;
+const electron = {
+  app,
+  BrowserWindow,
+  ipcMain: { handle: (channel, fn) => handlers.set(channel, fn), removeHandler: (channel) => handlers.delete(channel) },
+  protocol: { registerSchemesAsPrivileged: (schemes) => report('schemes', { schemes }), handle: (scheme) => report('protocol', { scheme }) },
+  session: { defaultSession: { setPermissionRequestHandler: () => {}, setPermissionCheckHandler: () => {} } },
+  shell: { openExternal: async () => {} },
+  clipboard: { writeText: () => {} },
+  dialog: {
+    showErrorBox: (title, message) => report('error-box', { title, message }),
+    showMessageBox: async () => ({ response: 0 }),
+    showOpenDialog: async () => ({ canceled: true, filePaths: [] }),
+    showSaveDialog: async () => ({ canceled: true }),
+  },
+  Menu: {
+    buildFromTemplate: (template) => template,
+    setApplicationMenu: (template) => {
+      menu = template;
+      const labels = [];
+      const walk = (items) => items.forEach((i) => { if (i.label) labels.push(i.label); if (Array.isArray(i.submenu)) walk(i.submenu); });
+      walk(menu);
+      report('menu', { labels });
+    },
+  },
+};
+
+const resolve = Module._resolveFilename;
+Module._resolveFilename = function (request, ...rest) {
+  return request === 'electron' ? 'fake-electron' : resolve.call(this, request, ...rest);
+};
+require.cache['fake-electron'] = { id: 'fake-electron', filename: 'fake-electron', loaded: true, exports: electron };

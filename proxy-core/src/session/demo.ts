@@ -1,0 +1,135 @@
+// The simulated control plane with the local port in front, a rollout driver and traffic through the
+// port, composed once for every host that shows it: `peerscope demo` (terminal and browser mode) and the
+// desktop app's "Start simulated cluster". Prints nothing; hosts decide what to say.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createSimController, type SimController } from '../control/sim-controller.js';
+import { createCoreService, type CoreService } from '../control/service.js';
+import { createCore, type Core, type ListenAddress } from '../core.js';
+import type { HandlingPolicy } from '../proxy/policy.js';
+import { loadRelease } from '../sim/catalog/index.js';
+import { startSimCluster, type SimCluster } from '../sim/cluster.js';
+import { startTraffic, type TrafficHandle } from '../sim/traffic.js';
+import type { SimEvent } from '../sim/types.js';
+
+export interface DemoSessionOptions {
+  readonly from?: string;
+  readonly to?: string;
+  readonly servers?: number;
+  /** Default 127.0.0.1:8001; port 0 picks a free one. */
+  readonly listen?: { readonly host: string; readonly port: number };
+  /** When the listen port is taken (another proxy on 8001), listen on a free port instead of failing. */
+  readonly anyPortIfBusy?: boolean;
+  readonly policy?: HandlingPolicy;
+  /** Requests per second through the port; 0 sends none. */
+  readonly trafficRps?: number;
+  /** Seconds each rollout phase (draining, down) lasts. */
+  readonly stepSeconds?: number;
+  /** Start the rollout after this many seconds; undefined: only when asked (startRollout). */
+  readonly rolloutAfterSeconds?: number;
+  readonly onRolloutEvent?: (e: SimEvent) => void;
+  readonly onRolloutError?: (err: Error) => void;
+}
+
+export interface DemoSession {
+  readonly kind: 'demo';
+  readonly core: Core;
+  readonly sim: SimCluster;
+  readonly rollout: SimController;
+  readonly traffic: TrafficHandle;
+  /** CoreClient of this session, with the simulator's controls. */
+  readonly service: CoreService;
+  readonly address: ListenAddress;
+  /** A kubeconfig (no credentials: the port needs none) that points kubectl at the port. */
+  readonly kubeconfigPath: string;
+  /** Stops traffic and rollout, closes the port, then the simulated servers. */
+  close(): Promise<{ readonly requestsSent: number }>;
+}
+
+export async function startDemoSession(options: DemoSessionOptions = {}): Promise<DemoSession> {
+  const fromName = options.from ?? 'v1.36-dev';
+  const from = loadRelease(fromName);
+  const to = loadRelease(options.to ?? 'v1.37-dev');
+  const sim = await startSimCluster({ releases: Array.from({ length: options.servers ?? 3 }, () => from), basePort: 0 });
+  const core = createCore({
+    servers: sim.servers.map((s) => ({
+      name: s.name,
+      url: s.info().url,
+      source: 'sim' as const,
+      ...(sim.ca ? { ca: sim.ca } : {}),
+      ...(sim.token ? { bearerToken: () => sim.token } : {}),
+    })),
+    listen: options.listen ?? { host: '127.0.0.1', port: 8001 },
+    ...(options.policy ? { policy: options.policy } : {}),
+    probeIntervalMs: 1_000,
+    snapshotSource: 'sim',
+  });
+  let address: ListenAddress;
+  try {
+    address = await core.start();
+  } catch (err) {
+    await Promise.all([core.close(0), sim.close()]);
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE' && options.anyPortIfBusy) {
+      return startDemoSession({ ...options, listen: { host: options.listen?.host ?? '127.0.0.1', port: 0 }, anyPortIfBusy: false });
+    }
+    const where = options.listen ? `${options.listen.host}:${options.listen.port}` : '127.0.0.1:8001';
+    throw new Error(`cannot listen on ${where}: ${code ?? (err as Error).message}`, { cause: err });
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'peerscope-demo-'));
+  const kubeconfigPath = join(dir, 'kubeconfig');
+  writeFileSync(kubeconfigPath, portKubeconfig(address.url), { mode: 0o600 });
+
+  const trafficRps = options.trafficRps ?? 20;
+  const traffic = startTraffic({ targets: [address.url], rps: trafficRps, releases: [from, to] });
+  const stepSeconds = options.stepSeconds ?? 10;
+  const rollout = createSimController({
+    servers: sim.servers, from: fromName, to, traffic, trafficRps,
+    rollout: { drainSeconds: stepSeconds, downSeconds: stepSeconds, ...(options.onRolloutEvent ? { onEvent: options.onRolloutEvent } : {}) },
+    ...(options.onRolloutError ? { onRolloutError: options.onRolloutError } : {}),
+  });
+  const timer = options.rolloutAfterSeconds === undefined ? undefined : setTimeout(() => rollout.startRollout(), options.rolloutAfterSeconds * 1000);
+  const service = createCoreService(core, { sim: rollout, snapshotSource: 'sim' });
+
+  let closing: Promise<{ requestsSent: number }> | undefined;
+  return {
+    kind: 'demo', core, sim, rollout, traffic, service, address, kubeconfigPath,
+    close() {
+      closing ??= (async () => {
+        clearTimeout(timer);
+        service.close();
+        const rolloutClosed = rollout.close();
+        const summary = await traffic.stop();
+        await rolloutClosed;
+        await core.close(2_000);
+        await sim.close();
+        rmSync(dir, { recursive: true, force: true });
+        return { requestsSent: summary.total ?? 0 };
+      })();
+      return closing;
+    },
+  };
+}
+
+/** A kubeconfig for the local port: plain HTTP on loopback, no user credentials. */
+export function portKubeconfig(url: string): string {
+  return [
+    'apiVersion: v1',
+    'kind: Config',
+    'clusters:',
+    '- name: peerscope',
+    '  cluster:',
+    `    server: ${url}`,
+    'contexts:',
+    '- name: peerscope',
+    '  context:',
+    '    cluster: peerscope',
+    '    user: peerscope',
+    'users:',
+    '- name: peerscope',
+    '  user: {}',
+    'current-context: peerscope',
+    '',
+  ].join('\n');
+}
