@@ -1,29 +1,38 @@
 // The application shell: the cluster at a glance (port, servers, outcome totals, settings and the
-// simulated rollout's controls) above four screens in keyboard-navigable tabs.
+// simulated rollout's controls) above five screens in keyboard-navigable tabs. The screens show the
+// live cluster, or a snapshot opened offline: the same components over a read-only CoreClient built
+// from the snapshot, with a banner saying so and the controls that would change a cluster hidden.
 import { QueryClient, QueryClientProvider, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState, useSyncExternalStore, type KeyboardEvent, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore, type KeyboardEvent, type ReactNode } from 'react';
 import type { CoreClient, Overview } from '../../proxy-core/contract/index.js';
 import { Discovery } from '../features/discovery/Discovery.js';
 import { GvrMatrix } from '../features/gvr-matrix/GvrMatrix.js';
 import { LiveRouting } from '../features/live-routing/LiveRouting.js';
 import { RoutingFeed, RoutingFeedContext } from '../features/live-routing/routing-feed.js';
 import { PeerHealth } from '../features/peer-health/PeerHealth.js';
+import { downloadSnapshot } from '../features/snapshots/describe.js';
+import { SnapshotLibrary } from '../features/snapshots/library.js';
+import { OfflineBanner } from '../features/snapshots/OfflineBanner.js';
+import { Snapshots } from '../features/snapshots/Snapshots.js';
 import { CoreClientProvider, queryKeys, useCoreClient, useCoreEventsIntoCache } from './client-context.js';
 import type { ConnectionState } from './transport/http.js';
+import { createSnapshotClient } from './transport/snapshot-client.js';
 import { shortRelease } from './ui/format.js';
-import { ErrorState, HealthBadge } from './ui/states.js';
+import { Empty, ErrorState, HealthBadge } from './ui/states.js';
+import { useOffline, useView, ViewContext, type OfflineView, type ViewState } from './view-mode.js';
 
 export interface ConnectionSource {
   connection(): ConnectionState;
   onConnection(listener: (state: ConnectionState) => void): () => void;
 }
 
-type TabId = 'matrix' | 'routing' | 'health' | 'discovery';
-const TABS: { id: TabId; label: string; render: () => ReactNode }[] = [
+type TabId = 'matrix' | 'routing' | 'health' | 'discovery' | 'snapshots';
+const TABS: { id: TabId; label: string; render: (offline: boolean) => ReactNode }[] = [
   { id: 'matrix', label: 'GVR matrix', render: () => <GvrMatrix /> },
   { id: 'routing', label: 'Live routing', render: () => <LiveRouting /> },
   { id: 'health', label: 'Peer health', render: () => <PeerHealth /> },
-  { id: 'discovery', label: 'Discovery', render: () => <Discovery /> },
+  { id: 'discovery', label: 'Discovery', render: (offline) => (offline ? <DiscoveryOffline /> : <Discovery />) },
+  { id: 'snapshots', label: 'Snapshots', render: () => <Snapshots /> },
 ];
 
 export function createQueryClient(): QueryClient {
@@ -35,18 +44,73 @@ export function App({ client, connection, queryClient }: { client: CoreClient; c
   return (
     <QueryClientProvider client={qc}>
       <CoreClientProvider client={client}>
-        <Shell connection={connection} />
+        <Root connection={connection} />
       </CoreClientProvider>
     </QueryClientProvider>
   );
 }
 
-function Shell({ connection }: { connection: ConnectionSource | undefined }) {
+/** A snapshot shown offline, with its own query cache and (idle) routing feed. */
+interface Offline extends OfflineView {
+  readonly seq: number;
+  readonly queryClient: QueryClient;
+  readonly feed: RoutingFeed;
+}
+
+let offlineSeq = 0;
+
+function Root({ connection }: { connection: ConnectionSource | undefined }) {
+  // The live cache and the live routing feed keep running while a snapshot is shown.
   useCoreEventsIntoCache();
-  const client = useCoreClient();
-  const [feed] = useState(() => new RoutingFeed(client));
+  const live = useCoreClient();
+  const liveQueryClient = useQueryClient();
+  const [feed] = useState(() => new RoutingFeed(live));
   useEffect(() => feed.start(), [feed]);
+  const [library] = useState(() => new SnapshotLibrary());
+  const [offline, setOffline] = useState<Offline | null>(null);
   const [tab, setTab] = useState<TabId>('matrix');
+
+  const view = useMemo<ViewState>(() => ({
+    offline,
+    live,
+    library,
+    open(entry) {
+      const client = createSnapshotClient(entry.snapshot, { label: entry.label, live });
+      setOffline((previous) => {
+        previous?.queryClient.clear();
+        return { seq: ++offlineSeq, entry, snapshot: entry.snapshot, client, queryClient: createQueryClient(), feed: new RoutingFeed(client) };
+      });
+    },
+    leave() {
+      setOffline((previous) => {
+        previous?.queryClient.clear();
+        return null;
+      });
+      // Pushed events kept the live cache current; a refetch covers anything else.
+      void liveQueryClient.invalidateQueries();
+    },
+  }), [offline, live, library, liveQueryClient]);
+
+  const shell = <Shell tab={tab} setTab={setTab} connection={connection} />;
+  return (
+    <ViewContext.Provider value={view}>
+      {offline ? (
+        // A fresh subtree per snapshot: react-query's observers belong to one cache.
+        <QueryClientProvider client={offline.queryClient} key={`offline-${offline.seq}`}>
+          <CoreClientProvider client={offline.client}>
+            <RoutingFeedContext.Provider value={offline.feed}>{shell}</RoutingFeedContext.Provider>
+          </CoreClientProvider>
+        </QueryClientProvider>
+      ) : (
+        <RoutingFeedContext.Provider value={feed} key="live">{shell}</RoutingFeedContext.Provider>
+      )}
+    </ViewContext.Provider>
+  );
+}
+
+function Shell({ tab, setTab, connection }: { tab: TabId; setTab: (t: TabId) => void; connection: ConnectionSource | undefined }) {
+  const view = useView();
+  const offline = view?.offline ?? null;
   const tabRefs = useRef<Record<string, HTMLButtonElement | null>>({});
 
   const onTabKey = (e: KeyboardEvent<HTMLButtonElement>) => {
@@ -60,35 +124,61 @@ function Shell({ connection }: { connection: ConnectionSource | undefined }) {
   };
 
   return (
-    <RoutingFeedContext.Provider value={feed}>
-      <div className="app">
-        <TopBar connection={connection} />
-        <nav className="tabs" role="tablist" aria-label="Screens">
-          {TABS.map((t) => (
-            <button
-              key={t.id}
-              ref={(el) => {
-                tabRefs.current[t.id] = el;
-              }}
-              type="button"
-              role="tab"
-              id={`tab-${t.id}`}
-              aria-selected={tab === t.id}
-              aria-controls={`panel-${t.id}`}
-              tabIndex={tab === t.id ? 0 : -1}
-              className="tab"
-              onClick={() => setTab(t.id)}
-              onKeyDown={onTabKey}
-            >
-              {t.label}
-            </button>
-          ))}
-        </nav>
-        <main className="content" role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
-          {TABS.find((t) => t.id === tab)!.render()}
-        </main>
-      </div>
-    </RoutingFeedContext.Provider>
+    <div className={`app${offline ? ' is-offline' : ''}`}>
+      <TopBar connection={connection} />
+      {offline && view && <OfflineBanner offline={offline} onLeave={view.leave} />}
+      <nav className="tabs" role="tablist" aria-label="Screens">
+        {TABS.map((t) => (
+          <button
+            key={t.id}
+            ref={(el) => {
+              tabRefs.current[t.id] = el;
+            }}
+            type="button"
+            role="tab"
+            id={`tab-${t.id}`}
+            aria-selected={tab === t.id}
+            aria-controls={`panel-${t.id}`}
+            tabIndex={tab === t.id ? 0 : -1}
+            className="tab"
+            onClick={() => setTab(t.id)}
+            onKeyDown={onTabKey}
+          >
+            {t.label}
+          </button>
+        ))}
+      </nav>
+      <main className="content" role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
+        {TABS.find((t) => t.id === tab)!.render(offline !== null)}
+      </main>
+    </div>
+  );
+}
+
+/** The discovery views compare what the port serves now: a snapshot has each server's own GVRs only. */
+function DiscoveryOffline() {
+  const view = useView();
+  return (
+    <section className="panel discovery" aria-labelledby="discovery-title">
+      <header className="panel-head">
+        <div>
+          <h2 id="discovery-title">Discovery</h2>
+          <p className="muted">What GET /api and /apis answer on the local port.</p>
+        </div>
+      </header>
+      <Empty>
+        <p>
+          This screen compares the merged document the port serves now with each server’s own, and switches the port’s
+          discovery mode: both need the live cluster. The snapshot records each server’s own GVRs — see the GVR matrix — and the
+          mode the port was in (shown at the top).
+        </p>
+        {view && (
+          <button type="button" className="btn btn-primary" onClick={view.leave}>
+            Return to live
+          </button>
+        )}
+      </Empty>
+    </section>
   );
 }
 
@@ -102,7 +192,8 @@ function useConnection(source: ConnectionSource | undefined): ConnectionState | 
 function TopBar({ connection }: { connection: ConnectionSource | undefined }) {
   const client = useCoreClient();
   const queryClient = useQueryClient();
-  const overview = useQuery({ queryKey: queryKeys.overview, queryFn: () => client.getOverview(), refetchInterval: 5_000 });
+  const offline = useOffline();
+  const overview = useQuery({ queryKey: queryKeys.overview, queryFn: () => client.getOverview(), refetchInterval: offline ? false : 5_000 });
   const state = useConnection(connection);
   // Events pushed while the stream was down are lost: after a reconnect, read everything again.
   const previous = useRef(state);
@@ -121,7 +212,11 @@ function TopBar({ connection }: { connection: ConnectionSource | undefined }) {
             discovery: {overview.data.discoveryMode}
           </span>
         )}
-        {state && <span className={`conn conn-${state}`} role="status">{state === 'live' ? 'live' : state === 'unauthorized' ? 'token refused' : state}</span>}
+        {offline ? (
+          <span className="conn conn-offline" role="status">offline snapshot</span>
+        ) : (
+          state && <span className={`conn conn-${state}`} role="status">{state === 'live' ? 'live' : state === 'unauthorized' ? 'token refused' : state}</span>
+        )}
       </div>
       {overview.isError ? (
         <ErrorState error={overview.error} retry={() => void overview.refetch()} />
@@ -165,23 +260,20 @@ function Totals({ overview }: { overview: Overview }) {
 
 function Controls({ overview }: { overview: Overview }) {
   const client = useCoreClient();
+  // Offline, the controls show what the snapshot recorded; nothing that would change a cluster is offered.
+  const offline = useOffline();
   const setPolicy = useMutation({ mutationFn: (p: string) => client.setPolicy(p) });
-  const snapshot = useMutation({
-    mutationFn: () => client.takeSnapshot(),
-    onSuccess: (snap) => {
-      const url = URL.createObjectURL(new Blob([JSON.stringify(snap, null, 2)], { type: 'application/json' }));
-      const a = document.createElement('a');
-      a.href = url;
-      a.download = `peerscope-snapshot-${snap.takenAt.replace(/[:.]/g, '-')}.json`;
-      a.click();
-      setTimeout(() => URL.revokeObjectURL(url), 10_000);
-    },
-  });
+  const snapshot = useMutation({ mutationFn: () => client.takeSnapshot(), onSuccess: downloadSnapshot });
   return (
     <div className="controls">
       <label className="field">
         <span>Handling policy</span>
-        <select value={setPolicy.isPending ? setPolicy.variables : overview.policy} onChange={(e) => setPolicy.mutate(e.target.value)}>
+        <select
+          value={setPolicy.isPending ? setPolicy.variables : overview.policy}
+          onChange={(e) => setPolicy.mutate(e.target.value)}
+          disabled={offline !== null}
+          title={offline ? 'The policy the port used when the snapshot was taken' : undefined}
+        >
           <option value="round-robin">round-robin</option>
           <option value="random">random</option>
           {overview.servers.map((s) => (
@@ -189,10 +281,12 @@ function Controls({ overview }: { overview: Overview }) {
           ))}
         </select>
       </label>
-      {overview.sim && <SimControls overview={overview} />}
-      <button type="button" className="btn" onClick={() => snapshot.mutate()} disabled={snapshot.isPending}>
-        Export snapshot
-      </button>
+      {overview.sim && !offline && <SimControls overview={overview} />}
+      {!offline && (
+        <button type="button" className="btn" onClick={() => snapshot.mutate()} disabled={snapshot.isPending}>
+          Export snapshot
+        </button>
+      )}
       {(setPolicy.error || snapshot.error) && <span className="error-text" role="alert">{(setPolicy.error ?? snapshot.error)?.message}</span>}
     </div>
   );

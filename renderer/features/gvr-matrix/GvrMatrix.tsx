@@ -8,6 +8,7 @@ import type { RouteTableColumn, RouteTableRow, RouteTableView } from '../../../p
 import { queryKeys, useCoreClient } from '../../src/client-context.js';
 import { shortRelease } from '../../src/ui/format.js';
 import { Empty, ErrorState, HealthBadge, Loading } from '../../src/ui/states.js';
+import { useOffline } from '../../src/view-mode.js';
 
 export type CellState = 'served' | 'missing' | 'down' | 'stale' | 'unknown';
 export type MatrixFilter = 'all' | 'skewed' | 'uniform';
@@ -66,6 +67,7 @@ export function matrixItems(view: RouteTableView, filter: MatrixFilter, search: 
 
 export function GvrMatrix() {
   const client = useCoreClient();
+  const offline = useOffline();
   const query = useQuery({ queryKey: queryKeys.routeTable, queryFn: () => client.getRouteTable() });
   const [filter, setFilter] = useState<MatrixFilter>('all');
   const [search, setSearch] = useState('');
@@ -76,7 +78,7 @@ export function GvrMatrix() {
       <header className="panel-head">
         <div>
           <h2 id="matrix-title">GVR matrix</h2>
-          <p className="muted">Which apiserver serves which group/version/resource, from each server's own discovery.</p>
+          <p className="muted">Which apiserver serves which group/version/resource, from each server's own discovery{offline ? ', as the snapshot recorded it' : ''}.</p>
         </div>
         <div className="toolbar">
           <label className="field">

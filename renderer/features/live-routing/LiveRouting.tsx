@@ -1,14 +1,16 @@
 // Live routing: every request through the local port as it happens (client → handling server →
 // outcome → the server that answered), and the request rate stacked by outcome. The buffer is bounded
 // and the core sends batches, so a busy port never floods the page.
+import { useQuery } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useContext, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { Area, AreaChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { routeOutcomes, type RouteOutcome, type RoutingEvent } from '../../../proxy-core/contract/index.js';
-import { useCoreClient } from '../../src/client-context.js';
-import { formatClock, formatMs, formatTime, outcomeStyle } from '../../src/ui/format.js';
+import { queryKeys, useCoreClient } from '../../src/client-context.js';
+import { formatClock, formatDateTime, formatMs, formatTime, outcomeStyle } from '../../src/ui/format.js';
 import { Empty, ErrorState, Loading } from '../../src/ui/states.js';
-import { RoutingFeed, RoutingFeedContext, type RatePoint } from './routing-feed.js';
+import { useOffline, type OfflineView } from '../../src/view-mode.js';
+import { MAX_ROWS, RATE_SECONDS, RoutingFeed, RoutingFeedContext, type RatePoint } from './routing-feed.js';
 
 export { addToSeries, MAX_ROWS, RATE_SECONDS } from './routing-feed.js';
 
@@ -21,21 +23,40 @@ function useRoutingFeed(): RoutingFeed {
 }
 
 export function LiveRouting() {
-  const feed = useRoutingFeed();
-  const state = useSyncExternalStore(feed.subscribe, feed.getState);
-  // Paused: the table keeps what it showed; the feed (and the chart) go on.
-  const [frozen, setFrozen] = useState<readonly RoutingEvent[] | null>(null);
-  const [hidden, setHidden] = useState<ReadonlySet<RouteOutcome>>(new Set());
-  const rows = frozen ?? state.rows;
-  const heldWhilePaused = frozen ? state.lastSeq - (frozen[0]?.seq ?? state.lastSeq) : 0;
+  const offline = useOffline();
+  return offline ? <RecordedRouting offline={offline} /> : <StreamingRouting />;
+}
 
+function zeroCounts(): Record<RouteOutcome, number> {
+  return Object.fromEntries(routeOutcomes.map((o) => [o, 0])) as Record<RouteOutcome, number>;
+}
+
+/** Requests per second by outcome over the last RATE_SECONDS seconds of recorded events (any order). */
+export function seriesFromEvents(events: readonly RoutingEvent[]): RatePoint[] {
+  if (events.length === 0) return [];
+  let last = -Infinity;
+  for (const e of events) last = Math.max(last, Math.floor(e.at / 1000));
+  const first = last - RATE_SECONDS + 1;
+  const points: RatePoint[] = Array.from({ length: RATE_SECONDS }, (_, i) => ({ t: first + i, ...zeroCounts() }));
+  let earliest = last;
+  for (const e of events) {
+    const t = Math.floor(e.at / 1000);
+    if (t < first) continue;
+    earliest = Math.min(earliest, t);
+    points[t - first]![e.outcome]++;
+  }
+  // Start at the first recorded second: the seconds before it were not recorded, not idle.
+  return points.slice(earliest - first);
+}
+
+function useOutcomeFilter(rows: readonly RoutingEvent[]) {
+  const [hidden, setHidden] = useState<ReadonlySet<RouteOutcome>>(new Set());
   const visible = useMemo(() => (hidden.size ? rows.filter((e) => !hidden.has(e.outcome)) : rows), [rows, hidden]);
   const inBuffer = useMemo(() => {
-    const n = Object.fromEntries(routeOutcomes.map((o) => [o, 0])) as Record<RouteOutcome, number>;
+    const n = zeroCounts();
     for (const e of rows) n[e.outcome]++;
     return n;
   }, [rows]);
-
   const toggle = (o: RouteOutcome) =>
     setHidden((h) => {
       const next = new Set(h);
@@ -43,6 +64,67 @@ export function LiveRouting() {
       else next.add(o);
       return next;
     });
+  return { hidden, visible, inBuffer, toggle };
+}
+
+function OutcomeFilter({ hidden, inBuffer, toggle }: { hidden: ReadonlySet<RouteOutcome>; inBuffer: Record<RouteOutcome, number>; toggle: (o: RouteOutcome) => void }) {
+  return (
+    <div className="outcome-filter" role="group" aria-label="Show outcomes">
+      {routeOutcomes.map((o) => (
+        <button key={o} type="button" className="chip-toggle" aria-pressed={!hidden.has(o)} onClick={() => toggle(o)}>
+          <span className="swatch" style={{ background: outcomeStyle[o].color }} aria-hidden="true" />
+          {outcomeStyle[o].label} <span className="count">{inBuffer[o]}</span>
+        </button>
+      ))}
+    </div>
+  );
+}
+
+/** A snapshot's recent requests, as the live stream showed them (newest first, same filters). */
+function RecordedRouting({ offline }: { offline: OfflineView }) {
+  const client = useCoreClient();
+  const query = useQuery({ queryKey: [...queryKeys.events, 'recorded'], queryFn: () => client.getEvents({ limit: MAX_ROWS }) });
+  const rows = useMemo(() => [...(query.data?.events ?? [])].reverse(), [query.data]);
+  const series = useMemo(() => seriesFromEvents(rows), [rows]);
+  const { hidden, visible, inBuffer, toggle } = useOutcomeFilter(rows);
+  const recorded = offline.snapshot.events.length;
+  return (
+    <section className="panel routing" aria-labelledby="routing-title">
+      <header className="panel-head">
+        <div>
+          <h2 id="routing-title">Routing at capture time</h2>
+          <p className="muted">
+            The requests the snapshot recorded before {formatDateTime(Date.parse(offline.snapshot.takenAt))}
+            {recorded > rows.length ? ` (the newest ${rows.length.toLocaleString()} of ${recorded.toLocaleString()})` : ''}: the server a load balancer handed each to, what Peerscope decided, and who answered.
+          </p>
+        </div>
+      </header>
+      <div className="card chart-card">
+        <h3>Requests per second by outcome (recorded)</h3>
+        <RateChart series={series} live={false} />
+      </div>
+      <OutcomeFilter hidden={hidden} inBuffer={inBuffer} toggle={toggle} />
+      {query.isPending ? (
+        <Loading what="recorded requests" />
+      ) : query.isError ? (
+        <ErrorState error={query.error} retry={() => void query.refetch()} />
+      ) : rows.length === 0 ? (
+        <Empty>The snapshot recorded no request: none had gone through the local port when it was taken.</Empty>
+      ) : (
+        <EventTable events={visible} />
+      )}
+    </section>
+  );
+}
+
+function StreamingRouting() {
+  const feed = useRoutingFeed();
+  const state = useSyncExternalStore(feed.subscribe, feed.getState);
+  // Paused: the table keeps what it showed; the feed (and the chart) go on.
+  const [frozen, setFrozen] = useState<readonly RoutingEvent[] | null>(null);
+  const rows = frozen ?? state.rows;
+  const heldWhilePaused = frozen ? state.lastSeq - (frozen[0]?.seq ?? state.lastSeq) : 0;
+  const { hidden, visible, inBuffer, toggle } = useOutcomeFilter(rows);
 
   return (
     <section className="panel routing" aria-labelledby="routing-title">
@@ -61,17 +143,10 @@ export function LiveRouting() {
 
       <div className="card chart-card">
         <h3>Requests per second by outcome</h3>
-        <RateChart series={state.series} />
+        <RateChart series={state.series} live />
       </div>
 
-      <div className="outcome-filter" role="group" aria-label="Show outcomes">
-        {routeOutcomes.map((o) => (
-          <button key={o} type="button" className="chip-toggle" aria-pressed={!hidden.has(o)} onClick={() => toggle(o)}>
-            <span className="swatch" style={{ background: outcomeStyle[o].color }} aria-hidden="true" />
-            {outcomeStyle[o].label} <span className="count">{inBuffer[o]}</span>
-          </button>
-        ))}
-      </div>
+      <OutcomeFilter hidden={hidden} inBuffer={inBuffer} toggle={toggle} />
 
       {state.status === 'loading' && rows.length === 0 ? (
         <Loading what="recent requests" />
@@ -86,12 +161,12 @@ export function LiveRouting() {
   );
 }
 
-function RateChart({ series: all }: { series: readonly RatePoint[] }) {
+function RateChart({ series: all, live }: { series: readonly RatePoint[]; live: boolean }) {
   // The current second is still filling: drawing it would show a false drop at the right edge.
   const currentSecond = Math.floor(Date.now() / 1000);
-  const series = all.filter((p) => p.t < currentSecond);
+  const series = live ? all.filter((p) => p.t < currentSecond) : all;
   const shown = routeOutcomes.filter((o) => series.some((p) => p[o] > 0));
-  if (series.length < 2) return <Empty>The rate chart fills in as requests arrive.</Empty>;
+  if (series.length < 2) return <Empty>{live ? 'The rate chart fills in as requests arrive.' : 'The recorded requests span less than two seconds: too short for a rate chart.'}</Empty>;
   return (
     <div className="chart" role="img" aria-label={`Request rate by outcome over the last ${series.length} seconds`}>
       <ResponsiveContainer width="100%" height={180}>

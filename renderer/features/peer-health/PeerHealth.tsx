@@ -4,8 +4,9 @@ import { useQuery } from '@tanstack/react-query';
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { HealthSample, PeerHealth as Health, PeerStatus } from '../../../proxy-core/contract/index.js';
 import { queryKeys, useCoreClient } from '../../src/client-context.js';
-import { formatClock, formatMs, healthLabel, shortRelease } from '../../src/ui/format.js';
+import { formatClock, formatDateTime, formatMs, healthLabel, shortRelease } from '../../src/ui/format.js';
 import { Empty, ErrorState, HealthBadge, Loading } from '../../src/ui/states.js';
+import { useOffline } from '../../src/view-mode.js';
 
 const SERIES_COLORS = ['#5b7cfa', '#3fa66b', '#e8a23a', '#a371f7', '#e5534b', '#2bb3c0', '#d16ba5', '#8b949e'];
 
@@ -36,15 +37,22 @@ export function timelineSegments(samples: readonly HealthSample[], now: number):
 
 export function PeerHealth() {
   const client = useCoreClient();
+  // A snapshot holds each server as it was when taken, not its history over the rollout.
+  const offline = useOffline();
   const overview = useQuery({ queryKey: queryKeys.overview, queryFn: () => client.getOverview() });
-  const history = useQuery({ queryKey: queryKeys.healthHistory, queryFn: () => client.getHealthHistory(), refetchInterval: 2_000 });
+  const history = useQuery({ queryKey: queryKeys.healthHistory, queryFn: () => client.getHealthHistory(), refetchInterval: 2_000, enabled: !offline });
+  const takenAt = offline ? formatDateTime(Date.parse(offline.snapshot.takenAt)) : '';
 
   return (
     <section className="panel health" aria-labelledby="health-title">
       <header className="panel-head">
         <div>
-          <h2 id="health-title">Peer health</h2>
-          <p className="muted">Health probes (/readyz, /version) of every apiserver, and its own discovery.</p>
+          <h2 id="health-title">{offline ? 'Peer health at capture time' : 'Peer health'}</h2>
+          <p className="muted">
+            {offline
+              ? `Each apiserver as the snapshot recorded it at ${takenAt}: health, failing checks, release, probe latency and its own discovery.`
+              : 'Health probes (/readyz, /version) of every apiserver, and its own discovery.'}
+          </p>
         </div>
       </header>
       {overview.isPending ? (
@@ -60,7 +68,12 @@ export function PeerHealth() {
           ))}
         </div>
       )}
-      {history.isError ? (
+      {offline ? (
+        <div className="card">
+          <h3>Health and release over time</h3>
+          <Empty>A snapshot records each server at one moment ({takenAt}), shown above; the timeline and latency series of a rollout are drawn live only.</Empty>
+        </div>
+      ) : history.isError ? (
         <ErrorState error={history.error} retry={() => void history.refetch()} />
       ) : history.data ? (
         <>
@@ -81,6 +94,7 @@ export function PeerHealth() {
 }
 
 function ServerCard({ server: s }: { server: PeerStatus }) {
+  const offline = useOffline();
   const stale = s.discovery.state === 'stale';
   return (
     <article className={`card server-card health-border-${s.health}`} aria-label={`apiserver ${s.name}`}>
@@ -98,7 +112,7 @@ function ServerCard({ server: s }: { server: PeerStatus }) {
             {stale && <span className="badge warn"> stale</span>}
           </dd>
         </div>
-        <div><dt>last probe</dt><dd className="mono">{s.lastProbeAt ? formatClock(s.lastProbeAt) : '—'}</dd></div>
+        <div><dt>{offline ? 'recorded' : 'last probe'}</dt><dd className="mono">{s.lastProbeAt ? formatClock(s.lastProbeAt) : '—'}</dd></div>
         <div><dt>url</dt><dd className="mono ellipsis" title={s.url}>{s.url}</dd></div>
       </dl>
       {s.failingChecks.length > 0 && <p className="warn-text small">failing: {s.failingChecks.join(', ')}</p>}

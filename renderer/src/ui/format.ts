@@ -16,6 +16,18 @@ export function formatTime(at: number): string {
   return `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}.${pad(d.getMilliseconds(), 3)}`;
 }
 
+/** Local date and time, "2026-11-23 08:00:00". */
+export function formatDateTime(at: number): string {
+  const d = new Date(at);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${formatClock(at)}`;
+}
+
+/** A share 0..1 as "12.5%". */
+export function formatShare(x: number): string {
+  return `${(x * 100).toFixed(1)}%`;
+}
+
 export function formatClock(at: number): string {
   return formatTime(at).slice(0, 8);
 }

@@ -1,0 +1,229 @@
+// @vitest-environment jsdom
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { SnapshotDiff } from '../../../proxy-core/contract/index.js';
+import { App } from '../../src/App.js';
+import { FakeCoreClient } from '../../src/test-support/fake-client.js';
+import { installLayoutStubs } from '../../src/test-support/render.js';
+import { sampleSnapshot, TAKEN_AT } from '../../src/test-support/snapshot.js';
+import { formatClock, formatDateTime } from '../../src/ui/format.js';
+
+beforeAll(installLayoutStubs);
+afterEach(() => {
+  cleanup();
+  vi.restoreAllMocks();
+});
+
+const file = (name: string, text: string) => new File([text], name, { type: 'application/json' });
+
+async function openSnapshotsTab(client: FakeCoreClient) {
+  render(<App client={client} />);
+  await screen.findByRole('list', { name: 'Apiservers' });
+  fireEvent.click(screen.getByRole('tab', { name: 'Snapshots' }));
+  return screen.getByLabelText('Snapshot files to open');
+}
+
+async function choose(input: HTMLElement, ...files: File[]) {
+  await act(async () => {
+    fireEvent.change(input, { target: { files } });
+  });
+}
+
+const banner = () => screen.queryByRole('region', { name: 'Offline snapshot' });
+
+describe('Snapshots: open a file offline', () => {
+  it('shows an opened snapshot in every screen with a banner, read-only, and returns to live', async () => {
+    const client = new FakeCoreClient();
+    const input = await openSnapshotsTab(client);
+    await choose(input, file('before.json', JSON.stringify(sampleSnapshot())));
+
+    const region = await screen.findByRole('region', { name: 'Offline snapshot' });
+    expect(region.textContent).toContain(`Viewing snapshot taken at ${formatDateTime(Date.parse(TAKEN_AT))} from the simulated cluster — offline.`);
+    expect(region.textContent).toContain('before.json');
+    // The core read the file (validation is its job), with the file's size.
+    expect(client.calls).toContain('readSnapshot:before.json');
+    // The summary and counters of the snapshot on this screen.
+    expect(await screen.findByRole('heading', { name: 'Viewing before.json' })).toBeTruthy();
+    const counters = screen.getByRole('table', { name: 'Requests by GVR and outcome at capture time' });
+    expect(within(counters).getAllByRole('row')[1]!.textContent).toContain('core/v1/pods');
+
+    // The top bar: recorded totals and settings; nothing that would change a cluster.
+    await waitFor(() => expect(screen.getByLabelText('Requests through the port').textContent).toContain('rerouted10'));
+    expect(screen.getByText('offline snapshot')).toBeTruthy();
+    expect((screen.getByLabelText('Handling policy') as HTMLSelectElement).disabled).toBe(true);
+    expect((screen.getByLabelText('Handling policy') as HTMLSelectElement).value).toBe('pin:sim-2');
+    expect(screen.queryByRole('group', { name: 'Simulated rollout' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Export snapshot' })).toBeNull();
+    expect(within(screen.getByRole('list', { name: 'Apiservers' })).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['sim-1v1.37ready', 'sim-2v1.36draining']);
+
+    // GVR matrix: the snapshot's route table.
+    fireEvent.click(screen.getByRole('tab', { name: 'GVR matrix' }));
+    await screen.findByText(/2 skewed/);
+    expect(screen.getAllByRole('rowheader').map((r) => r.textContent)).toContain('recorded.example.com/v1/widgets');
+    expect(screen.getAllByRole('columnheader').map((h) => h.textContent)).toHaveLength(3);
+
+    // Live routing: the recorded requests, no live stream controls.
+    fireEvent.click(screen.getByRole('tab', { name: 'Live routing' }));
+    expect(await screen.findByRole('heading', { name: 'Routing at capture time' })).toBeTruthy();
+    await waitFor(() => expect(screen.getAllByText('recorded-client').length).toBeGreaterThan(0));
+    expect(screen.queryByRole('button', { name: 'Pause stream' })).toBeNull();
+    const rerouted = screen.getByRole('button', { name: /^rerouted/ });
+    expect(within(rerouted).getByText('10')).toBeTruthy();
+
+    // Peer health at capture time.
+    fireEvent.click(screen.getByRole('tab', { name: 'Peer health' }));
+    const sim2 = await screen.findByRole('article', { name: 'apiserver sim-2' });
+    expect(sim2.textContent).toContain('draining');
+    expect(sim2.textContent).toContain('failing: shutdown');
+    expect(screen.getByRole('heading', { name: 'Peer health at capture time' })).toBeTruthy();
+
+    // Discovery needs the live cluster: said so, no toggle.
+    fireEvent.click(screen.getByRole('tab', { name: 'Discovery' }));
+    expect(screen.queryByRole('radio')).toBeNull();
+    expect(screen.getByText(/both need the live cluster/)).toBeTruthy();
+
+    // Back to live: the live cluster's matrix, the live totals and controls.
+    fireEvent.click(within(banner()!).getByRole('button', { name: 'Return to live' }));
+    expect(banner()).toBeNull();
+    fireEvent.click(screen.getByRole('tab', { name: 'GVR matrix' }));
+    await waitFor(() => expect(screen.getAllByRole('rowheader').map((r) => r.textContent)).toContain('certificates.k8s.io/v1alpha1/clustertrustbundles'));
+    expect(await screen.findByRole('button', { name: 'Export snapshot' })).toBeTruthy();
+    expect(screen.getByRole('group', { name: 'Simulated rollout' })).toBeTruthy();
+    // Nothing offline reached the live core's mutations.
+    expect(client.calls.filter((c) => c.startsWith('set') || c.endsWith('Rollout'))).toEqual([]);
+  });
+
+  it('names a broken file (file, line and column, or field) and loads nothing of it', async () => {
+    const client = new FakeCoreClient();
+    client.readResults.set('broken.json', {
+      ok: false,
+      error: { file: 'broken.json', message: 'broken.json:4:3: not valid JSON: comma expected', detail: 'not valid JSON: comma expected', reason: 'syntax', line: 4, column: 3 },
+    });
+    client.readResults.set('future.json', {
+      ok: false,
+      error: { file: 'future.json', message: 'future.json at /apiVersion: apiVersion peerscope.dev/v2 was made by a newer Peerscope; this one reads peerscope.dev/v1', detail: 'apiVersion peerscope.dev/v2 was made by a newer Peerscope; this one reads peerscope.dev/v1', reason: 'newer-version', pointer: '/apiVersion' },
+    });
+    const input = await openSnapshotsTab(client);
+    await choose(input, file('broken.json', '{"kind": "RoutingSnapshot"'));
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('broken.json could not be opened: not valid JSON: comma expected');
+    expect(alert.textContent).toContain('line 4, column 3');
+    expect(alert.textContent).toContain('cut short');
+    expect(banner()).toBeNull();
+    expect(screen.getByText(/No snapshot yet/)).toBeTruthy();
+
+    await choose(input, file('future.json', '{}'));
+    const newer = await screen.findByRole('alert');
+    expect(newer.textContent).toContain('future.json');
+    expect(within(newer).getByText('/apiVersion')).toBeTruthy();
+    expect(newer.textContent).toContain('update Peerscope to open it');
+    expect(banner()).toBeNull();
+  });
+
+  it('says when the core could not be asked at all', async () => {
+    const client = new FakeCoreClient();
+    const input = await openSnapshotsTab(client);
+    client.failWith = 'the body exceeds 68157440 bytes';
+    await choose(input, file('odd.json', '{}'));
+    expect((await screen.findByRole('alert')).textContent).toContain('odd.json: could not be read: the body exceeds 68157440 bytes');
+    expect(banner()).toBeNull();
+  });
+
+  it('opens dropped files; several wait in the list, each can be viewed and removed', async () => {
+    const client = new FakeCoreClient();
+    await openSnapshotsTab(client);
+    const after = sampleSnapshot({ takenAt: '2026-11-23T08:05:00.000Z' });
+    await act(async () => {
+      fireEvent.drop(screen.getByTestId('snapshot-dropzone'), { dataTransfer: { files: [file('before.json', JSON.stringify(sampleSnapshot())), file('after.json', JSON.stringify(after))] } });
+    });
+    const list = await screen.findByRole('table', { name: 'Snapshots opened or kept in this window' });
+    expect(within(list).getAllByRole('rowheader').map((r) => r.textContent)).toEqual(['before.json', 'after.json']);
+    expect(banner()).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'View after.json offline' }));
+    expect((await screen.findByRole('region', { name: 'Offline snapshot' })).textContent).toContain(formatDateTime(Date.parse(after.takenAt)));
+    fireEvent.click(screen.getByRole('button', { name: 'Remove after.json' }));
+    expect(banner()).toBeNull();
+    await waitFor(() => expect(within(screen.getByRole('table', { name: 'Snapshots opened or kept in this window' })).getAllByRole('rowheader').map((r) => r.textContent)).toEqual(['before.json']));
+  });
+});
+
+describe('Snapshots: export and compare', () => {
+  it('exports the live state as a JSON file, from the screen and from the top bar', async () => {
+    const client = new FakeCoreClient();
+    client.snapshot = sampleSnapshot();
+    const created = vi.spyOn(URL, 'createObjectURL').mockReturnValue('blob:snapshot');
+    vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => undefined);
+    const downloads: string[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      downloads.push(this.download);
+    });
+    await openSnapshotsTab(client);
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Export current state' })));
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Export snapshot' })));
+    expect(downloads).toEqual(['peerscope-snapshot-2026-11-23T08-00-00-000Z.json', 'peerscope-snapshot-2026-11-23T08-00-00-000Z.json']);
+    expect(created).toHaveBeenCalledTimes(2);
+    const blob = created.mock.calls[0]![0] as Blob;
+    expect(JSON.parse(await blob.text())).toEqual(client.snapshot);
+  });
+
+  it('compares a kept live state with the live state taken now, and shows what changed', async () => {
+    const client = new FakeCoreClient();
+    const before = sampleSnapshot();
+    client.snapshot = before;
+    await openSnapshotsTab(client);
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Keep for comparison' })));
+    const kept = `live state at ${formatClock(Date.parse(TAKEN_AT))}`;
+    await screen.findByRole('rowheader', { name: new RegExp(kept) });
+    const diff: SnapshotDiff = {
+      servers: { added: [], removed: [], upgraded: [{ name: 'sim-2', from: 'v1.36.0-dev', to: 'v1.37.0-dev' }], healthChanged: [{ name: 'sim-2', from: 'draining', to: 'ready' }] },
+      gvrs: [{ server: 'sim-2', gained: ['certificates.k8s.io/v1/clustertrustbundles', 'recorded.example.com/v1/widgets'], lost: ['certificates.k8s.io/v1alpha1/clustertrustbundles'] }],
+      skew: { became: [], resolved: ['certificates.k8s.io/v1/clustertrustbundles'] },
+      outcomeRates: [
+        { gvr: 'certificates.k8s.io/v1/clustertrustbundles', outcome: 'rerouted', before: 0.5, after: 0, requestsBefore: 20, requestsAfter: 30 },
+        { gvr: 'recorded.example.com/v1/widgets', outcome: 'notfound', before: 0, after: 0.25, requestsBefore: 4, requestsAfter: 8 },
+      ],
+    };
+    client.diff = diff;
+    client.snapshot = sampleSnapshot({ takenAt: '2026-11-23T08:05:00.000Z' });
+    const form = screen.getByRole('form', { name: 'Compare two snapshots' });
+    expect((within(form).getByLabelText('Before') as HTMLSelectElement).selectedOptions[0]!.textContent).toContain(kept);
+    expect((within(form).getByLabelText('After') as HTMLSelectElement).value).toBe('live-now');
+    await act(async () => fireEvent.click(within(form).getByRole('button', { name: 'Compare' })));
+
+    const result = await screen.findByRole('region', { name: 'Comparison' });
+    expect(client.compared).toHaveLength(1);
+    expect(client.compared[0]!.before).toEqual(before);
+    expect(client.compared[0]!.after.takenAt).toBe('2026-11-23T08:05:00.000Z');
+    const summary = within(result).getByRole('list', { name: 'Summary of changes' });
+    expect(within(summary).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['1 server upgraded', '1 health change', '2 GVRs gained', '1 GVR lost', '1 no longer skewed', '2 outcome shares changed']);
+    const upgraded = within(result).getByRole('row', { name: /sim-2 upgraded/ });
+    expect(upgraded.textContent).toContain('v1.36.0-dev → v1.37.0-dev');
+    expect(within(within(result).getByRole('list', { name: 'GVRs sim-2 gained' })).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['+ certificates.k8s.io/v1/clustertrustbundles', '+ recorded.example.com/v1/widgets']);
+    expect(within(result).getByRole('list', { name: 'GVRs sim-2 lost' }).textContent).toContain('certificates.k8s.io/v1alpha1/clustertrustbundles');
+    expect(within(result).getByRole('list', { name: 'GVRs no longer skewed' }).textContent).toContain('certificates.k8s.io/v1/clustertrustbundles');
+    // Largest change first; more 404s stand out.
+    const rates = within(result).getAllByRole('row').filter((r) => /pt/.test(r.textContent ?? ''));
+    expect(rates.map((r) => r.textContent)).toEqual([
+      'certificates.k8s.io/v1/clustertrustbundles rerouted50.0%0.0%−50.0 pt20 → 30',
+      'recorded.example.com/v1/widgets 404 not found0.0%25.0%+25.0 pt4 → 8',
+    ]);
+    // The live state taken for the comparison is kept too, to be viewed or compared again.
+    expect(screen.getAllByRole('rowheader', { name: /live state at/ })).toHaveLength(2);
+
+    // The same snapshot on both sides: no differences.
+    client.diff = { servers: { added: [], removed: [], upgraded: [], healthChanged: [] }, gvrs: [], skew: { became: [], resolved: [] }, outcomeRates: [] };
+    await act(async () => fireEvent.click(within(form).getByRole('button', { name: 'Compare' })));
+    expect(await screen.findByText(/No differences: the same servers/)).toBeTruthy();
+  });
+
+  it('shows why a comparison failed', async () => {
+    const client = new FakeCoreClient();
+    client.snapshot = sampleSnapshot();
+    await openSnapshotsTab(client);
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Keep for comparison' })));
+    await screen.findByRole('rowheader', { name: /live state at/ });
+    client.failWith = 'the core went away';
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Compare' })));
+    expect((await screen.findByRole('alert')).textContent).toContain('the core went away');
+  });
+});

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { coreClientMethods, eventsPageSchema, healthHistorySchema, overviewSchema, routeTableViewSchema } from '../../../proxy-core/contract/index.js';
+import { FakeCoreClient } from '../test-support/fake-client.js';
+import { sampleSnapshot, TAKEN_AT } from '../test-support/snapshot.js';
+import { createSnapshotClient, OfflineError, splitGvrKey } from './snapshot-client.js';
+
+describe('the read-only CoreClient of a snapshot', () => {
+  const snapshot = sampleSnapshot();
+  const live = new FakeCoreClient();
+  const client = createSnapshotClient(snapshot, { label: 'before.json', live });
+
+  it('answers every view with the contract’s shapes, from the snapshot alone', async () => {
+    const overview = overviewSchema.parse(await client.getOverview());
+    expect(overview.listen).toBeNull();
+    expect(overview.sim).toBeUndefined();
+    expect(overview).toMatchObject({ policy: 'pin:sim-2', discoveryMode: 'nopeer', lastSeq: 40 });
+    expect(overview.totals).toMatchObject({ local: 30, rerouted: 10, notfound: 3, 'discovery-own': 2, unavailable: 0 });
+    expect(overview.servers.map((s) => [s.name, s.gitVersion, s.health, s.discovery.gvrCount, s.lastProbeAt])).toEqual([
+      ['sim-1', 'v1.37.0-dev', 'ready', 4, Date.parse(TAKEN_AT)],
+      ['sim-2', 'v1.36.0-dev', 'draining', 2, Date.parse(TAKEN_AT)],
+    ]);
+    const table = routeTableViewSchema.parse(await client.getRouteTable());
+    expect(table.skewedCount).toBe(2);
+    expect(table.rows[0]).toEqual({ group: '', version: 'v1', resource: 'pods', servers: ['sim-1', 'sim-2'] });
+    expect(table.columns.map((c) => `${c.name}:${c.health}:${c.discovery}`)).toEqual(['sim-1:ready:ok', 'sim-2:draining:ok']);
+    const history = healthHistorySchema.parse(await client.getHealthHistory());
+    expect(history.servers[1]!.samples).toEqual([{ at: Date.parse(TAKEN_AT), health: 'draining', gitVersion: 'v1.36.0-dev' }]);
+    expect(await client.takeSnapshot()).toBe(snapshot);
+  });
+
+  it('pages the recorded events like the core does', async () => {
+    const page = eventsPageSchema.parse(await client.getEvents({ limit: 5 }));
+    expect(page.events.map((e) => e.seq)).toEqual([36, 37, 38, 39, 40]);
+    expect((await client.getEvents({ sinceSeq: 38 })).events.map((e) => e.seq)).toEqual([39, 40]);
+    expect((await client.getEvents()).events).toHaveLength(40);
+  });
+
+  it('refuses everything that would change a cluster, saying why', async () => {
+    for (const call of [() => client.setPolicy('random'), () => client.setDiscoveryMode('peer-aggregated'), () => client.startRollout(), () => client.pauseRollout(), () => client.setTrafficRate(5), () => client.getDiscoveryViews()]) {
+      const err = await call().catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(OfflineError);
+      expect((err as Error).message).toMatch(/snapshot, viewed offline: .* only possible on the live cluster\. Return to live first\./);
+    }
+    expect(live.calls.filter((c) => c.startsWith('set') || c.endsWith('Rollout'))).toEqual([]);
+  });
+
+  it('reads and compares snapshot files through the live core; pushes nothing', async () => {
+    await client.readSnapshot({ text: JSON.stringify(snapshot), file: 'x.json' });
+    await client.compareSnapshots({ before: snapshot, after: snapshot });
+    expect(live.calls).toEqual(expect.arrayContaining(['readSnapshot:x.json', 'compareSnapshots']));
+    const alone = createSnapshotClient(snapshot, { label: 'x' });
+    await expect(alone.compareSnapshots({ before: snapshot, after: snapshot })).rejects.toThrow(OfflineError);
+    let pushed = 0;
+    client.subscribe(() => pushed++)();
+    expect(pushed).toBe(0);
+  });
+
+  it('implements every method of the contract', () => {
+    for (const method of Object.keys(coreClientMethods)) expect(typeof (client as unknown as Record<string, unknown>)[method], method).toBe('function');
+    expect(splitGvrKey('apps/v1/deployments')).toEqual({ group: 'apps', version: 'v1', resource: 'deployments' });
+    expect(splitGvrKey('/v1/pods')).toEqual({ group: '', version: 'v1', resource: 'pods' });
+  });
+});

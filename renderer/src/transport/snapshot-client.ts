@@ -1,0 +1,107 @@
+// A read-only CoreClient over a routing snapshot: the same screens that show the live cluster show a
+// snapshot offline, with nothing re-computed here beyond reshaping the snapshot's own records into the
+// contract's views. Anything that would change a cluster is refused with a message saying why; reading
+// and comparing snapshot files still go to the live core (that is core logic, not the page's).
+import type {
+  CoreClient,
+  EventsPage,
+  HealthHistory,
+  OutcomeTotals,
+  Overview,
+  PeerStatus,
+  RouteTableView,
+  RoutingSnapshot,
+} from '../../../proxy-core/contract/index.js';
+import { routeOutcomes } from '../../../proxy-core/contract/index.js';
+
+/** A call the offline view cannot make (it would change a cluster, or needs one). */
+export class OfflineError extends Error {
+  override readonly name = 'OfflineError';
+}
+
+export interface SnapshotCoreClient extends CoreClient {
+  readonly snapshot: RoutingSnapshot;
+  /** The file it was read from, or a label such as "live state at 10:02:03". */
+  readonly label: string;
+}
+
+/** Splits "group/version/resource" (core group empty: "/v1/pods"). */
+export function splitGvrKey(key: string): { group: string; version: string; resource: string } {
+  const [group = '', version = '', resource = ''] = key.split('/');
+  return { group, version, resource };
+}
+
+export function snapshotTotals(snapshot: RoutingSnapshot): OutcomeTotals {
+  const totals = Object.fromEntries(routeOutcomes.map((o) => [o, 0])) as OutcomeTotals;
+  for (const c of snapshot.counters) totals[c.outcome] += c.count;
+  return totals;
+}
+
+export function createSnapshotClient(snapshot: RoutingSnapshot, options: { label: string; live?: CoreClient }): SnapshotCoreClient {
+  const takenAt = Date.parse(snapshot.takenAt);
+  const servers: PeerStatus[] = snapshot.servers.map((s) => ({
+    name: s.name,
+    url: s.url,
+    source: s.source,
+    health: s.health,
+    failingChecks: s.failingChecks,
+    ...(s.gitVersion !== undefined ? { gitVersion: s.gitVersion } : {}),
+    ...(s.latencyMs !== undefined ? { latencyMs: s.latencyMs } : {}),
+    lastProbeAt: takenAt,
+    discovery: {
+      state: s.discovery.state,
+      ...(s.discovery.source ? { source: s.discovery.source } : {}),
+      ...(s.discovery.changedAt !== undefined ? { changedAt: s.discovery.changedAt } : {}),
+      gvrCount: s.discovery.gvrs.length,
+    },
+  }));
+  const overview: Overview = {
+    policy: snapshot.settings.policy,
+    discoveryMode: snapshot.settings.discoveryMode,
+    listen: null,
+    servers,
+    totals: snapshotTotals(snapshot),
+    lastSeq: snapshot.events.at(-1)?.seq ?? 0,
+  };
+  const routeTable: RouteTableView = {
+    generation: 0,
+    columns: snapshot.servers.map((s) => ({ name: s.name, health: s.health, discovery: s.discovery.state, ...(s.gitVersion !== undefined ? { gitVersion: s.gitVersion } : {}) })),
+    rows: snapshot.routeTable.rows.map((r) => ({ ...splitGvrKey(r.gvr), servers: [...r.servers] })),
+    skewedCount: snapshot.routeTable.skewed.length,
+  };
+  const history: HealthHistory = {
+    servers: snapshot.servers.map((s) => ({
+      name: s.name,
+      samples: [{ at: takenAt, health: s.health, ...(s.latencyMs !== undefined ? { latencyMs: s.latencyMs } : {}), ...(s.gitVersion !== undefined ? { gitVersion: s.gitVersion } : {}) }],
+    })),
+  };
+
+  const refuse = (what: string) => Promise.reject(new OfflineError(`This is a snapshot, viewed offline: ${what} is only possible on the live cluster. Return to live first.`));
+  const live = <T>(call: (c: CoreClient) => Promise<T>): Promise<T> =>
+    options.live ? call(options.live) : Promise.reject(new OfflineError('No live core is connected to read or compare snapshots.'));
+
+  return {
+    snapshot,
+    label: options.label,
+    getOverview: async () => structuredClone(overview),
+    getRouteTable: async () => structuredClone(routeTable),
+    async getEvents(args = {}): Promise<EventsPage> {
+      let events = snapshot.events;
+      if (args.sinceSeq !== undefined) events = events.filter((e) => e.seq > args.sinceSeq!);
+      if (args.limit !== undefined && events.length > args.limit) events = events.slice(-args.limit);
+      return { events: [...events], lastSeq: overview.lastSeq };
+    },
+    getHealthHistory: async () => structuredClone(history),
+    getDiscoveryViews: () => refuse('comparing the merged discovery document with each server’s own'),
+    setDiscoveryMode: () => refuse('changing the discovery mode'),
+    setPolicy: () => refuse('changing the handling policy'),
+    takeSnapshot: async () => snapshot,
+    readSnapshot: (args) => live((c) => c.readSnapshot(args)),
+    compareSnapshots: (args) => live((c) => c.compareSnapshots(args)),
+    startRollout: () => refuse('starting a rollout'),
+    pauseRollout: () => refuse('pausing a rollout'),
+    setTrafficRate: () => refuse('setting the traffic rate'),
+    // A snapshot never changes: nothing is pushed.
+    subscribe: () => () => undefined,
+  };
+}
