@@ -3,7 +3,7 @@
 // live cluster, or a snapshot opened offline: the same components over a read-only CoreClient built
 // from the snapshot, with a banner saying so and the controls that would change a cluster hidden.
 import { QueryClient, QueryClientProvider, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useRef, useState, useSyncExternalStore, type KeyboardEvent, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type KeyboardEvent, type ReactNode } from 'react';
 import type { CoreClient, Overview } from '../../proxy-core/contract/index.js';
 import { Discovery } from '../features/discovery/Discovery.js';
 import { GvrMatrix } from '../features/gvr-matrix/GvrMatrix.js';
@@ -11,7 +11,7 @@ import { LiveRouting } from '../features/live-routing/LiveRouting.js';
 import { RoutingFeed, RoutingFeedContext } from '../features/live-routing/routing-feed.js';
 import { PeerHealth } from '../features/peer-health/PeerHealth.js';
 import { downloadSnapshot } from '../features/snapshots/describe.js';
-import { SnapshotLibrary } from '../features/snapshots/library.js';
+import { SnapshotLibrary, type LibraryEntry } from '../features/snapshots/library.js';
 import { OfflineBanner } from '../features/snapshots/OfflineBanner.js';
 import { Snapshots } from '../features/snapshots/Snapshots.js';
 import { CoreClientProvider, queryKeys, useCoreClient, useCoreEventsIntoCache } from './client-context.js';
@@ -70,26 +70,26 @@ function Root({ connection }: { connection: ConnectionSource | undefined }) {
   const [offline, setOffline] = useState<Offline | null>(null);
   const [tab, setTab] = useState<TabId>('matrix');
 
-  const view = useMemo<ViewState>(() => ({
-    offline,
-    live,
-    library,
-    open(entry) {
-      const client = createSnapshotClient(entry.snapshot, { label: entry.label, live });
-      setOffline((previous) => {
-        previous?.queryClient.clear();
-        return { seq: ++offlineSeq, entry, snapshot: entry.snapshot, client, queryClient: createQueryClient(), feed: new RoutingFeed(client) };
-      });
-    },
-    leave() {
-      setOffline((previous) => {
-        previous?.queryClient.clear();
-        return null;
-      });
-      // Pushed events kept the live cache current; a refetch covers anything else.
-      void liveQueryClient.invalidateQueries();
-    },
-  }), [offline, live, library, liveQueryClient]);
+  const open = useCallback((entry: LibraryEntry) => {
+    const client = createSnapshotClient(entry.snapshot, { label: entry.label, live });
+    setOffline((previous) => {
+      previous?.queryClient.clear();
+      return { seq: ++offlineSeq, entry, snapshot: entry.snapshot, client, queryClient: createQueryClient(), feed: new RoutingFeed(client) };
+    });
+  }, [live]);
+  const leave = useCallback(() => {
+    setOffline((previous) => {
+      previous?.queryClient.clear();
+      return null;
+    });
+    // Pushed events kept the live cache current; a refetch covers anything else.
+    void liveQueryClient.invalidateQueries();
+  }, [liveQueryClient]);
+  // The desktop app's menu opens snapshot files itself (validated by the core) and tells the page.
+  useEffect(() => live.subscribe((event) => {
+    if (event.type === 'snapshot-opened') open(library.add(event.snapshot, event.file, 'file'));
+  }), [live, library, open]);
+  const view = useMemo<ViewState>(() => ({ offline, live, library, open, leave }), [offline, live, library, open, leave]);
 
   const shell = <Shell tab={tab} setTab={setTab} connection={connection} />;
   return (

@@ -129,6 +129,17 @@ describe('Snapshots: open a file offline', () => {
     expect(banner()).toBeNull();
   });
 
+  it('shows a snapshot the desktop app’s menu opened', async () => {
+    const client = new FakeCoreClient();
+    render(<App client={client} />);
+    await screen.findByRole('list', { name: 'Apiservers' });
+    act(() => client.emit({ type: 'snapshot-opened', file: 'from-menu.json', snapshot: sampleSnapshot() }));
+    expect((await screen.findByRole('region', { name: 'Offline snapshot' })).textContent).toContain('from-menu.json');
+    await screen.findByText(/2 skewed/);
+    fireEvent.click(screen.getByRole('tab', { name: 'Snapshots' }));
+    expect(within(screen.getByRole('table', { name: 'Snapshots opened or kept in this window' })).getAllByRole('rowheader').map((r) => r.textContent)).toEqual(['from-menu.json']);
+  });
+
   it('opens dropped files; several wait in the list, each can be viewed and removed', async () => {
     const client = new FakeCoreClient();
     await openSnapshotsTab(client);
