@@ -4,25 +4,20 @@ import type { Command } from 'commander';
 import type { RoutingSnapshot } from '../../contract/snapshot.js';
 import { diffSnapshots, formatDiff, parseSnapshot, readSnapshotFile, writeSnapshotFile } from '../snapshot/index.js';
 import { InputError } from '../util/input-error.js';
+import { prepareClusterSession } from '../session/cluster.js';
 
 export function registerSnapshotCommands(program: Command): void {
   const snapshot = program.command('snapshot').description('export, compare and read routing snapshots');
   snapshot
     .command('save')
-    .description('save the routing state of a running `peerscope serve` or `demo` to a file')
+    .description('save the routing state to a file: of a running `peerscope serve` or `demo` (--from), or of a cluster read directly (--kubeconfig)')
     .requiredOption('--out <file>', 'where to write the snapshot')
     .option('--from <url>', 'the local port of the running Peerscope', 'http://127.0.0.1:8001')
-    .action(async (flags: { out: string; from: string }) => {
-      const url = `${flags.from.replace(/\/$/, '')}/.peerscope/snapshot`;
-      let text: string;
-      try {
-        const res = await request(url);
-        text = await res.body.text();
-        if (res.statusCode !== 200) fail(`${url} answered HTTP ${res.statusCode}`);
-      } catch (err) {
-        return fail(`cannot reach a running Peerscope at ${flags.from}: ${(err as Error).message}`);
-      }
-      const snap = guard(() => parseSnapshot(text, url));
+    .option('--kubeconfig <file>', 'take the snapshot directly: find every apiserver of this kubeconfig\'s cluster and read each one\'s discovery (no running Peerscope needed; no routing events)')
+    .option('--context <name>', 'with --kubeconfig: the context (default: current-context)')
+    .action(async (flags: { out: string; from: string; kubeconfig?: string; context?: string }) => {
+      if (flags.context && !flags.kubeconfig) fail('--context needs --kubeconfig');
+      const snap = flags.kubeconfig ? await snapshotOfCluster(flags.kubeconfig, flags.context) : await snapshotOfRunning(flags.from);
       writeSnapshotFile(flags.out, snap);
       console.log(`wrote ${flags.out}: ${snap.servers.length} servers, ${snap.routeTable.rows.length} GVRs (${snap.routeTable.skewed.length} skewed), ${snap.events.length} events`);
     });
@@ -47,6 +42,36 @@ export function registerSnapshotCommands(program: Command): void {
       for (const srv of s.servers) console.log(`  ${srv.name}\t${srv.gitVersion ?? '?'}\t${srv.health}\t${srv.discovery.gvrs.length} GVRs`);
       console.log(`  skewed GVRs: ${s.routeTable.skewed.length ? s.routeTable.skewed.join(', ') : 'none'}`);
     });
+}
+
+async function snapshotOfRunning(from: string): Promise<RoutingSnapshot> {
+  const url = `${from.replace(/\/$/, '')}/.peerscope/snapshot`;
+  let text: string;
+  try {
+    const res = await request(url);
+    text = await res.body.text();
+    if (res.statusCode !== 200) fail(`${url} answered HTTP ${res.statusCode}`);
+  } catch (err) {
+    return fail(`cannot reach a running Peerscope at ${from}: ${(err as Error).message}`);
+  }
+  return guard(() => parseSnapshot(text, url));
+}
+
+/** Every apiserver found, probed and its discovery read once (what core.start() waits for), then closed. */
+async function snapshotOfCluster(kubeconfig: string, context: string | undefined): Promise<RoutingSnapshot> {
+  let prepared;
+  try {
+    prepared = await prepareClusterSession({ kubeconfig, listen: { host: '127.0.0.1', port: 0 }, ...(context ? { context } : {}) });
+  } catch (err) {
+    return fail((err as Error).message);
+  }
+  for (const w of prepared.warnings) process.stderr.write(`peerscope: warning: ${w}\n`);
+  const session = await prepared.start();
+  try {
+    return await session.service.takeSnapshot();
+  } finally {
+    await session.close();
+  }
 }
 
 function guard<T>(fn: () => T): T {
