@@ -19,6 +19,9 @@ export function Discovery() {
   const views = useQuery({ queryKey: queryKeys.discoveryViews, queryFn: () => client.getDiscoveryViews() });
   const setMode = useMutation({
     mutationFn: (mode: DiscoveryModeName) => client.setDiscoveryMode(mode),
+    // A views read already in flight (pushed events start them) would land after this change with the
+    // old mode and flip the toggle back; cancel it, the refetch on success reads the new state.
+    onMutate: () => queryClient.cancelQueries({ queryKey: queryKeys.discoveryViews }),
     onSuccess: (settings) => {
       // Show the new mode at once; the refetch below brings the rest.
       queryClient.setQueryData<DiscoveryViews>(queryKeys.discoveryViews, (old) => (old ? { ...old, mode: settings.discoveryMode } : old));
