@@ -54,4 +54,13 @@ export default tseslint.config(
       ] }],
     },
   },
+  {
+    // Tests of the shell may stand up a simulated cluster as their fixture.
+    files: ['electron/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [
+        { group: ['**/proxy-core/src/*/**', '!**/proxy-core/src/sim/**'], message: 'tests import proxy-core/src/index.ts, the contract, or the simulator (fixtures).' },
+      ] }],
+    },
+  },
 );
