@@ -23,6 +23,8 @@ export interface LeaseIdentity {
   readonly holderIdentity: string;
   readonly host: string;
   readonly port: number;
+  /** Default IDENTITY_LEASE_DURATION_SECONDS. */
+  readonly leaseDurationSeconds?: number;
 }
 
 /** Creates or renews the identity lease (a new holderIdentity marks a restart). */
@@ -33,7 +35,7 @@ export function writeIdentityLease(store: ObjectStore, id: LeaseIdentity, acquir
   const spec = {
     ...(current?.spec as Record<string, unknown> | undefined),
     holderIdentity: id.holderIdentity,
-    leaseDurationSeconds: IDENTITY_LEASE_DURATION_SECONDS,
+    leaseDurationSeconds: id.leaseDurationSeconds ?? IDENTITY_LEASE_DURATION_SECONDS,
     renewTime: now,
     ...(acquired || !current ? { acquireTime: now } : {}),
   };

@@ -1,14 +1,16 @@
 // One simulated kube-apiserver: an http(s) listener on loopback serving one release from the shared
 // store, with the life cycle a rollout drives (start, drain, stop, start again at another release).
 import { randomUUID } from 'node:crypto';
-import http from 'node:http';
+import http, { STATUS_CODES } from 'node:http';
 import https from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import type { ReleaseCatalog } from '../catalog/model.js';
 import type { ObjectStore } from '../store/store.js';
+import { statusBody } from '../../util/status.js';
+import { authenticate, unauthorized, type SimAuthConfig, type SimUser } from './auth.js';
 import type { SimServer, SimServerInfo, SimServerState } from '../types.js';
 import { servedIndex, type ApiContext } from './context.js';
-import { writeIdentityLease } from './identity.js';
+import { IDENTITY_LEASE_DURATION_SECONDS, writeIdentityLease } from './identity.js';
 import { routeRequest } from './router.js';
 import { handleUpgrade } from './upgrade.js';
 
@@ -18,6 +20,8 @@ export interface SimRequestRecord {
   readonly method: string;
   readonly url: string;
   readonly headers: Record<string, string | string[] | undefined>;
+  /** Who the request authenticated as (HTTPS mode), by token or client certificate. */
+  readonly user?: SimUser;
 }
 
 export interface SimApiServerOptions {
@@ -31,6 +35,15 @@ export interface SimApiServerOptions {
   readonly tls?: { readonly cert: string; readonly key: string };
   /** Bearer token every request but /version and health must carry (HTTPS mode). */
   readonly token?: string;
+  /**
+   * CA (PEM) whose client certificates authenticate a request as well as the token does (HTTPS
+   * mode): user = the certificate's CN, groups = its O values, as kube-apiserver's --client-ca-file.
+   */
+  readonly clientCa?: string;
+  /** Host written into the identity lease and the URL (default: `host`), e.g. an address only a proxy reaches. */
+  readonly advertiseHost?: string;
+  /** Identity lease duration (default 3600 s, as kube-apiserver); renewed every 10 s or a quarter of it. */
+  readonly leaseDurationSeconds?: number;
   readonly onStateChange?: (server: SimApiServer, state: SimServerState) => void;
   readonly onRequest?: (server: string, req: SimRequestRecord) => void;
 }
@@ -55,11 +68,21 @@ export class SimApiServer implements SimServer {
 
   info(): SimServerInfo {
     const scheme = this.options.tls ? 'https' : 'http';
-    return { name: this.name, url: `${scheme}://${this.options.host}:${this.port}`, release: this.current.release, gitVersion: this.current.gitVersion, state: this.state };
+    return { name: this.name, url: `${scheme}://${this.advertisedHost}:${this.port}`, release: this.current.release, gitVersion: this.current.gitVersion, state: this.state };
   }
 
   release(): ReleaseCatalog {
     return this.current;
+  }
+
+  private get advertisedHost(): string {
+    const h = this.options.advertiseHost ?? this.options.host;
+    return h.includes(':') ? `[${h}]` : h;
+  }
+
+  private get auth(): SimAuthConfig | undefined {
+    if (!this.options.tls) return undefined;
+    return { ...(this.options.token !== undefined ? { token: this.options.token } : {}), clientCerts: this.options.clientCa !== undefined };
   }
 
   /** The port it listens on (0 before the first start with a free port). */
@@ -88,21 +111,46 @@ export class SimApiServer implements SimServer {
     this.pendingRelease = undefined;
     this.setState('starting');
     // The context is built once the port is known; no request arrives before listen() completes.
+    const auth = this.auth;
     const handler = (req: http.IncomingMessage, res: http.ServerResponse) => {
       res.setHeader('X-Simulated-Apiserver', this.name);
       res.setHeader('Audit-Id', randomUUID());
       if (this.state === 'draining') res.setHeader('Connection', 'close');
-      this.options.onRequest?.(this.name, { method: req.method ?? 'GET', url: req.url ?? '/', headers: { ...req.headers } });
-      void routeRequest(this.apiContext as ApiContext, this.options.token, req, res);
+      const result = authenticate(req, pathOf(req.url), auth);
+      this.options.onRequest?.(this.name, { method: req.method ?? 'GET', url: req.url ?? '/', headers: { ...req.headers }, ...(result.ok && result.user ? { user: result.user } : {}) });
+      if (!result.ok) {
+        req.resume();
+        const body = statusBody(unauthorized());
+        res.writeHead(401, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) }).end(body);
+        return;
+      }
+      // Authenticated above: the router has nothing left to check.
+      void routeRequest(this.apiContext as ApiContext, undefined, req, res);
     };
-    const server = this.options.tls ? https.createServer({ cert: this.options.tls.cert, key: this.options.tls.key }, handler) : http.createServer(handler);
+    const tls = this.options.tls;
+    const server = tls
+      ? https.createServer({
+        cert: tls.cert,
+        key: tls.key,
+        // Ask for a client certificate, verify it against the cluster CA, and let a client without
+        // one through to the token check: an unauthenticated request gets a 401 Status, not a TLS alert.
+        ...(this.options.clientCa ? { requestCert: true, rejectUnauthorized: false, ca: this.options.clientCa } : {}),
+      }, handler)
+      : http.createServer(handler);
     server.on('connection', (socket: Socket) => {
       this.sockets.add(socket);
       socket.on('close', () => this.sockets.delete(socket));
     });
     server.on('upgrade', (req: http.IncomingMessage, socket: Socket, head: Buffer) => {
-      this.options.onRequest?.(this.name, { method: req.method ?? 'GET', url: req.url ?? '/', headers: { ...req.headers } });
-      handleUpgrade(this.apiContext as ApiContext, this.options.token, req, socket, head);
+      const result = authenticate(req, pathOf(req.url), auth);
+      this.options.onRequest?.(this.name, { method: req.method ?? 'GET', url: req.url ?? '/', headers: { ...req.headers }, ...(result.ok && result.user ? { user: result.user } : {}) });
+      if (!result.ok) {
+        socket.on('error', () => socket.destroy());
+        const body = statusBody(unauthorized());
+        socket.end(`HTTP/1.1 401 ${STATUS_CODES[401]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Simulated-Apiserver: ${this.name}\r\nConnection: close\r\n\r\n${body}`);
+        return;
+      }
+      handleUpgrade(this.apiContext as ApiContext, undefined, req, socket, head);
     });
     server.on('clientError', (_err, socket) => socket.destroy());
     await new Promise<void>((resolve, reject) => {
@@ -117,7 +165,7 @@ export class SimApiServer implements SimServer {
     this.apiContext = this.context();
     this.holderIdentity = `apiserver-${this.name}_${randomUUID()}`;
     this.publishLease(true);
-    this.renewTimer = setInterval(() => this.publishLease(false), LEASE_RENEW_INTERVAL_MS);
+    this.renewTimer = setInterval(() => this.publishLease(false), Math.min(LEASE_RENEW_INTERVAL_MS, this.leaseDurationSeconds * 250));
     this.renewTimer.unref();
     this.setState('ready');
   }
@@ -169,10 +217,14 @@ export class SimApiServer implements SimServer {
     this.longRunning.clear();
   }
 
+  private get leaseDurationSeconds(): number {
+    return this.options.leaseDurationSeconds ?? IDENTITY_LEASE_DURATION_SECONDS;
+  }
+
   private publishLease(acquired: boolean): void {
     if (!servedIndex(this.current).anyVersion('coordination.k8s.io', 'leases')) return;
     try {
-      writeIdentityLease(this.options.store, { serverName: this.name, holderIdentity: this.holderIdentity, host: this.options.host, port: this.port }, acquired);
+      writeIdentityLease(this.options.store, { serverName: this.name, holderIdentity: this.holderIdentity, host: this.advertisedHost, port: this.port, leaseDurationSeconds: this.leaseDurationSeconds }, acquired);
     } catch {
       // A lease write racing a client's delete is retried at the next renewal.
     }
@@ -182,4 +234,10 @@ export class SimApiServer implements SimServer {
     this.state = state;
     this.options.onStateChange?.(this, state);
   }
+}
+
+function pathOf(url: string | undefined): string {
+  const raw = url ?? '/';
+  const q = raw.indexOf('?');
+  return q < 0 ? raw : raw.slice(0, q);
 }
