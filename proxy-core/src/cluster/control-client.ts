@@ -1,6 +1,7 @@
 // The core's own reads of each apiserver (discovery, health): a small undici Agent per server,
 // kept apart from the data-path pools so a probe never queues behind a client's long list or watch.
 import { Agent, request } from 'undici';
+import { proxyConnector } from '../upstream/proxy-connector.js';
 import type { ServerConfig } from './server-config.js';
 
 export interface ControlResponse {
@@ -13,16 +14,18 @@ export class ControlClient {
   private readonly agent: Agent;
 
   constructor(readonly server: ServerConfig, private readonly timeoutMs = 5_000) {
+    const tls = {
+      ...(server.ca ? { ca: server.ca } : {}),
+      ...(server.servername ? { servername: server.servername } : {}),
+      ...(server.clientCert ? { cert: server.clientCert.cert, key: server.clientCert.key } : {}),
+    };
     this.agent = new Agent({
       connections: 4,
       connectTimeout: timeoutMs,
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
-      connect: {
-        ...(server.ca ? { ca: server.ca } : {}),
-        ...(server.servername ? { servername: server.servername } : {}),
-        ...(server.clientCert ? { cert: server.clientCert.cert, key: server.clientCert.key } : {}),
-      },
+      // Through a proxy (kubeconfig proxy-url, HTTPS_PROXY) the same TLS settings apply inside the tunnel.
+      connect: server.proxy ? proxyConnector({ proxy: new URL(server.proxy), tls, timeoutMs }) : tls,
     });
   }
 

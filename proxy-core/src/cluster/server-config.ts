@@ -11,6 +11,11 @@ export interface ServerConfig {
   readonly servername?: string;
   /** Client certificate for mutual TLS. */
   readonly clientCert?: { readonly cert: string; readonly key: string };
+  /**
+   * HTTP CONNECT proxy every connection to the server goes through (kubeconfig proxy-url, or
+   * HTTPS_PROXY / NO_PROXY); its userinfo is a credential too. Absent: direct connections.
+   */
+  readonly proxy?: string;
   /** Bearer token for the core's own reads, and for client requests that bring none. */
   readonly bearerToken?: () => string | undefined;
   /** How the server was found, for display. */

@@ -73,6 +73,8 @@ function classifyOne(code: string, detail: string, phase: UpstreamPhase): Upstre
   if (code === 'ECONNREFUSED') return { code: 'UPSTREAM_CONNECT_REFUSED', message: `connection refused (${detail})` };
   if (code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'ETIMEDOUT') return { code: 'UPSTREAM_CONNECT_TIMEOUT', message: `connect timeout (${detail})` };
   if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH' || code === 'EADDRNOTAVAIL') return { code: 'UPSTREAM_UNREACHABLE', message: `host unreachable (${detail})` };
+  // The CONNECT proxy could not reach the server (upstream/proxy-connector.ts): it never got the request.
+  if (code === 'PEERSCOPE_PROXY_CONNECT') return { code: 'UPSTREAM_UNREACHABLE', message: detail };
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME') return { code: 'UPSTREAM_DNS', message: `cannot resolve the host (${detail})` };
   if (TLS_CODES.test(code)) return { code: 'UPSTREAM_TLS', message: `TLS handshake failed: ${code}: ${detail}` };
   if (code === 'UND_ERR_HEADERS_TIMEOUT') return { code: 'UPSTREAM_HEADERS_TIMEOUT', message: `no response headers in time (${detail})` };

@@ -2,6 +2,7 @@
 // against the server's CA (or the system roots when none is given), no body timeout.
 import { Pool } from 'undici';
 import type { ServerConfig } from '../cluster/server-config.js';
+import { proxyConnector } from './proxy-connector.js';
 
 /** How the data path reaches one apiserver: the same description the rest of the core uses. */
 export type UpstreamServer = ServerConfig;
@@ -32,7 +33,7 @@ export interface Upstream {
 
 /** Two configs that open identical connections can share one pool. */
 function sameTransport(a: UpstreamServer, b: UpstreamServer): boolean {
-  return a.url === b.url && a.ca === b.ca && a.servername === b.servername
+  return a.url === b.url && a.ca === b.ca && a.servername === b.servername && a.proxy === b.proxy
     && a.clientCert?.cert === b.clientCert?.cert && a.clientCert?.key === b.clientCert?.key;
 }
 
@@ -77,20 +78,23 @@ export class Upstreams {
   private create(config: UpstreamServer): Upstream {
     const origin = new URL(config.url);
     if (origin.protocol !== 'https:' && origin.protocol !== 'http:') throw new Error(`apiserver "${config.name}": unsupported URL scheme ${origin.protocol}`);
+    const connectTimeout = this.options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+    // Verification stays on: only the trust anchors and the expected name are configurable.
+    const tls = {
+      ...(config.ca ? { ca: config.ca } : {}),
+      ...(config.servername ? { servername: config.servername } : {}),
+      ...(config.clientCert ? { cert: config.clientCert.cert, key: config.clientCert.key } : {}),
+    };
     const pool = new Pool(origin.origin, {
       connections: this.options.connections ?? DEFAULT_CONNECTIONS,
-      connectTimeout: this.options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+      connectTimeout,
       headersTimeout: this.options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS,
       // Like Go's http.Transport behind kube-apiserver's proxy: no body timeout. Watches and follows
       // stay open for hours, and a slow client's back-pressure legitimately stalls any body.
       bodyTimeout: 0,
       keepAliveTimeout: 30_000,
-      connect: {
-        // Verification stays on: only the trust anchors and the expected name are configurable.
-        ...(config.ca ? { ca: config.ca } : {}),
-        ...(config.servername ? { servername: config.servername } : {}),
-        ...(config.clientCert ? { cert: config.clientCert.cert, key: config.clientCert.key } : {}),
-      },
+      // Through the proxy, the same TLS settings apply inside the CONNECT tunnel.
+      connect: config.proxy ? proxyConnector({ proxy: new URL(config.proxy), tls, timeoutMs: connectTimeout }) : tls,
     });
     const upstream: Upstream = { name: config.name, config, pool, origin, connectionsOpened: 0 };
     pool.on('connect', () => {
