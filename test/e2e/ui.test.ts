@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startControlServer, type ControlServer } from '../../proxy-core/src/control/server.js';
 import { createCoreService, type CoreService } from '../../proxy-core/src/control/service.js';
 import { createSimController, type SimController } from '../../proxy-core/src/control/sim-controller.js';
+import type { RoutingSnapshot } from '../../proxy-core/contract/index.js';
 import { createCore, type Core } from '../../proxy-core/src/core.js';
 import { gvrKey } from '../../proxy-core/src/discovery/types.js';
 import { loadRelease } from '../../proxy-core/src/sim/catalog/index.js';
@@ -195,6 +196,91 @@ describe.skipIf(!hasChromium)('the UI in Chromium', () => {
     expect(readFileSync(path, 'utf8')).not.toContain(sim.token!);
   });
 
+  it('opens the exported snapshot offline: a banner, and every screen shows the snapshot; back to live', async () => {
+    const path = join(shots, 'snapshot.json');
+    const saved = JSON.parse(readFileSync(path, 'utf8')) as RoutingSnapshot;
+    await page.getByRole('tab', { name: 'Snapshots' }).click();
+    await page.getByLabel('Snapshot files to open').setInputFiles(path);
+    const banner = page.getByRole('region', { name: 'Offline snapshot' });
+    await banner.waitFor();
+    expect(await banner.textContent()).toMatch(/^Viewing snapshot taken at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d from the simulated cluster — offline\. snapshot\.json · Peerscope /);
+    await page.getByRole('heading', { name: 'Viewing snapshot.json' }).waitFor();
+    await page.getByRole('table', { name: 'Requests by GVR and outcome at capture time' }).waitFor();
+    // Nothing that would change the cluster is offered while offline.
+    expect(await page.getByText('offline snapshot').isVisible()).toBe(true);
+    expect(await page.getByRole('group', { name: 'Simulated rollout' }).count()).toBe(0);
+    expect(await page.getByLabel('Handling policy').isDisabled()).toBe(true);
+    await shoot('snapshot-offline');
+    await page.getByRole('tab', { name: 'GVR matrix' }).click();
+    await page.getByText(`${saved.routeTable.skewed.length} skewed`).waitFor();
+    await expect.poll(() => page.locator('.summary').textContent()).toContain(`of ${saved.routeTable.rows.length} GVRs`);
+    expect(saved.routeTable.skewed).toContain(await page.locator('.matrix-gvr-row').first().getAttribute('data-gvr'));
+    await page.getByRole('tab', { name: 'Live routing' }).click();
+    await page.getByRole('heading', { name: 'Routing at capture time' }).waitFor();
+    await page.locator('.stream-row[data-outcome]').first().waitFor();
+    expect(await page.getByRole('button', { name: 'Pause stream' }).count()).toBe(0);
+    await shoot('snapshot-offline-routing');
+    await page.getByRole('tab', { name: 'Peer health' }).click();
+    await page.getByRole('heading', { name: 'Peer health at capture time' }).waitFor();
+    await shoot('snapshot-offline-health');
+    await banner.getByRole('button', { name: 'Return to live' }).click();
+    await banner.waitFor({ state: 'detached' });
+    await page.getByRole('status').filter({ hasText: /^live$/ }).waitFor();
+    await page.getByRole('group', { name: 'Simulated rollout' }).waitFor();
+  });
+
+  it('names a broken snapshot file (line and column, or the field) and shows nothing of it', async () => {
+    await page.getByRole('tab', { name: 'Snapshots' }).click();
+    const text = readFileSync(join(shots, 'snapshot.json'), 'utf8');
+    const cut = text.slice(0, Math.floor(text.length / 2));
+    const wrong = JSON.parse(text) as { servers: { health: unknown }[] };
+    wrong.servers[1]!.health = 42;
+    await page.getByLabel('Snapshot files to open').setInputFiles([
+      { name: 'cut-short.json', mimeType: 'application/json', buffer: Buffer.from(cut) },
+      { name: 'wrong-type.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(wrong)) },
+    ]);
+    const syntax = page.getByRole('alert').filter({ hasText: 'cut-short.json could not be opened' });
+    await syntax.waitFor();
+    expect(await syntax.textContent()).toContain('not valid JSON');
+    expect(await syntax.textContent()).toContain(`line ${cut.split('\n').length}, column`);
+    const field = page.getByRole('alert').filter({ hasText: 'wrong-type.json could not be opened' });
+    await field.waitFor();
+    expect(await field.textContent()).toContain('/servers/1/health');
+    expect(await page.getByRole('region', { name: 'Offline snapshot' }).count()).toBe(0);
+    await shoot('snapshot-import-error');
+  });
+
+  it('compares snapshots taken before and after a rollout step', async () => {
+    await page.getByRole('tab', { name: 'Snapshots' }).click();
+    await page.getByRole('button', { name: 'Keep for comparison' }).click();
+    const kept = page.getByRole('rowheader', { name: /^live state at/ }).first();
+    await kept.waitFor();
+    const keptLabel = (await kept.textContent())!.replace('kept live', '');
+    // One step of the rollout: the first v1.36 server drained, stopped and back at v1.37, then pause.
+    await page.getByRole('button', { name: 'Start rollout' }).click();
+    await expect.poll(() => simController.status().rollout.upgraded.length, { timeout: 60_000 }).toBeGreaterThanOrEqual(1);
+    await page.getByRole('button', { name: 'Pause rollout' }).click();
+    const upgraded = simController.status().rollout.upgraded[0]!;
+    // The core has re-read the upgraded server's discovery (it now serves a GVR only v1.37 has).
+    const onlyNew = core.routes.table.rows().find((r) => r.servers.includes('sim-1') && r.servers.length < 3)!;
+    await expect.poll(() => core.peers.discovery(upgraded)?.gvrs.some((g) => gvrKey(g) === gvrKey(onlyNew.gvr)), { timeout: 15_000 }).toBe(true);
+    const form = page.getByRole('form', { name: 'Compare two snapshots' });
+    const beforeOption = (await form.getByLabel('Before').locator('option').allTextContents()).find((t) => t.startsWith(keptLabel))!;
+    await form.getByLabel('Before').selectOption({ label: beforeOption });
+    await form.getByLabel('After').selectOption('live-now');
+    await form.getByRole('button', { name: 'Compare' }).click();
+    const result = page.getByRole('region', { name: 'Comparison' });
+    await result.waitFor();
+    await expect.poll(() => result.getByRole('row', { name: new RegExp(`^${upgraded} upgraded`) }).textContent()).toContain('v1.36.0-dev → v1.37.0-dev');
+    expect(await result.getByRole('list', { name: 'Summary of changes' }).textContent()).toContain('server upgraded');
+    const gained = result.getByRole('list', { name: `GVRs ${upgraded} gained` });
+    const more = gained.getByRole('button', { name: /more$/ });
+    if (await more.count()) await more.click();
+    expect(await gained.textContent()).toContain(gvrKey(onlyNew.gvr));
+    await result.scrollIntoViewIfNeeded();
+    await shoot('snapshot-compare');
+  });
+
   it('keyboard: arrow keys move between the tabs', async () => {
     await page.getByRole('tab', { name: 'Discovery' }).focus();
     await page.keyboard.press('Home');
@@ -205,7 +291,8 @@ describe.skipIf(!hasChromium)('the UI in Chromium', () => {
 
   it('starts the simulated rollout from the UI; the timeline shows each upgrade and the skew ends', async () => {
     await page.getByRole('tab', { name: 'Peer health' }).click();
-    await page.getByRole('button', { name: 'Start rollout' }).click();
+    // The comparison above paused the rollout after its first step.
+    await page.getByRole('button', { name: /^(Start|Resume) rollout$/ }).click();
     await expect.poll(() => simController.status().rollout.phase, { timeout: 60_000 }).toBe('done');
     await page.getByRole('status').filter({ hasText: 'done' }).waitFor({ timeout: 15_000 });
     await expect.poll(() => core.routes.table.skewed().length, { timeout: 15_000 }).toBe(0);
@@ -218,6 +305,19 @@ describe.skipIf(!hasChromium)('the UI in Chromium', () => {
     await page.getByRole('tab', { name: 'GVR matrix' }).click();
     await page.getByText('0 skewed').waitFor({ timeout: 15_000 });
     await shoot('matrix-after-rollout');
+  });
+
+  it('still shows the skew of a snapshot from before the rollout, offline, while the live matrix has none', async () => {
+    const saved = JSON.parse(readFileSync(join(shots, 'snapshot.json'), 'utf8')) as RoutingSnapshot;
+    expect(saved.routeTable.skewed.length).toBeGreaterThan(0);
+    await page.getByRole('tab', { name: 'Snapshots' }).click();
+    await page.getByRole('button', { name: 'View snapshot.json offline' }).click();
+    await page.getByRole('region', { name: 'Offline snapshot' }).waitFor();
+    await page.getByRole('tab', { name: 'GVR matrix' }).click();
+    await page.getByText(`${saved.routeTable.skewed.length} skewed`).waitFor();
+    await shoot('snapshot-offline-matrix');
+    await page.getByRole('region', { name: 'Offline snapshot' }).getByRole('button', { name: 'Return to live' }).click();
+    await page.getByText('0 skewed').waitFor();
   });
 
   it('ran with no CSP violation and no page error', () => {

@@ -17,6 +17,9 @@ export function Discovery() {
   const client = useCoreClient();
   const queryClient = useQueryClient();
   const views = useQuery({ queryKey: queryKeys.discoveryViews, queryFn: () => client.getDiscoveryViews() });
+  // The choice shows at once: a controlled radio is put back to its rendered state right after the
+  // click, before the mutation's pending state reaches this component (react-query notifies later).
+  const [chosen, setChosen] = useState<DiscoveryModeName | null>(null);
   const setMode = useMutation({
     mutationFn: (mode: DiscoveryModeName) => client.setDiscoveryMode(mode),
     // A views read already in flight (pushed events start them) would land after this change with the
@@ -29,7 +32,7 @@ export function Discovery() {
       void queryClient.invalidateQueries({ queryKey: queryKeys.overview });
     },
   });
-  const mode = setMode.isPending ? setMode.variables : views.data?.mode;
+  const mode = chosen ?? (setMode.isPending ? setMode.variables : views.data?.mode);
 
   return (
     <section className="panel discovery" aria-labelledby="discovery-title">
@@ -43,7 +46,11 @@ export function Discovery() {
         <legend>Discovery on the local port</legend>
         {MODES.map((m) => (
           <label key={m.mode} className={`segment${mode === m.mode ? ' selected' : ''}`}>
-            <input type="radio" name="discovery-mode" value={m.mode} checked={mode === m.mode} onChange={() => setMode.mutate(m.mode)} />
+            <input type="radio" name="discovery-mode" value={m.mode} checked={mode === m.mode} onChange={() => {
+                setChosen(m.mode);
+                setMode.mutate(m.mode, { onSettled: () => setChosen(null) });
+              }}
+            />
             <span className="segment-label">{m.label}</span>
             <span className="segment-help">{m.help}</span>
           </label>

@@ -83,9 +83,10 @@ function OutcomeFilter({ hidden, inBuffer, toggle }: { hidden: ReadonlySet<Route
 /** A snapshot's recent requests, as the live stream showed them (newest first, same filters). */
 function RecordedRouting({ offline }: { offline: OfflineView }) {
   const client = useCoreClient();
-  const query = useQuery({ queryKey: [...queryKeys.events, 'recorded'], queryFn: () => client.getEvents({ limit: MAX_ROWS }) });
-  const rows = useMemo(() => [...(query.data?.events ?? [])].reverse(), [query.data]);
-  const series = useMemo(() => seriesFromEvents(rows), [rows]);
+  // Every recorded event for the chart; the table keeps the page's usual bound, newest first.
+  const query = useQuery({ queryKey: [...queryKeys.events, 'recorded'], queryFn: () => client.getEvents() });
+  const rows = useMemo(() => (query.data?.events ?? []).slice(-MAX_ROWS).reverse(), [query.data]);
+  const series = useMemo(() => seriesFromEvents(query.data?.events ?? []), [query.data]);
   const { hidden, visible, inBuffer, toggle } = useOutcomeFilter(rows);
   const recorded = offline.snapshot.events.length;
   return (

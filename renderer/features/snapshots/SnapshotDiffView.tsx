@@ -62,7 +62,9 @@ export function SnapshotDiffView({ before, after, diff }: { before: LibraryEntry
                 {diff.gvrs.map((g) => (
                   <div key={g.server} className="diff-server">
                     <p className="diff-group">{g.server} <span className="diff-add">+{g.gained.length}</span> <span className="diff-del">−{g.lost.length}</span></p>
+                    {g.gained.length > 0 && <p className="diff-sub">gained</p>}
                     <GvrList items={g.gained} sign="+" label={`GVRs ${g.server} gained`} />
+                    {g.lost.length > 0 && <p className="diff-sub">lost</p>}
                     <GvrList items={g.lost} sign="−" label={`GVRs ${g.server} lost`} />
                   </div>
                 ))}
@@ -119,18 +121,18 @@ function GvrList({ items, sign, label, tone }: { items: readonly string[]; sign:
   const shown = all ? items : items.slice(0, LIST_SHOWN);
   const cls = tone === 'warn' ? 'warn-text' : tone === 'ok' ? 'diff-add' : sign === '+' ? 'diff-add' : 'diff-del';
   return (
-    <>
-      <ul className="gvr-list mono" aria-label={label}>
-        {shown.map((g) => (
-          <li key={g} className={cls}>{sign} {gvrKeyLabel(g)}</li>
-        ))}
-      </ul>
+    <ul className="gvr-list mono" aria-label={label}>
+      {shown.map((g) => (
+        <li key={g} className={cls}>{sign} {gvrKeyLabel(g)}</li>
+      ))}
       {items.length > LIST_SHOWN && (
-        <button type="button" className="link small" onClick={() => setAll(!all)}>
-          {all ? 'Show fewer' : `Show all ${items.length.toLocaleString()}`}
-        </button>
+        <li>
+          <button type="button" className="link small" onClick={() => setAll(!all)}>
+            {all ? 'Show fewer' : `… and ${(items.length - LIST_SHOWN).toLocaleString()} more`}
+          </button>
+        </li>
       )}
-    </>
+    </ul>
   );
 }
 

@@ -341,7 +341,7 @@ function OfflineSummary({ entry }: { entry: LibraryEntry }) {
 }
 
 const COUNTER_COLUMNS = ['local', 'rerouted', 'notfound', 'unavailable'] as const;
-const COUNTERS_SHOWN = 25;
+const COUNTERS_SHOWN = 10;
 
 /** Requests per GVR by outcome, busiest first. */
 export function counterRows(s: RoutingSnapshot): { gvr: string; total: number; local: number; rerouted: number; notfound: number; unavailable: number; other: number }[] {
