@@ -1,7 +1,12 @@
 // What the core knows of each apiserver, as any host may see it (no credentials).
 import { z } from 'zod';
 
-export const peerHealthSchema = z.enum(['unknown', 'ready', 'not-ready', 'draining', 'unreachable']);
+/**
+ * gone: the server left the cluster (its identity lease expired and its address left the
+ * default/kubernetes endpoints, or its address left them); it is no longer probed, never handles or
+ * answers a request, and is removed from the list after `gone.removeAt`.
+ */
+export const peerHealthSchema = z.enum(['unknown', 'ready', 'not-ready', 'draining', 'unreachable', 'gone']);
 export type PeerHealth = z.infer<typeof peerHealthSchema>;
 
 export const peerStatusSchema = z.object({
@@ -16,6 +21,10 @@ export const peerStatusSchema = z.object({
   latencyMs: z.number().optional(),
   lastProbeAt: z.number().optional(),
   lastError: z.string().optional(),
+  /** The proxy its connections go through (kubeconfig proxy-url or HTTPS_PROXY), credentials removed. */
+  proxy: z.string().optional(),
+  /** Set while health is gone: since when, why, and when it leaves the list. */
+  gone: z.object({ at: z.number(), reason: z.string(), removeAt: z.number() }).optional(),
   discovery: z.object({
     /** ok: current; stale: the last read failed, the previous document is kept; none: never read. */
     state: z.enum(['ok', 'stale', 'none']),

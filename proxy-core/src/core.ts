@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { PeerStatus } from '../contract/peers.js';
 import { PeerSet } from './cluster/peer-set.js';
-import { publicInfo, type ServerConfig } from './cluster/server-config.js';
+import { publicInfo, type ServerConfig, type ServerSource, type ServerUpdate } from './cluster/server-config.js';
 import { createHandler, type DiscoveryMode } from './proxy/handler.js';
 import { HandlingServerPicker, type HandlingPolicy } from './proxy/policy.js';
 import { RouteState } from './proxy/route-state.js';
@@ -28,7 +28,24 @@ export interface CoreOptions {
   /** What snapshots say they were taken from. */
   readonly snapshotSource?: 'sim' | 'servers' | 'kubeconfig';
   readonly context?: string;
+  /**
+   * Where the servers are found again on a period (a kubeconfig's cluster): new servers join, servers
+   * that left are shown gone and removed after `goneRetentionMs`. Without it the list is fixed.
+   */
+  readonly serverSource?: ServerSource;
+  /** Period of the server-list refresh (default 30 s; 0 = only on demand through refreshServers()). */
+  readonly serverRefreshIntervalMs?: number;
+  /** How long a server gone from the cluster stays listed (default 10 minutes). */
+  readonly goneRetentionMs?: number;
+  /** Each refresh's outcome (warnings, or the error that stopped it), for a host's log. */
+  readonly onServerRefresh?: (result: ServerRefresh) => void;
 }
+
+export type ServerRefresh =
+  | { readonly ok: true; readonly update: ServerUpdate; readonly added: string[]; readonly gone: string[]; readonly back: string[] }
+  | { readonly ok: false; readonly error: string };
+
+export const DEFAULT_SERVER_REFRESH_MS = 30_000;
 
 export interface ListenAddress {
   readonly host: string;
@@ -47,6 +64,8 @@ export interface Core {
   discoveryMode(): DiscoveryMode;
   setDiscoveryMode(mode: DiscoveryMode): void;
   peerStatuses(): PeerStatus[];
+  /** Finds the servers again now (see CoreOptions.serverSource); coalesced with a refresh under way. */
+  refreshServers(): Promise<ServerRefresh | undefined>;
   /** Stops accepting, lets in-flight requests finish within graceMs, ends watches, closes pools. */
   close(graceMs?: number): Promise<void>;
 }
@@ -57,10 +76,37 @@ export function createCore(options: CoreOptions): Core {
   const peers = new PeerSet(options.servers, {
     ...(options.probeIntervalMs ? { probeIntervalMs: options.probeIntervalMs } : {}),
     ...(options.discoveryIntervalMs ? { discoveryIntervalMs: options.discoveryIntervalMs } : {}),
+    ...(options.goneRetentionMs !== undefined ? { goneRetentionMs: options.goneRetentionMs } : {}),
   });
   const telemetry = new Telemetry(options.maxEvents ?? 10_000);
   const routes = new RouteState(peers);
   const upstreams = new Upstreams(options.servers);
+  // Data-path pools follow the peer set: a server that joins gets its pool, a removed one's closes
+  // gracefully, one at another address is reconnected. A gone server keeps its pool until removed
+  // (requests already on it finish); it is never chosen for a new one.
+  peers.on('membership', () => upstreams.setServers(peers.names().map((n) => peers.config(n) as ServerConfig)));
+  let refreshTimer: NodeJS.Timeout | undefined;
+  let refreshing: Promise<ServerRefresh | undefined> | undefined;
+  let closed = false;
+  const refreshServers = (): Promise<ServerRefresh | undefined> => {
+    const source = options.serverSource;
+    if (!source || closed) return Promise.resolve(undefined);
+    refreshing ??= (async (): Promise<ServerRefresh> => {
+      let result: ServerRefresh;
+      try {
+        const update = await source.refresh(peers.known());
+        if (closed) return { ok: false, error: 'the core closed' };
+        result = { ok: true, update, ...peers.sync(update) };
+      } catch (err) {
+        result = { ok: false, error: err instanceof Error ? err.message : String(err) };
+      }
+      options.onServerRefresh?.(result);
+      return result;
+    })().finally(() => {
+      refreshing = undefined;
+    });
+    return refreshing;
+  };
   const picker = new HandlingServerPicker(options.policy ?? { kind: 'round-robin' }, random);
   const settings = { discoveryMode: options.discoveryMode ?? ('peer-aggregated' as DiscoveryMode), acceptHosts: options.acceptHosts ?? [] };
   let server: Server | undefined;
@@ -81,6 +127,8 @@ export function createCore(options: CoreOptions): Core {
     async start() {
       if (bound) return bound;
       await peers.start();
+      const every = options.serverRefreshIntervalMs ?? DEFAULT_SERVER_REFRESH_MS;
+      if (options.serverSource && every > 0 && !refreshTimer) refreshTimer = setInterval(() => void refreshServers(), every).unref();
       const host = options.listen?.host ?? '127.0.0.1';
       server = createServer({ requireHostHeader: false, maxHeaderSize: 64 * 1024 }, (req, res) => void handler.onRequest(req, res));
       server.on('upgrade', (req, socket, head) => void handler.onUpgrade(req, socket, head));
@@ -112,7 +160,10 @@ export function createCore(options: CoreOptions): Core {
       settings.discoveryMode = mode;
     },
     peerStatuses: () => peers.statuses(),
+    refreshServers,
     async close(graceMs = 5_000) {
+      closed = true;
+      clearInterval(refreshTimer);
       const s = server;
       server = undefined;
       if (s) {
@@ -127,7 +178,8 @@ export function createCore(options: CoreOptions): Core {
         clearTimeout(timer);
         clearInterval(sweep);
       }
-      await Promise.all([peers.close(), upstreams.close()]);
+      await refreshing?.catch(() => undefined);
+      await Promise.all([peers.close(), upstreams.close(), options.serverSource?.close()]);
     },
   };
   return core;

@@ -30,6 +30,7 @@ export function registerPeersCommand(program: Command): void {
           health: status?.health ?? 'unknown',
           failingChecks: status?.failingChecks ?? [],
           ...(f?.lease ? { lease: f.lease } : {}),
+          ...(status?.proxy ? { proxy: status.proxy } : {}),
           ...(status?.lastError ? { error: status.lastError } : {}),
         };
       });
@@ -38,6 +39,7 @@ export function registerPeersCommand(program: Command): void {
         return;
       }
       for (const w of found.warnings) process.stderr.write(`peerscope: warning: ${w}\n`);
+      for (const n of found.notes) process.stderr.write(`peerscope: ${n}\n`);
       const table = [['NAME', 'URL', 'RELEASE', 'HEALTH', 'FOUND BY'], ...rows.map((r) => [r.name, r.url, r.release ?? '-', r.health + (r.lease?.expired ? ' (lease expired)' : ''), r.foundBy])];
       const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
       for (const row of table) console.log(row.map((c, i) => c.padEnd(widths[i]!)).join('   ').trimEnd());

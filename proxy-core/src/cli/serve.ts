@@ -1,11 +1,12 @@
 // `peerscope serve`: the local port in front of every apiserver of a cluster.
 import { readFileSync } from 'node:fs';
-import type { Command } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
 import { tokenFileSource } from '../cluster/credentials.js';
 import { serversFromKubeconfig } from '../cluster/from-kubeconfig.js';
-import type { ServerConfig } from '../cluster/server-config.js';
-import { createCore } from '../core.js';
+import type { ServerConfig, ServerSource } from '../cluster/server-config.js';
+import { createCore, DEFAULT_SERVER_REFRESH_MS, type ServerRefresh } from '../core.js';
 import { formatPolicy } from '../proxy/policy.js';
+import { proxyFor, redactProxy } from '../upstream/proxy-config.js';
 import { startUiHost } from './ui.js';
 import { parseDiscoveryMode, parseListen, parseNameEqualsUrl, parsePolicyOption, parsePositiveInt, onShutdown } from './options.js';
 
@@ -21,6 +22,7 @@ interface ServeFlags {
   maxEvents: number;
   acceptHosts?: string;
   ui: boolean;
+  peerRefresh: number;
 }
 
 export function registerServeCommand(program: Command): void {
@@ -38,9 +40,11 @@ export function registerServeCommand(program: Command): void {
     .option('--max-events <n>', 'routing events kept in memory', parsePositiveInt, 10_000)
     .option('--accept-hosts <hosts>', 'comma-separated extra Host header values the port accepts')
     .option('--ui', 'also serve the UI on a loopback port and print its URL (browser mode)', false)
+    .option('--peer-refresh <seconds>', 'with --kubeconfig: find the apiservers again this often (new ones join, departed ones show as gone); 0 = never', parseSeconds, DEFAULT_SERVER_REFRESH_MS / 1000)
     .action(async (flags: ServeFlags) => {
       let servers: ServerConfig[];
       let context: string | undefined;
+      let serverSource: ServerSource | undefined;
       if (flags.kubeconfig || flags.context || flags.server.length === 0) {
         const found = await serversFromKubeconfig({
           ...(flags.kubeconfig ? { kubeconfig: flags.kubeconfig } : {}),
@@ -48,8 +52,10 @@ export function registerServeCommand(program: Command): void {
           overrides: flags.server,
         }).catch((err: Error) => fail(err.message));
         for (const w of found.warnings) process.stderr.write(`peerscope: warning: ${w}\n`);
+        for (const n of found.notes) process.stderr.write(`peerscope: ${n}\n`);
         servers = found.servers;
         context = found.kubeconfig.contextName;
+        serverSource = found.source;
       } else {
         const ca = flags.ca ? readOrExit(flags.ca, '--ca') : undefined;
         let bearerToken: ReturnType<typeof tokenFileSource> | undefined;
@@ -58,7 +64,17 @@ export function registerServeCommand(program: Command): void {
         } catch (err) {
           fail(`--token-file: ${(err as Error).message}`);
         }
-        servers = flags.server.map((s) => ({ ...s, source: 'flag', ...(ca ? { ca } : {}), ...(bearerToken ? { bearerToken: () => bearerToken?.token() } : {}) }));
+        // Like any client-go program, HTTPS_PROXY / NO_PROXY apply to the servers given on the command line.
+        servers = flags.server.map((s) => {
+          let proxy: URL | undefined;
+          try {
+            proxy = proxyFor(s.url, { env: process.env });
+          } catch (err) {
+            fail(`${(err as Error).message} (from the environment)`);
+          }
+          if (proxy) process.stderr.write(`peerscope: ${s.name}: connecting through the proxy ${redactProxy(proxy)} (HTTPS_PROXY / HTTP_PROXY)\n`);
+          return { ...s, source: 'flag' as const, ...(ca ? { ca } : {}), ...(proxy ? { proxy: proxy.href } : {}), ...(bearerToken ? { bearerToken: () => bearerToken?.token() } : {}) };
+        });
       }
       const policy = flags.policy;
       if (policy.kind === 'pin' && !servers.some((s) => s.name === policy.server)) {
@@ -73,6 +89,15 @@ export function registerServeCommand(program: Command): void {
         acceptHosts: flags.acceptHosts ? flags.acceptHosts.split(',').map((h) => h.trim()).filter(Boolean) : [],
         snapshotSource: context ? 'kubeconfig' : 'servers',
         ...(context ? { context } : {}),
+        ...(serverSource ? { serverSource, serverRefreshIntervalMs: flags.peerRefresh * 1000, onServerRefresh: reportRefresh() } : {}),
+      });
+      core.peers.on('membership', (name, change) => {
+        const s = core.peers.status(name);
+        if (change === 'added') console.error(`peerscope: apiserver ${name} joined: ${s?.url ?? ''} (found by ${s?.source ?? '?'})`);
+        else if (change === 'gone') console.error(`peerscope: apiserver ${name} is gone: ${s?.gone?.reason ?? ''}; never routed to, listed as gone until ${s?.gone ? new Date(s.gone.removeAt).toISOString() : '?'}`);
+        else if (change === 'back') console.error(`peerscope: apiserver ${name} is back: ${s?.url ?? ''}`);
+        else if (change === 'removed') console.error(`peerscope: apiserver ${name} removed from the list (gone)`);
+        else console.error(`peerscope: apiserver ${name} is now at ${s?.url ?? ''}`);
       });
       let address;
       try {
@@ -92,6 +117,23 @@ export function registerServeCommand(program: Command): void {
         await core.close();
       });
     });
+}
+
+/** Logs a refresh's warnings when they differ from the last refresh's (a steady RBAC gap is said once). */
+function reportRefresh(): (r: ServerRefresh) => void {
+  let last = '';
+  return (r) => {
+    const lines = r.ok ? r.update.warnings.map((w) => `warning: ${w}`) : [`warning: finding the apiservers again failed: ${r.error}`];
+    const text = lines.join('\n');
+    if (text && text !== last) for (const l of lines) process.stderr.write(`peerscope: ${l}\n`);
+    last = text;
+  };
+}
+
+function parseSeconds(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError(`"${value}" is not a number of seconds (0 or more)`);
+  return n;
 }
 
 function readOrExit(file: string, flag: string): string {

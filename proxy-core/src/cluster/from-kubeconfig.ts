@@ -1,57 +1,166 @@
-// From a kubeconfig to the servers the core routes between: the kubeconfig's credentials and TLS
-// settings, applied to every apiserver found in the cluster, each contacted at its own address with
-// the TLS server name of the kubeconfig's server (its certificate names that, not the IP).
+// From a kubeconfig to the servers the core routes between: the kubeconfig's credentials, TLS settings
+// and proxy, applied to every apiserver found in the cluster, each contacted at its own address with
+// the TLS server name of the kubeconfig's server (its certificate names that, not the IP). The same
+// search runs again on a period (ServerSource): new servers join, servers that left are called gone.
+import { X509Certificate } from 'node:crypto';
+import { proxyFor, ProxyConfigError, redactProxy } from '../upstream/proxy-config.js';
 import { ControlClient } from './control-client.js';
-import { bearerSourceFor, type BearerSource } from './credentials.js';
-import { findApiservers, type FoundServer } from './find-servers.js';
+import { bearerSourceFor, CredentialError, type BearerSource } from './credentials.js';
+import { findApiservers, type FindResult, type FoundServer } from './find-servers.js';
 import { loadKubeconfig, type LoadOptions, type ResolvedKubeconfig } from './kubeconfig.js';
-import type { ServerConfig } from './server-config.js';
+import type { KnownServer, ServerConfig, ServerReader, ServerSource, ServerUpdate } from './server-config.js';
 
 export interface ClusterServers {
   readonly kubeconfig: ResolvedKubeconfig;
   readonly servers: ServerConfig[];
   readonly found: FoundServer[];
   readonly warnings: string[];
+  /** What the operator may like to know (e.g. the proxy in use, without its credentials). */
+  readonly notes: string[];
   readonly credentials: BearerSource;
+  /** Finds the servers again: give it to createCore({ serverSource }) for the periodic refresh. */
+  readonly source: ServerSource;
 }
 
-export async function serversFromKubeconfig(options: LoadOptions & { overrides?: { name: string; url: string }[] }): Promise<ClusterServers> {
+export interface FromKubeconfigOptions extends LoadOptions {
+  /** --server NAME=URL: added, or replacing a found server of that name; never judged gone. */
+  readonly overrides?: readonly { name: string; url: string }[];
+}
+
+export async function serversFromKubeconfig(options: FromKubeconfigOptions): Promise<ClusterServers> {
   const kubeconfig = loadKubeconfig(options);
+  const env = options.env ?? process.env;
   const warnings: string[] = [];
+  const notes: string[] = [];
   if (kubeconfig.tls.insecureSkipVerify) {
     throw new Error(`${kubeconfig.files.join(', ')}: cluster "${kubeconfig.clusterName}" sets insecure-skip-tls-verify; Peerscope always verifies apiserver certificates: give the cluster's certificate-authority instead`);
   }
-  if (kubeconfig.proxyUrl || process.env.HTTPS_PROXY) {
-    warnings.push('proxy-url / HTTPS_PROXY is set: Peerscope connects to the apiservers directly (proxy support is not built yet)');
-  }
-  const credentials = bearerSourceFor(kubeconfig);
+  const credentials = bearerSourceFor(kubeconfig, env);
   await credentials.refresh();
   const hostname = new URL(kubeconfig.server).hostname;
   const servername = kubeconfig.tls.servername ?? (/^[\d.]+$|:/.test(hostname) ? undefined : hostname);
-  const base = (name: string, url: string, source: ServerConfig['source']): ServerConfig => ({
-    name,
-    url,
+  const shownProxies = new Set<string>();
+  const proxyOf = (url: string): string | undefined => {
+    let proxy: URL | undefined;
+    try {
+      proxy = proxyFor(url, { ...(kubeconfig.proxyUrl ? { proxyUrl: kubeconfig.proxyUrl } : {}), env });
+    } catch (err) {
+      if (err instanceof ProxyConfigError) throw new Error(`${err.message} (from the environment)`);
+      throw err;
+    }
+    if (proxy && !shownProxies.has(proxy.href)) {
+      shownProxies.add(proxy.href);
+      notes.push(`connecting through the proxy ${redactProxy(proxy)} (${kubeconfig.proxyUrl ? 'the kubeconfig\'s proxy-url' : 'HTTPS_PROXY / HTTP_PROXY'})`);
+    }
+    return proxy?.href;
+  };
+  const base = (name: string, url: string, source: ServerConfig['source']): ServerConfig => {
+    const proxy = proxyOf(url);
+    return {
+      name,
+      url,
+      source,
+      ...(kubeconfig.tls.ca ? { ca: kubeconfig.tls.ca } : {}),
+      ...(servername ? { servername } : {}),
+      ...(kubeconfig.clientCert ? { clientCert: kubeconfig.clientCert } : {}),
+      ...(proxy ? { proxy } : {}),
+      bearerToken: () => credentials.token(),
+    };
+  };
+  const overrides = () => (options.overrides ?? []).map((o) => base(o.name, o.url, 'flag'));
+  const withOverrides = (servers: ServerConfig[]): ServerConfig[] => {
+    for (const s of overrides()) {
+      const i = servers.findIndex((x) => x.name === s.name);
+      if (i >= 0) servers[i] = s;
+      else servers.push(s);
+    }
+    return servers;
+  };
+
+  // The kubeconfig's own server is asked first, with a client of its own that lives for one search.
+  const find = async (readers: readonly ServerReader[]): Promise<FindResult> => {
+    const probe = new ControlClient(base('kubeconfig', kubeconfig.server, 'kubeconfig'));
+    try {
+      let result = await findApiservers([probe, ...readers], kubeconfig.server);
+      if (result.unauthorized && kubeconfig.credential.kind === 'exec') {
+        // client-go runs the plugin again after a 401: the cached credential may have been revoked.
+        credentials.unauthorized();
+        await credentials.refresh();
+        result = await findApiservers([probe, ...readers], kubeconfig.server);
+      }
+      return result;
+    } finally {
+      await probe.close();
+    }
+  };
+
+  const first = await find([]);
+  if (first.unauthorized) {
+    throw new CredentialError(`${first.unauthorized}: the cluster refused the credentials of user "${kubeconfig.userName || '(none)'}" of context "${kubeconfig.contextName}" (${describeCredential(kubeconfig)})`);
+  }
+  warnings.push(...first.warnings);
+
+  const source: ServerSource = {
+    async refresh(known: readonly KnownServer[]): Promise<ServerUpdate> {
+      const readers = known.filter((k) => k.ready && k.reader).map((k) => k.reader as ServerReader);
+      const r = await find(readers);
+      if (r.unauthorized) {
+        return { servers: overrides(), gone: new Map(), warnings: [`${r.unauthorized}: the credentials of user "${kubeconfig.userName}" are refused now; the server list is kept as it was`] };
+      }
+      if (!r.read.leases && !r.read.endpoints) return { servers: overrides(), gone: new Map(), warnings: r.warnings };
+      const servers = withOverrides(r.servers.map((f) => base(f.name, f.url, f.source)));
+      const current = new Set(servers.map((s) => s.name));
+      const fallbackOnly = r.servers.every((s) => s.source === 'kubeconfig');
+      const gone = new Map<string, string>();
+      for (const k of known) {
+        const name = k.config.name;
+        if (current.has(name)) continue;
+        switch (k.config.source) {
+          case 'lease':
+            if (r.read.leases) gone.set(name, r.expired.get(name) ?? 'no identity lease in kube-system names it any more');
+            break;
+          case 'endpoints':
+            if (r.read.endpoints) gone.set(name, `its address ${name} left the default/kubernetes endpoints`);
+            break;
+          case 'kubeconfig':
+            if (!fallbackOnly) gone.set(name, 'the cluster\'s apiservers were found from the leases and endpoints');
+            break;
+          default:
+            // --server flags and other sources are the operator's: never judged gone.
+            break;
+        }
+      }
+      return { servers, gone, warnings: r.warnings };
+    },
+    close: async () => undefined,
+  };
+
+  return {
+    kubeconfig,
+    servers: withOverrides(first.servers.map((f) => base(f.name, f.url, f.source))),
+    found: first.servers,
+    warnings,
+    notes,
+    credentials,
     source,
-    ...(kubeconfig.tls.ca ? { ca: kubeconfig.tls.ca } : {}),
-    ...(servername ? { servername } : {}),
-    ...(kubeconfig.clientCert ? { clientCert: kubeconfig.clientCert } : {}),
-    bearerToken: () => credentials.token(),
-  });
-  const probe = new ControlClient(base('kubeconfig', kubeconfig.server, 'kubeconfig'));
-  let found: FoundServer[];
-  try {
-    const result = await findApiservers(probe, kubeconfig.server);
-    found = result.servers;
-    warnings.push(...result.warnings);
-  } finally {
-    await probe.close();
+  };
+}
+
+/** What the kubeconfig offered, for the error that says it was refused: never the secret itself. */
+function describeCredential(k: ResolvedKubeconfig): string {
+  const parts: string[] = [];
+  if (k.clientCert) {
+    let subject = '';
+    try {
+      subject = ` ${new X509Certificate(k.clientCert.cert).subject.replace(/\n/g, ', ')}`;
+    } catch {
+      // An unparsable certificate is still "a client certificate".
+    }
+    parts.push(`a client certificate${subject}`);
   }
-  const servers = found.map((f) => base(f.name, f.url, f.source));
-  for (const o of options.overrides ?? []) {
-    const i = servers.findIndex((s) => s.name === o.name);
-    const s = base(o.name, o.url, 'flag');
-    if (i >= 0) servers[i] = s;
-    else servers.push(s);
-  }
-  return { kubeconfig, servers, found, warnings, credentials };
+  const c = k.credential;
+  if (c.kind === 'token') parts.push('a bearer token');
+  if (c.kind === 'tokenFile') parts.push(`the token in ${c.path}`);
+  if (c.kind === 'exec') parts.push(`a token from the exec plugin "${c.exec.command}"`);
+  return parts.length ? `it offered ${parts.join(' and ')}` : 'the kubeconfig gives this user no token, client certificate or exec plugin';
 }

@@ -6,6 +6,7 @@ import { homedir } from 'node:os';
 import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
 import { z } from 'zod';
+import { parseProxyUrl, ProxyConfigError } from '../upstream/proxy-config.js';
 import { InputError, jsonPointer } from '../util/input-error.js';
 
 const namedCluster = z.object({
@@ -204,6 +205,14 @@ export function loadKubeconfig(options: LoadOptions = {}): ResolvedKubeconfig {
     server = new URL(c.server);
   } catch {
     throw new InputError(cluster.file, `cluster "${cluster.value.name}" has server "${c.server}", which is not a URL`, at(cluster, ['cluster', 'server']));
+  }
+  if (c['proxy-url']) {
+    try {
+      parseProxyUrl(c['proxy-url'], 'proxy-url');
+    } catch (err) {
+      if (!(err instanceof ProxyConfigError)) throw err;
+      throw new InputError(cluster.file, `cluster "${cluster.value.name}": ${err.message}`, at(cluster, ['cluster', 'proxy-url']));
+    }
   }
   return {
     files: read,

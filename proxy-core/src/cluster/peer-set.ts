@@ -3,12 +3,17 @@
 // it come back or change release. A failed discovery read keeps the previous document (stale),
 // never "serves nothing" — that is how a peer that went down after the last sync stays a
 // candidate (spec §4.4, conformance C5/C40) while one never read is not (C7).
+// The set itself follows the cluster (sync): a server found anew joins and is probed; one that left
+// is marked gone — no longer probed, never a handling server or reroute target, its last document
+// kept so a request for what only it served is a 503 naming it (as for C40) — and removed from the
+// set after a retention period (docs/decisions.md).
 import { EventEmitter } from 'node:events';
 import type { HealthSample, PeerHealth, PeerStatus } from '../../contract/peers.js';
 import { fetchServerDiscovery, type ServerDiscovery } from '../discovery/fetch.js';
 import { RingBuffer } from '../telemetry/ring-buffer.js';
 import { ControlClient, describeError } from './control-client.js';
-import type { ServerConfig } from './server-config.js';
+import { redactProxy } from '../upstream/proxy-config.js';
+import type { KnownServer, ServerConfig, ServerUpdate } from './server-config.js';
 
 export interface PeerSetOptions {
   readonly probeIntervalMs?: number;
@@ -16,7 +21,11 @@ export interface PeerSetOptions {
   readonly timeoutMs?: number;
   /** Health samples kept per server. */
   readonly historySize?: number;
+  /** How long a server that left the cluster stays listed as gone (default 10 minutes). */
+  readonly goneRetentionMs?: number;
 }
+
+export const DEFAULT_GONE_RETENTION_MS = 10 * 60_000;
 
 interface Peer {
   config: ServerConfig;
@@ -33,13 +42,19 @@ interface Peer {
   /** Set while a server that came back or changed release is being re-read: its old document is not to be trusted. */
   rereading?: Promise<void>;
   history: RingBuffer<HealthSample>;
+  /** Set while the server is gone from the cluster. */
+  gone?: { at: number; reason: string; removeAt: number; timer: NodeJS.Timeout };
 }
+
+export type MembershipChange = 'added' | 'gone' | 'back' | 'removed' | 'changed';
 
 export interface PeerSetEvents {
   /** Health or version of a server changed. */
   health: [name: string];
   /** A server's discovery content changed (or became stale / readable again). */
   discovery: [name: string];
+  /** A server joined, left (gone), came back, was removed after being gone, or got another address. */
+  membership: [name: string, change: MembershipChange];
 }
 
 export class PeerSet extends EventEmitter<PeerSetEvents> {
@@ -52,6 +67,8 @@ export class PeerSet extends EventEmitter<PeerSetEvents> {
   private readonly discoveryIntervalMs: number;
   private readonly timeoutMs: number;
   private readonly historySize: number;
+  private readonly goneRetentionMs: number;
+  private started = false;
 
   constructor(servers: readonly ServerConfig[], options: PeerSetOptions = {}) {
     super();
@@ -59,22 +76,99 @@ export class PeerSet extends EventEmitter<PeerSetEvents> {
     this.discoveryIntervalMs = options.discoveryIntervalMs ?? 30_000;
     this.timeoutMs = options.timeoutMs ?? 5_000;
     this.historySize = options.historySize ?? 1_800;
+    this.goneRetentionMs = options.goneRetentionMs ?? DEFAULT_GONE_RETENTION_MS;
     for (const s of servers) this.add(s);
   }
 
-  private add(config: ServerConfig): void {
+  private add(config: ServerConfig): Peer {
     if (this.peers.has(config.name)) throw new Error(`two servers are named "${config.name}"`);
-    this.peers.set(config.name, {
+    const peer: Peer = {
       config,
       client: new ControlClient(config, this.timeoutMs),
       health: 'unknown',
       failingChecks: [],
       history: new RingBuffer(this.historySize),
-    });
+    };
+    this.peers.set(config.name, peer);
+    return peer;
   }
 
+  /** Every server in the set, gone ones included (they keep their last discovery until removed). */
   names(): string[] {
     return [...this.peers.keys()];
+  }
+
+  /** The servers the set routes to now, for a refresh of the server list (gone ones left out). */
+  known(): KnownServer[] {
+    return [...this.peers.values()].filter((p) => !p.gone).map((p) => ({ config: p.config, reader: p.client, ready: p.health === 'ready' }));
+  }
+
+  /**
+   * Applies a refresh of the server list: a new server joins (probed and read at once), a gone one that
+   * is found again comes back, a known one at another address or with other TLS settings is
+   * reconnected, and the servers named in `update.gone` are marked gone. Any other server is kept as
+   * it is: a refresh that could not read a list says nothing about the servers it lists.
+   */
+  sync(update: ServerUpdate): { added: string[]; gone: string[]; back: string[] } {
+    const out = { added: [] as string[], gone: [] as string[], back: [] as string[] };
+    if (this.closed) return out;
+    for (const config of update.servers) {
+      const peer = this.peers.get(config.name);
+      if (!peer) {
+        this.add(config);
+        out.added.push(config.name);
+        this.emit('membership', config.name, 'added');
+        this.emit('health', config.name);
+        if (this.started) void this.probe(config.name).then(() => this.refreshDiscovery(config.name));
+        continue;
+      }
+      const moved = !sameEndpoint(peer.config, config);
+      if (moved) {
+        const old = peer.client;
+        peer.client = new ControlClient(config, this.timeoutMs);
+        void old.close().catch(() => undefined);
+      }
+      peer.config = config;
+      if (peer.gone) {
+        clearTimeout(peer.gone.timer);
+        peer.gone = undefined;
+        Object.assign(peer, { health: 'unknown', failingChecks: [], lastError: undefined });
+        out.back.push(config.name);
+        this.emit('membership', config.name, 'back');
+        this.emit('health', config.name);
+      } else if (moved) {
+        this.emit('membership', config.name, 'changed');
+      }
+      if ((out.back.includes(config.name) || moved) && this.started) void this.probe(config.name).then(() => this.refreshDiscovery(config.name));
+    }
+    for (const [name, reason] of update.gone) {
+      if (this.markGone(name, reason)) out.gone.push(name);
+    }
+    return out;
+  }
+
+  private markGone(name: string, reason: string): boolean {
+    const peer = this.peers.get(name);
+    if (!peer || peer.gone || this.closed) return false;
+    const at = Date.now();
+    const timer = setTimeout(() => this.remove(name), this.goneRetentionMs).unref();
+    peer.gone = { at, reason, removeAt: at + this.goneRetentionMs, timer };
+    Object.assign(peer, { health: 'gone', failingChecks: [], lastError: `gone: ${reason}`, lastProbeAt: at });
+    peer.history.push({ at, health: 'gone', ...(peer.gitVersion ? { gitVersion: peer.gitVersion } : {}) });
+    this.emit('membership', name, 'gone');
+    this.emit('health', name);
+    return true;
+  }
+
+  private remove(name: string): void {
+    const peer = this.peers.get(name);
+    if (!peer?.gone || this.closed) return;
+    this.peers.delete(name);
+    void peer.client.close().catch(() => undefined);
+    this.emit('membership', name, 'removed');
+    this.emit('health', name);
+    // Its GVRs leave the route table and the merged discovery.
+    this.emit('discovery', name);
   }
 
   config(name: string): ServerConfig | undefined {
@@ -83,6 +177,7 @@ export class PeerSet extends EventEmitter<PeerSetEvents> {
 
   /** First probe and discovery of every server, then the periodic loops. */
   async start(): Promise<void> {
+    this.started = true;
     await Promise.all(this.names().map(async (n) => {
       await this.probe(n);
       await this.refreshDiscovery(n);
@@ -102,7 +197,7 @@ export class PeerSet extends EventEmitter<PeerSetEvents> {
 
   async probe(name: string): Promise<void> {
     const peer = this.peers.get(name);
-    if (!peer || this.closed) return;
+    if (!peer || peer.gone || this.closed) return;
     const started = performance.now();
     let health: PeerHealth;
     let failing: string[] = [];
@@ -118,7 +213,8 @@ export class PeerSet extends EventEmitter<PeerSetEvents> {
       health = 'unreachable';
       error = describeError(err);
     }
-    if (this.closed) return;
+    // Closed, gone, or reconnected elsewhere while the probe ran: its answer is not this server's now.
+    if (this.closed || peer.gone || this.peers.get(name) !== peer) return;
     const latencyMs = performance.now() - started;
     const wasReachable = peer.health !== 'unreachable' && peer.health !== 'unknown';
     const changed = health !== peer.health || gitVersion !== peer.gitVersion || failing.join() !== peer.failingChecks.join();
@@ -143,7 +239,7 @@ export class PeerSet extends EventEmitter<PeerSetEvents> {
   recheckOutOfService(minIntervalMs = 50): Promise<void> {
     if (this.recheckInFlight) return this.recheckInFlight;
     if (Date.now() - this.lastRecheckAt < minIntervalMs) return Promise.resolve();
-    const suspects = [...this.peers.values()].filter((p) => p.health !== 'ready' || !p.discovery || p.discoveryError !== undefined || p.discoveryInFlight !== undefined);
+    const suspects = [...this.peers.values()].filter((p) => !p.gone).filter((p) => p.health !== 'ready' || !p.discovery || p.discoveryError !== undefined || p.discoveryInFlight !== undefined);
     if (suspects.length === 0) return Promise.resolve();
     this.lastRecheckAt = Date.now();
     this.recheckInFlight = Promise.all(suspects.map(async (p) => {
@@ -161,7 +257,7 @@ export class PeerSet extends EventEmitter<PeerSetEvents> {
 
   refreshDiscovery(name: string): Promise<void> {
     const peer = this.peers.get(name);
-    if (!peer || this.closed) return Promise.resolve();
+    if (!peer || peer.gone || this.closed) return Promise.resolve();
     peer.discoveryInFlight ??= (async () => {
       try {
         const next = await fetchServerDiscovery(peer.client, peer.discovery);
@@ -202,7 +298,7 @@ export class PeerSet extends EventEmitter<PeerSetEvents> {
    */
   reportUnreachable(name: string, error: string): void {
     const peer = this.peers.get(name);
-    if (!peer || peer.health === 'unreachable' || this.closed) return;
+    if (!peer || peer.gone || peer.health === 'unreachable' || this.closed) return;
     Object.assign(peer, { health: 'unreachable', lastError: error, lastProbeAt: Date.now() });
     peer.history.push({ at: Date.now(), health: 'unreachable', ...(peer.gitVersion ? { gitVersion: peer.gitVersion } : {}) });
     this.emit('health', name);
@@ -226,6 +322,8 @@ export class PeerSet extends EventEmitter<PeerSetEvents> {
       ...(p.latencyMs !== undefined ? { latencyMs: Math.round(p.latencyMs * 100) / 100 } : {}),
       ...(p.lastProbeAt ? { lastProbeAt: p.lastProbeAt } : {}),
       ...(p.lastError ? { lastError: p.lastError } : {}),
+      ...(p.config.proxy ? { proxy: redactProxy(new URL(p.config.proxy)) } : {}),
+      ...(p.gone ? { gone: { at: p.gone.at, reason: p.gone.reason, removeAt: p.gone.removeAt } } : {}),
       discovery: {
         state: d ? (p.discoveryError ? 'stale' : 'ok') : 'none',
         ...(d ? { source: d.source, fetchedAt: d.fetchedAt, changedAt: d.changedAt } : {}),
@@ -247,6 +345,13 @@ export class PeerSet extends EventEmitter<PeerSetEvents> {
     this.closed = true;
     for (const t of this.timers) clearInterval(t);
     this.timers = [];
+    for (const p of this.peers.values()) if (p.gone) clearTimeout(p.gone.timer);
     await Promise.all([...this.peers.values()].map((p) => p.client.close()));
   }
+}
+
+/** Two configs the core's reads reach the same way. */
+function sameEndpoint(a: ServerConfig, b: ServerConfig): boolean {
+  return a.url === b.url && a.ca === b.ca && a.servername === b.servername && a.proxy === b.proxy
+    && a.clientCert?.cert === b.clientCert?.cert && a.clientCert?.key === b.clientCert?.key;
 }

@@ -32,3 +32,33 @@ export interface ServerPublicInfo {
 export function publicInfo(s: ServerConfig): ServerPublicInfo {
   return { name: s.name, url: s.url, source: s.source ?? 'flag' };
 }
+
+/** A GET client of one server (ControlClient is one). */
+export interface ServerReader {
+  readonly server: ServerConfig;
+  get(path: string, headers?: Record<string, string>): Promise<{ readonly status: number; readonly body: string }>;
+}
+
+/** A server the core routes to now, as a refresh of the server list sees it. */
+export interface KnownServer {
+  readonly config: ServerConfig;
+  /** The core's own read client for it: asked for the leases when the kubeconfig's server does not answer. */
+  readonly reader?: ServerReader;
+  readonly ready: boolean;
+}
+
+/** One refresh of the server list. */
+export interface ServerUpdate {
+  /** Servers found now (new ones are added; known ones keep their state). */
+  readonly servers: readonly ServerConfig[];
+  /** Known servers that left the cluster, with why (shown as gone). A known server in neither list is kept as it is. */
+  readonly gone: ReadonlyMap<string, string>;
+  /** What the operator should know (RBAC, unreadable lists); never credentials. */
+  readonly warnings: readonly string[];
+}
+
+/** Where a core finds its servers again on a period (a kubeconfig's cluster). */
+export interface ServerSource {
+  refresh(known: readonly KnownServer[]): Promise<ServerUpdate>;
+  close(): Promise<void>;
+}

@@ -128,6 +128,14 @@ describe('decide: candidate health (P2 over R8)', () => {
     expect(run(view('unreachable', 'unreachable'), 0.9)).toMatchObject({ message: `${PROXY_ERROR_PREFIX}apiserver "C": the server is unreachable` });
   });
 
+  it('a candidate gone from the cluster is never chosen, even when nothing else serves the GVR: 503 naming it and why', () => {
+    expect(run(view('gone', 'draining'))).toEqual({ outcome: 'rerouted', target: 'C', candidates: ['C'] });
+    expect(run(view('gone', 'gone', { B: 'gone: its identity lease expired' }), 0)).toEqual({
+      outcome: 'unavailable', reason: 'unreachable', candidates: ['B', 'C'],
+      message: `${PROXY_ERROR_PREFIX}apiserver "B": gone: its identity lease expired`,
+    });
+  });
+
   it('H\'s own health does not matter: the handling-server policy already chose it (P1)', () => {
     const peers: PeerView = { health: (n) => (n === 'A' ? 'unreachable' : 'ready') };
     expect(decide(input('/apis/apps/v1/deployments', { peers })).outcome).toBe('local');

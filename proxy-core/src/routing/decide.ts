@@ -115,7 +115,8 @@ function decideReroute(input: DecisionInput, servers: readonly string[]): Decisi
     if (peers.hasAddress && !peers.hasAddress(s)) continue;
     const health = peers.health(s);
     if (health === 'ready' || health === 'unknown') preferred.push(s);
-    else if (health === 'unreachable') unreachable.push(s);
+    // A server gone from the cluster is never chosen either: its 503 names it and why (lastError).
+    else if (health === 'unreachable' || health === 'gone') unreachable.push(s);
     else leaving.push(s);
   }
   if (candidates.length === 0) return { outcome: 'notfound', target: handling };

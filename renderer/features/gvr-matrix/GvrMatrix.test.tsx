@@ -74,6 +74,7 @@ describe('GVR matrix', () => {
     expect(cellState({ name: 'a', health: 'ready', discovery: 'ok' }, row)).toBe('served');
     expect(cellState({ name: 'b', health: 'ready', discovery: 'ok' }, row)).toBe('missing');
     expect(cellState({ name: 'a', health: 'unreachable', discovery: 'stale' }, row)).toBe('down');
+    expect(cellState({ name: 'a', health: 'gone', discovery: 'stale' }, row)).toBe('gone');
     expect(cellState({ name: 'a', health: 'ready', discovery: 'stale' }, row)).toBe('stale');
     expect(cellState({ name: 'a', health: 'unknown', discovery: 'none' }, row)).toBe('unknown');
   });

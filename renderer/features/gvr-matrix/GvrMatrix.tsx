@@ -10,19 +10,21 @@ import { shortRelease } from '../../src/ui/format.js';
 import { Empty, ErrorState, HealthBadge, Loading } from '../../src/ui/states.js';
 import { useOffline } from '../../src/view-mode.js';
 
-export type CellState = 'served' | 'missing' | 'down' | 'stale' | 'unknown';
+export type CellState = 'served' | 'missing' | 'down' | 'gone' | 'stale' | 'unknown';
 export type MatrixFilter = 'all' | 'skewed' | 'uniform';
 
 const CELL_TEXT: Record<CellState, string> = {
   served: 'served',
   missing: 'not served',
   down: 'server down',
+  gone: 'server gone',
   stale: 'discovery stale',
   unknown: 'not read yet',
 };
 
 export function cellState(column: RouteTableColumn, row: RouteTableRow): CellState {
   if (column.discovery === 'none') return 'unknown';
+  if (column.health === 'gone') return 'gone';
   if (column.health === 'unreachable') return 'down';
   if (column.discovery === 'stale') return 'stale';
   return row.servers.includes(column.name) ? 'served' : 'missing';
@@ -110,7 +112,7 @@ export function GvrMatrix() {
 function Legend() {
   return (
     <ul className="legend" aria-label="Legend">
-      {(['served', 'missing', 'down', 'stale', 'unknown'] as CellState[]).map((s) => (
+      {(['served', 'missing', 'down', 'gone', 'stale', 'unknown'] as CellState[]).map((s) => (
         <li key={s}>
           <span className={`cell-chip cell-${s}`} aria-hidden="true" /> {CELL_TEXT[s]}
         </li>

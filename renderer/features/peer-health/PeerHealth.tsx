@@ -115,6 +115,7 @@ function ServerCard({ server: s }: { server: PeerStatus }) {
         <div><dt>{offline ? 'recorded' : 'last probe'}</dt><dd className="mono">{s.lastProbeAt ? formatClock(s.lastProbeAt) : '—'}</dd></div>
         <div><dt>url</dt><dd className="mono ellipsis" title={s.url}>{s.url}</dd></div>
       </dl>
+      {s.gone && <p className="muted small">left the cluster at {formatClock(s.gone.at)}; never routed to; leaves this list at {formatClock(s.gone.removeAt)}</p>}
       {s.failingChecks.length > 0 && <p className="warn-text small">failing: {s.failingChecks.join(', ')}</p>}
       {(s.lastError || s.discovery.error) && <p className="error-text small" title={s.lastError ?? s.discovery.error}>{s.lastError ?? s.discovery.error}</p>}
     </article>
@@ -155,7 +156,7 @@ function Timeline({ history }: { history: { name: string; samples: HealthSample[
         <span>{formatClock(now)}</span>
       </div>
       <ul className="legend">
-        {(['ready', 'draining', 'not-ready', 'unreachable', 'unknown'] as Health[]).map((hs) => (
+        {(['ready', 'draining', 'not-ready', 'unreachable', 'gone', 'unknown'] as Health[]).map((hs) => (
           <li key={hs}><span className={`cell-chip seg-${hs}`} aria-hidden="true" /> {healthLabel[hs]}</li>
         ))}
       </ul>

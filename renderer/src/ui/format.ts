@@ -43,6 +43,7 @@ export const healthLabel: Record<PeerHealth, string> = {
   'not-ready': 'not ready',
   draining: 'draining',
   unreachable: 'down',
+  gone: 'gone',
 };
 
 /** Outcomes in chart stacking order, with their colour (mid tones, legible on light and dark). */
