@@ -3,7 +3,7 @@
 // and the core sends batches, so a busy port never floods the page.
 import { useQuery } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useContext, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { memo, useContext, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { Area, AreaChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { routeOutcomes, type RouteOutcome, type RoutingEvent } from '../../../proxy-core/contract/index.js';
 import { queryKeys, useCoreClient } from '../../src/client-context.js';
@@ -165,7 +165,16 @@ function StreamingRouting() {
 function RateChart({ series: all, live }: { series: readonly RatePoint[]; live: boolean }) {
   // The current second is still filling: drawing it would show a false drop at the right edge.
   const currentSecond = Math.floor(Date.now() / 1000);
-  const series = live ? all.filter((p) => p.t < currentSecond) : all;
+  const complete = live ? all.filter((p) => p.t < currentSecond) : all;
+  // A completed second never changes again: the chart redraws once a second, not on every batch
+  // (ten a second under load, each a full recharts layout with text measurement).
+  const identity = `${complete.length}:${complete[0]?.t}:${complete.at(-1)?.t}`;
+  const stable = useRef({ identity: '', series: complete });
+  if (stable.current.identity !== identity) stable.current = { identity, series: complete };
+  return <RateChartView series={stable.current.series} live={live} />;
+}
+
+const RateChartView = memo(function RateChartView({ series, live }: { series: readonly RatePoint[]; live: boolean }) {
   const shown = routeOutcomes.filter((o) => series.some((p) => p[o] > 0));
   if (series.length < 2) return <Empty>{live ? 'The rate chart fills in as requests arrive.' : 'The recorded requests span less than two seconds: too short for a rate chart.'}</Empty>;
   return (
@@ -183,13 +192,15 @@ function RateChart({ series: all, live }: { series: readonly RatePoint[]; live: 
       </ResponsiveContainer>
     </div>
   );
-}
+});
 
 const TEMPLATE = '7.5rem 9rem minmax(14rem, 3fr) 6rem 9.5rem 7.5rem 4.5rem 5.5rem';
 
 function EventTable({ events }: { events: readonly RoutingEvent[] }) {
   const scrollRef = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({ count: events.length, getScrollElement: () => scrollRef.current, estimateSize: () => 30, getItemKey: (i) => events[i]?.seq ?? i, overscan: 15 });
+  // Rows are keyed by position: a batch shifts every event down, and reusing the row elements (new
+  // text) is far cheaper than unmounting and mounting every visible row ten times a second.
+  const virtualizer = useVirtualizer({ count: events.length, getScrollElement: () => scrollRef.current, estimateSize: () => 30, overscan: 15 });
   if (events.length === 0) return <Empty>No request matches the outcomes shown.</Empty>;
   return (
     <div className="stream-table" role="table" aria-label="Requests, newest first">
@@ -203,7 +214,7 @@ function EventTable({ events }: { events: readonly RoutingEvent[] }) {
           {virtualizer.getVirtualItems().map((v) => {
             const e = events[v.index]!;
             return (
-              <div key={e.seq} role="row" className={`stream-row outcome-${e.outcome}`} data-outcome={e.outcome} style={{ transform: `translateY(${v.start}px)`, gridTemplateColumns: TEMPLATE }}>
+              <div key={v.index} role="row" className={`stream-row outcome-${e.outcome}`} data-outcome={e.outcome} style={{ transform: `translateY(${v.start}px)`, gridTemplateColumns: TEMPLATE }}>
                 <div role="cell" className="mono muted">{formatTime(e.at)}</div>
                 <div role="cell" className="ellipsis" title={e.userAgent}>{e.userAgent.split(/[ /]/)[0] || '—'}</div>
                 <div role="cell" className="mono ellipsis" title={`${e.method} ${e.path}`}>
