@@ -4,6 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { microFigures, type Figure } from './micro.js';
 import { idleRssMiB } from './rss.js';
 import { snapshotFigures } from './snapshot.js';
+import { uiFigures } from './ui/chromium.js';
 
 const quick = process.argv.includes('--quick');
 
@@ -26,6 +27,11 @@ for (const f of microFigures()) {
 }
 console.log('\nsnapshots');
 for (const f of snapshotFigures()) {
+  figures.push(f);
+  print(f);
+}
+console.log('\nUI in Chromium (built renderer, control host, synthetic CoreClient)');
+for (const f of await uiFigures({ quick })) {
   figures.push(f);
   print(f);
 }
