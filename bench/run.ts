@@ -4,6 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { microFigures, type Figure } from './micro.js';
 import { idleRssMiB } from './rss.js';
 import { snapshotFigures } from './snapshot.js';
+import { runThroughput } from './throughput/index.js';
 import { uiFigures } from './ui/chromium.js';
 
 const quick = process.argv.includes('--quick');
@@ -40,8 +41,14 @@ const rss = { name: 'idle RSS of peerscope serve (2 servers)', value: await idle
 figures.push(rss);
 print(rss);
 
+// Side by side with kubectl proxy, nginx, a bare undici proxy and no proxy (bench/throughput).
+const throughput = await runThroughput({ quick });
+
 mkdirSync('bench/results', { recursive: true });
-writeFileSync(`bench/results/bench-${quick ? 'quick' : 'full'}.json`, JSON.stringify({ at: new Date().toISOString(), node: process.version, figures }, null, 2) + '\n');
+writeFileSync(`bench/results/bench-${quick ? 'quick' : 'full'}.json`, JSON.stringify({ at: new Date().toISOString(), node: process.version, figures, throughput }, null, 2) + '\n');
 const targeted = figures.filter((f) => f.target !== undefined);
-const missed = targeted.filter((f) => f.value > (f.target as number));
-console.log(`\n${targeted.length - missed.length} of ${targeted.length} targets met${missed.length ? `; missed: ${missed.map((m) => m.name).join(', ')}` : ''}`);
+const missed = targeted.filter((f) => f.value > (f.target as number)).map((m) => m.name);
+const judged = throughput.checks.filter((c) => c.ok !== undefined);
+missed.push(...judged.filter((c) => !c.ok).map((c) => c.name));
+const total = targeted.length + judged.length;
+console.log(`\n${total - missed.length} of ${total} targets met${missed.length ? `; missed: ${missed.join(', ')}` : ''}`);

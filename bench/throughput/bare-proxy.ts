@@ -1,0 +1,57 @@
+// The Node floor: a reverse proxy with no routing, no discovery and no telemetry — node:http in
+// front of one undici Pool, hop-by-hop headers dropped, bodies streamed both ways. What Peerscope
+// would cost if routing, discovery and telemetry were free.
+//
+// `node bare-proxy.mjs UPSTREAM_URL CA_FILE TOKEN`; prints `Starting to serve on 127.0.0.1:PORT`.
+import { readFileSync } from 'node:fs';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Pool } from 'undici';
+
+const [upstream, caFile, token] = process.argv.slice(2) as [string, string, string];
+const pool = new Pool(upstream, {
+  connections: 64,
+  bodyTimeout: 0,
+  keepAliveTimeout: 30_000,
+  connect: { ca: readFileSync(caFile, 'utf8') },
+});
+const HOP = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host']);
+const bearer = `Bearer ${token}`;
+
+function endToEnd(headers: IncomingHttpHeaders | Record<string, string | string[] | undefined>): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const name in headers) {
+    const v = headers[name];
+    if (v !== undefined && !HOP.has(name)) out[name] = v;
+  }
+  return out;
+}
+
+const server = createServer((req, res) => {
+  const headers = endToEnd(req.headers);
+  headers.authorization ??= bearer;
+  const hasBody = req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] ?? '0') !== '0';
+  pool.request({ path: req.url ?? '/', method: req.method ?? 'GET', headers, ...(hasBody ? { body: req } : {}) }).then(
+    (answer) => {
+      res.writeHead(answer.statusCode, endToEnd(answer.headers));
+      answer.body.on('error', () => res.destroy());
+      answer.body.pipe(res);
+      res.once('close', () => {
+        if (!res.writableFinished) answer.body.destroy();
+      });
+    },
+    (err: Error) => {
+      if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
+      res.end(err.message);
+    },
+  );
+});
+server.keepAliveTimeout = 120_000;
+server.listen(0, '127.0.0.1', () => {
+  console.log(`Starting to serve on 127.0.0.1:${(server.address() as AddressInfo).port}`);
+});
+process.on('SIGTERM', () => {
+  server.close();
+  server.closeAllConnections();
+  void pool.destroy().then(() => process.exit(0));
+});

@@ -1,0 +1,68 @@
+// Profiles one proxy under one scenario: the same upstream and load as the bench, the proxy started
+// with `node --cpu-prof` (and optionally `--trace-gc`), then the hottest functions by self time.
+//
+//   npx tsx bench/throughput/profile.ts [--target peerscope|peerscope-local|bare-undici] [--scenario get|list|post]
+//                                       [--seconds 10] [--connections 16] [--trace-gc] [--top 40]
+// The .cpuprofile is kept in bench/results/profiles/ (open it in Chrome DevTools or speedscope).
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { bundle, prepareFiles, startUpstreams } from './index.js';
+import { undiciGenerator, wrkGenerator, type Scenario } from './load.js';
+import { cpuSeconds } from './procs.js';
+import { findTool, startBareUndici, startPeerscope, type Target, type UpstreamProcess } from './targets.js';
+
+const argv = process.argv.slice(2);
+const flag = (name: string, dflt: string) => {
+  const i = argv.indexOf(name);
+  return i >= 0 ? (argv[i + 1] as string) : dflt;
+};
+const targetName = flag('--target', 'peerscope');
+const scenario = flag('--scenario', 'get') as Scenario;
+const seconds = Number(flag('--seconds', '10'));
+const connections = Number(flag('--connections', '16'));
+const top = Number(flag('--top', '40'));
+const outDir = resolve('bench/results/profiles');
+mkdirSync(outDir, { recursive: true });
+
+interface ProfileNode { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; hitCount?: number; children?: number[] }
+
+const dir = mkdtempSync(join(tmpdir(), 'peerscope-profile-'));
+const upstreams: UpstreamProcess[] = [];
+let target: Target | undefined;
+try {
+  const files = await prepareFiles(dir);
+  await bundle(files.buildDir);
+  const [old, neu] = await startUpstreams(files, 2, 100_000, upstreams);
+  const flags = ['--cpu-prof', '--cpu-prof-dir', outDir, ...(argv.includes('--trace-gc') ? ['--trace-gc'] : [])];
+  const before = new Set(readdirSync(outDir));
+  target = targetName === 'bare-undici' ? await startBareUndici(files, neu, flags)
+    : await startPeerscope(files, targetName === 'peerscope-local' ? [neu] : [old, neu], targetName === 'peerscope-local' ? 'peerscope-local' : 'peerscope', flags);
+  const wrk = findTool('wrk');
+  const load = wrk ? wrkGenerator(wrk, files, join(dir, 'create.json')) : undiciGenerator(files, join(dir, 'create.json'));
+  await load.run(target, scenario, { connections, durationSeconds: 2 });
+  const cpu0 = cpuSeconds(target.pids());
+  const r = await load.run(target, scenario, { connections, durationSeconds: seconds });
+  const cpu1 = cpuSeconds(target.pids());
+  console.log(`${targetName} ${scenario}: ${Math.round(r.requests / (r.durationUs / 1e6))} req/s, p99 ${(r.p99Us / 1000).toFixed(2)} ms, ${Math.round(((cpu1 - cpu0) * 1e6) / r.requests)} µs CPU per request, ${r.statusErrors} error statuses`);
+  await target.stop();
+  target = undefined;
+  const file = readdirSync(outDir).find((f) => f.endsWith('.cpuprofile') && !before.has(f));
+  if (!file) throw new Error('no profile written');
+  const profile = JSON.parse(readFileSync(join(outDir, file), 'utf8')) as { nodes: ProfileNode[] };
+  const self = new Map<string, number>();
+  let total = 0;
+  for (const n of profile.nodes) {
+    const hits = n.hitCount ?? 0;
+    total += hits;
+    const f = n.callFrame;
+    const key = `${f.functionName || '(anonymous)'} ${f.url.replace(/^.*\/(node_modules\/|dist\/|node:)/, '$1')}:${f.lineNumber + 1}`;
+    self.set(key, (self.get(key) ?? 0) + hits);
+  }
+  console.log(`profile: ${join(outDir, file)} (${total} samples); top ${top} by self time:`);
+  for (const [k, v] of [...self].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`${((100 * v) / total).toFixed(1).padStart(5)} %  ${k}`);
+} finally {
+  await target?.stop();
+  await Promise.all(upstreams.map((u) => u.stop()));
+  rmSync(dir, { recursive: true, force: true });
+}
