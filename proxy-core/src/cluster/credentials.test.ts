@@ -16,10 +16,22 @@ describe('token files', () => {
     const dir = mkdtempSync(join(tmpdir(), 'cred-'));
     const file = join(dir, 'token');
     writeFileSync(file, 'first\n');
-    const source = tokenFileSource(file);
+    const source = tokenFileSource(file, { recheckMs: 0 });
     expect(source.token()).toBe('first');
     writeFileSync(file, 'second\n');
     utimesSync(file, new Date(), new Date(Date.now() + 5_000));
+    expect(source.token()).toBe('second');
+  });
+
+  it('are checked at most once per recheck period, and at once after a 401', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cred-'));
+    const file = join(dir, 'token');
+    writeFileSync(file, 'first\n');
+    const source = tokenFileSource(file, { recheckMs: 60_000 });
+    writeFileSync(file, 'second\n');
+    utimesSync(file, new Date(), new Date(Date.now() + 5_000));
+    expect(source.token()).toBe('first');
+    source.unauthorized();
     expect(source.token()).toBe('second');
   });
 
