@@ -139,6 +139,16 @@ describe('kubeconfig loading, like kubectl', () => {
       expect(errorOf(() => loadKubeconfig({ kubeconfig: file })).message).toContain('uses auth-provider "gcp", which Peerscope does not support');
     });
 
+    it('a SOCKS or malformed proxy-url names its line, without the proxy credentials', () => {
+      const socks = write(dir(), 'config', basic().replace('    tls-server-name: kubernetes.default.svc\n', '    tls-server-name: kubernetes.default.svc\n    proxy-url: socks5://ops:hunter2@bastion:1080\n'));
+      const e = errorOf(() => loadKubeconfig({ kubeconfig: socks }));
+      expect(e.message).toBe(`${socks}:10:1: cluster "prod-cluster": proxy-url socks5://***@bastion:1080: SOCKS proxies are not supported by Peerscope; use an http:// or https:// (CONNECT) proxy`);
+      const bad = write(dir(), 'config', basic().replace('    tls-server-name: kubernetes.default.svc\n', '    tls-server-name: kubernetes.default.svc\n    proxy-url: "http://[oops"\n'));
+      expect(errorOf(() => loadKubeconfig({ kubeconfig: bad })).message).toContain(':10:1: cluster "prod-cluster": proxy-url "http://[oops" is not a URL');
+      const good = write(dir(), 'config', basic().replace('    tls-server-name: kubernetes.default.svc\n', '    tls-server-name: kubernetes.default.svc\n    proxy-url: http://bastion:3128\n'));
+      expect(loadKubeconfig({ kubeconfig: good }).proxyUrl).toBe('http://bastion:3128');
+    });
+
     it('an explicit --kubeconfig that does not exist', () => {
       expect(errorOf(() => loadKubeconfig({ kubeconfig: '/nonexistent/kubeconfig' })).message).toBe('/nonexistent/kubeconfig: cannot read the kubeconfig: ENOENT');
     });
