@@ -5,11 +5,22 @@ export const HOP_BY_HOP_HEADERS: ReadonlySet<string> = new Set([
   'te', 'trailer', 'transfer-encoding', 'upgrade',
 ]);
 
+// Connection values seen recently ("keep-alive", "close", "Upgrade", …) and their sets: most messages
+// carry one of a handful, and building the set is the costly part. Bounded: cleared when full.
+const recent = new Map<string, ReadonlySet<string>>();
+const RECENT_MAX = 64;
+
 /** The hop-by-hop set of a message: the fixed list plus every name its Connection header lists. */
 export function hopByHopNames(connection: string | string[] | undefined): ReadonlySet<string> {
   if (!connection) return HOP_BY_HOP_HEADERS;
-  const listed = (Array.isArray(connection) ? connection.join(',') : connection).split(',').map((t) => t.trim().toLowerCase()).filter(Boolean);
-  return listed.length ? new Set([...HOP_BY_HOP_HEADERS, ...listed]) : HOP_BY_HOP_HEADERS;
+  const text = Array.isArray(connection) ? connection.join(',') : connection;
+  const known = recent.get(text);
+  if (known) return known;
+  const listed = text.split(',').map((t) => t.trim().toLowerCase()).filter((t) => t && !HOP_BY_HOP_HEADERS.has(t));
+  const set = listed.length ? new Set([...HOP_BY_HOP_HEADERS, ...listed]) : HOP_BY_HOP_HEADERS;
+  if (recent.size >= RECENT_MAX) recent.clear();
+  recent.set(text, set);
+  return set;
 }
 
 export function isHopByHop(name: string, set: ReadonlySet<string> = HOP_BY_HOP_HEADERS): boolean {
