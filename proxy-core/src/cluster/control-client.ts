@@ -38,6 +38,8 @@ export class ControlClient {
       signal: AbortSignal.timeout(this.timeoutMs),
     });
     const body = await res.body.text();
+    // client-go's exec authenticator runs the plugin again after a 401; a token file is re-read.
+    if (res.statusCode === 401 && token) this.server.onUnauthorized?.();
     return { status: res.statusCode, headers: res.headers, body };
   }
 

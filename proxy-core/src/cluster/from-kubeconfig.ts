@@ -65,6 +65,7 @@ export async function serversFromKubeconfig(options: FromKubeconfigOptions): Pro
       ...(kubeconfig.clientCert ? { clientCert: kubeconfig.clientCert } : {}),
       ...(proxy ? { proxy } : {}),
       bearerToken: () => credentials.token(),
+      onUnauthorized: () => credentials.unauthorized(),
     };
   };
   const overrides = () => (options.overrides ?? []).map((o) => base(o.name, o.url, 'flag'));

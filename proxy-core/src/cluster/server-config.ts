@@ -18,6 +18,8 @@ export interface ServerConfig {
   readonly proxy?: string;
   /** Bearer token for the core's own reads, and for client requests that bring none. */
   readonly bearerToken?: () => string | undefined;
+  /** The server answered 401 to the core's own read with that token: fetch a fresh one (exec plugin, token file). */
+  readonly onUnauthorized?: () => void;
   /** How the server was found, for display. */
   readonly source?: 'flag' | 'kubeconfig' | 'lease' | 'endpoints' | 'sim';
 }
