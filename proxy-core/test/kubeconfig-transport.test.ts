@@ -79,6 +79,25 @@ describe('client certificates from the kubeconfig', () => {
     });
   }
 
+  it('an exec plugin that returns a client certificate and key authenticates like a kubeconfig certificate', async () => {
+    const cert = await sim.issueClientCertificate('exec-operator');
+    const dir = mkdtempSync(join(tmpdir(), 'kc-exec-cert-'));
+    const credential = JSON.stringify({ apiVersion: 'client.authentication.k8s.io/v1', kind: 'ExecCredential', status: { clientCertificateData: cert.cert, clientKeyData: cert.key } });
+    writeFileSync(join(dir, 'credential.json'), credential);
+    const file = writeConfig(sim.kubeconfig({ user: { exec: { apiVersion: 'client.authentication.k8s.io/v1', command: '/bin/cat', args: [join(dir, 'credential.json')], interactiveMode: 'Never' } } }));
+    const found = await serversFromKubeconfig({ kubeconfig: file, env: { PATH: '/usr/bin:/bin' } });
+    expect(found.servers.map((s) => s.source)).toEqual(['lease', 'lease']);
+    seen.length = 0;
+    const core = createCore({ servers: found.servers, listen: { port: 0 } });
+    try {
+      await core.start();
+      expect((await through(core, COMMON)).status).toBe(200);
+      expect(seen.find((s) => s.req.url === COMMON)?.req.user?.name).toBe('exec-operator');
+    } finally {
+      await core.close(0);
+    }
+  });
+
   it('a kubeconfig without a credential is refused with an error naming the server, the user and what was missing', async () => {
     const file = writeConfig(sim.kubeconfig({ user: {} }));
     const url = sim.server('old').info().url;

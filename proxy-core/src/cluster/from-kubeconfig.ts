@@ -56,13 +56,16 @@ export async function serversFromKubeconfig(options: FromKubeconfigOptions): Pro
   };
   const base = (name: string, url: string, source: ServerConfig['source']): ServerConfig => {
     const proxy = proxyOf(url);
+    // An exec plugin may hand out a client certificate instead of (or with) a token; a refresh of the
+    // server list picks up a rotated one (new connections for the servers whose certificate changed).
+    const clientCert = kubeconfig.clientCert ?? credentials.clientCert();
     return {
       name,
       url,
       source,
       ...(kubeconfig.tls.ca ? { ca: kubeconfig.tls.ca } : {}),
       ...(servername ? { servername } : {}),
-      ...(kubeconfig.clientCert ? { clientCert: kubeconfig.clientCert } : {}),
+      ...(clientCert ? { clientCert } : {}),
       ...(proxy ? { proxy } : {}),
       bearerToken: () => credentials.token(),
       onUnauthorized: () => credentials.unauthorized(),
