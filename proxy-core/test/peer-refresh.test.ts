@@ -3,6 +3,7 @@
 // at the new release under the same name; a server whose lease expired and whose address left the
 // endpoints is shown gone (never routed to; a request for what only it served is a 503 naming it),
 // then removed; a server that joins is added, probed, read, and routed to.
+import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +15,7 @@ import { createCore, type ServerRefresh } from '../src/core.js';
 import { loadRelease } from '../src/sim/catalog/index.js';
 import { startSimCluster, type SimCluster } from '../src/sim/index.js';
 import { runRollout } from '../src/sim/rollout.js';
+import { repoRoot } from '../../test/fixtures.js';
 import { eventually, pickCatalog, A_GVRS } from './harness.js';
 
 // storagemigration.k8s.io/v1 storageversionmigrations: v1.37-dev serves it, v1.36-dev does not.
@@ -142,6 +144,26 @@ describe('the server list follows the cluster', () => {
       expect(membership).toEqual([[b, 'gone'], [b, 'back']]);
     } finally {
       await core.close(0);
+      await sim.close();
+    }
+  });
+
+  it('peerscope peers lists a server whose lease expired and whose address left the endpoints as gone', async () => {
+    const sim = await startSimCluster({ releases: [loadRelease('v1.36-dev'), loadRelease('v1.37-dev')], names: ['old', 'new'], leaseDurationSeconds: 1 });
+    try {
+      await sim.server('new').stop();
+      await new Promise((r) => setTimeout(r, 1_500));
+      const file = writeKubeconfig(sim);
+      const peers = (output: string) => new Promise<{ stdout: string; stderr: string }>((resolve) => {
+        execFile(process.execPath, ['bin/peerscope', 'peers', '--kubeconfig', file, '--output', output], { cwd: repoRoot, encoding: 'utf8', env: { ...process.env, HTTPS_PROXY: '' } }, (_e, stdout, stderr) => resolve({ stdout, stderr }));
+      });
+      const json = JSON.parse((await peers('json')).stdout) as { servers: { name: string; health: string; error?: string }[] };
+      expect(json.servers.map((s) => [s.name, s.health])).toEqual([['apiserver-old', 'ready'], ['apiserver-new', 'gone']]);
+      expect(json.servers[1]?.error).toMatch(/^gone: its identity lease expired at .* left the default\/kubernetes endpoints$/);
+      const text = (await peers('text')).stdout;
+      console.log(text.trim());
+      expect(text).toMatch(/^apiserver-new\s+https:\/\/127\.0\.0\.1:\d+\s+-\s+gone\s+lease$/m);
+    } finally {
       await sim.close();
     }
   });

@@ -34,6 +34,10 @@ export function registerPeersCommand(program: Command): void {
           ...(status?.lastError ? { error: status.lastError } : {}),
         };
       });
+      // Servers whose lease expired while their address left the endpoints: listed as gone, never probed.
+      for (const g of found.gone) {
+        rows.push({ name: g.name, url: g.url, foundBy: 'lease', release: null, health: 'gone', failingChecks: [], error: `gone: ${g.reason}` });
+      }
       if (flags.output === 'json') {
         process.stdout.write(JSON.stringify({ context: found.kubeconfig.contextName, servers: rows, warnings: found.warnings }, null, 2) + '\n');
         return;

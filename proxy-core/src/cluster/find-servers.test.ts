@@ -44,7 +44,7 @@ describe('findApiservers', () => {
       // Expired, but its address is still listed: it runs, and keeps its name.
       ['apiserver-c', 'https://10.0.0.3:6443', 'lease', true],
     ]);
-    expect([...r.expired]).toEqual([['apiserver-b', 'its identity lease expired at 2026-11-23T07:00:00.000Z and its address 10.0.0.2:6443 left the default/kubernetes endpoints']]);
+    expect([...r.expired]).toEqual([['apiserver-b', { url: 'https://10.0.0.2:6443', reason: 'its identity lease expired at 2026-11-23T07:00:00.000Z and its address 10.0.0.2:6443 left the default/kubernetes endpoints' }]]);
     expect(r.read).toEqual({ leases: true, endpoints: true });
     expect(r.warnings).toEqual([]);
   });

@@ -30,8 +30,8 @@ export interface FindResult {
   readonly warnings: string[];
   /** Which lists were read: a server can only be judged gone by a list that was read. */
   readonly read: { readonly leases: boolean; readonly endpoints: boolean };
-  /** Servers whose lease expired and whose address left the endpoints: gone (lease name → why). */
-  readonly expired: ReadonlyMap<string, string>;
+  /** Servers whose lease expired and whose address left the endpoints: gone (lease name → where it was, why). */
+  readonly expired: ReadonlyMap<string, { readonly url: string; readonly reason: string }>;
   /** The cluster answered 401: the credentials were refused (the message says by whom). */
   readonly unauthorized?: string;
 }
@@ -107,7 +107,7 @@ function fromReads(leases: Read<{ items?: Lease[] }>, endpoints: Read<string[]>,
   const warnings: string[] = [];
   const servers: FoundServer[] = [];
   const claimed = new Set<string>();
-  const expired = new Map<string, string>();
+  const expired = new Map<string, { url: string; reason: string }>();
   const listed = new Set(endpoints.kind === 'ok' ? endpoints.value : []);
   let unauthorized: string | undefined;
   const problem = (what: string, r: Exclude<Read<unknown>, { kind: 'ok' }>) => {
@@ -132,7 +132,7 @@ function fromReads(leases: Read<{ items?: Lease[] }>, endpoints: Read<string[]>,
     // Kubernetes keeps an expired lease as a peer until its GC deletes it (spec §4.2). Peerscope calls
     // the server gone once its address has also left the endpoints: nothing then says it still runs.
     if (isExpired && endpoints.kind === 'ok' && !listed.has(address)) {
-      expired.set(name, `its identity lease expired at ${new Date(expiresAt).toISOString()} and its address ${address} left the default/kubernetes endpoints`);
+      expired.set(name, { url: `${scheme}//${address}`, reason: `its identity lease expired at ${new Date(expiresAt).toISOString()} and its address ${address} left the default/kubernetes endpoints` });
       continue;
     }
     claimed.add(address);

@@ -14,6 +14,8 @@ export interface ClusterServers {
   readonly kubeconfig: ResolvedKubeconfig;
   readonly servers: ServerConfig[];
   readonly found: FoundServer[];
+  /** Servers whose lease expired while their address left the endpoints: gone from the cluster. */
+  readonly gone: { readonly name: string; readonly url: string; readonly reason: string }[];
   readonly warnings: string[];
   /** What the operator may like to know (e.g. the proxy in use, without its credentials). */
   readonly notes: string[];
@@ -121,7 +123,7 @@ export async function serversFromKubeconfig(options: FromKubeconfigOptions): Pro
         if (current.has(name)) continue;
         switch (k.config.source) {
           case 'lease':
-            if (r.read.leases) gone.set(name, r.expired.get(name) ?? 'no identity lease in kube-system names it any more');
+            if (r.read.leases) gone.set(name, r.expired.get(name)?.reason ?? 'no identity lease in kube-system names it any more');
             break;
           case 'endpoints':
             if (r.read.endpoints) gone.set(name, `its address ${name} left the default/kubernetes endpoints`);
@@ -143,6 +145,7 @@ export async function serversFromKubeconfig(options: FromKubeconfigOptions): Pro
     kubeconfig,
     servers: withOverrides(first.servers.map((f) => base(f.name, f.url, f.source))),
     found: first.servers,
+    gone: [...first.expired].map(([name, g]) => ({ name, ...g })),
     warnings,
     notes,
     credentials,
