@@ -2,12 +2,21 @@
 // certificates, generated with WebCrypto (ECDSA P-256) through @peculiar/x509 — no hand-written
 // ASN.1 and no OpenSSL binary. Keys never leave the process that made them.
 import { webcrypto } from 'node:crypto';
-import * as x509 from '@peculiar/x509';
+import type * as X509 from '@peculiar/x509';
 
 type CryptoKey = webcrypto.CryptoKey;
 type CryptoKeyPair = webcrypto.CryptoKeyPair;
 
-x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
+// Loaded on first use: @peculiar/x509 and its ASN.1 schemas add ~10 MiB to a process's RSS, and
+// `peerscope serve` never makes a certificate (docs/performance.md, idle RSS).
+let library: Promise<typeof X509> | undefined;
+function x509lib(): Promise<typeof X509> {
+  library ??= import('@peculiar/x509').then((x509) => {
+    x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
+    return x509;
+  });
+  return library;
+}
 
 const ALG = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
 const DAY = 24 * 60 * 60 * 1000;
@@ -21,7 +30,7 @@ export interface PemPair {
 
 export interface CertificateAuthority extends PemPair {
   readonly keys: CryptoKeyPair;
-  readonly certificate: x509.X509Certificate;
+  readonly certificate: X509.X509Certificate;
 }
 
 function serial(): string {
@@ -43,6 +52,7 @@ async function keyPair(): Promise<CryptoKeyPair> {
 
 /** A self-signed CA valid for `days` (default 365). */
 export async function createCertificateAuthority(commonName = 'peerscope-sim-ca', days = 365): Promise<CertificateAuthority> {
+  const x509 = await x509lib();
   const keys = await keyPair();
   const now = Date.now();
   const certificate = await x509.X509CertificateGenerator.createSelfSigned({
@@ -71,10 +81,11 @@ export interface LeafOptions {
 }
 
 async function issue(ca: CertificateAuthority, opts: LeafOptions, usage: 'server' | 'client'): Promise<PemPair> {
+  const x509 = await x509lib();
   const keys = await keyPair();
   const now = Date.now();
   const subject = [`CN=${opts.commonName}`, ...(opts.organizations ?? []).map((o) => `O=${o}`)].join(', ');
-  const extensions: x509.Extension[] = [
+  const extensions: X509.Extension[] = [
     new x509.BasicConstraintsExtension(false, undefined, true),
     new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyEncipherment, true),
     new x509.ExtendedKeyUsageExtension([usage === 'server' ? x509.ExtendedKeyUsage.serverAuth : x509.ExtendedKeyUsage.clientAuth]),
