@@ -2,7 +2,8 @@
 // over a synthetic CoreClient. (1) Live routing under a feed of 10,000 routing events a second: long
 // tasks (PerformanceObserver 'longtask') and frame times (requestAnimationFrame intervals), target no
 // frame over 50 ms. (2) The GVR matrix with 5,000 rows scrolled from top to bottom: frame times.
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { Figure } from '../micro.js';
 
@@ -46,6 +47,34 @@ interface PageSample {
   frames: number[];
   longTasks: number[];
   noLongTaskObserver?: string;
+}
+
+/** CPU seconds used so far by every descendant process of this one (Chromium's browser, renderer, GPU…). */
+export function descendantsCpuSeconds(root = process.pid): number {
+  const parent = new Map<number, number>();
+  const ticks = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // pid (comm) state ppid … utime stime: fields after the ")" of comm.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      parent.set(Number(entry), Number(fields[1]));
+      ticks.set(Number(entry), Number(fields[11]) + Number(fields[12]));
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  let total = 0;
+  for (const [pid, t] of ticks) {
+    for (let p: number | undefined = parent.get(pid); p !== undefined && p > 1; p = parent.get(p)) {
+      if (p === root) {
+        total += t;
+        break;
+      }
+    }
+  }
+  return total / 100; // USER_HZ
 }
 
 export function percentile(xs: readonly number[], p: number): number {
@@ -95,19 +124,26 @@ export async function uiFigures(options: { quick: boolean; log?: (line: string) 
     await page.waitForTimeout(1_000); // the chart's first seconds, the JIT
     await page.evaluate('window.__bench.reset()');
     const generatedBefore = client.generated;
+    const cpuBefore = descendantsCpuSeconds();
+    const hostBefore = process.cpuUsage();
     await page.waitForTimeout(feedSeconds * 1_000);
+    const chromiumCpu = (descendantsCpuSeconds() - cpuBefore) / feedSeconds;
+    const host = process.cpuUsage(hostBefore);
+    const hostCpu = (host.user + host.system) / 1e6 / feedSeconds;
     const feed = (await page.evaluate('({ frames: window.__bench.frames, longTasks: window.__bench.longTasks, noLongTaskObserver: window.__bench.noLongTaskObserver })')) as PageSample;
     const delivered = client.generated - generatedBefore;
     client.setRate(0);
     const shownTotal = Number((await page.getByLabel('Requests through the port').locator('dd').first().textContent())?.replace(/\D/g, '') ?? NaN);
     if (feed.noLongTaskObserver) log(`note  no long-task observer in this Chromium: ${feed.noLongTaskObserver}`);
-    log(`info  feed: ${delivered.toLocaleString('en')} events in ${feedSeconds} s pushed; the page counted ${shownTotal.toLocaleString('en')} requests in all; ${feed.frames.length} frames`);
+    log(`info  feed: ${delivered.toLocaleString('en')} events in ${feedSeconds} s pushed; the page's request total reached ${shownTotal.toLocaleString('en')}; ${feed.frames.length} frames drawn; load average ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores`);
     const label = `UI feed ${eventsPerSecond.toLocaleString('en')} events/s (${feedSeconds} s):`;
     figures.push(
       { name: `${label} max frame`, value: Math.max(...feed.frames), unit: 'ms', target: FRAME_BUDGET_MS },
       { name: `${label} p95 frame`, value: percentile(feed.frames, 95), unit: 'ms' },
       { name: `${label} long tasks > 50 ms`, value: feed.longTasks.length, unit: 'n' },
       { name: `${label} longest task`, value: feed.longTasks.length ? Math.max(...feed.longTasks) : 0, unit: 'ms' },
+      { name: `${label} Chromium CPU, all processes`, value: chromiumCpu * 100, unit: '%' },
+      { name: `${label} control host + feed CPU (Node)`, value: hostCpu * 100, unit: '%' },
     );
 
     // (2) The matrix: 5,000 GVRs scrolled end to end, one step per frame.

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { act, cleanup, fireEvent, screen } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { FakeCoreClient, routingEvent, totals } from '../../src/test-support/fake-client.js';
 import { installLayoutStubs, renderWithClient } from '../../src/test-support/render.js';
@@ -40,8 +40,9 @@ describe('Live routing', () => {
     expect(screen.getByText('2 new while paused')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Resume stream' }));
     expect(streamRows()).toHaveLength(4);
+    // Batches reach the screen at most every NOTIFY_MS.
     act(() => client.emit(batch([routingEvent(5)])));
-    expect(streamRows()).toHaveLength(5);
+    await waitFor(() => expect(streamRows()).toHaveLength(5));
   });
 
   it('filters by outcome', async () => {

@@ -10,6 +10,12 @@ export const MAX_ROWS = 2_000;
 export const RATE_SECONDS = 120;
 /** Recent events asked for when the feed starts. */
 const SEED_EVENTS = 500;
+/**
+ * Screens hear of routing batches at most this often. The core sends up to ten a second; every
+ * redraw of the stream moves all its rows (a full repaint of the table), and nobody reads a table that
+ * scrolls faster than this. The state itself is always current.
+ */
+export const NOTIFY_MS = 250;
 
 export type RatePoint = { t: number } & Record<RouteOutcome, number>;
 
@@ -65,10 +71,14 @@ export class RoutingFeed {
       this.set({
         series: addToSeries(this.state.series, this.now(), event.counts),
         ...(fresh.length ? { rows: [...fresh, ...this.state.rows].slice(0, MAX_ROWS), lastSeq: fresh[0]!.seq } : {}),
-      });
+      }, true);
     });
     void this.load();
-    return unsubscribe;
+    return () => {
+      unsubscribe();
+      clearTimeout(this.notifyTimer);
+      this.notifyTimer = undefined;
+    };
   }
 
   async load(): Promise<void> {
@@ -92,8 +102,23 @@ export class RoutingFeed {
     return () => this.listeners.delete(listener);
   };
 
-  private set(patch: Partial<FeedState>): void {
+  private notifyTimer: ReturnType<typeof setTimeout> | undefined;
+  private lastNotify = 0;
+
+  /** `throttled`: a routing batch, told to listeners at most every NOTIFY_MS (the first at once). */
+  private set(patch: Partial<FeedState>, throttled = false): void {
     this.state = { ...this.state, ...patch };
+    if (!throttled) return this.notify();
+    if (this.notifyTimer !== undefined) return;
+    const wait = this.lastNotify + NOTIFY_MS - Date.now();
+    if (wait <= 0) this.notify(true);
+    else this.notifyTimer = setTimeout(() => this.notify(true), wait);
+  }
+
+  private notify(batch = false): void {
+    clearTimeout(this.notifyTimer);
+    this.notifyTimer = undefined;
+    if (batch) this.lastNotify = Date.now();
     for (const l of this.listeners) l();
   }
 }
