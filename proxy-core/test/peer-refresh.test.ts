@@ -65,7 +65,8 @@ describe('the server list follows the cluster', () => {
         if (list && list.at(-1) !== h) list.push(h);
       });
       // sim-1 is the kubeconfig's server: while it is down the refresh asks the others.
-      await runRollout(sim.servers, to, { drainSeconds: 0.4, downSeconds: 0.5 });
+      // A drain long enough for a probe to see it on a loaded two-core machine.
+      await runRollout(sim.servers, to, { drainSeconds: 1, downSeconds: 0.5 });
       await eventually(() => names.every((n) => core.peers.status(n)?.gitVersion === 'v1.37.0-dev' && core.peers.health(n) === 'ready'), 'every server ready at v1.37', 10_000);
       for (const n of names) {
         const h = seen.get(n)!;

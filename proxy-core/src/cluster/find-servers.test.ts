@@ -74,5 +74,11 @@ describe('findApiservers', () => {
     const r = await findApiservers([down, up], 'https://10.0.0.1:6443', NOW);
     expect(r.servers.map((s) => s.name)).toEqual(['apiserver-a', 'apiserver-b']);
     expect(r.warnings).toEqual([]);
+    // A server that answers one read and drops the other: the next server completes the pair.
+    const half = reader('https://10.0.0.1:6443', { [LEASES]: { status: 200, body: { items: [lease('apiserver-a', '10.0.0.1:6443', 5)] } }, [ENDPOINTS]: new Error('read ECONNRESET') });
+    const both = await findApiservers([half, up], 'https://10.0.0.1:6443', NOW);
+    expect(both.read).toEqual({ leases: true, endpoints: true });
+    expect(both.warnings).toEqual([]);
+    expect(both.servers.map((s) => s.name)).toEqual(['10.0.0.2:6443', 'apiserver-a']);
   });
 });

@@ -70,11 +70,14 @@ export async function findApiservers(clients: ServerReader | readonly ServerRead
   let endpoints: Read<string[]> = { kind: 'error', message: 'no apiserver to ask' };
   let asked = kubeconfigServer;
   for (const client of list) {
-    asked = client.server.url;
-    leases = await readObject<{ items?: Lease[] }>(client, LEASES);
-    endpoints = await readEndpointAddresses(client);
-    // An HTTP answer (even 403) is the cluster's answer; only a failed connection asks the next server.
-    if (leases.kind !== 'error' || endpoints.kind !== 'error') break;
+    // An HTTP answer (even 403) is the cluster's answer; a read that failed to connect or was cut
+    // (a server draining, a keep-alive connection closed under it) is asked of the next server.
+    if (leases.kind === 'error') {
+      leases = await readObject<{ items?: Lease[] }>(client, LEASES);
+      if (leases.kind !== 'error') asked = client.server.url;
+    }
+    if (endpoints.kind === 'error') endpoints = await readEndpointAddresses(client);
+    if (leases.kind !== 'error' && endpoints.kind !== 'error') break;
   }
   return fromReads(leases, endpoints, kubeconfigServer, asked, now);
 }
