@@ -71,16 +71,18 @@ export function createHandler(ctx: ProxyContext) {
 
   function record(req: IncomingMessage, t: Trace): void {
     const i = t.info;
+    const resource = i !== undefined && i.isResourceRequest;
+    // One literal of a fixed shape: a conditional spread here took V8's slow object-clone path.
     ctx.telemetry.record({
       at: t.at,
       userAgent: String(req.headers['user-agent'] ?? ''),
       method: t.method,
       verb: i?.verb ?? t.method.toLowerCase(),
       path: t.path,
-      group: i?.isResourceRequest ? i.apiGroup : '',
-      version: i?.isResourceRequest ? i.apiVersion : '',
-      resource: i?.isResourceRequest ? i.resource : '',
-      subresource: i?.isResourceRequest ? i.subresource : '',
+      group: resource ? i.apiGroup : '',
+      version: resource ? i.apiVersion : '',
+      resource: resource ? i.resource : '',
+      subresource: resource ? i.subresource : '',
       namespace: i?.namespace ?? '',
       handling: t.handling,
       answeredBy: t.answeredBy,
@@ -89,31 +91,41 @@ export function createHandler(ctx: ProxyContext) {
       latencyMs: Math.round((performance.now() - t.started) * 1000) / 1000,
       bytesIn: t.bytesIn,
       bytesOut: t.bytesOut,
-      ...(t.error ? { error: t.error } : {}),
+      error: t.error || undefined,
     });
   }
 
-  /** Steps shared by plain requests and upgrades; returns the decision or the Status to answer. */
-  async function route(req: IncomingMessage, t: Trace): Promise<{ decision: Routed } | { status: Status }> {
+  type Routing = { decision: Routed } | { status: Status };
+
+  /**
+   * Steps shared by plain requests and upgrades; returns the decision or the Status to answer.
+   * Synchronous unless the request must wait (a returning server's re-read, a recheck before a
+   * 404 or 503): the common request allocates no promise here.
+   */
+  function route(req: IncomingMessage, t: Trace): Routing | Promise<Routing> {
     const host = checkHost(req.headers.host, { port: ctx.listenerPort() }, ctx.settings.acceptHosts);
     if (!host.ok) {
       t.outcome = 'rejected';
       return { status: host.status };
     }
     stripIdentityHeaders(req.headers);
-    const info = t.info as RequestInfo;
     const pick = ctx.picker.pick(readyServers());
     if (pick.server === null) {
       t.outcome = 'unavailable';
       return { status: failure(503, 'ServiceUnavailable', pick.reason) };
     }
-    t.handling = pick.server;
+    const handling = pick.server;
+    t.handling = handling;
     // A handling server that just came back may run another release: decide on its new document.
-    const reread = ctx.peers.rereadPending(pick.server);
-    if (reread) await Promise.race([reread, new Promise((r) => setTimeout(r, REREAD_WAIT_MS))]);
-    const decideNow = () => decide({
-      info,
-      handling: pick.server as string,
+    const reread = ctx.peers.rereadPending(handling);
+    if (reread) return Promise.race([reread, new Promise((r) => setTimeout(r, REREAD_WAIT_MS))]).then(() => decideAndCheck(req, t, handling));
+    return decideAndCheck(req, t, handling);
+  }
+
+  function decideNow(req: IncomingMessage, t: Trace, handling: string): Decision {
+    return decide({
+      info: t.info as RequestInfo,
+      handling,
       table: ctx.state.table,
       peers: ctx.peers,
       peerProxiedHeader: headerValue(req.headers[PEER_PROXIED_HEADER]),
@@ -121,14 +133,20 @@ export function createHandler(ctx: ProxyContext) {
       discoveryMode: ctx.settings.discoveryMode,
       random: ctx.random,
     });
-    let decision = decideNow();
+  }
+
+  function decideAndCheck(req: IncomingMessage, t: Trace, handling: string): Routing | Promise<Routing> {
+    const decision = decideNow(req, t, handling);
     if (decision.outcome === 'notfound' || (decision.outcome === 'unavailable' && decision.message.startsWith(PROXY_ERROR_PREFIX))) {
       // No false 404 and no needless 503: a server that just came back, possibly at a new release,
       // may serve it; look again before answering (see PeerSet.recheckOutOfService).
       const generation = ctx.state.generation;
-      await ctx.peers.recheckOutOfService();
-      if (ctx.state.generation !== generation) decision = decideNow();
+      return ctx.peers.recheckOutOfService().then(() => settleDecision(t, ctx.state.generation !== generation ? decideNow(req, t, handling) : decision));
     }
+    return settleDecision(t, decision);
+  }
+
+  function settleDecision(t: Trace, decision: Decision): Routing {
     t.outcome = decision.outcome;
     if (decision.outcome === 'unavailable') return { status: failure(503, 'ServiceUnavailable', decision.message) };
     return { decision };
@@ -149,8 +167,6 @@ export function createHandler(ctx: ProxyContext) {
         const d = routed.decision;
         if (d.outcome === 'discovery-merged') return serveMerged(req, res, t);
         const target = d.target;
-        const addRequestHeaders: Record<string, string> = {};
-        if (d.outcome === 'rerouted') addRequestHeaders[PEER_PROXIED_HEADER] = 'true';
         if (d.outcome === 'discovery-own' && ctx.settings.discoveryMode === 'nopeer' && !String(req.headers.accept ?? '').startsWith(MEDIA.v2JsonNoPeer)) {
           // Ask H for its own document even where H itself runs the mixed version proxy.
           req.headers.accept = `${MEDIA.v2JsonNoPeer},${req.headers.accept ?? ''}`;
@@ -160,12 +176,12 @@ export function createHandler(ctx: ProxyContext) {
         // proxy_next_upstream does). A reroute to a peer is never retried (spec R8, R10).
         const mayRetry = attempt === 0 && target === t.handling && d.outcome !== 'rerouted' && !hasBody(req);
         const result = await forward(ctx.upstreams, target, req, res, {
-          addRequestHeaders,
-          responseHeaders: { [ROUTE_HEADER]: routeHeader(t.handling, target, d.outcome) },
-          errorResponseHeaders: { [ROUTE_HEADER]: routeHeader(t.handling, null, 'unavailable') },
+          addRequestHeaders: d.outcome === 'rerouted' ? REROUTED_REQUEST_HEADERS : undefined,
+          responseHeaders: routeHeaders(t.handling, target, d.outcome),
+          errorResponseHeaders: routeHeaders(t.handling, null, 'unavailable'),
           watch: longRunning,
           // Only long-running requests end at shutdown; others get the grace to finish.
-          ...(longRunning ? { shutdown: ctx.shutdown } : {}),
+          shutdown: longRunning ? ctx.shutdown : undefined,
           writeErrors: !mayRetry,
         });
         t.status = result.status;
@@ -293,6 +309,24 @@ export function createHandler(ctx: ProxyContext) {
   }
 
   return { onRequest, onUpgrade };
+}
+
+/** Added to a rerouted request (spec R8); never mutated. */
+const REROUTED_REQUEST_HEADERS: Readonly<Record<string, string>> = Object.freeze({ [PEER_PROXIED_HEADER]: 'true' });
+
+// The X-Peerscope-Route header objects, one per (handling, answering, outcome) seen: a handful for
+// a cluster, built once instead of twice per request. Bounded in case server names churn.
+const routeHeaderCache = new Map<string, Readonly<Record<string, string>>>();
+
+function routeHeaders(handling: string | null, answering: string | null, outcome: RouteOutcome): Readonly<Record<string, string>> {
+  const key = `${handling ?? ''}\u0000${answering ?? ''}\u0000${outcome}`;
+  let headers = routeHeaderCache.get(key);
+  if (!headers) {
+    if (routeHeaderCache.size >= 1_000) routeHeaderCache.clear();
+    headers = Object.freeze({ [ROUTE_HEADER]: routeHeader(handling, answering, outcome) });
+    routeHeaderCache.set(key, headers);
+  }
+  return headers;
 }
 
 /** Splits the request target and starts the trace every request leaves behind. */
