@@ -89,7 +89,15 @@ export const eventsPageSchema = z.object({
 export type EventsPage = z.infer<typeof eventsPageSchema>;
 
 export const healthHistorySchema = z.object({
-  servers: z.array(z.object({ name: z.string(), samples: z.array(healthSampleSchema) })),
+  servers: z.array(z.object({
+    name: z.string(),
+    samples: z.array(healthSampleSchema),
+    /**
+     * Requests this server failed, per 5-second bucket (only buckets with failures; oldest first):
+     * refused or reset connections, stalls, answers cut short, and its own 5xx answers.
+     */
+    errors: z.array(z.object({ at: z.number(), count: z.number().int().positive() })).optional(),
+  })),
 });
 export type HealthHistory = z.infer<typeof healthHistorySchema>;
 

@@ -25,7 +25,8 @@ describe('peer health over a rollout', () => {
         if (name === 'sim-1') seen.push(core.peers.health('sim-1'));
       });
       const changedBefore = core.peers.status('sim-1')?.discovery.changedAt ?? 0;
-      await runRollout(sim.servers, to, { drainSeconds: 0.4, downSeconds: 0.4 });
+      // Phases long enough for a 50 ms probe to see each one on a loaded 2-core machine (0.4 s was missed).
+      await runRollout(sim.servers, to, { drainSeconds: 1.5, downSeconds: 1 });
       await eventually(() => core.peers.status('sim-1')?.gitVersion === 'v1.37.0-dev' && core.routes.table.skewed().length === 0, 'sim-1 seen at v1.37 with no skew left');
       expect(seen).toContain('draining');
       expect(seen).toContain('unreachable');

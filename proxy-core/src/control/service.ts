@@ -142,7 +142,7 @@ export function createCoreService(core: Core, options: CoreServiceOptions = {}):
       return { events, lastSeq: core.telemetry.lastSeq };
     },
     async getHealthHistory() {
-      return { servers: core.peers.names().map((name) => ({ name, samples: core.peers.history(name) })) };
+      return { servers: core.peers.names().map((name) => ({ name, samples: core.peers.history(name), errors: core.telemetry.errorSeries(name) })) };
     },
     async getDiscoveryViews(): Promise<DiscoveryViews> {
       const statuses = core.peerStatuses();

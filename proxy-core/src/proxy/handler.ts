@@ -190,6 +190,7 @@ export function createHandler(ctx: ProxyContext) {
         t.answeredBy = result.error && !result.headersSent ? null : target;
         if (!result.error) return;
         t.error = result.error.message;
+        ctx.telemetry.serverFailed(target);
         const refused = isConnectFailure(result.error);
         if (refused) ctx.peers.reportUnreachable(target, result.error.message);
         if (result.headersSent) return;
@@ -298,6 +299,7 @@ export function createHandler(ctx: ProxyContext) {
       t.answeredBy = result.error && result.status >= 500 ? null : d.target;
       if (result.error) {
         t.error = result.error.message;
+        ctx.telemetry.serverFailed(d.target);
         if (result.status === 503) t.outcome = 'unavailable';
       }
     } catch (err) {

@@ -31,6 +31,11 @@ export class RingBuffer<T> {
     return out;
   }
 
+  /** The newest item, if any. */
+  last(): T | undefined {
+    return this.count === 0 ? undefined : this.items[(this.next - 1 + this.capacity) % this.capacity];
+  }
+
   clear(): void {
     this.items.fill(undefined);
     this.next = 0;

@@ -1,6 +1,7 @@
 // Every routing decision becomes an event: kept in a bounded ring, counted by outcome × GVR × server,
 // streamed to subscribers (UI, SSE) and exposed as Prometheus text.
 import type { RouteOutcome, RoutingEvent } from '../../contract/events.js';
+import { ErrorSeries, type ErrorBucket } from './error-series.js';
 import { RingBuffer } from './ring-buffer.js';
 
 export interface CounterRow {
@@ -19,6 +20,7 @@ export class Telemetry {
   private readonly ring: RingBuffer<RoutingEvent>;
   private readonly counters = new Map<string, { row: Omit<CounterRow, 'count'>; count: number }>();
   private readonly listeners = new Set<Listener>();
+  private readonly errors = new ErrorSeries();
   private seq = 0;
   readonly startedAt = Date.now();
 
@@ -42,8 +44,20 @@ export class Telemetry {
         count: 1,
       });
     }
+    // A server that answered 5xx itself; a failed forward was counted where it failed (serverFailed).
+    if (full.answeredBy !== null && full.status >= 500) this.errors.add(full.answeredBy, full.at);
     for (const l of this.listeners) l(full);
     return full;
+  }
+
+  /** The request sent to `server` failed there (refused, reset, stalled, closed mid-answer). */
+  serverFailed(server: string, at = Date.now()): void {
+    this.errors.add(server, at);
+  }
+
+  /** Failed requests per bucket for one server, oldest first. */
+  errorSeries(server: string): ErrorBucket[] {
+    return this.errors.of(server);
   }
 
   /** The most recent events, oldest first. */

@@ -3,7 +3,7 @@ import { cleanup, screen, within } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { FakeCoreClient } from '../../src/test-support/fake-client.js';
 import { installLayoutStubs, renderWithClient } from '../../src/test-support/render.js';
-import { PeerHealth, timelineSegments } from './PeerHealth.js';
+import { errorRows, PeerHealth, timelineSegments } from './PeerHealth.js';
 
 beforeAll(installLayoutStubs);
 afterEach(cleanup);
@@ -40,6 +40,26 @@ describe('Peer health', () => {
       { from: 3, to: 4, health: 'unreachable', release: 'v1.36' },
       { from: 4, to: 10, health: 'ready', release: 'v1.37' },
     ]);
+  });
+
+  it('charts failed requests per server, totals in its label', async () => {
+    renderWithClient(<PeerHealth />, new FakeCoreClient());
+    expect((await screen.findByRole('img', { name: /^Failed requests per apiserver/ })).getAttribute('aria-label')).toBe('Failed requests per apiserver per 5 seconds: sim-1 9, sim-2 0, sim-3 0');
+  });
+
+  it('says so when no request has failed', async () => {
+    const client = new FakeCoreClient();
+    client.history = { servers: client.history.servers.map((s) => ({ name: s.name, samples: s.samples })) };
+    renderWithClient(<PeerHealth />, client);
+    expect(await screen.findByText('No request through the port has failed at any apiserver.')).toBeTruthy();
+  });
+
+  it('error rows: one per bucket, a column per server that failed in it', () => {
+    expect(errorRows([
+      { name: 'a', samples: [], errors: [{ at: 5_000, count: 1 }, { at: 10_000, count: 2 }] },
+      { name: 'b', samples: [], errors: [{ at: 0, count: 4 }, { at: 10_000, count: 3 }] },
+      { name: 'c', samples: [] },
+    ])).toEqual([{ at: 0, b: 4 }, { at: 5_000, a: 1 }, { at: 10_000, a: 2, b: 3 }]);
   });
 
   it('shows an error when the core cannot be reached', async () => {

@@ -1,8 +1,8 @@
 // Peer health: each apiserver's state now (ready / draining / down / discovery stale), its probe
-// latency over the rollout, and a timeline of its health and release — when each server was upgraded.
+// latency and failed requests over the rollout, and a timeline of its health and release — when each server was upgraded.
 import { useQuery } from '@tanstack/react-query';
-import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import type { HealthSample, PeerHealth as Health, PeerStatus } from '../../../proxy-core/contract/index.js';
+import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import type { HealthHistory, HealthSample, PeerHealth as Health, PeerStatus } from '../../../proxy-core/contract/index.js';
 import { queryKeys, useCoreClient } from '../../src/client-context.js';
 import { formatClock, formatDateTime, formatMs, healthLabel, shortRelease } from '../../src/ui/format.js';
 import { Empty, ErrorState, HealthBadge, Loading } from '../../src/ui/states.js';
@@ -84,6 +84,10 @@ export function PeerHealth() {
           <div className="card chart-card">
             <h3>Probe latency</h3>
             <LatencyChart history={history.data.servers} />
+          </div>
+          <div className="card chart-card">
+            <h3>Failed requests per server</h3>
+            <ErrorChart history={history.data.servers} />
           </div>
         </>
       ) : (
@@ -180,6 +184,43 @@ function LatencyChart({ history }: { history: { name: string; samples: HealthSam
             <Line key={h.name} data={h.data} dataKey="latencyMs" name={h.name} stroke={SERIES_COLORS[i % SERIES_COLORS.length]} dot={false} strokeWidth={1.5} isAnimationActive={false} />
           ))}
         </LineChart>
+      </ResponsiveContainer>
+    </div>
+  );
+}
+
+export type ErrorRow = { at: number } & Record<string, number>;
+
+/** One row per 5-second bucket in which any server failed a request; each server's count as a column. */
+export function errorRows(history: HealthHistory['servers']): ErrorRow[] {
+  const rows = new Map<number, ErrorRow>();
+  for (const h of history) {
+    for (const b of h.errors ?? []) {
+      const row = rows.get(b.at) ?? ({ at: b.at } as ErrorRow);
+      row[h.name] = (row[h.name] ?? 0) + b.count;
+      rows.set(b.at, row);
+    }
+  }
+  return [...rows.values()].sort((a, b) => a.at - b.at);
+}
+
+function ErrorChart({ history }: { history: HealthHistory['servers'] }) {
+  const rows = errorRows(history);
+  if (rows.length === 0) return <Empty>No request through the port has failed at any apiserver.</Empty>;
+  const total = (name: string) => rows.reduce((n, r) => n + (r[name] ?? 0), 0);
+  return (
+    <div className="chart" role="img" aria-label={`Failed requests per apiserver per 5 seconds: ${history.map((h) => `${h.name} ${total(h.name)}`).join(', ')}`}>
+      <ResponsiveContainer width="100%" height={180}>
+        <BarChart data={rows} margin={{ top: 8, right: 16, bottom: 0, left: 0 }}>
+          <CartesianGrid strokeDasharray="3 3" className="grid" vertical={false} />
+          <XAxis dataKey="at" type="number" domain={['dataMin', 'dataMax']} tickFormatter={(t: number) => formatClock(t)} minTickGap={48} className="axis" />
+          <YAxis allowDecimals={false} width={60} className="axis" />
+          <Tooltip labelFormatter={(t) => `${formatClock(Number(t))} (5 s)`} isAnimationActive={false} wrapperClassName="tooltip" />
+          <Legend />
+          {history.map((h, i) => (
+            <Bar key={h.name} dataKey={h.name} stackId="errors" fill={SERIES_COLORS[i % SERIES_COLORS.length]} isAnimationActive={false} />
+          ))}
+        </BarChart>
       </ResponsiveContainer>
     </div>
   );

@@ -52,7 +52,7 @@ export class FakeCoreClient implements CoreClient {
   events: RoutingEvent[] = [routingEvent(1), routingEvent(2, { outcome: 'notfound', status: 404, path: '/apis/certificates.k8s.io/v1/clustertrustbundles', group: 'certificates.k8s.io', resource: 'clustertrustbundles' })];
   history: HealthHistory = {
     servers: [
-      { name: 'sim-1', samples: [{ at: 1_000, health: 'ready', latencyMs: 3, gitVersion: 'v1.36.0-dev' }, { at: 2_000, health: 'draining', latencyMs: 5, gitVersion: 'v1.36.0-dev' }, { at: 3_000, health: 'unreachable', gitVersion: 'v1.36.0-dev' }, { at: 4_000, health: 'ready', latencyMs: 4, gitVersion: 'v1.37.0-dev' }] },
+      { name: 'sim-1', samples: [{ at: 1_000, health: 'ready', latencyMs: 3, gitVersion: 'v1.36.0-dev' }, { at: 2_000, health: 'draining', latencyMs: 5, gitVersion: 'v1.36.0-dev' }, { at: 3_000, health: 'unreachable', gitVersion: 'v1.36.0-dev' }, { at: 4_000, health: 'ready', latencyMs: 4, gitVersion: 'v1.37.0-dev' }], errors: [{ at: 0, count: 2 }, { at: 5_000, count: 7 }] },
       { name: 'sim-2', samples: [{ at: 1_000, health: 'ready', latencyMs: 2, gitVersion: 'v1.36.0-dev' }] },
       { name: 'sim-3', samples: [] },
     ],
