@@ -112,6 +112,24 @@ describe('forward over HTTPS', () => {
     expect(seen.authorization).toBe('Bearer client-token');
   });
 
+  it('a 401 to the core\'s own token asks its source for a fresh one (exec plugin, token file); a client\'s own 401 does not', async () => {
+    const upstream = await startHttpsUpstream(tls, (req, res) => {
+      res.statusCode = req.headers.authorization === 'Bearer fresh' ? 200 : 401;
+      res.end();
+    });
+    let token = 'revoked';
+    let refreshed = 0;
+    const upstreams = new Upstreams([{ name: 'a', url: upstream.url, ca: tls.ca.cert, bearerToken: () => token, onUnauthorized: () => { refreshed++; token = 'fresh'; } }]);
+    const proxy = await startProxy(upstreams, 'a', { forward: { responseHeaders: ROUTE, errorResponseHeaders: UNAVAILABLE } });
+    cleanups.push(() => upstream.close(), () => upstreams.destroy(), () => proxy.close());
+    expect((await send(`${proxy.url}/api`, { headers: { authorization: 'Bearer clients-own' } })).status).toBe(401);
+    expect(refreshed).toBe(0);
+    expect((await send(`${proxy.url}/api`)).status).toBe(401);
+    expect(refreshed).toBe(1);
+    expect((await send(`${proxy.url}/api`)).status).toBe(200);
+    expect(refreshed).toBe(1);
+  });
+
   it('answers 503 with a UPSTREAM_TLS cause naming the certificate problem when the CA is wrong', async () => {
     let reached = false;
     const { proxy } = await setUp(() => {

@@ -65,13 +65,23 @@ export function forward(upstreams: Upstreams, target: string, req: IncomingMessa
   const bytesIn = Number(req.headers['content-length'] ?? 0) || 0;
   const upstream = upstreams.get(target);
   if (!upstream) return Promise.resolve(failBeforeResponse(req, res, target, opts, bytesIn, { code: 'UPSTREAM_UNKNOWN_SERVER', message: `no apiserver is named "${target}"` }));
+  const bearer = upstream.config.bearerToken?.();
+  const onUnauthorized = upstream.config.onUnauthorized;
   return new Promise((resolve) => {
-    const relay = new Relay(req, res, target, opts, bytesIn, resolve);
+    // A 401 to the core's own credential (the client brought none): like client-go, an exec plugin runs
+    // again and a token file is re-read, so the next request carries a fresh one.
+    const done = bearer && onUnauthorized && req.headers.authorization === undefined
+      ? (r: ForwardResult) => {
+        if (r.status === 401) onUnauthorized();
+        resolve(r);
+      }
+      : resolve;
+    const relay = new Relay(req, res, target, opts, bytesIn, done);
     // Built without object spreads: they take V8's slow clone path, microseconds per request.
     const options: Dispatcher.DispatchOptions = {
       path: req.url ?? '/',
       method: (req.method ?? 'GET') as Dispatcher.HttpMethod,
-      headers: outgoingHeaders(req, opts.addRequestHeaders, upstream.config.bearerToken?.()),
+      headers: outgoingHeaders(req, opts.addRequestHeaders, bearer),
     };
     // The IncomingMessage itself: undici pauses it when the upstream socket is full.
     if (hasBody(req)) options.body = req;
