@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import type { PeerStatus } from '../contract/peers.js';
 import { PeerSet } from './cluster/peer-set.js';
 import { publicInfo, type ServerConfig, type ServerSource, type ServerUpdate } from './cluster/server-config.js';
+import { answerAndClose, refuseConnect, refuseExpectation, ResponseQueue, statusForParseError } from './proxy/connection-answers.js';
 import { createHandler, type DiscoveryMode } from './proxy/handler.js';
 import { HandlingServerPicker, type HandlingPolicy } from './proxy/policy.js';
 import { RouteState } from './proxy/route-state.js';
@@ -130,16 +131,25 @@ export function createCore(options: CoreOptions): Core {
       const every = options.serverRefreshIntervalMs ?? DEFAULT_SERVER_REFRESH_MS;
       if (options.serverSource && every > 0 && !refreshTimer) refreshTimer = setInterval(() => void refreshServers(), every).unref();
       const host = options.listen?.host ?? '127.0.0.1';
-      server = createServer({ requireHostHeader: false, maxHeaderSize: 64 * 1024 }, (req, res) => void handler.onRequest(req, res));
-      server.on('upgrade', (req, socket, head) => void handler.onUpgrade(req, socket, head));
-      // A malformed request line or oversized headers never reach the handler: answer a Status.
-      server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
-        if (!socket.writable) return socket.destroy();
-        const code = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
-        const reason = code === 431 ? 'RequestHeaderFieldsTooLarge' : 'BadRequest';
-        const body = JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `malformed request: ${err.code ?? err.message}`, reason: code === 431 ? 'BadRequest' : reason, code });
-        socket.end(`HTTP/1.1 ${code} ${code === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\nx-peerscope-route: handling=-; answering=-; outcome=rejected\r\n\r\n${body}`);
+      // Connection-level answers keep pipelined responses in order (connection-answers.ts).
+      const queue = new ResponseQueue();
+      server = createServer({ requireHostHeader: false, maxHeaderSize: 64 * 1024 }, (req, res) => {
+        queue.track(req, res);
+        void handler.onRequest(req, res);
       });
+      server.on('upgrade', (req, socket, head) => queue.takeOver(socket, () => void handler.onUpgrade(req, socket, head)));
+      server.on('connect', (req, socket) => refuseConnect(queue, req, socket));
+      server.on('checkContinue', (req, res) => {
+        queue.track(req, res);
+        queue.continueWhenFirst(req, res);
+        void handler.onRequest(req, res);
+      });
+      server.on('checkExpectation', (req, res) => {
+        queue.track(req, res);
+        refuseExpectation(req, res);
+      });
+      // A malformed request line or oversized headers never reach the handler: answer a Status.
+      server.on('clientError', (err: NodeJS.ErrnoException, socket) => answerAndClose(queue, socket, statusForParseError(err)));
       server.listen(options.listen?.port ?? 8001, host);
       await new Promise<void>((resolve, reject) => {
         server!.once('listening', resolve);

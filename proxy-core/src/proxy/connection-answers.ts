@@ -1,0 +1,152 @@
+// Answers the port writes on a connection outside any request handler — a request Node's parser
+// refused (400, 431, 408), a CONNECT (405), an Expect it cannot meet (417) — and the hand-over of
+// a connection to an upgrade. Two rules keep a client in step with the port:
+// - in order: responses to requests pipelined before the bad one are still under way; they go out
+//   first, and only then the Status (or the tunnel), never in their place;
+// - a lingering close: after the Status the port ends its side and keeps reading (and dropping) what
+//   the client is still sending for a moment, so the client reads the answer instead of a reset
+//   (closing with unread bytes makes the kernel send RST, which discards the answer in flight).
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { failure, type Status } from '../util/status.js';
+import { writeStatus } from './passes/write-status.js';
+import { routeHeader, ROUTE_HEADER } from './route-header.js';
+
+/** How long a refused connection is read and drained before it is cut. */
+export const LINGER_MS = 2_000;
+
+const REJECTED = { [ROUTE_HEADER]: routeHeader(null, null, 'rejected') };
+
+/** Responses under way per connection, so a connection-level answer can wait its turn. */
+export class ResponseQueue {
+  private readonly open = new WeakMap<Duplex, Set<{ req: IncomingMessage; res: ServerResponse }>>();
+  private readonly waiters = new WeakMap<Duplex, (() => void)[]>();
+
+  /** Call for every request: counts its response until the response is done. */
+  track(req: IncomingMessage, res: ServerResponse): void {
+    const socket = req.socket;
+    let entries = this.open.get(socket);
+    if (!entries) this.open.set(socket, (entries = new Set()));
+    const entry = { req, res };
+    entries.add(entry);
+    res.once('close', () => {
+      entries.delete(entry);
+      this.wake(socket);
+    });
+  }
+
+  /**
+   * Runs `fn` once every response under way on `socket` is done (at once when none is). A request
+   * whose body never finished arriving (the one Node's parser just failed on) is not waited for,
+   * unless its response has started: it cannot complete, and the Status that follows answers it.
+   */
+  afterResponses(socket: Duplex, fn: () => void): void {
+    if (this.busy(socket)) {
+      const list = this.waiters.get(socket) ?? [];
+      this.waiters.set(socket, list);
+      list.push(fn);
+    } else fn();
+  }
+
+  /**
+   * Expect: 100-continue. Node writes the interim 100 itself, at once; for a response queued behind
+   * earlier ones on a pipelined connection it then lands inside this response (Node puts the
+   * status line and headers ahead of it when the body is a Buffer). Here the 100 goes out when
+   * this response is first in line, and not at all once its final answer has started.
+   */
+  continueWhenFirst(req: IncomingMessage, res: ServerResponse): void {
+    const entries = this.open.get(req.socket);
+    const earlier = [...(entries ?? [])].filter((e) => e.res !== res);
+    if (earlier.length === 0) return void res.writeContinue();
+    let left = earlier.length;
+    for (const e of earlier) {
+      e.res.once('close', () => {
+        if (--left === 0 && !res.headersSent && !res.writableEnded && !res.destroyed) res.writeContinue();
+      });
+    }
+  }
+
+  /**
+   * Node hands a connection to an upgrade or CONNECT at once and stops serving it: it removes its
+   * 'error' and 'drain' listeners, so a response still being written would stall (no drain) and a
+   * client reset would crash the process (an 'error' with no listener). Until the earlier responses
+   * are done, errors are absorbed and drain is passed on to the response being written.
+   */
+  takeOver(socket: Duplex, fn: () => void): void {
+    socket.on('error', () => undefined);
+    if (!this.busy(socket)) return fn();
+    const current = socket as Duplex & { _httpMessage?: { emit(event: 'drain'): boolean } | null };
+    const onDrain = () => void current._httpMessage?.emit('drain');
+    socket.on('drain', onDrain);
+    this.afterResponses(socket, () => {
+      socket.off('drain', onDrain);
+      fn();
+    });
+  }
+
+  private busy(socket: Duplex): boolean {
+    for (const e of this.open.get(socket) ?? []) if (e.req.complete || e.res.headersSent) return true;
+    return false;
+  }
+
+  private wake(socket: Duplex): void {
+    if (this.busy(socket)) return;
+    for (const fn of this.waiters.get(socket)?.splice(0) ?? []) fn();
+  }
+}
+
+/** The Status for what Node's parser refused. */
+export function statusForParseError(err: NodeJS.ErrnoException): Status {
+  const detail = `malformed request: ${err.code ?? err.message}`;
+  if (err.code === 'HPE_HEADER_OVERFLOW') return failure(431, 'BadRequest', detail);
+  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT' || err.code === 'HPE_HEADER_TIMEOUT') return failure(408, 'Timeout', `the request did not arrive in time (${err.code})`);
+  return failure(400, 'BadRequest', detail);
+}
+
+const answered = new WeakSet<Duplex>();
+
+/**
+ * Writes `status` as the connection's last response once earlier responses are done, then closes
+ * with a linger. Called again for the same connection (Node reports every later chunk of a broken
+ * request as another error), it does nothing.
+ */
+export function answerAndClose(queue: ResponseQueue, socket: Duplex, status: Status): void {
+  if (answered.has(socket)) return;
+  answered.add(socket);
+  socket.on('error', () => undefined);
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  // Keep reading while waiting and lingering: unread bytes at close would reset the connection.
+  socket.on('data', () => undefined);
+  socket.resume();
+  queue.takeOver(socket, () => {
+    if (!socket.writable) return void socket.destroy();
+    const body = JSON.stringify(status) + '\n';
+    const head = [
+      `HTTP/1.1 ${status.code} ${STATUS_CODES[status.code] ?? ''}`,
+      'content-type: application/json',
+      `content-length: ${Buffer.byteLength(body)}`,
+      'cache-control: no-cache, private',
+      'connection: close',
+      `${ROUTE_HEADER}: ${REJECTED[ROUTE_HEADER]}`,
+    ].join('\r\n');
+    socket.end(`${head}\r\n\r\n${body}`);
+    const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+    timer.unref();
+    socket.once('close', () => clearTimeout(timer));
+    // The client read the answer and closed its side: done.
+    socket.once('end', () => socket.destroy());
+  });
+}
+
+/** CONNECT asks a proxy for a raw tunnel to host:port; this port only carries Kubernetes API requests. */
+export function refuseConnect(queue: ResponseQueue, req: IncomingMessage, socket: Duplex): void {
+  answerAndClose(queue, socket, failure(405, 'MethodNotAllowed', `the method CONNECT (to ${JSON.stringify((req.url ?? '').slice(0, 200))}) is not supported: the port proxies Kubernetes API requests, not tunnels`));
+}
+
+/** An Expect other than 100-continue (which Node answers itself): 417, as Go's server answers. */
+export function refuseExpectation(req: IncomingMessage, res: ServerResponse): void {
+  writeStatus(res, failure(417, '', `the expectation ${JSON.stringify(String(req.headers.expect ?? '').slice(0, 200))} cannot be met; only 100-continue is supported`), REJECTED);
+}
