@@ -10,7 +10,7 @@ import { ifNoneMatchHits } from '../discovery/etag.js';
 import { MEDIA } from '../discovery/types.js';
 import { decide, PROXY_ERROR_PREFIX, type Decision } from '../routing/decide.js';
 
-import { requestInfo, type RequestInfo } from '../routing/request-info.js';
+import { decodePath, requestInfo, type RequestInfo } from '../routing/request-info.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
 import { isConnectFailure, statusForUpstreamError } from '../upstream/errors.js';
 import { forward, hasBody } from '../upstream/forward.js';
@@ -18,6 +18,7 @@ import type { Upstreams } from '../upstream/pool.js';
 import { tunnel } from '../upstream/tunnel.js';
 import { failure, type Status } from '../util/status.js';
 import { checkHost } from './passes/host-check.js';
+import { checkRequestHead } from './passes/request-head.js';
 import { stripIdentityHeaders } from './passes/strip-identity.js';
 import { writeStatus, writeStatusToSocket } from './passes/write-status.js';
 import type { HandlingServerPicker } from './policy.js';
@@ -158,8 +159,17 @@ export function createHandler(ctx: ProxyContext) {
       if (!path.startsWith('/')) {
         return answerStatus(res, t, failure(400, 'BadRequest', `the request target "${truncate(rawUrl)}" is not an absolute path`));
       }
+      const badHead = checkRequestHead(req);
+      if (badHead) {
+        // Where the body ends is in doubt: nothing after it on this connection can be trusted.
+        if (badHead.code === 501) res.setHeader('connection', 'close');
+        return answerStatus(res, t, badHead);
+      }
       if (path.startsWith(CONTROL_PREFIX)) return serveControl(req, res, path);
-      t.info = requestInfo(t.method, path, query);
+      // Routed by the decoded path, as kube-apiserver reads it; forwarded as sent.
+      const decoded = decodePath(path);
+      if (decoded === undefined) return answerStatus(res, t, failure(400, 'BadRequest', `the request path "${truncate(path)}" has an invalid percent-encoding`));
+      t.info = requestInfo(t.method, decoded, query);
       const longRunning = t.info.verb === 'watch' || /(?:^|&)follow=(?:true|1)/.test(query);
       let routed = await route(req, t);
       for (let attempt = 0; ; attempt++) {
@@ -269,12 +279,14 @@ export function createHandler(ctx: ProxyContext) {
   async function onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
     const { t, path, query } = newTrace(req);
     try {
-      if (!path.startsWith('/') || path.startsWith(CONTROL_PREFIX)) {
-        t.status = 400;
-        writeStatusToSocket(socket, failure(400, 'BadRequest', 'this path cannot be upgraded'), { [ROUTE_HEADER]: routeHeader(null, null, 'rejected') });
+      const decoded = decodePath(path);
+      const refused = !path.startsWith('/') || path.startsWith(CONTROL_PREFIX) || decoded === undefined ? failure(400, 'BadRequest', 'this path cannot be upgraded') : checkRequestHead(req);
+      if (refused) {
+        t.status = refused.code;
+        writeStatusToSocket(socket, refused, { [ROUTE_HEADER]: routeHeader(null, null, 'rejected') });
         return;
       }
-      t.info = requestInfo(t.method, path, query);
+      t.info = requestInfo(t.method, decoded as string, query);
       const routed = await route(req, t);
       if ('status' in routed) {
         t.status = routed.status.code;

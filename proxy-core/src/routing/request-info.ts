@@ -48,6 +48,36 @@ function nonResource(method: string, path: string): RequestInfo {
   };
 }
 
+/**
+ * The path as kube-apiserver classifies it (Go's URL.Path): every %XX decoded to its byte (shown as
+ * the latin1 character, as Node shows raw bytes), `+` left alone; undefined for an invalid escape,
+ * which Go's server refuses with 400. The request is still forwarded with its path as sent.
+ */
+export function decodePath(path: string): string | undefined {
+  if (!path.includes('%')) return path;
+  let out = '';
+  for (let i = 0; i < path.length; i++) {
+    const c = path.charCodeAt(i);
+    if (c !== 37 /* % */) {
+      out += path[i];
+      continue;
+    }
+    const hi = hexValue(path.charCodeAt(i + 1));
+    const lo = hexValue(path.charCodeAt(i + 2));
+    if (hi < 0 || lo < 0) return undefined;
+    out += String.fromCharCode(hi * 16 + lo);
+    i += 2;
+  }
+  return out;
+}
+
+function hexValue(c: number): number {
+  if (c >= 48 && c <= 57) return c - 48;
+  if (c >= 65 && c <= 70) return c - 55;
+  if (c >= 97 && c <= 102) return c - 87;
+  return -1;
+}
+
 /** `query` is the raw query string (without "?") or parsed parameters. */
 export function requestInfo(method: string, path: string, query: string | URLSearchParams = ''): RequestInfo {
   const trimmed = trimSlashes(path);
