@@ -16,6 +16,22 @@ export interface CounterRow {
 
 type Listener = (event: RoutingEvent) => void;
 
+/**
+ * Paths and user agents are the client's: held as sent, 10,000 events of 64 KiB paths would be
+ * 640 MB. Events keep the first 1,024 characters.
+ */
+export const MAX_EVENT_TEXT = 1_024;
+/**
+ * Counter rows are labelled by the request's GVR, which any client can make up: past this many
+ * rows, new label sets are counted in one row per outcome and servers, resource "(other)".
+ */
+export const MAX_COUNTER_ROWS = 5_000;
+export const OTHER_RESOURCE = '(other)';
+
+function clip(text: string): string {
+  return text.length > MAX_EVENT_TEXT ? `${text.slice(0, MAX_EVENT_TEXT)}…` : text;
+}
+
 export class Telemetry {
   private readonly ring: RingBuffer<RoutingEvent>;
   private readonly counters = new Map<string, { row: Omit<CounterRow, 'count'>; count: number }>();
@@ -31,18 +47,25 @@ export class Telemetry {
   record(e: Omit<RoutingEvent, 'seq'>): RoutingEvent {
     // Copied field by field: an object spread here cost ~2 µs per request (V8's slow clone path).
     const seq = ++this.seq;
+    const path = clip(e.path);
+    const userAgent = clip(e.userAgent);
     const full: RoutingEvent = e.error === undefined
-      ? { at: e.at, userAgent: e.userAgent, method: e.method, verb: e.verb, path: e.path, group: e.group, version: e.version, resource: e.resource, subresource: e.subresource, namespace: e.namespace, handling: e.handling, answeredBy: e.answeredBy, outcome: e.outcome, status: e.status, latencyMs: e.latencyMs, bytesIn: e.bytesIn, bytesOut: e.bytesOut, seq }
-      : { at: e.at, userAgent: e.userAgent, method: e.method, verb: e.verb, path: e.path, group: e.group, version: e.version, resource: e.resource, subresource: e.subresource, namespace: e.namespace, handling: e.handling, answeredBy: e.answeredBy, outcome: e.outcome, status: e.status, latencyMs: e.latencyMs, bytesIn: e.bytesIn, bytesOut: e.bytesOut, error: e.error, seq };
+      ? { at: e.at, userAgent, method: e.method, verb: e.verb, path, group: e.group, version: e.version, resource: e.resource, subresource: e.subresource, namespace: e.namespace, handling: e.handling, answeredBy: e.answeredBy, outcome: e.outcome, status: e.status, latencyMs: e.latencyMs, bytesIn: e.bytesIn, bytesOut: e.bytesOut, seq }
+      : { at: e.at, userAgent, method: e.method, verb: e.verb, path, group: e.group, version: e.version, resource: e.resource, subresource: e.subresource, namespace: e.namespace, handling: e.handling, answeredBy: e.answeredBy, outcome: e.outcome, status: e.status, latencyMs: e.latencyMs, bytesIn: e.bytesIn, bytesOut: e.bytesOut, error: e.error, seq };
     this.ring.push(full);
     const key = `${full.outcome}\u0000${full.group}\u0000${full.version}\u0000${full.resource}\u0000${full.handling ?? ''}\u0000${full.answeredBy ?? ''}`;
     const counter = this.counters.get(key);
     if (counter) counter.count++;
-    else {
+    else if (this.counters.size < MAX_COUNTER_ROWS) {
       this.counters.set(key, {
         row: { outcome: full.outcome, group: full.group, version: full.version, resource: full.resource, handling: full.handling ?? '', answeredBy: full.answeredBy ?? '' },
         count: 1,
       });
+    } else {
+      const other = `${full.outcome}\u0000\u0000\u0000${OTHER_RESOURCE}\u0000${full.handling ?? ''}\u0000${full.answeredBy ?? ''}`;
+      const row = this.counters.get(other);
+      if (row) row.count++;
+      else this.counters.set(other, { row: { outcome: full.outcome, group: '', version: '', resource: OTHER_RESOURCE, handling: full.handling ?? '', answeredBy: full.answeredBy ?? '' }, count: 1 });
     }
     // A server that answered 5xx itself; a failed forward was counted where it failed (serverFailed).
     if (full.answeredBy !== null && full.status >= 500) this.errors.add(full.answeredBy, full.at);
