@@ -117,8 +117,6 @@ class Relay implements Dispatcher.DispatchHandler {
   private clientGone = false;
   private shuttingDown = false;
   private settled = false;
-  /** Writes are held (res.cork) until the end of this turn of the event loop. */
-  corked = false;
   private readonly onClose = (): void => {
     if (this.settled || this.res.writableFinished) return;
     this.clientGone = true;
@@ -134,7 +132,7 @@ class Relay implements Dispatcher.DispatchHandler {
 
   constructor(
     private readonly req: IncomingMessage,
-    readonly res: ServerResponse,
+    private readonly res: ServerResponse,
     private readonly target: string,
     private readonly opts: ForwardOptions,
     private readonly bytesIn: number,
@@ -168,14 +166,6 @@ class Relay implements Dispatcher.DispatchHandler {
   }
 
   onData(chunk: Buffer): boolean {
-    // The first chunk leaves with the headers; the chunks after it that arrive in the same turn of
-    // the event loop (one read of a large body: a 50 KB list comes as ~4 TLS records) leave together
-    // in one write, not one syscall each.
-    if (this.bytesOut > 0 && !this.corked) {
-      this.corked = true;
-      this.res.cork();
-      setImmediate(uncork, this);
-    }
     this.bytesOut += chunk.length;
     if (this.res.write(chunk)) return true;
     this.res.once('drain', this.onDrain);
@@ -220,11 +210,6 @@ class Relay implements Dispatcher.DispatchHandler {
     this.opts.shutdown?.removeEventListener('abort', this.onShutdown);
     this.resolve(result);
   }
-}
-
-function uncork(relay: Relay): void {
-  relay.corked = false;
-  relay.res.uncork();
 }
 
 /**
