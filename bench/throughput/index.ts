@@ -12,7 +12,7 @@ import { createCertificateAuthority, issueServerCertificate } from '../../proxy-
 import { timeWatch, undiciGenerator, wrkGenerator, type LoadGenerator, type LoadResult, type Scenario } from './load.js';
 import { buildBodies, NEW_RELEASE, OLD_RELEASE, PATHS } from './objects.js';
 import { cpuSeconds, procAvailable, rssMiB } from './procs.js';
-import { report, type Report, type Run, type TargetInfo, type WatchRun } from './report.js';
+import { report, type Report, type ReportInput, type Run, type TargetInfo, type WatchRun } from './report.js';
 import { findTool, startBareUndici, startDirect, startKubectlProxy, startNginx, startPeerscope, startUpstream, type Files, type Target, type TargetName, type UpstreamProcess } from './targets.js';
 
 export interface ThroughputOptions {
@@ -123,6 +123,8 @@ export async function runThroughput(options: ThroughputOptions): Promise<Report>
   const started = Date.now();
   const skipped: { target: string; reason: string }[] = [];
   const targets: Target[] = [];
+  /** Every target started, measured or not: all are stopped at the end. */
+  const launched: Target[] = [];
   const upstreams: UpstreamProcess[] = [];
   const infos = new Map<TargetName, TargetInfo>();
   try {
@@ -156,17 +158,26 @@ export async function runThroughput(options: ThroughputOptions): Promise<Report>
     for (const [name, start] of starters) {
       if (!want(name)) continue;
       try {
-        const t = await start();
-        await sanityCheck(t, files, bodies.object.length);
-        targets.push(t);
+        launched.push(await start());
       } catch (err) {
         const reason = err instanceof Skip ? err.message : `failed to start: ${(err as Error).message}`;
         skipped.push({ target: name, reason });
         log(`skip  ${name}: ${reason}`);
       }
     }
+    // Idle: started, discovery read, no request served yet.
     await new Promise((r) => setTimeout(r, p.idleSettleMs));
-    for (const t of targets) infos.set(t.name, { name: t.name, idleRssMiB: t.direct ? undefined : rssMiB(t.pids()), peakRssMiB: undefined, afterLoadRssMiB: undefined });
+    const idle = new Map(launched.map((t) => [t.name, t.direct ? undefined : rssMiB(t.pids())]));
+    for (const t of launched) {
+      try {
+        await sanityCheck(t, files, bodies.object.length);
+        targets.push(t);
+        infos.set(t.name, { name: t.name, idleRssMiB: idle.get(t.name), peakRssMiB: undefined, afterLoadRssMiB: undefined });
+      } catch (err) {
+        skipped.push({ target: t.name, reason: (err as Error).message });
+        log(`skip  ${t.name}: ${(err as Error).message}`);
+      }
+    }
 
     const runs: Run[] = [];
     const watches: WatchRun[] = [];
@@ -207,6 +218,16 @@ export async function runThroughput(options: ThroughputOptions): Promise<Report>
       for (const scenario of SCENARIOS) for (const t of targets) await measure(t, scenario, -1, p.warmupSeconds);
       for (const t of targets) await timeWatch(t, files, p.watchEvents);
     }
+    // How much the upstream serves when pushed harder than any proxy pushes it: if this is well above
+    // what the proxies get through, the upstream is not what limits them.
+    let upstreamCapacity: ReportInput['upstreamCapacity'];
+    const direct = targets.find((t) => t.direct);
+    if (direct && !options.quick) {
+      const up0 = cpuSeconds(neu.pids);
+      const r = await load.run(direct, 'get', { connections: 64, durationSeconds: p.seconds, threads: 2 });
+      const wall = r.durationUs / 1e6;
+      upstreamCapacity = { rps: r.requests / wall, upstreamCpuCores: (cpuSeconds(neu.pids) - up0) / wall, loadCpuCores: r.loadCpuSeconds / wall };
+    }
     for (let round = 0; round < p.rounds; round++) {
       const roundStarted = Date.now();
       for (const scenario of SCENARIOS) {
@@ -238,10 +259,11 @@ export async function runThroughput(options: ThroughputOptions): Promise<Report>
       runs,
       watches,
       peerscopeOutcomes: outcomes,
+      upstreamCapacity,
       seconds: (Date.now() - started) / 1000,
     }, log);
   } finally {
-    await Promise.all(targets.map((t) => t.stop().catch(() => undefined)));
+    await Promise.all(launched.map((t) => t.stop().catch(() => undefined)));
     await Promise.all(upstreams.map((u) => u.stop().catch(() => undefined)));
     rmSync(dir, { recursive: true, force: true });
   }

@@ -35,6 +35,8 @@ export interface LoadResult {
 export interface LoadOptions {
   readonly connections: number;
   readonly durationSeconds: number;
+  /** wrk threads (default 1); the undici load child always runs one process. */
+  readonly threads?: number;
 }
 
 const WRK_SCRIPT = fileURLToPath(new URL('./wrk.lua', import.meta.url));
@@ -88,7 +90,7 @@ export function wrkGenerator(wrk: string, files: Files, bodyFile: string): LoadG
     description: `wrk (${wrk}, 1 thread)`,
     async run(target, scenario, o) {
       const headers = headersFor(target, files);
-      const args = ['-t1', `-c${o.connections}`, `-d${Math.max(1, Math.round(o.durationSeconds))}s`, '--timeout', '10s', '-s', WRK_SCRIPT];
+      const args = [`-t${o.threads ?? 1}`, `-c${o.connections}`, `-d${Math.max(1, Math.round(o.durationSeconds))}s`, '--timeout', '10s', '-s', WRK_SCRIPT];
       for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}: ${v}`);
       args.push(target.url + PATHS[scenario]);
       const env = { ...process.env, BENCH_METHOD: scenario === 'post' ? 'POST' : '', BENCH_BODY_FILE: scenario === 'post' ? bodyFile : '' };

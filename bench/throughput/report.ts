@@ -54,6 +54,8 @@ export interface ReportInput {
   readonly runs: readonly Run[];
   readonly watches: readonly WatchRun[];
   readonly peerscopeOutcomes: Record<string, number>;
+  /** GET straight to the upstream with 2 load threads and 64 connections (full mode only). */
+  readonly upstreamCapacity: { readonly rps: number; readonly upstreamCpuCores: number; readonly loadCpuCores: number } | undefined;
   readonly seconds: number;
 }
 
@@ -209,7 +211,8 @@ function print(input: ReportInput, summary: Report['summary'], ratios: Report['r
   const d = summary.get?.direct?.rps?.median;
   if (d && best('get') > 0) {
     const psUp = summary.get?.peerscope?.upstreamCpuCores?.median;
-    log(`\nupstream check: direct GET ${fmt(d)} req/s = ${(d / best('get')).toFixed(2)}× the fastest proxy's; the upstream used ${fmt(psUp, 2)} cores during Peerscope's GET runs (it has ${input.upstreamWorkers} workers)`);
+    const cap = input.upstreamCapacity;
+    log(`\nupstream check: direct GET ${fmt(d)} req/s (16 connections) = ${(d / best('get')).toFixed(2)}× the fastest proxy's GET${cap ? `; pushed with 2 wrk threads × 64 connections it served ${fmt(cap.rps)} req/s = ${(cap.rps / best('get')).toFixed(2)}× (using ${cap.upstreamCpuCores.toFixed(2)} cores; the load generator ${cap.loadCpuCores.toFixed(2)})` : ''}; during Peerscope's GET runs it used ${fmt(psUp, 2)} cores (${input.upstreamWorkers} worker processes)`);
   }
   for (const s of input.skipped) log(`skipped ${s.target}: ${s.reason}`);
 
