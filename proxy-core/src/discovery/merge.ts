@@ -16,39 +16,70 @@ export function mergeDiscovery(lists: readonly ServerDocument[]): APIGroupDiscov
   // D2: visit in ascending lexicographic order of server name (code units, like Go's string compare).
   const visited = [...lists].sort((a, b) => cmp(a.server, b.server));
   const groupOrders: string[][] = [];
-  const groups = new Map<string, { first: APIGroupDiscovery; versions: Map<string, VersionAcc>; versionOrders: string[][] }>();
+  const entriesByName = new Map<string, APIGroupDiscovery[]>();
   for (const { doc } of visited) {
-    groupOrders.push(doc.items.map(groupName));
+    const order: string[] = [];
     for (const g of doc.items) {
       const name = groupName(g);
-      let acc = groups.get(name);
-      if (!acc) groups.set(name, (acc = { first: g, versions: new Map(), versionOrders: [] }));
-      acc.versionOrders.push(g.versions.map((v) => v.version));
-      for (const v of g.versions) {
-        let vacc = acc.versions.get(v.version);
-        if (!vacc) acc.versions.set(v.version, (vacc = { first: v, resources: new Map(), resourceOrders: [] }));
-        vacc.resourceOrders.push((v.resources ?? []).map((r) => r.resource));
-        for (const r of v.resources ?? []) {
-          const existing = vacc.resources.get(r.resource);
-          vacc.resources.set(r.resource, existing ? mergeResource(existing, r) : r);
-        }
+      order.push(name);
+      const entries = entriesByName.get(name);
+      if (entries) entries.push(g);
+      else entriesByName.set(name, [g]);
+    }
+    groupOrders.push(order);
+  }
+  const items = mergePreservingRelativeOrder(groupOrders).map((name) => mergeGroup(entriesByName.get(name)!));
+  const first = (visited[0] as ServerDocument).doc;
+  return { ...first, items };
+}
+
+/**
+ * One group as listed by every server that lists it, in visit order. A group only one server lists,
+ * or that every server lists identically, is taken as it is (the common case, and most of the cost
+ * of a merge of many CRD groups); otherwise versions and resources are unioned.
+ */
+function mergeGroup(entries: readonly APIGroupDiscovery[]): APIGroupDiscovery {
+  const first = entries[0] as APIGroupDiscovery;
+  if (hasUniqueNames(first) && entries.every((g) => g === first || deepEqual(g, first))) return first;
+  const versions = new Map<string, VersionAcc>();
+  const versionOrders: string[][] = [];
+  for (const g of entries) {
+    versionOrders.push(g.versions.map((v) => v.version));
+    for (const v of g.versions) {
+      let vacc = versions.get(v.version);
+      if (!vacc) versions.set(v.version, (vacc = { first: v, resources: new Map(), resourceOrders: [] }));
+      vacc.resourceOrders.push((v.resources ?? []).map((r) => r.resource));
+      for (const r of v.resources ?? []) {
+        const existing = vacc.resources.get(r.resource);
+        vacc.resources.set(r.resource, existing ? mergeResource(existing, r) : r);
       }
     }
   }
-  const items = mergePreservingRelativeOrder(groupOrders).map((name) => {
-    const acc = groups.get(name)!;
-    const versions = mergePreservingRelativeOrder(acc.versionOrders).map((version): APIVersionDiscovery => {
-      const vacc = acc.versions.get(version)!;
-      const resources = mergePreservingRelativeOrder(vacc.resourceOrders).map((r) => vacc.resources.get(r)!);
-      // `resources` is omitempty on the wire: keep it absent where every server left it out.
-      const out: APIVersionDiscovery = { ...vacc.first };
-      if (resources.length > 0 || vacc.first.resources !== undefined) out.resources = resources;
-      return out;
-    });
-    return { ...acc.first, versions };
+  const merged = mergePreservingRelativeOrder(versionOrders).map((version): APIVersionDiscovery => {
+    const vacc = versions.get(version)!;
+    const resources = mergePreservingRelativeOrder(vacc.resourceOrders).map((r) => vacc.resources.get(r)!);
+    // `resources` is omitempty on the wire: keep it absent where every server left it out.
+    const out: APIVersionDiscovery = { ...vacc.first };
+    if (resources.length > 0 || vacc.first.resources !== undefined) out.resources = resources;
+    return out;
   });
-  const first = (visited[0] as ServerDocument).doc;
-  return { ...first, items };
+  return { ...first, versions: merged };
+}
+
+/** No version listed twice in the group, no resource twice in a version: the union would be the group itself. */
+function hasUniqueNames(g: APIGroupDiscovery): boolean {
+  if (!uniqueBy(g.versions, (v) => v.version)) return false;
+  for (const v of g.versions) if (v.resources && !uniqueBy(v.resources, (r) => r.resource)) return false;
+  return true;
+}
+
+function uniqueBy<T>(xs: readonly T[], key: (x: T) => string): boolean {
+  if (xs.length < 2) return true;
+  if (xs.length <= 8) {
+    for (let i = 1; i < xs.length; i++) for (let j = 0; j < i; j++) if (key(xs[i] as T) === key(xs[j] as T)) return false;
+    return true;
+  }
+  return new Set(xs.map(key)).size === xs.length;
 }
 
 interface VersionAcc {
