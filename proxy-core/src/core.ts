@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import type { PeerStatus } from '../contract/peers.js';
 import { PeerSet } from './cluster/peer-set.js';
 import { publicInfo, type ServerConfig, type ServerSource, type ServerUpdate } from './cluster/server-config.js';
-import { answerAndClose, refuseConnect, refuseExpectation, ResponseQueue, statusForParseError } from './proxy/connection-answers.js';
+import { answerAndClose, closeLingering, refuseConnect, refuseExpectation, ResponseQueue, statusForParseError } from './proxy/connection-answers.js';
 import { createHandler, type DiscoveryMode } from './proxy/handler.js';
 import { HandlingServerPicker, type HandlingPolicy } from './proxy/policy.js';
 import { RouteState } from './proxy/route-state.js';
@@ -138,6 +138,7 @@ export function createCore(options: CoreOptions): Core {
         void handler.onRequest(req, res);
       });
       server.on('upgrade', (req, socket, head) => queue.takeOver(socket, () => void handler.onUpgrade(req, socket, head)));
+      server.on('connection', closeLingering);
       server.on('connect', (req, socket) => refuseConnect(queue, req, socket));
       server.on('checkContinue', (req, res) => {
         queue.track(req, res);

@@ -25,7 +25,7 @@ afterAll(async () => {
 interface Exchange { responses: ParsedResponse[]; closed: boolean; error?: string }
 
 /** Writes `bytes`, reads until the port closes (or `ms`), and cuts the answer into responses. */
-function exchange(bytes: string | Buffer, expecting: { head?: boolean; upgrade?: boolean }[], ms = 3_000, afterWrite?: (s: ReturnType<typeof connect>) => void): Promise<Exchange> {
+function exchange(bytes: string | Buffer, expecting: { head?: boolean; upgrade?: boolean }[], ms = 3_000, afterWrite?: (s: ReturnType<typeof connect>) => void, readAfterMs = 0): Promise<Exchange> {
   return new Promise((resolve) => {
     const socket = connect(port, '127.0.0.1');
     const parser = new ResponseParser();
@@ -68,6 +68,10 @@ function exchange(bytes: string | Buffer, expecting: { head?: boolean; upgrade?:
     });
     socket.write(bytes);
     afterWrite?.(socket);
+    if (readAfterMs) {
+      socket.pause();
+      setTimeout(() => socket.resume(), readAfterMs);
+    }
   });
 }
 
@@ -89,6 +93,16 @@ describe('connection-level answers of the port', () => {
     const x = await exchange(Buffer.concat([Buffer.from(`POST /api/v1/namespaces/d/pods HTTP/1.1\r\n${host()}X Bad: 1\r\nContent-Length: ${body.length}\r\n\r\n`), body]), [{}]);
     expect(x.error).toBeUndefined();
     expect(x.responses.map((r) => r.status)).toEqual([400]);
+  });
+
+  it('closes lingering: a slow reader gets every response before a close, although it sent more than the port read', async () => {
+    // The 403 closes the connection (the client asked to) with 2 MiB of its body unread: closing at
+    // once would reset the connection and destroy the big response still in the client's buffer.
+    const refused = Buffer.concat([Buffer.from(`POST /api/v1/namespaces/d/pods HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\nContent-Length: ${2 * 1024 * 1024}\r\n\r\n`), Buffer.alloc(2 * 1024 * 1024, 0x62)]);
+    const x = await exchange(Buffer.concat([Buffer.from(get('/api/v1/pods', 'big')), refused]), [{}, {}], 5_000, undefined, 400);
+    expect(x.error).toBeUndefined();
+    expect(x.responses.map((r) => r.status)).toEqual([200, 403]);
+    expect(x.responses[0]?.body.length).toBe(300 * 1024);
   });
 
   it('refuses CONNECT with a 405 Status', async () => {

@@ -7,6 +7,7 @@
 //   the client is still sending for a moment, so the client reads the answer instead of a reset
 //   (closing with unread bytes makes the kernel send RST, which discards the answer in flight).
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { failure, type Status } from '../util/status.js';
 import { writeStatus } from './passes/write-status.js';
@@ -118,7 +119,7 @@ export function answerAndClose(queue: ResponseQueue, socket: Duplex, status: Sta
     socket.destroy();
     return;
   }
-  // Keep reading while waiting and lingering: unread bytes at close would reset the connection.
+  // Keep reading while waiting: unread bytes at close would reset the connection.
   socket.on('data', () => undefined);
   socket.resume();
   queue.takeOver(socket, () => {
@@ -133,12 +134,41 @@ export function answerAndClose(queue: ResponseQueue, socket: Duplex, status: Sta
       `${ROUTE_HEADER}: ${REJECTED[ROUTE_HEADER]}`,
     ].join('\r\n');
     socket.end(`${head}\r\n\r\n${body}`);
-    const timer = setTimeout(() => socket.destroy(), LINGER_MS);
-    timer.unref();
-    socket.once('close', () => clearTimeout(timer));
-    // The client read the answer and closed its side: done.
-    socket.once('end', () => socket.destroy());
+    linger(socket);
   });
+}
+
+/**
+ * Node's server ends a connection after a response that closes it (Connection: close, HTTP/1.0,
+ * an unmet 100-continue) with destroySoon(): the descriptor is closed as soon as the response is
+ * written, and bytes the client already sent behind it (a body, pipelined requests) make the kernel
+ * send a reset, which can destroy responses the client has not read yet. Here the port stops
+ * parsing, sends FIN after the last response, and reads and drops what still comes until the
+ * client closes or LINGER_MS pass (RFC 9112 §9.6).
+ */
+export function closeLingering(socket: Socket): void {
+  socket.destroySoon = () => {
+    if (socket.destroyed) return;
+    // Nothing after the last response is parsed, let alone answered or forwarded.
+    socket.removeAllListeners('data');
+    socket.on('error', () => undefined);
+    socket.end();
+    linger(socket);
+  };
+}
+
+function linger(socket: Duplex): void {
+  socket.on('data', () => undefined);
+  socket.resume();
+  if (socket.readableEnded) {
+    socket.once('finish', () => socket.destroy());
+    return;
+  }
+  const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+  timer.unref();
+  socket.once('close', () => clearTimeout(timer));
+  // The client read what it wanted and closed its side: done.
+  socket.once('end', () => socket.destroy());
 }
 
 /** CONNECT asks a proxy for a raw tunnel to host:port; this port only carries Kubernetes API requests. */
