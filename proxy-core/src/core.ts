@@ -1,5 +1,6 @@
 // createCore(options): the whole engine as one object. The CLI, the browser-mode control host and
 // Electron main are three hosts of it (DESIGN "One core, three hosts").
+import { setMaxListeners } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { PeerStatus } from '../contract/peers.js';
@@ -114,6 +115,8 @@ export function createCore(options: CoreOptions): Core {
   let bound: ListenAddress | undefined;
 
   const shutdown = new AbortController();
+  // Every open watch and log follow listens for the shutdown: hundreds are normal, not a leak.
+  setMaxListeners(0, shutdown.signal);
   const handler = createHandler({
     shutdown: shutdown.signal,
     peers, state: routes, upstreams, telemetry, picker, settings, random,

@@ -2,6 +2,7 @@
 // (fuzz-port.test.ts): pipelined answers stay in order, a refused connection lingers so its Status
 // is read, CONNECT and unmet expectations get a Status, a 100 Continue never lands inside another
 // response, and an upgrade queued behind a response neither stalls it nor crashes the process.
+import { setMaxListeners } from 'node:events';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCore, type Core } from '../src/core.js';
@@ -141,5 +142,31 @@ describe('connection-level answers of the port', () => {
     for (let i = 0; i < 5; i++) await exchange(`${get('/api/v1/pods', 'big')}${upgrade}`, [{}, { upgrade: true }], 200, (s) => setTimeout(() => s.resetAndDestroy(), 5));
     const x = await exchange(`GET /version HTTP/1.1\r\n${host()}Connection: close\r\n\r\n`, [{}]);
     expect(x.responses.map((r) => r.status)).toEqual([200]);
+  });
+});
+
+describe('many watches at once', () => {
+  it('do not trip the listener-leak warning on the shutdown signal (every watch listens for the port\'s shutdown)', async () => {
+    const { startFakeApiserver } = await import('./fake-apiserver.js');
+    const fake = await startFakeApiserver(1);
+    const watchCore = createCore({ servers: [{ name: 'fake', url: fake.url }], listen: { port: 0 } });
+    const { url } = await watchCore.start();
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(`${w.name}: ${w.message}`);
+    process.on('warning', onWarning);
+    const controller = new AbortController();
+    setMaxListeners(0, controller.signal);
+    try {
+      const { request } = await import('undici');
+      const watches = await Promise.all(Array.from({ length: 16 }, () => request(`${url}/apis/example.io/v1/namespaces/d/things?watch=true`, { signal: controller.signal })));
+      for (const w of watches) expect(w.statusCode).toBe(200);
+      await new Promise((r) => setTimeout(r, 50));
+      expect(warnings.filter((w) => w.includes('MaxListeners'))).toEqual([]);
+    } finally {
+      controller.abort();
+      process.off('warning', onWarning);
+      await watchCore.close(0);
+      await fake.close();
+    }
   });
 });
