@@ -61,7 +61,9 @@ export class PeerSet extends EventEmitter<PeerSetEvents> {
   private readonly peers = new Map<string, Peer>();
   private timers: NodeJS.Timeout[] = [];
   private recheckInFlight: Promise<void> | undefined;
-  private lastRecheckAt = 0;
+  private recheckQueued: Promise<void> | undefined;
+  /** performance.now() when the latest re-check started. */
+  private recheckStartedAt = -Infinity;
   private closed = false;
   private readonly probeIntervalMs: number;
   private readonly discoveryIntervalMs: number;
@@ -234,15 +236,26 @@ export class PeerSet extends EventEmitter<PeerSetEvents> {
   /**
    * Before the port answers "nobody serves this GVR", look again at every server it believes out of
    * service or whose discovery is not current: one that just came back at a new release may serve it.
-   * Coalesced, and at most once per `minIntervalMs`, so a stream of true 404s costs almost nothing.
+   * The look must start no earlier than `since` (the request's arrival, performance.now()): a look
+   * taken before could have missed a server that came back in between, and the request would get a
+   * false 404. Requests share looks: those arriving while one runs share the next, so there is at
+   * most one running and one waiting, and none at all while every server is in service.
    */
-  recheckOutOfService(minIntervalMs = 50): Promise<void> {
-    if (this.recheckInFlight) return this.recheckInFlight;
-    if (Date.now() - this.lastRecheckAt < minIntervalMs) return Promise.resolve();
+  recheckOutOfService(since = performance.now()): Promise<void> {
+    if (this.recheckStartedAt >= since) return this.recheckInFlight ?? Promise.resolve();
+    if (!this.recheckInFlight) return this.startRecheck();
+    this.recheckQueued ??= this.recheckInFlight.then(() => {
+      this.recheckQueued = undefined;
+      return this.startRecheck();
+    });
+    return this.recheckQueued;
+  }
+
+  private startRecheck(): Promise<void> {
+    this.recheckStartedAt = performance.now();
     const suspects = [...this.peers.values()].filter((p) => !p.gone).filter((p) => p.health !== 'ready' || !p.discovery || p.discoveryError !== undefined || p.discoveryInFlight !== undefined);
     if (suspects.length === 0) return Promise.resolve();
-    this.lastRecheckAt = Date.now();
-    this.recheckInFlight = Promise.all(suspects.map(async (p) => {
+    const recheck: Promise<void> = Promise.all(suspects.map(async (p) => {
       // A read already under way is the freshest answer there is: wait for it instead of probing.
       if (p.discoveryInFlight && p.health === 'ready') return p.discoveryInFlight;
       await this.probe(p.config.name);
@@ -250,10 +263,12 @@ export class PeerSet extends EventEmitter<PeerSetEvents> {
       if (p.discoveryInFlight) await p.discoveryInFlight;
       else if (p.health === 'ready' && (!p.discovery || p.discoveryError !== undefined)) await this.refreshDiscovery(p.config.name);
     })).then(() => undefined).finally(() => {
-      this.recheckInFlight = undefined;
+      if (this.recheckInFlight === recheck) this.recheckInFlight = undefined;
     });
-    return this.recheckInFlight;
+    this.recheckInFlight = recheck;
+    return recheck;
   }
+
 
   refreshDiscovery(name: string): Promise<void> {
     const peer = this.peers.get(name);

@@ -142,7 +142,7 @@ export function createHandler(ctx: ProxyContext) {
       // No false 404 and no needless 503: a server that just came back, possibly at a new release,
       // may serve it; look again before answering (see PeerSet.recheckOutOfService).
       const generation = ctx.state.generation;
-      return ctx.peers.recheckOutOfService().then(() => settleDecision(t, ctx.state.generation !== generation ? decideNow(req, t, handling) : decision));
+      return ctx.peers.recheckOutOfService(t.started).then(() => settleDecision(t, ctx.state.generation !== generation ? decideNow(req, t, handling) : decision));
     }
     return settleDecision(t, decision);
   }
