@@ -11,6 +11,9 @@ import { Agent, request } from 'undici';
 import { catalogEntries, type ReleaseCatalog } from './catalog/index.js';
 import { isWritable, objectFor } from './traffic/objects.js';
 import { TokenBucket } from './traffic/token-bucket.js';
+import { emptyWatchCounts, type WatchCounts, type WatchSegment } from './traffic/watch-log.js';
+
+export type { WatchCounts, WatchSegment } from './traffic/watch-log.js';
 
 export type TrafficKind = 'list' | 'watch' | 'get' | 'create' | 'delete' | 'ns-sweep';
 
@@ -52,6 +55,10 @@ export interface TrafficSummary {
   readonly uncertain: string[];
   readonly watchEvents: number;
   readonly watchReconnects: number;
+  /** How the reflectors' watches went: opened, ended cleanly, errored, refused, resumed, relisted. */
+  readonly watches: WatchCounts;
+  /** Per reflector, the list → watch → resume … segments with the resourceVersions received (see watch-log.ts). */
+  readonly watchSegments: WatchSegment[];
 }
 
 export interface TrafficOptions {
@@ -117,7 +124,7 @@ export function startTraffic(options: TrafficOptions): TrafficHandle {
   const namespacedListable = listable.filter((g) => g.namespaced);
   const writable = gvrs.filter((g) => isWritable(g.key) && g.verbs.has('create') && g.verbs.has('delete'));
   const created: { gvr: Gvr; name: string }[] = [];
-  const summary = { total: 0, byStatus: {} as Record<string, number>, byKind: {} as Record<string, number>, notFound: [] as TrafficSummary['notFound'], writes: [] as AcknowledgedWrite[], uncertain: [] as string[], watchEvents: 0, watchReconnects: 0 };
+  const summary = { total: 0, byStatus: {} as Record<string, number>, byKind: {} as Record<string, number>, notFound: [] as TrafficSummary['notFound'], writes: [] as AcknowledgedWrite[], uncertain: [] as string[], watchEvents: 0, watchReconnects: 0, watches: emptyWatchCounts(), watchSegments: [] as WatchSegment[] };
 
   const bucket = new TokenBucket(Math.max(0, options.rps));
   // Watches are cut at once on stop; short requests get a grace first.
@@ -267,6 +274,7 @@ export function startTraffic(options: TrafficOptions): TrafficHandle {
   async function reflector(g: Gvr): Promise<void> {
     let rv: string | undefined;
     let failures = 0;
+    let segment: WatchSegment | undefined;
     const backoff = async () => {
       await sleep(WATCH_BACKOFF_MS[Math.min(failures++, WATCH_BACKOFF_MS.length - 1)] as number, watchAbort.signal);
     };
@@ -280,31 +288,44 @@ export function startTraffic(options: TrafficOptions): TrafficHandle {
           continue;
         }
         rv = listRv;
+        segment = { gvr: g.key, namespace: g.namespaced ? ns : '', fromRv: Number(listRv), rvs: [], lastRv: Number(listRv), streams: 0 };
+        summary.watchSegments.push(segment);
       }
       if (!(await bucket.take())) return;
-      const outcome = await watchOnce(g, rv);
+      const outcome = await watchOnce(g, rv, segment as WatchSegment);
       if (outcome.kind === 'stopped') return;
-      if (outcome.kind === 'gone') rv = undefined;
-      else if (outcome.rv) rv = outcome.rv;
+      if (outcome.kind === 'gone') {
+        rv = undefined;
+        summary.watches.relisted++;
+      } else if (outcome.rv) rv = outcome.rv;
       if (outcome.kind === 'ended') failures = 0;
       else await backoff();
       summary.watchReconnects++;
     }
   }
 
-  async function watchOnce(g: Gvr, rv: string): Promise<{ kind: 'ended' | 'failed' | 'gone' | 'stopped'; rv?: string }> {
+  async function watchOnce(g: Gvr, rv: string, segment: WatchSegment): Promise<{ kind: 'ended' | 'failed' | 'gone' | 'stopped'; rv?: string }> {
     const target = nextTarget();
     const path = `${collection(g)}?allowWatchBookmarks=true&resourceVersion=${encodeURIComponent(rv)}&timeoutSeconds=${300 + Math.floor(random() * 300)}&watch=true`;
     const started = performance.now();
     let lastRv: string | undefined;
+    let opened = false;
+    const held = (next: string) => {
+      lastRv = next;
+      segment.lastRv = Math.max(segment.lastRv, Number(next));
+    };
     try {
       const res = await request(`${target}${path}`, { dispatcher: agent, headers, signal: watchAbort.signal });
       const answeredBy = answeredByOf(res.headers);
       record({ at: Date.now(), kind: 'watch', method: 'GET', path, gvr: g.key, status: res.statusCode, ms: performance.now() - started, target, ...(answeredBy ? { answeredBy } : {}) });
       if (res.statusCode !== 200) {
         await res.body.text();
+        summary.watches.refused++;
         return { kind: res.statusCode === 410 ? 'gone' : 'failed' };
       }
+      opened = true;
+      summary.watches.opened++;
+      if (segment.streams++ > 0) summary.watches.resumed++;
       let buffered = '';
       for await (const chunk of res.body) {
         buffered += (chunk as Buffer).toString();
@@ -314,15 +335,28 @@ export function startTraffic(options: TrafficOptions): TrafficHandle {
           buffered = buffered.slice(nl + 1);
           if (!event) continue; // a line that is not JSON: a reflector logs it and moves on
           summary.watchEvents++;
-          if (event.type === 'ERROR') return { kind: event.object?.code === 410 ? 'gone' : 'failed', ...(lastRv ? { rv: lastRv } : {}) };
+          if (event.type === 'ERROR') {
+            const gone = event.object?.code === 410;
+            if (!gone) summary.watches.errored++;
+            else summary.watches.endedCleanly++;
+            return { kind: gone ? 'gone' : 'failed', ...(lastRv ? { rv: lastRv } : {}) };
+          }
           const eventRv = event.object?.metadata?.resourceVersion;
-          if (eventRv) lastRv = eventRv;
+          if (!eventRv) continue;
+          if (event.type !== 'BOOKMARK') segment.rvs.push(Number(eventRv));
+          held(eventRv);
         }
       }
+      summary.watches.endedCleanly++;
       return { kind: 'ended', ...(lastRv ? { rv: lastRv } : {}) };
     } catch (err) {
-      if (watchAbort.signal.aborted) return { kind: 'stopped' };
-      if (lastRv === undefined) {
+      if (watchAbort.signal.aborted) {
+        if (opened) summary.watches.stoppedByClient++;
+        return { kind: 'stopped' };
+      }
+      if (opened) summary.watches.errored++;
+      else {
+        summary.watches.refused++;
         // No answer at all (refused, reset before headers): a request that failed.
         record({ at: Date.now(), kind: 'watch', method: 'GET', path, gvr: g.key, status: 0, ms: performance.now() - started, target, error: (err as Error).message });
       }
@@ -333,7 +367,10 @@ export function startTraffic(options: TrafficOptions): TrafficHandle {
   track(dispatch());
   for (const g of chooseWatched(listable, options.watches ?? 3)) track(reflector(g));
 
-  const snapshot = (): TrafficSummary => ({ ...summary, byStatus: { ...summary.byStatus }, byKind: { ...summary.byKind }, notFound: [...summary.notFound], writes: [...summary.writes], uncertain: [...summary.uncertain] });
+  const snapshot = (): TrafficSummary => ({
+    ...summary, byStatus: { ...summary.byStatus }, byKind: { ...summary.byKind }, notFound: [...summary.notFound], writes: [...summary.writes], uncertain: [...summary.uncertain],
+    watches: { ...summary.watches }, watchSegments: summary.watchSegments.map((s) => ({ ...s, rvs: [...s.rvs] })),
+  });
   let stopped: Promise<TrafficSummary> | undefined;
   const stop = (): Promise<TrafficSummary> => {
     stopped ??= (async () => {
@@ -364,9 +401,10 @@ export function startTraffic(options: TrafficOptions): TrafficHandle {
 /** Watched GVRs: alternately one that every release serves and one only some serve (a new API's controller). */
 function chooseWatched(listable: readonly Gvr[], count: number): Gvr[] {
   const watchable = listable.filter((g) => g.verbs.has('watch'));
-  // configmaps first: the generator writes them, so that watch sees events.
-  const common = watchable.filter((g) => !g.skewed).sort((a, b) => Number(b.key === '/v1/configmaps') - Number(a.key === '/v1/configmaps'));
-  const skewed = watchable.filter((g) => g.skewed);
+  // configmaps first, then the other kinds the generator writes: those watches see events.
+  const rank = (g: Gvr) => (g.key === '/v1/configmaps' ? 2 : isWritable(g.key) ? 1 : 0);
+  const common = watchable.filter((g) => !g.skewed).sort((a, b) => rank(b) - rank(a));
+  const skewed = watchable.filter((g) => g.skewed).sort((a, b) => rank(b) - rank(a));
   const out: Gvr[] = [];
   for (let i = 0; out.length < count && (i < common.length || i < skewed.length); i++) {
     for (const g of [common[i], skewed[i]]) if (g && out.length < count) out.push(g);
