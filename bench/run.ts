@@ -4,10 +4,15 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { microFigures, type Figure } from './micro.js';
 import { idleRssMiB } from './rss.js';
 import { snapshotFigures } from './snapshot.js';
+import { longSoakFromArgs } from './soak/index.js';
 import { runThroughput } from './throughput/index.js';
 import { uiFigures } from './ui/chromium.js';
 
 const quick = process.argv.includes('--quick');
+
+// `--soak-minutes N`: only the long rollout soak with the port's RSS growth (bench/soak).
+const soakExit = await longSoakFromArgs(process.argv);
+if (soakExit !== undefined) process.exit(soakExit);
 
 function print(f: Figure): void {
   const value = f.value < 10 ? f.value.toFixed(3) : f.value.toFixed(1);
