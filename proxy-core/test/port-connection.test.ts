@@ -170,3 +170,27 @@ describe('many watches at once', () => {
     }
   });
 });
+
+describe('a client that leaves with answers still queued', () => {
+  it('has every queued answer\'s upstream request aborted (it held its connection, and the port\'s shutdown, for ever)', async () => {
+    const up = await startFuzzUpstream('q', [{ group: '', version: 'v1', resource: 'pods', namespaced: true }]);
+    const c = createCore({ servers: [{ name: 'q', url: up.url }], listen: { port: 0 } });
+    const p = (await c.start()).port;
+    let closing: Promise<string> | undefined;
+    try {
+      const socket = connect(p, '127.0.0.1');
+      socket.on('error', () => undefined);
+      const h = `Host: localhost:${p}\r\n`;
+      // The big answer is queued behind the slow one and pauses its upstream read; then the client goes.
+      socket.write(`GET /api/v1/pods HTTP/1.1\r\n${h}x-fuzz-reply: slow\r\n\r\nGET /api/v1/pods HTTP/1.1\r\n${h}x-fuzz-reply: big\r\n\r\n`);
+      await new Promise((r) => setTimeout(r, 10));
+      socket.destroy();
+      await new Promise((r) => setTimeout(r, 100));
+      closing = c.close(500).then(() => 'closed');
+      expect(await Promise.race([closing, new Promise((r) => setTimeout(() => r('still open after 3 s'), 3_000))])).toBe('closed');
+    } finally {
+      await up.close();
+      await Promise.race([closing ?? c.close(0), new Promise((r) => setTimeout(r, 3_000))]);
+    }
+  });
+});

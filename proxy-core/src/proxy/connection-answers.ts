@@ -27,7 +27,20 @@ export class ResponseQueue {
   track(req: IncomingMessage, res: ServerResponse): void {
     const socket = req.socket;
     let entries = this.open.get(socket);
-    if (!entries) this.open.set(socket, (entries = new Set()));
+    if (!entries) {
+      this.open.set(socket, (entries = new Set()));
+      const mine = entries;
+      // Node tells only the response being written that its client left; a response queued behind
+      // it (pipelining) never hears, so its upstream request would wait for ever (a paused body
+      // held its connection, and the port's shutdown, for good). Tell them all.
+      socket.once('close', () => setImmediate(() => {
+        for (const e of mine) {
+          if (e.res.writableFinished) continue;
+          e.res.destroy();
+          e.res.emit('close');
+        }
+      }));
+    }
     const entry = { req, res };
     entries.add(entry);
     res.once('close', () => {
