@@ -11,11 +11,13 @@ import { createHandler, type DiscoveryMode } from './proxy/handler.js';
 import { HandlingServerPicker, type HandlingPolicy } from './proxy/policy.js';
 import { RouteState } from './proxy/route-state.js';
 import { Telemetry } from './telemetry/telemetry.js';
-import { Upstreams } from './upstream/pool.js';
+import { Upstreams, type UpstreamOptions } from './upstream/pool.js';
 import { takeSnapshot } from './snapshot/take.js';
 
 export interface CoreOptions {
   readonly servers: readonly ServerConfig[];
+  /** Data-path timeouts (connect, response headers) and pool size; defaults in upstream/pool.ts. */
+  readonly upstream?: UpstreamOptions;
   /** Default 127.0.0.1:8001; port 0 picks a free one. */
   readonly listen?: { readonly host?: string; readonly port?: number };
   readonly policy?: HandlingPolicy;
@@ -82,7 +84,7 @@ export function createCore(options: CoreOptions): Core {
   });
   const telemetry = new Telemetry(options.maxEvents ?? 10_000);
   const routes = new RouteState(peers);
-  const upstreams = new Upstreams(options.servers);
+  const upstreams = new Upstreams(options.servers, options.upstream);
   // Data-path pools follow the peer set: a server that joins gets its pool, a removed one's closes
   // gracefully, one at another address is reconnected. A gone server keeps its pool until removed
   // (requests already on it finish); it is never chosen for a new one.

@@ -6,6 +6,7 @@ import { serversFromKubeconfig } from '../cluster/from-kubeconfig.js';
 import type { ServerConfig, ServerSource } from '../cluster/server-config.js';
 import { createCore, DEFAULT_SERVER_REFRESH_MS, type ServerRefresh } from '../core.js';
 import { formatPolicy } from '../proxy/policy.js';
+import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_HEADERS_TIMEOUT_MS } from '../upstream/pool.js';
 import { proxyFor, redactProxy } from '../upstream/proxy-config.js';
 import { startUiHost } from './ui.js';
 import { parseDiscoveryMode, parseListen, parseNameEqualsUrl, parsePolicyOption, parsePositiveInt, onShutdown } from './options.js';
@@ -23,6 +24,8 @@ interface ServeFlags {
   acceptHosts?: string;
   ui: boolean;
   peerRefresh: number;
+  upstreamConnectTimeout: number;
+  upstreamHeadersTimeout: number;
 }
 
 export function registerServeCommand(program: Command): void {
@@ -41,6 +44,8 @@ export function registerServeCommand(program: Command): void {
     .option('--accept-hosts <hosts>', 'comma-separated extra Host header values the port accepts')
     .option('--ui', 'also serve the UI on a loopback port and print its URL (browser mode)', false)
     .option('--peer-refresh <seconds>', 'with --kubeconfig: find the apiservers again this often (new ones join, departed ones show as gone); 0 = never', parseSeconds, DEFAULT_SERVER_REFRESH_MS / 1000)
+    .option('--upstream-connect-timeout <seconds>', 'give up connecting to an apiserver (TCP and TLS) after this long: 503 UPSTREAM_CONNECT_TIMEOUT; 0 = never', parseSeconds, DEFAULT_CONNECT_TIMEOUT_MS / 1000)
+    .option('--upstream-headers-timeout <seconds>', 'give up waiting for an apiserver\'s response headers after this long: 503 UPSTREAM_HEADERS_TIMEOUT (watches and follows send theirs at once); 0 = never', parseSeconds, DEFAULT_HEADERS_TIMEOUT_MS / 1000)
     .action(async (flags: ServeFlags) => {
       let servers: ServerConfig[];
       let context: string | undefined;
@@ -86,6 +91,7 @@ export function registerServeCommand(program: Command): void {
         policy: flags.policy,
         discoveryMode: flags.discovery,
         maxEvents: flags.maxEvents,
+        upstream: { connectTimeoutMs: flags.upstreamConnectTimeout * 1000, headersTimeoutMs: flags.upstreamHeadersTimeout * 1000 },
         acceptHosts: flags.acceptHosts ? flags.acceptHosts.split(',').map((h) => h.trim()).filter(Boolean) : [],
         snapshotSource: context ? 'kubeconfig' : 'servers',
         ...(context ? { context } : {}),
