@@ -86,7 +86,8 @@ describe('the port under 100,000 generated requests', () => {
   });
 
   afterAll(async () => {
-    port?.child.kill('SIGTERM');
+    // Normally gone already (the test stops it); never leave it running.
+    if (port && port.exited() === undefined) port.child.kill('SIGKILL');
     await Promise.all(upstreams.map((u) => u.close()));
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
@@ -192,6 +193,16 @@ describe('the port under 100,000 generated requests', () => {
       + `  CPU: the port ${cpu.port.toFixed(1)} s, the fuzz (clients, upstreams, oracle) ${cpu.test.toFixed(1)} s\n`
       + `  port RSS ${rssStart.toFixed(0)} MiB at start, ${rssPeak.toFixed(0)} MiB at most; its own reads of the upstreams: ${upstreams.map((u) => `${u.name} ${[...u.controlReads.values()].reduce((a, b) => a + b, 0)}`).join(', ')}`);
     if (!replay && !SURVEY) expect(sent).toBeGreaterThanOrEqual(TARGET_REQUESTS);
+    // And it still shuts down cleanly (SIGTERM → exit 0 within its 5 s grace and a little more).
+    port.child.kill('SIGTERM');
+    const exit = await new Promise<string>((resolve) => {
+      const timer = setTimeout(() => resolve('still running 10 s after SIGTERM'), 10_000);
+      port.child.once('exit', (code) => {
+        clearTimeout(timer);
+        resolve(`exit ${code}`);
+      });
+    });
+    expect(exit, port.stderr()).toBe('exit 0');
   }, TIME_LIMIT_MS + 120_000);
 });
 
