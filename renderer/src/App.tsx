@@ -5,7 +5,7 @@
 import { QueryClient, QueryClientProvider, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type KeyboardEvent, type ReactNode } from 'react';
 import type { CoreClient, Overview } from '../../proxy-core/contract/index.js';
-import { Discovery } from '../features/discovery/Discovery.js';
+import { Discovery, DiscoveryOffline } from '../features/discovery/Discovery.js';
 import { GvrMatrix } from '../features/gvr-matrix/GvrMatrix.js';
 import { LiveRouting } from '../features/live-routing/LiveRouting.js';
 import { RoutingFeed, RoutingFeedContext } from '../features/live-routing/routing-feed.js';
@@ -18,7 +18,7 @@ import { CoreClientProvider, queryKeys, useCoreClient, useCoreEventsIntoCache } 
 import type { ConnectionState } from './transport/http.js';
 import { createSnapshotClient } from './transport/snapshot-client.js';
 import { shortRelease } from './ui/format.js';
-import { Empty, ErrorState, HealthBadge } from './ui/states.js';
+import { ErrorState, HealthBadge } from './ui/states.js';
 import { useOffline, useView, ViewContext, type OfflineView, type ViewState } from './view-mode.js';
 
 export interface ConnectionSource {
@@ -152,33 +152,6 @@ function Shell({ tab, setTab, connection }: { tab: TabId; setTab: (t: TabId) => 
         {TABS.find((t) => t.id === tab)!.render(offline !== null)}
       </main>
     </div>
-  );
-}
-
-/** The discovery views compare what the port serves now: a snapshot has each server's own GVRs only. */
-function DiscoveryOffline() {
-  const view = useView();
-  return (
-    <section className="panel discovery" aria-labelledby="discovery-title">
-      <header className="panel-head">
-        <div>
-          <h2 id="discovery-title">Discovery</h2>
-          <p className="muted">What GET /api and /apis answer on the local port.</p>
-        </div>
-      </header>
-      <Empty>
-        <p>
-          This screen compares the merged document the port serves now with each server’s own, and switches the port’s
-          discovery mode: both need the live cluster. The snapshot records each server’s own GVRs — see the GVR matrix — and the
-          mode the port was in (shown at the top).
-        </p>
-        {view && (
-          <button type="button" className="btn btn-primary" onClick={view.leave}>
-            Return to live
-          </button>
-        )}
-      </Empty>
-    </section>
   );
 }
 

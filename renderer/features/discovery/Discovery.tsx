@@ -7,6 +7,7 @@ import type { DiscoveryModeName, DiscoveryViews } from '../../../proxy-core/cont
 import { queryKeys, useCoreClient } from '../../src/client-context.js';
 import { gvrKeyLabel, shortRelease } from '../../src/ui/format.js';
 import { Empty, ErrorState, Loading } from '../../src/ui/states.js';
+import { useView } from '../../src/view-mode.js';
 
 const MODES: { mode: DiscoveryModeName; label: string; help: string }[] = [
   { mode: 'peer-aggregated', label: 'Peer-aggregated', help: 'one document merged across every apiserver (what kube-apiserver does with the Mixed Version Proxy on)' },
@@ -36,12 +37,7 @@ export function Discovery() {
 
   return (
     <section className="panel discovery" aria-labelledby="discovery-title">
-      <header className="panel-head">
-        <div>
-          <h2 id="discovery-title">Discovery</h2>
-          <p className="muted">What GET /api and /apis answer on the local port.</p>
-        </div>
-      </header>
+      <DiscoveryHeader />
       <fieldset className="segmented" disabled={!views.data}>
         <legend>Discovery on the local port</legend>
         {MODES.map((m) => (
@@ -140,4 +136,37 @@ function groupKeys(keys: readonly string[]): [string, string[]][] {
     groups.set(group, list);
   }
   return [...groups.entries()];
+}
+
+function DiscoveryHeader() {
+  return (
+    <header className="panel-head">
+      <div>
+        <h2 id="discovery-title">Discovery</h2>
+        <p className="muted">What GET /api and /apis answer on the local port.</p>
+      </div>
+    </header>
+  );
+}
+
+/** The discovery views compare what the port serves now: a snapshot has each server's own GVRs only. */
+export function DiscoveryOffline() {
+  const view = useView();
+  return (
+    <section className="panel discovery" aria-labelledby="discovery-title">
+      <DiscoveryHeader />
+      <Empty>
+        <p>
+          This screen compares the merged document the port serves now with each server’s own, and switches the port’s
+          discovery mode: both need the live cluster. The snapshot records each server’s own GVRs — see the GVR matrix — and the
+          mode the port was in (shown at the top).
+        </p>
+        {view && (
+          <button type="button" className="btn btn-primary" onClick={view.leave}>
+            Return to live
+          </button>
+        )}
+      </Empty>
+    </section>
+  );
 }
