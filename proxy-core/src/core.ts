@@ -190,15 +190,24 @@ export function createCore(options: CoreOptions): Core {
         const sweep = setInterval(() => s.closeIdleConnections(), 25);
         s.closeIdleConnections();
         const timer = setTimeout(() => s.closeAllConnections(), graceMs).unref();
-        await closed;
+        // A socket the server no longer tracks (one being closed lingering) must not hold the process.
+        await Promise.race([closed, delay(graceMs + 1_000)]);
         clearTimeout(timer);
         clearInterval(sweep);
       }
       await refreshing?.catch(() => undefined);
-      await Promise.all([peers.close(), upstreams.close(), options.serverSource?.close()]);
+      // An upstream request still open once its client is gone (an apiserver that never answers) is cut:
+      // undici's close() would wait for it.
+      const pools = upstreams.close();
+      if (await Promise.race([pools.then(() => true), delay(Math.min(graceMs, 1_000)).then(() => false)]) === false) await upstreams.destroy();
+      await Promise.all([peers.close(), options.serverSource?.close()]);
     },
   };
   return core;
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
 
 export { publicInfo };
