@@ -136,8 +136,12 @@ export function createHandler(ctx: ProxyContext) {
     });
   }
 
-  function decideAndCheck(req: IncomingMessage, t: Trace, handling: string): Routing | Promise<Routing> {
+  function decideAndCheck(req: IncomingMessage, t: Trace, handling: string, rereadWaited = false): Routing | Promise<Routing> {
     const decision = decideNow(req, t, handling);
+    // A peer that just came back may run another release: its old document may say it serves a GVR
+    // it no longer does (a rollout back to the older release). Route by its new one.
+    const peerReread = decision.outcome === 'rerouted' && !rereadWaited ? ctx.peers.rereadPending(decision.target) : undefined;
+    if (peerReread) return Promise.race([peerReread, new Promise((r) => setTimeout(r, REREAD_WAIT_MS))]).then(() => decideAndCheck(req, t, handling, true));
     if (decision.outcome === 'notfound' || (decision.outcome === 'unavailable' && decision.message.startsWith(PROXY_ERROR_PREFIX))) {
       // No false 404 and no needless 503: a server that just came back, possibly at a new release,
       // may serve it; look again before answering (see PeerSet.recheckOutOfService).
