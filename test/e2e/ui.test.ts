@@ -38,7 +38,9 @@ describe.skipIf(!hasChromium)('the UI in Chromium', () => {
   beforeAll(async () => {
     // Only the renderer (what scripts/build.mjs runs for it): rebuilding dist/cli.mjs here could race
     // with other test files that run the CLI at the same time.
-    execFileSync(process.execPath, [join(repoRoot, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'renderer/vite.config.ts', '--logLevel', 'warn'], { cwd: repoRoot, stdio: 'pipe' });
+    // NODE_ENV is 'test' under vitest, and vite would then bundle React's development build into
+    // dist/renderer — the build `npm start` serves afterwards. Build what users get.
+    execFileSync(process.execPath, [join(repoRoot, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'renderer/vite.config.ts', '--logLevel', 'warn'], { cwd: repoRoot, stdio: 'pipe', env: { ...process.env, NODE_ENV: 'production' } });
     mkdirSync(shots, { recursive: true });
     const v136 = loadRelease('v1.36-dev');
     const v137 = loadRelease('v1.37-dev');
@@ -130,7 +132,7 @@ describe.skipIf(!hasChromium)('the UI in Chromium', () => {
     expect(text).toContain('sim-2');
     expect(text).toContain('sim-1');
     // The rate chart has drawn stacked areas.
-    await page.locator('.recharts-area').first().waitFor({ timeout: 15_000 });
+    await page.locator('.rate-area').first().waitFor({ timeout: 15_000 });
     await page.getByRole('button', { name: 'Pause stream' }).click();
     await page.getByRole('button', { name: 'Resume stream' }).waitFor();
     await page.getByRole('button', { name: 'Resume stream' }).click();

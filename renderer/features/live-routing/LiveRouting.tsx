@@ -3,13 +3,13 @@
 // and the core sends batches, so a busy port never floods the page.
 import { useQuery } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useContext, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
-import { Area, AreaChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { useContext, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { routeOutcomes, type RouteOutcome, type RoutingEvent } from '../../../proxy-core/contract/index.js';
 import { queryKeys, useCoreClient } from '../../src/client-context.js';
 import { formatClock, formatDateTime, formatMs, formatTime, outcomeStyle } from '../../src/ui/format.js';
 import { Empty, ErrorState, Loading } from '../../src/ui/states.js';
 import { useOffline, type OfflineView } from '../../src/view-mode.js';
+import { StackedRateChart } from './StackedRateChart.js';
 import { MAX_ROWS, RATE_SECONDS, RoutingFeed, RoutingFeedContext, type RatePoint } from './routing-feed.js';
 
 export { addToSeries, MAX_ROWS, RATE_SECONDS } from './routing-feed.js';
@@ -167,32 +167,20 @@ function RateChart({ series: all, live }: { series: readonly RatePoint[]; live: 
   const currentSecond = Math.floor(Date.now() / 1000);
   const complete = live ? all.filter((p) => p.t < currentSecond) : all;
   // A completed second never changes again: the chart redraws once a second, not on every batch
-  // (ten a second under load, each a full recharts layout with text measurement).
+  // (ten a second under load).
   const identity = `${complete.length}:${complete[0]?.t}:${complete.at(-1)?.t}`;
   const stable = useRef({ identity: '', series: complete });
   if (stable.current.identity !== identity) stable.current = { identity, series: complete };
   return <RateChartView series={stable.current.series} live={live} />;
 }
 
-const RateChartView = memo(function RateChartView({ series, live }: { series: readonly RatePoint[]; live: boolean }) {
-  const shown = routeOutcomes.filter((o) => series.some((p) => p[o] > 0));
+function RateChartView({ series, live }: { series: readonly RatePoint[]; live: boolean }) {
   if (series.length < 2) return <Empty>{live ? 'The rate chart fills in as requests arrive.' : 'The recorded requests span less than two seconds: too short for a rate chart.'}</Empty>;
-  return (
-    <div className="chart" role="img" aria-label={`Request rate by outcome over the last ${series.length} seconds`}>
-      <ResponsiveContainer width="100%" height={180}>
-        <AreaChart data={series as RatePoint[]} margin={{ top: 8, right: 16, bottom: 0, left: 0 }}>
-          <CartesianGrid strokeDasharray="3 3" className="grid" vertical={false} />
-          <XAxis dataKey="t" tickFormatter={(t: number) => formatClock(t * 1000)} minTickGap={48} className="axis" />
-          <YAxis allowDecimals={false} width={44} className="axis" />
-          <Tooltip labelFormatter={(t) => formatClock(Number(t) * 1000)} isAnimationActive={false} wrapperClassName="tooltip" />
-          {shown.map((o) => (
-            <Area key={o} type="monotone" dataKey={o} name={outcomeStyle[o].label} stackId="rate" stroke={outcomeStyle[o].color} fill={outcomeStyle[o].color} fillOpacity={0.55} isAnimationActive={false} />
-          ))}
-        </AreaChart>
-      </ResponsiveContainer>
-    </div>
-  );
-});
+  const latest = series.at(-1)!;
+  const latestParts = routeOutcomes.filter((o) => latest[o] > 0).map((o) => `${outcomeStyle[o].label} ${latest[o]}`);
+  const label = `Request rate by outcome over the last ${series.length} seconds; at ${formatClock(latest.t * 1000)}: ${latestParts.length ? latestParts.join(', ') : 'no request'}`;
+  return <StackedRateChart series={series} label={label} />;
+}
 
 const TEMPLATE = '7.5rem 9rem minmax(14rem, 3fr) 6rem 9.5rem 7.5rem 4.5rem 5.5rem';
 
