@@ -122,6 +122,31 @@ export const discoveryViewsSchema = z.object({
 });
 export type DiscoveryViews = z.infer<typeof discoveryViewsSchema>;
 
+/**
+ * The views from the merged document's GVRs and each server's own (sorted keys): what the merge adds
+ * for each server's clients, and what a server lists that the merge leaves out. Shared by the core and
+ * by a snapshot viewed offline, so both compare the same way.
+ */
+export function discoveryViewsOf(
+  mode: DiscoveryViews['mode'],
+  merged: DiscoveryViews['merged'],
+  servers: readonly Pick<DiscoveryViews['servers'][number], 'name' | 'discovery' | 'gitVersion' | 'gvrs'>[],
+): DiscoveryViews {
+  const mergedSet = new Set(merged.gvrs);
+  return {
+    mode,
+    merged,
+    servers: servers.map((s) => {
+      const ownSet = new Set(s.gvrs);
+      return {
+        ...s,
+        onlyInMerged: merged.gvrs.filter((k) => !ownSet.has(k)),
+        onlyInOwn: s.gvrs.filter((k) => !mergedSet.has(k)),
+      };
+    }),
+  };
+}
+
 export const setPolicyArgsSchema = z.object({ policy: z.string().min(1) });
 export const setDiscoveryModeArgsSchema = z.object({ mode: discoveryModeSchema });
 export const setTrafficRateArgsSchema = z.object({ rps: z.number().nonnegative().max(100_000) });

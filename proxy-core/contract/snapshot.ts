@@ -44,6 +44,11 @@ export const routingSnapshotSchema = z.object({
     policy: z.string(),
   }),
   servers: z.array(snapshotServerSchema),
+  /**
+   * The peer-aggregated discovery document as `handling` answered it at capture time, as GVRs (sorted).
+   * Absent in snapshots of earlier Peerscope versions: the offline Discovery screen then explains it.
+   */
+  mergedDiscovery: z.object({ handling: z.string().nullable(), gvrs: z.array(gvrKey) }).optional(),
   routeTable: z.object({
     rows: z.array(z.object({ gvr: gvrKey, servers: z.array(z.string()) })),
     /** GVRs served by some servers but not all. */

@@ -33,6 +33,12 @@ describe('snapshots around a rollout step', () => {
     expect(sim1?.lost).toContain('scheduling.k8s.io/v1alpha1/workloads');
     expect(d.skew.became).toContain('lifecycle.k8s.io/v1alpha1/evictionrequests');
     expect(before.routeTable.skewed).toEqual([]);
+    // The merged document as the port served it: before, every server's own; after, the union of both
+    // releases (what a client of an old server saw), answered by a ready server.
+    expect(before.mergedDiscovery?.gvrs).toEqual(before.servers[0]!.discovery.gvrs);
+    const union = [...new Set(after.servers.flatMap((s) => s.discovery.gvrs))].sort();
+    expect(after.mergedDiscovery?.gvrs).toEqual(union);
+    expect(after.servers.find((s) => s.name === after.mergedDiscovery?.handling)?.health).toBe('ready');
   });
 
   it('round-trips and holds no credential byte: no token, no CA key, no kubeconfig text', () => {

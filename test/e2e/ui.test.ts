@@ -225,6 +225,12 @@ describe.skipIf(!hasChromium)('the UI in Chromium', () => {
     await page.getByRole('tab', { name: 'Peer health' }).click();
     await page.getByRole('heading', { name: 'Peer health at capture time' }).waitFor();
     await shoot('snapshot-offline-health');
+    // Discovery as recorded: the merged document against each server's own, and the mode, read-only.
+    await page.getByRole('tab', { name: 'Discovery' }).click();
+    await page.getByRole('heading', { name: 'Discovery at capture time' }).waitFor();
+    await page.getByText(`Merged document as ${saved.mergedDiscovery!.handling} answers it: ${saved.mergedDiscovery!.gvrs.length} GVRs`).waitFor();
+    expect(await page.getByRole('radio').count()).toBe(0);
+    await shoot('snapshot-offline-discovery');
     await banner.getByRole('button', { name: 'Return to live' }).click();
     await banner.waitFor({ state: 'detached' });
     await page.getByRole('status').filter({ hasText: /^live$/ }).waitFor();

@@ -3,10 +3,10 @@
 // gets ten small messages a second, each with exact counts by outcome and at most the newest
 // `maxBatchEvents` events.
 import type { CoreClient, CoreEvent, DiscoveryViews, OutcomeTotals, RouteTableView, Settings, SimStatus } from '../../contract/client.js';
-import { compareSnapshotsArgsSchema, getEventsArgsSchema, readSnapshotArgsSchema } from '../../contract/client.js';
+import { compareSnapshotsArgsSchema, discoveryViewsOf, getEventsArgsSchema, readSnapshotArgsSchema } from '../../contract/client.js';
 import { routeOutcomes, type RoutingEvent } from '../../contract/events.js';
 import type { Core } from '../core.js';
-import type { APIGroupDiscoveryList } from '../discovery/types.js';
+import { mergedDiscoveryView } from '../discovery/merged-view.js';
 import { gvrKey } from '../discovery/types.js';
 import { formatPolicy, parsePolicy } from '../proxy/policy.js';
 import { diffSnapshots } from '../snapshot/diff.js';
@@ -32,16 +32,6 @@ export interface CoreService extends CoreClient {
 
 export function emptyTotals(): OutcomeTotals {
   return Object.fromEntries(routeOutcomes.map((o) => [o, 0])) as OutcomeTotals;
-}
-
-/** "group/version/resource" of every resource of a discovery document. */
-export function discoveryGvrKeys(doc: APIGroupDiscoveryList): string[] {
-  const out: string[] = [];
-  for (const g of doc.items) {
-    const group = g.metadata?.name ?? '';
-    for (const v of g.versions) for (const r of v.resources ?? []) out.push(`${group}/${v.version}/${r.resource}`);
-  }
-  return out;
 }
 
 export function createCoreService(core: Core, options: CoreServiceOptions = {}): CoreService {
@@ -145,32 +135,12 @@ export function createCoreService(core: Core, options: CoreServiceOptions = {}):
       return { servers: core.peers.names().map((name) => ({ name, samples: core.peers.history(name), errors: core.telemetry.errorSeries(name) })) };
     },
     async getDiscoveryViews(): Promise<DiscoveryViews> {
-      const statuses = core.peerStatuses();
-      // The merged document as a ready server would answer it (legacy /api is its own, never merged).
-      const handling = statuses.find((s) => s.health === 'ready' && core.peers.discovery(s.name))?.name
-        ?? statuses.find((s) => core.peers.discovery(s.name))?.name
-        ?? null;
-      const handlingDiscovery = handling ? core.peers.discovery(handling) : undefined;
-      const merged = handling && handlingDiscovery
-        ? [...discoveryGvrKeys(handlingDiscovery.api), ...discoveryGvrKeys(core.routes.merged(handling).doc)].sort()
-        : [];
-      const mergedSet = new Set(merged);
-      return {
-        mode: core.discoveryMode(),
-        merged: { handling, gvrs: merged },
-        servers: statuses.map((s) => {
-          const own = (core.peers.discovery(s.name)?.gvrs ?? []).map(gvrKey).sort();
-          const ownSet = new Set(own);
-          return {
-            name: s.name,
-            discovery: s.discovery.state,
-            ...(s.gitVersion ? { gitVersion: s.gitVersion } : {}),
-            gvrs: own,
-            onlyInMerged: merged.filter((k) => !ownSet.has(k)),
-            onlyInOwn: own.filter((k) => !mergedSet.has(k)),
-          };
-        }),
-      };
+      return discoveryViewsOf(core.discoveryMode(), mergedDiscoveryView(core), core.peerStatuses().map((s) => ({
+        name: s.name,
+        discovery: s.discovery.state,
+        ...(s.gitVersion ? { gitVersion: s.gitVersion } : {}),
+        gvrs: (core.peers.discovery(s.name)?.gvrs ?? []).map(gvrKey).sort(),
+      })));
     },
     async setDiscoveryMode(mode) {
       core.setDiscoveryMode(mode);

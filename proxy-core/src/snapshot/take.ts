@@ -2,6 +2,7 @@
 // table, counters and recent events. Built only from public data: no credential can reach it.
 import { SNAPSHOT_API_VERSION, SNAPSHOT_KIND, type RoutingSnapshot } from '../../contract/snapshot.js';
 import type { Core } from '../core.js';
+import { mergedDiscoveryView } from '../discovery/merged-view.js';
 import { gvrKey } from '../discovery/types.js';
 import { formatPolicy } from '../proxy/policy.js';
 import { PEERSCOPE_VERSION } from '../version.js';
@@ -51,6 +52,7 @@ export function takeSnapshot(core: Core, options: TakeOptions): RoutingSnapshot 
     },
     settings: { discoveryMode: core.discoveryMode(), policy: formatPolicy(core.policy()) },
     servers,
+    mergedDiscovery: mergedDiscoveryView(core),
     routeTable: { rows, skewed: table.skewed().map(gvrKey) },
     counters: core.telemetry.counterRows().map((c) => ({
       outcome: c.outcome,

@@ -138,35 +138,55 @@ function groupKeys(keys: readonly string[]): [string, string[]][] {
   return [...groups.entries()];
 }
 
-function DiscoveryHeader() {
+function DiscoveryHeader({ offline = false }: { offline?: boolean }) {
   return (
     <header className="panel-head">
       <div>
-        <h2 id="discovery-title">Discovery</h2>
-        <p className="muted">What GET /api and /apis answer on the local port.</p>
+        <h2 id="discovery-title">{offline ? 'Discovery at capture time' : 'Discovery'}</h2>
+        <p className="muted">{offline ? 'What GET /api and /apis answered on the local port when the snapshot was taken.' : 'What GET /api and /apis answer on the local port.'}</p>
       </div>
     </header>
   );
 }
 
-/** The discovery views compare what the port serves now: a snapshot has each server's own GVRs only. */
+/**
+ * A snapshot offline: the merged document and each server's own as they were at capture time, and the
+ * mode the port was in (read-only). Snapshots of earlier versions did not record the merged document.
+ */
 export function DiscoveryOffline() {
   const view = useView();
+  const client = useCoreClient();
+  const recorded = view?.offline?.snapshot.mergedDiscovery !== undefined;
+  const views = useQuery({ queryKey: [...queryKeys.discoveryViews, 'recorded'], queryFn: () => client.getDiscoveryViews(), enabled: recorded });
   return (
     <section className="panel discovery" aria-labelledby="discovery-title">
-      <DiscoveryHeader />
-      <Empty>
-        <p>
-          This screen compares the merged document the port serves now with each server’s own, and switches the port’s
-          discovery mode: both need the live cluster. The snapshot records each server’s own GVRs — see the GVR matrix — and the
-          mode the port was in (shown at the top).
-        </p>
-        {view && (
-          <button type="button" className="btn btn-primary" onClick={view.leave}>
-            Return to live
-          </button>
-        )}
-      </Empty>
+      <DiscoveryHeader offline />
+      {!recorded ? (
+        <Empty>
+          <p>
+            This snapshot was taken by an earlier Peerscope, which did not record the merged discovery document: the
+            comparison needs the live cluster. The snapshot has each server’s own GVRs — see the GVR matrix — and the mode the
+            port was in (shown at the top).
+          </p>
+          {view && (
+            <button type="button" className="btn btn-primary" onClick={view.leave}>
+              Return to live
+            </button>
+          )}
+        </Empty>
+      ) : views.isPending ? (
+        <Loading what="recorded discovery" />
+      ) : views.isError ? (
+        <ErrorState error={views.error} retry={() => void views.refetch()} />
+      ) : (
+        <>
+          <p className="recorded-mode">
+            Discovery on the local port at capture time: <strong>{MODES.find((m) => m.mode === views.data.mode)?.label ?? views.data.mode}</strong>{' '}
+            <span className="muted">({MODES.find((m) => m.mode === views.data.mode)?.help})</span>
+          </p>
+          <DiscoveryDiff views={views.data} />
+        </>
+      )}
     </section>
   );
 }

@@ -77,10 +77,10 @@ describe('Snapshots: open a file offline', () => {
     expect(sim2.textContent).toContain('failing: shutdown');
     expect(screen.getByRole('heading', { name: 'Peer health at capture time' })).toBeTruthy();
 
-    // Discovery needs the live cluster: said so, no toggle.
+    // Discovery: this snapshot did not record the merged document (an earlier version's): said so, no toggle.
     fireEvent.click(screen.getByRole('tab', { name: 'Discovery' }));
     expect(screen.queryByRole('radio')).toBeNull();
-    expect(screen.getByText(/both need the live cluster/)).toBeTruthy();
+    expect(screen.getByText(/did not record the merged discovery document/)).toBeTruthy();
 
     // Back to live: the live cluster's matrix, the live totals and controls.
     fireEvent.click(within(banner()!).getByRole('button', { name: 'Return to live' }));
@@ -91,6 +91,27 @@ describe('Snapshots: open a file offline', () => {
     expect(screen.getByRole('group', { name: 'Simulated rollout' })).toBeTruthy();
     // Nothing offline reached the live core's mutations.
     expect(client.calls.filter((c) => c.startsWith('set') || c.endsWith('Rollout'))).toEqual([]);
+  });
+
+  it('compares the recorded merged discovery with each server’s own, read-only', async () => {
+    const client = new FakeCoreClient();
+    const input = await openSnapshotsTab(client);
+    const merged = { handling: 'sim-1', gvrs: ['/v1/pods', 'apps/v1/deployments', 'certificates.k8s.io/v1/clustertrustbundles', 'recorded.example.com/v1/widgets'] };
+    await choose(input, file('recorded.json', JSON.stringify(sampleSnapshot({ mergedDiscovery: merged }))));
+    await screen.findByRole('region', { name: 'Offline snapshot' });
+    fireEvent.click(screen.getByRole('tab', { name: 'Discovery' }));
+    expect(await screen.findByRole('heading', { name: 'Discovery at capture time' })).toBeTruthy();
+    // The mode the port was in, as text: nothing to switch.
+    expect(screen.queryByRole('radio')).toBeNull();
+    expect(await screen.findByText('No peer')).toBeTruthy();
+    // sim-2 (v1.36) lacks the two newer GVRs: the merge adds them for its clients.
+    const table = await screen.findByRole('table');
+    const row = within(table).getAllByRole('row').find((r) => r.textContent?.startsWith('sim-2'))!;
+    expect(row.textContent).toContain('+2');
+    const added = screen.getByRole('list', { name: 'GVRs added by the merge for sim-2' });
+    expect(added.textContent).toContain('certificates.k8s.io/v1/clustertrustbundles');
+    expect(added.textContent).toContain('recorded.example.com/v1/widgets');
+    expect(client.calls.filter((c) => c.startsWith('set') || c === 'getDiscoveryViews')).toEqual([]);
   });
 
   it('names a broken file (file, line and column, or field) and loads nothing of it', async () => {

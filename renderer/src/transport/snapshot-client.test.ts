@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { coreClientMethods, eventsPageSchema, healthHistorySchema, overviewSchema, routeTableViewSchema } from '../../../proxy-core/contract/index.js';
+import { coreClientMethods, discoveryViewsSchema, eventsPageSchema, healthHistorySchema, overviewSchema, routeTableViewSchema } from '../../../proxy-core/contract/index.js';
 import { FakeCoreClient } from '../test-support/fake-client.js';
 import { sampleSnapshot, TAKEN_AT } from '../test-support/snapshot.js';
 import { createSnapshotClient, OfflineError, splitGvrKey } from './snapshot-client.js';
@@ -42,6 +42,18 @@ describe('the read-only CoreClient of a snapshot', () => {
       expect((err as Error).message).toMatch(/snapshot, viewed offline: .* only possible on the live cluster\. Return to live first\./);
     }
     expect(live.calls.filter((c) => c.startsWith('set') || c.endsWith('Rollout'))).toEqual([]);
+  });
+
+  it('gives the discovery views the snapshot recorded, compared as the core compares them', async () => {
+    const merged = { handling: 'sim-1', gvrs: ['/v1/pods', 'apps/v1/deployments', 'certificates.k8s.io/v1/clustertrustbundles', 'recorded.example.com/v1/widgets'] };
+    const recorded = createSnapshotClient(sampleSnapshot({ mergedDiscovery: merged }), { label: 'recorded.json' });
+    const views = discoveryViewsSchema.parse(await recorded.getDiscoveryViews());
+    expect(views.mode).toBe('nopeer');
+    expect(views.merged).toEqual(merged);
+    expect(views.servers.map((s) => [s.name, s.gitVersion, s.onlyInMerged, s.onlyInOwn])).toEqual([
+      ['sim-1', 'v1.37.0-dev', [], []],
+      ['sim-2', 'v1.36.0-dev', ['certificates.k8s.io/v1/clustertrustbundles', 'recorded.example.com/v1/widgets'], []],
+    ]);
   });
 
   it('reads and compares snapshot files through the live core; pushes nothing', async () => {

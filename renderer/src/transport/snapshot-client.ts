@@ -12,7 +12,7 @@ import type {
   RouteTableView,
   RoutingSnapshot,
 } from '../../../proxy-core/contract/index.js';
-import { routeOutcomes } from '../../../proxy-core/contract/index.js';
+import { discoveryViewsOf, routeOutcomes } from '../../../proxy-core/contract/index.js';
 
 /** A call the offline view cannot make (it would change a cluster, or needs one). */
 export class OfflineError extends Error {
@@ -92,7 +92,16 @@ export function createSnapshotClient(snapshot: RoutingSnapshot, options: { label
       return { events: [...events], lastSeq: overview.lastSeq };
     },
     getHealthHistory: async () => structuredClone(history),
-    getDiscoveryViews: () => refuse('comparing the merged discovery document with each server’s own'),
+    // Recorded since the snapshot format had mergedDiscovery; an older file cannot show the comparison.
+    getDiscoveryViews: async () => {
+      if (!snapshot.mergedDiscovery) return refuse('comparing the merged discovery document with each server’s own (this snapshot did not record the merged document)');
+      return discoveryViewsOf(snapshot.settings.discoveryMode, snapshot.mergedDiscovery, snapshot.servers.map((s) => ({
+        name: s.name,
+        discovery: s.discovery.state,
+        ...(s.gitVersion !== undefined ? { gitVersion: s.gitVersion } : {}),
+        gvrs: s.discovery.gvrs,
+      })));
+    },
     setDiscoveryMode: () => refuse('changing the discovery mode'),
     setPolicy: () => refuse('changing the handling policy'),
     takeSnapshot: async () => snapshot,
