@@ -13,8 +13,13 @@ import { failure, type Status } from '../util/status.js';
 import { writeStatus } from './passes/write-status.js';
 import { routeHeader, ROUTE_HEADER } from './route-header.js';
 
-/** How long a refused connection is read and drained before it is cut. */
-export const LINGER_MS = 2_000;
+/**
+ * How long a closing connection may stay quiet, once the port's answers have left, before it is cut
+ * (nginx's lingering_timeout): a client on a busy machine may pause between the writes of one request.
+ */
+export const LINGER_MS = 5_000;
+/** The most a closing connection is kept, for a client that never reads its answer. */
+export const LINGER_MAX_MS = 30_000;
 
 const REJECTED = { [ROUTE_HEADER]: routeHeader(null, null, 'rejected') };
 
@@ -170,18 +175,42 @@ export function closeLingering(socket: Socket): void {
   };
 }
 
+/**
+ * After the port's FIN: read and drop until the client closes, or until it has been quiet for
+ * LINGER_MS once every byte of the port's answers has left the process — a slow reader of a large
+ * answer (a 1.3 MB metrics page behind a refused request) is not cut while Node still holds part of
+ * it, and a client still sending is not reset (closing with unread bytes makes the kernel send RST,
+ * which discards what the client has not read yet). LINGER_MAX_MS bounds a client that never reads.
+ */
 function linger(socket: Duplex): void {
-  socket.on('data', () => undefined);
+  let quiet: NodeJS.Timeout | undefined;
+  const cap = setTimeout(() => socket.destroy(), LINGER_MAX_MS);
+  cap.unref();
+  const flushed = () => socket.writableFinished || socket.destroyed;
+  const armQuiet = () => {
+    clearTimeout(quiet);
+    quiet = setTimeout(() => socket.destroy(), LINGER_MS);
+    quiet.unref();
+  };
+  socket.on('data', () => {
+    if (flushed()) armQuiet();
+  });
   socket.resume();
+  socket.once('close', () => {
+    clearTimeout(cap);
+    clearTimeout(quiet);
+  });
+  const whenFlushed = (fn: () => void): void => {
+    if (flushed()) fn();
+    else socket.once('finish', fn);
+  };
+  // The client read what it wanted and closed its side: done, once the answers have left.
   if (socket.readableEnded) {
-    socket.once('finish', () => socket.destroy());
+    whenFlushed(() => socket.destroy());
     return;
   }
-  const timer = setTimeout(() => socket.destroy(), LINGER_MS);
-  timer.unref();
-  socket.once('close', () => clearTimeout(timer));
-  // The client read what it wanted and closed its side: done.
-  socket.once('end', () => socket.destroy());
+  socket.once('end', () => whenFlushed(() => socket.destroy()));
+  whenFlushed(armQuiet);
 }
 
 /** CONNECT asks a proxy for a raw tunnel to host:port; this port only carries Kubernetes API requests. */
