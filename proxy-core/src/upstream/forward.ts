@@ -99,9 +99,12 @@ function failBeforeResponse(req: IncomingMessage, res: ServerResponse, target: s
   return { status: 503, bytesIn, bytesOut: 0, headersSent: false, error };
 }
 
+/** The most body bytes held for one write to the client (see Relay.pending). */
+const MAX_PENDING_BYTES = 64 * 1024;
+
 /**
- * Streams the upstream's answer to the client as undici delivers it: headers, then each chunk
- * written as it arrives (no intermediate stream, no copy); when the client's socket is full the
+ * Streams the upstream's answer to the client as undici delivers it: headers, then the chunks of
+ * each upstream read written together (no intermediate stream); when the client's socket is full the
  * upstream read pauses until it drains. A client that goes away, or a shutdown during a watch,
  * aborts the upstream request.
  *
@@ -127,7 +130,28 @@ class Relay implements Dispatcher.DispatchHandler {
     this.abort?.(new Error('the proxy is shutting down'));
   };
   private readonly onDrain = (): void => {
+    this.blocked = false;
     this.resume?.();
+  };
+  /**
+   * Body chunks that arrived in this turn of the event loop, written to the client as one piece at
+   * its end (setImmediate): Node hands over a TLS connection's data one record at a time, each in a
+   * callback of its own, and writing each chunk made one write system call apiece to the client — a
+   * 100,000-event watch wrote ~7,900 times for ~1,600 reads of the apiserver.
+   */
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  private flushQueued: NodeJS.Immediate | undefined;
+  /** The client's socket is full: undici is told to pause at its next chunk, until 'drain'. */
+  private blocked = false;
+  private readonly flush = (): void => {
+    this.flushQueued = undefined;
+    const data = this.takePending();
+    if (!data || this.res.destroyed) return;
+    if (!this.res.write(data) && !this.blocked) {
+      this.blocked = true;
+      this.res.once('drain', this.onDrain);
+    }
   };
 
   constructor(
@@ -167,19 +191,38 @@ class Relay implements Dispatcher.DispatchHandler {
 
   onData(chunk: Buffer): boolean {
     this.bytesOut += chunk.length;
-    if (this.res.write(chunk)) return true;
-    this.res.once('drain', this.onDrain);
-    return false;
+    this.pending.push(chunk);
+    this.pendingBytes += chunk.length;
+    // Within a turn, libuv may read a fast stream many times over: hold at most this much.
+    if (this.pendingBytes >= MAX_PENDING_BYTES) this.flush();
+    else this.flushQueued ??= setImmediate(this.flush);
+    return !this.blocked;
   }
 
   onComplete(): void {
-    this.res.end();
+    // The last chunks and the end leave together.
+    const data = this.takePending();
+    if (data) this.res.end(data);
+    else this.res.end();
     this.finish(undefined);
+  }
+
+  private takePending(): Buffer | undefined {
+    if (this.flushQueued) {
+      clearImmediate(this.flushQueued);
+      this.flushQueued = undefined;
+    }
+    const { pending } = this;
+    if (pending.length === 0) return undefined;
+    this.pending = [];
+    this.pendingBytes = 0;
+    return pending.length === 1 ? pending[0] : Buffer.concat(pending);
   }
 
   onError(err: Error): void {
     const { res } = this;
     if (this.clientGone) {
+      this.takePending();
       res.destroy();
       return this.finish(CLIENT_ABORTED);
     }
@@ -190,9 +233,12 @@ class Relay implements Dispatcher.DispatchHandler {
     // After the headers a failure can only cut the stream, as kube-apiserver's proxy does; a
     // shutdown ends it cleanly instead (the terminating chunk tells the client the watch is over).
     if (this.shuttingDown) {
-      res.end();
+      const data = this.takePending();
+      if (data) res.end(data);
+      else res.end();
       return this.finish(undefined);
     }
+    this.takePending();
     res.destroy();
     this.finish(classifyUpstreamError(err, 'after-headers'));
   }
