@@ -104,7 +104,7 @@ const MAX_PENDING_BYTES = 64 * 1024;
 
 /**
  * Streams the upstream's answer to the client as undici delivers it: headers, then the chunks of
- * each upstream read written together (no intermediate stream); when the client's socket is full the
+ * each event-loop turn written together (no intermediate stream); when the client's socket is full the
  * upstream read pauses until it drains. A client that goes away, or a shutdown during a watch,
  * aborts the upstream request.
  *
@@ -200,11 +200,15 @@ class Relay implements Dispatcher.DispatchHandler {
   }
 
   onComplete(): void {
-    // The last chunks and the end leave together.
+    this.endWithPending();
+    this.finish(undefined);
+  }
+
+  /** The last chunks and the end leave together. */
+  private endWithPending(): void {
     const data = this.takePending();
     if (data) this.res.end(data);
     else this.res.end();
-    this.finish(undefined);
   }
 
   private takePending(): Buffer | undefined {
@@ -233,9 +237,7 @@ class Relay implements Dispatcher.DispatchHandler {
     // After the headers a failure can only cut the stream, as kube-apiserver's proxy does; a
     // shutdown ends it cleanly instead (the terminating chunk tells the client the watch is over).
     if (this.shuttingDown) {
-      const data = this.takePending();
-      if (data) res.end(data);
-      else res.end();
+      this.endWithPending();
       return this.finish(undefined);
     }
     this.takePending();

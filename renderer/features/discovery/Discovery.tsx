@@ -179,14 +179,21 @@ export function DiscoveryOffline() {
       ) : views.isError ? (
         <ErrorState error={views.error} retry={() => void views.refetch()} />
       ) : (
-        <>
-          <p className="recorded-mode">
-            Discovery on the local port at capture time: <strong>{MODES.find((m) => m.mode === views.data.mode)?.label ?? views.data.mode}</strong>{' '}
-            <span className="muted">({MODES.find((m) => m.mode === views.data.mode)?.help})</span>
-          </p>
-          <DiscoveryDiff views={views.data} />
-        </>
+        <RecordedDiscovery views={views.data} />
       )}
     </section>
+  );
+}
+
+function RecordedDiscovery({ views }: { views: DiscoveryViews }) {
+  const mode = MODES.find((m) => m.mode === views.mode);
+  return (
+    <>
+      <p className="recorded-mode">
+        Discovery on the local port at capture time: <strong>{mode?.label ?? views.mode}</strong>
+        {mode && <span className="muted"> ({mode.help})</span>}
+      </p>
+      <DiscoveryDiff views={views} />
+    </>
   );
 }

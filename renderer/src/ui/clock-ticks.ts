@@ -3,7 +3,7 @@
 // every redraw — a third of the live rate chart's redraw under a busy feed. Round clock steps also
 // read better than whichever labels happened to fit.
 
-/** Steps a clock axis may use, in the unit of the axis (seconds or milliseconds × this scale). */
+/** Steps a clock axis may use, in seconds (converted to the axis's unit by clockTicks). */
 const STEPS_S = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1_800, 3_600, 7_200, 21_600, 43_200, 86_400];
 
 /**
