@@ -149,8 +149,8 @@ describe.skipIf(!hasChromium)('the UI in Chromium', () => {
 
   it('switches the discovery mode of the local port with the toggle', async () => {
     await page.getByRole('tab', { name: 'Discovery' }).click();
-    await page.getByRole('radio', { name: /Peer-aggregated/ }).waitFor();
-    expect(await page.getByRole('radio', { name: /Peer-aggregated/ }).isChecked()).toBe(true);
+    // The radios are drawn before the port's mode is read (disabled, none checked): wait for the read.
+    await expect.poll(() => page.getByRole('radio', { name: /Peer-aggregated/ }).isChecked()).toBe(true);
     await page.getByRole('radio', { name: /No peer/ }).check();
     await expect.poll(() => core.discoveryMode()).toBe('nopeer');
     await expect.poll(() => page.getByRole('radio', { name: /No peer/ }).isChecked()).toBe(true);
