@@ -134,14 +134,19 @@ export function answerAndClose(queue: ResponseQueue, socket: Duplex, status: Sta
   answered.add(socket);
   socket.on('error', () => undefined);
   if (!socket.writable) {
-    socket.destroy();
+    // Already ending (a lingering close after an answer that closes the connection): that close
+    // delivers the answers; destroying now would reset them away.
+    if (!socket.writableEnded) socket.destroy();
     return;
   }
   // Keep reading while waiting: unread bytes at close would reset the connection.
   socket.on('data', () => undefined);
   socket.resume();
   queue.takeOver(socket, () => {
-    if (!socket.writable) return void socket.destroy();
+    if (!socket.writable) {
+      if (!socket.writableEnded) socket.destroy();
+      return;
+    }
     const body = JSON.stringify(status) + '\n';
     const head = [
       `HTTP/1.1 ${status.code} ${STATUS_CODES[status.code] ?? ''}`,
