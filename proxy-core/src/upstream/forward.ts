@@ -134,7 +134,7 @@ class Relay implements Dispatcher.DispatchHandler {
     this.resume?.();
   };
   /**
-   * Body chunks that arrived in this turn of the event loop, written to the client as one piece at
+   * Body chunks that arrived in this turn of the event loop, written to the client in one corked write at
    * its end (setImmediate): Node hands over a TLS connection's data one record at a time, each in a
    * callback of its own, and writing each chunk made one write system call apiece to the client — a
    * 100,000-event watch wrote ~7,900 times for ~1,600 reads of the apiserver.
@@ -146,13 +146,26 @@ class Relay implements Dispatcher.DispatchHandler {
   private blocked = false;
   private readonly flush = (): void => {
     this.flushQueued = undefined;
-    const data = this.takePending();
-    if (!data || this.res.destroyed) return;
-    if (!this.res.write(data) && !this.blocked) {
+    const chunks = this.takePending();
+    if (!chunks || this.res.destroyed) return;
+    if (!this.writeAll(chunks, false) && !this.blocked) {
       this.blocked = true;
       this.res.once('drain', this.onDrain);
     }
   };
+
+  /** The chunks leave in one write (corked: one writev), without being copied into one Buffer. */
+  private writeAll(chunks: Buffer[], end: boolean): boolean {
+    const { res } = this;
+    const last = chunks.length - 1;
+    if (last > 0) res.cork();
+    for (let i = 0; i < last; i++) res.write(chunks[i] as Buffer);
+    let ok = true;
+    if (end) res.end(chunks[last]);
+    else ok = res.write(chunks[last] as Buffer);
+    if (last > 0) res.uncork();
+    return ok;
+  }
 
   constructor(
     private readonly req: IncomingMessage,
@@ -206,12 +219,12 @@ class Relay implements Dispatcher.DispatchHandler {
 
   /** The last chunks and the end leave together. */
   private endWithPending(): void {
-    const data = this.takePending();
-    if (data) this.res.end(data);
+    const chunks = this.takePending();
+    if (chunks) this.writeAll(chunks, true);
     else this.res.end();
   }
 
-  private takePending(): Buffer | undefined {
+  private takePending(): Buffer[] | undefined {
     if (this.flushQueued) {
       clearImmediate(this.flushQueued);
       this.flushQueued = undefined;
@@ -220,7 +233,7 @@ class Relay implements Dispatcher.DispatchHandler {
     if (pending.length === 0) return undefined;
     this.pending = [];
     this.pendingBytes = 0;
-    return pending.length === 1 ? pending[0] : Buffer.concat(pending);
+    return pending;
   }
 
   onError(err: Error): void {
