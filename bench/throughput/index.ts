@@ -13,7 +13,7 @@ import { timeWatch, undiciGenerator, wrkGenerator, type LoadGenerator, type Load
 import { buildBodies, NEW_RELEASE, OLD_RELEASE, PATHS } from './objects.js';
 import { cpuSeconds, procAvailable, rssMiB } from './procs.js';
 import { report, type Report, type ReportInput, type Run, type TargetInfo, type WatchRun } from './report.js';
-import { findTool, startBareUndici, startDirect, startKubectlProxy, startNginx, startPeerscope, startUpstream, type Files, type Target, type TargetName, type UpstreamProcess } from './targets.js';
+import { findTool, startBareUndici, startDirect, startKubectlProxy, startNginx, startNodeFloor, startPeerscope, startUpstream, type Files, type Target, type TargetName, type UpstreamProcess } from './targets.js';
 
 export interface ThroughputOptions {
   readonly quick: boolean;
@@ -49,7 +49,7 @@ export async function bundle(buildDir: string): Promise<void> {
   const here = new URL('.', import.meta.url).pathname;
   mkdirSync(buildDir, { recursive: true });
   await build({
-    entryPoints: { upstream: join(here, 'upstream.ts'), 'bare-proxy': join(here, 'bare-proxy.ts'), 'load-child': join(here, 'load-child.ts') },
+    entryPoints: { upstream: join(here, 'upstream.ts'), 'bare-proxy': join(here, 'bare-proxy.ts'), 'floor-proxy': join(here, 'floor-proxy.ts'), 'load-child': join(here, 'load-child.ts') },
     outdir: buildDir,
     outExtension: { '.js': '.mjs' },
     bundle: true,
@@ -154,6 +154,7 @@ export async function runThroughput(options: ThroughputOptions): Promise<Report>
         return startNginx(files, nginx, neu);
       }],
       ['bare-undici', () => startBareUndici(files, neu)],
+      ['node-floor', () => startNodeFloor(files, neu)],
     ];
     for (const [name, start] of starters) {
       if (!want(name)) continue;

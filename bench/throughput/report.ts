@@ -115,6 +115,10 @@ export function report(input: ReportInput, log: (line: string) => void): Report 
     ['Peerscope local-only / bare undici, req/s', 'peerscope-local', 'bare-undici', 'rps'],
     ['Peerscope / direct, req/s', 'peerscope', 'direct', 'rps'],
     ['Peerscope / nginx, p99', 'peerscope', 'nginx', 'p99Ms'],
+    // For reading the targets against nginx and kubectl proxy: how far the floor of Node itself is.
+    ['Node floor / nginx, req/s', 'node-floor', 'nginx', 'rps'],
+    ['Node floor / kubectl proxy, req/s', 'node-floor', 'kubectl', 'rps'],
+    ['Peerscope / Node floor, req/s', 'peerscope', 'node-floor', 'rps'],
   ];
   for (const [label, a, b, metric] of pairs) for (const s of scenarios) ratios[`${label}, ${s.toUpperCase()}`] = ratioOf(a, b, s, metric);
 
@@ -158,7 +162,7 @@ function pad(s: string, n: number): string {
 
 function print(input: ReportInput, summary: Report['summary'], ratios: Report['ratios'], watchRatio: Spread | undefined, checks: readonly Check[], log: (line: string) => void): void {
   const { plan, runs, watches } = input;
-  const order = (['direct', 'peerscope', 'peerscope-local', 'kubectl', 'nginx', 'bare-undici'] as TargetName[]).filter((t) => input.targets.some((x) => x.name === t));
+  const order = (['direct', 'peerscope', 'peerscope-local', 'kubectl', 'nginx', 'bare-undici', 'node-floor'] as TargetName[]).filter((t) => input.targets.some((x) => x.name === t));
   const rounds = plan.rounds === 1 ? '1 round' : `${plan.rounds} rounds`;
   log(`\nthroughput${input.quick ? ' (quick: one short round, figures are indicative only)' : ''}: ${input.loadGenerator}, ${plan.connections} connections, ${rounds} × ${plan.seconds} s per target and scenario${plan.warmupSeconds ? ` after a ${plan.warmupSeconds} s warm-up of each` : ''}, targets interleaved`);
   log(`upstream: HTTPS fake apiservers "old" (v1.36, lacks scheduling.k8s.io/v1beta1 podgroups) and "new" (v1.37, ${input.upstreamWorkers} worker processes); machine: ${cpus().length} cores`);
@@ -200,7 +204,8 @@ function print(input: ReportInput, summary: Report['summary'], ratios: Report['r
 
   log('\nratios, taken round by round: median (min–max)');
   log(`${pad('', 44)}${pad('GET', 20)}${pad('LIST', 20)}POST`);
-  for (const label of ['Peerscope / kubectl proxy, req/s', 'Peerscope / nginx, req/s', 'Peerscope / bare undici, req/s', 'Peerscope local-only / bare undici, req/s', 'Peerscope / direct, req/s', 'Peerscope / nginx, p99']) {
+  // Keys are '<label>, <SCENARIO>', in the order the pairs were listed.
+  for (const label of new Set(Object.keys(ratios).map((k) => k.slice(0, k.lastIndexOf(', '))))) {
     const cells = ['GET', 'LIST', 'POST'].map((s) => fmtSpread(ratios[`${label}, ${s}`], 2));
     if (cells.every((c) => c === '—')) continue;
     log(`${pad(label, 44)}${pad(cells[0] as string, 20)}${pad(cells[1] as string, 20)}${cells[2]}`);

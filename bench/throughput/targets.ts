@@ -34,7 +34,7 @@ export interface UpstreamProcess {
   stop(): Promise<void>;
 }
 
-export type TargetName = 'direct' | 'peerscope' | 'peerscope-local' | 'kubectl' | 'nginx' | 'bare-undici';
+export type TargetName = 'direct' | 'peerscope' | 'peerscope-local' | 'kubectl' | 'nginx' | 'bare-undici' | 'node-floor';
 
 export interface Target {
   readonly name: TargetName;
@@ -54,6 +54,7 @@ export const TARGET_LABEL: Record<TargetName, string> = {
   kubectl: 'kubectl proxy',
   nginx: 'nginx (1 worker, keepalive)',
   'bare-undici': 'bare undici proxy',
+  'node-floor': 'Node floor (raw socket + undici)',
 };
 
 export async function freePort(): Promise<number> {
@@ -174,6 +175,12 @@ export async function startPeerscope(files: Files, servers: readonly UpstreamPro
 export async function startBareUndici(files: Files, upstream: UpstreamProcess, nodeFlags: readonly string[] = []): Promise<Target> {
   const { child, port } = await startServing(process.execPath, [...nodeFlags, join(files.buildDir, 'bare-proxy.mjs'), upstream.url, files.caFile, files.token]);
   return { name: 'bare-undici', url: `http://127.0.0.1:${port}`, direct: false, pids: () => [child.pid as number], stop: () => stopChild(child) };
+}
+
+/** floor-proxy.ts: what any Node proxy keeps of the gap (no node:http on the client side, no checks). */
+export async function startNodeFloor(files: Files, upstream: UpstreamProcess): Promise<Target> {
+  const { child, port } = await startServing(process.execPath, [join(files.buildDir, 'floor-proxy.mjs'), upstream.url, files.caFile, files.token]);
+  return { name: 'node-floor', url: `http://127.0.0.1:${port}`, direct: false, pids: () => [child.pid as number], stop: () => stopChild(child) };
 }
 
 /** An executable on PATH (or at an absolute path), or undefined. */
