@@ -2,7 +2,7 @@
 // streamed to subscribers (UI, SSE) and exposed as Prometheus text.
 import type { RouteOutcome, RoutingEvent } from '../../contract/events.js';
 import { ErrorSeries, type ErrorBucket } from './error-series.js';
-import { RingBuffer } from './ring-buffer.js';
+import { EventRing } from './event-ring.js';
 
 export interface CounterRow {
   readonly outcome: RouteOutcome;
@@ -33,7 +33,7 @@ function clip(text: string): string {
 }
 
 export class Telemetry {
-  private readonly ring: RingBuffer<RoutingEvent>;
+  private readonly ring: EventRing;
   private readonly counters = new Map<string, { row: Omit<CounterRow, 'count'>; count: number }>();
   private readonly listeners = new Set<Listener>();
   private readonly errors = new ErrorSeries();
@@ -41,7 +41,7 @@ export class Telemetry {
   readonly startedAt = Date.now();
 
   constructor(maxEvents = 10_000) {
-    this.ring = new RingBuffer(maxEvents);
+    this.ring = new EventRing(maxEvents);
   }
 
   record(e: Omit<RoutingEvent, 'seq'>): RoutingEvent {
