@@ -5,8 +5,9 @@ import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { loadRelease } from '../proxy-core/src/sim/catalog/index.js';
 import { startSimCluster } from '../proxy-core/src/sim/index.js';
+import { IDLE_SETTLE_MS } from './throughput/index.js';
 
-export async function idleRssMiB(settleMs = 3_000): Promise<number> {
+export async function idleRssMiB(settleMs = IDLE_SETTLE_MS): Promise<number> {
   const sim = await startSimCluster({ releases: [loadRelease('v1.36-dev'), loadRelease('v1.37-dev')], http: true });
   const child = spawn(process.execPath, ['bin/peerscope', 'serve', ...sim.servers.flatMap((s) => ['--server', `${s.name}=${s.info().url}`]), '--listen', '127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'ignore'] });
   try {

@@ -5,7 +5,7 @@ import { microFigures, type Figure } from './micro.js';
 import { idleRssMiB } from './rss.js';
 import { snapshotFigures } from './snapshot.js';
 import { longSoakFromArgs } from './soak/index.js';
-import { runThroughput } from './throughput/index.js';
+import { IDLE_SETTLE_MS, runThroughput } from './throughput/index.js';
 import { uiFigures } from './ui/chromium.js';
 
 const quick = process.argv.includes('--quick');
@@ -42,7 +42,7 @@ for (const f of await uiFigures({ quick })) {
   print(f);
 }
 console.log('\nmemory');
-const rss = { name: 'idle RSS of peerscope serve (2 servers)', value: await idleRssMiB(quick ? 1_000 : 3_000), unit: 'MiB', target: 80 };
+const rss = { name: 'idle RSS of peerscope serve (2 servers)', value: await idleRssMiB(quick ? 1_000 : IDLE_SETTLE_MS), unit: 'MiB', target: 80 };
 figures.push(rss);
 print(rss);
 
