@@ -1,5 +1,5 @@
 // `peerscope snapshot save | diff | show`: routing snapshots from the command line.
-import { request } from 'undici';
+import { Agent, request } from '../upstream/undici.js';
 import type { Command } from 'commander';
 import type { RoutingSnapshot } from '../../contract/snapshot.js';
 import { diffSnapshots, formatDiff, parseSnapshot, readSnapshotFile, writeSnapshotFile } from '../snapshot/index.js';
@@ -47,12 +47,15 @@ export function registerSnapshotCommands(program: Command): void {
 async function snapshotOfRunning(from: string): Promise<RoutingSnapshot> {
   const url = `${from.replace(/\/$/, '')}/.peerscope/snapshot`;
   let text: string;
+  const agent = new Agent();
   try {
-    const res = await request(url);
+    const res = await request(url, { dispatcher: agent });
     text = await res.body.text();
     if (res.statusCode !== 200) fail(`${url} answered HTTP ${res.statusCode}`);
   } catch (err) {
     return fail(`cannot reach a running Peerscope at ${from}: ${(err as Error).message}`);
+  } finally {
+    await agent.close();
   }
   return guard(() => parseSnapshot(text, url));
 }

@@ -1,6 +1,6 @@
 // The core's own reads of each apiserver (discovery, health): a small undici Agent per server,
 // kept apart from the data-path pools so a probe never queues behind a client's long list or watch.
-import { Agent, request } from 'undici';
+import { Agent, request } from '../upstream/undici.js';
 import { proxyConnector } from '../upstream/proxy-connector.js';
 import type { ServerConfig } from './server-config.js';
 

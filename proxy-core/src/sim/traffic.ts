@@ -7,7 +7,7 @@
 // token from one bucket: the generator never exceeds its rate (plus a burst of a tenth of a second).
 import { randomBytes } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
-import { Agent, request } from 'undici';
+import { Agent, request } from '../upstream/undici.js';
 import { catalogEntries, type ReleaseCatalog } from './catalog/index.js';
 import { isWritable, objectFor } from './traffic/objects.js';
 import { TokenBucket } from './traffic/token-bucket.js';

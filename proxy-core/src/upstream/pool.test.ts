@@ -5,6 +5,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { issueServerCertificate } from '../tls/certs.js';
 import { Upstreams } from './pool.js';
 import { createTlsMaterial, startHttpsUpstream, within, type TlsMaterial } from './testing.js';
+import { request } from './undici.js';
 
 let tls: TlsMaterial;
 const cleanups: Array<() => Promise<void>> = [];
@@ -18,7 +19,7 @@ afterEach(async () => {
 async function get(upstreams: Upstreams, name: string, path = '/version'): Promise<{ status: number; body: string }> {
   const upstream = upstreams.get(name);
   if (!upstream) throw new Error(`no upstream ${name}`);
-  const res = await upstream.pool.request({ path, method: 'GET' });
+  const res = await request(new URL(path, upstream.config.url), { dispatcher: upstream.pool });
   return { status: res.statusCode, body: await res.body.text() };
 }
 

@@ -1,6 +1,6 @@
 // One undici Pool per apiserver for the data path: keep-alive connections, TLS always verified
 // against the server's CA (or the system roots when none is given), no body timeout.
-import { Pool } from 'undici';
+import { Pool } from './undici.js';
 import type { ServerConfig } from '../cluster/server-config.js';
 import { proxyConnector } from './proxy-connector.js';
 

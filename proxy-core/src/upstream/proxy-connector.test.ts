@@ -7,6 +7,7 @@ import { startConnectProxy } from '../../test/connect-proxy.js';
 import { classifyUpstreamError, isConnectFailure } from './errors.js';
 import { Upstreams } from './pool.js';
 import { createTlsMaterial, startHttpsUpstream, type TlsMaterial } from './testing.js';
+import { request } from './undici.js';
 
 let tls: TlsMaterial;
 const cleanups: Array<() => Promise<void>> = [];
@@ -18,7 +19,8 @@ afterEach(async () => {
 });
 
 async function get(upstreams: Upstreams, name: string): Promise<{ status: number; body: string }> {
-  const res = await upstreams.get(name)!.pool.request({ path: '/version', method: 'GET' });
+  const upstream = upstreams.get(name)!;
+  const res = await request(new URL('/version', upstream.config.url), { dispatcher: upstream.pool });
   return { status: res.statusCode, body: await res.body.text() };
 }
 

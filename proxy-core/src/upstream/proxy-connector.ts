@@ -6,7 +6,8 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { Socket } from 'node:net';
-import { buildConnector } from 'undici';
+import type { buildConnector as BuildConnector } from 'undici';
+import { buildConnector } from './undici.js';
 import { redactProxy } from './proxy-config.js';
 
 /** The TLS settings of a direct connection; verification is never switched off. */
@@ -37,7 +38,7 @@ export interface ProxyConnectorOptions {
 }
 
 /** An undici connector (the `connect` option of a Pool, Client or Agent) that goes through `proxy`. */
-export function proxyConnector(options: ProxyConnectorOptions): buildConnector.connector {
+export function proxyConnector(options: ProxyConnectorOptions): BuildConnector.connector {
   const tlsConnect = buildConnector({
     ...(options.tls.ca ? { ca: options.tls.ca } : {}),
     ...(options.tls.servername ? { servername: options.tls.servername } : {}),
