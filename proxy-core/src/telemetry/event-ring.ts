@@ -116,29 +116,30 @@ export class EventRing {
     return out;
   }
 
-  /** The event in slot `i`, its keys in the order record() builds them. */
+  /** The event in slot `i`, as record() built it (an error, when there was one, comes last). */
   private eventAt(i: number): RoutingEvent {
-    const at = this.at[i] as number;
-    const userAgent = this.userAgent[i] as string;
-    const method = this.method[i] as string;
-    const verb = this.verb[i] as string;
-    const path = this.path[i] as string;
-    const group = this.group[i] as string;
-    const version = this.version[i] as string;
-    const resource = this.resource[i] as string;
-    const subresource = this.subresource[i] as string;
-    const namespace = this.namespace[i] as string;
-    const handling = this.handling[i] as string | null;
-    const answeredBy = this.answeredBy[i] as string | null;
-    const outcome = this.outcome[i] as RouteOutcome;
-    const status = this.status[i] as number;
-    const latencyMs = this.latencyMs[i] as number;
-    const bytesIn = this.bytesIn[i] as number;
-    const bytesOut = this.bytesOut[i] as number;
-    const seq = this.seq[i] as number;
+    const event: RoutingEvent = {
+      at: this.at[i] as number,
+      userAgent: this.userAgent[i] as string,
+      method: this.method[i] as string,
+      verb: this.verb[i] as string,
+      path: this.path[i] as string,
+      group: this.group[i] as string,
+      version: this.version[i] as string,
+      resource: this.resource[i] as string,
+      subresource: this.subresource[i] as string,
+      namespace: this.namespace[i] as string,
+      handling: this.handling[i] as string | null,
+      answeredBy: this.answeredBy[i] as string | null,
+      outcome: this.outcome[i] as RouteOutcome,
+      status: this.status[i] as number,
+      latencyMs: this.latencyMs[i] as number,
+      bytesIn: this.bytesIn[i] as number,
+      bytesOut: this.bytesOut[i] as number,
+      seq: this.seq[i] as number,
+    };
     const error = this.error[i];
-    return error === undefined
-      ? { at, userAgent, method, verb, path, group, version, resource, subresource, namespace, handling, answeredBy, outcome, status, latencyMs, bytesIn, bytesOut, seq }
-      : { at, userAgent, method, verb, path, group, version, resource, subresource, namespace, handling, answeredBy, outcome, status, latencyMs, bytesIn, bytesOut, error, seq };
+    if (error !== undefined) event.error = error;
+    return event;
   }
 }
