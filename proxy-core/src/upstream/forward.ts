@@ -134,10 +134,10 @@ class Relay implements Dispatcher.DispatchHandler {
     this.resume?.();
   };
   /**
-   * Body chunks that arrived in this turn of the event loop, written to the client in one corked write at
-   * its end (setImmediate): Node hands over a TLS connection's data one record at a time, each in a
-   * callback of its own, and writing each chunk made one write system call apiece to the client — a
-   * 100,000-event watch wrote ~7,900 times for ~1,600 reads of the apiserver.
+   * Body chunks that arrived in this turn of the event loop, written to the client in one corked
+   * write at its end (setImmediate): Node hands over a TLS connection's data one record at a time,
+   * each in a callback of its own, and writing each chunk made one write system call apiece to the
+   * client — a 100,000-event watch wrote ~7,900 times for ~1,600 reads of the apiserver.
    */
   private pending: Buffer[] = [];
   private pendingBytes = 0;
