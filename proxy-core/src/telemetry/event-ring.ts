@@ -44,7 +44,7 @@ export class EventRing {
   private readonly answeredBy: (string | null)[];
   private readonly outcome: RouteOutcome[];
   private readonly error: (string | undefined)[];
-  /** Low-cardinality text (GVR, verbs, servers, user agents) and paths, kept apart so a flood of distinct paths does not flush the labels. */
+  /** Low-cardinality text (GVR, verbs, user agents) and paths, kept apart so a flood of distinct paths does not flush the labels. */
   private readonly labels = new Interner();
   private readonly paths = new Interner();
   private next = 0;
@@ -87,8 +87,11 @@ export class EventRing {
     this.bytesIn[i] = e.bytesIn;
     this.bytesOut[i] = e.bytesOut;
     this.status[i] = e.status;
+    // The method (Node hands out one string per known method), the servers (names from the
+    // configuration) and the outcome are the same strings request after request: kept as they are.
+    // The rest is cut from each request's own text, a new string every time: interned.
     this.userAgent[i] = l.intern(e.userAgent);
-    this.method[i] = l.intern(e.method);
+    this.method[i] = e.method;
     this.verb[i] = l.intern(e.verb);
     this.path[i] = this.paths.intern(e.path);
     this.group[i] = l.intern(e.group);
@@ -96,8 +99,8 @@ export class EventRing {
     this.resource[i] = l.intern(e.resource);
     this.subresource[i] = l.intern(e.subresource);
     this.namespace[i] = l.intern(e.namespace);
-    this.handling[i] = e.handling === null ? null : l.intern(e.handling);
-    this.answeredBy[i] = e.answeredBy === null ? null : l.intern(e.answeredBy);
+    this.handling[i] = e.handling;
+    this.answeredBy[i] = e.answeredBy;
     this.outcome[i] = e.outcome;
     this.error[i] = e.error;
     this.next = (i + 1) % this.capacity;
