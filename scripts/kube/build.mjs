@@ -1,0 +1,147 @@
+#!/usr/bin/env node
+// npm run kube:build — builds real kube-apiserver binaries of the two newest minor releases the
+// Go module proxy serves for k8s.io/kubernetes, and the etcd they require, into a cache outside
+// the clone. Nothing of Kubernetes is committed: the two main.go files beside this script are the
+// project's own; their go.mod is written here, per release, into the cache.
+//
+// Ends with one line per binary: `NAME VERSION PATH`. A no-op when the cache is complete.
+//
+// Environment:
+//   PEERSCOPE_KUBE_CACHE     cache root (default ~/.cache/peerscope/kube)
+//   PEERSCOPE_KUBE_VERSIONS  comma-separated releases instead of asking the proxy (v1.37.2,v1.36.3)
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const cacheRoot = process.env.PEERSCOPE_KUBE_CACHE || join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'peerscope', 'kube');
+const goEnv = { ...process.env, GOFLAGS: '-mod=mod', GOTOOLCHAIN: 'local', GOWORK: 'off' };
+
+function log(line) {
+  process.stderr.write(`kube:build: ${line}\n`);
+}
+
+function go(args, cwd) {
+  const res = spawnSync('go', args, { cwd, env: goEnv, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  if (res.error) throw new Error(`go ${args.join(' ')}: ${res.error.message} (is Go installed and on PATH?)`);
+  if (res.status !== 0) throw new Error(`go ${args.join(' ')} (in ${cwd}) exited ${res.status}:\n${res.stderr.trim().split('\n').slice(-20).join('\n')}`);
+  return res.stdout;
+}
+
+/** Newest patch of the two newest minor releases, stable tags only. */
+function newestReleases() {
+  if (process.env.PEERSCOPE_KUBE_VERSIONS) return process.env.PEERSCOPE_KUBE_VERSIONS.split(',').map((v) => v.trim()).filter(Boolean);
+  const out = go(['list', '-m', '-versions', 'k8s.io/kubernetes'], cacheRoot).trim().split(/\s+/).slice(1);
+  const byMinor = new Map();
+  for (const v of out) {
+    const m = /^v1\.(\d+)\.(\d+)$/.exec(v);
+    if (!m) continue;
+    const minor = Number(m[1]);
+    const patch = Number(m[2]);
+    if (!byMinor.has(minor) || byMinor.get(minor).patch < patch) byMinor.set(minor, { v, patch });
+  }
+  const minors = [...byMinor.keys()].sort((a, b) => b - a).slice(0, 2);
+  if (minors.length < 2) throw new Error(`the Go module proxy lists fewer than two stable minors of k8s.io/kubernetes: ${out.join(' ')}`);
+  return minors.map((m) => byMinor.get(m).v).sort();
+}
+
+/** The staging modules k8s.io/kubernetes replaces with local folders, and the etcd server it requires. */
+function releaseModuleFacts(version) {
+  const info = JSON.parse(go(['mod', 'download', '-json', `k8s.io/kubernetes@${version}`], cacheRoot));
+  const gomod = readFileSync(info.GoMod, 'utf8');
+  const staging = [...gomod.matchAll(/^\s*(k8s\.io\/[\w.-]+)\s+=>\s+\.\/staging\//gm)].map((m) => m[1]);
+  const etcd = /go\.etcd\.io\/etcd\/server\/v3 (v3\.\d+\.\d+)/.exec(gomod)?.[1];
+  const goLine = /^go (\S+)/m.exec(gomod)?.[1] ?? '1.26.0';
+  if (staging.length === 0) throw new Error(`k8s.io/kubernetes@${version}: its go.mod names no staging modules`);
+  return { staging, etcd, goLine };
+}
+
+function stagingVersion(version) {
+  // v1.N.P of k8s.io/kubernetes publishes its staging modules as v0.N.P.
+  return version.replace(/^v1\./, 'v0.');
+}
+
+function buildModule({ name, dir, goMod, mainSource, out, ldflags }) {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'go.mod'), goMod);
+  copyFileSync(mainSource, join(dir, 'main.go'));
+  log(`${name}: resolving modules in ${dir}`);
+  go(['mod', 'tidy'], dir);
+  log(`${name}: go build (the first build of a release takes minutes on two cores)`);
+  const tmp = `${out}.partial`;
+  go(['build', '-trimpath', '-ldflags', ldflags, '-o', tmp, '.'], dir);
+  renameSync(tmp, out);
+}
+
+function buildApiserver(version, facts) {
+  const dir = join(cacheRoot, version);
+  const out = join(dir, 'kube-apiserver');
+  if (existsSync(out)) return out;
+  const v0 = stagingVersion(version);
+  const goMod = [
+    'module peerscope.test/kube-apiserver',
+    '',
+    `go ${facts.goLine}`,
+    '',
+    `require k8s.io/kubernetes ${version}`,
+    '',
+    'replace (',
+    ...facts.staging.map((m) => `\t${m} => ${m} ${v0}`),
+    ')',
+    '',
+  ].join('\n');
+  const [, major, minor] = /^v(\d+)\.(\d+)/.exec(version);
+  const flags = [];
+  for (const pkg of ['k8s.io/client-go/pkg/version', 'k8s.io/component-base/version']) {
+    flags.push(`-X ${pkg}.gitVersion=${version}`, `-X ${pkg}.gitMajor=${major}`, `-X ${pkg}.gitMinor=${minor}`, `-X ${pkg}.gitTreeState=clean`);
+  }
+  const started = Date.now();
+  buildModule({ name: `kube-apiserver ${version}`, dir: join(dir, 'src'), goMod, mainSource: join(here, 'kube-apiserver', 'main.go'), out, ldflags: `-s -w ${flags.join(' ')}` });
+  log(`kube-apiserver ${version}: built in ${Math.round((Date.now() - started) / 1000)} s`);
+  return out;
+}
+
+function buildEtcd(version, goLine) {
+  const dir = join(cacheRoot, `etcd-${version}`);
+  const out = join(dir, 'etcd');
+  if (existsSync(out)) return out;
+  const goMod = ['module peerscope.test/etcd', '', `go ${goLine}`, '', `require go.etcd.io/etcd/server/v3 ${version}`, ''].join('\n');
+  const started = Date.now();
+  buildModule({ name: `etcd ${version}`, dir: join(dir, 'src'), goMod, mainSource: join(here, 'etcd', 'main.go'), out, ldflags: '-s -w' });
+  log(`etcd ${version}: built in ${Math.round((Date.now() - started) / 1000)} s`);
+  return out;
+}
+
+function main() {
+  mkdirSync(cacheRoot, { recursive: true });
+  const started = Date.now();
+  const releases = newestReleases();
+  const lines = [];
+  const etcdVersions = new Map();
+  for (const version of releases) {
+    const facts = releaseModuleFacts(version);
+    if (facts.etcd) etcdVersions.set(facts.etcd, facts.goLine);
+    lines.push(['kube-apiserver', version, buildApiserver(version, facts)]);
+  }
+  // One etcd serves both releases: the newest any of them requires.
+  const etcdVersion = [...etcdVersions.keys()].sort((a, b) => a.localeCompare(b, 'en', { numeric: true })).pop();
+  if (!etcdVersion) throw new Error('no release names the etcd server it requires');
+  const etcdPath = buildEtcd(etcdVersion, etcdVersions.get(etcdVersion));
+  lines.push(['etcd', etcdVersion, etcdPath]);
+  // The manifest the test harness reads (test/kube/binaries.ts).
+  const manifest = { releases, binaries: lines.map(([name, version, path]) => ({ name, version, path })) };
+  writeFileSync(join(cacheRoot, 'manifest.json.tmp'), `${JSON.stringify(manifest, null, 2)}\n`);
+  renameSync(join(cacheRoot, 'manifest.json.tmp'), join(cacheRoot, 'manifest.json'));
+  const seconds = Math.round((Date.now() - started) / 1000);
+  if (seconds > 5) log(`done in ${seconds} s`);
+  for (const [name, version, path] of lines) process.stdout.write(`${name} ${version} ${path}\n`);
+}
+
+try {
+  main();
+} catch (err) {
+  log(err instanceof Error ? err.message : String(err));
+  process.exit(1);
+}
