@@ -26,8 +26,8 @@ describe('preload', () => {
   });
 
   it('invokes one peerscope:<method> channel per call', async () => {
-    const api = exposed.get('peerscope') as { setDiscoveryMode(mode: string): Promise<unknown>; getOverview(): Promise<unknown> };
-    await expect(api.setDiscoveryMode('nopeer')).resolves.toBe('ok');
+    const api = exposed.get('peerscope') as { setDiscoveryMode(args: { mode: string }): Promise<unknown>; getOverview(): Promise<unknown> };
+    await expect(api.setDiscoveryMode({ mode: 'nopeer' })).resolves.toBe('ok');
     expect(fakeIpcRenderer.invoke).toHaveBeenCalledWith('peerscope:setDiscoveryMode', { mode: 'nopeer' });
     await api.getOverview();
     expect(fakeIpcRenderer.invoke).toHaveBeenLastCalledWith('peerscope:getOverview');

@@ -13,7 +13,7 @@ function fakeSession(label: string, portUrl: string) {
   const listeners = new Set<(e: CoreEvent) => void>();
   const service = {
     getOverview: vi.fn(async () => ({ discoveryMode: mode })),
-    setDiscoveryMode: vi.fn(async (m: typeof mode) => {
+    setDiscoveryMode: vi.fn(async ({ mode: m }: { mode: typeof mode }) => {
       mode = m;
       return { policy: 'round-robin', discoveryMode: m };
     }),
@@ -188,7 +188,7 @@ describe('the desktop app controller', () => {
     expect(t.label('Peer-aggregated discovery')?.checked).toBe(true);
     t.controller.actions.toggleDiscoveryMode();
     await vi.waitFor(() => expect(t.label('Peer-aggregated discovery')?.checked).toBe(false));
-    expect(t.demos[0]!.service.setDiscoveryMode).toHaveBeenCalledWith('nopeer');
+    expect(t.demos[0]!.service.setDiscoveryMode).toHaveBeenCalledWith({ mode: 'nopeer' });
     t.demos[0]!.push({ type: 'settings', settings: { policy: 'round-robin', discoveryMode: 'peer-aggregated' } });
     expect(t.label('Peer-aggregated discovery')?.checked).toBe(true);
   });

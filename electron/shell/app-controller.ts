@@ -133,7 +133,7 @@ export function createAppController(deps: AppControllerDeps): AppController {
     },
     toggleDiscoveryMode() {
       const next = discoveryMode === 'peer-aggregated' ? 'nopeer' : 'peer-aggregated';
-      client.setDiscoveryMode(next).then((s) => {
+      client.setDiscoveryMode({ mode: next }).then((s) => {
         discoveryMode = s.discoveryMode;
         refreshMenu();
       }, showError('Could not change the discovery mode'));

@@ -13,13 +13,13 @@ function fakeClient() {
     getOverview: vi.fn(async () => ({ ...settings, listen: null, servers: [], totals: {}, lastSeq: 0 })),
     getRouteTable: vi.fn(), getEvents: vi.fn(async (args: unknown) => ({ events: [], lastSeq: 0, args })),
     getHealthHistory: vi.fn(), getDiscoveryViews: vi.fn(),
-    setDiscoveryMode: vi.fn(async (mode: string) => ({ ...settings, discoveryMode: mode })),
-    setPolicy: vi.fn(async (policy: string) => {
+    setDiscoveryMode: vi.fn(async ({ mode }: { mode: string }) => ({ ...settings, discoveryMode: mode })),
+    setPolicy: vi.fn(async ({ policy }: { policy: string }) => {
       if (policy === 'pin:leak') throw new Error('cannot reach https://admin:hunter2@10.0.0.1 with Bearer abc.def.ghi\n    at secret (/home/op/.kube/config:3)');
       return { ...settings, policy };
     }),
     takeSnapshot: vi.fn(), startRollout: vi.fn(), pauseRollout: vi.fn(),
-    setTrafficRate: vi.fn(async (rps: number) => ({ rollout: { phase: 'idle', from: 'a', to: 'b', upgraded: [] }, trafficRps: rps })),
+    setTrafficRate: vi.fn(async ({ rps }: { rps: number }) => ({ rollout: { phase: 'idle', from: 'a', to: 'b', upgraded: [] }, trafficRps: rps })),
     subscribe: vi.fn((l: (e: CoreEvent) => void) => { listener = l; return unsubscribe; }),
   };
   return { client: client as unknown as CoreClient & typeof client, push: (e: CoreEvent) => listener?.(e), unsubscribe };
@@ -62,9 +62,9 @@ describe('registerCoreIpc', () => {
     const { client } = fakeClient();
     registerCoreIpc(ipc, client);
     await expect(ipc.handlers.get('peerscope:setPolicy')!(appEvent(), { policy: 'random' })).resolves.toEqual({ result: { ...settings, policy: 'random' } });
-    expect(client.setPolicy).toHaveBeenCalledWith('random');
+    expect(client.setPolicy).toHaveBeenCalledWith({ policy: 'random' });
     await ipc.handlers.get('peerscope:setDiscoveryMode')!(appEvent(), { mode: 'nopeer' });
-    expect(client.setDiscoveryMode).toHaveBeenCalledWith('nopeer');
+    expect(client.setDiscoveryMode).toHaveBeenCalledWith({ mode: 'nopeer' });
     await ipc.handlers.get('peerscope:getEvents')!(appEvent(), { sinceSeq: 5 });
     expect(client.getEvents).toHaveBeenCalledWith({ sinceSeq: 5 });
   });
@@ -167,10 +167,10 @@ describe('preload API over the real main-side handlers', () => {
     return { api: buildPreloadApi(ipcRenderer as never), core, ipcRenderer, rendererListeners };
   }
 
-  it('maps positional calls to the contract argument objects and unwraps results', async () => {
+  it('sends the contract argument objects and unwraps results', async () => {
     const { api, core } = wire();
-    await expect(api.setPolicy('random')).resolves.toMatchObject({ policy: 'random' });
-    await expect(api.setTrafficRate(50)).resolves.toMatchObject({ trafficRps: 50 });
+    await expect(api.setPolicy({ policy: 'random' })).resolves.toMatchObject({ policy: 'random' });
+    await expect(api.setTrafficRate({ rps: 50 })).resolves.toMatchObject({ trafficRps: 50 });
     await api.getEvents({ sinceSeq: 2, limit: 10 });
     expect(core.client.getEvents).toHaveBeenCalledWith({ sinceSeq: 2, limit: 10 });
     await api.getEvents();
@@ -180,7 +180,7 @@ describe('preload API over the real main-side handlers', () => {
 
   it('rejects with the plain message on failure', async () => {
     const { api } = wire();
-    await expect(api.setPolicy('')).rejects.toThrow(/invalid arguments for setPolicy/);
+    await expect(api.setPolicy({ policy: '' })).rejects.toThrow(/invalid arguments for setPolicy/);
   });
 
   it('delivers CoreEvents (not the IPC event) to listeners until the last unsubscribes', async () => {

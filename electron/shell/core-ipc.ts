@@ -4,26 +4,9 @@
 // sees it. Failures come back as { error: { message } }: no stack, nothing beyond a redacted message.
 import type { IpcMain, IpcMainInvokeEvent, WebContents } from 'electron';
 import { ZodError } from 'zod';
-import { coreClientMethods, type CoreClient, type CoreClientMethod, type CoreEvent } from '../../proxy-core/contract/client.js';
+import { createCoreDispatcher, type CoreClient, type CoreEvent } from '../../proxy-core/contract/client.js';
 import { isAppUrl } from './app-url.js';
 import { EVENT_CHANNEL, SUBSCRIBE_CHANNEL, UNSUBSCRIBE_CHANNEL, channelOf, coreMethodNames, type IpcReply } from './ipc-wire.js';
-
-/** Contract argument object → the CoreClient call. */
-const callers: { [M in CoreClientMethod]: (client: CoreClient, args: unknown) => Promise<unknown> } = {
-  getOverview: (c) => c.getOverview(),
-  getRouteTable: (c) => c.getRouteTable(),
-  getEvents: (c, a) => c.getEvents(coreClientMethods.getEvents.args.parse(a)),
-  getHealthHistory: (c) => c.getHealthHistory(),
-  getDiscoveryViews: (c) => c.getDiscoveryViews(),
-  setDiscoveryMode: (c, a) => c.setDiscoveryMode(coreClientMethods.setDiscoveryMode.args.parse(a).mode),
-  setPolicy: (c, a) => c.setPolicy(coreClientMethods.setPolicy.args.parse(a).policy),
-  takeSnapshot: (c) => c.takeSnapshot(),
-  readSnapshot: (c, a) => c.readSnapshot(coreClientMethods.readSnapshot.args.parse(a)),
-  compareSnapshots: (c, a) => c.compareSnapshots(coreClientMethods.compareSnapshots.args.parse(a)),
-  startRollout: (c) => c.startRollout(),
-  pauseRollout: (c) => c.pauseRollout(),
-  setTrafficRate: (c, a) => c.setTrafficRate(coreClientMethods.setTrafficRate.args.parse(a).rps),
-};
 
 const MAX_MESSAGE_LENGTH = 500;
 
@@ -54,6 +37,7 @@ export interface CoreIpcRegistration {
 
 export function registerCoreIpc(ipcMain: Pick<IpcMain, 'handle' | 'removeHandler'>, client: CoreClient): CoreIpcRegistration {
   const subscriptions = new Map<number, () => void>();
+  const dispatch = createCoreDispatcher(client);
 
   const fromApp = (event: InvokeEvent) => isAppUrl(event.senderFrame?.url);
   const refused: IpcReply = { error: { message: 'refused: this call is only accepted from the Peerscope window' } };
@@ -71,9 +55,7 @@ export function registerCoreIpc(ipcMain: Pick<IpcMain, 'handle' | 'removeHandler
   for (const method of coreMethodNames) {
     handlers.set(channelOf(method), guarded(method, async (_event, args) => {
       if (args.length > 1) throw new Error(`${method} takes one argument object`);
-      const [wire] = args;
-      if (coreClientMethods[method].args === undefined && wire !== undefined) throw new Error(`${method} takes no arguments`);
-      return callers[method](client, wire);
+      return dispatch(method, args[0]);
     }));
   }
 

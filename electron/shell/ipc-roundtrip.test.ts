@@ -75,14 +75,14 @@ describe('IPC round trip over a kubeconfig session', () => {
       getEvents: () => api.getEvents({ limit: 10 }),
       getHealthHistory: () => api.getHealthHistory(),
       getDiscoveryViews: () => api.getDiscoveryViews(),
-      setDiscoveryMode: () => api.setDiscoveryMode('nopeer'),
-      setPolicy: () => api.setPolicy('random'),
+      setDiscoveryMode: () => api.setDiscoveryMode({ mode: 'nopeer' }),
+      setPolicy: () => api.setPolicy({ policy: 'random' }),
       takeSnapshot: () => api.takeSnapshot(),
       readSnapshot: () => api.readSnapshot({ text: JSON.stringify(snapshot), file: 'before.json' }),
       compareSnapshots: () => api.compareSnapshots({ before: snapshot, after: snapshot }),
       startRollout: () => api.startRollout(),
       pauseRollout: () => api.pauseRollout(),
-      setTrafficRate: () => api.setTrafficRate(5),
+      setTrafficRate: () => api.setTrafficRate({ rps: 5 }),
     };
     // Methods with arguments get a wrong one; methods without get one they do not take.
     const invalid: Partial<Record<CoreClientMethod, unknown>> = {

@@ -3,7 +3,7 @@
 // reach the page: listeners get the CoreEvent only.
 import type { IpcRenderer } from 'electron';
 import type { CoreClient, CoreEvent } from '../../proxy-core/contract/client.js';
-import { EVENT_CHANNEL, SUBSCRIBE_CHANNEL, UNSUBSCRIBE_CHANNEL, channelOf, coreMethodNames, toWire, type IpcReply } from './ipc-wire.js';
+import { EVENT_CHANNEL, SUBSCRIBE_CHANNEL, UNSUBSCRIBE_CHANNEL, channelOf, coreMethodNames, type IpcReply } from './ipc-wire.js';
 
 type RendererIpc = Pick<IpcRenderer, 'invoke' | 'on' | 'removeListener'>;
 
@@ -17,11 +17,9 @@ function unwrap(reply: unknown): unknown {
 export function buildPreloadApi(ipcRenderer: RendererIpc): CoreClient {
   const api: Record<string, unknown> = {};
   for (const method of coreMethodNames) {
-    const encode = toWire[method] as (...args: unknown[]) => unknown;
-    api[method] = async (...args: unknown[]) => {
-      const wire = encode(...args);
-      return unwrap(await (wire === undefined ? ipcRenderer.invoke(channelOf(method)) : ipcRenderer.invoke(channelOf(method), wire)));
-    };
+    // The method's argument object as it is (a method without one is invoked with nothing).
+    api[method] = async (input?: unknown) =>
+      unwrap(await (input === undefined ? ipcRenderer.invoke(channelOf(method)) : ipcRenderer.invoke(channelOf(method), input)));
   }
 
   const listeners = new Set<(event: CoreEvent) => void>();

@@ -1,10 +1,11 @@
 // CoreClient: everything the renderer may ask of the core, as plain serialisable calls. Two transports
-// implement it (Electron IPC, HTTP + Server-Sent Events); both validate with the schemas below, so a
+// carry it (Electron IPC, HTTP + Server-Sent Events), both built from the method table below, so a
 // payload that reaches the UI has the shape it claims. No credential is ever part of any payload.
 import { z } from 'zod';
 import { routeOutcomes, routingEventSchema, type RouteOutcome } from './events.js';
 import { healthSampleSchema, peerHealthSchema, peerStatusSchema } from './peers.js';
-import { routingSnapshotSchema, snapshotDiffSchema, snapshotReadResultSchema, type RoutingSnapshot, type SnapshotDiff, type SnapshotReadResult } from './snapshot.js';
+import { buildClient, buildDispatcher, type CallsOf, type CallTransport, type Dispatch, type MethodTable } from './rpc.js';
+import { routingSnapshotSchema, snapshotDiffSchema, snapshotReadResultSchema } from './snapshot.js';
 
 export const discoveryModeSchema = z.enum(['peer-aggregated', 'nopeer']);
 export type DiscoveryModeName = z.infer<typeof discoveryModeSchema>;
@@ -187,36 +188,11 @@ export const coreEventSchema = z.discriminatedUnion('type', [
 export type CoreEvent = z.infer<typeof coreEventSchema>;
 export type RoutingBatch = Extract<CoreEvent, { type: 'routing' }>;
 
-export interface CoreClient {
-  getOverview(): Promise<Overview>;
-  getRouteTable(): Promise<RouteTableView>;
-  getEvents(args?: GetEventsArgs): Promise<EventsPage>;
-  getHealthHistory(): Promise<HealthHistory>;
-  getDiscoveryViews(): Promise<DiscoveryViews>;
-  setDiscoveryMode(mode: DiscoveryModeName): Promise<Settings>;
-  /** "round-robin", "random" or "pin:NAME"; rejects any other text. */
-  setPolicy(text: string): Promise<Settings>;
-  takeSnapshot(): Promise<RoutingSnapshot>;
-  /**
-   * Reads a snapshot file: validated and migrated whole, or an error naming the file and the field
-   * (JSON pointer) or line and column at fault; "made by a newer Peerscope" for a newer apiVersion.
-   */
-  readSnapshot(args: ReadSnapshotArgs): Promise<SnapshotReadResult>;
-  /** What changed from `before` to `after` (as `peerscope snapshot diff`). */
-  compareSnapshots(args: CompareSnapshotsArgs): Promise<SnapshotDiff>;
-  /** Simulated cluster only (getOverview().sim): starts the rollout, or resumes a paused one. */
-  startRollout(): Promise<SimStatus>;
-  /** Simulated cluster only: pauses between rollout phases. */
-  pauseRollout(): Promise<SimStatus>;
-  /** Simulated cluster only. */
-  setTrafficRate(rps: number): Promise<SimStatus>;
-  /** Returns the unsubscribe function. */
-  subscribe(listener: (event: CoreEvent) => void): () => void;
-}
-
 /**
- * Every request/response method with the schema of its single argument object (undefined: none) and
- * of its result. Transports are generated from this table, so a method added here is carried by both.
+ * Every request/response method: the schema of its argument object (`undefined`: it takes none) and of
+ * its result. This table is the contract: the CoreClient type, the client every transport builds and
+ * the dispatcher every host runs are derived from it (contract/rpc.ts), so a method added here is one
+ * row plus one method of the core service.
  */
 export const coreClientMethods = {
   getOverview: { args: undefined, result: overviewSchema },
@@ -225,15 +201,53 @@ export const coreClientMethods = {
   getHealthHistory: { args: undefined, result: healthHistorySchema },
   getDiscoveryViews: { args: undefined, result: discoveryViewsSchema },
   setDiscoveryMode: { args: setDiscoveryModeArgsSchema, result: settingsSchema },
+  /** `policy`: "round-robin", "random" or "pin:NAME"; any other text is refused. */
   setPolicy: { args: setPolicyArgsSchema, result: settingsSchema },
   takeSnapshot: { args: undefined, result: routingSnapshotSchema },
+  /**
+   * Reads a snapshot file: validated and migrated whole, or an error naming the file and the field
+   * (JSON pointer) or line and column at fault; "made by a newer Peerscope" for a newer apiVersion.
+   */
   readSnapshot: { args: readSnapshotArgsSchema, result: snapshotReadResultSchema },
+  /** What changed from `before` to `after` (as `peerscope snapshot diff`). */
   compareSnapshots: { args: compareSnapshotsArgsSchema, result: snapshotDiffSchema },
+  /** Simulated cluster only (getOverview().sim): starts the rollout, or resumes a paused one. */
   startRollout: { args: undefined, result: simStatusSchema },
+  /** Simulated cluster only: pauses between rollout phases. */
   pauseRollout: { args: undefined, result: simStatusSchema },
+  /** Simulated cluster only. */
   setTrafficRate: { args: setTrafficRateArgsSchema, result: simStatusSchema },
-} as const;
+} as const satisfies MethodTable;
 export type CoreClientMethod = keyof typeof coreClientMethods;
 
-/** The error body a transport returns for a refused call. */
-export const clientErrorSchema = z.object({ error: z.string() });
+/** The request/response calls of the contract, each taking its argument object. */
+export type CoreCalls = CallsOf<typeof coreClientMethods>;
+
+/** Everything the renderer may ask of the core: the calls, and the pushed events. */
+export interface CoreClient extends CoreCalls {
+  /** Returns the unsubscribe function. */
+  subscribe(listener: (event: CoreEvent) => void): () => void;
+}
+
+/** A CoreClient over any transport: every answer and every pushed event checked against the contract. */
+export function createCoreClient(transport: {
+  readonly call: CallTransport<typeof coreClientMethods>;
+  /** Delivers each pushed event as it arrived; returns the unsubscribe function. */
+  readonly subscribe: (listener: (raw: unknown) => void) => () => void;
+}): CoreClient {
+  return {
+    ...buildClient(coreClientMethods, transport.call),
+    subscribe(listener) {
+      return transport.subscribe((raw) => {
+        const parsed = coreEventSchema.safeParse(raw);
+        // A newer core's event kind: ignored rather than break the stream.
+        if (parsed.success) listener(parsed.data);
+      });
+    },
+  };
+}
+
+/** Runs a call that came over a wire against the core service, its arguments validated. */
+export function createCoreDispatcher(service: CoreCalls): Dispatch<typeof coreClientMethods> {
+  return buildDispatcher(coreClientMethods, service);
+}

@@ -5,3 +5,5 @@ export * from './events.js';
 export * from './peers.js';
 export * from './snapshot.js';
 export * from './client.js';
+export * from './errors.js';
+export * from './rpc.js';

@@ -235,7 +235,7 @@ function Controls({ overview }: { overview: Overview }) {
   const client = useCoreClient();
   // Offline, the controls show what the snapshot recorded; nothing that would change a cluster is offered.
   const offline = useOffline();
-  const setPolicy = useMutation({ mutationFn: (p: string) => client.setPolicy(p) });
+  const setPolicy = useMutation({ mutationFn: (p: string) => client.setPolicy({ policy: p }) });
   const snapshot = useMutation({ mutationFn: () => client.takeSnapshot(), onSuccess: downloadSnapshot });
   return (
     <div className="controls">
@@ -270,7 +270,7 @@ function SimControls({ overview }: { overview: Overview }) {
   const sim = overview.sim!;
   const start = useMutation({ mutationFn: () => client.startRollout() });
   const pause = useMutation({ mutationFn: () => client.pauseRollout() });
-  const rate = useMutation({ mutationFn: (rps: number) => client.setTrafficRate(rps) });
+  const rate = useMutation({ mutationFn: (rps: number) => client.setTrafficRate({ rps }) });
   const [rps, setRps] = useState(String(sim.trafficRps ?? 0));
   useEffect(() => setRps(String(sim.trafficRps ?? 0)), [sim.trafficRps]);
   const phase = sim.rollout.phase;

@@ -57,13 +57,13 @@ describe('HTTP transport of CoreClient', () => {
     expect((await client.getHealthHistory()).servers).toHaveLength(2);
     expect((await client.getDiscoveryViews()).merged.handling).toBe('sim-1');
     expect((await client.getEvents({ limit: 5 })).events.length).toBeLessThanOrEqual(5);
-    expect(await client.setPolicy('pin:sim-2')).toMatchObject({ policy: 'pin:sim-2' });
-    expect(await client.setPolicy('round-robin')).toMatchObject({ policy: 'round-robin' });
-    expect(await client.setDiscoveryMode('nopeer')).toMatchObject({ discoveryMode: 'nopeer' });
-    await client.setDiscoveryMode('peer-aggregated');
+    expect(await client.setPolicy({ policy: 'pin:sim-2' })).toMatchObject({ policy: 'pin:sim-2' });
+    expect(await client.setPolicy({ policy: 'round-robin' })).toMatchObject({ policy: 'round-robin' });
+    expect(await client.setDiscoveryMode({ mode: 'nopeer' })).toMatchObject({ discoveryMode: 'nopeer' });
+    await client.setDiscoveryMode({ mode: 'peer-aggregated' });
     expect((await client.takeSnapshot()).kind).toBe('RoutingSnapshot');
-    await expect(client.setTrafficRate(5)).rejects.toThrow(/no traffic generator/);
-    await expect(client.setPolicy('sideways')).rejects.toBeInstanceOf(CoreCallError);
+    await expect(client.setTrafficRate({ rps: 5 })).rejects.toThrow(/no traffic generator/);
+    await expect(client.setPolicy({ policy: 'sideways' })).rejects.toBeInstanceOf(CoreCallError);
   });
 
   it('starts and finishes the simulated rollout; subscribers see sim and route-table events', async () => {

@@ -119,13 +119,13 @@ describe.skipIf(!hasChromium)('the UI in Chromium', () => {
     await page.getByRole('tab', { name: 'Live routing' }).click();
     await page.getByRole('table', { name: 'Requests, newest first' }).waitFor();
     // Every request handled by a v1.36 server, for a GVR only v1.37 serves: the proxy reroutes it.
-    await service.setPolicy('pin:sim-2');
+    await service.setPolicy({ policy: 'pin:sim-2' });
     const onlyNew = core.routes.table.rows().find((r) => r.servers.length === 1 && r.servers[0] === 'sim-1')!;
     const { group, version, resource } = onlyNew.gvr;
     const path = `/apis/${group}/${version}/${resource}`;
     const response = await fetch(`${core.address()!.url}${path}`);
     expect(response.headers.get('x-peerscope-route')).toContain('outcome=rerouted');
-    await service.setPolicy('round-robin');
+    await service.setPolicy({ policy: 'round-robin' });
     const rerouted = page.locator(`.stream-row[data-outcome="rerouted"]`).filter({ hasText: path });
     await rerouted.first().waitFor({ timeout: 15_000 });
     const text = await rerouted.first().textContent();

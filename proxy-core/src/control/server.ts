@@ -17,7 +17,8 @@ import type { AddressInfo } from 'node:net';
 import { extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ZodError } from 'zod';
-import { coreClientMethods, type CoreClient, type CoreClientMethod, type CoreEvent } from '../../contract/client.js';
+import { coreClientMethods, createCoreDispatcher, type CoreClient, type CoreClientMethod, type CoreEvent } from '../../contract/client.js';
+import { isMethodOf } from '../../contract/rpc.js';
 import { MAX_SNAPSHOT_BYTES } from '../../contract/snapshot.js';
 
 export const CONTENT_SECURITY_POLICY = "default-src 'self'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
@@ -69,6 +70,7 @@ export async function startControlServer(options: ControlServerOptions): Promise
   const tokenDigest = sha256(token);
   const heartbeatMs = options.heartbeatMs ?? 15_000;
   const streams = new Set<ServerResponse>();
+  const dispatch = createCoreDispatcher(options.client);
   let port = 0;
 
   const allowedHosts = () => new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]);
@@ -102,13 +104,13 @@ export async function startControlServer(options: ControlServerOptions): Promise
   });
 
   async function handleCall(req: IncomingMessage, res: ServerResponse, name: string): Promise<void> {
-    if (!Object.hasOwn(coreClientMethods, name)) return sendJson(res, 404, { error: `no method ${name}` });
-    const method = name as CoreClientMethod;
+    if (!isMethodOf(coreClientMethods, name)) return sendJson(res, 404, { error: `no method ${name}` });
+    const method: CoreClientMethod = name;
     if (!(req.headers['content-type'] ?? '').startsWith('application/json')) return sendJson(res, 415, { error: 'send application/json' });
     try {
       const body = await readBody(req, BODY_LIMITS[method] ?? MAX_BODY_BYTES);
       const raw: unknown = body.length === 0 ? {} : JSON.parse(body);
-      const result = await invoke(options.client, method, raw);
+      const result = await dispatch(method, raw);
       sendJson(res, 200, result);
     } catch (err) {
       if (err instanceof ZodError) return sendJson(res, 400, { error: err.issues.map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`).join('; ') });
@@ -172,25 +174,6 @@ export async function startControlServer(options: ControlServerOptions): Promise
       await closed;
     },
   };
-}
-
-/** Calls one CoreClient method with its validated argument object. */
-async function invoke(client: CoreClient, method: CoreClientMethod, raw: unknown): Promise<unknown> {
-  switch (method) {
-    case 'getOverview': return client.getOverview();
-    case 'getRouteTable': return client.getRouteTable();
-    case 'getEvents': return client.getEvents(coreClientMethods.getEvents.args.parse(raw));
-    case 'getHealthHistory': return client.getHealthHistory();
-    case 'getDiscoveryViews': return client.getDiscoveryViews();
-    case 'setDiscoveryMode': return client.setDiscoveryMode(coreClientMethods.setDiscoveryMode.args.parse(raw).mode);
-    case 'setPolicy': return client.setPolicy(coreClientMethods.setPolicy.args.parse(raw).policy);
-    case 'takeSnapshot': return client.takeSnapshot();
-    case 'readSnapshot': return client.readSnapshot(coreClientMethods.readSnapshot.args.parse(raw));
-    case 'compareSnapshots': return client.compareSnapshots(coreClientMethods.compareSnapshots.args.parse(raw));
-    case 'startRollout': return client.startRollout();
-    case 'pauseRollout': return client.pauseRollout();
-    case 'setTrafficRate': return client.setTrafficRate(coreClientMethods.setTrafficRate.args.parse(raw).rps);
-  }
 }
 
 function sha256(text: string): Buffer {

@@ -142,14 +142,14 @@ export function createCoreService(core: Core, options: CoreServiceOptions = {}):
         gvrs: (core.peers.discovery(s.name)?.gvrs ?? []).map(gvrKey).sort(),
       })));
     },
-    async setDiscoveryMode(mode) {
+    async setDiscoveryMode({ mode }) {
       core.setDiscoveryMode(mode);
       const s = settings();
       emit({ type: 'settings', settings: s });
       return s;
     },
-    async setPolicy(text) {
-      const policy = parsePolicy(text);
+    async setPolicy(args) {
+      const policy = parsePolicy(args.policy);
       if (policy.kind === 'pin' && !core.peers.names().includes(policy.server)) {
         throw new Error(`no server is named "${policy.server}"; servers: ${core.peers.names().join(', ')}`);
       }
@@ -176,7 +176,7 @@ export function createCoreService(core: Core, options: CoreServiceOptions = {}):
     async pauseRollout(): Promise<SimStatus> {
       return requireSim().pauseRollout();
     },
-    async setTrafficRate(rps): Promise<SimStatus> {
+    async setTrafficRate({ rps }): Promise<SimStatus> {
       return requireSim().setTrafficRate(rps);
     },
     subscribe(listener) {

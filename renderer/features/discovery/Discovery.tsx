@@ -22,7 +22,7 @@ export function Discovery() {
   // click, before the mutation's pending state reaches this component (react-query notifies later).
   const [chosen, setChosen] = useState<DiscoveryModeName | null>(null);
   const setMode = useMutation({
-    mutationFn: (mode: DiscoveryModeName) => client.setDiscoveryMode(mode),
+    mutationFn: (mode: DiscoveryModeName) => client.setDiscoveryMode({ mode }),
     // A views read already in flight (pushed events start them) would land after this change with the
     // old mode and flip the toggle back; cancel it, the refetch on success reads the new state.
     onMutate: () => queryClient.cancelQueries({ queryKey: queryKeys.discoveryViews }),

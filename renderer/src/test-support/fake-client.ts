@@ -91,13 +91,13 @@ export class FakeCoreClient implements CoreClient {
       ],
     }));
   }
-  setDiscoveryMode(mode: Settings['discoveryMode']) {
+  setDiscoveryMode({ mode }: { mode: Settings['discoveryMode'] }) {
     return this.answer(`setDiscoveryMode:${mode}`, () => {
       this.settings = { ...this.settings, discoveryMode: mode };
       return this.settings;
     });
   }
-  setPolicy(policy: string) {
+  setPolicy({ policy }: { policy: string }) {
     return this.answer(`setPolicy:${policy}`, () => {
       this.settings = { ...this.settings, policy };
       return this.settings;
@@ -134,7 +134,7 @@ export class FakeCoreClient implements CoreClient {
   pauseRollout() {
     return this.answer('pauseRollout', () => this.sim!);
   }
-  setTrafficRate(rps: number) {
+  setTrafficRate({ rps }: { rps: number }) {
     return this.answer(`setTrafficRate:${rps}`, () => {
       this.sim = { ...this.sim!, trafficRps: rps };
       return this.sim;

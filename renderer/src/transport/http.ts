@@ -1,14 +1,8 @@
-// CoreClient over HTTP + Server-Sent Events (browser mode). Calls are POST /api/rpc/<method>; pushed
-// events come from GET /api/events. The event stream is read with fetch rather than EventSource so
-// the token travels in the Authorization header, never in a URL. Every payload is validated with the
-// contract's schemas before the UI sees it.
-import {
-  coreClientMethods,
-  coreEventSchema,
-  type CoreClient,
-  type CoreClientMethod,
-  type CoreEvent,
-} from '../../../proxy-core/contract/index.js';
+// CoreClient over HTTP + Server-Sent Events (browser mode). Calls are POST /api/rpc/<method> with the
+// method's argument object; pushed events come from GET /api/events. The event stream is read with
+// fetch rather than EventSource so the token travels in the Authorization header, never in a URL.
+// The client itself is the contract's (createCoreClient): every payload is validated before the UI sees it.
+import { createCoreClient, type CoreClient, type CoreClientMethod } from '../../../proxy-core/contract/index.js';
 
 export type ConnectionState = 'connecting' | 'live' | 'reconnecting' | 'unauthorized';
 
@@ -36,11 +30,11 @@ export function createHttpCoreClient(options: HttpCoreClientOptions): HttpCoreCl
   const base = options.baseUrl ?? '';
   const authorization = `Bearer ${options.token}`;
 
-  async function call<M extends CoreClientMethod>(method: M, args: unknown): Promise<unknown> {
+  async function call(method: CoreClientMethod, input: unknown): Promise<unknown> {
     const response = await doFetch(`${base}/api/rpc/${method}`, {
       method: 'POST',
       headers: { authorization, 'content-type': 'application/json' },
-      body: JSON.stringify(args ?? {}),
+      body: JSON.stringify(input ?? {}),
       cache: 'no-store',
     });
     const text = await response.text();
@@ -55,11 +49,11 @@ export function createHttpCoreClient(options: HttpCoreClientOptions): HttpCoreCl
       if (response.status === 401) setConnection('unauthorized');
       throw new CoreCallError(message, response.status);
     }
-    return coreClientMethods[method].result.parse(body);
+    return body;
   }
 
   // One event stream per page, shared by every subscriber, reopened with backoff when it drops.
-  const listeners = new Set<(e: CoreEvent) => void>();
+  const listeners = new Set<(raw: unknown) => void>();
   const connectionListeners = new Set<(s: ConnectionState) => void>();
   let connection: ConnectionState = 'connecting';
   let stream: AbortController | undefined;
@@ -82,9 +76,8 @@ export function createHttpCoreClient(options: HttpCoreClientOptions): HttpCoreCl
         setConnection('live');
         backoffMs = 500;
         await readFrames(response.body, (data) => {
-          const parsed = coreEventSchema.safeParse(JSON.parse(data));
-          if (!parsed.success) return; // a newer core's event kind: ignore rather than break the stream
-          for (const l of listeners) l(parsed.data);
+          const event: unknown = JSON.parse(data);
+          for (const l of listeners) l(event);
         });
       } catch {
         // fall through to the reconnect below
@@ -96,20 +89,8 @@ export function createHttpCoreClient(options: HttpCoreClientOptions): HttpCoreCl
     }
   }
 
-  return {
-    getOverview: () => call('getOverview', {}) as ReturnType<CoreClient['getOverview']>,
-    getRouteTable: () => call('getRouteTable', {}) as ReturnType<CoreClient['getRouteTable']>,
-    getEvents: (args = {}) => call('getEvents', args) as ReturnType<CoreClient['getEvents']>,
-    getHealthHistory: () => call('getHealthHistory', {}) as ReturnType<CoreClient['getHealthHistory']>,
-    getDiscoveryViews: () => call('getDiscoveryViews', {}) as ReturnType<CoreClient['getDiscoveryViews']>,
-    setDiscoveryMode: (mode) => call('setDiscoveryMode', { mode }) as ReturnType<CoreClient['setDiscoveryMode']>,
-    setPolicy: (policy) => call('setPolicy', { policy }) as ReturnType<CoreClient['setPolicy']>,
-    takeSnapshot: () => call('takeSnapshot', {}) as ReturnType<CoreClient['takeSnapshot']>,
-    readSnapshot: (args) => call('readSnapshot', args) as ReturnType<CoreClient['readSnapshot']>,
-    compareSnapshots: (args) => call('compareSnapshots', args) as ReturnType<CoreClient['compareSnapshots']>,
-    startRollout: () => call('startRollout', {}) as ReturnType<CoreClient['startRollout']>,
-    pauseRollout: () => call('pauseRollout', {}) as ReturnType<CoreClient['pauseRollout']>,
-    setTrafficRate: (rps) => call('setTrafficRate', { rps }) as ReturnType<CoreClient['setTrafficRate']>,
+  const client = createCoreClient({
+    call,
     subscribe(listener) {
       listeners.add(listener);
       if (!stream) {
@@ -125,6 +106,9 @@ export function createHttpCoreClient(options: HttpCoreClientOptions): HttpCoreCl
         }
       };
     },
+  });
+  return {
+    ...client,
     connection: () => connection,
     onConnection(listener) {
       connectionListeners.add(listener);

@@ -20,7 +20,7 @@ describe('desktop (IPC) client', () => {
     const fake = new FakeCoreClient();
     const client = validatingClient(fake);
     expect((await client.getOverview()).servers).toHaveLength(3);
-    expect(await client.setDiscoveryMode('nopeer')).toMatchObject({ discoveryMode: 'nopeer' });
+    expect(await client.setDiscoveryMode({ mode: 'nopeer' })).toMatchObject({ discoveryMode: 'nopeer' });
     expect(fake.calls).toContain('setDiscoveryMode:nopeer');
     fake.routeTable = { ...fake.routeTable, skewedCount: -1 };
     await expect(client.getRouteTable()).rejects.toThrow();

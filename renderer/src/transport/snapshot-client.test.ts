@@ -36,7 +36,7 @@ describe('the read-only CoreClient of a snapshot', () => {
   });
 
   it('refuses everything that would change a cluster, saying why', async () => {
-    for (const call of [() => client.setPolicy('random'), () => client.setDiscoveryMode('peer-aggregated'), () => client.startRollout(), () => client.pauseRollout(), () => client.setTrafficRate(5), () => client.getDiscoveryViews()]) {
+    for (const call of [() => client.setPolicy({ policy: 'random' }), () => client.setDiscoveryMode({ mode: 'peer-aggregated' }), () => client.startRollout(), () => client.pauseRollout(), () => client.setTrafficRate({ rps: 5 }), () => client.getDiscoveryViews()]) {
       const err = await call().catch((e: unknown) => e);
       expect(err).toBeInstanceOf(OfflineError);
       expect((err as Error).message).toMatch(/snapshot, viewed offline: .* only possible on the live cluster\. Return to live first\./);
