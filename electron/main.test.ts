@@ -67,13 +67,13 @@ describe('electron/main.ts, built and run with the Electron runtime faked', () =
   });
 
   it('answers the renderer over IPC: one handler per contract method, foreign frames and bad arguments refused', () => {
-    const renderer = one('renderer') as unknown as { subscribed: unknown; overview: { result: { servers: unknown[]; sim?: unknown } }; foreign: unknown; badArgs: { error: { message: string } }; events: string[]; channels: string[] };
+    const renderer = one('renderer') as unknown as { subscribed: unknown; overview: { result: { servers: unknown[]; sim?: unknown } }; foreign: unknown; badArgs: { error: { code: string; message: string } }; events: string[]; channels: string[] };
     expect(renderer.channels).toEqual(expect.arrayContaining(Object.keys(coreClientMethods).map((m) => `peerscope:${m}`)));
     expect(renderer.subscribed).toEqual({ result: true });
     expect(renderer.overview.result.servers).toHaveLength(3);
     expect(renderer.overview.result.sim).toBeDefined();
-    expect(renderer.foreign).toEqual({ error: { message: expect.stringMatching(/^refused/) } });
-    expect(renderer.badArgs.error.message).toMatch(/^invalid arguments for setTrafficRate: rps/);
+    expect(renderer.foreign).toEqual({ error: { code: 'PEERSCOPE_ERR_REFUSED', message: expect.stringMatching(/^refused/) } });
+    expect(renderer.badArgs.error).toMatchObject({ code: 'PEERSCOPE_ERR_INVALID_ARGUMENTS', message: expect.stringMatching(/^invalid arguments for setTrafficRate: rps/) });
     // Live traffic of the simulated cluster reaches the window as pushed events.
     expect(renderer.events).toContain('routing');
   });

@@ -1,6 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { CoreClient, CoreEvent } from '../../proxy-core/contract/client.js';
-import { registerCoreIpc, publicErrorMessage } from './core-ipc.js';
+import { routeOutcomes } from '../../proxy-core/contract/events.js';
+import { createBridgedCoreClient } from '../../proxy-core/contract/client.js';
+import { PeerscopeError } from '../../proxy-core/contract/errors.js';
+import { registerCoreIpc } from './core-ipc.js';
 import { buildPreloadApi } from './preload-api.js';
 import { coreMethodNames } from './ipc-wire.js';
 
@@ -10,12 +13,13 @@ function fakeClient() {
   let listener: ((e: CoreEvent) => void) | undefined;
   const unsubscribe = vi.fn(() => { listener = undefined; });
   const client = {
-    getOverview: vi.fn(async () => ({ ...settings, listen: null, servers: [], totals: {}, lastSeq: 0 })),
+    getOverview: vi.fn(async () => ({ ...settings, listen: null, servers: [], totals: Object.fromEntries(routeOutcomes.map((o) => [o, 0])), lastSeq: 0 })),
     getRouteTable: vi.fn(), getEvents: vi.fn(async (args: unknown) => ({ events: [], lastSeq: 0, args })),
     getHealthHistory: vi.fn(), getDiscoveryViews: vi.fn(),
     setDiscoveryMode: vi.fn(async ({ mode }: { mode: string }) => ({ ...settings, discoveryMode: mode })),
     setPolicy: vi.fn(async ({ policy }: { policy: string }) => {
       if (policy === 'pin:leak') throw new Error('cannot reach https://admin:hunter2@10.0.0.1 with Bearer abc.def.ghi\n    at secret (/home/op/.kube/config:3)');
+      if (policy === 'pin:nobody') throw new PeerscopeError('PEERSCOPE_ERR_POLICY', 'no server is named "nobody"');
       return { ...settings, policy };
     }),
     takeSnapshot: vi.fn(), startRollout: vi.fn(), pauseRollout: vi.fn(),
@@ -75,7 +79,7 @@ describe('registerCoreIpc', () => {
     registerCoreIpc(ipc, client);
     for (const url of ['https://evil.example/', 'file:///tmp/x.html', 'peerscope://evil/', 'http://127.0.0.1:8001/']) {
       const reply = await ipc.handlers.get('peerscope:setPolicy')!(appEvent(fakeSender(), url), { policy: 'random' });
-      expect(reply).toEqual({ error: { message: expect.stringContaining('refused') } });
+      expect(reply).toEqual({ error: { code: 'PEERSCOPE_ERR_REFUSED', message: expect.stringContaining('refused') } });
     }
     expect(await ipc.handlers.get('peerscope:getOverview')!({ sender: fakeSender(), senderFrame: null })).toHaveProperty('error');
     expect(await ipc.handlers.get('peerscope:subscribe')!(appEvent(fakeSender(), 'https://evil.example/'))).toHaveProperty('error');
@@ -97,7 +101,7 @@ describe('registerCoreIpc', () => {
     const { client } = fakeClient();
     registerCoreIpc(ipc, client);
     const reply = await ipc.handlers.get(channel)!(appEvent(), ...args);
-    expect(reply).toEqual({ error: { message: expect.any(String) } });
+    expect(reply).toEqual({ error: { code: 'PEERSCOPE_ERR_INVALID_ARGUMENTS', message: expect.any(String) } });
     expect(JSON.parse(JSON.stringify(reply))).toEqual(reply);
     expect(client.setPolicy).not.toHaveBeenCalled();
     expect(client.setDiscoveryMode).not.toHaveBeenCalled();
@@ -105,14 +109,24 @@ describe('registerCoreIpc', () => {
     expect(client.getOverview).not.toHaveBeenCalled();
   });
 
-  it('returns core failures without stack or credentials', async () => {
+  it("returns a Peerscope error's code and message, and of any other failure only its code", async () => {
     const ipc = fakeIpcMain();
     registerCoreIpc(ipc, fakeClient().client);
-    const reply = await ipc.handlers.get('peerscope:setPolicy')!(appEvent(), { policy: 'pin:leak' }) as { error: { message: string } };
-    expect(Object.keys(reply)).toEqual(['error']);
-    expect(Object.keys(reply.error)).toEqual(['message']);
-    expect(reply.error.message).not.toMatch(/hunter2|abc\.def\.ghi|\.kube|\n|at secret/);
-    expect(reply.error.message).toContain('cannot reach https://[redacted]@10.0.0.1');
+    const refused = await ipc.handlers.get('peerscope:setPolicy')!(appEvent(), { policy: 'pin:nobody' });
+    expect(refused).toEqual({ error: { code: 'PEERSCOPE_ERR_POLICY', message: 'no server is named "nobody"' } });
+    const logged: unknown[][] = [];
+    const spy = vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => void logged.push(args));
+    try {
+      const reply = await ipc.handlers.get('peerscope:setPolicy')!(appEvent(), { policy: 'pin:leak' }) as { error: { code: string; message: string } };
+      expect(Object.keys(reply)).toEqual(['error']);
+      expect(Object.keys(reply.error).sort()).toEqual(['code', 'message']);
+      expect(reply.error.code).toBe('PEERSCOPE_ERR_INTERNAL');
+      expect(reply.error.message).not.toMatch(/hunter2|abc\.def\.ghi|\.kube|\n|at secret|10\.0\.0\.1/);
+      // The text Peerscope did not write stays in the main process's log.
+      expect(String(logged[0]?.[1])).toContain('hunter2');
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it('pushes CoreEvents to a subscribed window until it closes', async () => {
@@ -143,12 +157,6 @@ describe('registerCoreIpc', () => {
     registration.dispose();
     expect(unsubscribe).toHaveBeenCalledTimes(2);
   });
-
-  it('redacts bearer tokens, passwords and URL credentials from messages', () => {
-    expect(publicErrorMessage(new Error('token: s3cr3t failed'), 'm')).toBe('token: [redacted] failed');
-    expect(publicErrorMessage(new Error('Authorization: Bearer xyz'), 'm')).toBe('Authorization: Bearer [redacted]');
-    expect(publicErrorMessage('not an error', 'm')).toBe('the call failed');
-  });
 });
 
 describe('preload API over the real main-side handlers', () => {
@@ -164,7 +172,7 @@ describe('preload API over the real main-side handlers', () => {
       on: vi.fn((channel: string, l: (event: unknown, payload: unknown) => void) => { rendererListeners.set(channel, l); return ipcRenderer; }),
       removeListener: vi.fn((channel: string) => { rendererListeners.delete(channel); return ipcRenderer; }),
     };
-    return { api: buildPreloadApi(ipcRenderer as never), core, ipcRenderer, rendererListeners };
+    return { api: createBridgedCoreClient(buildPreloadApi(ipcRenderer as never)), core, ipcRenderer, rendererListeners };
   }
 
   it('sends the contract argument objects and unwraps results', async () => {
@@ -178,9 +186,10 @@ describe('preload API over the real main-side handlers', () => {
     await expect(api.getOverview()).resolves.toMatchObject({ listen: null });
   });
 
-  it('rejects with the plain message on failure', async () => {
+  it('rejects with the code and message the main side sent', async () => {
     const { api } = wire();
-    await expect(api.setPolicy({ policy: '' })).rejects.toThrow(/invalid arguments for setPolicy/);
+    await expect(api.setPolicy({ policy: '' })).rejects.toMatchObject({ code: 'PEERSCOPE_ERR_INVALID_ARGUMENTS', message: expect.stringMatching(/^invalid arguments for setPolicy/) });
+    await expect(api.setPolicy({ policy: 'pin:nobody' })).rejects.toBeInstanceOf(PeerscopeError);
   });
 
   it('delivers CoreEvents (not the IPC event) to listeners until the last unsubscribes', async () => {

@@ -1,29 +1,13 @@
 // CoreClient over IPC, main side. Only ipcMain.handle (request/response; no ipcMain.on listeners a page
 // could flood), one channel per contract method. Each call is refused unless it comes from a frame on
 // the app origin, and its argument object is validated with the contract's zod schema before the core
-// sees it. Failures come back as { error: { message } }: no stack, nothing beyond a redacted message.
+// sees it. Failures come back as { error: { code, message } } (contract/errors.ts): a PeerscopeError's own
+// text, or for anything else only its code, the rest logged here. Never a stack.
 import type { IpcMain, IpcMainInvokeEvent, WebContents } from 'electron';
-import { ZodError } from 'zod';
 import { createCoreDispatcher, type CoreClient, type CoreEvent } from '../../proxy-core/contract/client.js';
+import { PeerscopeError, toCallError } from '../../proxy-core/contract/errors.js';
 import { isAppUrl } from './app-url.js';
 import { EVENT_CHANNEL, SUBSCRIBE_CHANNEL, UNSUBSCRIBE_CHANNEL, channelOf, coreMethodNames, type IpcReply } from './ipc-wire.js';
-
-const MAX_MESSAGE_LENGTH = 500;
-
-/** The one line of an error a page may see, with anything credential-shaped blanked out. */
-export function publicErrorMessage(error: unknown, method: string): string {
-  if (error instanceof ZodError) {
-    const issue = error.issues[0];
-    return `invalid arguments for ${method}${issue ? `: ${issue.path.join('.') || '(argument)'}: ${issue.message}` : ''}`;
-  }
-  const raw = error instanceof Error ? error.message : 'the call failed';
-  const firstLine = raw.split('\n')[0] ?? '';
-  return firstLine
-    .replace(/(bearer|basic)\s+[^\s,;]+/gi, '$1 [redacted]')
-    .replace(/((?:token|password|secret|client-key-data|client-certificate-data)["']?\s*[:=]\s*)["']?[^\s,;"']+/gi, '$1[redacted]')
-    .replace(/(\w+:\/\/)[^/@\s]+@/g, '$1[redacted]@')
-    .slice(0, MAX_MESSAGE_LENGTH);
-}
 
 type InvokeEvent = Pick<IpcMainInvokeEvent, 'senderFrame'> & { readonly sender: Pick<WebContents, 'id' | 'send' | 'once' | 'isDestroyed'> };
 type Handler = (event: InvokeEvent, ...args: unknown[]) => Promise<IpcReply>;
@@ -40,21 +24,23 @@ export function registerCoreIpc(ipcMain: Pick<IpcMain, 'handle' | 'removeHandler
   const dispatch = createCoreDispatcher(client);
 
   const fromApp = (event: InvokeEvent) => isAppUrl(event.senderFrame?.url);
-  const refused: IpcReply = { error: { message: 'refused: this call is only accepted from the Peerscope window' } };
+  const refused: IpcReply = { error: { code: 'PEERSCOPE_ERR_REFUSED', message: 'refused: this call is only accepted from the Peerscope window' } };
 
   const guarded = (method: string, body: (event: InvokeEvent, args: unknown[]) => Promise<unknown>): Handler => async (event, ...args) => {
     if (!fromApp(event)) return refused;
     try {
       return { result: await body(event, args) };
     } catch (error) {
-      return { error: { message: publicErrorMessage(error, method) } };
+      const wire = toCallError(error, method);
+      if (wire.code === 'PEERSCOPE_ERR_INTERNAL') console.error(`peerscope: ${method} failed:`, error);
+      return { error: wire };
     }
   };
 
   const handlers = new Map<string, Handler>();
   for (const method of coreMethodNames) {
     handlers.set(channelOf(method), guarded(method, async (_event, args) => {
-      if (args.length > 1) throw new Error(`${method} takes one argument object`);
+      if (args.length > 1) throw new PeerscopeError('PEERSCOPE_ERR_INVALID_ARGUMENTS', `${method} takes one argument object`);
       return dispatch(method, args[0]);
     }));
   }

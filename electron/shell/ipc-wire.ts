@@ -1,7 +1,8 @@
 // The IPC wire between preload and main, shared by both sides: one channel per CoreClient method, each
 // carrying the contract's single argument object (the same shape the HTTP transport posts), and an
-// envelope so that an error reaches the page as data, never as an Electron-wrapped stack.
+// envelope so that an error reaches the page as data ({ code, message }), never as an Electron-wrapped stack.
 import { coreClientMethods, type CoreClientMethod } from '../../proxy-core/contract/client.js';
+import type { CallReply } from '../../proxy-core/contract/errors.js';
 
 export const CHANNEL_PREFIX = 'peerscope:';
 /** main → renderer: one CoreEvent per message. */
@@ -13,4 +14,5 @@ export const channelOf = (method: CoreClientMethod) => `${CHANNEL_PREFIX}${metho
 
 export const coreMethodNames = Object.keys(coreClientMethods) as CoreClientMethod[];
 
-export type IpcReply = { readonly result: unknown } | { readonly error: { readonly message: string } };
+/** What each request channel answers: the result, or `{ error: { code, message } }` (contract/errors.ts). */
+export type IpcReply = CallReply;

@@ -1,25 +1,20 @@
-// What the preload exposes as `window.peerscope`: the CoreClient methods, each one ipcRenderer.invoke,
-// and subscribe(listener) → unsubscribe. ipcRenderer itself, its events and their `sender` never
-// reach the page: listeners get the CoreEvent only.
+// What the preload exposes as `window.peerscope` (contract CoreBridge): the CoreClient methods, each one
+// ipcRenderer.invoke resolving with its reply envelope, and subscribe(listener) → unsubscribe. The
+// envelope is not unwrapped here: an error thrown across contextBridge keeps only its message, and the
+// page needs its code. ipcRenderer itself, its events and their `sender` never reach the page:
+// listeners get the CoreEvent only.
 import type { IpcRenderer } from 'electron';
-import type { CoreClient, CoreEvent } from '../../proxy-core/contract/client.js';
+import type { CoreBridge, CoreEvent } from '../../proxy-core/contract/client.js';
 import { EVENT_CHANNEL, SUBSCRIBE_CHANNEL, UNSUBSCRIBE_CHANNEL, channelOf, coreMethodNames, type IpcReply } from './ipc-wire.js';
 
 type RendererIpc = Pick<IpcRenderer, 'invoke' | 'on' | 'removeListener'>;
 
-function unwrap(reply: unknown): unknown {
-  const envelope = reply as IpcReply | undefined;
-  if (envelope && typeof envelope === 'object' && 'error' in envelope) throw new Error(envelope.error.message);
-  if (envelope && typeof envelope === 'object' && 'result' in envelope) return envelope.result;
-  throw new Error('malformed reply from the Peerscope core');
-}
-
-export function buildPreloadApi(ipcRenderer: RendererIpc): CoreClient {
+export function buildPreloadApi(ipcRenderer: RendererIpc): CoreBridge {
   const api: Record<string, unknown> = {};
   for (const method of coreMethodNames) {
     // The method's argument object as it is (a method without one is invoked with nothing).
-    api[method] = async (input?: unknown) =>
-      unwrap(await (input === undefined ? ipcRenderer.invoke(channelOf(method)) : ipcRenderer.invoke(channelOf(method), input)));
+    api[method] = async (input?: unknown): Promise<IpcReply> =>
+      input === undefined ? ipcRenderer.invoke(channelOf(method)) : ipcRenderer.invoke(channelOf(method), input);
   }
 
   const listeners = new Set<(event: CoreEvent) => void>();
@@ -50,5 +45,5 @@ export function buildPreloadApi(ipcRenderer: RendererIpc): CoreClient {
       }
     };
   };
-  return Object.freeze(api) as unknown as CoreClient;
+  return Object.freeze(api) as unknown as CoreBridge;
 }

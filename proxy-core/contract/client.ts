@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { routeOutcomes, routingEventSchema, type RouteOutcome } from './events.js';
 import { healthSampleSchema, peerHealthSchema, peerStatusSchema } from './peers.js';
+import { unwrapReply, type CallReply } from './errors.js';
 import { buildClient, buildDispatcher, type CallsOf, type CallTransport, type Dispatch, type MethodTable } from './rpc.js';
 import { routingSnapshotSchema, snapshotDiffSchema, snapshotReadResultSchema } from './snapshot.js';
 
@@ -229,6 +230,15 @@ export interface CoreClient extends CoreCalls {
   subscribe(listener: (event: CoreEvent) => void): () => void;
 }
 
+/**
+ * What Electron's preload exposes as `window.peerscope`: each call resolves with its reply envelope
+ * (never rejects: an error thrown across contextBridge keeps only its message, the envelope keeps the
+ * code), and the pushed events as they came. The page turns it into a CoreClient with createCoreClient.
+ */
+export type CoreBridge = { readonly [M in CoreClientMethod]: (input?: unknown) => Promise<CallReply> } & {
+  subscribe(listener: (event: unknown) => void): () => void;
+};
+
 /** A CoreClient over any transport: every answer and every pushed event checked against the contract. */
 export function createCoreClient(transport: {
   readonly call: CallTransport<typeof coreClientMethods>;
@@ -245,6 +255,14 @@ export function createCoreClient(transport: {
       });
     },
   };
+}
+
+/** The CoreClient over Electron's preload bridge: each reply unwrapped, a failure thrown with its code. */
+export function createBridgedCoreClient(bridge: CoreBridge): CoreClient {
+  return createCoreClient({
+    call: async (method, input) => unwrapReply(await bridge[method](input)),
+    subscribe: (listener) => bridge.subscribe(listener),
+  });
 }
 
 /** Runs a call that came over a wire against the core service, its arguments validated. */

@@ -17,6 +17,7 @@ export const errorCodes = {
   PEERSCOPE_ERR_INTERNAL: 'an unexpected failure inside the core; its log has the details',
   // Settings and the simulated control plane.
   PEERSCOPE_ERR_POLICY: 'a handling policy that is not round-robin, random or pin:NAME of a known server',
+  PEERSCOPE_ERR_NO_CLUSTER: 'no cluster is open in the desktop app: neither the simulated one nor a kubeconfig',
   PEERSCOPE_ERR_NO_SIMULATOR: 'a call for the simulated control plane on a core that runs on a real cluster',
   PEERSCOPE_ERR_NO_TRAFFIC: 'a traffic rate set on a core without a traffic generator',
   PEERSCOPE_ERR_ROLLOUT: 'the simulated rollout was aborted or cannot do what was asked',
@@ -29,7 +30,23 @@ export const errorCodes = {
   PEERSCOPE_ERR_PROXY_CONNECT: 'the CONNECT proxy did not open a tunnel to the server',
   PEERSCOPE_ERR_DISCOVERY: "a server's discovery document could not be fetched or read",
   PEERSCOPE_ERR_LISTEN: 'a listener could not be started where it was asked to',
+  // The local port's upstream failures (proxy-core/src/upstream/errors.ts): each becomes a 503 Status
+  // naming the peer and this cause. They travel as plain { code, message } objects, not thrown errors:
+  // a failing server can fail thousands of requests a second, and none needs a stack.
+  PEERSCOPE_ERR_UPSTREAM_CONNECT_REFUSED: 'TCP connection refused: nothing listens (a server that is down or restarting)',
+  PEERSCOPE_ERR_UPSTREAM_CONNECT_TIMEOUT: 'TCP connect or TLS handshake did not finish within the connect timeout',
+  PEERSCOPE_ERR_UPSTREAM_UNREACHABLE: 'no route to the host or network, or the CONNECT proxy could not reach it',
+  PEERSCOPE_ERR_UPSTREAM_DNS: 'the host name does not resolve',
+  PEERSCOPE_ERR_UPSTREAM_TLS: 'TLS handshake failed: the certificate does not verify against the CA, wrong name, alert',
+  PEERSCOPE_ERR_UPSTREAM_HEADERS_TIMEOUT: 'connected and sent, but no response headers within the headers timeout',
+  PEERSCOPE_ERR_UPSTREAM_RESET: 'the connection was reset or closed before the response headers',
+  PEERSCOPE_ERR_UPSTREAM_BAD_RESPONSE: 'the upstream answered something that is not HTTP/1.1',
+  PEERSCOPE_ERR_UPSTREAM_BODY_INTERRUPTED: 'the upstream failed after the headers were relayed: the client sees a truncated body',
+  PEERSCOPE_ERR_UPSTREAM_UNKNOWN_SERVER: 'no pool is configured under that name (removed by setServers, or a routing bug)',
+  PEERSCOPE_ERR_UPSTREAM_FAILED: 'any other upstream failure, with the underlying code in the message',
+  PEERSCOPE_ERR_CLIENT_ABORTED: 'the client went away; the upstream request was aborted',
   // The simulated apiserver's own store (its errors become Kubernetes Status answers).
+  PEERSCOPE_ERR_SIM_API: "a simulated apiserver's handler refused the request; it answers the Status this error carries",
   PEERSCOPE_ERR_SIM_STORE: "the simulated apiserver's object store refused a change (conflict, not found, invalid)",
   PEERSCOPE_ERR_SIM_SELECTOR: 'a label or field selector sent to the simulated apiserver is malformed',
 } as const;
@@ -65,6 +82,17 @@ export type CallError = z.infer<typeof callErrorSchema>;
 export function toCallError(error: unknown, method: string): CallError {
   if (isPeerscopeError(error)) return { code: error.code, message: error.message };
   return { code: 'PEERSCOPE_ERR_INTERNAL', message: `${method} failed inside the core (its log has the details)` };
+}
+
+/** A call's answer as a message transport carries it (Electron's IPC): the result, or the failure as data. */
+export type CallReply = { readonly result: unknown } | { readonly error: CallError };
+
+/** The result of a reply, or its failure thrown as a PeerscopeError with the code the core sent. */
+export function unwrapReply(reply: unknown): unknown {
+  if (reply && typeof reply === 'object' && 'result' in reply) return reply.result;
+  const error = reply && typeof reply === 'object' && 'error' in reply ? callErrorSchema.safeParse(reply.error) : undefined;
+  if (error?.success) throw fromCallError(error.data);
+  throw new PeerscopeError('PEERSCOPE_ERR_TRANSPORT', 'malformed reply from the Peerscope core');
 }
 
 /** The error a caller sees for a `{ code, message }` that came back over a wire. */

@@ -1,5 +1,6 @@
 // createCore(options): the whole engine as one object. The CLI, the browser-mode control host and
 // Electron main are three hosts of it (DESIGN "One core, three hosts").
+import { PeerscopeError } from '../contract/errors.js';
 import { setMaxListeners } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -75,7 +76,7 @@ export interface Core {
 }
 
 export function createCore(options: CoreOptions): Core {
-  if (options.servers.length === 0) throw new Error('at least one apiserver is needed');
+  if (options.servers.length === 0) throw new PeerscopeError('PEERSCOPE_ERR_INPUT', 'at least one apiserver is needed');
   const random = options.random ?? Math.random;
   const peers = new PeerSet(options.servers, {
     ...(options.probeIntervalMs ? { probeIntervalMs: options.probeIntervalMs } : {}),

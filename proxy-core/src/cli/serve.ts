@@ -44,8 +44,8 @@ export function registerServeCommand(program: Command): void {
     .option('--accept-hosts <hosts>', 'comma-separated extra Host header values the port accepts')
     .option('--ui', 'also serve the UI on a loopback port and print its URL (browser mode)', false)
     .option('--peer-refresh <seconds>', 'with --kubeconfig: find the apiservers again this often (new ones join, departed ones show as gone); 0 = never', parseSeconds, DEFAULT_SERVER_REFRESH_MS / 1000)
-    .option('--upstream-connect-timeout <seconds>', 'give up connecting to an apiserver (TCP and TLS) after this long: 503 UPSTREAM_CONNECT_TIMEOUT; 0 = never', parseSeconds, DEFAULT_CONNECT_TIMEOUT_MS / 1000)
-    .option('--upstream-headers-timeout <seconds>', 'give up waiting for an apiserver\'s response headers after this long: 503 UPSTREAM_HEADERS_TIMEOUT (watches and follows send theirs at once); 0 = never', parseSeconds, DEFAULT_HEADERS_TIMEOUT_MS / 1000)
+    .option('--upstream-connect-timeout <seconds>', 'give up connecting to an apiserver (TCP and TLS) after this long: 503 PEERSCOPE_ERR_UPSTREAM_CONNECT_TIMEOUT; 0 = never', parseSeconds, DEFAULT_CONNECT_TIMEOUT_MS / 1000)
+    .option('--upstream-headers-timeout <seconds>', 'give up waiting for an apiserver\'s response headers after this long: 503 PEERSCOPE_ERR_UPSTREAM_HEADERS_TIMEOUT (watches and follows send theirs at once); 0 = never', parseSeconds, DEFAULT_HEADERS_TIMEOUT_MS / 1000)
     .action(async (flags: ServeFlags) => {
       let servers: ServerConfig[];
       let context: string | undefined;

@@ -6,6 +6,7 @@ import { execFile, execFileSync } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import { delimiter } from 'node:path';
 import type { ExecConfig, ResolvedKubeconfig } from './kubeconfig.js';
+import { PeerscopeError } from '../../contract/errors.js';
 
 export interface BearerSource {
   /** The token to send now, if any. */
@@ -18,8 +19,11 @@ export interface BearerSource {
   clientCert(): { cert: string; key: string } | undefined;
 }
 
-export class CredentialError extends Error {
+export class CredentialError extends PeerscopeError {
   override readonly name = 'CredentialError';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('PEERSCOPE_ERR_CREDENTIALS', message, options);
+  }
 }
 
 export function bearerSourceFor(k: ResolvedKubeconfig, env: NodeJS.ProcessEnv = process.env): BearerSource {

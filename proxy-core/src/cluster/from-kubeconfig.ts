@@ -2,6 +2,7 @@
 // and proxy, applied to every apiserver found in the cluster, each contacted at its own address with
 // the TLS server name of the kubeconfig's server (its certificate names that, not the IP). The same
 // search runs again on a period (ServerSource): new servers join, servers that left are called gone.
+import { PeerscopeError } from '../../contract/errors.js';
 import { X509Certificate } from 'node:crypto';
 import { proxyFor, ProxyConfigError, redactProxy } from '../upstream/proxy-config.js';
 import { ControlClient } from './control-client.js';
@@ -35,7 +36,7 @@ export async function serversFromKubeconfig(options: FromKubeconfigOptions): Pro
   const warnings: string[] = [];
   const notes: string[] = [];
   if (kubeconfig.tls.insecureSkipVerify) {
-    throw new Error(`${kubeconfig.files.join(', ')}: cluster "${kubeconfig.clusterName}" sets insecure-skip-tls-verify; Peerscope always verifies apiserver certificates: give the cluster's certificate-authority instead`);
+    throw new PeerscopeError('PEERSCOPE_ERR_KUBECONFIG', `${kubeconfig.files.join(', ')}: cluster "${kubeconfig.clusterName}" sets insecure-skip-tls-verify; Peerscope always verifies apiserver certificates: give the cluster's certificate-authority instead`);
   }
   const credentials = bearerSourceFor(kubeconfig, env);
   await credentials.refresh();
@@ -47,7 +48,7 @@ export async function serversFromKubeconfig(options: FromKubeconfigOptions): Pro
     try {
       proxy = proxyFor(url, { ...(kubeconfig.proxyUrl ? { proxyUrl: kubeconfig.proxyUrl } : {}), env });
     } catch (err) {
-      if (err instanceof ProxyConfigError) throw new Error(`${err.message} (from the environment)`);
+      if (err instanceof ProxyConfigError) throw new ProxyConfigError(`${err.message} (from the environment)`);
       throw err;
     }
     if (proxy && !shownProxies.has(proxy.href)) {

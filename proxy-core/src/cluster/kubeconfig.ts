@@ -7,7 +7,7 @@ import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
 import { z } from 'zod';
 import { parseProxyUrl, ProxyConfigError } from '../upstream/proxy-config.js';
-import { InputError, jsonPointer } from '../util/input-error.js';
+import { KubeconfigError, jsonPointer } from '../util/input-error.js';
 
 const namedCluster = z.object({
   name: z.string().min(1),
@@ -126,7 +126,7 @@ export function loadKubeconfig(options: LoadOptions = {}): ResolvedKubeconfig {
       const code = (err as NodeJS.ErrnoException).code;
       // kubectl skips missing files of a KUBECONFIG list, but not an explicit --kubeconfig.
       if (code === 'ENOENT' && !explicit && files.length > 1) continue;
-      throw new InputError(file, `cannot read the kubeconfig: ${code ?? String(err)}`);
+      throw new KubeconfigError(file, `cannot read the kubeconfig: ${code ?? String(err)}`);
     }
     read.push(file);
     const lines = new LineCounter();
@@ -134,7 +134,7 @@ export function loadKubeconfig(options: LoadOptions = {}): ResolvedKubeconfig {
     const yamlError = doc.errors[0];
     if (yamlError) {
       const pos = yamlError.linePos?.[0];
-      throw new InputError(file, `not valid YAML: ${(yamlError.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '')}`, pos ? { line: pos.line, column: pos.col } : {});
+      throw new KubeconfigError(file, `not valid YAML: ${(yamlError.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '')}`, pos ? { line: pos.line, column: pos.col } : {});
     }
     const lineOf = (path: readonly PropertyKey[]) => {
       for (let p = [...path]; p.length > 0; p = p.slice(0, -1)) {
@@ -147,7 +147,7 @@ export function loadKubeconfig(options: LoadOptions = {}): ResolvedKubeconfig {
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
       const line = lineOf(issue.path);
-      throw new InputError(file, `${issue.message} (at ${jsonPointer(issue.path)})`, line ? { line, column: 1 } : { pointer: jsonPointer(issue.path) });
+      throw new KubeconfigError(file, `${issue.message} (at ${jsonPointer(issue.path)})`, line ? { line, column: 1 } : { pointer: jsonPointer(issue.path) });
     }
     const cfg = parsed.data;
     const add = <T extends { name: string }>(map: Map<string, Entry<T>>, list: T[] | null | undefined, key: string) =>
@@ -159,23 +159,23 @@ export function loadKubeconfig(options: LoadOptions = {}): ResolvedKubeconfig {
     add(contexts, cfg.contexts, 'contexts');
     if (!current && cfg['current-context']) current = { name: cfg['current-context'], file };
   }
-  if (read.length === 0) throw new InputError(files.join(delimiter), 'no kubeconfig file exists');
+  if (read.length === 0) throw new KubeconfigError(files.join(delimiter), 'no kubeconfig file exists');
 
   const where = read.length === 1 ? read[0]! : read.join(delimiter);
   const contextName = options.context ?? current?.name;
-  if (!contextName) throw new InputError(where, 'no context: the kubeconfig sets no current-context; pass --context NAME');
+  if (!contextName) throw new KubeconfigError(where, 'no context: the kubeconfig sets no current-context; pass --context NAME');
   const ctx = contexts.get(contextName);
   if (!ctx) {
     const known = [...contexts.keys()];
-    throw new InputError(options.context ? '--context' : current?.file ?? where, `context "${contextName}" is not defined${known.length ? `; the kubeconfig has ${known.join(', ')}` : ''}`);
+    throw new KubeconfigError(options.context ? '--context' : current?.file ?? where, `context "${contextName}" is not defined${known.length ? `; the kubeconfig has ${known.join(', ')}` : ''}`);
   }
   const cluster = clusters.get(ctx.value.context.cluster);
   if (!cluster) {
-    throw new InputError(ctx.file, `context "${contextName}" names cluster "${ctx.value.context.cluster}", which is not defined`, at(ctx, ['context', 'cluster']));
+    throw new KubeconfigError(ctx.file, `context "${contextName}" names cluster "${ctx.value.context.cluster}", which is not defined`, at(ctx, ['context', 'cluster']));
   }
   const userName = ctx.value.context.user ?? '';
   const user = userName ? users.get(userName) : undefined;
-  if (userName && !user) throw new InputError(ctx.file, `context "${contextName}" names user "${userName}", which is not defined`, at(ctx, ['context', 'user']));
+  if (userName && !user) throw new KubeconfigError(ctx.file, `context "${contextName}" names user "${userName}", which is not defined`, at(ctx, ['context', 'user']));
 
   const c = cluster.value.cluster;
   const baseDir = dirname(cluster.file);
@@ -188,11 +188,11 @@ export function loadKubeconfig(options: LoadOptions = {}): ResolvedKubeconfig {
     const ubase = dirname(user.file);
     const cert = u['client-certificate-data'] ? decodeBase64(u['client-certificate-data'], user, ['user', 'client-certificate-data']) : readRelative(u['client-certificate']!, ubase, user, ['user', 'client-certificate']);
     const keyText = u['client-key-data'] ? decodeBase64(u['client-key-data'], user, ['user', 'client-key-data']) : u['client-key'] ? readRelative(u['client-key'], ubase, user, ['user', 'client-key']) : undefined;
-    if (!keyText) throw new InputError(user.file, `user "${userName}" has a client certificate but no client-key`, at(user, ['user']));
+    if (!keyText) throw new KubeconfigError(user.file, `user "${userName}" has a client certificate but no client-key`, at(user, ['user']));
     clientCert = { cert, key: keyText };
   }
   if (user && u['auth-provider']) {
-    throw new InputError(user.file, `user "${userName}" uses auth-provider "${u['auth-provider'].name}", which Peerscope does not support (kubectl dropped it too); use an exec credential plugin`, at(user, ['user', 'auth-provider']));
+    throw new KubeconfigError(user.file, `user "${userName}" uses auth-provider "${u['auth-provider'].name}", which Peerscope does not support (kubectl dropped it too); use an exec credential plugin`, at(user, ['user', 'auth-provider']));
   }
   let credential: ResolvedKubeconfig['credential'] = { kind: 'none' };
   if (u.exec) credential = { kind: 'exec', exec: u.exec, baseDir: dirname(user!.file) };
@@ -204,14 +204,14 @@ export function loadKubeconfig(options: LoadOptions = {}): ResolvedKubeconfig {
   try {
     server = new URL(c.server);
   } catch {
-    throw new InputError(cluster.file, `cluster "${cluster.value.name}" has server "${c.server}", which is not a URL`, at(cluster, ['cluster', 'server']));
+    throw new KubeconfigError(cluster.file, `cluster "${cluster.value.name}" has server "${c.server}", which is not a URL`, at(cluster, ['cluster', 'server']));
   }
   if (c['proxy-url']) {
     try {
       parseProxyUrl(c['proxy-url'], 'proxy-url');
     } catch (err) {
       if (!(err instanceof ProxyConfigError)) throw err;
-      throw new InputError(cluster.file, `cluster "${cluster.value.name}": ${err.message}`, at(cluster, ['cluster', 'proxy-url']));
+      throw new KubeconfigError(cluster.file, `cluster "${cluster.value.name}": ${err.message}`, at(cluster, ['cluster', 'proxy-url']));
     }
   }
   return {
@@ -241,7 +241,7 @@ function at(entry: Entry<unknown>, sub: readonly PropertyKey[]): { line?: number
 function decodeBase64(data: string, entry: Entry<unknown>, sub: readonly PropertyKey[]): string {
   const clean = data.replace(/\s+/g, '');
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(clean) || clean.length % 4 !== 0) {
-    throw new InputError(entry.file, `${String(sub[sub.length - 1])} is not valid base64`, at(entry, sub));
+    throw new KubeconfigError(entry.file, `${String(sub[sub.length - 1])} is not valid base64`, at(entry, sub));
   }
   return Buffer.from(clean, 'base64').toString('utf8');
 }
@@ -251,6 +251,6 @@ function readRelative(path: string, baseDir: string, entry: Entry<unknown>, sub:
   try {
     return readFileSync(full, 'utf8');
   } catch (err) {
-    throw new InputError(entry.file, `${String(sub[sub.length - 1])} ${full}: cannot read: ${(err as NodeJS.ErrnoException).code ?? String(err)}`, at(entry, sub));
+    throw new KubeconfigError(entry.file, `${String(sub[sub.length - 1])} ${full}: cannot read: ${(err as NodeJS.ErrnoException).code ?? String(err)}`, at(entry, sub));
   }
 }

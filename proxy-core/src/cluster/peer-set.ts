@@ -7,6 +7,7 @@
 // is marked gone — no longer probed, never a handling server or reroute target, its last document
 // kept so a request for what only it served is a 503 naming it (as for C40) — and removed from the
 // set after a retention period (docs/decisions.md).
+import { PeerscopeError } from '../../contract/errors.js';
 import { EventEmitter } from 'node:events';
 import type { HealthSample, PeerHealth, PeerStatus } from '../../contract/peers.js';
 import { fetchServerDiscovery, type ServerDiscovery } from '../discovery/fetch.js';
@@ -83,7 +84,7 @@ export class PeerSet extends EventEmitter<PeerSetEvents> {
   }
 
   private add(config: ServerConfig): Peer {
-    if (this.peers.has(config.name)) throw new Error(`two servers are named "${config.name}"`);
+    if (this.peers.has(config.name)) throw new PeerscopeError('PEERSCOPE_ERR_INPUT', `two servers are named "${config.name}"`);
     const peer: Peer = {
       config,
       client: new ControlClient(config, this.timeoutMs),

@@ -152,12 +152,12 @@ describe('control host', () => {
     // Arguments are checked: a snapshot that is not one is a 400 naming the field.
     const bad = await rpc('compareSnapshots', { before: taken, after: { ...taken, kind: 'PodList' } });
     expect(bad.status).toBe(400);
-    expect(JSON.parse(bad.body).error).toContain('after.kind');
+    expect(JSON.parse(bad.body).error).toMatchObject({ code: 'PEERSCOPE_ERR_INVALID_ARGUMENTS', message: expect.stringContaining('after.kind') });
     // The other calls keep their small limit; a snapshot call over its own limit gets a 413 it can show.
     expect((await rpc('setPolicy', { policy: 'x'.repeat(70 * 1024) })).status).toBe(413);
     const over = await rpc('readSnapshot', { text: 'x'.repeat(2 * MAX_SNAPSHOT_BYTES + 1024 * 1024), file: 'over.json' });
     expect(over.status).toBe(413);
-    expect(JSON.parse(over.body).error).toMatch(/^the body exceeds \d+ bytes$/);
+    expect(JSON.parse(over.body).error).toMatchObject({ code: 'PEERSCOPE_ERR_BODY_TOO_LARGE', message: expect.stringMatching(/^the body exceeds \d+ bytes$/) });
   }, 60_000);
 
   it('streams routing events in batches over SSE', async () => {

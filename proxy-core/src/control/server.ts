@@ -16,8 +16,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ZodError } from 'zod';
 import { coreClientMethods, createCoreDispatcher, type CoreClient, type CoreClientMethod, type CoreEvent } from '../../contract/client.js';
+import { PeerscopeError, toCallError, type PeerscopeErrorCode } from '../../contract/errors.js';
 import { isMethodOf } from '../../contract/rpc.js';
 import { MAX_SNAPSHOT_BYTES } from '../../contract/snapshot.js';
 
@@ -64,7 +64,7 @@ export function defaultRendererDir(): string {
 
 export async function startControlServer(options: ControlServerOptions): Promise<ControlServer> {
   const host = options.host ?? '127.0.0.1';
-  if (!LOOPBACK_HOSTS.has(host)) throw new Error(`the control host listens on loopback only, not on ${host}`);
+  if (!LOOPBACK_HOSTS.has(host)) throw new PeerscopeError('PEERSCOPE_ERR_LISTEN', `the control host listens on loopback only, not on ${host}`);
   const rendererDir = resolve(options.rendererDir ?? defaultRendererDir());
   const token = randomBytes(32).toString('base64url');
   const tokenDigest = sha256(token);
@@ -80,47 +80,39 @@ export async function startControlServer(options: ControlServerOptions): Promise
     baseHeaders(res);
     try {
       const hostHeader = (req.headers.host ?? '').toLowerCase();
-      if (!allowedHosts().has(hostHeader)) return sendJson(res, 403, { error: 'this host name is not allowed' });
+      if (!allowedHosts().has(hostHeader)) return sendError(res, 403, 'PEERSCOPE_ERR_REFUSED', 'this host name is not allowed');
       const origin = req.headers.origin;
-      if (origin !== undefined && !allowedOrigins().has(origin.toLowerCase())) return sendJson(res, 403, { error: 'cross-origin requests are refused' });
+      if (origin !== undefined && !allowedOrigins().has(origin.toLowerCase())) return sendError(res, 403, 'PEERSCOPE_ERR_REFUSED', 'cross-origin requests are refused');
       const fetchSite = req.headers['sec-fetch-site'];
-      if (fetchSite === 'cross-site' || fetchSite === 'same-site') return sendJson(res, 403, { error: 'cross-site requests are refused' });
+      if (fetchSite === 'cross-site' || fetchSite === 'same-site') return sendError(res, 403, 'PEERSCOPE_ERR_REFUSED', 'cross-site requests are refused');
 
       const url = new URL(req.url ?? '/', 'http://localhost');
       if (url.pathname.startsWith('/api/')) {
         res.setHeader('cache-control', 'no-store');
-        if (!authorized(req.headers.authorization, tokenDigest)) return sendJson(res, 401, { error: 'a valid token is required: open the URL peerscope printed' });
+        if (!authorized(req.headers.authorization, tokenDigest)) return sendError(res, 401, 'PEERSCOPE_ERR_REFUSED', 'a valid token is required: open the URL peerscope printed');
         if (url.pathname === '/api/events' && req.method === 'GET') return openEventStream(res);
         const rpc = /^\/api\/rpc\/([A-Za-z]+)$/.exec(url.pathname);
         if (rpc && req.method === 'POST') return void handleCall(req, res, rpc[1]!);
-        return sendJson(res, 404, { error: 'no such endpoint' });
+        return sendError(res, 404, 'PEERSCOPE_ERR_NO_METHOD', 'no such endpoint');
       }
-      if (req.method !== 'GET' && req.method !== 'HEAD') return sendJson(res, 405, { error: 'method not allowed' });
+      if (req.method !== 'GET' && req.method !== 'HEAD') return sendError(res, 405, 'PEERSCOPE_ERR_NO_METHOD', 'method not allowed');
       return serveStatic(res, rendererDir, url.pathname, req.method === 'HEAD');
     } catch (err) {
-      if (!res.headersSent) sendJson(res, 500, { error: (err as Error).message });
+      if (!res.headersSent) sendFailure(res, err, 'the request');
       else res.destroy();
     }
   });
 
   async function handleCall(req: IncomingMessage, res: ServerResponse, name: string): Promise<void> {
-    if (!isMethodOf(coreClientMethods, name)) return sendJson(res, 404, { error: `no method ${name}` });
+    if (!isMethodOf(coreClientMethods, name)) return sendError(res, 404, 'PEERSCOPE_ERR_NO_METHOD', `no method ${name}`);
     const method: CoreClientMethod = name;
-    if (!(req.headers['content-type'] ?? '').startsWith('application/json')) return sendJson(res, 415, { error: 'send application/json' });
+    if (!(req.headers['content-type'] ?? '').startsWith('application/json')) return sendError(res, 415, 'PEERSCOPE_ERR_BODY_NOT_JSON', 'send application/json');
     try {
       const body = await readBody(req, BODY_LIMITS[method] ?? MAX_BODY_BYTES);
-      const raw: unknown = body.length === 0 ? {} : JSON.parse(body);
-      const result = await dispatch(method, raw);
+      const result = await dispatch(method, parseBody(body));
       sendJson(res, 200, result);
     } catch (err) {
-      if (err instanceof ZodError) return sendJson(res, 400, { error: err.issues.map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`).join('; ') });
-      if (err instanceof SyntaxError) return sendJson(res, 400, { error: 'the body is not JSON' });
-      if (err instanceof BodyTooLarge) {
-        // The rest of the body is not read: the connection ends once the answer is written.
-        res.setHeader('connection', 'close');
-        return sendJson(res, 413, { error: err.message });
-      }
-      sendJson(res, 400, { error: (err as Error).message });
+      sendFailure(res, err, method);
     }
   }
 
@@ -195,20 +187,49 @@ function baseHeaders(res: ServerResponse): void {
   res.setHeader('cross-origin-resource-policy', 'same-origin');
 }
 
+/** The HTTP status of each failure a call can meet; every other refusal of the core is a 400. */
+const STATUS_OF: Partial<Record<PeerscopeErrorCode, number>> = {
+  PEERSCOPE_ERR_NO_METHOD: 404,
+  PEERSCOPE_ERR_BODY_TOO_LARGE: 413,
+  PEERSCOPE_ERR_REFUSED: 403,
+  PEERSCOPE_ERR_INTERNAL: 500,
+};
+
+function parseBody(body: string): unknown {
+  if (body.length === 0) return {};
+  try {
+    return JSON.parse(body);
+  } catch {
+    throw new PeerscopeError('PEERSCOPE_ERR_BODY_NOT_JSON', 'the body is not JSON');
+  }
+}
+
+/** Every failure goes out as { error: { code, message } } (contract/errors.ts), its status from its code. */
+function sendFailure(res: ServerResponse, err: unknown, what: string): void {
+  const error = toCallError(err, what);
+  if (error.code === 'PEERSCOPE_ERR_INTERNAL') console.error(`peerscope: ${what} failed:`, err);
+  // A body over its limit is not read to its end: the connection closes once the answer is written.
+  if (error.code === 'PEERSCOPE_ERR_BODY_TOO_LARGE') res.setHeader('connection', 'close');
+  sendJson(res, STATUS_OF[error.code as PeerscopeErrorCode] ?? 400, { error });
+}
+
+function sendError(res: ServerResponse, status: number, code: PeerscopeErrorCode, message: string): void {
+  sendJson(res, status, { error: { code, message } });
+}
+
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
   res.end(text);
 }
 
-class BodyTooLarge extends Error {}
 
 function readBody(req: IncomingMessage, limit: number): Promise<string> {
   return new Promise((resolvePromise, reject) => {
     const declared = Number(req.headers['content-length']);
     if (declared > limit) {
       // Say so at once rather than read what will be refused.
-      reject(new BodyTooLarge(`the body exceeds ${limit} bytes`));
+      reject(new PeerscopeError('PEERSCOPE_ERR_BODY_TOO_LARGE', `the body exceeds ${limit} bytes`));
       return;
     }
     const chunks: Buffer[] = [];
@@ -216,7 +237,7 @@ function readBody(req: IncomingMessage, limit: number): Promise<string> {
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size > limit) {
-        reject(new BodyTooLarge(`the body exceeds ${limit} bytes`));
+        reject(new PeerscopeError('PEERSCOPE_ERR_BODY_TOO_LARGE', `the body exceeds ${limit} bytes`));
         // Discard the rest rather than reset the socket, so the client gets the 413 it can show.
         req.removeAllListeners('data');
         req.resume();
@@ -246,17 +267,17 @@ function serveStatic(res: ServerResponse, root: string, pathname: string, headOn
   try {
     relative = decodeURIComponent(pathname);
   } catch {
-    return sendJson(res, 400, { error: 'bad path' });
+    return sendError(res, 400, 'PEERSCOPE_ERR_NO_METHOD', 'bad path');
   }
   if (relative === '/' || relative === '') relative = '/index.html';
   const file = resolve(join(root, relative));
-  if (!file.startsWith(root + sep) || relative.includes('\0')) return sendJson(res, 404, { error: 'not found' });
+  if (!file.startsWith(root + sep) || relative.includes('\0')) return sendError(res, 404, 'PEERSCOPE_ERR_NO_METHOD', 'not found');
   if (!existsSync(file) || !statSync(file).isFile()) {
     if (relative === '/index.html') {
       res.writeHead(503, { 'content-type': 'text/plain; charset=utf-8' });
       return void res.end(`The UI is not built (no ${file}): run npm run build.\n`);
     }
-    return sendJson(res, 404, { error: 'not found' });
+    return sendError(res, 404, 'PEERSCOPE_ERR_NO_METHOD', 'not found');
   }
   const body = readFileSync(file);
   res.writeHead(200, {

@@ -2,6 +2,7 @@
 // Routing events are batched here, once for every subscriber: at 10,000 requests a second a browser
 // gets ten small messages a second, each with exact counts by outcome and at most the newest
 // `maxBatchEvents` events.
+import { PeerscopeError } from '../../contract/errors.js';
 import type { CoreClient, CoreEvent, DiscoveryViews, OutcomeTotals, RouteTableView, Settings, SimStatus } from '../../contract/client.js';
 import { compareSnapshotsArgsSchema, discoveryViewsOf, getEventsArgsSchema, readSnapshotArgsSchema } from '../../contract/client.js';
 import { routeOutcomes, type RoutingEvent } from '../../contract/events.js';
@@ -99,7 +100,7 @@ export function createCoreService(core: Core, options: CoreServiceOptions = {}):
 
   const settings = (): Settings => ({ policy: formatPolicy(core.policy()), discoveryMode: core.discoveryMode() });
   const requireSim = (): SimController => {
-    if (!sim) throw new Error('the core does not run on a simulated control plane');
+    if (!sim) throw new PeerscopeError('PEERSCOPE_ERR_NO_SIMULATOR', 'the core does not run on a simulated control plane');
     return sim;
   };
 
@@ -151,7 +152,7 @@ export function createCoreService(core: Core, options: CoreServiceOptions = {}):
     async setPolicy(args) {
       const policy = parsePolicy(args.policy);
       if (policy.kind === 'pin' && !core.peers.names().includes(policy.server)) {
-        throw new Error(`no server is named "${policy.server}"; servers: ${core.peers.names().join(', ')}`);
+        throw new PeerscopeError('PEERSCOPE_ERR_POLICY', `no server is named "${policy.server}"; servers: ${core.peers.names().join(', ')}`);
       }
       core.setPolicy(policy);
       const s = settings();

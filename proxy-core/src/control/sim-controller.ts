@@ -1,5 +1,6 @@
 // Rollout and traffic controls of a simulated control plane, as the UI drives them: start (or resume)
 // the rollout, pause it between phases, change the traffic rate. Hosts that run no simulator pass none.
+import { PeerscopeError } from '../../contract/errors.js';
 import type { SimStatus } from '../../contract/client.js';
 import type { ReleaseCatalog } from '../sim/catalog/model.js';
 import { RolloutController, runRollout, type RolloutOptions } from '../sim/rollout.js';
@@ -84,7 +85,7 @@ export function createSimController(options: SimControllerOptions): SimControlle
       return status();
     },
     setTrafficRate(rps) {
-      if (!options.traffic) throw new Error('this control plane has no traffic generator');
+      if (!options.traffic) throw new PeerscopeError('PEERSCOPE_ERR_NO_TRAFFIC', 'this control plane has no traffic generator');
       options.traffic.setRate(rps);
       trafficRps = rps;
       changed();

@@ -6,6 +6,7 @@ import type { ControlClient } from '../cluster/control-client.js';
 import { aggregatedDiscovery } from '../sim/catalog/render.js';
 import { importRelease } from '../sim/catalog/importer.js';
 import { apiGroupDiscoveryListSchema, MEDIA, type APIGroupDiscoveryList, type GVR } from './types.js';
+import { PeerscopeError } from '../../contract/errors.js';
 
 const ACCEPT = `${MEDIA.v2JsonNoPeer},${MEDIA.v2Json},${MEDIA.v2beta1Json};q=0.9,application/json;q=0.8`;
 
@@ -28,10 +29,10 @@ export interface ServerDiscovery {
   readonly changedAt: number;
 }
 
-export class DiscoveryError extends Error {
+export class DiscoveryError extends PeerscopeError {
   override readonly name = 'DiscoveryError';
   constructor(readonly server: string, readonly path: string, detail: string) {
-    super(`discovery of ${server} failed at ${path}: ${detail}`);
+    super('PEERSCOPE_ERR_DISCOVERY', `discovery of ${server} failed at ${path}: ${detail}`);
   }
 }
 

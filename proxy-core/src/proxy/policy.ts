@@ -2,12 +2,13 @@
 // counter per listener), uniformly random, or pinned to one server to rehearse "every request lands
 // on the old one". Only servers the health probe sees ready are eligible; a pinned server that is
 // not ready is an error, never a silent fallback.
+import { PeerscopeError } from '../../contract/errors.js';
 export type HandlingPolicy = { readonly kind: 'round-robin' } | { readonly kind: 'random' } | { readonly kind: 'pin'; readonly server: string };
 
 export function parsePolicy(text: string): HandlingPolicy {
   if (text === 'round-robin' || text === 'random') return { kind: text };
   if (text.startsWith('pin:') && text.length > 4) return { kind: 'pin', server: text.slice(4) };
-  throw new Error(`policy "${text}" is not one of round-robin, random, pin:NAME`);
+  throw new PeerscopeError('PEERSCOPE_ERR_POLICY', `policy "${text}" is not one of round-robin, random, pin:NAME`);
 }
 
 export function formatPolicy(p: HandlingPolicy): string {

@@ -2,6 +2,7 @@
 // is one Map get by gvrKey. A table is immutable; `withServer` derives the next one after one
 // server's discovery changed by copying the key map and patching only the keys that server gained
 // or lost, so the server lists of untouched keys are shared between tables, never rebuilt.
+import { PeerscopeError } from '../../contract/errors.js';
 import { gvrKey, parseGvrKey, type GVR } from '../discovery/types.js';
 
 export interface RouteTableServer {
@@ -146,7 +147,7 @@ export function buildRouteTable(servers: readonly RouteTableServer[]): RouteTabl
   const perServer = new Map<string, ReadonlySet<string>>();
   const excluded = new Map<string, ReadonlySet<string>>();
   const byKey = new Map<string, string[]>();
-  if (new Set(serverNames).size !== serverNames.length) throw new Error(`server names must be unique: ${serverNames.join(', ')}`);
+  if (new Set(serverNames).size !== serverNames.length) throw new PeerscopeError('PEERSCOPE_ERR_INPUT', `server names must be unique: ${serverNames.join(', ')}`);
   for (const s of servers) {
     if (s.gvrs === undefined) continue;
     const keys = new Set<string>();

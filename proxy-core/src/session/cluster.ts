@@ -1,5 +1,6 @@
 // A real cluster behind the local port: every apiserver found from a kubeconfig, with its credentials,
 // composed for hosts that switch clusters at run time (the desktop app's "Open kubeconfig…").
+import { PeerscopeError } from '../../contract/errors.js';
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { serversFromKubeconfig } from '../cluster/from-kubeconfig.js';
@@ -80,7 +81,7 @@ export async function prepareClusterSession(options: ClusterSessionOptions): Pro
       address = await core.start();
     } catch (err) {
       await core.close(0);
-      throw new Error(`cannot listen on ${listen.host}:${listen.port}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, { cause: err });
+      throw new PeerscopeError('PEERSCOPE_ERR_LISTEN', `cannot listen on ${listen.host}:${listen.port}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, { cause: err });
     }
     const service = createCoreService(core, { snapshotSource: 'kubeconfig', context: contextName });
     let closing: Promise<void> | undefined;

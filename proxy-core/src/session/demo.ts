@@ -1,6 +1,7 @@
 // The simulated control plane with the local port in front, a rollout driver and traffic through the
 // port, composed once for every host that shows it: `peerscope demo` (terminal and browser mode) and the
 // desktop app's "Start simulated cluster". Prints nothing; hosts decide what to say.
+import { PeerscopeError } from '../../contract/errors.js';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -75,7 +76,7 @@ export async function startDemoSession(options: DemoSessionOptions = {}): Promis
       return startDemoSession({ ...options, listen: { host: options.listen?.host ?? '127.0.0.1', port: 0 }, anyPortIfBusy: false });
     }
     const where = options.listen ? `${options.listen.host}:${options.listen.port}` : '127.0.0.1:8001';
-    throw new Error(`cannot listen on ${where}: ${code ?? (err as Error).message}`, { cause: err });
+    throw new PeerscopeError('PEERSCOPE_ERR_LISTEN', `cannot listen on ${where}: ${code ?? (err as Error).message}`, { cause: err });
   }
   const dir = mkdtempSync(join(tmpdir(), 'peerscope-demo-'));
   const kubeconfigPath = join(dir, 'kubeconfig');

@@ -1,6 +1,7 @@
 // One CoreClient for a host whose cluster changes while it runs (the desktop app: simulated cluster,
 // then a kubeconfig, then another). Calls go to the current session's service; subscribers stay
 // subscribed across switches and get a `session` event, so the UI starts over on the new cluster.
+import { PeerscopeError } from '../../contract/errors.js';
 import { coreClientMethods, type CoreClient, type CoreClientMethod, type CoreEvent } from '../../contract/client.js';
 
 /** The part of a session the client needs. */
@@ -39,7 +40,7 @@ export function createSwitchingClient(): SwitchingClient {
     detach = session && listeners.size > 0 ? session.service.subscribe(publish) : undefined;
   };
   const target = (): CoreClient => {
-    if (!session) throw new Error('no cluster is open: start the simulated cluster or open a kubeconfig');
+    if (!session) throw new PeerscopeError('PEERSCOPE_ERR_NO_CLUSTER', 'no cluster is open: start the simulated cluster or open a kubeconfig');
     return session.service;
   };
   // Async wrappers so a missing session rejects like any failed call instead of throwing synchronously.

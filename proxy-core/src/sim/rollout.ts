@@ -3,6 +3,7 @@
 // up again at the new release, and only then the next server. Pausable and abortable.
 import type { ReleaseCatalog } from './catalog/model.js';
 import type { SimEvent, SimServer } from './types.js';
+import { PeerscopeError } from '../../contract/errors.js';
 
 export interface RolloutOptions {
   /** How long a server drains before it goes down. */
@@ -62,8 +63,11 @@ export class RolloutController {
   }
 }
 
-export class RolloutAborted extends Error {
+export class RolloutAborted extends PeerscopeError {
   override readonly name = 'RolloutAborted';
+  constructor(message: string) {
+    super('PEERSCOPE_ERR_ROLLOUT', message);
+  }
 }
 
 export async function runRollout(servers: readonly SimServer[], to: ReleaseCatalog, options: RolloutOptions = {}): Promise<void> {

@@ -1,36 +1,17 @@
 // One error code per upstream failure, as undici does, and the Status Peerscope answers with
 // (spec R10, P5): 503 ServiceUnavailable, "Error while proxying request to destination apiserver: …".
+// The codes are Peerscope's shared ones (contract/errors.ts); the errors stay plain { code, message }
+// objects, the shape every Peerscope error has on a wire, since a failing server fails requests by the
+// thousand and none of them needs a stack.
+import type { CallError, PeerscopeErrorCode } from '../../contract/errors.js';
 import { failure, type Status } from '../util/status.js';
 
-export type UpstreamErrorCode =
-  /** TCP connection refused: nothing listens (a server that is down or restarting). */
-  | 'UPSTREAM_CONNECT_REFUSED'
-  /** TCP connect or TLS handshake did not finish within the connect timeout. */
-  | 'UPSTREAM_CONNECT_TIMEOUT'
-  /** No route to the host or network. */
-  | 'UPSTREAM_UNREACHABLE'
-  /** The host name does not resolve. */
-  | 'UPSTREAM_DNS'
-  /** TLS handshake failed: the certificate does not verify against the CA, wrong name, alert. */
-  | 'UPSTREAM_TLS'
-  /** Connected and sent, but no response headers within the headers timeout. */
-  | 'UPSTREAM_HEADERS_TIMEOUT'
-  /** The connection was reset or closed before the response headers. */
-  | 'UPSTREAM_RESET'
-  /** The upstream answered something that is not HTTP/1.1. */
-  | 'UPSTREAM_BAD_RESPONSE'
-  /** The upstream failed after the headers were relayed: the client sees a truncated body. */
-  | 'UPSTREAM_BODY_INTERRUPTED'
-  /** No pool is configured under that name (removed by setServers, or a routing bug). */
-  | 'UPSTREAM_UNKNOWN_SERVER'
-  /** The client went away; the upstream request was aborted. */
-  | 'CLIENT_ABORTED'
-  /** Anything else, with the underlying code in the message. */
-  | 'UPSTREAM_FAILED';
+/** The codes of upstream failures; each is described in contract/errors.ts with the others. */
+export type UpstreamErrorCode = Extract<PeerscopeErrorCode, `PEERSCOPE_ERR_UPSTREAM_${string}` | 'PEERSCOPE_ERR_CLIENT_ABORTED'>;
 
-export interface UpstreamError {
+/** The wire shape of every Peerscope error (CallError), with an upstream code. */
+export interface UpstreamError extends CallError {
   readonly code: UpstreamErrorCode;
-  readonly message: string;
 }
 
 /** Before the response headers a failure can still become a 503; after them it can only cut the body. */
@@ -39,11 +20,13 @@ export type UpstreamPhase = 'before-response' | 'after-headers';
 // Node's certificate verification codes (OpenSSL X509_V_ERR_* names) and its TLS/SSL error codes.
 const TLS_CODES = /^(ERR_TLS_|ERR_SSL_|UNABLE_TO_|CERT_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_MISMATCH|INVALID_CA|INVALID_PURPOSE|PATH_LENGTH_EXCEEDED|CERT_UNTRUSTED|CERT_REJECTED)/;
 
-export const CLIENT_ABORTED: UpstreamError = { code: 'CLIENT_ABORTED', message: 'the client went away' };
+export const CLIENT_ABORTED: UpstreamError = { code: 'PEERSCOPE_ERR_CLIENT_ABORTED', message: 'the client went away' };
 
 interface ErrorLike {
   readonly name?: unknown;
   readonly code?: unknown;
+  /** A ProxyConnectError's socket-level code (ECONNREFUSED, UND_ERR_CONNECT_TIMEOUT), when it had one. */
+  readonly socketCode?: unknown;
   readonly message?: unknown;
   readonly cause?: unknown;
 }
@@ -60,6 +43,7 @@ function chain(err: unknown): ErrorLike[] {
 }
 
 function codeOf(e: ErrorLike): string {
+  if (typeof e.socketCode === 'string') return e.socketCode;
   if (typeof e.code === 'string') return e.code;
   // undici's parser error carries no code for some llhttp failures; its name is enough.
   return e.name === 'HTTPParserError' ? 'HPE_PARSE' : '';
@@ -70,21 +54,21 @@ function messageOf(e: ErrorLike | undefined, fallback: unknown): string {
 }
 
 function classifyOne(code: string, detail: string, phase: UpstreamPhase): UpstreamError | undefined {
-  if (code === 'ECONNREFUSED') return { code: 'UPSTREAM_CONNECT_REFUSED', message: `connection refused (${detail})` };
-  if (code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'ETIMEDOUT') return { code: 'UPSTREAM_CONNECT_TIMEOUT', message: `connect timeout (${detail})` };
-  if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH' || code === 'EADDRNOTAVAIL') return { code: 'UPSTREAM_UNREACHABLE', message: `host unreachable (${detail})` };
+  if (code === 'ECONNREFUSED') return { code: 'PEERSCOPE_ERR_UPSTREAM_CONNECT_REFUSED', message: `connection refused (${detail})` };
+  if (code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'ETIMEDOUT') return { code: 'PEERSCOPE_ERR_UPSTREAM_CONNECT_TIMEOUT', message: `connect timeout (${detail})` };
+  if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH' || code === 'EADDRNOTAVAIL') return { code: 'PEERSCOPE_ERR_UPSTREAM_UNREACHABLE', message: `host unreachable (${detail})` };
   // The CONNECT proxy could not reach the server (upstream/proxy-connector.ts): it never got the request.
-  if (code === 'PEERSCOPE_PROXY_CONNECT') return { code: 'UPSTREAM_UNREACHABLE', message: detail };
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME') return { code: 'UPSTREAM_DNS', message: `cannot resolve the host (${detail})` };
-  if (TLS_CODES.test(code)) return { code: 'UPSTREAM_TLS', message: `TLS handshake failed: ${code}: ${detail}` };
-  if (code === 'UND_ERR_HEADERS_TIMEOUT') return { code: 'UPSTREAM_HEADERS_TIMEOUT', message: `no response headers in time (${detail})` };
+  if (code === 'PEERSCOPE_ERR_PROXY_CONNECT') return { code: 'PEERSCOPE_ERR_UPSTREAM_UNREACHABLE', message: detail };
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME') return { code: 'PEERSCOPE_ERR_UPSTREAM_DNS', message: `cannot resolve the host (${detail})` };
+  if (TLS_CODES.test(code)) return { code: 'PEERSCOPE_ERR_UPSTREAM_TLS', message: `TLS handshake failed: ${code}: ${detail}` };
+  if (code === 'UND_ERR_HEADERS_TIMEOUT') return { code: 'PEERSCOPE_ERR_UPSTREAM_HEADERS_TIMEOUT', message: `no response headers in time (${detail})` };
   if (code.startsWith('HPE_') || code === 'UND_ERR_INFO' || code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH' || code === 'UND_ERR_HEADERS_OVERFLOW') {
-    return { code: phase === 'after-headers' ? 'UPSTREAM_BODY_INTERRUPTED' : 'UPSTREAM_BAD_RESPONSE', message: `malformed response (${code}: ${detail})` };
+    return { code: phase === 'after-headers' ? 'PEERSCOPE_ERR_UPSTREAM_BODY_INTERRUPTED' : 'PEERSCOPE_ERR_UPSTREAM_BAD_RESPONSE', message: `malformed response (${code}: ${detail})` };
   }
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE' || code === 'UND_ERR_CLOSED' || code === 'UND_ERR_BODY_TIMEOUT') {
     return phase === 'after-headers'
-      ? { code: 'UPSTREAM_BODY_INTERRUPTED', message: `the connection ended mid-body (${detail})` }
-      : { code: 'UPSTREAM_RESET', message: `the connection closed before a response (${detail})` };
+      ? { code: 'PEERSCOPE_ERR_UPSTREAM_BODY_INTERRUPTED', message: `the connection ended mid-body (${detail})` }
+      : { code: 'PEERSCOPE_ERR_UPSTREAM_RESET', message: `the connection closed before a response (${detail})` };
   }
   if (code === 'UND_ERR_ABORTED' || code === 'ABORT_ERR') return CLIENT_ABORTED;
   return undefined;
@@ -101,14 +85,14 @@ export function classifyUpstreamError(err: unknown, phase: UpstreamPhase = 'befo
   const first = links[0];
   const code = first ? codeOf(first) : '';
   const detail = messageOf(first, err);
-  if (phase === 'after-headers') return { code: 'UPSTREAM_BODY_INTERRUPTED', message: code ? `${code}: ${detail}` : detail };
-  return { code: 'UPSTREAM_FAILED', message: code ? `${code}: ${detail}` : detail };
+  if (phase === 'after-headers') return { code: 'PEERSCOPE_ERR_UPSTREAM_BODY_INTERRUPTED', message: code ? `${code}: ${detail}` : detail };
+  return { code: 'PEERSCOPE_ERR_UPSTREAM_FAILED', message: code ? `${code}: ${detail}` : detail };
 }
 
 /** The request never reached the server's HTTP layer, so it had no effect there. */
 export function isConnectFailure(error: UpstreamError): boolean {
-  return error.code === 'UPSTREAM_CONNECT_REFUSED' || error.code === 'UPSTREAM_CONNECT_TIMEOUT'
-    || error.code === 'UPSTREAM_UNREACHABLE' || error.code === 'UPSTREAM_DNS' || error.code === 'UPSTREAM_TLS';
+  return error.code === 'PEERSCOPE_ERR_UPSTREAM_CONNECT_REFUSED' || error.code === 'PEERSCOPE_ERR_UPSTREAM_CONNECT_TIMEOUT'
+    || error.code === 'PEERSCOPE_ERR_UPSTREAM_UNREACHABLE' || error.code === 'PEERSCOPE_ERR_UPSTREAM_DNS' || error.code === 'PEERSCOPE_ERR_UPSTREAM_TLS';
 }
 
 export const PROXY_ERROR_PREFIX = 'Error while proxying request to destination apiserver: ';

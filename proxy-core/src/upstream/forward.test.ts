@@ -130,7 +130,7 @@ describe('forward over HTTPS', () => {
     expect(refreshed).toBe(1);
   });
 
-  it('answers 503 with a UPSTREAM_TLS cause naming the certificate problem when the CA is wrong', async () => {
+  it('answers 503 with a PEERSCOPE_ERR_UPSTREAM_TLS cause naming the certificate problem when the CA is wrong', async () => {
     let reached = false;
     const { proxy } = await setUp(() => {
       reached = true;
@@ -143,7 +143,7 @@ describe('forward over HTTPS', () => {
     expect(status).toMatchObject({ kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 503, reason: 'ServiceUnavailable' });
     expect(status.message).toMatch(/^Error while proxying request to destination apiserver: apiserver "a": TLS handshake failed: UNABLE_TO_VERIFY_LEAF_SIGNATURE/);
     const result = (await proxy.nextResult()) as ForwardResult;
-    expect(result.error?.code).toBe('UPSTREAM_TLS');
+    expect(result.error?.code).toBe('PEERSCOPE_ERR_UPSTREAM_TLS');
     expect(result).toMatchObject({ status: 503, headersSent: false });
     expect(reached).toBe(false);
   });
@@ -153,7 +153,7 @@ describe('forward over HTTPS', () => {
     const answer = await send(`${proxy.url}/version`);
     expect(answer.status).toBe(503);
     expect(statusOf(answer.body).message).toContain('ERR_TLS_CERT_ALTNAME_INVALID');
-    expect(((await proxy.nextResult()) as ForwardResult).error?.code).toBe('UPSTREAM_TLS');
+    expect(((await proxy.nextResult()) as ForwardResult).error?.code).toBe('PEERSCOPE_ERR_UPSTREAM_TLS');
   });
 });
 
@@ -270,7 +270,7 @@ describe('streaming, aborts and shutdown', () => {
     });
     await within(closed, 10_000, 'the upstream request stayed open after the client left');
     const result = (await proxy.nextResult()) as ForwardResult;
-    expect(result.error?.code).toBe('CLIENT_ABORTED');
+    expect(result.error?.code).toBe('PEERSCOPE_ERR_CLIENT_ABORTED');
     expect(result.headersSent).toBe(true);
   });
 
@@ -313,9 +313,9 @@ describe('each failure has one code and a Status (or a clean cut after the heade
     expect(result).toMatchObject({ status: 503, headersSent: false });
   }
 
-  it('connection refused → UPSTREAM_CONNECT_REFUSED', async () => {
+  it('connection refused → PEERSCOPE_ERR_UPSTREAM_CONNECT_REFUSED', async () => {
     const proxy = await proxyTo(`https://127.0.0.1:${await freePort()}`);
-    await expect503(proxy, 'UPSTREAM_CONNECT_REFUSED', /connection refused .*ECONNREFUSED/);
+    await expect503(proxy, 'PEERSCOPE_ERR_UPSTREAM_CONNECT_REFUSED', /connection refused .*ECONNREFUSED/);
   });
 
   it('a POST to a refused port still gets its Status', async () => {
@@ -325,33 +325,33 @@ describe('each failure has one code and a Status (or a clean cut after the heade
     expect(statusOf(answer.body).reason).toBe('ServiceUnavailable');
   });
 
-  it('a TLS handshake that never completes → UPSTREAM_CONNECT_TIMEOUT', async () => {
+  it('a TLS handshake that never completes → PEERSCOPE_ERR_UPSTREAM_CONNECT_TIMEOUT', async () => {
     const silent = await startTcpUpstream(() => undefined);
     cleanups.push(() => silent.close());
     const proxy = await proxyTo(`https://127.0.0.1:${silent.port}`, { connectTimeoutMs: 300 });
-    await expect503(proxy, 'UPSTREAM_CONNECT_TIMEOUT', /connect timeout/);
+    await expect503(proxy, 'PEERSCOPE_ERR_UPSTREAM_CONNECT_TIMEOUT', /connect timeout/);
   });
 
-  it('no response headers in time → UPSTREAM_HEADERS_TIMEOUT', async () => {
+  it('no response headers in time → PEERSCOPE_ERR_UPSTREAM_HEADERS_TIMEOUT', async () => {
     const { proxy } = await setUp(() => undefined, { headersTimeoutMs: 300, forward: { forward: { errorResponseHeaders: UNAVAILABLE } } });
-    await expect503(proxy, 'UPSTREAM_HEADERS_TIMEOUT', /no response headers in time/);
+    await expect503(proxy, 'PEERSCOPE_ERR_UPSTREAM_HEADERS_TIMEOUT', /no response headers in time/);
   });
 
-  it('the connection reset before a response → UPSTREAM_RESET', async () => {
+  it('the connection reset before a response → PEERSCOPE_ERR_UPSTREAM_RESET', async () => {
     const { proxy } = await setUp((req) => req.socket.destroy(), { forward: { forward: { errorResponseHeaders: UNAVAILABLE } } });
-    await expect503(proxy, 'UPSTREAM_RESET', /closed before a response/);
+    await expect503(proxy, 'PEERSCOPE_ERR_UPSTREAM_RESET', /closed before a response/);
   });
 
-  it('a response that is not HTTP → UPSTREAM_BAD_RESPONSE', async () => {
+  it('a response that is not HTTP → PEERSCOPE_ERR_UPSTREAM_BAD_RESPONSE', async () => {
     const garbage = await startTcpUpstream((socket) => {
       socket.once('data', () => socket.end('SSH-2.0-OpenSSH_9.6\r\n\r\n'));
     });
     cleanups.push(() => garbage.close());
     const proxy = await proxyTo(garbage.url);
-    await expect503(proxy, 'UPSTREAM_BAD_RESPONSE', /malformed response \(HPE_/);
+    await expect503(proxy, 'PEERSCOPE_ERR_UPSTREAM_BAD_RESPONSE', /malformed response \(HPE_/);
   });
 
-  it('an upstream that dies mid-body → UPSTREAM_BODY_INTERRUPTED, the client sees a truncated stream', async () => {
+  it('an upstream that dies mid-body → PEERSCOPE_ERR_UPSTREAM_BODY_INTERRUPTED, the client sees a truncated stream', async () => {
     const { proxy } = await setUp((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
       res.write('{"kind":"PodList","items":[');
@@ -370,15 +370,15 @@ describe('each failure has one code and a Status (or a clean cut after the heade
     });
     expect(outcome).toEqual({ status: 200, body: '{"kind":"PodList","items":[', aborted: true });
     const result = (await proxy.nextResult()) as ForwardResult;
-    expect(result.error?.code).toBe('UPSTREAM_BODY_INTERRUPTED');
+    expect(result.error?.code).toBe('PEERSCOPE_ERR_UPSTREAM_BODY_INTERRUPTED');
     expect(result).toMatchObject({ status: 200, headersSent: true, bytesOut: 27 });
   });
 
-  it('an unknown server name → UPSTREAM_UNKNOWN_SERVER', async () => {
+  it('an unknown server name → PEERSCOPE_ERR_UPSTREAM_UNKNOWN_SERVER', async () => {
     const upstreams = new Upstreams([]);
     const proxy = await startProxy(upstreams, 'a', { forward: { errorResponseHeaders: UNAVAILABLE } });
     cleanups.push(() => proxy.close());
-    await expect503(proxy, 'UPSTREAM_UNKNOWN_SERVER', /no apiserver is named "a"/);
+    await expect503(proxy, 'PEERSCOPE_ERR_UPSTREAM_UNKNOWN_SERVER', /no apiserver is named "a"/);
   });
 
   it('writeErrors: false returns the failure without writing, for a caller that answers itself', async () => {
@@ -387,7 +387,7 @@ describe('each failure has one code and a Status (or a clean cut after the heade
     cleanups.push(() => upstreams.destroy(), () => proxy.close());
     const pending = send(`${proxy.url}/version`).catch(() => undefined);
     const result = (await proxy.nextResult()) as ForwardResult;
-    expect(result).toMatchObject({ status: 0, headersSent: false, error: { code: 'UPSTREAM_CONNECT_REFUSED' } });
+    expect(result).toMatchObject({ status: 0, headersSent: false, error: { code: 'PEERSCOPE_ERR_UPSTREAM_CONNECT_REFUSED' } });
     await proxy.close();
     await pending;
   });
@@ -490,6 +490,6 @@ describe('back-pressure', () => {
 
     client.destroy();
     await within(upstreamClosed, 10_000, 'the upstream response stayed open after the client left');
-    expect((await proxy.nextResult()).error?.code).toBe('CLIENT_ABORTED');
+    expect((await proxy.nextResult()).error?.code).toBe('PEERSCOPE_ERR_CLIENT_ABORTED');
   });
 });

@@ -59,12 +59,12 @@ export function hasBody(req: IncomingMessage): boolean {
   return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
-const SHUTTING_DOWN: UpstreamError = { code: 'UPSTREAM_FAILED', message: 'the proxy is shutting down' };
+const SHUTTING_DOWN: UpstreamError = { code: 'PEERSCOPE_ERR_UPSTREAM_FAILED', message: 'the proxy is shutting down' };
 
 export function forward(upstreams: Upstreams, target: string, req: IncomingMessage, res: ServerResponse, opts: ForwardOptions = {}): Promise<ForwardResult> {
   const bytesIn = Number(req.headers['content-length'] ?? 0) || 0;
   const upstream = upstreams.get(target);
-  if (!upstream) return Promise.resolve(failBeforeResponse(req, res, target, opts, bytesIn, { code: 'UPSTREAM_UNKNOWN_SERVER', message: `no apiserver is named "${target}"` }));
+  if (!upstream) return Promise.resolve(failBeforeResponse(req, res, target, opts, bytesIn, { code: 'PEERSCOPE_ERR_UPSTREAM_UNKNOWN_SERVER', message: `no apiserver is named "${target}"` }));
   const bearer = upstream.config.bearerToken?.();
   const onUnauthorized = upstream.config.onUnauthorized;
   return new Promise((resolve) => {

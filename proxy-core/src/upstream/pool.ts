@@ -1,5 +1,6 @@
 // One undici Pool per apiserver for the data path: keep-alive connections, TLS always verified
 // against the server's CA (or the system roots when none is given), no body timeout.
+import { PeerscopeError } from '../../contract/errors.js';
 import { Pool } from './undici.js';
 import type { ServerConfig } from '../cluster/server-config.js';
 import { proxyConnector } from './proxy-connector.js';
@@ -77,7 +78,7 @@ export class Upstreams {
 
   private create(config: UpstreamServer): Upstream {
     const origin = new URL(config.url);
-    if (origin.protocol !== 'https:' && origin.protocol !== 'http:') throw new Error(`apiserver "${config.name}": unsupported URL scheme ${origin.protocol}`);
+    if (origin.protocol !== 'https:' && origin.protocol !== 'http:') throw new PeerscopeError('PEERSCOPE_ERR_INPUT', `apiserver "${config.name}": unsupported URL scheme ${origin.protocol}`);
     const connectTimeout = this.options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
     // Verification stays on: only the trust anchors and the expected name are configurable.
     const tls = {

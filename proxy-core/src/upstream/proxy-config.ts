@@ -4,9 +4,13 @@
 // http_proxy for http://, NO_PROXY / no_proxy exempting hosts; never for localhost or a loopback IP).
 // Proxies are reached with HTTP CONNECT (http:// or https:// proxy URLs); SOCKS is refused clearly.
 import { isIP } from 'node:net';
+import { PeerscopeError } from '../../contract/errors.js';
 
-export class ProxyConfigError extends Error {
+export class ProxyConfigError extends PeerscopeError {
   override readonly name = 'ProxyConfigError';
+  constructor(message: string) {
+    super('PEERSCOPE_ERR_PROXY_CONFIG', message);
+  }
 }
 
 /**

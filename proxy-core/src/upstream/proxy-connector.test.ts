@@ -52,7 +52,7 @@ describe('upstream connections through a CONNECT proxy', () => {
     cleanups.push(() => server.close(), () => proxy.close(), () => upstreams.destroy());
     const err = await get(upstreams, 'a').catch((e: unknown) => e);
     const classified = classifyUpstreamError(err);
-    expect(classified.code).toBe('UPSTREAM_TLS');
+    expect(classified.code).toBe('PEERSCOPE_ERR_UPSTREAM_TLS');
     expect(proxy.targets).toEqual([`127.0.0.1:${server.port}`]);
   });
 
@@ -85,9 +85,9 @@ describe('upstream connections through a CONNECT proxy', () => {
     ]);
     cleanups.push(() => proxy.close(), () => upstreams.destroy());
     const viaProxy = classifyUpstreamError(await get(upstreams, 'unreachable').catch((e: unknown) => e));
-    expect(viaProxy).toEqual({ code: 'UPSTREAM_UNREACHABLE', message: `proxy ${proxy.url} answered CONNECT 127.0.0.1:${port} with 502 Bad Gateway` });
+    expect(viaProxy).toEqual({ code: 'PEERSCOPE_ERR_UPSTREAM_UNREACHABLE', message: `proxy ${proxy.url} answered CONNECT 127.0.0.1:${port} with 502 Bad Gateway` });
     const noProxy = classifyUpstreamError(await get(upstreams, 'no-proxy').catch((e: unknown) => e));
-    expect(noProxy.code).toBe('UPSTREAM_CONNECT_REFUSED');
+    expect(noProxy.code).toBe('PEERSCOPE_ERR_UPSTREAM_CONNECT_REFUSED');
     expect(noProxy.message).toContain('proxy http://127.0.0.1:1: connect ECONNREFUSED');
   });
 });

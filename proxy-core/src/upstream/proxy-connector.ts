@@ -7,6 +7,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { Socket } from 'node:net';
 import type { buildConnector as BuildConnector } from 'undici';
+import { PeerscopeError } from '../../contract/errors.js';
 import { buildConnector } from './undici.js';
 import { redactProxy } from './proxy-config.js';
 
@@ -18,13 +19,14 @@ export interface UpstreamTls {
   readonly key?: string;
 }
 
-/** Code of an error where the proxy answered CONNECT with something other than 2xx. */
-export const PROXY_CONNECT_FAILED = 'PEERSCOPE_PROXY_CONNECT';
-
-export class ProxyConnectError extends Error {
+/**
+ * The CONNECT proxy did not open the tunnel. `socketCode` is the socket-level code when there was one
+ * (ECONNREFUSED, UND_ERR_CONNECT_TIMEOUT), so the failure is classified as a direct one would be.
+ */
+export class ProxyConnectError extends PeerscopeError {
   override readonly name = 'ProxyConnectError';
-  constructor(message: string, readonly code: string, options?: { cause?: unknown }) {
-    super(message, options);
+  constructor(message: string, readonly socketCode?: string, options?: { cause?: unknown }) {
+    super('PEERSCOPE_ERR_PROXY_CONNECT', message, options);
   }
 }
 
@@ -97,7 +99,7 @@ export function openTunnel(proxy: URL, target: string, timeoutMs: number): Promi
       const code = res.statusCode ?? 0;
       if (code < 200 || code >= 300) {
         socket.destroy();
-        return fail(new ProxyConnectError(`proxy ${shown} answered CONNECT ${target} with ${code} ${res.statusMessage ?? ''}`.trim(), PROXY_CONNECT_FAILED));
+        return fail(new ProxyConnectError(`proxy ${shown} answered CONNECT ${target} with ${code} ${res.statusMessage ?? ''}`.trim()));
       }
       settled = true;
       socket.setTimeout(0);
@@ -109,7 +111,7 @@ export function openTunnel(proxy: URL, target: string, timeoutMs: number): Promi
       fail(new ProxyConnectError(`proxy ${shown}: no answer to CONNECT ${target} within ${timeoutMs} ms`, 'UND_ERR_CONNECT_TIMEOUT'));
     });
     req.once('error', (err: NodeJS.ErrnoException) => {
-      fail(new ProxyConnectError(`proxy ${shown}: ${err.message}`, err.code ?? PROXY_CONNECT_FAILED, { cause: err }));
+      fail(new ProxyConnectError(`proxy ${shown}: ${err.message}`, err.code, { cause: err }));
     });
     req.end();
   });

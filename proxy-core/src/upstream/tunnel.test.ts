@@ -187,19 +187,19 @@ describe('tunnel', () => {
   }
 
   it('a refused connection becomes a 503 Status on the raw socket', async () => {
-    await expectStatus503(await proxyFor(`https://127.0.0.1:${await freePort()}`), 'UPSTREAM_CONNECT_REFUSED', /ECONNREFUSED/);
+    await expectStatus503(await proxyFor(`https://127.0.0.1:${await freePort()}`), 'PEERSCOPE_ERR_UPSTREAM_CONNECT_REFUSED', /ECONNREFUSED/);
   });
 
   it('a certificate that does not verify becomes a 503 Status naming the problem', async () => {
     const upstream = await echoUpstream();
-    await expectStatus503(await proxyFor(upstream.url, tls.otherCa.cert), 'UPSTREAM_TLS', /UNABLE_TO_VERIFY_LEAF_SIGNATURE/);
+    await expectStatus503(await proxyFor(upstream.url, tls.otherCa.cert), 'PEERSCOPE_ERR_UPSTREAM_TLS', /UNABLE_TO_VERIFY_LEAF_SIGNATURE/);
   });
 
   it('an unknown server becomes a 503 Status', async () => {
     const upstreams = new Upstreams([]);
     const proxy = await startProxy(upstreams, 'b', { tunnel: { errorResponseHeaders: UNAVAILABLE } });
     cleanups.push(() => proxy.close());
-    await expectStatus503(proxy, 'UPSTREAM_UNKNOWN_SERVER', /no apiserver is named "b"/);
+    await expectStatus503(proxy, 'PEERSCOPE_ERR_UPSTREAM_UNKNOWN_SERVER', /no apiserver is named "b"/);
   });
 
   it('a client that leaves before the 101 aborts the upstream request', async () => {
@@ -218,6 +218,6 @@ describe('tunnel', () => {
     await within(reachedUpstream, 10_000, 'the upgrade never reached the upstream');
     client.destroy();
     await within(closed, 10_000, 'the upstream connection stayed open after the client left');
-    expect(((await proxy.nextResult()) as TunnelResult).error?.code).toBe('CLIENT_ABORTED');
+    expect(((await proxy.nextResult()) as TunnelResult).error?.code).toBe('PEERSCOPE_ERR_CLIENT_ABORTED');
   });
 });

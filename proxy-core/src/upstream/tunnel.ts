@@ -58,7 +58,7 @@ export function tunnel(upstreams: Upstreams, target: string, req: IncomingMessag
   client.on('error', () => undefined);
   const upstream = upstreams.get(target);
   if (!upstream) {
-    const error: UpstreamError = { code: 'UPSTREAM_UNKNOWN_SERVER', message: `no apiserver is named "${target}"` };
+    const error: UpstreamError = { code: 'PEERSCOPE_ERR_UPSTREAM_UNKNOWN_SERVER', message: `no apiserver is named "${target}"` };
     writeStatusToSocket(client, statusForUpstreamError(target, error), opts.errorResponseHeaders);
     return Promise.resolve({ status: 503, bytesIn: 0, bytesOut: 0, error });
   }

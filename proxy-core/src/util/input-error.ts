@@ -2,15 +2,25 @@
 // file and the field (a JSON pointer) or the line and column at fault, never a stack trace.
 import { parse as parseTolerant, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import type { ZodError } from 'zod';
+import { PeerscopeError, type PeerscopeErrorCode } from '../../contract/errors.js';
 
-export class InputError extends Error {
-  override readonly name = 'InputError';
+export class InputError extends PeerscopeError {
+  override readonly name: string = 'InputError';
   constructor(
     readonly file: string,
     readonly detail: string,
     readonly where: { pointer?: string; line?: number; column?: number } = {},
+    code: PeerscopeErrorCode = 'PEERSCOPE_ERR_INPUT',
   ) {
-    super(`${file}${formatWhere(where)}: ${detail}`);
+    super(code, `${file}${formatWhere(where)}: ${detail}`);
+  }
+}
+
+/** A kubeconfig Peerscope cannot use: malformed, or naming a context, cluster or user it does not define. */
+export class KubeconfigError extends InputError {
+  override readonly name = 'KubeconfigError';
+  constructor(file: string, detail: string, where: InputError['where'] = {}) {
+    super(file, detail, where, 'PEERSCOPE_ERR_KUBECONFIG');
   }
 }
 

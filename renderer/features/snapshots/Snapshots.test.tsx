@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { SnapshotDiff } from '../../../proxy-core/contract/index.js';
+import { PeerscopeError, type SnapshotDiff } from '../../../proxy-core/contract/index.js';
 import { App } from '../../src/App.js';
 import { FakeCoreClient } from '../../src/test-support/fake-client.js';
 import { installLayoutStubs } from '../../src/test-support/render.js';
@@ -141,12 +141,24 @@ describe('Snapshots: open a file offline', () => {
     expect(banner()).toBeNull();
   });
 
-  it('says when the core could not be asked at all', async () => {
+  it('says when the core refused the call, naming its reason', async () => {
     const client = new FakeCoreClient();
     const input = await openSnapshotsTab(client);
-    client.failWith = 'the body exceeds 68157440 bytes';
+    client.failWith = new PeerscopeError('PEERSCOPE_ERR_BODY_TOO_LARGE', 'the body exceeds 68157440 bytes');
     await choose(input, file('odd.json', '{}'));
     expect((await screen.findByRole('alert')).textContent).toContain('odd.json: could not be read: the body exceeds 68157440 bytes');
+    expect(banner()).toBeNull();
+  });
+
+  it('tells a transport failure from a bad file: the file is not blamed, and says what to try', async () => {
+    const client = new FakeCoreClient();
+    const input = await openSnapshotsTab(client);
+    client.failWith = new PeerscopeError('PEERSCOPE_ERR_TRANSPORT', 'readSnapshot: the Peerscope core cannot be reached');
+    await choose(input, file('good.json', JSON.stringify(sampleSnapshot())));
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('good.json was not read: readSnapshot: the Peerscope core cannot be reached');
+    expect(alert.textContent).toContain('check that it is still running');
+    expect(alert.textContent).not.toContain('could not be read');
     expect(banner()).toBeNull();
   });
 

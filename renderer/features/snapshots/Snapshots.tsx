@@ -6,6 +6,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useRef, useState, useSyncExternalStore, type DragEvent, type FormEvent } from 'react';
 import { MAX_SNAPSHOT_BYTES, type RoutingSnapshot, type SnapshotReadError } from '../../../proxy-core/contract/index.js';
 import { formatClock, formatDateTime, gvrKeyLabel, outcomeStyle, shortRelease } from '../../src/ui/format.js';
+import { adviceFor, errorMessage, isTransportFailure } from '../../src/ui/call-errors.js';
 import { Empty, ErrorState, HealthBadge, Loading } from '../../src/ui/states.js';
 import { useView, type ViewState } from '../../src/view-mode.js';
 import { describeSource, downloadSnapshot, releasesSummary } from './describe.js';
@@ -91,7 +92,11 @@ function ImportCard() {
         if (result.ok) opened.push(view.library.add(result.snapshot, name, 'file'));
         else failures.push({ file: name, error: result.error, message: result.error.message });
       } catch (err) {
-        failures.push({ file: name, message: `${name}: could not be read: ${err instanceof Error ? err.message : String(err)}` });
+        // A transport failure says nothing about the file: say so, and what to try, rather than blame it.
+        const advice = adviceFor(err);
+        failures.push(isTransportFailure(err)
+          ? { file: name, message: `${name} was not read: ${errorMessage(err)}`, ...(advice ? { advice } : {}) }
+          : { file: name, message: `${name}: could not be read: ${errorMessage(err)}`, ...(advice ? { advice } : {}) });
       }
     }
     view.library.setImporting({ failures });
@@ -181,7 +186,10 @@ function ImportError({ failure }: { failure: ImportFailure }) {
           <p className="muted small">{REASON_HINT[e.reason]}</p>
         </>
       ) : (
-        <p className="mono small">{failure.message}</p>
+        <>
+          <p className="mono small">{failure.message}</p>
+          {failure.advice && <p className="muted small">{failure.advice}</p>}
+        </>
       )}
     </div>
   );

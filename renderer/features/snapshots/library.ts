@@ -25,8 +25,11 @@ export interface CompareState {
 /** A file that could not be opened: the core's named error, or why the call itself failed. */
 export interface ImportFailure {
   readonly file: string;
+  /** The file is at fault: what the core found in it. */
   readonly error?: SnapshotReadError;
   readonly message: string;
+  /** The file was never judged (the core did not answer): what to try instead. */
+  readonly advice?: string;
 }
 
 export interface ImportState {

@@ -60,12 +60,12 @@ export class FakeCoreClient implements CoreClient {
   sim: SimStatus | undefined = { rollout: { phase: 'idle', from: 'v1.36-dev', to: 'v1.37-dev', upgraded: [] }, trafficRps: 20 };
   readonly calls: string[] = [];
   private readonly listeners = new Set<(e: CoreEvent) => void>();
-  /** Set to make every call fail with this message. */
-  failWith: string | undefined;
+  /** Set to make every call fail: with this message, or with this error (a PeerscopeError carries its code). */
+  failWith: string | Error | undefined;
 
   private async answer<T>(name: string, value: () => T): Promise<T> {
     this.calls.push(name);
-    if (this.failWith) throw new Error(this.failWith);
+    if (this.failWith) throw typeof this.failWith === 'string' ? new Error(this.failWith) : this.failWith;
     return structuredClone(value());
   }
 

@@ -2,7 +2,15 @@
 // method's argument object; pushed events come from GET /api/events. The event stream is read with
 // fetch rather than EventSource so the token travels in the Authorization header, never in a URL.
 // The client itself is the contract's (createCoreClient): every payload is validated before the UI sees it.
-import { createCoreClient, type CoreClient, type CoreClientMethod } from '../../../proxy-core/contract/index.js';
+import {
+  callErrorSchema,
+  createCoreClient,
+  fromCallError,
+  PeerscopeError,
+  type CoreClient,
+  type CoreClientMethod,
+  type PeerscopeErrorCode,
+} from '../../../proxy-core/contract/index.js';
 
 export type ConnectionState = 'connecting' | 'live' | 'reconnecting' | 'unauthorized';
 
@@ -18,10 +26,11 @@ export interface HttpCoreClientOptions {
   readonly fetch?: typeof fetch;
 }
 
-export class CoreCallError extends Error {
+/** A refused or failed call: the code the control server sent (contract/errors.ts) and the HTTP status. */
+export class CoreCallError extends PeerscopeError {
   override readonly name = 'CoreCallError';
-  constructor(message: string, readonly status: number) {
-    super(message);
+  constructor(code: PeerscopeErrorCode, message: string, readonly status: number) {
+    super(code, message);
   }
 }
 
@@ -31,23 +40,30 @@ export function createHttpCoreClient(options: HttpCoreClientOptions): HttpCoreCl
   const authorization = `Bearer ${options.token}`;
 
   async function call(method: CoreClientMethod, input: unknown): Promise<unknown> {
-    const response = await doFetch(`${base}/api/rpc/${method}`, {
-      method: 'POST',
-      headers: { authorization, 'content-type': 'application/json' },
-      body: JSON.stringify(input ?? {}),
-      cache: 'no-store',
-    });
+    let response: Response;
+    try {
+      response = await doFetch(`${base}/api/rpc/${method}`, {
+        method: 'POST',
+        headers: { authorization, 'content-type': 'application/json' },
+        body: JSON.stringify(input ?? {}),
+        cache: 'no-store',
+      });
+    } catch {
+      throw new CoreCallError('PEERSCOPE_ERR_TRANSPORT', `${method}: the Peerscope core cannot be reached`, 0);
+    }
     const text = await response.text();
     let body: unknown;
     try {
       body = text ? JSON.parse(text) : {};
     } catch {
-      throw new CoreCallError(`${method}: the answer is not JSON (HTTP ${response.status})`, response.status);
+      throw new CoreCallError('PEERSCOPE_ERR_TRANSPORT', `${method}: the answer is not JSON (HTTP ${response.status})`, response.status);
     }
     if (!response.ok) {
-      const message = typeof body === 'object' && body && 'error' in body ? String((body as { error: unknown }).error) : `HTTP ${response.status}`;
       if (response.status === 401) setConnection('unauthorized');
-      throw new CoreCallError(message, response.status);
+      const sent = callErrorSchema.safeParse(typeof body === 'object' && body && 'error' in body ? body.error : undefined);
+      if (!sent.success) throw new CoreCallError('PEERSCOPE_ERR_TRANSPORT', `${method}: HTTP ${response.status}`, response.status);
+      const { code, message } = fromCallError(sent.data);
+      throw new CoreCallError(code, message, response.status);
     }
     return body;
   }

@@ -1,18 +1,17 @@
-// CoreClient in the desktop app: Electron's preload exposes it as `window.peerscope` (IPC). The page
-// still checks every answer and event against the contract, as the HTTP transport does: a mismatch
-// between a newer main process and this page shows as an error, not as a broken screen.
-import { createCoreClient, type CoreClient } from '../../../proxy-core/contract/index.js';
+// CoreClient in the desktop app: Electron's preload exposes the IPC bridge as `window.peerscope`
+// (contract CoreBridge: each call resolves with its reply envelope). The page builds the contract's
+// client over it, so every answer and event is checked as the HTTP transport's are: a mismatch between
+// a newer main process and this page shows as an error, not as a broken screen; a refusal arrives with
+// its code.
+import { createBridgedCoreClient, type CoreBridge, type CoreClient } from '../../../proxy-core/contract/index.js';
 
-/** The preload's CoreClient, when this page runs in the desktop app. */
-export function bridgedCoreClient(): CoreClient | undefined {
+/** The preload's bridge, when this page runs in the desktop app. */
+export function bridgedCoreClient(): CoreBridge | undefined {
   const candidate = (globalThis as { peerscope?: unknown }).peerscope;
-  return candidate && typeof candidate === 'object' && typeof (candidate as CoreClient).subscribe === 'function' ? (candidate as CoreClient) : undefined;
+  return candidate && typeof candidate === 'object' && typeof (candidate as CoreBridge).subscribe === 'function' ? (candidate as CoreBridge) : undefined;
 }
 
-/** The bridge's calls and events, checked against the contract as the HTTP transport's are. */
-export function validatingClient(raw: CoreClient): CoreClient {
-  return createCoreClient({
-    call: (method, input) => (raw[method] as (input?: unknown) => Promise<unknown>)(input),
-    subscribe: (listener) => raw.subscribe(listener),
-  });
+/** The bridge's calls and events, checked against the contract. */
+export function validatingClient(bridge: CoreBridge): CoreClient {
+  return createBridgedCoreClient(bridge);
 }

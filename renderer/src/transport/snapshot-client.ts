@@ -12,11 +12,14 @@ import type {
   RouteTableView,
   RoutingSnapshot,
 } from '../../../proxy-core/contract/index.js';
-import { discoveryViewsOf, routeOutcomes } from '../../../proxy-core/contract/index.js';
+import { discoveryViewsOf, PeerscopeError, routeOutcomes } from '../../../proxy-core/contract/index.js';
 
 /** A call the offline view cannot make (it would change a cluster, or needs one). */
-export class OfflineError extends Error {
+export class OfflineError extends PeerscopeError {
   override readonly name = 'OfflineError';
+  constructor(message: string) {
+    super('PEERSCOPE_ERR_OFFLINE', message);
+  }
 }
 
 export interface SnapshotCoreClient extends CoreClient {

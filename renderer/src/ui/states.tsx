@@ -1,6 +1,7 @@
 // Loading, empty and error states, and the health badge: the same everywhere.
 import type { ReactNode } from 'react';
 import type { PeerHealth } from '../../../proxy-core/contract/index.js';
+import { adviceFor, errorMessage } from './call-errors.js';
 import { healthLabel } from './format.js';
 
 export function Loading({ what }: { what: string }) {
@@ -14,7 +15,8 @@ export function Loading({ what }: { what: string }) {
 export function ErrorState({ error, retry }: { error: unknown; retry?: () => void }) {
   return (
     <div className="state state-error" role="alert">
-      <strong>Could not load.</strong> {error instanceof Error ? error.message : String(error)}
+      <strong>Could not load.</strong> {errorMessage(error)}
+      {adviceFor(error) && <span className="muted"> {adviceFor(error)}</span>}
       {retry && (
         <button type="button" className="btn" onClick={retry}>
           Retry

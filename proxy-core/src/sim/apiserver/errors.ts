@@ -1,13 +1,14 @@
 // Writing responses the way kube-apiserver does: JSON bodies, and every failure as a Status.
 import type { ServerResponse } from 'node:http';
+import { PeerscopeError } from '../../../contract/errors.js';
 import { failure, notFound, statusBody, type Status, type StatusDetails } from '../../util/status.js';
 import type { GroupResource, StoreError } from '../store/store.js';
 
 /** A failure a handler throws; the router turns it into the Status response. */
-export class ApiError extends Error {
+export class ApiError extends PeerscopeError {
   override readonly name = 'ApiError';
   constructor(readonly status: Status) {
-    super(status.message);
+    super('PEERSCOPE_ERR_SIM_API', status.message ?? '');
   }
 }
 

@@ -2,9 +2,13 @@
 // pkg/fields): `a=b`, `a==b`, `a!=b`, `a in (x,y)`, `a notin (x)`, `a`, `!a`; fields on
 // metadata.name and metadata.namespace only.
 import type { KubeObject } from './store.js';
+import { PeerscopeError } from '../../../contract/errors.js';
 
-export class SelectorError extends Error {
+export class SelectorError extends PeerscopeError {
   override readonly name = 'SelectorError';
+  constructor(message: string) {
+    super('PEERSCOPE_ERR_SIM_SELECTOR', message);
+  }
 }
 
 type Requirement =

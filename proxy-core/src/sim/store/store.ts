@@ -2,6 +2,7 @@
 // kept per group+resource (never per version, as etcd keeps one storage version) under a global,
 // increasing resourceVersion, with a bounded event history for watch-from-resourceVersion.
 import { randomUUID } from 'node:crypto';
+import { PeerscopeError } from '../../../contract/errors.js';
 
 /** A Kubernetes object as JSON. Stored objects are never mutated in place: writers store new ones. */
 export type KubeObject = Record<string, unknown> & { metadata: ObjectMeta };
@@ -38,10 +39,10 @@ export interface StoreEvent {
 
 export type StoreErrorReason = 'NotFound' | 'AlreadyExists' | 'Conflict' | 'Expired';
 
-export class StoreError extends Error {
+export class StoreError extends PeerscopeError {
   override readonly name = 'StoreError';
   constructor(readonly reason: StoreErrorReason, message: string) {
-    super(message);
+    super('PEERSCOPE_ERR_SIM_STORE', message);
   }
 }
 
