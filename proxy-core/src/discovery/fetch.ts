@@ -2,13 +2,17 @@
 // v2, then v2beta1, then the legacy per-group-version crawl. ETag-aware: an unchanged document costs
 // a 304. The result is what routing treats as that server's "local discovery cache".
 import { createHash } from 'node:crypto';
-import type { ControlClient } from '../cluster/control-client.js';
-import { aggregatedDiscovery } from '../sim/catalog/render.js';
-import { importRelease } from '../sim/catalog/importer.js';
+import { aggregatedFromLegacy } from './legacy.js';
 import { apiGroupDiscoveryListSchema, MEDIA, type APIGroupDiscoveryList, type GVR } from './types.js';
 import { PeerscopeError } from '../../contract/errors.js';
 
 const ACCEPT = `${MEDIA.v2JsonNoPeer},${MEDIA.v2Json},${MEDIA.v2beta1Json};q=0.9,application/json;q=0.8`;
+
+/** A GET client of one server (cluster/control-client.ts's ControlClient is the one the core uses). */
+export interface DiscoveryReader {
+  readonly server: { readonly name: string };
+  get(path: string, headers?: Record<string, string>): Promise<{ readonly status: number; readonly headers: Record<string, string | string[] | undefined>; readonly body: string }>;
+}
 
 export type DiscoverySource = 'aggregated-v2' | 'aggregated-v2beta1' | 'legacy';
 
@@ -43,7 +47,7 @@ interface RootResult {
   readonly unchanged: boolean;
 }
 
-export async function fetchServerDiscovery(client: ControlClient, previous?: ServerDiscovery, now = Date.now): Promise<ServerDiscovery> {
+export async function fetchServerDiscovery(client: DiscoveryReader, previous?: ServerDiscovery, now = Date.now): Promise<ServerDiscovery> {
   const [apis, api] = await Promise.all([
     fetchRoot(client, '/apis', previous?.apis, previous?.etags.apis, previous?.source),
     fetchRoot(client, '/api', previous?.api, previous?.etags.api, previous?.source),
@@ -67,7 +71,7 @@ export async function fetchServerDiscovery(client: ControlClient, previous?: Ser
 }
 
 async function fetchRoot(
-  client: ControlClient,
+  client: DiscoveryReader,
   root: '/api' | '/apis',
   previousDoc: APIGroupDiscoveryList | undefined,
   previousEtag: string | undefined,
@@ -96,7 +100,7 @@ async function fetchRoot(
 }
 
 /** Servers without aggregated discovery (before 1.26): read every group-version list. */
-async function crawlLegacy(client: ControlClient, root: '/api' | '/apis', json: unknown): Promise<APIGroupDiscoveryList> {
+async function crawlLegacy(client: DiscoveryReader, root: '/api' | '/apis', json: unknown): Promise<APIGroupDiscoveryList> {
   const paths: string[] = [];
   if (root === '/api') {
     for (const v of (json as { versions?: string[] }).versions ?? []) paths.push(`/api/${v}`);
@@ -111,11 +115,11 @@ async function crawlLegacy(client: ControlClient, root: '/api' | '/apis', json: 
     return { file: `${client.server.name}${path}`, text: res.body };
   }));
   if (inputs.length === 0) return { apiVersion: 'apidiscovery.k8s.io/v2', kind: 'APIGroupDiscoveryList', metadata: {}, items: [] };
-  return aggregatedDiscovery(importRelease('legacy', inputs), root === '/api' ? 'api' : 'apis');
+  return aggregatedFromLegacy(inputs, root === '/api' ? 'api' : 'apis');
 }
 
 /** GVs of CRDs and service-backed APIServices; best effort (RBAC may forbid the reads). */
-async function fetchExcludedGroupVersions(client: ControlClient): Promise<string[]> {
+async function fetchExcludedGroupVersions(client: DiscoveryReader): Promise<string[]> {
   const out = new Set<string>();
   const reads = await Promise.allSettled([
     client.get('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { accept: 'application/json' }),

@@ -1,7 +1,14 @@
 // The peer-aggregated discovery document as the port serves it now, as a GVR list: what the
 // Discovery screen compares with each server's own, and what a snapshot records of it.
-import type { Core } from '../core.js';
+import type { PeerStatus } from '../../contract/peers.js';
 import type { APIGroupDiscoveryList } from './types.js';
+
+/** What the view reads of a running core (the Core has it; this file sits below it). */
+export interface MergedViewSource {
+  peerStatuses(): readonly PeerStatus[];
+  readonly peers: { discovery(name: string): { readonly api: APIGroupDiscoveryList } | undefined };
+  readonly routes: { merged(handling: string): { readonly doc: APIGroupDiscoveryList } };
+}
 
 /** "group/version/resource" of every resource of a discovery document. */
 export function discoveryGvrKeys(doc: APIGroupDiscoveryList): string[] {
@@ -17,7 +24,7 @@ export function discoveryGvrKeys(doc: APIGroupDiscoveryList): string[] {
  * The merged document as a ready server answers it (the legacy /api is that server's own, never
  * merged; /apis merges every peer): `handling` is null when no server's discovery has been read.
  */
-export function mergedDiscoveryView(core: Core): { handling: string | null; gvrs: string[] } {
+export function mergedDiscoveryView(core: MergedViewSource): { handling: string | null; gvrs: string[] } {
   const statuses = core.peerStatuses();
   const handling = statuses.find((s) => s.health === 'ready' && core.peers.discovery(s.name))?.name
     ?? statuses.find((s) => core.peers.discovery(s.name))?.name

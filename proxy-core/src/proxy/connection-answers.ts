@@ -10,7 +10,7 @@ import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { failure, type Status } from '../util/status.js';
-import { writeStatus } from './passes/write-status.js';
+import { writeStatus } from '../util/write-status.js';
 import { routeHeader, ROUTE_HEADER } from './route-header.js';
 
 /**

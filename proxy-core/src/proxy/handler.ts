@@ -20,7 +20,7 @@ import { failure, type Status } from '../util/status.js';
 import { checkHost } from './passes/host-check.js';
 import { checkRequestHead } from './passes/request-head.js';
 import { stripIdentityHeaders } from './passes/strip-identity.js';
-import { writeStatus, writeStatusToSocket } from './passes/write-status.js';
+import { writeStatus, writeStatusToSocket } from '../util/write-status.js';
 import type { HandlingServerPicker } from './policy.js';
 import { ROUTE_HEADER, routeHeader } from './route-header.js';
 import type { RouteState } from './route-state.js';

@@ -1,10 +1,14 @@
 // Takes a routing snapshot of a running core: servers, each server's own discovery, the route
 // table, counters and recent events. Built only from public data: no credential can reach it.
 import { SNAPSHOT_API_VERSION, SNAPSHOT_KIND, type RoutingSnapshot } from '../../contract/snapshot.js';
-import type { Core } from '../core.js';
+import type { PeerStatus } from '../../contract/peers.js';
+import type { DiscoveryModeName } from '../../contract/client.js';
+import type { PeerSet } from '../cluster/peer-set.js';
 import { mergedDiscoveryView } from '../discovery/merged-view.js';
 import { gvrKey } from '../discovery/types.js';
-import { formatPolicy } from '../proxy/policy.js';
+import { formatPolicy, type HandlingPolicy } from '../proxy/policy.js';
+import type { RouteState } from '../proxy/route-state.js';
+import type { Telemetry } from '../telemetry/telemetry.js';
 import { PEERSCOPE_VERSION } from '../version.js';
 
 export interface TakeOptions {
@@ -18,7 +22,17 @@ export interface TakeOptions {
   readonly now?: Date;
 }
 
-export function takeSnapshot(core: Core, options: TakeOptions): RoutingSnapshot {
+/** What a snapshot reads of a running core: the Core has it all (core.ts composes; this file sits below it). */
+export interface SnapshotSource {
+  readonly peers: Pick<PeerSet, 'discovery'>;
+  readonly routes: Pick<RouteState, 'table' | 'merged'>;
+  readonly telemetry: Pick<Telemetry, 'counterRows' | 'recent'>;
+  peerStatuses(): PeerStatus[];
+  policy(): HandlingPolicy;
+  discoveryMode(): DiscoveryModeName;
+}
+
+export function takeSnapshot(core: SnapshotSource, options: TakeOptions): RoutingSnapshot {
   const table = core.routes.table;
   const servers = core.peerStatuses().map((s) => {
     const d = core.peers.discovery(s.name);

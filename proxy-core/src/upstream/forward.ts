@@ -3,8 +3,8 @@
 // client that goes away aborts the upstream request. Nothing is retried here: a 503 stays visible.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Dispatcher } from 'undici';
-import { hopByHopNames } from '../proxy/passes/hop-by-hop.js';
-import { writeStatus } from '../proxy/passes/write-status.js';
+import { hopByHopNames } from '../util/hop-by-hop.js';
+import { writeStatus } from '../util/write-status.js';
 import { CLIENT_ABORTED, classifyUpstreamError, statusForUpstreamError, type UpstreamError } from './errors.js';
 import type { Upstreams } from './pool.js';
 

@@ -2,11 +2,22 @@
 // against the server's CA (or the system roots when none is given), no body timeout.
 import { PeerscopeError } from '../../contract/errors.js';
 import { Pool } from './undici.js';
-import type { ServerConfig } from '../cluster/server-config.js';
 import { proxyConnector } from './proxy-connector.js';
 
-/** How the data path reaches one apiserver: the same description the rest of the core uses. */
-export type UpstreamServer = ServerConfig;
+/**
+ * What the data path needs of one apiserver. The core's ServerConfig (cluster/server-config.ts, where
+ * each field is described) is one; this layer sits below it and names only what it reads.
+ */
+export interface UpstreamServer {
+  readonly name: string;
+  readonly url: string;
+  readonly ca?: string;
+  readonly servername?: string;
+  readonly clientCert?: { readonly cert: string; readonly key: string };
+  readonly proxy?: string;
+  readonly bearerToken?: () => string | undefined;
+  readonly onUnauthorized?: () => void;
+}
 
 export interface UpstreamOptions {
   readonly connections?: number;

@@ -6,8 +6,8 @@
 import { STATUS_CODES, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Dispatcher } from 'undici';
-import { hopByHopNames } from '../proxy/passes/hop-by-hop.js';
-import { writeStatusToSocket } from '../proxy/passes/write-status.js';
+import { hopByHopNames } from '../util/hop-by-hop.js';
+import { writeStatusToSocket } from '../util/write-status.js';
 import { failure } from '../util/status.js';
 import { CLIENT_ABORTED, classifyUpstreamError, statusForUpstreamError, type UpstreamError } from './errors.js';
 import { outgoingHeaders } from './forward.js';

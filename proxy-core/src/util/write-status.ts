@@ -2,7 +2,7 @@
 import type { ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { STATUS_CODES } from 'node:http';
-import type { Status } from '../../util/status.js';
+import type { Status } from './status.js';
 
 /** Returns the bytes of body written. */
 export function writeStatus(res: ServerResponse, status: Status, extraHeaders: Record<string, string> = {}): number {

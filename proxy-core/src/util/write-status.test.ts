@@ -4,7 +4,7 @@ import { createServer, request, type IncomingMessage, type Server, type ServerRe
 import { connect, createServer as createTcpServer, type AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { failure } from '../../util/status.js';
+import { failure } from './status.js';
 import { writeStatus, writeStatusToSocket } from './write-status.js';
 
 const forbidden = failure(403, 'Forbidden', 'Host header "évil.example" is not allowed');

@@ -1,0 +1,65 @@
+// Import rules of the project, checked by `npm run lint` (dependency-cruiser; docs/decisions.md says why).
+// proxy-core/src is layered: each folder imports only the folders listed for it (all lower), so the
+// engine reads bottom-up and nothing runs backwards; docs/architecture.md draws the same order.
+// Tests are exempt from the layer rules (a test may stand a simulated cluster up as its fixture), not
+// from the no-circular rule.
+
+/** Folder (or top-level file) of proxy-core/src → what else of proxy-core/src it may import. */
+const layers = {
+  // The engine, bottom up.
+  util: [],
+  tls: [],
+  'version.ts': [],
+  telemetry: ['util'],
+  upstream: ['util', 'tls'],
+  discovery: ['util'],
+  routing: ['util', 'discovery'],
+  cluster: ['util', 'tls', 'telemetry', 'upstream', 'discovery'],
+  proxy: ['util', 'telemetry', 'upstream', 'discovery', 'routing', 'cluster'],
+  snapshot: ['util', 'version.ts', 'telemetry', 'discovery', 'routing', 'cluster', 'proxy'],
+  'core.ts': ['util', 'telemetry', 'upstream', 'discovery', 'routing', 'cluster', 'proxy', 'snapshot'],
+  // The simulated control plane: built on the engine's parts, never imported by them.
+  sim: ['util', 'tls', 'telemetry', 'upstream', 'discovery', 'routing', 'cluster'],
+  // Hosts of the engine: the core service and control server, sessions, the CLI, the public entry.
+  control: ['util', 'version.ts', 'discovery', 'routing', 'cluster', 'proxy', 'snapshot', 'core.ts', 'sim'],
+  session: ['util', 'tls', 'discovery', 'cluster', 'proxy', 'snapshot', 'core.ts', 'sim', 'control'],
+};
+
+const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const pathOf = (part) => `^proxy-core/src/${escape(part)}${part.endsWith('.ts') ? '$' : '/'}`;
+
+const layerRules = Object.entries(layers).map(([part, allowed]) => ({
+  name: `layer-${part.replace(/\.ts$/, '')}`,
+  comment: `proxy-core/src/${part} may import only ${allowed.length ? allowed.join(', ') : 'nothing else of proxy-core/src'} (and the contract)`,
+  severity: 'error',
+  from: { path: pathOf(part), pathNot: '\\.test\\.tsx?$' },
+  to: { path: '^proxy-core/src/', pathNot: [pathOf(part), ...allowed.map(pathOf)] },
+}));
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      comment: 'No import circle anywhere: each part can be read, tested and changed from the bottom up.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'contract-stands-alone',
+      comment: 'The contract is loaded by the renderer too: it imports nothing of the project beyond itself.',
+      severity: 'error',
+      from: { path: '^proxy-core/contract/', pathNot: '\\.test\\.tsx?$' },
+      to: { path: '^(proxy-core/src|electron|renderer)/' },
+    },
+    ...layerRules,
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)(node_modules|dist|\\.tsbuild)/' },
+    tsConfig: { fileName: 'tsconfig.json' },
+    // Type-only imports count: a circle of types is still a circle for a reader.
+    tsPreCompilationDeps: true,
+    enhancedResolveOptions: { extensions: ['.ts', '.tsx', '.js', '.mjs', '.cjs'] },
+  },
+};
