@@ -52,6 +52,13 @@ module.exports = {
       from: { path: '^proxy-core/contract/', pathNot: '\\.test\\.tsx?$' },
       to: { path: '^(proxy-core/src|electron|renderer)/' },
     },
+    {
+      name: 'test-helpers-stay-in-tests',
+      comment: 'Test helpers live in proxy-core/test/; source files never import them.',
+      severity: 'error',
+      from: { path: '^proxy-core/(src|contract)/', pathNot: '\\.test\\.tsx?$' },
+      to: { path: '^proxy-core/test/' },
+    },
     ...layerRules,
   ],
   options: {

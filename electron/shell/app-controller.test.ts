@@ -1,6 +1,6 @@
 import type { MenuItemConstructorOptions } from 'electron';
 import { describe, expect, it, vi } from 'vitest';
-import type { CoreClient, CoreEvent, RoutingSnapshot } from '../../proxy-core/contract/index.js';
+import type { CoreClient, CoreEvent, DiscoveryMode, RoutingSnapshot } from '../../proxy-core/contract/index.js';
 import { createSwitchingClient } from '../../proxy-core/src/index.js';
 import { createAppController, type AppControllerDeps, type AppDialogs, type AppSession } from './app-controller.js';
 
@@ -9,7 +9,7 @@ const sampleSnapshot = () => ({ kind: 'RoutingSnapshot', takenAt: '2026-11-23T10
 
 /** A session whose service answers what the controller asks, and records it. */
 function fakeSession(label: string, portUrl: string) {
-  let mode: 'peer-aggregated' | 'nopeer' = 'peer-aggregated';
+  let mode: DiscoveryMode = 'peer-aggregated';
   const listeners = new Set<(e: CoreEvent) => void>();
   const service = {
     getOverview: vi.fn(async () => ({ discoveryMode: mode })),

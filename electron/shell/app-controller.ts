@@ -2,7 +2,7 @@
 // which cluster the core runs on (simulated or a kubeconfig's), the menu's actions, and the menu kept in
 // step with the port and the discovery mode. main.ts wires the real Electron objects in; tests, fakes.
 import type { MenuItemConstructorOptions } from 'electron';
-import type { CoreEvent, RoutingSnapshot } from '../../proxy-core/contract/index.js';
+import type { CoreEvent, DiscoveryMode, RoutingSnapshot } from '../../proxy-core/contract/index.js';
 import type { SwitchableSession, SwitchingClient } from '../../proxy-core/src/index.js';
 import { buildMenuTemplate, type MenuActions } from './menu.js';
 
@@ -51,7 +51,7 @@ export interface AppController {
 
 export function createAppController(deps: AppControllerDeps): AppController {
   const { client, dialogs } = deps;
-  let discoveryMode: 'peer-aggregated' | 'nopeer' = 'peer-aggregated';
+  let discoveryMode: DiscoveryMode = 'peer-aggregated';
   let switching: Promise<void> = Promise.resolve();
 
   const session = () => client.current() as AppSession | undefined;

@@ -1,11 +1,12 @@
 // The application menu as data: a pure function of what the app shows (the local port, the discovery
 // mode) and the actions it triggers, so it is tested without Electron.
 import type { MenuItemConstructorOptions } from 'electron';
+import type { DiscoveryMode } from '../../proxy-core/contract/settings.js';
 
 export interface MenuState {
   /** The local port's address ("http://127.0.0.1:8001"), or undefined before it listens. */
   readonly portAddress: string | undefined;
-  readonly discoveryMode: 'peer-aggregated' | 'nopeer';
+  readonly discoveryMode: DiscoveryMode;
   readonly platform: NodeJS.Platform;
   readonly devTools: boolean;
 }

@@ -5,11 +5,10 @@ import { z } from 'zod';
 import { routeOutcomes, routingEventSchema, type RouteOutcome } from './events.js';
 import { healthSampleSchema, peerHealthSchema, peerStatusSchema } from './peers.js';
 import { unwrapReply, type CallReply } from './errors.js';
+import { discoveryModeSchema } from './settings.js';
 import { buildClient, buildDispatcher, type CallsOf, type CallTransport, type Dispatch, type MethodTable } from './rpc.js';
 import { routingSnapshotSchema, snapshotDiffSchema, snapshotReadResultSchema } from './snapshot.js';
 
-export const discoveryModeSchema = z.enum(['peer-aggregated', 'nopeer']);
-export type DiscoveryModeName = z.infer<typeof discoveryModeSchema>;
 
 /** Requests through the local port by outcome, one entry per outcome. */
 export const outcomeTotalsSchema = z.object(Object.fromEntries(routeOutcomes.map((o) => [o, z.number().int().nonnegative()])) as Record<RouteOutcome, z.ZodNumber>);

@@ -4,6 +4,7 @@ export const CONTRACT_VERSION = 1;
 export * from './events.js';
 export * from './peers.js';
 export * from './snapshot.js';
+export * from './settings.js';
 export * from './client.js';
 export * from './errors.js';
 export * from './rpc.js';

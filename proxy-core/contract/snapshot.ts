@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { routeOutcomeSchema, routingEventSchema } from './events.js';
 import { peerStatusSchema } from './peers.js';
+import { discoveryModeSchema } from './settings.js';
 
 export const SNAPSHOT_API_GROUP = 'peerscope.dev';
 export const SNAPSHOT_VERSION = 'v1';
@@ -40,7 +41,7 @@ export const routingSnapshotSchema = z.object({
     peerscopeVersion: z.string(),
   }),
   settings: z.object({
-    discoveryMode: z.enum(['peer-aggregated', 'nopeer']),
+    discoveryMode: discoveryModeSchema,
     policy: z.string(),
   }),
   servers: z.array(snapshotServerSchema),

@@ -2,7 +2,7 @@
 export { createCore, type Core, type CoreOptions, type ListenAddress } from './core.js';
 export type { ServerConfig, ServerPublicInfo } from './cluster/server-config.js';
 export { parsePolicy, formatPolicy, type HandlingPolicy } from './proxy/policy.js';
-export type { DiscoveryMode } from './proxy/handler.js';
+export type { DiscoveryMode } from '../contract/settings.js';
 export { parseRouteHeader, ROUTE_HEADER } from './proxy/route-header.js';
 export { createCoreService, type CoreService } from './control/service.js';
 export * from './session/index.js';

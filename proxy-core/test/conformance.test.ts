@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCore } from '../src/core.js';
 import { MEDIA } from '../src/discovery/types.js';
 import { A_GVRS, B_GVRS, C_GVRS, D_GVRS, eventually, pickCatalog, startBed, type Bed } from './harness.js';
+import { seededRandom } from '../src/util/seeded-random.js';
 
 const NOT_FOUND = 'the server could not find the requested resource';
 
@@ -325,8 +326,7 @@ describe('conformance: A, B and C up', () => {
 
 describe('conformance: A, B and D up', () => {
   it('C36: requests for a GVR two peers serve are spread uniformly at random', async () => {
-    let seed = 42;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = seededRandom(42);
     const bed = await startBed({ A: A_GVRS, B: B_GVRS, D: D_GVRS }, { random, policy: { kind: 'pin', server: 'A' } });
     try {
       const counts: Record<string, number> = {};

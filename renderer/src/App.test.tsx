@@ -1,4 +1,5 @@
 // @vitest-environment jsdom
+import '@testing-library/jest-dom/vitest';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { App } from './App.js';
@@ -30,10 +31,10 @@ describe('App shell', () => {
     render(<App client={new FakeCoreClient()} connection={connection('live')} />);
     const servers = await screen.findByRole('list', { name: 'Apiservers' });
     expect(within(servers).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['sim-1v1.37ready', 'sim-2v1.36ready', 'sim-3v1.36down']);
-    expect(screen.getByText('127.0.0.1:8001')).toBeTruthy();
+    expect(screen.getByText('127.0.0.1:8001')).toBeVisible();
     const totals = screen.getByLabelText('Requests through the port');
     expect(totals.textContent).toContain('rerouted7');
-    expect(screen.getByText('live')).toBeTruthy();
+    expect(screen.getByText('live')).toBeVisible();
   });
 
   it('moves between screens with the arrow keys, Home and End', async () => {
@@ -61,7 +62,7 @@ describe('App shell', () => {
     act(() => client.emit({ type: 'sim', sim: { rollout: { phase: 'running', from: 'v1.36-dev', to: 'v1.37-dev', current: { server: 'sim-2', phase: 'draining' }, upgraded: [] }, trafficRps: 20 } }));
     // react-query notifies observers on the next tick.
     await screen.findByText(/running · sim-2 draining/);
-    expect(screen.getByRole('button', { name: 'Pause rollout' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Pause rollout' })).toBeVisible();
     fireEvent.change(screen.getByLabelText('Traffic (req/s)'), { target: { value: '200' } });
     await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Set' })));
     expect(client.calls).toContain('setTrafficRate:200');
@@ -75,7 +76,7 @@ describe('App shell', () => {
     act(() => client.emit({ type: 'peers', servers: client.servers.map((s) => (s.name === 'sim-2' ? { ...s, health: 'draining' as const } : s)) }));
     await waitFor(() => expect(within(screen.getByRole('list', { name: 'Apiservers' })).getAllByRole('listitem')[1]!.textContent).toContain('draining'));
     act(() => conn.set('reconnecting'));
-    expect(screen.getByText('reconnecting')).toBeTruthy();
+    expect(screen.getByText('reconnecting')).toBeVisible();
     const callsBefore = client.calls.filter((c) => c === 'getOverview').length;
     await act(async () => conn.set('live'));
     await waitFor(() => expect(client.calls.filter((c) => c === 'getOverview').length).toBeGreaterThan(callsBefore));

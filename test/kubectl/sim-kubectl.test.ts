@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogEntries, loadRelease } from '../../proxy-core/src/sim/catalog/index.js';
 import { startSimCluster, type SimCluster } from '../../proxy-core/src/sim/index.js';
-import { callServer } from '../../proxy-core/src/sim/apiserver/test-client.js';
+import { callServer } from '../../proxy-core/test/sim-client.js';
 
 const KUBECTL = '/usr/bin/kubectl';
 const hasKubectl = existsSync(KUBECTL);

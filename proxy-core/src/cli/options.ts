@@ -1,5 +1,6 @@
 // Shared option parsers: each turns a bad value into a commander error naming the flag and value.
 import { InvalidArgumentError } from 'commander';
+import { discoveryModeSchema, type DiscoveryMode } from '../../contract/settings.js';
 import { parsePolicy, type HandlingPolicy } from '../proxy/policy.js';
 import type { SimEvent } from '../sim/types.js';
 
@@ -34,8 +35,9 @@ export function parsePolicyOption(value: string): HandlingPolicy {
   }
 }
 
-export function parseDiscoveryMode(value: string): 'peer-aggregated' | 'nopeer' {
-  if (value === 'peer-aggregated' || value === 'nopeer') return value;
+export function parseDiscoveryMode(value: string): DiscoveryMode {
+  const mode = discoveryModeSchema.safeParse(value);
+  if (mode.success) return mode.data;
   throw new InvalidArgumentError(`"${value}" is not peer-aggregated or nopeer`);
 }
 

@@ -1,6 +1,7 @@
 // `peerscope serve`: the local port in front of every apiserver of a cluster.
 import { readFileSync } from 'node:fs';
 import { InvalidArgumentError, type Command } from 'commander';
+import type { DiscoveryMode } from '../../contract/settings.js';
 import { tokenFileSource } from '../cluster/credentials.js';
 import { serversFromKubeconfig } from '../cluster/from-kubeconfig.js';
 import type { ServerConfig, ServerSource } from '../cluster/server-config.js';
@@ -19,7 +20,7 @@ interface ServeFlags {
   tokenFile?: string;
   listen: { host: string; port: number };
   policy: ReturnType<typeof parsePolicyOption>;
-  discovery: 'peer-aggregated' | 'nopeer';
+  discovery: DiscoveryMode;
   maxEvents: number;
   acceptHosts?: string;
   ui: boolean;

@@ -8,7 +8,7 @@ import type { PeerSet } from '../cluster/peer-set.js';
 import { acceptsAggregatedV2Json, negotiateDiscovery } from '../discovery/negotiate.js';
 import { ifNoneMatchHits } from '../discovery/etag.js';
 import { MEDIA } from '../discovery/types.js';
-import { decide, PROXY_ERROR_PREFIX, type Decision } from '../routing/decide.js';
+import { decide, PEER_PROXIED_HEADER, PROXY_ERROR_PREFIX, type Decision } from '../routing/decide.js';
 
 import { decodePath, requestInfo, type RequestInfo } from '../routing/request-info.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
@@ -21,11 +21,10 @@ import { checkHost } from './passes/host-check.js';
 import { checkRequestHead } from './passes/request-head.js';
 import { stripIdentityHeaders } from './passes/strip-identity.js';
 import { writeStatus, writeStatusToSocket } from '../util/write-status.js';
+import type { DiscoveryMode } from '../../contract/settings.js';
 import type { HandlingServerPicker } from './policy.js';
 import { ROUTE_HEADER, routeHeader } from './route-header.js';
 import type { RouteState } from './route-state.js';
-
-export type DiscoveryMode = 'peer-aggregated' | 'nopeer';
 
 type Routed = Exclude<Decision, { outcome: 'unavailable' }>;
 
@@ -46,7 +45,6 @@ export interface ProxyContext {
 
 /** Paths under this prefix are the port's own (never a Kubernetes path). */
 export const CONTROL_PREFIX = '/.peerscope/';
-export const PEER_PROXIED_HEADER = 'x-kubernetes-peer-proxied';
 /** The longest a request waits for a returning server's discovery to be read again. */
 const REREAD_WAIT_MS = 2_000;
 

@@ -14,6 +14,7 @@ import { NOT_FOUND_MESSAGE } from '../util/status.js';
 import { decide, NO_ADDRESS_MESSAGE, PROXY_ERROR_PREFIX, type Decision, type DecisionInput, type PeerView } from './decide.js';
 import { requestInfo } from './request-info.js';
 import { buildRouteTable, type RouteTable } from './route-table.js';
+import { seededRandom } from '../util/seeded-random.js';
 
 // ---- §7 servers -------------------------------------------------------------------------------
 
@@ -291,15 +292,3 @@ describe('§7 conformance: discovery', () => {
     expect(mergeDiscovery([a])).toBe(a.doc);
   });
 });
-
-/** mulberry32: a small deterministic PRNG, so C36's split is the same on every run. */
-function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}

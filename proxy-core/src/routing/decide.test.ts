@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PeerHealth } from '../../contract/peers.js';
+import type { DiscoveryMode } from '../../contract/settings.js';
 import { MEDIA, type GVR } from '../discovery/types.js';
 import { decide, NO_ADDRESS_MESSAGE, peerViewOf, PROXY_ERROR_PREFIX, type DecisionInput, type PeerView } from './decide.js';
 import { requestInfo } from './request-info.js';
@@ -143,7 +144,7 @@ describe('decide: candidate health (P2 over R8)', () => {
 });
 
 describe('decide: discovery (D1, P6)', () => {
-  it.each<[string, string | undefined, 'peer-aggregated' | 'nopeer', string]>([
+  it.each<[string, string | undefined, DiscoveryMode, string]>([
     ['/apis', MEDIA.v2Json, 'peer-aggregated', 'discovery-merged'],
     ['/apis/', MEDIA.v2Json, 'peer-aggregated', 'discovery-merged'],
     ['/apis', MEDIA.v2Protobuf, 'peer-aggregated', 'discovery-merged'],

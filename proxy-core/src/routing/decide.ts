@@ -15,11 +15,13 @@
 //   could not connect) is never chosen; when every candidate is unreachable the forward would fail,
 //   so the decision is R10's 503 at once (the same outcome as C5, without waiting on a connect).
 import type { PeerHealth } from '../../contract/peers.js';
+import type { DiscoveryMode } from '../../contract/settings.js';
 import { negotiateDiscovery } from '../discovery/negotiate.js';
 import type { RequestInfo } from './request-info.js';
 import type { RouteTable } from './route-table.js';
+import { PROXY_ERROR_PREFIX } from '../util/status.js';
 
-export type DiscoveryMode = 'peer-aggregated' | 'nopeer';
+export { PROXY_ERROR_PREFIX };
 
 /** What the decision needs to know of each server; the peer set implements it. */
 export interface PeerView {
@@ -57,8 +59,6 @@ export type Decision =
 
 /** R7's message, verbatim from kube-apiserver. */
 export const NO_ADDRESS_MESSAGE = 'Error getting ip and port info of the remote server while proxying';
-/** R10's log line, which Peerscope uses as its 503 Status message (P5). */
-export const PROXY_ERROR_PREFIX = 'Error while proxying request to destination apiserver: ';
 /** R3: the header a proxying server adds; only this exact value stops proxying. */
 export const PEER_PROXIED_HEADER = 'x-kubernetes-peer-proxied';
 

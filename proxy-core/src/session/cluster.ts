@@ -6,7 +6,7 @@ import { parse } from 'yaml';
 import { serversFromKubeconfig } from '../cluster/from-kubeconfig.js';
 import { createCoreService, type CoreService } from '../control/service.js';
 import { createCore, type Core, type ListenAddress } from '../core.js';
-import type { DiscoveryMode } from '../proxy/handler.js';
+import type { DiscoveryMode } from '../../contract/settings.js';
 import type { HandlingPolicy } from '../proxy/policy.js';
 
 export interface ClusterSessionOptions {

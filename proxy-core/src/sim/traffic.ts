@@ -6,6 +6,7 @@
 // a load balancer would spread clients. Every request, watches and sweep steps included, takes a
 // token from one bucket: the generator never exceeds its rate (plus a burst of a tenth of a second).
 import { randomBytes } from 'node:crypto';
+import { seededRandom } from '../util/seeded-random.js';
 import { setMaxListeners } from 'node:events';
 import { Agent, request } from '../upstream/undici.js';
 import { catalogEntries, type ReleaseCatalog } from './catalog/index.js';
@@ -450,19 +451,6 @@ function unionGvrs(releases: readonly ReleaseCatalog[]): Gvr[] {
   }
   return [...out.values()].map((g) => ({ ...g, skewed: (servedBy.get(g.key) ?? 0) < distinct.length }));
 }
-
-/** mulberry32: small, fast, and good enough to make a run repeatable from its seed. */
-function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   if (signal.aborted) return Promise.resolve();
   return new Promise((resolve) => {

@@ -2,7 +2,7 @@
 // table, counters and recent events. Built only from public data: no credential can reach it.
 import { SNAPSHOT_API_VERSION, SNAPSHOT_KIND, type RoutingSnapshot } from '../../contract/snapshot.js';
 import type { PeerStatus } from '../../contract/peers.js';
-import type { DiscoveryModeName } from '../../contract/client.js';
+import type { DiscoveryMode } from '../../contract/settings.js';
 import type { PeerSet } from '../cluster/peer-set.js';
 import { mergedDiscoveryView } from '../discovery/merged-view.js';
 import { gvrKey } from '../discovery/types.js';
@@ -29,7 +29,7 @@ export interface SnapshotSource {
   readonly telemetry: Pick<Telemetry, 'counterRows' | 'recent'>;
   peerStatuses(): PeerStatus[];
   policy(): HandlingPolicy;
-  discoveryMode(): DiscoveryModeName;
+  discoveryMode(): DiscoveryMode;
 }
 
 export function takeSnapshot(core: SnapshotSource, options: TakeOptions): RoutingSnapshot {

@@ -4,7 +4,7 @@
 // objects, the shape every Peerscope error has on a wire, since a failing server fails requests by the
 // thousand and none of them needs a stack.
 import type { CallError, PeerscopeErrorCode } from '../../contract/errors.js';
-import { failure, type Status } from '../util/status.js';
+import { failure, PROXY_ERROR_PREFIX, type Status } from '../util/status.js';
 
 /** The codes of upstream failures; each is described in contract/errors.ts with the others. */
 export type UpstreamErrorCode = Extract<PeerscopeErrorCode, `PEERSCOPE_ERR_UPSTREAM_${string}` | 'PEERSCOPE_ERR_CLIENT_ABORTED'>;
@@ -95,7 +95,6 @@ export function isConnectFailure(error: UpstreamError): boolean {
     || error.code === 'PEERSCOPE_ERR_UPSTREAM_UNREACHABLE' || error.code === 'PEERSCOPE_ERR_UPSTREAM_DNS' || error.code === 'PEERSCOPE_ERR_UPSTREAM_TLS';
 }
 
-export const PROXY_ERROR_PREFIX = 'Error while proxying request to destination apiserver: ';
 
 /** The 503 Peerscope answers when it could not get a response from `peerName` (spec P5). */
 export function statusForUpstreamError(peerName: string, error: UpstreamError): Status {

@@ -5,11 +5,11 @@ import { once } from 'node:events';
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Status } from '../util/status.js';
 import type { ForwardResult } from './forward.js';
 import { Upstreams } from './pool.js';
-import { createTlsMaterial, freePort, readBody, send, startHttpsUpstream, startHttpUpstream, startProxy, startTcpUpstream, within, type Handler, type TestProxy, type TestServer, type TlsMaterial } from './testing.js';
+import { freePort, readBody, send, startHttpsUpstream, startHttpUpstream, startProxy, startTcpUpstream, within, type Handler, type TestProxy, type TestServer, useUpstreamFixtures } from '../../test/upstream-fixtures.js';
 
 const ROUTE = { 'x-peerscope-route': 'handling=a; answering=a; outcome=local' };
 const UNAVAILABLE = { 'x-peerscope-route': 'handling=a; answering=-; outcome=unavailable' };
@@ -24,14 +24,7 @@ function statusOf(body: Buffer): Status {
   return JSON.parse(body.toString('utf8')) as Status;
 }
 
-let tls: TlsMaterial;
-const cleanups: Array<() => Promise<void>> = [];
-beforeAll(async () => {
-  tls = await createTlsMaterial();
-});
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const { tls, cleanups } = useUpstreamFixtures();
 
 /** An HTTPS upstream named "a" behind a proxy; returns the proxy and the upstream. */
 async function setUp(handler: Handler, options: { ca?: string; servername?: string; token?: string; headersTimeoutMs?: number; forward?: Parameters<typeof startProxy>[2] } = {}) {

@@ -1,20 +1,13 @@
 // Upstreams over real sockets: keep-alive reuse, mutual TLS, the TLS server name, and server-list
 // changes that keep, replace or gracefully close pools.
 import type { PeerCertificate, TLSSocket } from 'node:tls';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { issueServerCertificate } from '../tls/certs.js';
 import { Upstreams } from './pool.js';
-import { createTlsMaterial, startHttpsUpstream, within, type TlsMaterial } from './testing.js';
+import { startHttpsUpstream, within, useUpstreamFixtures } from '../../test/upstream-fixtures.js';
 import { request } from './undici.js';
 
-let tls: TlsMaterial;
-const cleanups: Array<() => Promise<void>> = [];
-beforeAll(async () => {
-  tls = await createTlsMaterial();
-});
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const { tls, cleanups } = useUpstreamFixtures();
 
 async function get(upstreams: Upstreams, name: string, path = '/version'): Promise<{ status: number; body: string }> {
   const upstream = upstreams.get(name);

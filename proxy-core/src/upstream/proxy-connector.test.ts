@@ -2,21 +2,14 @@
 // the tunnel still verifies the server against the configured CA and presents the client
 // certificate; proxy credentials become Proxy-Authorization only; every failure has a clear cause.
 import type { TLSSocket } from 'node:tls';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startConnectProxy } from '../../test/connect-proxy.js';
 import { classifyUpstreamError, isConnectFailure } from './errors.js';
 import { Upstreams } from './pool.js';
-import { createTlsMaterial, startHttpsUpstream, type TlsMaterial } from './testing.js';
+import { startHttpsUpstream, useUpstreamFixtures } from '../../test/upstream-fixtures.js';
 import { request } from './undici.js';
 
-let tls: TlsMaterial;
-const cleanups: Array<() => Promise<void>> = [];
-beforeAll(async () => {
-  tls = await createTlsMaterial();
-});
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const { tls, cleanups } = useUpstreamFixtures();
 
 async function get(upstreams: Upstreams, name: string): Promise<{ status: number; body: string }> {
   const upstream = upstreams.get(name)!;

@@ -5,10 +5,10 @@ import { once } from 'node:events';
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Status } from '../util/status.js';
 import { Upstreams } from './pool.js';
-import { createTlsMaterial, freePort, startHttpsUpstream, startProxy, within, type TestProxy, type TestServer, type TlsMaterial } from './testing.js';
+import { freePort, startHttpsUpstream, startProxy, within, type TestProxy, type TestServer, useUpstreamFixtures } from '../../test/upstream-fixtures.js';
 import type { TunnelResult } from './tunnel.js';
 
 const ROUTE = { 'x-peerscope-route': 'handling=a; answering=b; outcome=rerouted' };
@@ -22,14 +22,7 @@ const EXEC_HEAD = [
   '', '',
 ].join('\r\n');
 
-let tls: TlsMaterial;
-const cleanups: Array<() => Promise<void>> = [];
-beforeAll(async () => {
-  tls = await createTlsMaterial();
-});
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const { tls, cleanups } = useUpstreamFixtures();
 
 /** Reads from a raw socket until the response head is complete; returns it and what followed. */
 async function readHead(socket: Socket): Promise<{ head: string; rest: Buffer }> {

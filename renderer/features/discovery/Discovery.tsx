@@ -3,13 +3,13 @@
 // nopeer answers with the handling server's own. The diff shows what the merge adds per server.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
-import type { DiscoveryModeName, DiscoveryViews } from '../../../proxy-core/contract/index.js';
+import type { DiscoveryMode, DiscoveryViews } from '../../../proxy-core/contract/index.js';
 import { queryKeys, useCoreClient } from '../../src/client-context.js';
 import { gvrKeyLabel, shortRelease } from '../../src/ui/format.js';
 import { Empty, ErrorState, Loading } from '../../src/ui/states.js';
 import { useView } from '../../src/view-mode.js';
 
-const MODES: { mode: DiscoveryModeName; label: string; help: string }[] = [
+const MODES: { mode: DiscoveryMode; label: string; help: string }[] = [
   { mode: 'peer-aggregated', label: 'Peer-aggregated', help: 'one document merged across every apiserver (what kube-apiserver does with the Mixed Version Proxy on)' },
   { mode: 'nopeer', label: 'No peer', help: "the handling server's own document, as with profile=nopeer" },
 ];
@@ -20,9 +20,9 @@ export function Discovery() {
   const views = useQuery({ queryKey: queryKeys.discoveryViews, queryFn: () => client.getDiscoveryViews() });
   // The choice shows at once: a controlled radio is put back to its rendered state right after the
   // click, before the mutation's pending state reaches this component (react-query notifies later).
-  const [chosen, setChosen] = useState<DiscoveryModeName | null>(null);
+  const [chosen, setChosen] = useState<DiscoveryMode | null>(null);
   const setMode = useMutation({
-    mutationFn: (mode: DiscoveryModeName) => client.setDiscoveryMode({ mode }),
+    mutationFn: (mode: DiscoveryMode) => client.setDiscoveryMode({ mode }),
     // A views read already in flight (pushed events start them) would land after this change with the
     // old mode and flip the toggle back; cancel it, the refetch on success reads the new state.
     onMutate: () => queryClient.cancelQueries({ queryKey: queryKeys.discoveryViews }),

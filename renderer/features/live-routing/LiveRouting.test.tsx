@@ -1,4 +1,5 @@
 // @vitest-environment jsdom
+import '@testing-library/jest-dom/vitest';
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { FakeCoreClient, routingEvent, totals } from '../../src/test-support/fake-client.js';
@@ -37,7 +38,7 @@ describe('Live routing', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Pause stream' }));
     act(() => client.emit(batch([routingEvent(3), routingEvent(4)])));
     expect(streamRows()).toHaveLength(2);
-    expect(screen.getByText('2 new while paused')).toBeTruthy();
+    expect(screen.getByText('2 new while paused')).toBeVisible();
     fireEvent.click(screen.getByRole('button', { name: 'Resume stream' }));
     expect(streamRows()).toHaveLength(4);
     // Batches reach the screen at most every NOTIFY_MS.

@@ -1,4 +1,5 @@
 // @vitest-environment jsdom
+import '@testing-library/jest-dom/vitest';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { installLayoutStubs } from '../../src/test-support/render.js';
@@ -60,7 +61,7 @@ describe('rateChartGeometry', () => {
 describe('StackedRateChart', () => {
   it('draws an area per outcome and a labelled image', () => {
     render(<StackedRateChart series={series} label="Request rate by outcome" />);
-    expect(screen.getByRole('img', { name: 'Request rate by outcome' })).toBeTruthy();
+    expect(screen.getByRole('img', { name: 'Request rate by outcome' })).toBeVisible();
     expect([...document.querySelectorAll('.rate-area')].map((p) => p.getAttribute('data-outcome'))).toEqual(['local', 'rerouted', 'notfound']);
   });
 

@@ -1,4 +1,5 @@
 // @vitest-environment jsdom
+import '@testing-library/jest-dom/vitest';
 import { cleanup, screen, within } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { FakeCoreClient } from '../../src/test-support/fake-client.js';
@@ -51,7 +52,7 @@ describe('Peer health', () => {
     const client = new FakeCoreClient();
     client.history = { servers: client.history.servers.map((s) => ({ name: s.name, samples: s.samples })) };
     renderWithClient(<PeerHealth />, client);
-    expect(await screen.findByText('No request through the port has failed at any apiserver.')).toBeTruthy();
+    expect(await screen.findByText('No request through the port has failed at any apiserver.')).toBeVisible();
   });
 
   it('error rows: one per bucket, a column per server that failed in it', () => {

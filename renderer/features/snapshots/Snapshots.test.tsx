@@ -1,4 +1,5 @@
 // @vitest-environment jsdom
+import '@testing-library/jest-dom/vitest';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PeerscopeError, type SnapshotDiff } from '../../../proxy-core/contract/index.js';
@@ -43,13 +44,13 @@ describe('Snapshots: open a file offline', () => {
     // The core read the file (validation is its job), with the file's size.
     expect(client.calls).toContain('readSnapshot:before.json');
     // The summary and counters of the snapshot on this screen.
-    expect(await screen.findByRole('heading', { name: 'Viewing before.json' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Viewing before.json' })).toBeVisible();
     const counters = screen.getByRole('table', { name: 'Requests by GVR and outcome at capture time' });
     expect(within(counters).getAllByRole('row')[1]!.textContent).toContain('core/v1/pods');
 
     // The top bar: recorded totals and settings; nothing that would change a cluster.
     await waitFor(() => expect(screen.getByLabelText('Requests through the port').textContent).toContain('rerouted10'));
-    expect(screen.getByText('offline snapshot')).toBeTruthy();
+    expect(screen.getByText('offline snapshot')).toBeVisible();
     expect((screen.getByLabelText('Handling policy') as HTMLSelectElement).disabled).toBe(true);
     expect((screen.getByLabelText('Handling policy') as HTMLSelectElement).value).toBe('pin:sim-2');
     expect(screen.queryByRole('group', { name: 'Simulated rollout' })).toBeNull();
@@ -64,31 +65,31 @@ describe('Snapshots: open a file offline', () => {
 
     // Live routing: the recorded requests, no live stream controls.
     fireEvent.click(screen.getByRole('tab', { name: 'Live routing' }));
-    expect(await screen.findByRole('heading', { name: 'Routing at capture time' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Routing at capture time' })).toBeVisible();
     await waitFor(() => expect(screen.getAllByText('recorded-client').length).toBeGreaterThan(0));
     expect(screen.queryByRole('button', { name: 'Pause stream' })).toBeNull();
     const rerouted = screen.getByRole('button', { name: /^rerouted/ });
-    expect(within(rerouted).getByText('10')).toBeTruthy();
+    expect(within(rerouted).getByText('10')).toBeVisible();
 
     // Peer health at capture time.
     fireEvent.click(screen.getByRole('tab', { name: 'Peer health' }));
     const sim2 = await screen.findByRole('article', { name: 'apiserver sim-2' });
     expect(sim2.textContent).toContain('draining');
     expect(sim2.textContent).toContain('failing: shutdown');
-    expect(screen.getByRole('heading', { name: 'Peer health at capture time' })).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Peer health at capture time' })).toBeVisible();
 
     // Discovery: this snapshot did not record the merged document (an earlier version's): said so, no toggle.
     fireEvent.click(screen.getByRole('tab', { name: 'Discovery' }));
     expect(screen.queryByRole('radio')).toBeNull();
-    expect(screen.getByText(/did not record the merged discovery document/)).toBeTruthy();
+    expect(screen.getByText(/did not record the merged discovery document/)).toBeVisible();
 
     // Back to live: the live cluster's matrix, the live totals and controls.
     fireEvent.click(within(banner()!).getByRole('button', { name: 'Return to live' }));
     expect(banner()).toBeNull();
     fireEvent.click(screen.getByRole('tab', { name: 'GVR matrix' }));
     await waitFor(() => expect(screen.getAllByRole('rowheader').map((r) => r.textContent)).toContain('certificates.k8s.io/v1alpha1/clustertrustbundles'));
-    expect(await screen.findByRole('button', { name: 'Export snapshot' })).toBeTruthy();
-    expect(screen.getByRole('group', { name: 'Simulated rollout' })).toBeTruthy();
+    expect(await screen.findByRole('button', { name: 'Export snapshot' })).toBeVisible();
+    expect(screen.getByRole('group', { name: 'Simulated rollout' })).toBeVisible();
     // Nothing offline reached the live core's mutations.
     expect(client.calls.filter((c) => c.startsWith('set') || c.endsWith('Rollout'))).toEqual([]);
   });
@@ -100,10 +101,10 @@ describe('Snapshots: open a file offline', () => {
     await choose(input, file('recorded.json', JSON.stringify(sampleSnapshot({ mergedDiscovery: merged }))));
     await screen.findByRole('region', { name: 'Offline snapshot' });
     fireEvent.click(screen.getByRole('tab', { name: 'Discovery' }));
-    expect(await screen.findByRole('heading', { name: 'Discovery at capture time' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Discovery at capture time' })).toBeVisible();
     // The mode the port was in, as text: nothing to switch.
     expect(screen.queryByRole('radio')).toBeNull();
-    expect(await screen.findByText('No peer')).toBeTruthy();
+    expect(await screen.findByText('No peer')).toBeVisible();
     // sim-2 (v1.36) lacks the two newer GVRs: the merge adds them for its clients.
     const table = await screen.findByRole('table');
     const row = within(table).getAllByRole('row').find((r) => r.textContent?.startsWith('sim-2'))!;
@@ -131,12 +132,12 @@ describe('Snapshots: open a file offline', () => {
     expect(alert.textContent).toContain('line 4, column 3');
     expect(alert.textContent).toContain('cut short');
     expect(banner()).toBeNull();
-    expect(screen.getByText(/No snapshot yet/)).toBeTruthy();
+    expect(screen.getByText(/No snapshot yet/)).toBeVisible();
 
     await choose(input, file('future.json', '{}'));
     const newer = await screen.findByRole('alert');
     expect(newer.textContent).toContain('future.json');
-    expect(within(newer).getByText('/apiVersion')).toBeTruthy();
+    expect(within(newer).getByText('/apiVersion')).toBeVisible();
     expect(newer.textContent).toContain('update Peerscope to open it');
     expect(banner()).toBeNull();
   });
@@ -257,7 +258,7 @@ describe('Snapshots: export and compare', () => {
     // The same snapshot on both sides: no differences.
     client.diff = { servers: { added: [], removed: [], upgraded: [], healthChanged: [] }, gvrs: [], skew: { became: [], resolved: [] }, outcomeRates: [] };
     await act(async () => fireEvent.click(within(form).getByRole('button', { name: 'Compare' })));
-    expect(await screen.findByText(/No differences: the same servers/)).toBeTruthy();
+    expect(await screen.findByText(/No differences: the same servers/)).toBeVisible();
   });
 
   it('shows why a comparison failed', async () => {

@@ -6,7 +6,7 @@ import { MEDIA } from '../../discovery/types.js';
 import { catalogEntries, loadRelease } from '../catalog/index.js';
 import { startSimCluster, type SimCluster } from '../cluster.js';
 import { negotiateRoot } from './discovery.js';
-import { callServer } from './test-client.js';
+import { callServer } from '../../../test/sim-client.js';
 
 interface AggregatedDoc {
   items: { metadata?: { name?: string }; versions: { version: string; resources?: { resource: string }[] }[] }[];

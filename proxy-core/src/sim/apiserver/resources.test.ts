@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadRelease } from '../catalog/index.js';
 import { startSimCluster, type SimCluster } from '../cluster.js';
-import { callServer, type TestRequest } from './test-client.js';
+import { callServer, type TestRequest } from '../../../test/sim-client.js';
 
 const JSON_TYPE = { 'content-type': 'application/json' };
 

@@ -6,7 +6,7 @@ import { parse as parseYaml } from 'yaml';
 import { loadRelease } from '../catalog/index.js';
 import { startSimCluster, type SimCluster } from '../cluster.js';
 import type { SimEvent } from '../types.js';
-import { callServer, openStream } from './test-client.js';
+import { callServer, openStream } from '../../../test/sim-client.js';
 
 describe('simulated apiserver life cycle', () => {
   let cluster: SimCluster;

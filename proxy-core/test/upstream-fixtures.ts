@@ -6,10 +6,11 @@ import { createServer as createHttpServer, request as httpRequest, type Incoming
 import { createServer as createHttpsServer } from 'node:https';
 import { createServer as createTcpServer, type AddressInfo, type Server as TcpServer, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { createCertificateAuthority, issueClientCertificate, issueServerCertificate, type CertificateAuthority, type PemPair } from '../tls/certs.js';
-import { forward, type ForwardOptions, type ForwardResult } from './forward.js';
-import type { Upstreams } from './pool.js';
-import { tunnel, type TunnelOptions, type TunnelResult } from './tunnel.js';
+import { afterEach, beforeAll } from 'vitest';
+import { createCertificateAuthority, issueClientCertificate, issueServerCertificate, type CertificateAuthority, type PemPair } from '../src/tls/certs.js';
+import { forward, type ForwardOptions, type ForwardResult } from '../src/upstream/forward.js';
+import type { Upstreams } from '../src/upstream/pool.js';
+import { tunnel, type TunnelOptions, type TunnelResult } from '../src/upstream/tunnel.js';
 
 export interface TlsMaterial {
   readonly ca: CertificateAuthority;
@@ -18,6 +19,22 @@ export interface TlsMaterial {
   /** A second CA that signed nothing the server presents. */
   readonly otherCa: CertificateAuthority;
   readonly client: PemPair;
+}
+
+/**
+ * The fixtures an upstream test file shares: TLS material made once for the file (filled in before its
+ * first test), and a list of cleanups run after each test, newest first.
+ */
+export function useUpstreamFixtures(): { readonly tls: TlsMaterial; readonly cleanups: Array<() => Promise<void>> } {
+  const tls = {} as TlsMaterial;
+  const cleanups: Array<() => Promise<void>> = [];
+  beforeAll(async () => {
+    Object.assign(tls, await createTlsMaterial());
+  });
+  afterEach(async () => {
+    for (const c of cleanups.splice(0).reverse()) await c();
+  });
+  return { tls, cleanups };
 }
 
 export async function createTlsMaterial(): Promise<TlsMaterial> {
