@@ -1,6 +1,7 @@
 // The `peerscope` command. Each subcommand lives in proxy-core/src/cli/ and is registered here.
 import { Command } from 'commander';
 import { registerCatalogCommands } from './cli/catalog.js';
+import { helpConfiguration } from './cli/options.js';
 import { registerDemoCommand } from './cli/demo.js';
 import { registerPeersCommand } from './cli/peers.js';
 import { registerServeCommand } from './cli/serve.js';
@@ -11,7 +12,9 @@ import { PEERSCOPE_VERSION } from './version.js';
 const program = new Command('peerscope')
   .description('See and route every request of a Kubernetes control-plane upgrade across mixed-version apiservers.')
   .version(PEERSCOPE_VERSION)
-  .showHelpAfterError();
+  .showHelpAfterError()
+  // Defaults in --help as a user types them; subcommands added below inherit this.
+  .configureHelp(helpConfiguration);
 
 registerServeCommand(program);
 registerDemoCommand(program);

@@ -1,7 +1,7 @@
 // Shared option parsers: each turns a bad value into a commander error naming the flag and value.
-import { InvalidArgumentError } from 'commander';
+import { Help, InvalidArgumentError, type Option } from 'commander';
 import { discoveryModeSchema, type DiscoveryMode } from '../../contract/settings.js';
-import { parsePolicy, type HandlingPolicy } from '../proxy/policy.js';
+import { formatPolicy, parsePolicy, type HandlingPolicy } from '../proxy/policy.js';
 import type { SimEvent } from '../sim/types.js';
 
 export function parseNameEqualsUrl(value: string, previous: { name: string; url: string }[] = []): { name: string; url: string }[] {
@@ -68,3 +68,39 @@ export function printRolloutEvent(e: SimEvent): void {
   if (e.type === 'rollout-step') console.log(`rollout: ${e.server} ${e.phase} (${e.from} → ${e.to})`);
   if (e.type === 'rollout-done') console.log(`rollout: every server runs ${e.release}`);
 }
+
+/**
+ * An option's default as a user would type it (`127.0.0.1:8001`, `round-robin`, `v1.36-dev`), or
+ * undefined when there is nothing to show (an off switch, an empty list). Commander would print the
+ * parsed value as JSON.
+ */
+export function typedDefault(option: Pick<Option, 'defaultValue' | 'defaultValueDescription'>): string | undefined {
+  if (option.defaultValueDescription) return option.defaultValueDescription;
+  const value: unknown = option.defaultValue;
+  if (value === undefined || value === false || (Array.isArray(value) && value.length === 0)) return undefined;
+  if (typeof value === 'string' || typeof value === 'number' || value === true) return String(value);
+  if (isListen(value)) return `${value.host}:${value.port}`;
+  if (isPolicy(value)) return formatPolicy(value);
+  return JSON.stringify(value);
+}
+
+function isListen(value: unknown): value is { host: string; port: number } {
+  return typeof value === 'object' && value !== null && typeof (value as { host?: unknown }).host === 'string' && typeof (value as { port?: unknown }).port === 'number';
+}
+
+function isPolicy(value: unknown): value is HandlingPolicy {
+  const kind = typeof value === 'object' && value !== null ? (value as { kind?: unknown }).kind : undefined;
+  return kind === 'round-robin' || kind === 'random' || kind === 'pin';
+}
+
+/** Help whose defaults read as typed (typedDefault); set on the program before its commands are added. */
+export const helpConfiguration: Partial<Help> = {
+  optionDescription(option: Option): string {
+    const shown = typedDefault(option);
+    const asShown = Object.assign(Object.create(Object.getPrototypeOf(option) as object) as Option, option, {
+      defaultValue: shown === undefined ? undefined : option.defaultValue,
+      defaultValueDescription: shown,
+    });
+    return Help.prototype.optionDescription.call(this, asShown);
+  },
+};

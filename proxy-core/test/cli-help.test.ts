@@ -1,0 +1,32 @@
+// `--help` of every command shows each default as a user would type it: the built CLI, run for real.
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const repoRoot = join(import.meta.dirname, '..', '..');
+const run = promisify(execFile);
+
+async function help(...command: string[]): Promise<string> {
+  const { stdout } = await run(process.execPath, ['bin/peerscope', ...command, '--help'], { cwd: repoRoot });
+  // Commander wraps long lines: read each option's text as one line.
+  return stdout.replace(/\n\s{10,}/g, ' ');
+}
+
+describe('peerscope --help', () => {
+  it.each(['serve', 'demo', 'sim', 'peers', 'snapshot save', 'snapshot diff', 'snapshot show', 'catalog list'])('%s shows no default as JSON', async (command) => {
+    const text = await help(...command.split(' '));
+    expect(text).toContain(`Usage: peerscope ${command} `);
+    expect(text).not.toMatch(/default: [[{"]|default: (true|false)\b/);
+  });
+
+  it('shows the listen address, the policy and the releases as typed', async () => {
+    const demo = await help('demo');
+    expect(demo).toMatch(/--listen <host:port>\s+where the local port listens \(default: 127\.0\.0\.1:8001\)/);
+    expect(demo).toMatch(/--policy <policy>\s+round-robin, random or pin:NAME \(default: round-robin\)/);
+    expect(demo).toMatch(/--from <release>\s+release the servers start at \(default: v1\.36-dev\)/);
+    const serve = await help('serve');
+    expect(serve).toMatch(/\(default: 127\.0\.0\.1:8001\)/);
+    expect(serve).toMatch(/--discovery <mode>.*\(default: peer-aggregated\)/);
+  });
+});
