@@ -1,5 +1,6 @@
 // createCore(options): the whole engine as one object. The CLI, the browser-mode control host and
 // Electron main are three hosts of it (DESIGN "One core, three hosts").
+// Rule names (R…, D…, P…, §…) are those of docs/mixed-version-proxy-rules.md.
 import { PeerscopeError } from '../contract/errors.js';
 import { setMaxListeners } from 'node:events';
 import { createServer, type Server } from 'node:http';
@@ -25,7 +26,7 @@ export interface CoreOptions {
   readonly policy?: HandlingPolicy;
   readonly discoveryMode?: DiscoveryMode;
   readonly maxEvents?: number;
-  /** Extra Host header values the port accepts (spec P4). */
+  /** Extra Host header values the port accepts (rule P4). */
   readonly acceptHosts?: readonly string[];
   readonly probeIntervalMs?: number;
   readonly discoveryIntervalMs?: number;

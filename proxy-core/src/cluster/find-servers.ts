@@ -1,10 +1,11 @@
 // Finds every apiserver of a cluster from inside it, as kube-apiserver's own peer discovery does
-// (spec §4.1–4.3, P2): the identity Leases in kube-system (label
+// (rule §4.1–4.3, P2): the identity Leases in kube-system (label
 // apiserver.kubernetes.io/identity=kube-apiserver, address in the kubernetes.io/peer-advertise-address
 // annotation) and the addresses of the default/kubernetes Endpoints (or, where those cannot be read,
 // its EndpointSlices). Where RBAC forbids a read it says so, and with nothing found it falls back to
 // the kubeconfig's own server. Run again on a period, it also says which servers left the cluster:
 // a lease whose expiry has passed while its address left the endpoints.
+// Rule names (R…, D…, P…, §…) are those of docs/mixed-version-proxy-rules.md.
 import { describeError } from './control-client.js';
 import type { ServerReader } from './server-config.js';
 
@@ -122,7 +123,7 @@ function fromReads(leases: Read<{ items?: Lease[] }>, endpoints: Read<string[]>,
   for (const lease of leases.kind === 'ok' ? leases.value.items ?? [] : []) {
     const name = lease.metadata?.name;
     const holder = lease.spec?.holderIdentity;
-    // spec §4.2: a lease counts when it has the identity label and a holder.
+    // rule §4.2: a lease counts when it has the identity label and a holder.
     if (!name || !holder || lease.metadata?.labels?.['apiserver.kubernetes.io/identity'] !== 'kube-apiserver') continue;
     const address = lease.metadata?.annotations?.['kubernetes.io/peer-advertise-address'];
     const renew = lease.spec?.renewTime;
@@ -132,7 +133,7 @@ function fromReads(leases: Read<{ items?: Lease[] }>, endpoints: Read<string[]>,
       warnings.push(`lease ${name} has no kubernetes.io/peer-advertise-address annotation (the feature gate is off); its address comes from the endpoints`);
       continue;
     }
-    // Kubernetes keeps an expired lease as a peer until its GC deletes it (spec §4.2). Peerscope calls
+    // Kubernetes keeps an expired lease as a peer until its GC deletes it (rule §4.2). Peerscope calls
     // the server gone once its address has also left the endpoints: nothing then says it still runs.
     if (isExpired && endpoints.kind === 'ok' && !listed.has(address)) {
       expired.set(name, { url: `${scheme}//${address}`, reason: `its identity lease expired at ${new Date(expiresAt).toISOString()} and its address ${address} left the default/kubernetes endpoints` });

@@ -2,11 +2,12 @@
 // /version probes, and its own discovery, re-read on a period, on demand, and whenever a probe sees
 // it come back or change release. A failed discovery read keeps the previous document (stale),
 // never "serves nothing" — that is how a peer that went down after the last sync stays a
-// candidate (spec §4.4, conformance C5/C40) while one never read is not (C7).
+// candidate (rule §4.4, conformance C5/C40) while one never read is not (C7).
 // The set itself follows the cluster (sync): a server found anew joins and is probed; one that left
 // is marked gone — no longer probed, never a handling server or reroute target, its last document
 // kept so a request for what only it served is a 503 naming it (as for C40) — and removed from the
 // set after a retention period (docs/decisions.md).
+// Rule names (R…, D…, P…, §…) are those of docs/mixed-version-proxy-rules.md.
 import { PeerscopeError } from '../../contract/errors.js';
 import { EventEmitter } from 'node:events';
 import type { HealthSample, PeerHealth, PeerStatus } from '../../contract/peers.js';

@@ -1,5 +1,6 @@
-// Discovery ETags as kube-apiserver computes them (spec D2, aggregated/etag.go): the double-quoted
+// Discovery ETags as kube-apiserver computes them (rule D2, aggregated/etag.go): the double-quoted
 // uppercase hex SHA-512 of the JSON of the list.
+// Rule names (R…, D…, P…, §…) are those of docs/mixed-version-proxy-rules.md.
 import { createHash } from 'node:crypto';
 
 export function discoveryETag(json: string): string {

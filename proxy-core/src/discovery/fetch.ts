@@ -1,6 +1,7 @@
-// Reads one server's *own* discovery (spec §4.4, P2): aggregated v2 with profile=nopeer first, then
+// Reads one server's *own* discovery (rule §4.4, P2): aggregated v2 with profile=nopeer first, then
 // v2, then v2beta1, then the legacy per-group-version crawl. ETag-aware: an unchanged document costs
 // a 304. The result is what routing treats as that server's "local discovery cache".
+// Rule names (R…, D…, P…, §…) are those of docs/mixed-version-proxy-rules.md.
 import { createHash } from 'node:crypto';
 import { aggregatedFromLegacy } from './legacy.js';
 import { apiGroupDiscoveryListSchema, MEDIA, type APIGroupDiscoveryList, type GVR } from './types.js';
@@ -22,7 +23,7 @@ export interface ServerDiscovery {
   /** `/api`: the core group. */
   readonly api: APIGroupDiscoveryList;
   readonly gvrs: readonly GVR[];
-  /** "group/version" of CRDs and service-backed APIServices: never proxied (spec R6). */
+  /** "group/version" of CRDs and service-backed APIServices: never proxied (rule R6). */
   readonly excludedGroupVersions: readonly string[];
   readonly source: DiscoverySource;
   /** Hash of the documents' content: equal hashes mean nothing changed. */

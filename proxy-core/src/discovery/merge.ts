@@ -1,7 +1,8 @@
-// Peer-aggregated discovery (spec D2): one /apis document merged across servers, as kube-apiserver's
+// Peer-aggregated discovery (rule D2): one /apis document merged across servers, as kube-apiserver's
 // peer-aggregated handler builds it. Lists are visited in ascending server name; groups, versions
 // and resources are unioned by name; the first-visited entry wins, except verbs (sorted union) and
 // subresources (union by name, later-visited wins, sorted); order follows an order-preserving merge.
+// Rule names (R…, D…, P…, §…) are those of docs/mixed-version-proxy-rules.md.
 import type { APIGroupDiscovery, APIGroupDiscoveryList, APIResourceDiscovery, APISubresourceDiscovery, APIVersionDiscovery } from './types.js';
 
 export interface ServerDocument {

@@ -1,9 +1,10 @@
-// Which discovery representation an Accept header asks for (spec D1), as kube-apiserver's wrapper
+// Which discovery representation an Accept header asks for (rule D1), as kube-apiserver's wrapper
 // negotiates it: clauses ordered like goautoneg (q descending; then a concrete type before a
 // wildcard, and more parameters before fewer; ties keep header order), and the first clause that
 // matches a discovery media type wins. A clause carrying `g`, `v` or `as` is acceptable only as
 // aggregated discovery (apidiscovery.k8s.io, APIGroupDiscoveryList, v2 or v2beta1); any other
 // acceptable clause, an empty header, or no acceptable clause at all means the legacy handler.
+// Rule names (R…, D…, P…, §…) are those of docs/mixed-version-proxy-rules.md.
 export type DiscoveryRepresentation =
   | { readonly kind: 'aggregated'; readonly version: 'v2' | 'v2beta1'; readonly encoding: 'json' | 'protobuf'; readonly profile: string | undefined }
   | { readonly kind: 'legacy' };

@@ -1,7 +1,8 @@
-// Which apiserver a load balancer would hand a request to (spec P1): round-robin (the default, one
+// Which apiserver a load balancer would hand a request to (rule P1): round-robin (the default, one
 // counter per listener), uniformly random, or pinned to one server to rehearse "every request lands
 // on the old one". Only servers the health probe sees ready are eligible; a pinned server that is
 // not ready is an error, never a silent fallback.
+// Rule names (R…, D…, P…, §…) are those of docs/mixed-version-proxy-rules.md.
 import { PeerscopeError } from '../../contract/errors.js';
 export type HandlingPolicy = { readonly kind: 'round-robin' } | { readonly kind: 'random' } | { readonly kind: 'pin'; readonly server: string };
 

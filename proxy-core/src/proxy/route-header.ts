@@ -1,5 +1,6 @@
-// The per-request trace no other tool gives (spec P3), on every response of the local port:
+// The per-request trace no other tool gives (rule P3), on every response of the local port:
 // `X-Peerscope-Route: handling=<name|->; answering=<name|->; outcome=<outcome>`.
+// Rule names (R…, D…, P…, §…) are those of docs/mixed-version-proxy-rules.md.
 import type { RouteOutcome } from '../../contract/events.js';
 
 export const ROUTE_HEADER = 'x-peerscope-route';

@@ -1,6 +1,7 @@
 // The routing state derived from the peer set: the route table (GVR → servers), and the
 // peer-aggregated /apis document with its ETag. Both are rebuilt only when a server's discovery
 // changes, never per request.
+// Rule names (R…, D…, P…, §…) are those of docs/mixed-version-proxy-rules.md.
 import { discoveryETag } from '../discovery/etag.js';
 import { mergeDiscovery } from '../discovery/merge.js';
 import type { APIGroupDiscoveryList } from '../discovery/types.js';
@@ -36,7 +37,7 @@ export class RouteState {
   }
 
   /**
-   * The peer-aggregated /apis as `handling` answers it (spec D2, P6): its own list in full, and each
+   * The peer-aggregated /apis as `handling` answers it (rule D2, P6): its own list in full, and each
    * peer's list without the CRD and aggregated group-versions `handling` knows of (R6), merged in
    * ascending server name order.
    */

@@ -1,4 +1,4 @@
-// The conformance cases of shared/spec/mixed-version-proxy.md §7 that the pure routing core decides:
+// The conformance cases C1–C48 (docs/mixed-version-proxy-rules.md) that the pure routing core decides:
 // the routing outcome, target and candidates, the 503 messages, the discovery negotiation and the
 // merged /apis document. Servers A, B, C, D and the CRD W are built exactly as §7 describes. What
 // needs sockets (streaming, upgrades, headers on the wire, the Host check, the handling-server

@@ -1,7 +1,7 @@
-// The routing decision: one pure function applying the spec's rules in order (R2–R8, D1, P6, P7) to
+// The routing decision: one pure function applying the rules in order (R2–R8, D1, P6, P7) to
 // a classified request, the handling server H, the route table and what is known of each peer.
 //
-// Candidate and health model (spec §4.4, P1, P2; cases C5, C6, C7, C40):
+// Candidate and health model (rule §4.4, P1, P2; cases C5, C6, C7, C40):
 // - The route table holds every server whose discovery was read at least once; a server that fails
 //   a later read keeps its last document (peer-set). So a peer that went down *after* the last sync
 //   is still a candidate (C5, C40: the forward fails → R10 503), and a peer never read is absent
@@ -14,6 +14,7 @@
 //   too, and an answer beats a 503. A candidate seen `unreachable` (the probe or the last forward
 //   could not connect) is never chosen; when every candidate is unreachable the forward would fail,
 //   so the decision is R10's 503 at once (the same outcome as C5, without waiting on a connect).
+// Rule names (R…, D…, P…, §…) are those of docs/mixed-version-proxy-rules.md.
 import type { PeerHealth } from '../../contract/peers.js';
 import type { DiscoveryMode } from '../../contract/settings.js';
 import { negotiateDiscovery } from '../discovery/negotiate.js';
@@ -26,7 +27,7 @@ export { PROXY_ERROR_PREFIX };
 /** What the decision needs to know of each server; the peer set implements it. */
 export interface PeerView {
   health(name: string): PeerHealth;
-  /** Whether an address is known for the server (spec R7); absent: every server has one. */
+  /** Whether an address is known for the server (rule R7); absent: every server has one. */
   hasAddress?(name: string): boolean;
   /** Last error seen by the health probe or a forward, to explain a 503. */
   lastError?(name: string): string | undefined;

@@ -1,7 +1,8 @@
-// Request classification as kube-apiserver's RequestInfoFactory does it (spec R2): resource vs
+// Request classification as kube-apiserver's RequestInfoFactory does it (rule R2): resource vs
 // non-resource, verb (incl. list, watch, deletecollection), group, version, resource, subresource,
 // namespace and name. Called once per request: one split and index checks, no regexes; the query is
 // only parsed for a GET without a name (list vs watch, fieldSelector name).
+// Rule names (R…, D…, P…, §…) are those of docs/mixed-version-proxy-rules.md.
 export interface RequestInfo {
   readonly isResourceRequest: boolean;
   readonly path: string;

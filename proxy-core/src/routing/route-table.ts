@@ -1,7 +1,8 @@
-// The route table: every GVR with the servers whose own discovery lists it (spec R5, R6). A lookup
+// The route table: every GVR with the servers whose own discovery lists it (rule R5, R6). A lookup
 // is one Map get by gvrKey. A table is immutable; `withServer` derives the next one after one
 // server's discovery changed by copying the key map and patching only the keys that server gained
 // or lost, so the server lists of untouched keys are shared between tables, never rebuilt.
+// Rule names (R…, D…, P…, §…) are those of docs/mixed-version-proxy-rules.md.
 import { PeerscopeError } from '../../contract/errors.js';
 import { gvrKey, parseGvrKey, type GVR } from '../discovery/types.js';
 
@@ -9,7 +10,7 @@ export interface RouteTableServer {
   readonly name: string;
   /** undefined: this server's discovery was never read (it is absent from the peer cache, §4.4). */
   readonly gvrs: Iterable<GVR> | undefined;
-  /** "group/version" of CRDs and service-backed APIServices: never proxied to a peer (spec R6). */
+  /** "group/version" of CRDs and service-backed APIServices: never proxied to a peer (rule R6). */
   readonly excludedGroupVersions?: Iterable<string>;
 }
 

@@ -1,8 +1,9 @@
 // One error code per upstream failure, as undici does, and the Status Peerscope answers with
-// (spec R10, P5): 503 ServiceUnavailable, "Error while proxying request to destination apiserver: …".
+// (rule R10, P5): 503 ServiceUnavailable, "Error while proxying request to destination apiserver: …".
 // The codes are Peerscope's shared ones (contract/errors.ts); the errors stay plain { code, message }
 // objects, the shape every Peerscope error has on a wire, since a failing server fails requests by the
 // thousand and none of them needs a stack.
+// Rule names (R…, D…, P…, §…) are those of docs/mixed-version-proxy-rules.md.
 import type { CallError, PeerscopeErrorCode } from '../../contract/errors.js';
 import { failure, PROXY_ERROR_PREFIX, type Status } from '../util/status.js';
 
@@ -96,7 +97,7 @@ export function isConnectFailure(error: UpstreamError): boolean {
 }
 
 
-/** The 503 Peerscope answers when it could not get a response from `peerName` (spec P5). */
+/** The 503 Peerscope answers when it could not get a response from `peerName` (rule P5). */
 export function statusForUpstreamError(peerName: string, error: UpstreamError): Status {
   return failure(503, 'ServiceUnavailable', `${PROXY_ERROR_PREFIX}apiserver "${peerName}": ${error.message}`);
 }
