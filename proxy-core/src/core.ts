@@ -8,13 +8,27 @@ import { PeerSet } from './cluster/peer-set.js';
 import { publicInfo, type ServerConfig, type ServerSource, type ServerUpdate } from './cluster/server-config.js';
 import { answerAndClose, closeLingering, refuseConnect, refuseExpectation, ResponseQueue, statusForParseError } from './proxy/connection-answers.js';
 import { createHandler, type DiscoveryMode } from './proxy/handler.js';
+import { compilePattern } from './proxy/patterns.js';
 import { HandlingServerPicker, type HandlingPolicy } from './proxy/policy.js';
 import { RouteState } from './proxy/route-state.js';
 import { Telemetry } from './telemetry/telemetry.js';
 import { Upstreams, type UpstreamOptions } from './upstream/pool.js';
 import { takeSnapshot } from './snapshot/take.js';
 
-export interface CoreOptions {
+/** What the local port refuses beyond a foreign Host (each list holds regular expressions, as typed). */
+export interface PortFilters {
+  /**
+   * Origins (regular expressions, each matched against the whole Origin) a browser may send requests
+   * from; default none: every request a browser marks as from another origin is refused (origin-check.ts).
+   */
+  readonly acceptOrigins?: readonly string[];
+  /** Paths (regular expressions, matched anywhere, as kubectl proxy's --reject-paths) the port refuses. */
+  readonly rejectPaths?: readonly string[];
+  /** Methods (regular expressions, as kubectl proxy's --reject-methods) the port refuses. */
+  readonly rejectMethods?: readonly string[];
+}
+
+export interface CoreOptions extends PortFilters {
   readonly servers: readonly ServerConfig[];
   /** Data-path timeouts (connect, response headers) and pool size; defaults in upstream/pool.ts. */
   readonly upstream?: UpstreamOptions;
@@ -76,6 +90,14 @@ export interface Core {
 
 export function createCore(options: CoreOptions): Core {
   if (options.servers.length === 0) throw new Error('at least one apiserver is needed');
+  // A bad pattern fails here, before anything is started.
+  const filters = {
+    acceptOrigins: (options.acceptOrigins ?? []).map((p) => compilePattern('accept-origins', p, true)),
+    filter: {
+      rejectPaths: (options.rejectPaths ?? []).map((p) => compilePattern('reject-paths', p, false)),
+      rejectMethods: (options.rejectMethods ?? []).map((p) => compilePattern('reject-methods', p, false)),
+    },
+  };
   const random = options.random ?? Math.random;
   const peers = new PeerSet(options.servers, {
     ...(options.probeIntervalMs ? { probeIntervalMs: options.probeIntervalMs } : {}),
@@ -112,7 +134,7 @@ export function createCore(options: CoreOptions): Core {
     return refreshing;
   };
   const picker = new HandlingServerPicker(options.policy ?? { kind: 'round-robin' }, random);
-  const settings = { discoveryMode: options.discoveryMode ?? ('peer-aggregated' as DiscoveryMode), acceptHosts: options.acceptHosts ?? [] };
+  const settings = { discoveryMode: options.discoveryMode ?? ('peer-aggregated' as DiscoveryMode), acceptHosts: options.acceptHosts ?? [], ...filters };
   let server: Server | undefined;
   let bound: ListenAddress | undefined;
 
@@ -177,7 +199,14 @@ export function createCore(options: CoreOptions): Core {
     },
     peerStatuses: () => peers.statuses(),
     refreshServers,
-    async close(graceMs = 5_000) {
+    close(graceMs = 5_000) {
+      // Closed once: a host's quit and a session's close may both ask.
+      closing ??= closeNow(graceMs);
+      return closing;
+    },
+  };
+  let closing: Promise<void> | undefined;
+  async function closeNow(graceMs: number): Promise<void> {
       closed = true;
       clearInterval(refreshTimer);
       const s = server;
@@ -201,8 +230,7 @@ export function createCore(options: CoreOptions): Core {
       const pools = upstreams.close();
       if (await Promise.race([pools.then(() => true), delay(Math.min(graceMs, 1_000)).then(() => false)]) === false) await upstreams.destroy();
       await Promise.all([peers.close(), options.serverSource?.close()]);
-    },
-  };
+  }
   return core;
 }
 

@@ -3,11 +3,12 @@
 // shows with no cluster and no Electron.
 import type { Command } from 'commander';
 import { startDemoSession, type DemoSession } from '../session/demo.js';
+import { addPortFilterOptions, portFilters, type PortFilterFlags } from './port-filters.js';
 import { startUiHost, type UiHost } from './ui.js';
 import { formatPolicy } from '../proxy/policy.js';
 import { onShutdown, parseListen, parsePolicyOption, parsePositiveInt, printRolloutEvent } from './options.js';
 
-interface DemoFlags {
+interface DemoFlags extends PortFilterFlags {
   from: string;
   to: string;
   servers: number;
@@ -21,7 +22,7 @@ interface DemoFlags {
 }
 
 export function registerDemoCommand(program: Command): void {
-  program
+  const command = program
     .command('demo')
     .description('run a simulated mixed-version control plane with the local port in front, a rollout and traffic')
     .option('--from <release>', 'release the servers start at', 'v1.36-dev')
@@ -33,7 +34,8 @@ export function registerDemoCommand(program: Command): void {
     .option('--step-seconds <s>', 'seconds each rollout phase (draining, down) lasts', parsePositiveInt, 10)
     .option('--start-delay-seconds <s>', 'seconds before the rollout starts', parsePositiveInt, 15)
     .option('--no-rollout', 'keep the servers at --from')
-    .option('--ui', 'serve the UI on a loopback port and print its URL (browser mode)', false)
+    .option('--ui', 'serve the UI on a loopback port and print its URL (browser mode)', false);
+  addPortFilterOptions(command)
     .action(async (flags: DemoFlags) => {
       let session: DemoSession;
       try {
@@ -44,6 +46,7 @@ export function registerDemoCommand(program: Command): void {
           listen: flags.listen,
           policy: flags.policy,
           trafficRps: flags.traffic,
+          filters: portFilters(flags),
           stepSeconds: flags.stepSeconds,
           ...(flags.rollout ? { rolloutAfterSeconds: flags.startDelaySeconds } : {}),
           onRolloutEvent: printRolloutEvent,
