@@ -2,7 +2,8 @@
 // Electron main are three hosts of it (DESIGN "One core, three hosts").
 import { setMaxListeners } from 'node:events';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { PeerStatus } from '../contract/peers.js';
 import { PeerSet } from './cluster/peer-set.js';
 import { publicInfo, type ServerConfig, type ServerSource, type ServerUpdate } from './cluster/server-config.js';
@@ -137,6 +138,10 @@ export function createCore(options: CoreOptions): Core {
   const settings = { discoveryMode: options.discoveryMode ?? ('peer-aggregated' as DiscoveryMode), acceptHosts: options.acceptHosts ?? [], ...filters };
   let server: Server | undefined;
   let bound: ListenAddress | undefined;
+  // Every connection of the port, and those handed to an upgrade: Node's server forgets both an
+  // upgraded socket and one closing lingering, so closeAllConnections() cannot reach them.
+  const sockets = new Set<Socket>();
+  const tunnels = new WeakSet<Duplex>();
 
   const shutdown = new AbortController();
   // Every open watch and log follow listens for the shutdown: hundreds are normal, not a leak.
@@ -164,8 +169,15 @@ export function createCore(options: CoreOptions): Core {
         queue.track(req, res);
         void handler.onRequest(req, res);
       });
-      server.on('upgrade', (req, socket, head) => queue.takeOver(socket, () => void handler.onUpgrade(req, socket, head)));
-      server.on('connection', closeLingering);
+      server.on('upgrade', (req, socket, head) => {
+        tunnels.add(socket);
+        queue.takeOver(socket, () => void handler.onUpgrade(req, socket, head));
+      });
+      server.on('connection', (socket: Socket) => {
+        closeLingering(socket);
+        sockets.add(socket);
+        socket.once('close', () => sockets.delete(socket));
+      });
       server.on('connect', (req, socket) => refuseConnect(queue, req, socket));
       server.on('checkContinue', (req, res) => {
         queue.track(req, res);
@@ -215,14 +227,22 @@ export function createCore(options: CoreOptions): Core {
         const closed = new Promise<void>((resolve) => s.close(() => resolve()));
         // Watches and follows end now, cleanly; other in-flight requests get graceMs to finish.
         shutdown.abort();
-        // Connections go idle as their last response ends: close them as they do, not at keep-alive timeout.
-        const sweep = setInterval(() => s.closeIdleConnections(), 25);
-        s.closeIdleConnections();
-        const timer = setTimeout(() => s.closeAllConnections(), graceMs).unref();
-        // A socket the server no longer tracks (one being closed lingering) must not hold the process.
+        // Connections go idle as their last response ends: close them as they do, not at keep-alive
+        // timeout. Tunnels (exec, attach, port-forward) are long-running like watches and end now; a
+        // connection closing lingering ends once its answers have left (the client has them).
+        const sweep = () => {
+          s.closeIdleConnections();
+          for (const socket of sockets) if (tunnels.has(socket) || (socket.writableEnded && socket.writableFinished)) socket.destroy();
+        };
+        const sweeping = setInterval(sweep, 25);
+        sweep();
+        const timer = setTimeout(() => {
+          s.closeAllConnections();
+          for (const socket of sockets) socket.destroy();
+        }, graceMs).unref();
         await Promise.race([closed, delay(graceMs + 1_000)]);
         clearTimeout(timer);
-        clearInterval(sweep);
+        clearInterval(sweeping);
       }
       await refreshing?.catch(() => undefined);
       // An upstream request still open once its client is gone (an apiserver that never answers) is cut:
