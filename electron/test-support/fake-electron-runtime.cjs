@@ -94,7 +94,7 @@ const electron = {
   BrowserWindow,
   ipcMain: { handle: (channel, fn) => handlers.set(channel, fn), removeHandler: (channel) => handlers.delete(channel) },
   protocol: { registerSchemesAsPrivileged: (schemes) => report('schemes', { schemes }), handle: (scheme) => report('protocol', { scheme }) },
-  session: { defaultSession: { setPermissionRequestHandler: () => {}, setPermissionCheckHandler: () => {} } },
+  session: { defaultSession: { setPermissionRequestHandler: () => {}, setPermissionCheckHandler: () => {}, webRequest: { onBeforeRequest: () => report('request-filter', {}) } } },
   shell: { openExternal: async () => {} },
   clipboard: { writeText: () => {} },
   dialog: {
