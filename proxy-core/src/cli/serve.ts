@@ -1,6 +1,6 @@
 // `peerscope serve`: the local port in front of every apiserver of a cluster.
 import { readFileSync } from 'node:fs';
-import { InvalidArgumentError, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { tokenFileSource } from '../cluster/credentials.js';
 import { serversFromKubeconfig } from '../cluster/from-kubeconfig.js';
 import type { ServerConfig, ServerSource } from '../cluster/server-config.js';
@@ -33,14 +33,14 @@ export function registerServeCommand(program: Command): void {
   const command = program
     .command('serve')
     .description('serve a local port (like kubectl proxy) that routes every request by the Mixed Version Proxy rules')
-    .option('--server <name=url>', 'an apiserver to route to (repeat for each); with --kubeconfig, adds or overrides a peer', parseNameEqualsUrl, [])
+    .addOption(new Option('--server <name=url>', 'an apiserver to route to (repeat for each); with --kubeconfig, adds or overrides a peer').argParser(parseNameEqualsUrl).default([], 'none'))
     .option('--kubeconfig <file>', 'find every apiserver of the cluster from this kubeconfig (default: $KUBECONFIG, ~/.kube/config)')
     .option('--context <name>', 'the kubeconfig context (default: current-context)')
     .option('--ca <file>', 'PEM CA bundle that verifies https:// servers')
     .option('--token-file <file>', 'bearer token for Peerscope\'s own reads, and for client requests that bring no Authorization (re-read when it changes)')
-    .option('--listen <host:port>', 'where the local port listens', parseListen, { host: '127.0.0.1', port: 8001 })
-    .option('--policy <policy>', 'which server a load balancer would hand each request to: round-robin, random or pin:NAME', parsePolicyOption, { kind: 'round-robin' })
-    .option('--discovery <mode>', 'peer-aggregated (merge /apis across servers) or nopeer (the handling server\'s own)', parseDiscoveryMode, 'peer-aggregated')
+    .addOption(new Option('--listen <host:port>', 'where the local port listens').argParser(parseListen).default({ host: '127.0.0.1', port: 8001 }, '127.0.0.1:8001'))
+    .addOption(new Option('--policy <policy>', 'which server a load balancer would hand each request to: round-robin, random or pin:NAME').argParser(parsePolicyOption).default({ kind: 'round-robin' }, 'round-robin'))
+    .addOption(new Option('--discovery <mode>', 'peer-aggregated (merge /apis across servers) or nopeer (the handling server\'s own)').argParser(parseDiscoveryMode).default('peer-aggregated', 'peer-aggregated'))
     .option('--max-events <n>', 'routing events kept in memory', parsePositiveInt, 10_000)
     .option('--accept-hosts <hosts>', 'comma-separated extra Host header values the port accepts');
   addPortFilterOptions(command)
