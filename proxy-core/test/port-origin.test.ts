@@ -93,13 +93,18 @@ describe('requests a browser marks as from another origin', () => {
     expect(bed.core.telemetry.recent(5).some((e) => e.outcome === 'rejected' && e.status === 403 && e.method === 'POST')).toBe(true);
   });
 
-  it('reads of secrets and the port\'s own endpoints are refused the same way', async () => {
+  it('reads of secrets and the port\'s own endpoints are refused the same way, and recorded as rejected', async () => {
     for (const path of ['/api/v1/namespaces/default/configmaps?watch=true', '/.peerscope/snapshot', '/.peerscope/metrics']) {
       const r = await send('GET', path, { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' });
       expectRefusedStatus(r, /is not allowed/);
       expect(r.route).toMatch(/outcome=rejected$/);
       expect(r.reached()).toBe(false);
+      expect(bed.core.telemetry.recent(1)[0]).toMatchObject({ path: path.split('?')[0], outcome: 'rejected', status: 403 });
     }
+    // What the port's own endpoints serve is not a routed request: no routing event, least of all a 'rejected' one.
+    const before = bed.core.telemetry.lastSeq;
+    expect((await send('GET', '/.peerscope/metrics', {})).status).toBe(200);
+    expect(bed.core.telemetry.lastSeq).toBe(before);
   });
 
   it.each([

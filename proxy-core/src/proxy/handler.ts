@@ -71,6 +71,8 @@ interface Trace {
   status: number;
   bytesIn: number;
   bytesOut: number;
+  /** Answered by one of the port's own endpoints: not a routed request, so no routing event. */
+  own: boolean;
   error?: string;
 }
 
@@ -240,7 +242,7 @@ export function createHandler(ctx: ProxyContext) {
       if (!res.headersSent) answerStatus(res, t, failure(500, 'InternalError', `peerscope: ${t.error}`));
       else res.destroy();
     } finally {
-      record(req, t);
+      if (!t.own) record(req, t);
     }
   }
 
@@ -280,7 +282,9 @@ export function createHandler(ctx: ProxyContext) {
 
   function serveControl(req: IncomingMessage, res: ServerResponse, t: Trace, path: string): void {
     const refused = admit(req, t.method, path, decodePath(path));
+    // A refusal is recorded like any other; what the endpoints serve is not routing.
     if (refused) return answerStatus(res, t, refused);
+    t.own = true;
     if (path === `${CONTROL_PREFIX}metrics` && (req.method === 'GET' || req.method === 'HEAD')) {
       const text = ctx.telemetry.prometheus();
       res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8', 'content-length': Buffer.byteLength(text) });
@@ -373,7 +377,7 @@ function newTrace(req: IncomingMessage): { t: Trace; rawUrl: string; path: strin
   const path = q < 0 ? rawUrl : rawUrl.slice(0, q);
   const t: Trace = {
     at: Date.now(), started: performance.now(), method: req.method ?? 'GET', path, info: undefined,
-    handling: null, answeredBy: null, outcome: 'rejected', status: 0, bytesIn: 0, bytesOut: 0,
+    handling: null, answeredBy: null, outcome: 'rejected', status: 0, bytesIn: 0, bytesOut: 0, own: false,
   };
   return { t, rawUrl, path, query: q < 0 ? '' : rawUrl.slice(q + 1) };
 }
