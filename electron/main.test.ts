@@ -31,7 +31,7 @@ async function runMain(): Promise<{ code: number | null; observations: Observati
     mainFields: ['module', 'main'],
     logLevel: 'error',
   });
-  const child = spawn(process.execPath, ['--require', join(root, 'electron/test-support/fake-electron-runtime.cjs'), join(outdir, 'main.cjs')], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--require', join(root, 'electron/test-support/fake-electron-runtime.cjs'), join(outdir, 'main.cjs'), '--reject-methods', '^DELETE$'], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -64,6 +64,13 @@ describe('electron/main.ts, built and run with the Electron runtime faked', () =
     const port = labels.find((l) => l.startsWith('Local port: '));
     expect(port).toMatch(/^Local port: http:\/\/127\.0\.0\.1:\d+$/);
     expect(labels).toEqual(expect.arrayContaining(['Open kubeconfig… / choose context', 'Start simulated cluster', 'Export snapshot…', 'Import snapshot…', 'Peer-aggregated discovery']));
+  });
+
+  it('runs the port with the settings of its command line, refusing other origins, and quits at once with a watch open', () => {
+    expect(one('port')).toEqual({ kind: 'port', plain: 200, foreignOrigin: 403, crossSite: 403, rejectedMethod: 403 });
+    // A watch is open through the port when the app quits: it ends at once, like `peerscope serve` on SIGTERM (issue 20: within 2 s).
+    console.log(`desktop quit with a watch open: ${String(one('quit')?.ms)} ms`);
+    expect(one('quit')?.ms).toBeLessThan(2_000);
   });
 
   it('answers the renderer over IPC: one handler per contract method, foreign frames and bad arguments refused', () => {

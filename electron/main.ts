@@ -9,10 +9,21 @@ import {
 import { createAppController, type AppDialogs, type AppSession } from './shell/app-controller.js';
 import { startShell } from './shell/app-shell.js';
 import { registerCoreIpc } from './shell/core-ipc.js';
+import { portSettingsFromArgv } from './shell/port-settings.js';
 
 const client = createSwitchingClient();
 
-const demoSession = async (): Promise<AppSession> => asAppSession(await startDemoSession({ rolloutAfterSeconds: 15, anyPortIfBusy: true }), 'simulated cluster');
+// What the port refuses, from the app's command line; the same for every session the app runs.
+let filters: ReturnType<typeof portSettingsFromArgv>;
+try {
+  filters = portSettingsFromArgv(process.argv);
+} catch (err) {
+  process.stderr.write(`peerscope: ${(err as Error).message}\n`);
+  app.exit(2);
+  throw err;
+}
+
+const demoSession = async (): Promise<AppSession> => asAppSession(await startDemoSession({ rolloutAfterSeconds: 15, anyPortIfBusy: true, filters }), 'simulated cluster');
 const asAppSession = (s: DemoSession | ClusterSession, label: string): AppSession => ({
   service: s.service, label, portUrl: s.address.url, close: () => s.close(),
 });
@@ -37,7 +48,7 @@ const controller = createAppController({
   client,
   startDemo: demoSession,
   async prepareCluster(kubeconfig, context) {
-    const prepared = await prepareClusterSession({ kubeconfig, anyPortIfBusy: true, ...(context ? { context } : {}) });
+    const prepared = await prepareClusterSession({ kubeconfig, anyPortIfBusy: true, filters, ...(context ? { context } : {}) });
     if (prepared.warnings.length > 0) dialogs.info(`Context ${prepared.contextName}`, prepared.warnings.join('\n'));
     return async () => asAppSession(await prepared.start(), `context ${prepared.contextName}`);
   },

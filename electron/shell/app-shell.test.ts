@@ -26,7 +26,7 @@ function fakeDeps(options: { lock?: boolean; packaged?: boolean } = {}) {
   const ready = new Promise<void>((r) => { resolveReady = r; });
   const win = fakeWindow();
   let windowOptions: BrowserWindowConstructorOptions | undefined;
-  const session = { setPermissionRequestHandler: vi.fn(), setPermissionCheckHandler: vi.fn() };
+  const session = { setPermissionRequestHandler: vi.fn(), setPermissionCheckHandler: vi.fn(), webRequest: { onBeforeRequest: vi.fn() } };
   const deps = {
     app: {
       isPackaged: options.packaged ?? false,
@@ -61,6 +61,7 @@ describe('startShell', () => {
     expect(f.calls.slice(4)).toEqual(['protocol.handle', 'createWindow']);
     expect(f.session.setPermissionRequestHandler).toHaveBeenCalled();
     expect(f.session.setPermissionCheckHandler).toHaveBeenCalled();
+    expect(f.session.webRequest.onBeforeRequest).toHaveBeenCalled();
     expect(f.windowOptions()?.webPreferences).toMatchObject({ sandbox: true, contextIsolation: true, nodeIntegration: false, preload: '/dist/electron/preload.cjs', devTools: true });
     expect(f.win.window.loadURL).toHaveBeenCalledWith('peerscope://app/');
     expect(f.win.contents.windowOpenHandler).toBeDefined();

@@ -3,7 +3,7 @@
 import type { App, BrowserWindowConstructorOptions, Protocol, Session, Shell, WebContents } from 'electron';
 import { APP_ENTRY_URL } from './app-url.js';
 import { appSchemePrivileges, registerAppProtocol } from './app-protocol.js';
-import { denyAllPermissions, guardWebContents } from './guards.js';
+import { denyAllPermissions, guardWebContents, restrictRequests } from './guards.js';
 import { mainWindowOptions } from './window-options.js';
 
 export interface ShellWindow {
@@ -23,7 +23,7 @@ export interface ShellDeps {
     on(event: 'web-contents-created', listener: (event: unknown, contents: ShellWindow['webContents']) => void): unknown;
   };
   readonly protocol: Pick<Protocol, 'registerSchemesAsPrivileged' | 'handle'>;
-  readonly defaultSession: () => Pick<Session, 'setPermissionRequestHandler' | 'setPermissionCheckHandler'>;
+  readonly defaultSession: () => Pick<Session, 'setPermissionRequestHandler' | 'setPermissionCheckHandler'> & { readonly webRequest: Pick<Session['webRequest'], 'onBeforeRequest'> };
   readonly openExternal: Shell['openExternal'];
   readonly createWindow: (options: BrowserWindowConstructorOptions) => ShellWindow;
   readonly preloadPath: string;
@@ -58,6 +58,7 @@ export async function startShell(deps: ShellDeps): Promise<ShellStart> {
 
   await app.whenReady();
   denyAllPermissions(deps.defaultSession());
+  restrictRequests(deps.defaultSession());
   registerAppProtocol(deps.protocol, deps.rendererDir);
 
   const devTools = !app.isPackaged;

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { WebContents } from 'electron';
-import { denyAllPermissions, guardWebContents } from './guards.js';
+import { denyAllPermissions, guardWebContents, restrictRequests } from './guards.js';
 import { FakeWebContents } from './fakes.test-support.js';
 
 const asWebContents = (fake: FakeWebContents) => fake as unknown as Pick<WebContents, 'on' | 'setWindowOpenHandler'>;
@@ -46,5 +46,24 @@ describe('navigation and new windows', () => {
     expect(open('peerscope://app/other')).toEqual({ action: 'deny' });
     await vi.waitFor(() => expect(openExternal).toHaveBeenCalledTimes(1));
     expect(openExternal).toHaveBeenCalledWith('https://kubernetes.io/docs/');
+  });
+});
+
+describe('requests of the app\'s pages', () => {
+  it('go to the app origin only: never the local port, the cluster or the network', () => {
+    let listener: ((details: { url: string }, callback: (r: { cancel: boolean }) => void) => void) | undefined;
+    restrictRequests({ webRequest: { onBeforeRequest: vi.fn((l) => { listener = l; }) } } as unknown as Parameters<typeof restrictRequests>[0]);
+    const cancelled = (url: string) => {
+      let answer: boolean | undefined;
+      listener!({ url }, (r) => (answer = r.cancel));
+      return answer;
+    };
+    expect(cancelled('peerscope://app/assets/index.js')).toBe(false);
+    expect(cancelled('devtools://devtools/bundled/inspector.html')).toBe(false);
+    expect(cancelled('blob:peerscope://app/5b1f0c2e-0000-4000-8000-000000000000')).toBe(false);
+    expect(cancelled('data:image/svg+xml,<svg/>')).toBe(false);
+    for (const url of ['http://127.0.0.1:8001/api/v1/secrets', 'ws://127.0.0.1:8001/api/v1/namespaces/d/pods/p/exec', 'https://evil.example/', 'peerscope://evil/', 'file:///etc/passwd', 'blob:https://evil.example/x', 'chrome://gpu']) {
+      expect(cancelled(url), url).toBe(true);
+    }
   });
 });

@@ -16,10 +16,11 @@ Object.assign(app, {
   requestSingleInstanceLock: () => true,
   whenReady: () => Promise.resolve(),
   quit: () => {
+    state.quitAt ??= Date.now();
     const event = { defaultPrevented: false, preventDefault() { this.defaultPrevented = true; } };
     app.emit('will-quit', event);
     if (!event.defaultPrevented) {
-      report('quit', {});
+      report('quit', { ms: Date.now() - state.quitAt });
       process.exit(0);
     }
   },
@@ -62,6 +63,17 @@ class BrowserWindow extends EventEmitter {
     await new Promise((r) => setTimeout(r, 1_500));
     const events = [...new Set(state.window.webContents.sent.map((m) => m.payload.type))];
     report('renderer', { subscribed, overview, foreign, badArgs, events, channels: [...handlers.keys()] });
+    // What a web page in the operator's browser gets from the app's port, and a watch left open at quit.
+    const portUrl = menuLabels().find((l) => l.startsWith('Local port: '))?.slice('Local port: '.length);
+    const status = async (path, init = {}) => (await fetch(`${portUrl}${path}`, init).catch((e) => ({ status: String(e) }))).status;
+    report('port', {
+      plain: await status('/version'),
+      foreignOrigin: await status('/api/v1/namespaces/default/configmaps', { method: 'POST', headers: { origin: 'https://evil.example', 'content-type': 'text/plain' }, body: '{}' }),
+      crossSite: await status('/api/v1/pods', { headers: { 'sec-fetch-site': 'cross-site' } }),
+      rejectedMethod: await status('/api/v1/namespaces/default/configmaps/x', { method: 'DELETE' }),
+    });
+    const watch = new AbortController();
+    await fetch(`${portUrl}/api/v1/namespaces/default/configmaps?watch=true`, { signal: watch.signal }).catch(() => undefined);
     setImmediate(() => app.quit());
   }
   show() {}
@@ -71,12 +83,18 @@ class BrowserWindow extends EventEmitter {
 }
 
 let menu;
+const menuLabels = () => {
+  const labels = [];
+  const walk = (items) => items.forEach((i) => { if (i.label) labels.push(i.label); if (Array.isArray(i.submenu)) walk(i.submenu); });
+  walk(menu ?? []);
+  return labels;
+};
 const electron = {
   app,
   BrowserWindow,
   ipcMain: { handle: (channel, fn) => handlers.set(channel, fn), removeHandler: (channel) => handlers.delete(channel) },
   protocol: { registerSchemesAsPrivileged: (schemes) => report('schemes', { schemes }), handle: (scheme) => report('protocol', { scheme }) },
-  session: { defaultSession: { setPermissionRequestHandler: () => {}, setPermissionCheckHandler: () => {} } },
+  session: { defaultSession: { setPermissionRequestHandler: () => {}, setPermissionCheckHandler: () => {}, webRequest: { onBeforeRequest: () => report('request-filter', {}) } } },
   shell: { openExternal: async () => {} },
   clipboard: { writeText: () => {} },
   dialog: {
@@ -89,10 +107,7 @@ const electron = {
     buildFromTemplate: (template) => template,
     setApplicationMenu: (template) => {
       menu = template;
-      const labels = [];
-      const walk = (items) => items.forEach((i) => { if (i.label) labels.push(i.label); if (Array.isArray(i.submenu)) walk(i.submenu); });
-      walk(menu);
-      report('menu', { labels });
+      report('menu', { labels: menuLabels() });
     },
   },
 };

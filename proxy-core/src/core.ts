@@ -4,20 +4,35 @@
 import { PeerscopeError } from '../contract/errors.js';
 import { setMaxListeners } from 'node:events';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { PeerStatus } from '../contract/peers.js';
 import { PeerSet } from './cluster/peer-set.js';
 import { publicInfo, type ServerConfig, type ServerSource, type ServerUpdate } from './cluster/server-config.js';
 import { answerAndClose, closeLingering, refuseConnect, refuseExpectation, ResponseQueue, statusForParseError } from './proxy/connection-answers.js';
 import type { DiscoveryMode } from '../contract/settings.js';
 import { createHandler } from './proxy/handler.js';
+import { compilePattern } from './proxy/patterns.js';
 import { HandlingServerPicker, type HandlingPolicy } from './proxy/policy.js';
 import { RouteState } from './proxy/route-state.js';
 import { Telemetry } from './telemetry/telemetry.js';
 import { Upstreams, type UpstreamOptions } from './upstream/pool.js';
 import { takeSnapshot } from './snapshot/take.js';
 
-export interface CoreOptions {
+/** What the local port refuses beyond a foreign Host (each list holds regular expressions, as typed). */
+export interface PortFilters {
+  /**
+   * Origins (regular expressions, each matched against the whole Origin) a browser may send requests
+   * from; default none: every request a browser marks as from another origin is refused (origin-check.ts).
+   */
+  readonly acceptOrigins?: readonly string[];
+  /** Paths (regular expressions, matched anywhere, as kubectl proxy's --reject-paths) the port refuses. */
+  readonly rejectPaths?: readonly string[];
+  /** Methods (regular expressions, as kubectl proxy's --reject-methods) the port refuses. */
+  readonly rejectMethods?: readonly string[];
+}
+
+export interface CoreOptions extends PortFilters {
   readonly servers: readonly ServerConfig[];
   /** Data-path timeouts (connect, response headers) and pool size; defaults in upstream/pool.ts. */
   readonly upstream?: UpstreamOptions;
@@ -79,6 +94,14 @@ export interface Core {
 
 export function createCore(options: CoreOptions): Core {
   if (options.servers.length === 0) throw new PeerscopeError('PEERSCOPE_ERR_INPUT', 'at least one apiserver is needed');
+  // A bad pattern fails here, before anything is started.
+  const filters = {
+    acceptOrigins: (options.acceptOrigins ?? []).map((p) => compilePattern('accept-origins', p, true)),
+    filter: {
+      rejectPaths: (options.rejectPaths ?? []).map((p) => compilePattern('reject-paths', p, false)),
+      rejectMethods: (options.rejectMethods ?? []).map((p) => compilePattern('reject-methods', p, false)),
+    },
+  };
   const random = options.random ?? Math.random;
   const peers = new PeerSet(options.servers, {
     ...(options.probeIntervalMs ? { probeIntervalMs: options.probeIntervalMs } : {}),
@@ -115,9 +138,13 @@ export function createCore(options: CoreOptions): Core {
     return refreshing;
   };
   const picker = new HandlingServerPicker(options.policy ?? { kind: 'round-robin' }, random);
-  const settings = { discoveryMode: options.discoveryMode ?? ('peer-aggregated' as DiscoveryMode), acceptHosts: options.acceptHosts ?? [] };
+  const settings = { discoveryMode: options.discoveryMode ?? ('peer-aggregated' as DiscoveryMode), acceptHosts: options.acceptHosts ?? [], ...filters };
   let server: Server | undefined;
   let bound: ListenAddress | undefined;
+  // Every connection of the port, and those handed to an upgrade: Node's server forgets both an
+  // upgraded socket and one closing lingering, so closeAllConnections() cannot reach them.
+  const sockets = new Set<Socket>();
+  const tunnels = new WeakSet<Duplex>();
 
   const shutdown = new AbortController();
   // Every open watch and log follow listens for the shutdown: hundreds are normal, not a leak.
@@ -145,8 +172,15 @@ export function createCore(options: CoreOptions): Core {
         queue.track(req, res);
         void handler.onRequest(req, res);
       });
-      server.on('upgrade', (req, socket, head) => queue.takeOver(socket, () => void handler.onUpgrade(req, socket, head)));
-      server.on('connection', closeLingering);
+      server.on('upgrade', (req, socket, head) => {
+        tunnels.add(socket);
+        queue.takeOver(socket, () => void handler.onUpgrade(req, socket, head));
+      });
+      server.on('connection', (socket: Socket) => {
+        closeLingering(socket);
+        sockets.add(socket);
+        socket.once('close', () => sockets.delete(socket));
+      });
       server.on('connect', (req, socket) => refuseConnect(queue, req, socket));
       server.on('checkContinue', (req, res) => {
         queue.track(req, res);
@@ -180,7 +214,14 @@ export function createCore(options: CoreOptions): Core {
     },
     peerStatuses: () => peers.statuses(),
     refreshServers,
-    async close(graceMs = 5_000) {
+    close(graceMs = 5_000) {
+      // Closed once: a host's quit and a session's close may both ask.
+      closing ??= closeNow(graceMs);
+      return closing;
+    },
+  };
+  let closing: Promise<void> | undefined;
+  async function closeNow(graceMs: number): Promise<void> {
       closed = true;
       clearInterval(refreshTimer);
       const s = server;
@@ -189,14 +230,22 @@ export function createCore(options: CoreOptions): Core {
         const closed = new Promise<void>((resolve) => s.close(() => resolve()));
         // Watches and follows end now, cleanly; other in-flight requests get graceMs to finish.
         shutdown.abort();
-        // Connections go idle as their last response ends: close them as they do, not at keep-alive timeout.
-        const sweep = setInterval(() => s.closeIdleConnections(), 25);
-        s.closeIdleConnections();
-        const timer = setTimeout(() => s.closeAllConnections(), graceMs).unref();
-        // A socket the server no longer tracks (one being closed lingering) must not hold the process.
+        // Connections go idle as their last response ends: close them as they do, not at keep-alive
+        // timeout. Tunnels (exec, attach, port-forward) are long-running like watches and end now; a
+        // connection closing lingering ends once its answers have left (the client has them).
+        const sweep = () => {
+          s.closeIdleConnections();
+          for (const socket of sockets) if (tunnels.has(socket) || (socket.writableEnded && socket.writableFinished)) socket.destroy();
+        };
+        const sweeping = setInterval(sweep, 25);
+        sweep();
+        const timer = setTimeout(() => {
+          s.closeAllConnections();
+          for (const socket of sockets) socket.destroy();
+        }, graceMs).unref();
         await Promise.race([closed, delay(graceMs + 1_000)]);
         clearTimeout(timer);
-        clearInterval(sweep);
+        clearInterval(sweeping);
       }
       await refreshing?.catch(() => undefined);
       // An upstream request still open once its client is gone (an apiserver that never answers) is cut:
@@ -204,8 +253,7 @@ export function createCore(options: CoreOptions): Core {
       const pools = upstreams.close();
       if (await Promise.race([pools.then(() => true), delay(Math.min(graceMs, 1_000)).then(() => false)]) === false) await upstreams.destroy();
       await Promise.all([peers.close(), options.serverSource?.close()]);
-    },
-  };
+  }
   return core;
 }
 

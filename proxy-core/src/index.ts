@@ -1,5 +1,6 @@
 // proxy-core's public entry: what hosts (CLI, control server, Electron main) may import.
-export { createCore, type Core, type CoreOptions, type ListenAddress } from './core.js';
+export { createCore, type Core, type CoreOptions, type ListenAddress, type PortFilters } from './core.js';
+export { parsePatternList, PatternError } from './proxy/patterns.js';
 export type { ServerConfig, ServerPublicInfo } from './cluster/server-config.js';
 export { parsePolicy, formatPolicy, type HandlingPolicy } from './proxy/policy.js';
 export type { DiscoveryMode } from '../contract/settings.js';

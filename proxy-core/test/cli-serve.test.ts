@@ -51,6 +51,17 @@ describe('peerscope serve (the CLI)', () => {
     expect(code).toBe(0);
   });
 
+  it('shows defaults in --help as they are typed', () => {
+    // One line per flag, whatever the width the help is wrapped at.
+    const help = spawnSync(process.execPath, ['bin/peerscope', 'serve', '--help'], { cwd: repoRoot, encoding: 'utf8' }).stdout.replace(/\s+/g, ' ');
+    for (const shown of ['where the local port listens (default: 127.0.0.1:8001)', 'pin:NAME (default: round-robin)', '(default: peer-aggregated)']) expect(help).toContain(shown);
+    for (const flag of ['--accept-origins <regexes>', '--reject-paths <regexes>', '--reject-methods <regexes>']) {
+      const entry = help.slice(help.indexOf(flag)).split(' --')[0];
+      expect(entry).toMatch(/\(default: none\)$/);
+    }
+    expect(help).not.toMatch(/\(default: [[{"]/);
+  });
+
   it('bad input is named on one line with exit code 2', () => {
     const run = (args: string[]) => spawnSync(process.execPath, ['bin/peerscope', 'serve', ...args], { cwd: repoRoot, encoding: 'utf8' });
     const badUrl = run(['--server', 'a=ftp://x']);
@@ -59,6 +70,9 @@ describe('peerscope serve (the CLI)', () => {
     const badPin = run(['--server', 'a=http://127.0.0.1:1', '--policy', 'pin:b']);
     expect(badPin.status).toBe(2);
     expect(badPin.stderr.trim()).toBe('peerscope: --policy pin:b: no server is named "b" (servers: a)');
+    const badPattern = run(['--server', 'a=http://127.0.0.1:1', '--reject-paths', '^/ok,^/api/(']);
+    expect(badPattern.status).not.toBe(0);
+    expect(badPattern.stderr).toContain('option \'--reject-paths <regexes>\' argument \'^/ok,^/api/(\' is invalid. "^/api/(" is not a regular expression');
     const badKubeconfig = run(['--kubeconfig', '/nonexistent/config']);
     expect(badKubeconfig.status).toBe(2);
     expect(badKubeconfig.stderr.trim()).toBe('peerscope: /nonexistent/config: cannot read the kubeconfig: ENOENT');

@@ -1,6 +1,7 @@
 // Bad input never breaks the port (issue: hold a whole rollout under load, "Bad input"): at least
 // 100,000 generated requests — malformed request lines, odd and unknown methods, encoded, dot-segment,
-// huge and unicode paths, foreign / missing / repeated Host, client X-Remote-* and hop-by-hop headers,
+// huge and unicode paths, foreign / missing / repeated Host, a browser's Origin and Sec-Fetch-Site
+// marks (foreign, null, cross-site, same-site: 403), client X-Remote-* and hop-by-hop headers,
 // duplicate, oversized and invalid header bytes, bodies with wrong or conflicting framing, upgrades,
 // and upstream faults — go over raw TCP to `peerscope serve` in its own process, pipelined on
 // connections that run in parallel, in front of three recording upstreams on 127.0.0.1.
@@ -103,6 +104,7 @@ describe('the port under 100,000 generated requests', () => {
     let sent = 0;
     let connections = 0;
     const byExpectation: Record<string, number> = {};
+    const browserMarked = { refused: 0, passed: 0 };
     const byStatus: Record<string, number> = {};
     const rssStart = rssMiB(port.child.pid);
     let rssPeak = rssStart;
@@ -153,6 +155,7 @@ describe('the port under 100,000 generated requests', () => {
         for (const r of requests) {
           expectations.set(r.id, r.expect);
           byExpectation[r.expect] = (byExpectation[r.expect] ?? 0) + 1;
+          if (r.spec.browser !== undefined) browserMarked[r.codes.includes(403) ? 'refused' : 'passed']++;
         }
         const outcome = await runConnection(port.port, requests, { writes: c.writes });
         sent += requests.length;
@@ -190,6 +193,7 @@ describe('the port under 100,000 generated requests', () => {
     rssPeak = Math.max(rssPeak, rssMiB(port.child.pid));
     console.log(`fuzz of the port: ${sent.toLocaleString('en-US')} requests on ${connections.toLocaleString('en-US')} connections in ${seconds.toFixed(1)} s (${Math.round(sent / seconds)} requests/s), seed ${SEED}\n`
       + `  expected: ${JSON.stringify(byExpectation)}\n  answers by status: ${JSON.stringify(byStatus)}\n`
+      + `  with a browser's marks (Origin, Sec-Fetch-Site): ${browserMarked.refused} to refuse with 403, ${browserMarked.passed} from the port's own origin or typed in\n`
       + `  CPU: the port ${cpu.port.toFixed(1)} s, the fuzz (clients, upstreams, oracle) ${cpu.test.toFixed(1)} s\n`
       + `  port RSS ${rssStart.toFixed(0)} MiB at start, ${rssPeak.toFixed(0)} MiB at most; its own reads of the upstreams: ${upstreams.map((u) => `${u.name} ${[...u.controlReads.values()].reduce((a, b) => a + b, 0)}`).join(', ')}`);
     if (!replay && !SURVEY) expect(sent).toBeGreaterThanOrEqual(TARGET_REQUESTS);
@@ -215,7 +219,7 @@ function firstTerminal(requests: Rendered[]): Rendered[] {
 function healthyRequest(port: number): RequestSpec {
   return {
     method: { name: 'GET', cls: 'standard' }, target: { form: 'origin', path: '/version', query: '' }, version: 'HTTP/1.1',
-    host: { kind: 'ok', value: `localhost:${port}` }, reply: 'json', identity: [], connection: 'close', hop: [], upgrade: undefined,
+    host: { kind: 'ok', value: `localhost:${port}` }, browser: undefined, reply: 'json', identity: [], connection: 'close', hop: [], upgrade: undefined,
     peerProxied: undefined, authorization: false, accept: undefined, expect: undefined, extra: [], padTo: 0, invalidHeader: undefined, body: { kind: 'none' },
   };
 }

@@ -1,13 +1,14 @@
 // `peerscope demo`: the simulated control plane (three servers, two releases) with the local port in
 // front, a rollout upgrading the servers one by one and traffic through the port — what `npm start`
 // shows with no cluster and no Electron.
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { startDemoSession, type DemoSession } from '../session/demo.js';
+import { addPortFilterOptions, portFilters, type PortFilterFlags } from './port-filters.js';
 import { startUiHost, type UiHost } from './ui.js';
 import { formatPolicy } from '../proxy/policy.js';
 import { onShutdown, parseListen, parsePolicyOption, parsePositiveInt, printRolloutEvent } from './options.js';
 
-interface DemoFlags {
+interface DemoFlags extends PortFilterFlags {
   from: string;
   to: string;
   servers: number;
@@ -21,19 +22,20 @@ interface DemoFlags {
 }
 
 export function registerDemoCommand(program: Command): void {
-  program
+  const command = program
     .command('demo')
     .description('run a simulated mixed-version control plane with the local port in front, a rollout and traffic')
-    .option('--from <release>', 'release the servers start at', 'v1.36-dev')
-    .option('--to <release>', 'release the rollout upgrades them to', 'v1.37-dev')
+    .addOption(new Option('--from <release>', 'release the servers start at').default('v1.36-dev', 'v1.36-dev'))
+    .addOption(new Option('--to <release>', 'release the rollout upgrades them to').default('v1.37-dev', 'v1.37-dev'))
     .option('--servers <n>', 'how many simulated apiservers', parsePositiveInt, 3)
-    .option('--listen <host:port>', 'where the local port listens', parseListen, { host: '127.0.0.1', port: 8001 })
-    .option('--policy <policy>', 'round-robin, random or pin:NAME', parsePolicyOption, { kind: 'round-robin' })
+    .addOption(new Option('--listen <host:port>', 'where the local port listens').argParser(parseListen).default({ host: '127.0.0.1', port: 8001 }, '127.0.0.1:8001'))
+    .addOption(new Option('--policy <policy>', 'round-robin, random or pin:NAME').argParser(parsePolicyOption).default({ kind: 'round-robin' }, 'round-robin'))
     .option('--traffic <rps>', 'requests per second sent through the port', parsePositiveInt, 20)
     .option('--step-seconds <s>', 'seconds each rollout phase (draining, down) lasts', parsePositiveInt, 10)
     .option('--start-delay-seconds <s>', 'seconds before the rollout starts', parsePositiveInt, 15)
     .option('--no-rollout', 'keep the servers at --from')
-    .option('--ui', 'serve the UI on a loopback port and print its URL (browser mode)', false)
+    .option('--ui', 'serve the UI on a loopback port and print its URL (browser mode)', false);
+  addPortFilterOptions(command)
     .action(async (flags: DemoFlags) => {
       let session: DemoSession;
       try {
@@ -44,6 +46,7 @@ export function registerDemoCommand(program: Command): void {
           listen: flags.listen,
           policy: flags.policy,
           trafficRps: flags.traffic,
+          filters: portFilters(flags),
           stepSeconds: flags.stepSeconds,
           ...(flags.rollout ? { rolloutAfterSeconds: flags.startDelaySeconds } : {}),
           onRolloutEvent: printRolloutEvent,

@@ -1,6 +1,6 @@
 // `peerscope serve`: the local port in front of every apiserver of a cluster.
 import { readFileSync } from 'node:fs';
-import { InvalidArgumentError, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { DiscoveryMode } from '../../contract/settings.js';
 import { tokenFileSource } from '../cluster/credentials.js';
 import { serversFromKubeconfig } from '../cluster/from-kubeconfig.js';
@@ -9,10 +9,11 @@ import { createCore, DEFAULT_SERVER_REFRESH_MS, type ServerRefresh } from '../co
 import { formatPolicy } from '../proxy/policy.js';
 import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_HEADERS_TIMEOUT_MS } from '../upstream/pool.js';
 import { proxyFor, redactProxy } from '../upstream/proxy-config.js';
+import { addPortFilterOptions, portFilters, type PortFilterFlags } from './port-filters.js';
 import { startUiHost } from './ui.js';
 import { parseDiscoveryMode, parseListen, parseNameEqualsUrl, parsePolicyOption, parsePositiveInt, onShutdown } from './options.js';
 
-interface ServeFlags {
+interface ServeFlags extends PortFilterFlags {
   server: { name: string; url: string }[];
   kubeconfig?: string;
   context?: string;
@@ -30,19 +31,20 @@ interface ServeFlags {
 }
 
 export function registerServeCommand(program: Command): void {
-  program
+  const command = program
     .command('serve')
     .description('serve a local port (like kubectl proxy) that routes every request by the Mixed Version Proxy rules')
-    .option('--server <name=url>', 'an apiserver to route to (repeat for each); with --kubeconfig, adds or overrides a peer', parseNameEqualsUrl, [])
+    .addOption(new Option('--server <name=url>', 'an apiserver to route to (repeat for each); with --kubeconfig, adds or overrides a peer').argParser(parseNameEqualsUrl).default([], 'none'))
     .option('--kubeconfig <file>', 'find every apiserver of the cluster from this kubeconfig (default: $KUBECONFIG, ~/.kube/config)')
     .option('--context <name>', 'the kubeconfig context (default: current-context)')
     .option('--ca <file>', 'PEM CA bundle that verifies https:// servers')
     .option('--token-file <file>', 'bearer token for Peerscope\'s own reads, and for client requests that bring no Authorization (re-read when it changes)')
-    .option('--listen <host:port>', 'where the local port listens', parseListen, { host: '127.0.0.1', port: 8001 })
-    .option('--policy <policy>', 'which server a load balancer would hand each request to: round-robin, random or pin:NAME', parsePolicyOption, { kind: 'round-robin' })
-    .option('--discovery <mode>', 'peer-aggregated (merge /apis across servers) or nopeer (the handling server\'s own)', parseDiscoveryMode, 'peer-aggregated')
+    .addOption(new Option('--listen <host:port>', 'where the local port listens').argParser(parseListen).default({ host: '127.0.0.1', port: 8001 }, '127.0.0.1:8001'))
+    .addOption(new Option('--policy <policy>', 'which server a load balancer would hand each request to: round-robin, random or pin:NAME').argParser(parsePolicyOption).default({ kind: 'round-robin' }, 'round-robin'))
+    .addOption(new Option('--discovery <mode>', 'peer-aggregated (merge /apis across servers) or nopeer (the handling server\'s own)').argParser(parseDiscoveryMode).default('peer-aggregated', 'peer-aggregated'))
     .option('--max-events <n>', 'routing events kept in memory', parsePositiveInt, 10_000)
-    .option('--accept-hosts <hosts>', 'comma-separated extra Host header values the port accepts')
+    .option('--accept-hosts <hosts>', 'comma-separated extra Host header values the port accepts');
+  addPortFilterOptions(command)
     .option('--ui', 'also serve the UI on a loopback port and print its URL (browser mode)', false)
     .option('--peer-refresh <seconds>', 'with --kubeconfig: find the apiservers again this often (new ones join, departed ones show as gone); 0 = never', parseSeconds, DEFAULT_SERVER_REFRESH_MS / 1000)
     .option('--upstream-connect-timeout <seconds>', 'give up connecting to an apiserver (TCP and TLS) after this long: 503 PEERSCOPE_ERR_UPSTREAM_CONNECT_TIMEOUT; 0 = never', parseSeconds, DEFAULT_CONNECT_TIMEOUT_MS / 1000)
@@ -94,6 +96,7 @@ export function registerServeCommand(program: Command): void {
         maxEvents: flags.maxEvents,
         upstream: { connectTimeoutMs: flags.upstreamConnectTimeout * 1000, headersTimeoutMs: flags.upstreamHeadersTimeout * 1000 },
         acceptHosts: flags.acceptHosts ? flags.acceptHosts.split(',').map((h) => h.trim()).filter(Boolean) : [],
+        ...portFilters(flags),
         snapshotSource: context ? 'kubeconfig' : 'servers',
         ...(context ? { context } : {}),
         ...(serverSource ? { serverSource, serverRefreshIntervalMs: flags.peerRefresh * 1000, onServerRefresh: reportRefresh() } : {}),

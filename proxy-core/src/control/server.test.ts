@@ -95,6 +95,42 @@ describe('control host', () => {
     expect(sameOrigin.status).toBe(200);
   });
 
+  it('refuses whatever a web page could send it, on every path and method, the token notwithstanding (issue 20)', async () => {
+    const port = control.port;
+    const marks: Record<string, string>[] = [
+      { origin: 'http://evil.example' }, { origin: 'null' }, { origin: 'NULL' }, { origin: `http://localhost:${port}` }, { origin: `https://127.0.0.1:${port}` },
+      { origin: `http://127.0.0.1:${port}, http://evil.example` }, { 'sec-fetch-site': 'cross-site' }, { 'sec-fetch-site': 'same-site' }, { 'sec-fetch-site': 'Cross-Site' },
+      { 'sec-fetch-site': 'same-origin, cross-site' }, { origin: `http://127.0.0.1:${port}`, 'sec-fetch-site': 'cross-site' },
+    ];
+    const asked: Array<{ method: string; path: string; headers?: Record<string, string>; body?: string }> = [
+      { method: 'GET', path: '/api/events' },
+      { method: 'POST', path: '/api/rpc/setTrafficRate', headers: { 'content-type': 'application/json' }, body: '{"rps":500}' },
+      { method: 'POST', path: '/api/rpc/setPolicy', headers: { 'content-type': 'text/plain' }, body: '{"policy":"random"}' },
+      { method: 'GET', path: '/' },
+      { method: 'GET', path: '/index.html' },
+      { method: 'OPTIONS', path: '/api/rpc/getOverview' },
+      { method: 'PUT', path: '/api/rpc/getOverview' },
+    ];
+    for (const a of asked) {
+      for (const mark of marks) {
+        const r = await call(port, a.path, { method: a.method, headers: { authorization: `Bearer ${control.token}`, ...a.headers, ...mark }, ...(a.body ? { body: a.body } : {}) });
+        expect(r.status, `${a.method} ${a.path} ${JSON.stringify(mark)}`).toBe(403);
+      }
+    }
+    // Without a token, a form's text/plain POST or another method gets nothing either.
+    expect((await call(port, '/api/rpc/setPolicy', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{"policy":"random"}' })).status).toBe(401);
+    expect((await call(port, '/api/rpc/setPolicy', { method: 'POST', headers: { authorization: `Bearer ${control.token}`, 'content-type': 'text/plain' }, body: '{"policy":"random"}' })).status).toBe(415);
+    for (const method of ['PUT', 'DELETE', 'PATCH', 'OPTIONS']) expect((await call(port, '/', { method })).status, method).toBe(405);
+    expect((await call(port, '/api/rpc/getOverview', { method: 'DELETE' })).status).toBe(401);
+    // None of it changed a setting.
+    expect((await rpc('getOverview')).status).toBe(200);
+    expect(JSON.parse((await rpc('getOverview')).body)).toMatchObject({ policy: 'round-robin' });
+    // The page itself, opened from the URL typed or clicked in a terminal, and its own calls pass.
+    expect((await call(port, '/', { headers: { 'sec-fetch-site': 'none', 'sec-fetch-mode': 'navigate' } })).status).toBe(200);
+    expect((await rpc('getOverview', {}, { origin: `http://127.0.0.1:${port}`, 'sec-fetch-site': 'same-origin' })).status).toBe(200);
+    expect((await call(port, '/', { headers: { host: `localhost:${port}`, origin: `http://localhost:${port}`, 'sec-fetch-site': 'same-origin' } })).status).toBe(200);
+  });
+
   it('serves the renderer with the strict CSP, and the CSP on API answers too', async () => {
     const page = await call(control.port, '/');
     expect(page.status).toBe(200);

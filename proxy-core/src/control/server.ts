@@ -3,7 +3,10 @@
 //
 // Security (the port is reachable by every web page the operator opens, so treat each as hostile):
 // - loopback only;
-// - Host must name this listener (DNS rebinding), and an Origin, when sent, must be this listener's;
+// - Host must name this listener (DNS rebinding); what a browser marks as sent from another page
+//   (an Origin other than http://<that Host>, Origin: null, Sec-Fetch-Site cross-site or
+//   same-site) is refused on every path — the API, the event stream and the static files alike —
+//   by the same rule as the local port's (proxy/passes/origin-check.ts);
 // - every API call carries `Authorization: Bearer <token>`: a random per-launch token, compared in
 //   constant time. The token reaches the page once, in the URL fragment (`/#token=…`): a fragment is
 //   never sent to a server, never logged and never leaks in a Referer; the page takes it out of the
@@ -20,6 +23,7 @@ import { coreClientMethods, createCoreDispatcher, type CoreClient, type CoreClie
 import { PeerscopeError, toCallError, type PeerscopeErrorCode } from '../../contract/errors.js';
 import { isMethodOf } from '../../contract/rpc.js';
 import { MAX_SNAPSHOT_BYTES } from '../../contract/snapshot.js';
+import { checkOrigin } from '../proxy/passes/origin-check.js';
 
 export const CONTENT_SECURITY_POLICY = "default-src 'self'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
 
@@ -74,17 +78,15 @@ export async function startControlServer(options: ControlServerOptions): Promise
   let port = 0;
 
   const allowedHosts = () => new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]);
-  const allowedOrigins = () => new Set([...allowedHosts()].map((h) => `http://${h}`));
 
   const server: Server = createServer((req, res) => {
     baseHeaders(res);
     try {
       const hostHeader = (req.headers.host ?? '').toLowerCase();
       if (!allowedHosts().has(hostHeader)) return sendError(res, 403, 'PEERSCOPE_ERR_REFUSED', 'this host name is not allowed');
-      const origin = req.headers.origin;
-      if (origin !== undefined && !allowedOrigins().has(origin.toLowerCase())) return sendError(res, 403, 'PEERSCOPE_ERR_REFUSED', 'cross-origin requests are refused');
-      const fetchSite = req.headers['sec-fetch-site'];
-      if (fetchSite === 'cross-site' || fetchSite === 'same-site') return sendError(res, 403, 'PEERSCOPE_ERR_REFUSED', 'cross-site requests are refused');
+      // The local port's own rule: an Origin other than this page's own (http://<the Host sent>), null,
+      // or a Sec-Fetch-Site of cross-site or same-site is a web page elsewhere.
+      if (checkOrigin(req.headers, hostHeader, [])) return sendError(res, 403, 'PEERSCOPE_ERR_REFUSED', 'requests from other origins are refused');
 
       const url = new URL(req.url ?? '/', 'http://localhost');
       if (url.pathname.startsWith('/api/')) {

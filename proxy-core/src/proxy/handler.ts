@@ -1,5 +1,6 @@
 // The request path of the local port, as small named steps (DESIGN "The request path"):
-// host-check → strip identity headers → request-info → handling server → decide → act → record.
+// host-check → origin-check → request-filter → strip identity headers → request-info → handling
+// server → decide → act → record. Every refusal is decided before anything reaches an apiserver.
 // Every response carries X-Peerscope-Route; every error Peerscope itself produces is a Status.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -18,6 +19,8 @@ import type { Upstreams } from '../upstream/pool.js';
 import { tunnel } from '../upstream/tunnel.js';
 import { failure, type Status } from '../util/status.js';
 import { checkHost } from './passes/host-check.js';
+import { checkOrigin } from './passes/origin-check.js';
+import { checkRequestFilter, type RequestFilter } from './passes/request-filter.js';
 import { checkRequestHead } from './passes/request-head.js';
 import { stripIdentityHeaders } from './passes/strip-identity.js';
 import { writeStatus, writeStatusToSocket } from '../util/write-status.js';
@@ -34,7 +37,13 @@ export interface ProxyContext {
   readonly upstreams: Upstreams;
   readonly telemetry: Telemetry;
   readonly picker: HandlingServerPicker;
-  readonly settings: { discoveryMode: DiscoveryMode; acceptHosts: readonly string[] };
+  readonly settings: {
+    discoveryMode: DiscoveryMode;
+    readonly acceptHosts: readonly string[];
+    /** Origins a browser may send requests from (whole-match patterns); none by default. */
+    readonly acceptOrigins: readonly RegExp[];
+    readonly filter: RequestFilter;
+  };
   readonly listenerPort: () => number;
   readonly random: () => number;
   /** The current routing snapshot, served at /.peerscope/snapshot. */
@@ -60,6 +69,8 @@ interface Trace {
   status: number;
   bytesIn: number;
   bytesOut: number;
+  /** Answered by one of the port's own endpoints: not a routed request, so no routing event. */
+  own: boolean;
   error?: string;
 }
 
@@ -102,10 +113,10 @@ export function createHandler(ctx: ProxyContext) {
    * 404 or 503): the common request allocates no promise here.
    */
   function route(req: IncomingMessage, t: Trace): Routing | Promise<Routing> {
-    const host = checkHost(req.headers.host, { port: ctx.listenerPort() }, ctx.settings.acceptHosts);
-    if (!host.ok) {
+    const refused = admit(req, t.method, t.path, t.info?.path);
+    if (refused) {
       t.outcome = 'rejected';
-      return { status: host.status };
+      return { status: refused };
     }
     stripIdentityHeaders(req.headers);
     const pick = ctx.picker.pick(readyServers());
@@ -119,6 +130,16 @@ export function createHandler(ctx: ProxyContext) {
     const reread = ctx.peers.rereadPending(handling);
     if (reread) return Promise.race([reread, new Promise((r) => setTimeout(r, REREAD_WAIT_MS))]).then(() => decideAndCheck(req, t, handling));
     return decideAndCheck(req, t, handling);
+  }
+
+  /**
+   * The refusals every request of the port goes through first, plain, upgrade or control: a Host
+   * that does not name the port, a request a browser sent from another origin, a refused method or path.
+   */
+  function admit(req: IncomingMessage, method: string, path: string, decodedPath: string | undefined): Status | undefined {
+    const host = checkHost(req.headers.host, { port: ctx.listenerPort() }, ctx.settings.acceptHosts);
+    if (!host.ok) return host.status;
+    return checkOrigin(req.headers, req.headers.host, ctx.settings.acceptOrigins) ?? checkRequestFilter(method, path, decodedPath, ctx.settings.filter);
   }
 
   function decideNow(req: IncomingMessage, t: Trace, handling: string): Decision {
@@ -167,7 +188,7 @@ export function createHandler(ctx: ProxyContext) {
         if (badHead.code === 501) res.setHeader('connection', 'close');
         return answerStatus(res, t, badHead);
       }
-      if (path.startsWith(CONTROL_PREFIX)) return serveControl(req, res, path);
+      if (path.startsWith(CONTROL_PREFIX)) return serveControl(req, res, t, path);
       // Routed by the decoded path, as kube-apiserver reads it; forwarded as sent.
       const decoded = decodePath(path);
       if (decoded === undefined) return answerStatus(res, t, failure(400, 'BadRequest', `the request path "${truncate(path)}" has an invalid percent-encoding`));
@@ -219,7 +240,7 @@ export function createHandler(ctx: ProxyContext) {
       if (!res.headersSent) answerStatus(res, t, failure(500, 'InternalError', `peerscope: ${t.error}`));
       else res.destroy();
     } finally {
-      record(req, t);
+      if (!t.own) record(req, t);
     }
   }
 
@@ -257,24 +278,26 @@ export function createHandler(ctx: ProxyContext) {
     t.bytesOut = req.method === 'HEAD' ? 0 : body.length;
   }
 
-  function serveControl(req: IncomingMessage, res: ServerResponse, path: string): void {
-    const host = checkHost(req.headers.host, { port: ctx.listenerPort() }, ctx.settings.acceptHosts);
-    if (!host.ok) {
-      writeStatus(res, host.status);
-      return;
-    }
+  function serveControl(req: IncomingMessage, res: ServerResponse, t: Trace, path: string): void {
+    const refused = admit(req, t.method, path, decodePath(path));
+    // A refusal is recorded like any other; what the endpoints serve is not routing.
+    if (refused) return answerStatus(res, t, refused);
+    t.own = true;
     if (path === `${CONTROL_PREFIX}metrics` && (req.method === 'GET' || req.method === 'HEAD')) {
       const text = ctx.telemetry.prometheus();
       res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8', 'content-length': Buffer.byteLength(text) });
       res.end(req.method === 'HEAD' ? undefined : text);
+      t.status = 200;
       return;
     }
     if (path === `${CONTROL_PREFIX}snapshot` && req.method === 'GET') {
       const body = JSON.stringify(ctx.snapshot());
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
       res.end(body);
+      t.status = 200;
       return;
     }
+    t.status = 404;
     writeStatus(res, failure(404, 'NotFound', `peerscope has no control endpoint ${path}; it has ${CONTROL_PREFIX}metrics and ${CONTROL_PREFIX}snapshot`));
   }
 
@@ -352,7 +375,7 @@ function newTrace(req: IncomingMessage): { t: Trace; rawUrl: string; path: strin
   const path = q < 0 ? rawUrl : rawUrl.slice(0, q);
   const t: Trace = {
     at: Date.now(), started: performance.now(), method: req.method ?? 'GET', path, info: undefined,
-    handling: null, answeredBy: null, outcome: 'rejected', status: 0, bytesIn: 0, bytesOut: 0,
+    handling: null, answeredBy: null, outcome: 'rejected', status: 0, bytesIn: 0, bytesOut: 0, own: false,
   };
   return { t, rawUrl, path, query: q < 0 ? '' : rawUrl.slice(q + 1) };
 }

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { serversFromKubeconfig } from '../cluster/from-kubeconfig.js';
 import { createCoreService, type CoreService } from '../control/service.js';
-import { createCore, type Core, type ListenAddress } from '../core.js';
+import { createCore, type Core, type ListenAddress, type PortFilters } from '../core.js';
 import type { DiscoveryMode } from '../../contract/settings.js';
 import type { HandlingPolicy } from '../proxy/policy.js';
 
@@ -17,6 +17,8 @@ export interface ClusterSessionOptions {
   readonly anyPortIfBusy?: boolean;
   readonly policy?: HandlingPolicy;
   readonly discoveryMode?: DiscoveryMode;
+  /** What the port refuses (--accept-origins, --reject-paths, --reject-methods); default: the port's defaults. */
+  readonly filters?: PortFilters;
 }
 
 export interface ClusterSession {
@@ -71,6 +73,7 @@ export async function prepareClusterSession(options: ClusterSessionOptions): Pro
       listen,
       ...(options.policy ? { policy: options.policy } : {}),
       ...(options.discoveryMode ? { discoveryMode: options.discoveryMode } : {}),
+      ...options.filters,
       snapshotSource: 'kubeconfig',
       context: contextName,
       // The apiservers are found again every 30 s: new ones join, departed ones show as gone.

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSimController, type SimController } from '../control/sim-controller.js';
 import { createCoreService, type CoreService } from '../control/service.js';
-import { createCore, type Core, type ListenAddress } from '../core.js';
+import { createCore, type Core, type ListenAddress, type PortFilters } from '../core.js';
 import type { HandlingPolicy } from '../proxy/policy.js';
 import { loadRelease } from '../sim/catalog/index.js';
 import { startSimCluster, type SimCluster } from '../sim/cluster.js';
@@ -23,6 +23,8 @@ export interface DemoSessionOptions {
   /** When the listen port is taken (another proxy on 8001), listen on a free port instead of failing. */
   readonly anyPortIfBusy?: boolean;
   readonly policy?: HandlingPolicy;
+  /** What the port refuses (--accept-origins, --reject-paths, --reject-methods); default: the port's defaults. */
+  readonly filters?: PortFilters;
   /** Requests per second through the port; 0 sends none. */
   readonly trafficRps?: number;
   /** Seconds each rollout phase (draining, down) lasts. */
@@ -63,6 +65,7 @@ export async function startDemoSession(options: DemoSessionOptions = {}): Promis
     })),
     listen: options.listen ?? { host: '127.0.0.1', port: 8001 },
     ...(options.policy ? { policy: options.policy } : {}),
+    ...options.filters,
     probeIntervalMs: 1_000,
     snapshotSource: 'sim',
   });

@@ -3,7 +3,8 @@
 // - every answer is well-formed HTTP (the parser) and answers its own request (ids echoed, in order);
 // - every error the port produces itself is a Kubernetes Status (kind Status, apiVersion v1,
 //   status Failure, code = the HTTP status), and every answer carries one X-Peerscope-Route;
-// - what the port must refuse (foreign, missing or repeated Host, a target that is not a path, an
+// - what the port must refuse (foreign, missing or repeated Host, a request a browser marks as from
+//   another origin, a target that is not a path, an
 //   undecodable path, an unsupported transfer coding, a malformed head) reaches no upstream;
 // - what it forwards arrives once, byte-exact (method, request target, body) with every end-to-end
 //   header, and without client X-Remote-* headers and hop-by-hop headers, with the right credential;

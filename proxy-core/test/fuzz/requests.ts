@@ -1,6 +1,6 @@
 // What the port fuzz sends: fast-check arbitraries for request *specs* (method, request target,
-// version, Host, identity and hop-by-hop headers, random headers, invalid header bytes, body
-// framing), and render(), which turns a spec into the bytes on the wire with a fresh id and says
+// version, Host, the marks a browser puts on a request from a page (Origin, Sec-Fetch-Site),
+// identity and hop-by-hop headers, random headers, invalid header bytes, body framing), and render(), which turns a spec into the bytes on the wire with a fresh id and says
 // what the port must do with it. Specs hold no ids, so fast-check can replay and shrink them.
 import fc from 'fast-check';
 import { FUZZ_ID_HEADER, FUZZ_REPLY_HEADER, REPLY_MODES, type FuzzGvr, type ReplyMode } from './upstream.js';
@@ -54,6 +54,9 @@ export type BodySpec =
 
 export type BadFraming = 'cl-and-te' | 'cl-not-a-number' | 'cl-negative' | 'cl-duplicate' | 'cl-list' | 'chunk-size-garbage' | 'chunk-no-crlf' | 'te-unknown' | 'short-body' | 'long-body';
 
+/** What a browser adds to a request a page sends: its Origin and Sec-Fetch-Site (either may be absent). */
+export interface BrowserMarks { readonly origin: string | undefined; readonly fetchSite: string | undefined }
+
 export type InvalidHeader = 'name-space' | 'name-nul' | 'name-colon' | 'value-nul' | 'value-cr' | 'value-lf' | 'value-del' | 'obs-fold' | 'name-8bit';
 
 export interface RequestSpec {
@@ -61,6 +64,8 @@ export interface RequestSpec {
   readonly target: TargetSpec;
   readonly version: string;
   readonly host: HostSpec;
+  /** undefined: a client that is not a browser (kubectl, curl), which sends neither mark. */
+  readonly browser: BrowserMarks | undefined;
   readonly reply: ReplyMode;
   readonly identity: readonly (readonly [string, string])[];
   /** Connection header value (undefined: none) and the hop-by-hop headers sent beside it. */
@@ -201,6 +206,14 @@ function hostArb(port: number): fc.Arbitrary<HostSpec> {
   );
 }
 
+function browserArb(port: number): fc.Arbitrary<BrowserMarks> {
+  const origins = ['http://evil.example', 'https://evil.example:8443', 'null', 'NULL', `http://127.0.0.1:${port}`, `http://localhost:${port}`, `http://127.0.0.1:${port + 1}`, `https://127.0.0.1:${port}`, 'http://localhost', 'http://evil.example, http://127.0.0.1'];
+  return fc.record({
+    origin: fc.option(fc.constantFrom(...origins), { freq: 3 }).map((o) => o ?? undefined),
+    fetchSite: fc.option(fc.constantFrom('cross-site', 'same-site', 'same-origin', 'none', 'Cross-Site'), { freq: 3 }).map((o) => o ?? undefined),
+  });
+}
+
 const identityName = fc.tuple(fc.constantFrom('x-remote-user', 'x-remote-uid', 'x-remote-group', 'x-remote-extra-scopes', 'x-remote-extra-authentication.kubernetes.io%2fpod-name'), fc.nat())
   .map(([n, seed]) => [...n].map((c, i) => ((seed >> (i % 30)) & 1 ? c.toUpperCase() : c)).join(''));
 const identityArb = fc.oneof(
@@ -219,7 +232,7 @@ const hopArb = fc.subarray([['te', 'trailers'], ['keep-alive', 'timeout=1'], ['p
 const ACCEPTS = ['application/json', '*/*', 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList', 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList;profile=nopeer', 'application/vnd.kubernetes.protobuf;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList', 'application/json;as=Table;v=v1;g=meta.k8s.io, application/json'];
 
 /** Header names the random ones must avoid: those the oracle models separately. */
-const RESERVED = /^(host|content-length|transfer-encoding|connection|expect|upgrade|te|trailer|keep-alive|proxy-.*|x-remote-.*|x-fuzz-.*|authorization|x-kubernetes-peer-proxied|accept|content-type|cookie|set-cookie|user-agent|referer|from|location|max-forwards|retry-after|etag|last-modified|server|age|expires|if-modified-since|if-unmodified-since)$/i;
+const RESERVED = /^(host|origin|sec-fetch-.*|content-length|transfer-encoding|connection|expect|upgrade|te|trailer|keep-alive|proxy-.*|x-remote-.*|x-fuzz-.*|authorization|x-kubernetes-peer-proxied|accept|content-type|cookie|set-cookie|user-agent|referer|from|location|max-forwards|retry-after|etag|last-modified|server|age|expires|if-modified-since|if-unmodified-since)$/i;
 const extraArb = fc.array(fc.tuple(token(1, 24), fieldValue(120)), { maxLength: 6 })
   .chain((hs) => fc.tuple(fc.constant(hs), sometimes(fc.nat(), 4), sometimes(fc.integer({ min: 40, max: 120 }), 40)))
   .map(([hs, dupOf, many]) => {
@@ -252,6 +265,7 @@ export function requestArb(port: number): fc.Arbitrary<RequestSpec> {
     target: targetArb,
     version: fc.oneof({ weight: 60, arbitrary: fc.constant('HTTP/1.1') }, { weight: 1, arbitrary: fc.constantFrom('HTTP/1.0', 'HTTP/2.0', 'HTTP/1.2', 'HTTP/1', 'http/1.1', 'HTTPS/1.1', 'HTTP/1.1 x') }),
     host: hostArb(port),
+    browser: sometimes(browserArb(port), 8),
     reply: fc.oneof(
       { weight: 60, arbitrary: fc.constant<ReplyMode>('json') },
       { weight: 30, arbitrary: fc.constantFrom<ReplyMode>(...REPLY_MODES.filter((m) => m !== 'json' && m !== 'big' && m !== 'reset' && m !== 'garbage' && m !== 'cut-mid-body')) },
@@ -377,6 +391,8 @@ export function render(spec: RequestSpec, id: string, port: number): Rendered {
   if (spec.host.kind === 'empty') headers.push(['Host', '']);
   if (spec.host.kind === 'duplicate') for (const v of spec.host.values) headers.push(['Host', v]);
   headers.push([FUZZ_ID_HEADER, id], [FUZZ_REPLY_HEADER, spec.reply]);
+  if (spec.browser?.origin !== undefined) headers.push(['Origin', spec.browser.origin]);
+  if (spec.browser?.fetchSite !== undefined) headers.push(['Sec-Fetch-Site', spec.browser.fetchSite]);
   for (const h of spec.identity) headers.push([h[0], h[1]]);
   const upgrade = spec.upgrade !== undefined && spec.method.cls !== 'connect';
   const connection = upgrade ? ['Upgrade', ...(spec.connection ? [spec.connection] : [])].join(', ') : spec.connection;
@@ -483,6 +499,9 @@ export function render(spec: RequestSpec, id: string, port: number): Rendered {
     if (!hostOk) codes.add(hostLines.length > 1 ? 400 : 403);
     if (hostLines.length > 1) codes.add(403);
     if (control && upgrade) codes.add(400);
+    // A request a browser marks as from another origin (the port accepts none): 403, plain,
+    // upgrade or control alike. The port's own origin is http://<the Host sent>.
+    if (browserRefuses(spec.browser, hostLines.length === 1 ? hostLines[0]?.[1] : undefined)) codes.add(403);
     if (control && codes.size === 0) expect = 'own';
     if (path !== undefined && !control && goDecodePath(path) === undefined) codes.add(400);
     if (coded && !upgrade) codes.add(501);
@@ -517,6 +536,14 @@ export function render(spec: RequestSpec, id: string, port: number): Rendered {
     headers, body, expect, codes: [...codes], terminal, terminalReason, mayHang, mayAnswerTwice,
     decodedPath: goDecodePath(path),
   };
+}
+
+export function browserRefuses(marks: BrowserMarks | undefined, host: string | undefined): boolean {
+  if (!marks) return false;
+  const origin = marks.origin;
+  if (origin !== undefined && (origin.toLowerCase() === 'null' || host === undefined || origin.toLowerCase() !== `http://${host.toLowerCase()}`)) return true;
+  const site = marks.fetchSite?.toLowerCase();
+  return site === 'cross-site' || site === 'same-site';
 }
 
 function isDiscoveryRoot(path: string): boolean {
