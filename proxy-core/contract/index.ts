@@ -4,4 +4,5 @@ export const CONTRACT_VERSION = 1;
 export * from './events.js';
 export * from './peers.js';
 export * from './snapshot.js';
+export * from './impact.js';
 export * from './client.js';

@@ -4,6 +4,7 @@ import { SNAPSHOT_API_VERSION, SNAPSHOT_KIND, type RoutingSnapshot } from '../..
 import type { Core } from '../core.js';
 import { mergedDiscoveryView } from '../discovery/merged-view.js';
 import { gvrKey } from '../discovery/types.js';
+import { impactReportOf } from '../impact/of-core.js';
 import { formatPolicy } from '../proxy/policy.js';
 import { PEERSCOPE_VERSION } from '../version.js';
 
@@ -39,11 +40,12 @@ export function takeSnapshot(core: Core, options: TakeOptions): RoutingSnapshot 
       },
     };
   });
+  const now = options.now ?? new Date();
   const rows = table.rows().map((r) => ({ gvr: gvrKey(r.gvr), servers: [...r.servers] }));
   return {
     apiVersion: SNAPSHOT_API_VERSION,
     kind: SNAPSHOT_KIND,
-    takenAt: (options.now ?? new Date()).toISOString(),
+    takenAt: now.toISOString(),
     source: {
       kind: options.source,
       ...(options.context ? { context: options.context } : {}),
@@ -62,5 +64,7 @@ export function takeSnapshot(core: Core, options: TakeOptions): RoutingSnapshot 
       count: c.count,
     })),
     events: core.telemetry.recent(options.maxEvents),
+    usage: core.telemetry.usage.data(now.getTime()),
+    impact: impactReportOf(core, undefined, now.getTime()),
   };
 }

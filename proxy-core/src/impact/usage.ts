@@ -1,0 +1,145 @@
+// Client usage: requests through the port counted per client (user agent × identity) × GVR × verb,
+// with per-minute counts over the last hour and the apiservers' deprecation warnings. Updated once per
+// request, in memory bounded by a row limit; read as plain data (contract ClientUsage) for the report.
+import type { RoutingEvent } from '../../contract/events.js';
+import type { ClientUsage as ClientUsageData, UsageRow } from '../../contract/impact.js';
+import { identityOf } from './identity.js';
+
+/** Per-minute counts reach back this many minutes (one Uint32 per minute per row). */
+export const WINDOW_MINUTES = 60;
+/**
+ * Rows are keyed by what clients send (user agent, GVR, verb), which any client can make up: past this
+ * many rows, new keys are counted under OTHER_CLIENTS per GVR and verb, in at most OTHER_CLIENTS_ROWS
+ * more rows; past those, only as `untracked`. ~0.5 KiB a row: ~2.5 MiB at the very most.
+ */
+export const MAX_USAGE_ROWS = 4_000;
+export const OTHER_CLIENTS_ROWS = 1_000;
+export const OTHER_CLIENTS = '(other clients)';
+const MAX_WARNINGS_PER_ROW = 4;
+const MAX_WARNING_TEXT = 512;
+const MINUTE_MS = 60_000;
+
+class Row {
+  count = 0;
+  notFound = 0;
+  warned = 0;
+  warnings: string[] | undefined;
+  lastAt: number;
+  lastMinute: number;
+  readonly minutes = new Uint32Array(WINDOW_MINUTES);
+
+  constructor(
+    readonly userAgent: string,
+    readonly identity: string,
+    readonly group: string,
+    readonly version: string,
+    readonly resource: string,
+    readonly verb: string,
+    readonly firstAt: number,
+  ) {
+    this.lastAt = firstAt;
+    this.lastMinute = Math.floor(firstAt / MINUTE_MS);
+  }
+
+  add(at: number, status: number, warnings: readonly string[] | undefined): void {
+    this.count++;
+    if (status === 404) this.notFound++;
+    if (at > this.lastAt) this.lastAt = at;
+    const minute = Math.floor(at / MINUTE_MS);
+    if (minute > this.lastMinute) {
+      // The slots of the minutes that passed without a request start from zero.
+      const passed = Math.min(minute - this.lastMinute, WINDOW_MINUTES);
+      for (let m = 1; m <= passed; m++) this.minutes[(this.lastMinute + m) % WINDOW_MINUTES] = 0;
+      this.lastMinute = minute;
+    }
+    if (minute > this.lastMinute - WINDOW_MINUTES) this.minutes[minute % WINDOW_MINUTES]!++;
+    if (warnings !== undefined && warnings.length > 0) this.addWarnings(warnings);
+  }
+
+  private addWarnings(values: readonly string[]): void {
+    const texts = warningTexts(values);
+    if (texts.length === 0) return;
+    this.warned++;
+    const kept = (this.warnings ??= []);
+    for (const t of texts) if (kept.length < MAX_WARNINGS_PER_ROW && !kept.includes(t)) kept.push(t);
+  }
+
+  toData(nowMinute: number): UsageRow {
+    const minutes: UsageRow['minutes'] = [];
+    for (let m = nowMinute - WINDOW_MINUTES + 1; m <= nowMinute; m++) {
+      if (m > this.lastMinute || m <= this.lastMinute - WINDOW_MINUTES) continue;
+      const count = this.minutes[m % WINDOW_MINUTES]!;
+      if (count > 0) minutes.push({ at: m * MINUTE_MS, count });
+    }
+    return {
+      userAgent: this.userAgent, identity: this.identity, group: this.group, version: this.version, resource: this.resource, verb: this.verb,
+      count: this.count, notFound: this.notFound, warned: this.warned, warnings: [...(this.warnings ?? [])],
+      firstAt: this.firstAt, lastAt: this.lastAt, minutes,
+    };
+  }
+}
+
+/** The texts of `Warning: 299 - "text"` header values (several may share one value, comma-separated). */
+export function warningTexts(values: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const value of values) {
+    for (const m of value.matchAll(/(\d{3})\s+\S+\s+"((?:[^"\\]|\\.)*)"/g)) {
+      if (m[1] !== '299') continue;
+      const text = (m[2] ?? '').replace(/\\(.)/g, '$1');
+      out.push(text.length > MAX_WARNING_TEXT ? `${text.slice(0, MAX_WARNING_TEXT)}…` : text);
+    }
+  }
+  return out;
+}
+
+export interface UsageOptions {
+  /** The kubeconfig user name of the credential the port adds for clients that bring none. */
+  readonly ownIdentity?: string;
+}
+
+export class ClientUsage {
+  private readonly rows = new Map<string, Row>();
+  private untracked = 0;
+  readonly since = Date.now();
+
+  constructor(private readonly options: UsageOptions = {}) {}
+
+  /** Counts one request; only resource requests the port routed (not rejected ones) are counted. */
+  record(e: RoutingEvent, authorization: string | undefined, warnings: readonly string[] | undefined): void {
+    if (e.resource === '' || e.outcome === 'rejected') return;
+    const identity = identityOf(authorization, this.options.ownIdentity);
+    const key = `${e.userAgent}\u0000${identity}\u0000${e.group}\u0000${e.version}\u0000${e.resource}\u0000${e.verb}`;
+    let row = this.rows.get(key);
+    if (row === undefined) {
+      row = this.newRow(key, e, identity);
+      if (row === undefined) {
+        this.untracked++;
+        return;
+      }
+    }
+    row.add(e.at, e.status, warnings);
+  }
+
+  private newRow(key: string, e: RoutingEvent, identity: string): Row | undefined {
+    if (this.rows.size < MAX_USAGE_ROWS) {
+      const row = new Row(e.userAgent, identity, e.group, e.version, e.resource, e.verb, e.at);
+      this.rows.set(key, row);
+      return row;
+    }
+    const otherKey = `${OTHER_CLIENTS}\u0000\u0000${e.group}\u0000${e.version}\u0000${e.resource}\u0000${e.verb}`;
+    const other = this.rows.get(otherKey);
+    if (other !== undefined || this.rows.size >= MAX_USAGE_ROWS + OTHER_CLIENTS_ROWS) return other;
+    const row = new Row(OTHER_CLIENTS, OTHER_CLIENTS, e.group, e.version, e.resource, e.verb, e.at);
+    this.rows.set(otherKey, row);
+    return row;
+  }
+
+  get size(): number {
+    return this.rows.size;
+  }
+
+  data(now = Date.now()): ClientUsageData {
+    const nowMinute = Math.floor(now / MINUTE_MS);
+    return { since: this.since, at: now, windowMinutes: WINDOW_MINUTES, rows: [...this.rows.values()].map((r) => r.toData(nowMinute)), untracked: this.untracked };
+  }
+}
