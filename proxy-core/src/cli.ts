@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import { registerCatalogCommands } from './cli/catalog.js';
 import { registerDemoCommand } from './cli/demo.js';
 import { registerPeersCommand } from './cli/peers.js';
+import { registerReportCommand } from './cli/report.js';
 import { registerServeCommand } from './cli/serve.js';
 import { registerSimCommand } from './cli/sim.js';
 import { registerSnapshotCommands } from './cli/snapshot.js';
@@ -18,6 +19,7 @@ registerDemoCommand(program);
 registerSimCommand(program);
 registerPeersCommand(program);
 registerSnapshotCommands(program);
+registerReportCommand(program);
 registerCatalogCommands(program);
 
 await program.parseAsync(process.argv);

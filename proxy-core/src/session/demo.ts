@@ -8,9 +8,10 @@ import { createSimController, type SimController } from '../control/sim-controll
 import { createCoreService, type CoreService } from '../control/service.js';
 import { createCore, type Core, type ListenAddress } from '../core.js';
 import type { HandlingPolicy } from '../proxy/policy.js';
+import { TOKEN_USER } from '../sim/apiserver/auth.js';
 import { loadRelease } from '../sim/catalog/index.js';
 import { startSimCluster, type SimCluster } from '../sim/cluster.js';
-import { startTraffic, type TrafficHandle } from '../sim/traffic.js';
+import { startTraffic, type TrafficHandle, type TrafficResult } from '../sim/traffic.js';
 import type { SimEvent } from '../sim/types.js';
 
 export interface DemoSessionOptions {
@@ -30,6 +31,8 @@ export interface DemoSessionOptions {
   readonly rolloutAfterSeconds?: number;
   readonly onRolloutEvent?: (e: SimEvent) => void;
   readonly onRolloutError?: (err: Error) => void;
+  /** Every request the traffic generator sent, as it was answered. */
+  readonly onTrafficResult?: (r: TrafficResult) => void;
 }
 
 export interface DemoSession {
@@ -64,6 +67,8 @@ export async function startDemoSession(options: DemoSessionOptions = {}): Promis
     ...(options.policy ? { policy: options.policy } : {}),
     probeIntervalMs: 1_000,
     snapshotSource: 'sim',
+    // Clients of the port bring no credential: the port adds the simulated cluster's token, whose user this is.
+    ...(sim.token ? { ownIdentity: TOKEN_USER.name } : {}),
   });
   let address: ListenAddress;
   try {
@@ -82,7 +87,7 @@ export async function startDemoSession(options: DemoSessionOptions = {}): Promis
   writeFileSync(kubeconfigPath, portKubeconfig(address.url), { mode: 0o600 });
 
   const trafficRps = options.trafficRps ?? 20;
-  const traffic = startTraffic({ targets: [address.url], rps: trafficRps, releases: [from, to] });
+  const traffic = startTraffic({ targets: [address.url], rps: trafficRps, releases: [from, to], ...(options.onTrafficResult ? { onResult: options.onTrafficResult } : {}) });
   const stepSeconds = options.stepSeconds ?? 10;
   const rollout = createSimController({
     servers: sim.servers, from: fromName, to, traffic, trafficRps,
