@@ -20,6 +20,7 @@ const callers: { [M in CoreClientMethod]: (client: CoreClient, args: unknown) =>
   takeSnapshot: (c) => c.takeSnapshot(),
   readSnapshot: (c, a) => c.readSnapshot(coreClientMethods.readSnapshot.args.parse(a)),
   compareSnapshots: (c, a) => c.compareSnapshots(coreClientMethods.compareSnapshots.args.parse(a)),
+  getImpactReport: (c, a) => c.getImpactReport(coreClientMethods.getImpactReport.args.parse(a)),
   startRollout: (c) => c.startRollout(),
   pauseRollout: (c) => c.pauseRollout(),
   setTrafficRate: (c, a) => c.setTrafficRate(coreClientMethods.setTrafficRate.args.parse(a).rps),

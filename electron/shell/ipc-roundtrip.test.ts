@@ -80,6 +80,7 @@ describe('IPC round trip over a kubeconfig session', () => {
       takeSnapshot: () => api.takeSnapshot(),
       readSnapshot: () => api.readSnapshot({ text: JSON.stringify(snapshot), file: 'before.json' }),
       compareSnapshots: () => api.compareSnapshots({ before: snapshot, after: snapshot }),
+      getImpactReport: () => api.getImpactReport({ to: 'v1.37-dev' }),
       startRollout: () => api.startRollout(),
       pauseRollout: () => api.pauseRollout(),
       setTrafficRate: () => api.setTrafficRate(5),
@@ -87,7 +88,7 @@ describe('IPC round trip over a kubeconfig session', () => {
     // Methods with arguments get a wrong one; methods without get one they do not take.
     const invalid: Partial<Record<CoreClientMethod, unknown>> = {
       getEvents: { limit: 0 }, setDiscoveryMode: { mode: 'everything' }, setPolicy: { policy: '' },
-      readSnapshot: { text: 42, file: 'x.json' }, compareSnapshots: { before: {}, after: snapshot },
+      readSnapshot: { text: 42, file: 'x.json' }, compareSnapshots: { before: {}, after: snapshot }, getImpactReport: { to: '' },
     };
     const simOnly = new Set<CoreClientMethod>(['startRollout', 'pauseRollout', 'setTrafficRate']);
     for (const method of Object.keys(coreClientMethods) as CoreClientMethod[]) {

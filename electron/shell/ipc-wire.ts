@@ -29,6 +29,7 @@ export const toWire: { [M in CoreClientMethod]: (...args: Parameters<RequestMeth
   takeSnapshot: () => undefined,
   readSnapshot: (args) => args,
   compareSnapshots: (args) => args,
+  getImpactReport: (args) => args ?? {},
   startRollout: () => undefined,
   pauseRollout: () => undefined,
   setTrafficRate: (rps) => ({ rps }),

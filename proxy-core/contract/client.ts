@@ -3,6 +3,7 @@
 // payload that reaches the UI has the shape it claims. No credential is ever part of any payload.
 import { z } from 'zod';
 import { routeOutcomes, routingEventSchema, type RouteOutcome } from './events.js';
+import { getImpactReportArgsSchema, impactReportSchema, type GetImpactReportArgs, type ImpactReport } from './impact.js';
 import { healthSampleSchema, peerHealthSchema, peerStatusSchema } from './peers.js';
 import { routingSnapshotSchema, snapshotDiffSchema, snapshotReadResultSchema, type RoutingSnapshot, type SnapshotDiff, type SnapshotReadResult } from './snapshot.js';
 
@@ -204,6 +205,8 @@ export interface CoreClient {
   readSnapshot(args: ReadSnapshotArgs): Promise<SnapshotReadResult>;
   /** What changed from `before` to `after` (as `peerscope snapshot diff`). */
   compareSnapshots(args: CompareSnapshotsArgs): Promise<SnapshotDiff>;
+  /** The upgrade-impact report against a catalog release (default: the next one); offline, the snapshot's own. */
+  getImpactReport(args?: GetImpactReportArgs): Promise<ImpactReport>;
   /** Simulated cluster only (getOverview().sim): starts the rollout, or resumes a paused one. */
   startRollout(): Promise<SimStatus>;
   /** Simulated cluster only: pauses between rollout phases. */
@@ -229,6 +232,7 @@ export const coreClientMethods = {
   takeSnapshot: { args: undefined, result: routingSnapshotSchema },
   readSnapshot: { args: readSnapshotArgsSchema, result: snapshotReadResultSchema },
   compareSnapshots: { args: compareSnapshotsArgsSchema, result: snapshotDiffSchema },
+  getImpactReport: { args: getImpactReportArgsSchema, result: impactReportSchema },
   startRollout: { args: undefined, result: simStatusSchema },
   pauseRollout: { args: undefined, result: simStatusSchema },
   setTrafficRate: { args: setTrafficRateArgsSchema, result: simStatusSchema },

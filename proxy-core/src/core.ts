@@ -24,7 +24,7 @@ export interface CoreOptions {
   readonly discoveryMode?: DiscoveryMode;
   readonly maxEvents?: number;
   /** The kubeconfig user name of the credential the port adds to requests that bring none (upgrade-impact identity). */
-  readonly ownIdentity?: string;
+  readonly ownIdentity?: string | (() => string | undefined);
   /** Extra Host header values the port accepts (spec P4). */
   readonly acceptHosts?: readonly string[];
   readonly probeIntervalMs?: number;

@@ -187,6 +187,7 @@ async function invoke(client: CoreClient, method: CoreClientMethod, raw: unknown
     case 'takeSnapshot': return client.takeSnapshot();
     case 'readSnapshot': return client.readSnapshot(coreClientMethods.readSnapshot.args.parse(raw));
     case 'compareSnapshots': return client.compareSnapshots(coreClientMethods.compareSnapshots.args.parse(raw));
+    case 'getImpactReport': return client.getImpactReport(coreClientMethods.getImpactReport.args.parse(raw));
     case 'startRollout': return client.startRollout();
     case 'pauseRollout': return client.pauseRollout();
     case 'setTrafficRate': return client.setTrafficRate(coreClientMethods.setTrafficRate.args.parse(raw).rps);

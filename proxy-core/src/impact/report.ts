@@ -26,7 +26,9 @@ export function impactReport(input: ImpactInput, target: ImpactTarget, targets: 
   const servedBy = new Map(input.routeTable.map((r) => [r.gvr, r.servers]));
   const discovered = input.servers.filter((s) => s.discovered).map((s) => s.name);
   const usage = input.usage;
-  const spanMs = Math.max(1_000, Math.min(usage.windowMinutes * MINUTE_MS, now - usage.since));
+  const elapsedMs = Math.max(0, Math.min(usage.windowMinutes * MINUTE_MS, now - usage.since));
+  // A rate over the first seconds would be a guess: until a minute has passed, it is the count so far.
+  const rateSpanMs = Math.max(MINUTE_MS, elapsedMs);
   // Rows are per verb: one finding per client × GVR.
   const groups = new Map<string, UsageRow[]>();
   for (const row of usage.rows) {
@@ -48,7 +50,7 @@ export function impactReport(input: ImpactInput, target: ImpactTarget, targets: 
     const impact = classify(servedNowBy.length > 0, notServedNowBy.length > 0, servedByTarget, warnings.length > 0);
     if (impact === undefined) continue;
     const verbs = rows
-      .map((r) => ({ verb: r.verb, count: r.count, perMinute: round(sum(r.minutes) / (spanMs / MINUTE_MS)) }))
+      .map((r) => ({ verb: r.verb, count: r.count, perMinute: round(sum(r.minutes) / (rateSpanMs / MINUTE_MS)) }))
       .sort((a, b) => b.count - a.count || a.verb.localeCompare(b.verb));
     const evidence = {
       servedNowBy, notServedNowBy, servedByTarget,
@@ -73,7 +75,7 @@ export function impactReport(input: ImpactInput, target: ImpactTarget, targets: 
     at: now,
     target: { release: target.release, gitVersion: target.gitVersion },
     current: input.servers.map((s) => (s.gitVersion ? { name: s.name, gitVersion: s.gitVersion } : { name: s.name })),
-    window: { since: Math.max(usage.since, now - usage.windowMinutes * MINUTE_MS), until: now, minutes: round(spanMs / MINUTE_MS) },
+    window: { since: Math.max(usage.since, now - usage.windowMinutes * MINUTE_MS), until: now, minutes: round(elapsedMs / MINUTE_MS) },
     findings: findings.map(({ total: _total, ...f }) => f),
     clients: clients.size,
     untracked: usage.untracked,

@@ -45,6 +45,15 @@ describe('ClientUsage', () => {
     expect(rows.find((r) => r.verb === 'watch')!.identity).toBe(`token:${shortHash('t1')}`);
   });
 
+  it('asks a function for the port’s own identity each time (a re-read token file)', () => {
+    let token = 'first';
+    const u = new ClientUsage({ ownIdentity: () => identityOf(`Bearer ${token}`, undefined) });
+    u.record(event(), undefined, undefined);
+    token = 'second';
+    u.record(event(), undefined, undefined);
+    expect(u.data(T0).rows.map((r) => r.identity)).toEqual([`token:${shortHash('first')}`, `token:${shortHash('second')}`]);
+  });
+
   it('drops minutes older than the window', () => {
     const u = new ClientUsage();
     u.record(event({ at: T0 }), undefined, undefined);

@@ -93,8 +93,11 @@ export function warningTexts(values: readonly string[]): string[] {
 }
 
 export interface UsageOptions {
-  /** The kubeconfig user name of the credential the port adds for clients that bring none. */
-  readonly ownIdentity?: string;
+  /**
+   * Who the credential the port adds for clients that bring none belongs to: a kubeconfig user name,
+   * or a function (a token file that is re-read: its token's identity now).
+   */
+  readonly ownIdentity?: string | (() => string | undefined);
 }
 
 export class ClientUsage {
@@ -107,7 +110,8 @@ export class ClientUsage {
   /** Counts one request; only resource requests the port routed (not rejected ones) are counted. */
   record(e: RoutingEvent, authorization: string | undefined, warnings: readonly string[] | undefined): void {
     if (e.resource === '' || e.outcome === 'rejected') return;
-    const identity = identityOf(authorization, this.options.ownIdentity);
+    const own = this.options.ownIdentity;
+    const identity = identityOf(authorization, typeof own === 'function' ? own() : own);
     const key = `${e.userAgent}\u0000${identity}\u0000${e.group}\u0000${e.version}\u0000${e.resource}\u0000${e.verb}`;
     let row = this.rows.get(key);
     if (row === undefined) {

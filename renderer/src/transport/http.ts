@@ -107,6 +107,7 @@ export function createHttpCoreClient(options: HttpCoreClientOptions): HttpCoreCl
     takeSnapshot: () => call('takeSnapshot', {}) as ReturnType<CoreClient['takeSnapshot']>,
     readSnapshot: (args) => call('readSnapshot', args) as ReturnType<CoreClient['readSnapshot']>,
     compareSnapshots: (args) => call('compareSnapshots', args) as ReturnType<CoreClient['compareSnapshots']>,
+    getImpactReport: (args = {}) => call('getImpactReport', args) as ReturnType<CoreClient['getImpactReport']>,
     startRollout: () => call('startRollout', {}) as ReturnType<CoreClient['startRollout']>,
     pauseRollout: () => call('pauseRollout', {}) as ReturnType<CoreClient['pauseRollout']>,
     setTrafficRate: (rps) => call('setTrafficRate', { rps }) as ReturnType<CoreClient['setTrafficRate']>,

@@ -23,6 +23,7 @@ export function validatingClient(raw: CoreClient): CoreClient {
     takeSnapshot: checked('takeSnapshot') as CoreClient['takeSnapshot'],
     readSnapshot: checked('readSnapshot') as CoreClient['readSnapshot'],
     compareSnapshots: checked('compareSnapshots') as CoreClient['compareSnapshots'],
+    getImpactReport: checked('getImpactReport') as CoreClient['getImpactReport'],
     startRollout: checked('startRollout') as CoreClient['startRollout'],
     pauseRollout: checked('pauseRollout') as CoreClient['pauseRollout'],
     setTrafficRate: checked('setTrafficRate') as CoreClient['setTrafficRate'],
