@@ -7,6 +7,7 @@ import { requestInfo } from '../proxy-core/src/routing/request-info.js';
 import { buildRouteTable } from '../proxy-core/src/routing/route-table.js';
 import { aggregatedDiscovery, loadRelease } from '../proxy-core/src/sim/catalog/index.js';
 import { gvrsOf } from '../proxy-core/src/discovery/fetch.js';
+import { usageFigures } from './micro-usage.js';
 
 export interface Figure {
   readonly name: string;
@@ -83,5 +84,6 @@ export function microFigures(): Figure[] {
     { name: 'request classification (requestInfo), for information', value: median(requestInfoNs) / 1000, unit: 'µs' },
     { name: 'merge of 5 servers × 1,000 CRD group-versions', value: median(mergeMs), unit: 'ms', target: 20 },
     { name: 'route-table rebuild after one server changed', value: median(rebuildMs), unit: 'ms', target: 5 },
+    ...usageFigures(),
   ];
 }

