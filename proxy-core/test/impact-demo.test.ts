@@ -3,7 +3,8 @@
 // GVRs the upgrade affects among what the traffic generator really sent — the expectations come
 // from the generator's own record of its requests and its client definitions, and the catalog.
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import Ajv2020 from 'ajv/dist/2020.js';
@@ -35,6 +36,8 @@ describe('the impact report of the demo (v1.36-dev → v1.37-dev)', () => {
   let report: ImpactReport;
   let json: unknown;
   let text: string;
+  let snapshotText: string;
+  const dir = mkdtempSync(join(tmpdir(), 'peerscope-impact-'));
 
   beforeAll(async () => {
     session = await startDemoSession({ listen: { host: '127.0.0.1', port: 0 }, trafficRps: 60, onTrafficResult: (r) => results.push(r) });
@@ -46,8 +49,12 @@ describe('the impact report of the demo (v1.36-dev → v1.37-dev)', () => {
     json = JSON.parse(out.stdout);
     report = impactReportSchema.parse(json);
     text = (await run(process.execPath, ['bin/peerscope', 'report', '--from', session.address.url, '--to', 'v1.37-dev'], { cwd: repoRoot })).stdout;
+    snapshotText = await (await fetch(`${session.address.url}/.peerscope/snapshot`)).text();
   }, 60_000);
-  afterAll(() => session?.close());
+  afterAll(async () => {
+    rmSync(dir, { recursive: true, force: true });
+    await session?.close();
+  });
 
   it('names every client × GVR the upgrade affects, and nothing else', () => {
     const now = gvrsOf('v1.36-dev');
@@ -83,6 +90,28 @@ describe('the impact report of the demo (v1.36-dev → v1.37-dev)', () => {
     // The text was made a moment later (its rates may differ): the same finding, in the same words.
     expect(text).toMatch(new RegExp(`^  legacy-operator \\(legacy-controller\\) lists ${group}/${version} ${resource} .*: not served by v1\\.37-dev → 404 after the upgrade$`, 'm'));
     expect(text).toMatch(/^Upgrade impact: v1\.36\.0-dev \(sim-1, sim-2, sim-3\) → v1\.37-dev/);
+  });
+
+  it('reads the same report offline from a snapshot, and says why an older snapshot has none', async () => {
+    const file = join(dir, 'snapshot.json');
+    writeFileSync(file, snapshotText);
+    const offline = impactReportSchema.parse(JSON.parse((await run(process.execPath, ['bin/peerscope', 'report', '--snapshot', file, '--to', 'v1.37-dev', '--output', 'json'], { cwd: repoRoot })).stdout));
+    const key = (r: ImpactReport) => r.findings.map((f) => `${f.impact} ${f.client.userAgent} ${f.group}/${f.version}/${f.resource}`).sort();
+    expect(key(offline)).toEqual(key(report));
+    const markdown = (await run(process.execPath, ['bin/peerscope', 'report', '--snapshot', file, '--output', 'markdown'], { cwd: repoRoot })).stdout;
+    expect(markdown).toMatch(/^## Upgrade impact: v1\.36\.0-dev \(sim-1, sim-2, sim-3\) → v1\.37-dev/);
+    expect(markdown).toContain('| legacy-operator (legacy-controller) | `sim-admin` |');
+    // A snapshot of an earlier Peerscope (no usage recorded) still reads, but holds no report.
+    const old = JSON.parse(snapshotText) as Record<string, unknown>;
+    delete old.usage;
+    delete old.impact;
+    const oldFile = join(dir, 'old.json');
+    writeFileSync(oldFile, JSON.stringify(old));
+    const refused = await run(process.execPath, ['bin/peerscope', 'report', '--snapshot', oldFile, '--to', 'v1.37-dev'], { cwd: repoRoot }).then(() => undefined, (err: { code: number; stderr: string }) => err);
+    expect(refused?.code).toBe(2);
+    expect(refused?.stderr).toBe(`peerscope: ${oldFile}: this snapshot was taken by a Peerscope that did not record client usage yet: no report can be made from it\n`);
+    const shown = await run(process.execPath, ['bin/peerscope', 'snapshot', 'show', oldFile], { cwd: repoRoot });
+    expect(shown.stdout).toContain('sim-1\tv1.36.0-dev');
   });
 
   it('validates against docs/impact-report.schema.json', () => {
