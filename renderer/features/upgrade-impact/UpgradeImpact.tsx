@@ -46,8 +46,8 @@ export function UpgradeImpact() {
         <div>
           <h2 id="impact-title">{offline ? 'Upgrade impact at capture time' : 'Upgrade impact'}</h2>
           <p className="muted small">
-            Which clients call what the upgrade changes, from the requests through the port
-            {report.data ? ` (${report.data.clients} clients, last ${formatWindow(report.data.window.minutes)})` : ''}.
+            Which clients call what the upgrade changes, from the requests
+            {report.data ? ` of ${report.data.clients} ${report.data.clients === 1 ? 'client' : 'clients'} through the port over the last ${formatWindow(report.data.window.minutes)}` : ' through the port'}.
           </p>
         </div>
         {report.data && (
@@ -106,7 +106,7 @@ function Findings({ report }: { report: ImpactReport }) {
         <label className="field">
           <span>Client</span>
           <select value={clientFilter} onChange={(e) => setClientFilter(e.target.value)} aria-label="Filter by client">
-            <option value="">All clients ({clients.length})</option>
+            <option value="">All {clients.length} with findings</option>
             {clients.map((c) => <option key={c} value={c}>{c}</option>)}
           </select>
         </label>
