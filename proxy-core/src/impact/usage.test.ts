@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RoutingEvent } from '../../contract/events.js';
 import { identityOf, shortHash } from './identity.js';
-import { ClientUsage, MAX_USAGE_ROWS, OTHER_CLIENTS, OTHER_CLIENTS_ROWS, warningTexts } from './usage.js';
+import { ClientUsage, MAX_AGENT_TEXT, MAX_USAGE_ROWS, OTHER_CLIENTS, OTHER_CLIENTS_ROWS, warningTexts } from './usage.js';
 
 const T0 = Date.UTC(2026, 0, 1, 12, 0, 0);
 
@@ -76,6 +76,22 @@ describe('ClientUsage', () => {
     const data = u.data(T0);
     expect(data.untracked).toBe(11);
     expect(data.rows.find((r) => r.userAgent === OTHER_CLIENTS && r.resource === 'things')!.count).toBe(2);
+  });
+});
+
+describe('ClientUsage with made-up text', () => {
+  it('keeps 256 characters of a user agent and counts a name no Kubernetes API can have as untracked', () => {
+    const u = new ClientUsage();
+    const long = `made-up/${'x'.repeat(5_000)}`;
+    u.record(event({ userAgent: long }), undefined, undefined);
+    u.record(event({ userAgent: `${long}y` }), undefined, undefined);
+    u.record(event({ resource: 'r'.repeat(254) }), undefined, undefined);
+    u.record(event({ group: `${'g'.repeat(251)}.io` }), undefined, undefined);
+    const data = u.data(T0);
+    expect(data.rows).toHaveLength(1);
+    expect(data.rows[0]!.userAgent).toBe(long.slice(0, MAX_AGENT_TEXT));
+    expect(data.rows[0]!.count).toBe(2);
+    expect(data.untracked).toBe(2);
   });
 });
 

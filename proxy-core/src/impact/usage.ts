@@ -10,13 +10,29 @@ export const WINDOW_MINUTES = 60;
 /**
  * Rows are keyed by what clients send (user agent, GVR, verb), which any client can make up: past this
  * many rows, new keys are counted under OTHER_CLIENTS per GVR and verb, in at most OTHER_CLIENTS_ROWS
- * more rows; past those, only as `untracked`. ~0.5 KiB a row: ~2.5 MiB at the very most.
+ * more rows; past those, only as `untracked`. ~0.5 KiB a row of a real client; a row of made-up
+ * text of the longest kept (names as below, a 256-character user agent, 4 warnings of 256) ~5 KiB.
  */
 export const MAX_USAGE_ROWS = 4_000;
 export const OTHER_CLIENTS_ROWS = 1_000;
 export const OTHER_CLIENTS = '(other clients)';
 const MAX_WARNINGS_PER_ROW = 4;
-const MAX_WARNING_TEXT = 512;
+const MAX_WARNING_TEXT = 256;
+/** Longer user agents are kept to this many characters (client-go's are under 200). */
+export const MAX_AGENT_TEXT = 256;
+/**
+ * Longer names cannot be a Kubernetes API (a group is a DNS subdomain, at most 253 characters): such
+ * requests are counted as untracked rather than kept.
+ */
+const MAX_NAME = { group: 253, version: 63, resource: 253, verb: 32 } as const;
+
+/**
+ * A copy of `s` that holds no larger string: V8 keeps a slice of a string as a view of the whole, and
+ * the names cut from a request's path or user agent would keep up to 64 KiB each alive in a row.
+ */
+function own(s: string): string {
+  return s.length < 13 ? s : Buffer.from(s, 'utf8').toString('utf8');
+}
 const MINUTE_MS = 60_000;
 
 class Row {
@@ -116,12 +132,17 @@ export class ClientUsage {
   /** Counts one request; only resource requests the port routed (not rejected ones) are counted. */
   record(e: RoutingEvent, authorization: string | undefined, warnings: readonly string[] | undefined): void {
     if (e.resource === '' || e.outcome === 'rejected') return;
-    const own = this.options.ownIdentity;
-    const identity = identityOf(authorization, typeof own === 'function' ? own() : own);
+    if (e.group.length > MAX_NAME.group || e.version.length > MAX_NAME.version || e.resource.length > MAX_NAME.resource || e.verb.length > MAX_NAME.verb) {
+      this.untracked++;
+      return;
+    }
+    const userAgent = e.userAgent.length > MAX_AGENT_TEXT ? e.userAgent.slice(0, MAX_AGENT_TEXT) : e.userAgent;
+    const ownIdentity = this.options.ownIdentity;
+    const identity = identityOf(authorization, typeof ownIdentity === 'function' ? ownIdentity() : ownIdentity);
     const key = `${e.group}/${e.version}/${e.resource}/${e.verb}`;
-    let row = this.byAgent.get(e.userAgent)?.get(identity)?.get(key);
+    let row = this.byAgent.get(userAgent)?.get(identity)?.get(key);
     if (row === undefined) {
-      row = this.newRow(e.userAgent, identity, key, e);
+      row = this.newRow(userAgent, identity, key, e);
       if (row === undefined) {
         this.untracked++;
         return;
@@ -137,12 +158,15 @@ export class ClientUsage {
       if (other !== undefined || this.rowCount >= MAX_USAGE_ROWS + OTHER_CLIENTS_ROWS) return other;
       userAgent = identity = OTHER_CLIENTS;
     }
+    // Copies: a row outlives the request whose text its names were cut from.
+    userAgent = own(userAgent);
+    identity = own(identity);
     let identities = this.byAgent.get(userAgent);
     if (identities === undefined) this.byAgent.set(userAgent, (identities = new Map()));
     let rows = identities.get(identity);
     if (rows === undefined) identities.set(identity, (rows = new Map()));
-    const row = new Row(userAgent, identity, e.group, e.version, e.resource, e.verb, e.at);
-    rows.set(key, row);
+    const row = new Row(userAgent, identity, own(e.group), own(e.version), own(e.resource), own(e.verb), e.at);
+    rows.set(own(key), row);
     this.rowCount++;
     return row;
   }
