@@ -27,6 +27,10 @@ describe('UpgradeImpact', () => {
       'target-only kube-controller-manager (generic-garbage-collector)',
     ]);
     expect(screen.getByText(/not served by v1\.37-dev → 404 after the upgrade/)).toBeTruthy();
+    // Requests per minute over the window, per finding.
+    const legacyRow = within(screen.getByRole('table')).getAllByRole('row')[1]!;
+    expect(within(legacyRow).getByRole('img').getAttribute('aria-label')).toBe('requests per minute (UTC): 12:00 5');
+    expect(legacyRow.querySelectorAll('.minute-bars rect')).toHaveLength(1);
     fireEvent.click(screen.getByRole('button', { name: 'Requests' }));
     expect(rows()).toEqual([
       'target-only kube-controller-manager (generic-garbage-collector)',

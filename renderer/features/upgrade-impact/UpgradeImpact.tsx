@@ -9,6 +9,7 @@ import { useCoreClient } from '../../src/client-context.js';
 import { formatDateTime } from '../../src/ui/format.js';
 import { Empty, ErrorState, Loading } from '../../src/ui/states.js';
 import { useOffline } from '../../src/view-mode.js';
+import { MinuteBars } from './MinuteBars.js';
 
 export const impactQueryKey = ['impact-report'] as const;
 
@@ -139,6 +140,7 @@ function Findings({ report }: { report: ImpactReport }) {
                 {f.verbs.map((v) => (
                   <div key={v.verb}>{v.verb} {v.count.toLocaleString()} <span className="muted">({formatRate(v.perMinute)})</span></div>
                 ))}
+                <MinuteBars finding={f} report={report} />
               </td>
               <td className="impact-message">{f.message.slice(f.message.indexOf(': ') + 2)}</td>
             </tr>
