@@ -13,16 +13,21 @@ const layers = {
   telemetry: ['util'],
   upstream: ['util', 'tls'],
   discovery: ['util'],
+  // What each bundled Kubernetes release serves: data the engine reads (upgrade-impact targets) and
+  // the simulator serves.
+  releases: ['util', 'discovery'],
   routing: ['util', 'discovery'],
+  // The upgrade-impact report: client usage (telemetry) against the servers and a target release.
+  impact: ['util', 'telemetry', 'discovery', 'routing', 'releases'],
   cluster: ['util', 'tls', 'telemetry', 'upstream', 'discovery'],
-  proxy: ['util', 'telemetry', 'upstream', 'discovery', 'routing', 'cluster'],
-  snapshot: ['util', 'version.ts', 'telemetry', 'discovery', 'routing', 'cluster', 'proxy'],
-  'core.ts': ['util', 'telemetry', 'upstream', 'discovery', 'routing', 'cluster', 'proxy', 'snapshot'],
+  proxy: ['util', 'telemetry', 'upstream', 'discovery', 'routing', 'cluster', 'impact'],
+  snapshot: ['util', 'version.ts', 'telemetry', 'discovery', 'routing', 'cluster', 'proxy', 'impact'],
+  'core.ts': ['util', 'telemetry', 'upstream', 'discovery', 'routing', 'cluster', 'proxy', 'snapshot', 'impact'],
   // The simulated control plane: built on the engine's parts, never imported by them.
-  sim: ['util', 'tls', 'telemetry', 'upstream', 'discovery', 'routing', 'cluster'],
+  sim: ['util', 'tls', 'telemetry', 'upstream', 'discovery', 'releases', 'routing', 'cluster'],
   // Hosts of the engine: the core service and control server, sessions, the CLI, the public entry.
-  control: ['util', 'version.ts', 'discovery', 'routing', 'cluster', 'proxy', 'snapshot', 'core.ts', 'sim'],
-  session: ['util', 'tls', 'discovery', 'cluster', 'proxy', 'snapshot', 'core.ts', 'sim', 'control'],
+  control: ['util', 'version.ts', 'discovery', 'releases', 'routing', 'cluster', 'proxy', 'snapshot', 'impact', 'core.ts', 'sim'],
+  session: ['util', 'tls', 'discovery', 'releases', 'cluster', 'proxy', 'snapshot', 'core.ts', 'sim', 'control'],
 };
 
 const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -11,6 +11,7 @@ describe('bench (quick smoke)', () => {
       'request classification (requestInfo), for information',
       'merge of 5 servers × 1,000 CRD group-versions',
       'route-table rebuild after one server changed',
+      'upgrade-impact usage count per request, for information',
     ]);
     for (const f of figures) {
       expect(Number.isFinite(f.value) && f.value > 0, f.name).toBe(true);

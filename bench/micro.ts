@@ -5,16 +5,13 @@ import { mergeDiscovery } from '../proxy-core/src/discovery/merge.js';
 import { decide } from '../proxy-core/src/routing/decide.js';
 import { requestInfo } from '../proxy-core/src/routing/request-info.js';
 import { buildRouteTable } from '../proxy-core/src/routing/route-table.js';
-import { aggregatedDiscovery, loadRelease } from '../proxy-core/src/sim/catalog/index.js';
+import { aggregatedDiscovery, loadRelease } from '../proxy-core/src/releases/index.js';
 import { gvrsOf } from '../proxy-core/src/discovery/fetch.js';
+import { usageFigures } from './micro-usage.js';
 
-export interface Figure {
-  readonly name: string;
-  readonly value: number;
-  readonly unit: string;
-  /** Undefined for figures printed for information only. */
-  readonly target?: number;
-}
+import type { Figure } from './figure.js';
+
+export type { Figure };
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -83,5 +80,6 @@ export function microFigures(): Figure[] {
     { name: 'request classification (requestInfo), for information', value: median(requestInfoNs) / 1000, unit: 'µs' },
     { name: 'merge of 5 servers × 1,000 CRD group-versions', value: median(mergeMs), unit: 'ms', target: 20 },
     { name: 'route-table rebuild after one server changed', value: median(rebuildMs), unit: 'ms', target: 5 },
+    ...usageFigures(),
   ];
 }

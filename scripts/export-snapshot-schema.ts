@@ -1,7 +1,10 @@
-// Writes docs/snapshot.schema.json from the zod schema, the snapshot format's single source of truth.
+// Writes docs/snapshot.schema.json and docs/impact-report.schema.json from the zod schemas, the
+// formats' single source of truth.
 //   npm run schema:snapshot
 import { writeFileSync } from 'node:fs';
+import { impactJsonSchemaText } from '../proxy-core/src/impact/json-schema.js';
 import { snapshotJsonSchemaText } from '../proxy-core/src/snapshot/json-schema.js';
 
 writeFileSync('docs/snapshot.schema.json', snapshotJsonSchemaText());
-console.log('wrote docs/snapshot.schema.json');
+writeFileSync('docs/impact-report.schema.json', impactJsonSchemaText());
+console.log('wrote docs/snapshot.schema.json and docs/impact-report.schema.json');

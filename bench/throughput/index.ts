@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { Agent, request } from 'undici';
-import { aggregatedDiscovery, loadRelease } from '../../proxy-core/src/sim/catalog/index.js';
+import { aggregatedDiscovery, loadRelease } from '../../proxy-core/src/releases/index.js';
 import { createCertificateAuthority, issueServerCertificate } from '../../proxy-core/src/tls/certs.js';
 import { timeWatch, undiciGenerator, wrkGenerator, type LoadGenerator, type LoadResult, type Scenario } from './load.js';
 import { buildBodies, NEW_RELEASE, OLD_RELEASE, PATHS } from './objects.js';

@@ -137,6 +137,7 @@ export function createSyntheticClient(options: SyntheticClientOptions): Syntheti
     takeSnapshot: readOnly,
     readSnapshot: readOnly,
     compareSnapshots: readOnly,
+    getImpactReport: readOnly,
     startRollout: readOnly,
     pauseRollout: readOnly,
     setTrafficRate: readOnly,

@@ -9,7 +9,7 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { coreClientMethods, createBridgedCoreClient, type CoreClient, type CoreClientMethod, type CoreEvent, type RoutingSnapshot } from '../../proxy-core/contract/index.js';
 import { prepareClusterSession, type ClusterSession } from '../../proxy-core/src/index.js';
-import { loadRelease } from '../../proxy-core/src/sim/catalog/index.js';
+import { loadRelease } from '../../proxy-core/src/releases/index.js';
 import { startSimCluster, type SimCluster } from '../../proxy-core/src/sim/index.js';
 import { registerCoreIpc } from './core-ipc.js';
 import { EVENT_CHANNEL } from './ipc-wire.js';
@@ -80,6 +80,7 @@ describe('IPC round trip over a kubeconfig session', () => {
       takeSnapshot: () => api.takeSnapshot(),
       readSnapshot: () => api.readSnapshot({ text: JSON.stringify(snapshot), file: 'before.json' }),
       compareSnapshots: () => api.compareSnapshots({ before: snapshot, after: snapshot }),
+      getImpactReport: () => api.getImpactReport({ to: 'v1.37-dev' }),
       startRollout: () => api.startRollout(),
       pauseRollout: () => api.pauseRollout(),
       setTrafficRate: () => api.setTrafficRate({ rps: 5 }),
@@ -87,7 +88,7 @@ describe('IPC round trip over a kubeconfig session', () => {
     // Methods with arguments get a wrong one; methods without get one they do not take.
     const invalid: Partial<Record<CoreClientMethod, unknown>> = {
       getEvents: { limit: 0 }, setDiscoveryMode: { mode: 'everything' }, setPolicy: { policy: '' },
-      readSnapshot: { text: 42, file: 'x.json' }, compareSnapshots: { before: {}, after: snapshot },
+      readSnapshot: { text: 42, file: 'x.json' }, compareSnapshots: { before: {}, after: snapshot }, getImpactReport: { to: '' },
     };
     const simOnly = new Set<CoreClientMethod>(['startRollout', 'pauseRollout', 'setTrafficRate']);
     for (const method of Object.keys(coreClientMethods) as CoreClientMethod[]) {

@@ -3,6 +3,7 @@
 // payload that reaches the UI has the shape it claims. No credential is ever part of any payload.
 import { z } from 'zod';
 import { routeOutcomes, routingEventSchema, type RouteOutcome } from './events.js';
+import { getImpactReportArgsSchema, impactReportSchema } from './impact.js';
 import { healthSampleSchema, peerHealthSchema, peerStatusSchema } from './peers.js';
 import { unwrapReply, type CallReply } from './errors.js';
 import { discoveryModeSchema } from './settings.js';
@@ -211,6 +212,7 @@ export const coreClientMethods = {
   readSnapshot: { args: readSnapshotArgsSchema, result: snapshotReadResultSchema },
   /** What changed from `before` to `after` (as `peerscope snapshot diff`). */
   compareSnapshots: { args: compareSnapshotsArgsSchema, result: snapshotDiffSchema },
+  getImpactReport: { args: getImpactReportArgsSchema, result: impactReportSchema },
   /** Simulated cluster only (getOverview().sim): starts the rollout, or resumes a paused one. */
   startRollout: { args: undefined, result: simStatusSchema },
   /** Simulated cluster only: pauses between rollout phases. */

@@ -5,6 +5,7 @@ export * from './events.js';
 export * from './peers.js';
 export * from './snapshot.js';
 export * from './settings.js';
+export * from './impact.js';
 export * from './client.js';
 export * from './errors.js';
 export * from './rpc.js';

@@ -3,6 +3,7 @@
 // docs/snapshot.schema.json is generated from it (npm run schema:snapshot).
 import { z } from 'zod';
 import { routeOutcomeSchema, routingEventSchema } from './events.js';
+import { clientUsageSchema, impactReportSchema } from './impact.js';
 import { peerStatusSchema } from './peers.js';
 import { discoveryModeSchema } from './settings.js';
 
@@ -64,6 +65,10 @@ export const routingSnapshotSchema = z.object({
   })),
   /** The most recent routing events, oldest first. */
   events: z.array(routingEventSchema),
+  /** Requests per client × GVR × verb (absent in snapshots of earlier Peerscope versions). */
+  usage: clientUsageSchema.optional(),
+  /** The upgrade-impact report against the next release, as the port made it at capture time. */
+  impact: impactReportSchema.optional(),
 });
 
 export type RoutingSnapshot = z.infer<typeof routingSnapshotSchema>;

@@ -4,6 +4,7 @@ import { registerCatalogCommands } from './cli/catalog.js';
 import { helpConfiguration } from './cli/options.js';
 import { registerDemoCommand } from './cli/demo.js';
 import { registerPeersCommand } from './cli/peers.js';
+import { registerReportCommand } from './cli/report.js';
 import { registerServeCommand } from './cli/serve.js';
 import { registerSimCommand } from './cli/sim.js';
 import { registerSnapshotCommands } from './cli/snapshot.js';
@@ -21,6 +22,7 @@ registerDemoCommand(program);
 registerSimCommand(program);
 registerPeersCommand(program);
 registerSnapshotCommands(program);
+registerReportCommand(program);
 registerCatalogCommands(program);
 
 await program.parseAsync(process.argv);

@@ -41,6 +41,8 @@ export interface CoreOptions extends PortFilters {
   readonly policy?: HandlingPolicy;
   readonly discoveryMode?: DiscoveryMode;
   readonly maxEvents?: number;
+  /** The kubeconfig user name of the credential the port adds to requests that bring none (upgrade-impact identity). */
+  readonly ownIdentity?: string | (() => string | undefined);
   /** Extra Host header values the port accepts (rule P4). */
   readonly acceptHosts?: readonly string[];
   readonly probeIntervalMs?: number;
@@ -108,7 +110,7 @@ export function createCore(options: CoreOptions): Core {
     ...(options.discoveryIntervalMs ? { discoveryIntervalMs: options.discoveryIntervalMs } : {}),
     ...(options.goneRetentionMs !== undefined ? { goneRetentionMs: options.goneRetentionMs } : {}),
   });
-  const telemetry = new Telemetry(options.maxEvents ?? 10_000);
+  const telemetry = new Telemetry(options.maxEvents ?? 10_000, options.ownIdentity ? { ownIdentity: options.ownIdentity } : {});
   const routes = new RouteState(peers);
   const upstreams = new Upstreams(options.servers, options.upstream);
   // Data-path pools follow the peer set: a server that joins gets its pool, a removed one's closes

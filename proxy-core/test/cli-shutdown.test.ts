@@ -15,7 +15,7 @@ import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../test/fixtures.js';
 import { portKubeconfig } from '../src/session/demo.js';
-import { loadRelease } from '../src/sim/catalog/index.js';
+import { loadRelease } from '../src/releases/index.js';
 import { startSimCluster, type SimCluster } from '../src/sim/index.js';
 
 const KUBECTL = '/usr/bin/kubectl';

@@ -5,7 +5,7 @@ import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { createCoreService } from '../src/control/service.js';
 import { createCore } from '../src/core.js';
-import { loadRelease } from '../src/sim/catalog/index.js';
+import { loadRelease } from '../src/releases/index.js';
 import { startSimCluster } from '../src/sim/index.js';
 
 describe('failed requests per server', () => {

@@ -1,5 +1,6 @@
 // A minimal apiserver for byte-level tests of the port: the discovery of one GVR, health, a watch
-// that writes a fixed number of events, an endpoint that hashes the body it receives, and a stall.
+// that writes a fixed number of events, an endpoint that hashes the body it receives, a list that
+// carries a deprecation warning (THINGS_WARNING), and a stall.
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -10,6 +11,9 @@ const APIS = JSON.stringify({
   items: [{ metadata: { name: 'example.io' }, versions: [{ version: 'v1', freshness: 'Current', resources: [{ resource: 'things', responseKind: { group: '', version: '', kind: 'Thing' }, scope: 'Namespaced', singularResource: 'thing', verbs: ['create', 'get', 'list', 'watch'] }] }] }],
 });
 const API = JSON.stringify({ apiVersion: 'apidiscovery.k8s.io/v2', kind: 'APIGroupDiscoveryList', metadata: {}, items: [] });
+
+/** The warning text GET /apis/example.io/v1/things (a list) answers with, as `Warning: 299 - "…"`. */
+export const THINGS_WARNING = 'example.io/v1 Thing is deprecated in v1.37+, unavailable in v1.40+; use example.io/v2 Thing';
 
 /** The bytes the watch writes: `count` ADDED events, one per line. */
 export function watchBytes(count: number): Buffer {
@@ -54,6 +58,9 @@ export async function startFakeApiserver(watchEvents = 10_000): Promise<FakeApis
         res.end();
       };
       return step();
+    }
+    if (path === '/apis/example.io/v1/things' && req.method === 'GET') {
+      return res.writeHead(200, { 'content-type': 'application/json', warning: `299 - "${THINGS_WARNING}"` }).end('{"kind":"ThingList","apiVersion":"example.io/v1","metadata":{},"items":[]}');
     }
     if (path === '/apis/example.io/v1/namespaces/d/things' && req.method === 'POST') {
       const hash = createHash('sha256');

@@ -2,7 +2,7 @@
 // release (so kinds, scopes and verbs are real), with the core in front of them.
 import { request } from 'undici';
 import { createCore, type Core, type CoreOptions } from '../src/core.js';
-import { loadRelease, type CatalogGroup, type ReleaseCatalog } from '../src/sim/catalog/index.js';
+import { loadRelease, type CatalogGroup, type ReleaseCatalog } from '../src/releases/index.js';
 import { startSimCluster, type SimCluster } from '../src/sim/index.js';
 
 /** "group/version/resource" keys, core group as "" (e.g. "/v1/pods"). */

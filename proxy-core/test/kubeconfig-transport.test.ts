@@ -14,7 +14,7 @@ import { parse, stringify } from 'yaml';
 import { repoRoot } from '../../test/fixtures.js';
 import { serversFromKubeconfig } from '../src/cluster/from-kubeconfig.js';
 import { createCore, type Core } from '../src/core.js';
-import { loadRelease } from '../src/sim/catalog/index.js';
+import { loadRelease } from '../src/releases/index.js';
 import { startSimCluster, type SimCluster, type SimRequestRecord } from '../src/sim/index.js';
 import { startConnectProxy, type ConnectProxy } from './connect-proxy.js';
 

@@ -3,8 +3,8 @@
 // group-version of both releases of the catalog, as a pre-1.26 apiserver would list them.
 import { describe, expect, it } from 'vitest';
 import { aggregatedFromLegacy } from '../src/discovery/legacy.js';
-import { importRelease } from '../src/sim/catalog/importer.js';
-import { aggregatedDiscovery, legacyResourceList, loadRelease } from '../src/sim/catalog/index.js';
+import { importRelease } from '../src/releases/importer.js';
+import { aggregatedDiscovery, legacyResourceList, loadRelease } from '../src/releases/index.js';
 
 describe('legacy discovery → aggregated', () => {
   for (const release of ['v1.36-dev', 'v1.37-dev']) {

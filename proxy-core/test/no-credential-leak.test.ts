@@ -13,7 +13,8 @@ import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { repoRoot } from '../../test/fixtures.js';
-import { loadRelease } from '../src/sim/catalog/index.js';
+import { shortHash } from '../src/telemetry/client-identity.js';
+import { loadRelease } from '../src/releases/index.js';
 import { startSimCluster, type SimCluster } from '../src/sim/index.js';
 import type { PemPair } from '../src/tls/certs.js';
 import { startConnectProxy, type ConnectProxy } from './connect-proxy.js';
@@ -102,10 +103,16 @@ async function exercise(s: Session): Promise<{ everything: string; seen: { event
     }
 
     // Every read of the control API, and the mutations that answer something.
-    for (const m of ['getOverview', 'getRouteTable', 'getEvents', 'getHealthHistory', 'getDiscoveryViews', 'takeSnapshot']) out.push(await rpc(m));
+    for (const m of ['getOverview', 'getRouteTable', 'getEvents', 'getHealthHistory', 'getDiscoveryViews', 'takeSnapshot', 'getImpactReport']) out.push(await rpc(m));
     out.push(await rpc('setPolicy', { policy: 'pin:apiserver-old' }), await rpc('setDiscoveryMode', { mode: 'peer-aggregated' }), await rpc('setPolicy', { policy: 'pin:nobody' }));
     // Telemetry and the snapshot on the port; a snapshot saved by the CLI; the peers command.
-    out.push(await (await fetch(`${portUrl}/.peerscope/metrics`)).text(), await (await fetch(`${portUrl}/.peerscope/snapshot`)).text());
+    out.push(await (await fetch(`${portUrl}/.peerscope/metrics`)).text(), await (await fetch(`${portUrl}/.peerscope/snapshot`)).text(), await (await fetch(`${portUrl}/.peerscope/impact`)).text());
+    // The upgrade-impact report names the client that brought CLIENT_TOKEN by a hash of it, in every output.
+    for (const output of ['json', 'text', 'markdown']) {
+      const report = await run(['report', '--from', portUrl, '--output', output], s.env);
+      expect(report.code, report.stderr).toBe(0);
+      out.push(report.stdout, report.stderr);
+    }
     const saved = join(mkdtempSync(join(tmpdir(), 'leak-snap-')), 'snap.json');
     const save = await run(['snapshot', 'save', '--from', portUrl, '--out', saved], s.env);
     expect(save.code, save.stderr).toBe(0);
@@ -132,7 +139,7 @@ async function exercise(s: Session): Promise<{ everything: string; seen: { event
 
 function assertClean(everything: string, secrets: readonly string[], kubeconfigText: string): void {
   // What was gathered is the real thing: servers, routing, the 503 the port wrote, a snapshot.
-  for (const expected of ['apiserver-new', 'outcome', 'ServiceUnavailable', 'peerscope.dev/v1', 'peerscope_requests_total']) expect(everything).toContain(expected);
+  for (const expected of ['apiserver-new', 'outcome', 'ServiceUnavailable', 'peerscope.dev/v1', 'peerscope_requests_total', `token:${shortHash(CLIENT_TOKEN)}`]) expect(everything).toContain(expected);
   expect(secrets.length).toBeGreaterThan(3);
   for (const secret of secrets) expect(everything.includes(secret), `leaked: ${secret.slice(0, 14)}…`).toBe(false);
   // Nothing of the kubeconfig's text either.

@@ -12,7 +12,7 @@ import { peerStatusSchema, type PeerHealth } from '../contract/peers.js';
 import { serversFromKubeconfig } from '../src/cluster/from-kubeconfig.js';
 import type { MembershipChange } from '../src/cluster/peer-set.js';
 import { createCore, type ServerRefresh } from '../src/core.js';
-import { loadRelease } from '../src/sim/catalog/index.js';
+import { loadRelease } from '../src/releases/index.js';
 import { startSimCluster, type SimCluster } from '../src/sim/index.js';
 import { runRollout } from '../src/sim/rollout.js';
 import { repoRoot } from '../../test/fixtures.js';

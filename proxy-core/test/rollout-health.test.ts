@@ -2,7 +2,7 @@
 // at the new release, its discovery re-read (the rollout timeline), and the skew gone at the end.
 import { describe, expect, it } from 'vitest';
 import { createCore } from '../src/core.js';
-import { loadRelease } from '../src/sim/catalog/index.js';
+import { loadRelease } from '../src/releases/index.js';
 import { startSimCluster } from '../src/sim/index.js';
 import { runRollout } from '../src/sim/rollout.js';
 import { eventually } from './harness.js';

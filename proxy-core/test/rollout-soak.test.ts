@@ -7,7 +7,7 @@
 // Peerscope prevents. The run is also the body of the long soak in `npm run bench -- --soak-minutes N`.
 import { describe, expect, it } from 'vitest';
 import { createCore } from '../src/core.js';
-import { loadRelease } from '../src/sim/catalog/index.js';
+import { loadRelease } from '../src/releases/index.js';
 import { startSimCluster } from '../src/sim/index.js';
 import { runRollout } from '../src/sim/rollout.js';
 import { startTraffic, type TrafficResult } from '../src/sim/traffic.js';

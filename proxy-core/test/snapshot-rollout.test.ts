@@ -2,7 +2,7 @@
 // step changed, the file round-trips, and no credential byte is ever in it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCore, type Core } from '../src/core.js';
-import { loadRelease } from '../src/sim/catalog/index.js';
+import { loadRelease } from '../src/releases/index.js';
 import { startSimCluster, type SimCluster } from '../src/sim/index.js';
 import { runRollout } from '../src/sim/rollout.js';
 import { diffSnapshots, parseSnapshot, serializeSnapshot, takeSnapshot } from '../src/snapshot/index.js';

@@ -1,5 +1,5 @@
 // The application shell: the cluster at a glance (port, servers, outcome totals, settings and the
-// simulated rollout's controls) above five screens in keyboard-navigable tabs. The screens show the
+// simulated rollout's controls) above six screens in keyboard-navigable tabs. The screens show the
 // live cluster, or a snapshot opened offline: the same components over a read-only CoreClient built
 // from the snapshot, with a banner saying so and the controls that would change a cluster hidden.
 import { QueryClient, QueryClientProvider, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -14,6 +14,7 @@ import { downloadSnapshot } from '../features/snapshots/describe.js';
 import { SnapshotLibrary, type LibraryEntry } from '../features/snapshots/library.js';
 import { OfflineBanner } from '../features/snapshots/OfflineBanner.js';
 import { Snapshots } from '../features/snapshots/Snapshots.js';
+import { UpgradeImpact } from '../features/upgrade-impact/UpgradeImpact.js';
 import { CoreClientProvider, queryKeys, useCoreClient, useCoreEventsIntoCache } from './client-context.js';
 import type { ConnectionState } from './transport/http.js';
 import { createSnapshotClient } from './transport/snapshot-client.js';
@@ -26,12 +27,13 @@ export interface ConnectionSource {
   onConnection(listener: (state: ConnectionState) => void): () => void;
 }
 
-type TabId = 'matrix' | 'routing' | 'health' | 'discovery' | 'snapshots';
+type TabId = 'matrix' | 'routing' | 'health' | 'discovery' | 'impact' | 'snapshots';
 const TABS: { id: TabId; label: string; render: (offline: boolean) => ReactNode }[] = [
   { id: 'matrix', label: 'GVR matrix', render: () => <GvrMatrix /> },
   { id: 'routing', label: 'Live routing', render: () => <LiveRouting /> },
   { id: 'health', label: 'Peer health', render: () => <PeerHealth /> },
   { id: 'discovery', label: 'Discovery', render: (offline) => (offline ? <DiscoveryOffline /> : <Discovery />) },
+  { id: 'impact', label: 'Upgrade impact', render: () => <UpgradeImpact /> },
   { id: 'snapshots', label: 'Snapshots', render: () => <Snapshots /> },
 ];
 

@@ -6,7 +6,7 @@ import { startControlServer, type ControlServer } from '../../proxy-core/src/con
 import { createCoreService, type CoreService } from '../../proxy-core/src/control/service.js';
 import { createSimController, type SimController } from '../../proxy-core/src/control/sim-controller.js';
 import { createCore, type Core } from '../../proxy-core/src/core.js';
-import { loadRelease } from '../../proxy-core/src/sim/catalog/index.js';
+import { loadRelease } from '../../proxy-core/src/releases/index.js';
 import { startSimCluster, type SimCluster } from '../../proxy-core/src/sim/index.js';
 
 // The transport belongs to the renderer's web project (DOM types), so this Node project loads it at

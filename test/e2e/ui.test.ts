@@ -13,9 +13,10 @@ import { createSimController, type SimController } from '../../proxy-core/src/co
 import type { RoutingSnapshot } from '../../proxy-core/contract/index.js';
 import { createCore, type Core } from '../../proxy-core/src/core.js';
 import { gvrKey } from '../../proxy-core/src/discovery/types.js';
-import { loadRelease } from '../../proxy-core/src/sim/catalog/index.js';
+import { impactReportOf } from '../../proxy-core/src/impact/of-core.js';
+import { loadRelease } from '../../proxy-core/src/releases/index.js';
 import { startSimCluster, type SimCluster } from '../../proxy-core/src/sim/index.js';
-import { startTraffic, type TrafficHandle } from '../../proxy-core/src/sim/traffic.js';
+import { legacyOperatorGvr, startTraffic, type TrafficHandle } from '../../proxy-core/src/sim/traffic.js';
 import { repoRoot } from '../fixtures.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -49,6 +50,7 @@ describe.skipIf(!hasChromium)('the UI in Chromium', () => {
       servers: sim.servers.map((s) => ({ name: s.name, url: s.info().url, source: 'sim' as const, ca: sim.ca!, bearerToken: () => sim.token })),
       listen: { port: 0 },
       probeIntervalMs: 250,
+      ownIdentity: 'sim-admin',
     });
     const port = await core.start();
     traffic = startTraffic({ targets: [port.url], rps: 15, releases: [v136, v137], seed: 7 });
@@ -161,6 +163,40 @@ describe.skipIf(!hasChromium)('the UI in Chromium', () => {
     await expect.poll(() => core.discoveryMode()).toBe('peer-aggregated');
   });
 
+  it('shows the upgrade impact: the legacy operator breaks, v1.37-only GVRs are skewed; sorts and filters', async () => {
+    await page.getByRole('tab', { name: 'Upgrade impact' }).click();
+    await page.getByRole('heading', { name: 'Upgrade impact' }).waitFor();
+    // The generator's legacy operator lists a GVR only the v1.36 servers serve, which v1.37-dev removed.
+    const legacyGvr = legacyOperatorGvr([loadRelease('v1.36-dev'), loadRelease('v1.37-dev')])!;
+    const [group, version, resource] = legacyGvr.split('/');
+    const legacy = page.locator('.impact-table tbody tr').filter({ hasText: 'legacy-operator (legacy-controller)' }).filter({ hasText: `${group}/${version} ${resource}` });
+    await legacy.first().waitFor({ timeout: 15_000 });
+    expect(await legacy.first().getAttribute('data-impact')).toBe('removed');
+    expect(await legacy.first().textContent()).toContain('not served by v1.37-dev → 404 after the upgrade');
+    await page.locator('.impact-table tbody tr[data-impact="skewed"]').first().waitFor({ timeout: 15_000 });
+    // What the page shows is what the core reports.
+    const kinds = new Set(impactReportOf(core).findings.map((f) => f.impact));
+    expect(kinds).toContain('removed');
+    expect(kinds).toContain('skewed');
+    await shoot('upgrade-impact');
+    // By volume: the rows' request totals come down.
+    await page.getByRole('button', { name: 'Requests' }).click();
+    expect(await page.getByRole('columnheader', { name: /Requests/ }).getAttribute('aria-sort')).toBe('descending');
+    const totals = await page.locator('.impact-table tbody tr').evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll('td.num div')].reduce((n, d) => n + Number(/ ([\d,]+) /.exec(d.textContent ?? '')?.[1]?.replace(/,/g, '') ?? 0), 0)));
+    expect(totals.length).toBeGreaterThan(2);
+    expect(totals).toEqual([...totals].sort((a, b) => b - a));
+    // One client only.
+    const filter = page.getByRole('combobox', { name: 'Filter by client' });
+    const option = (await filter.locator('option').allTextContents()).find((t) => t.startsWith('legacy-operator'))!;
+    await filter.selectOption({ label: option });
+    const names = await page.locator('.impact-table tbody th[scope=row]').evaluateAll((cells) => cells.map((c) => c.firstChild?.textContent));
+    expect(names.length).toBeGreaterThan(0);
+    expect(new Set(names)).toEqual(new Set(['legacy-operator (legacy-controller)']));
+    await shoot('upgrade-impact-filtered');
+    await filter.selectOption({ index: 0 });
+    await page.getByRole('button', { name: /Impact/ }).click();
+  });
+
   it('stays bounded under a flood of routing events (batched by the host, capped by the page)', async () => {
     await page.getByRole('tab', { name: 'Live routing' }).click();
     await page.getByRole('table', { name: 'Requests, newest first' }).waitFor();
@@ -231,6 +267,13 @@ describe.skipIf(!hasChromium)('the UI in Chromium', () => {
     await page.getByText(`Merged document as ${saved.mergedDiscovery!.handling} answers it: ${saved.mergedDiscovery!.gvrs.length} GVRs`).waitFor();
     expect(await page.getByRole('radio').count()).toBe(0);
     await shoot('snapshot-offline-discovery');
+    // The upgrade-impact report as the port made it at capture time.
+    await page.getByRole('tab', { name: 'Upgrade impact' }).click();
+    await page.getByRole('heading', { name: 'Upgrade impact at capture time' }).waitFor();
+    await page.locator('.impact-table tbody tr').first().waitFor();
+    expect(await page.locator('.impact-table tbody tr').count()).toBe(saved.impact!.findings.length);
+    expect(await page.getByRole('combobox', { name: 'Target release' }).count()).toBe(0);
+    await shoot('snapshot-offline-impact');
     await banner.getByRole('button', { name: 'Return to live' }).click();
     await banner.waitFor({ state: 'detached' });
     await page.getByRole('status').filter({ hasText: /^live$/ }).waitFor();

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { bundledReleaseNames, catalogEntries, loadRelease } from '../sim/catalog/index.js';
+import { bundledReleaseNames, catalogEntries, loadRelease } from '../releases/index.js';
 
 export function registerCatalogCommands(program: Command): void {
   const catalog = program.command('catalog').description('the release catalog the simulated apiservers serve');

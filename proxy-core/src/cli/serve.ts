@@ -4,6 +4,7 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { DiscoveryMode } from '../../contract/settings.js';
 import { tokenFileSource } from '../cluster/credentials.js';
 import { serversFromKubeconfig } from '../cluster/from-kubeconfig.js';
+import { identityOf } from '../telemetry/client-identity.js';
 import type { ServerConfig, ServerSource } from '../cluster/server-config.js';
 import { createCore, DEFAULT_SERVER_REFRESH_MS, type ServerRefresh } from '../core.js';
 import { formatPolicy } from '../proxy/policy.js';
@@ -52,6 +53,7 @@ export function registerServeCommand(program: Command): void {
     .action(async (flags: ServeFlags) => {
       let servers: ServerConfig[];
       let context: string | undefined;
+      let ownIdentity: string | (() => string | undefined) | undefined;
       let serverSource: ServerSource | undefined;
       if (flags.kubeconfig || flags.context || flags.server.length === 0) {
         const found = await serversFromKubeconfig({
@@ -63,12 +65,19 @@ export function registerServeCommand(program: Command): void {
         for (const n of found.notes) process.stderr.write(`peerscope: ${n}\n`);
         servers = found.servers;
         context = found.kubeconfig.contextName;
+        ownIdentity = found.kubeconfig.userName || undefined;
         serverSource = found.source;
       } else {
         const ca = flags.ca ? readOrExit(flags.ca, '--ca') : undefined;
         let bearerToken: ReturnType<typeof tokenFileSource> | undefined;
         try {
           bearerToken = flags.tokenFile ? tokenFileSource(flags.tokenFile) : undefined;
+          const tokens = bearerToken;
+          // The impact report names requests sent with the port's token as a client bringing it would be.
+          if (tokens) ownIdentity = () => {
+            const token = tokens.token();
+            return token ? identityOf(`Bearer ${token}`, undefined) : undefined;
+          };
         } catch (err) {
           fail(`--token-file: ${(err as Error).message}`);
         }
@@ -98,6 +107,7 @@ export function registerServeCommand(program: Command): void {
         acceptHosts: flags.acceptHosts ? flags.acceptHosts.split(',').map((h) => h.trim()).filter(Boolean) : [],
         ...portFilters(flags),
         snapshotSource: context ? 'kubeconfig' : 'servers',
+        ...(ownIdentity ? { ownIdentity } : {}),
         ...(context ? { context } : {}),
         ...(serverSource ? { serverSource, serverRefreshIntervalMs: flags.peerRefresh * 1000, onServerRefresh: reportRefresh() } : {}),
       });

@@ -2,7 +2,7 @@
 // optionally a rollout and traffic — for rehearsals and for pointing any tool at it.
 import { writeFileSync } from 'node:fs';
 import { InvalidArgumentError, Option, type Command, type CommanderError } from 'commander';
-import { loadRelease, loadReleaseFiles, type ReleaseCatalog } from '../sim/catalog/index.js';
+import { loadRelease, loadReleaseFiles, type ReleaseCatalog } from '../releases/index.js';
 import { startSimCluster } from '../sim/cluster.js';
 import { runRollout } from '../sim/rollout.js';
 import { startTraffic, type TrafficSummary } from '../sim/traffic.js';

@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadRelease } from '../sim/catalog/index.js';
+import { loadRelease } from '../releases/index.js';
 import { startSimCluster, type SimCluster } from '../sim/index.js';
 import { ControlClient } from './control-client.js';
 import { serversFromKubeconfig } from './from-kubeconfig.js';

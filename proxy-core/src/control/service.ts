@@ -5,11 +5,13 @@
 import { PeerscopeError } from '../../contract/errors.js';
 import type { CoreClient, CoreEvent, DiscoveryViews, OutcomeTotals, RouteTableView, Settings, SimStatus } from '../../contract/client.js';
 import { compareSnapshotsArgsSchema, discoveryViewsOf, getEventsArgsSchema, readSnapshotArgsSchema } from '../../contract/client.js';
+import { getImpactReportArgsSchema } from '../../contract/impact.js';
 import { routeOutcomes, type RoutingEvent } from '../../contract/events.js';
 import type { Core } from '../core.js';
 import { mergedDiscoveryView } from '../discovery/merged-view.js';
 import { gvrKey } from '../discovery/types.js';
 import { formatPolicy, parsePolicy } from '../proxy/policy.js';
+import { impactReportOf } from '../impact/of-core.js';
 import { diffSnapshots } from '../snapshot/diff.js';
 import { readSnapshotText } from '../snapshot/io.js';
 import { takeSnapshot } from '../snapshot/take.js';
@@ -170,6 +172,9 @@ export function createCoreService(core: Core, options: CoreServiceOptions = {}):
     async compareSnapshots(args) {
       const { before, after } = compareSnapshotsArgsSchema.parse(args);
       return diffSnapshots(before, after);
+    },
+    async getImpactReport(args = {}) {
+      return impactReportOf(core, getImpactReportArgsSchema.parse(args).to);
     },
     async startRollout(): Promise<SimStatus> {
       return requireSim().startRollout();

@@ -1,7 +1,7 @@
 // The rollout and traffic controls the UI drives, over fake servers whose every step waits for the
 // test: start, pause between phases, resume to the end, a failure reported, traffic rate passed on.
 import { describe, expect, it } from 'vitest';
-import type { ReleaseCatalog } from '../sim/catalog/model.js';
+import type { ReleaseCatalog } from '../releases/model.js';
 import type { TrafficHandle } from '../sim/traffic.js';
 import type { SimServer, SimServerInfo } from '../sim/types.js';
 import { createSimController } from './sim-controller.js';

@@ -2,7 +2,7 @@
 // the rollout, pause it between phases, change the traffic rate. Hosts that run no simulator pass none.
 import { PeerscopeError } from '../../contract/errors.js';
 import type { SimStatus } from '../../contract/client.js';
-import type { ReleaseCatalog } from '../sim/catalog/model.js';
+import type { ReleaseCatalog } from '../releases/model.js';
 import { RolloutController, runRollout, type RolloutOptions } from '../sim/rollout.js';
 import type { TrafficHandle } from '../sim/traffic.js';
 import type { SimEvent, SimServer } from '../sim/types.js';

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ControlClient } from '../cluster/control-client.js';
 import { PeerSet } from '../cluster/peer-set.js';
-import { aggregatedDiscovery, legacyApiGroupList, legacyApiVersions, legacyResourceList, loadRelease } from '../sim/catalog/index.js';
+import { aggregatedDiscovery, legacyApiGroupList, legacyApiVersions, legacyResourceList, loadRelease } from '../releases/index.js';
 import { startSimCluster } from '../sim/index.js';
 import { fetchServerDiscovery } from './fetch.js';
 import { gvrKey } from './types.js';

@@ -8,6 +8,7 @@ import type { RouteOutcome } from '../../contract/events.js';
 import type { PeerSet } from '../cluster/peer-set.js';
 import { acceptsAggregatedV2Json, negotiateDiscovery } from '../discovery/negotiate.js';
 import { ifNoneMatchHits } from '../discovery/etag.js';
+import { serveImpact } from '../impact/endpoint.js';
 import { MEDIA } from '../discovery/types.js';
 import { decide, PEER_PROXIED_HEADER, PROXY_ERROR_PREFIX, type Decision } from '../routing/decide.js';
 
@@ -72,6 +73,8 @@ interface Trace {
   /** Answered by one of the port's own endpoints: not a routed request, so no routing event. */
   own: boolean;
   error?: string;
+  /** The upstream's Warning header values, for the upgrade-impact report. */
+  warnings?: readonly string[];
 }
 
 export function createHandler(ctx: ProxyContext) {
@@ -83,7 +86,7 @@ export function createHandler(ctx: ProxyContext) {
     const i = t.info;
     const resource = i !== undefined && i.isResourceRequest;
     // One literal of a fixed shape: a conditional spread here took V8's slow object-clone path.
-    ctx.telemetry.record({
+    const event = ctx.telemetry.record({
       at: t.at,
       userAgent: String(req.headers['user-agent'] ?? ''),
       method: t.method,
@@ -103,6 +106,7 @@ export function createHandler(ctx: ProxyContext) {
       bytesOut: t.bytesOut,
       error: t.error || undefined,
     });
+    ctx.telemetry.usage.record(event, headerValue(req.headers.authorization), t.warnings);
   }
 
   type Routing = { decision: Routed } | { status: Status };
@@ -220,6 +224,7 @@ export function createHandler(ctx: ProxyContext) {
         t.status = result.status;
         t.bytesIn = result.bytesIn;
         t.bytesOut = result.bytesOut;
+        t.warnings = result.warnings;
         t.answeredBy = result.error && !result.headersSent ? null : target;
         if (!result.error) return;
         t.error = result.error.message;
@@ -297,8 +302,11 @@ export function createHandler(ctx: ProxyContext) {
       t.status = 200;
       return;
     }
+    if (path === `${CONTROL_PREFIX}impact` && req.method === 'GET') {
+      return serveImpact({ peerStatuses: () => ctx.peers.statuses(), routes: ctx.state, telemetry: ctx.telemetry }, req.url ?? '', res);
+    }
     t.status = 404;
-    writeStatus(res, failure(404, 'NotFound', `peerscope has no control endpoint ${path}; it has ${CONTROL_PREFIX}metrics and ${CONTROL_PREFIX}snapshot`));
+    writeStatus(res, failure(404, 'NotFound', `peerscope has no control endpoint ${path}; it has ${CONTROL_PREFIX}metrics, ${CONTROL_PREFIX}snapshot and ${CONTROL_PREFIX}impact`));
   }
 
   async function onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
@@ -375,7 +383,7 @@ function newTrace(req: IncomingMessage): { t: Trace; rawUrl: string; path: strin
   const path = q < 0 ? rawUrl : rawUrl.slice(0, q);
   const t: Trace = {
     at: Date.now(), started: performance.now(), method: req.method ?? 'GET', path, info: undefined,
-    handling: null, answeredBy: null, outcome: 'rejected', status: 0, bytesIn: 0, bytesOut: 0, own: false,
+    handling: null, answeredBy: null, outcome: 'rejected', status: 0, bytesIn: 0, bytesOut: 0, own: false, warnings: undefined,
   };
   return { t, rawUrl, path, query: q < 0 ? '' : rawUrl.slice(q + 1) };
 }

@@ -76,6 +76,8 @@ export async function prepareClusterSession(options: ClusterSessionOptions): Pro
       ...options.filters,
       snapshotSource: 'kubeconfig',
       context: contextName,
+      // Requests that bring no credential get the kubeconfig's: the impact report names them by its user.
+      ...(found.kubeconfig.userName ? { ownIdentity: found.kubeconfig.userName } : {}),
       // The apiservers are found again every 30 s: new ones join, departed ones show as gone.
       serverSource: found.source,
     });

@@ -9,9 +9,10 @@ import { createSimController, type SimController } from '../control/sim-controll
 import { createCoreService, type CoreService } from '../control/service.js';
 import { createCore, type Core, type ListenAddress, type PortFilters } from '../core.js';
 import type { HandlingPolicy } from '../proxy/policy.js';
-import { loadRelease } from '../sim/catalog/index.js';
+import { TOKEN_USER } from '../sim/apiserver/auth.js';
+import { loadRelease } from '../releases/index.js';
 import { startSimCluster, type SimCluster } from '../sim/cluster.js';
-import { startTraffic, type TrafficHandle } from '../sim/traffic.js';
+import { startTraffic, type TrafficHandle, type TrafficResult } from '../sim/traffic.js';
 import type { SimEvent } from '../sim/types.js';
 
 export interface DemoSessionOptions {
@@ -33,6 +34,8 @@ export interface DemoSessionOptions {
   readonly rolloutAfterSeconds?: number;
   readonly onRolloutEvent?: (e: SimEvent) => void;
   readonly onRolloutError?: (err: Error) => void;
+  /** Every request the traffic generator sent, as it was answered. */
+  readonly onTrafficResult?: (r: TrafficResult) => void;
 }
 
 export interface DemoSession {
@@ -68,6 +71,8 @@ export async function startDemoSession(options: DemoSessionOptions = {}): Promis
     ...options.filters,
     probeIntervalMs: 1_000,
     snapshotSource: 'sim',
+    // Clients of the port bring no credential: the port adds the simulated cluster's token, whose user this is.
+    ...(sim.token ? { ownIdentity: TOKEN_USER.name } : {}),
   });
   let address: ListenAddress;
   try {
@@ -86,7 +91,7 @@ export async function startDemoSession(options: DemoSessionOptions = {}): Promis
   writeFileSync(kubeconfigPath, portKubeconfig(address.url), { mode: 0o600 });
 
   const trafficRps = options.trafficRps ?? 20;
-  const traffic = startTraffic({ targets: [address.url], rps: trafficRps, releases: [from, to] });
+  const traffic = startTraffic({ targets: [address.url], rps: trafficRps, releases: [from, to], ...(options.onTrafficResult ? { onResult: options.onTrafficResult } : {}) });
   const stepSeconds = options.stepSeconds ?? 10;
   const rollout = createSimController({
     servers: sim.servers, from: fromName, to, traffic, trafficRps,

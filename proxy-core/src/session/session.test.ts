@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { coreClientMethods, type CoreClient, type CoreEvent } from '../../contract/client.js';
-import { loadRelease } from '../sim/catalog/index.js';
+import { loadRelease } from '../releases/index.js';
 import { startSimCluster, type SimCluster } from '../sim/index.js';
 import { kubeconfigContextNames, prepareClusterSession } from './cluster.js';
 import { startDemoSession } from './demo.js';

@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { stringify as toYaml } from 'yaml';
 import { createCertificateAuthority, issueClientCertificate, issueServerCertificate, type CertificateAuthority, type PemPair } from '../tls/certs.js';
-import type { ReleaseCatalog } from './catalog/model.js';
+import type { ReleaseCatalog } from '../releases/model.js';
 import { servedIndex } from './apiserver/context.js';
 import { writeKubernetesEndpoints } from './apiserver/identity.js';
 import { SimApiServer, type SimRequestRecord } from './apiserver/server.js';

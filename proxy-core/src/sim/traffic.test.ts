@@ -2,7 +2,7 @@
 // where the requests arrive), every kind of client, acknowledged writes that match the store, the
 // 404s an older server gives for a newer release's GVRs, and a watch that resumes where it stopped.
 import { describe, expect, it } from 'vitest';
-import { catalogEntries, loadRelease } from './catalog/index.js';
+import { catalogEntries, loadRelease } from '../releases/index.js';
 import { startSimCluster } from './cluster.js';
 import { startTraffic, type TrafficSummary } from './traffic.js';
 import { TokenBucket } from './traffic/token-bucket.js';

@@ -1,7 +1,9 @@
 // The traffic generator: realistic clients at a bounded rate — controllers that list and then watch
 // (including GVRs only the newer release serves) and resume from their last resourceVersion as
 // client-go reflectors do, kubectl-like get / create / delete with unique names, and the
-// namespace-deletion sweep that lists every namespaced GVR (the workflow a false 404 breaks).
+// namespace-deletion sweep that lists every namespaced GVR (the workflow a false 404 breaks), and an
+// old operator that still watches a version the newest release removed. Each kind of request is sent
+// under the user agent of the client that makes it in a cluster (traffic/clients.ts).
 // Targets are used round-robin: one URL is Peerscope's port, several are the servers themselves as
 // a load balancer would spread clients. Every request, watches and sweep steps included, takes a
 // token from one bucket: the generator never exceeds its rate (plus a burst of a tenth of a second).
@@ -9,12 +11,14 @@ import { randomBytes } from 'node:crypto';
 import { seededRandom } from '../util/seeded-random.js';
 import { setMaxListeners } from 'node:events';
 import { Agent, request } from '../upstream/undici.js';
-import { catalogEntries, type ReleaseCatalog } from './catalog/index.js';
+import { catalogEntries, type ReleaseCatalog } from '../releases/index.js';
+import { legacyOperatorGvr, TRAFFIC_CLIENTS, type TrafficClient } from './traffic/clients.js';
 import { isWritable, objectFor } from './traffic/objects.js';
 import { TokenBucket } from './traffic/token-bucket.js';
 import { emptyWatchCounts, type WatchCounts, type WatchSegment } from './traffic/watch-log.js';
 
 export type { WatchCounts, WatchSegment } from './traffic/watch-log.js';
+export { legacyOperatorGvr, TRAFFIC_CLIENTS, type TrafficClient } from './traffic/clients.js';
 
 export type TrafficKind = 'list' | 'watch' | 'get' | 'create' | 'delete' | 'ns-sweep';
 
@@ -30,6 +34,8 @@ export interface TrafficResult {
   /** Until the whole answer; for a watch, until its response headers. */
   readonly ms: number;
   readonly target: string;
+  /** The user agent it was sent with: which of TRAFFIC_CLIENTS sent it. */
+  readonly userAgent: string;
   /** The server that answered: X-Peerscope-Route's answering server, else X-Simulated-Apiserver. */
   readonly answeredBy?: string;
   readonly error?: string;
@@ -116,7 +122,9 @@ export function startTraffic(options: TrafficOptions): TrafficHandle {
   const ns = options.namespace ?? 'peerscope-traffic';
   const runId = randomBytes(3).toString('hex');
   const agent = new Agent({ connections: 64, connect: options.ca ? { ca: options.ca } : {} });
-  const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'peerscope-traffic/0.1', ...(options.token ? { authorization: `Bearer ${options.token}` } : {}) };
+  const baseHeaders: Record<string, string> = { accept: 'application/json', ...(options.token ? { authorization: `Bearer ${options.token}` } : {}) };
+  const headersOf = (client: TrafficClient): Record<string, string> => ({ ...baseHeaders, 'user-agent': client.userAgent });
+  const clientOf = (kind: TrafficKind): TrafficClient => (kind === 'ns-sweep' ? TRAFFIC_CLIENTS.namespaceController : TRAFFIC_CLIENTS.kubectl);
   const random = seededRandom(options.seed ?? 1);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)] as T;
 
@@ -156,8 +164,9 @@ export function startTraffic(options: TrafficOptions): TrafficHandle {
   }
 
   /** One short request; takes a token first unless the caller already holds one. Undefined when stopped before it was sent. */
-  async function send(kind: TrafficKind, g: Gvr, method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown, paid = false): Promise<Answer | undefined> {
+  async function send(kind: TrafficKind, g: Gvr, method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown, paid = false, client = clientOf(kind)): Promise<Answer | undefined> {
     if (!paid && !(await bucket.take())) return undefined;
+    const headers = headersOf(client);
     const target = nextTarget();
     const started = performance.now();
     let status = 0;
@@ -180,7 +189,7 @@ export function startTraffic(options: TrafficOptions): TrafficHandle {
     }
     // Cut by our own stop: not a result of the system under test.
     if (requestAbort.signal.aborted && status === 0) return { status };
-    record({ at: Date.now(), kind, method, path, gvr: g.key, status, ms: performance.now() - started, target, ...(answeredBy ? { answeredBy } : {}), ...(error ? { error } : {}) });
+    record({ at: Date.now(), kind, method, path, gvr: g.key, status, ms: performance.now() - started, target, userAgent: client.userAgent, ...(answeredBy ? { answeredBy } : {}), ...(error ? { error } : {}) });
     return { status, ...(json ? { json } : {}) };
   }
 
@@ -272,7 +281,7 @@ export function startTraffic(options: TrafficOptions): TrafficHandle {
   }
 
   /** A controller's reflector: list, then watch from the list's resourceVersion; on a clean end, watch again from the last one seen; on 410 Gone, list again. */
-  async function reflector(g: Gvr): Promise<void> {
+  async function reflector(g: Gvr, client: TrafficClient = TRAFFIC_CLIENTS.garbageCollector): Promise<void> {
     let rv: string | undefined;
     let failures = 0;
     let segment: WatchSegment | undefined;
@@ -281,7 +290,7 @@ export function startTraffic(options: TrafficOptions): TrafficHandle {
     };
     while (!stopping) {
       if (rv === undefined) {
-        const res = await send('list', g, 'GET', `${collection(g)}?limit=500`);
+        const res = await send('list', g, 'GET', `${collection(g)}?limit=500`, undefined, false, client);
         if (!res) return;
         const listRv = (res.json?.metadata as { resourceVersion?: unknown } | undefined)?.resourceVersion;
         if (res.status !== 200 || typeof listRv !== 'string') {
@@ -293,7 +302,7 @@ export function startTraffic(options: TrafficOptions): TrafficHandle {
         summary.watchSegments.push(segment);
       }
       if (!(await bucket.take())) return;
-      const outcome = await watchOnce(g, rv, segment as WatchSegment);
+      const outcome = await watchOnce(g, rv, segment as WatchSegment, client);
       if (outcome.kind === 'stopped') return;
       if (outcome.kind === 'gone') {
         rv = undefined;
@@ -305,10 +314,11 @@ export function startTraffic(options: TrafficOptions): TrafficHandle {
     }
   }
 
-  async function watchOnce(g: Gvr, rv: string, segment: WatchSegment): Promise<{ kind: 'ended' | 'failed' | 'gone' | 'stopped'; rv?: string }> {
+  async function watchOnce(g: Gvr, rv: string, segment: WatchSegment, client: TrafficClient): Promise<{ kind: 'ended' | 'failed' | 'gone' | 'stopped'; rv?: string }> {
     const target = nextTarget();
     const path = `${collection(g)}?allowWatchBookmarks=true&resourceVersion=${encodeURIComponent(rv)}&timeoutSeconds=${300 + Math.floor(random() * 300)}&watch=true`;
     const started = performance.now();
+    const headers = headersOf(client);
     let lastRv: string | undefined;
     let opened = false;
     const held = (next: string) => {
@@ -318,7 +328,7 @@ export function startTraffic(options: TrafficOptions): TrafficHandle {
     try {
       const res = await request(`${target}${path}`, { dispatcher: agent, headers, signal: watchAbort.signal });
       const answeredBy = answeredByOf(res.headers);
-      record({ at: Date.now(), kind: 'watch', method: 'GET', path, gvr: g.key, status: res.statusCode, ms: performance.now() - started, target, ...(answeredBy ? { answeredBy } : {}) });
+      record({ at: Date.now(), kind: 'watch', method: 'GET', path, gvr: g.key, status: res.statusCode, ms: performance.now() - started, target, userAgent: client.userAgent, ...(answeredBy ? { answeredBy } : {}) });
       if (res.statusCode !== 200) {
         await res.body.text();
         summary.watches.refused++;
@@ -359,7 +369,7 @@ export function startTraffic(options: TrafficOptions): TrafficHandle {
       else {
         summary.watches.refused++;
         // No answer at all (refused, reset before headers): a request that failed.
-        record({ at: Date.now(), kind: 'watch', method: 'GET', path, gvr: g.key, status: 0, ms: performance.now() - started, target, error: (err as Error).message });
+        record({ at: Date.now(), kind: 'watch', method: 'GET', path, gvr: g.key, status: 0, ms: performance.now() - started, target, userAgent: client.userAgent, error: (err as Error).message });
       }
       return { kind: 'failed', ...(lastRv ? { rv: lastRv } : {}) };
     }
@@ -367,6 +377,9 @@ export function startTraffic(options: TrafficOptions): TrafficHandle {
 
   track(dispatch());
   for (const g of chooseWatched(listable, options.watches ?? 3)) track(reflector(g));
+  const legacy = legacyOperatorGvr(options.releases);
+  const legacyGvr = legacy === undefined ? undefined : listable.find((g) => g.key === legacy);
+  if (legacyGvr) track(reflector(legacyGvr, TRAFFIC_CLIENTS.legacyOperator));
 
   const snapshot = (): TrafficSummary => ({
     ...summary, byStatus: { ...summary.byStatus }, byKind: { ...summary.byKind }, notFound: [...summary.notFound], writes: [...summary.writes], uncertain: [...summary.uncertain],

@@ -6,6 +6,7 @@ import type { DiscoveryMode } from '../../contract/settings.js';
 import type { PeerSet } from '../cluster/peer-set.js';
 import { mergedDiscoveryView } from '../discovery/merged-view.js';
 import { gvrKey } from '../discovery/types.js';
+import { impactReportOf } from '../impact/of-core.js';
 import { formatPolicy, type HandlingPolicy } from '../proxy/policy.js';
 import type { RouteState } from '../proxy/route-state.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
@@ -26,7 +27,7 @@ export interface TakeOptions {
 export interface SnapshotSource {
   readonly peers: Pick<PeerSet, 'discovery'>;
   readonly routes: Pick<RouteState, 'table' | 'merged'>;
-  readonly telemetry: Pick<Telemetry, 'counterRows' | 'recent'>;
+  readonly telemetry: Pick<Telemetry, 'counterRows' | 'recent' | 'usage'>;
   peerStatuses(): PeerStatus[];
   policy(): HandlingPolicy;
   discoveryMode(): DiscoveryMode;
@@ -53,11 +54,12 @@ export function takeSnapshot(core: SnapshotSource, options: TakeOptions): Routin
       },
     };
   });
+  const now = options.now ?? new Date();
   const rows = table.rows().map((r) => ({ gvr: gvrKey(r.gvr), servers: [...r.servers] }));
   return {
     apiVersion: SNAPSHOT_API_VERSION,
     kind: SNAPSHOT_KIND,
-    takenAt: (options.now ?? new Date()).toISOString(),
+    takenAt: now.toISOString(),
     source: {
       kind: options.source,
       ...(options.context ? { context: options.context } : {}),
@@ -76,5 +78,7 @@ export function takeSnapshot(core: SnapshotSource, options: TakeOptions): Routin
       count: c.count,
     })),
     events: core.telemetry.recent(options.maxEvents),
+    usage: core.telemetry.usage.data(now.getTime()),
+    impact: impactReportOf(core, undefined, now.getTime()),
   };
 }

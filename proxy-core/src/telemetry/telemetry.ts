@@ -1,6 +1,7 @@
 // Every routing decision becomes an event: kept in a bounded ring, counted by outcome × GVR × server,
 // streamed to subscribers (UI, SSE) and exposed as Prometheus text.
 import type { RouteOutcome, RoutingEvent } from '../../contract/events.js';
+import { ClientUsage, type UsageOptions } from './client-usage.js';
 import { ErrorSeries, type ErrorBucket } from './error-series.js';
 import { EventRing } from './event-ring.js';
 
@@ -39,9 +40,12 @@ export class Telemetry {
   private readonly errors = new ErrorSeries();
   private seq = 0;
   readonly startedAt = Date.now();
+  /** Requests per client × GVR × verb, for the upgrade-impact report (the handler records into it). */
+  readonly usage: ClientUsage;
 
-  constructor(maxEvents = 10_000) {
+  constructor(maxEvents = 10_000, usage: UsageOptions = {}) {
     this.ring = new EventRing(maxEvents);
+    this.usage = new ClientUsage(usage);
   }
 
   record(e: Omit<RoutingEvent, 'seq'>): RoutingEvent {

@@ -33,6 +33,8 @@ export interface ForwardResult {
   /** The upstream's headers reached the client; an error after that means a truncated body. */
   readonly headersSent: boolean;
   readonly error?: UpstreamError;
+  /** The upstream's `Warning` header values (deprecation notices), when it sent any. */
+  readonly warnings?: readonly string[];
 }
 
 /** Request headers that are the proxy's own business, or that undici sets itself and refuses. */
@@ -115,6 +117,7 @@ class Relay implements Dispatcher.DispatchHandler {
   private abort: ((err?: Error) => void) | undefined;
   private resume: (() => void) | undefined;
   private status = 0;
+  private warnings: string[] | undefined;
   private bytesOut = 0;
   private headersSent = false;
   private clientGone = false;
@@ -196,6 +199,7 @@ class Relay implements Dispatcher.DispatchHandler {
     }
     this.resume = resume;
     this.status = statusCode;
+    this.warnings = warningValues(rawHeaders);
     this.res.writeHead(statusCode, relayedRawHeaders(rawHeaders, this.opts.responseHeaders));
     this.headersSent = true;
     if (this.opts.watch) this.res.flushHeaders();
@@ -259,8 +263,10 @@ class Relay implements Dispatcher.DispatchHandler {
   }
 
   private finish(error: UpstreamError | undefined): void {
-    const result: ForwardResult = { status: this.status, bytesIn: this.bytesIn, bytesOut: this.bytesOut, headersSent: this.headersSent };
-    this.settle(error ? { status: result.status, bytesIn: result.bytesIn, bytesOut: result.bytesOut, headersSent: result.headersSent, error } : result);
+    const result: { -readonly [K in keyof ForwardResult]: ForwardResult[K] } = { status: this.status, bytesIn: this.bytesIn, bytesOut: this.bytesOut, headersSent: this.headersSent };
+    if (error) result.error = error;
+    if (this.warnings) result.warnings = this.warnings;
+    this.settle(result);
   }
 
   private settle(result: ForwardResult): void {
@@ -295,6 +301,20 @@ export function relayedRawHeaders(raw: readonly (Buffer | string)[], extra: Reco
   const out: string[] = [];
   for (let i = 0; i < names.length; i++) if (!hop.has(lower[i] as string)) out.push(names[i] as string, values[i] as string);
   if (extra) for (const name in extra) out.push(name, extra[name] as string);
+  return out;
+}
+
+/**
+ * The values of `Warning` headers in a raw header list, or undefined (the common case). A length check
+ * first: most names are not 7 bytes long, and no string is made for them.
+ */
+export function warningValues(raw: readonly (Buffer | string)[]): string[] | undefined {
+  let out: string[] | undefined;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i] as Buffer | string;
+    if (name.length !== 7 || latin1(name).toLowerCase() !== 'warning') continue;
+    (out ??= []).push(latin1(raw[i + 1] as Buffer | string));
+  }
   return out;
 }
 

@@ -5,7 +5,9 @@ import type {
   CoreClient,
   CoreEvent,
   DiscoveryViews,
+  GetImpactReportArgs,
   HealthHistory,
+  ImpactReport,
   OutcomeTotals,
   Overview,
   PeerStatus,
@@ -18,6 +20,7 @@ import type {
   SnapshotDiff,
   SnapshotReadResult,
 } from '../../../proxy-core/contract/index.js';
+import { sampleImpactReport } from './impact.js';
 
 export function totals(partial: Partial<OutcomeTotals> = {}): OutcomeTotals {
   return { local: 0, rerouted: 0, notfound: 0, unavailable: 0, 'discovery-merged': 0, 'discovery-own': 0, 'non-resource': 0, rejected: 0, ...partial };
@@ -124,6 +127,11 @@ export class FakeCoreClient implements CoreClient {
       this.compared.push(args);
       return this.diff;
     });
+  }
+  /** What getImpactReport answers, per target (the default target when none is asked for). */
+  impact: (to: string) => ImpactReport = (to) => sampleImpactReport(to);
+  getImpactReport(args: GetImpactReportArgs = {}): Promise<ImpactReport> {
+    return this.answer(`getImpactReport:${args.to ?? ''}`, () => this.impact(args.to ?? 'v1.37-dev'));
   }
   startRollout() {
     return this.answer('startRollout', () => {

@@ -110,6 +110,12 @@ export function createSnapshotClient(snapshot: RoutingSnapshot, options: { label
     takeSnapshot: async () => snapshot,
     readSnapshot: (args) => live((c) => c.readSnapshot(args)),
     compareSnapshots: (args) => live((c) => c.compareSnapshots(args)),
+    // The report the port made when the snapshot was taken, against the release it chose then.
+    getImpactReport: async (args = {}) => {
+      if (!snapshot.impact) return refuse('the upgrade-impact report (this snapshot was taken before Peerscope recorded which clients call what)');
+      if (args.to !== undefined && args.to !== snapshot.impact.target.release) return refuse(`a report against ${args.to} (this snapshot holds the one against ${snapshot.impact.target.release}; \`peerscope report --snapshot FILE --to ${args.to}\` makes another)`);
+      return structuredClone(snapshot.impact);
+    },
     startRollout: () => refuse('starting a rollout'),
     pauseRollout: () => refuse('pausing a rollout'),
     setTrafficRate: () => refuse('setting the traffic rate'),

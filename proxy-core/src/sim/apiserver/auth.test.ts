@@ -3,7 +3,7 @@
 import https from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCertificateAuthority, issueClientCertificate, type PemPair } from '../../tls/certs.js';
-import { loadRelease } from '../catalog/index.js';
+import { loadRelease } from '../../releases/index.js';
 import { startSimCluster, type SimCluster } from '../cluster.js';
 import type { SimRequestRecord } from './server.js';
 

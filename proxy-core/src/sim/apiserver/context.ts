@@ -1,5 +1,5 @@
 // What every handler of one simulated apiserver sees: its name, its release, the shared store.
-import type { CatalogResource, ReleaseCatalog } from '../catalog/model.js';
+import type { CatalogResource, ReleaseCatalog } from '../../releases/model.js';
 import type { ObjectStore } from '../store/store.js';
 
 export interface ApiContext {

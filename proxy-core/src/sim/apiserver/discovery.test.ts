@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureReleases, readFixture } from '../../../../test/fixtures.js';
 import { MEDIA } from '../../discovery/types.js';
-import { catalogEntries, loadRelease } from '../catalog/index.js';
+import { catalogEntries, loadRelease } from '../../releases/index.js';
 import { startSimCluster, type SimCluster } from '../cluster.js';
 import { negotiateRoot } from './discovery.js';
 import { callServer } from '../../../test/sim-client.js';

@@ -4,8 +4,8 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MEDIA } from '../../discovery/types.js';
-import { aggregatedDiscovery, legacyApiGroup, legacyApiGroupList, legacyApiVersions, legacyResourceList } from '../catalog/render.js';
-import type { ReleaseCatalog } from '../catalog/model.js';
+import { aggregatedDiscovery, legacyApiGroup, legacyApiGroupList, legacyApiVersions, legacyResourceList } from '../../releases/render.js';
+import type { ReleaseCatalog } from '../../releases/model.js';
 import type { ApiContext } from './context.js';
 import { apiError, notFoundError, sendJson } from './errors.js';
 import { acceptsPlainJson, parseAccept } from './negotiate.js';

@@ -2,7 +2,7 @@
 // list, and while draining readyz's "[-]shutdown failed: reason withheld".
 import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import type { ReleaseCatalog } from '../catalog/model.js';
+import type { ReleaseCatalog } from '../../releases/model.js';
 import type { ApiContext } from './context.js';
 import { notFoundError, sendJson, sendText } from './errors.js';
 

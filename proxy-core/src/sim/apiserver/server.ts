@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import http, { STATUS_CODES } from 'node:http';
 import https from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
-import type { ReleaseCatalog } from '../catalog/model.js';
+import type { ReleaseCatalog } from '../../releases/model.js';
 import type { ObjectStore } from '../store/store.js';
 import { statusBody } from '../../util/status.js';
 import { authenticate, unauthorized, type SimAuthConfig, type SimUser } from './auth.js';

@@ -1,7 +1,7 @@
 // Renders a release catalog as the discovery documents a kube-apiserver of that release serves:
 // aggregated (apidiscovery.k8s.io v2 / v2beta1) for /api and /apis, and the legacy forms
 // (APIVersions, APIGroupList, APIResourceList).
-import type { APIGroupDiscovery, APIGroupDiscoveryList, APIResourceDiscovery } from '../../discovery/types.js';
+import type { APIGroupDiscovery, APIGroupDiscoveryList, APIResourceDiscovery } from '../discovery/types.js';
 import type { CatalogGroup, CatalogResource, ReleaseCatalog } from './model.js';
 
 type DiscoveryVersion = 'v2' | 'v2beta1';

@@ -1,9 +1,9 @@
 // The release catalog: the releases the project ships (written by scripts/import-catalog.ts from
 // ../shared/fixtures/discovery) plus any an operator loads from their own captured documents.
-import { InputError } from '../../util/input-error.js';
+import { InputError } from '../util/input-error.js';
 import { importRelease, readDiscoveryInput } from './importer.js';
 import { releaseCatalogSchema, type ReleaseCatalog } from './model.js';
-import { bundledReleases } from './releases/index.js';
+import { bundledReleases } from './bundled/index.js';
 
 export * from './model.js';
 export { importRelease, readDiscoveryInput, versionOf } from './importer.js';

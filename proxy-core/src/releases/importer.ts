@@ -11,8 +11,8 @@ import {
   apiResourceListSchema,
   type APIGroupDiscoveryList,
   type APIResourceList,
-} from '../../discovery/types.js';
-import { InputError, fromZodError, parseJsonText } from '../../util/input-error.js';
+} from '../discovery/types.js';
+import { InputError, fromZodError, parseJsonText } from '../util/input-error.js';
 import {
   CATALOG_FORMAT,
   type CatalogGroup,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fixturePath, fixtureReleases, readFixture, withoutStorageHashes } from '../../../../test/fixtures.js';
-import { gvrKey } from '../../discovery/types.js';
+import { fixturePath, fixtureReleases, readFixture, withoutStorageHashes } from '../../../test/fixtures.js';
+import { gvrKey } from '../discovery/types.js';
 import {
   aggregatedDiscovery,
   bundledReleaseNames,
@@ -12,7 +12,7 @@ import {
   readDiscoveryInput,
   versionOf,
 } from './index.js';
-import { InputError } from '../../util/input-error.js';
+import { InputError } from '../util/input-error.js';
 
 interface FixtureList { items: { metadata: { name: string }; versions: { version: string; resources: { resource: string }[] }[] }[] }
 interface FixtureLegacy { groupVersion: string; resources: { name: string }[] }

@@ -1,0 +1,8 @@
+// One figure of `npm run bench`: a measured value, its unit, and its target where it has one.
+export interface Figure {
+  readonly name: string;
+  readonly value: number;
+  readonly unit: string;
+  /** Undefined for figures printed for information only. */
+  readonly target?: number;
+}

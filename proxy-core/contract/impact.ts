@@ -1,0 +1,137 @@
+// Upgrade impact: which clients call what an upgrade removes, what only some servers serve, what only
+// the target release serves, and what apiservers warn is deprecated — from the requests through the
+// port. The client usage is recorded by the core (bounded); the report classifies it against a target
+// release. Both are plain data: a client's identity is a kubeconfig user name or a short hash of its
+// credential, never the credential. docs/impact-report.schema.json is generated from this schema.
+import { z } from 'zod';
+
+export const IMPACT_REPORT_KIND = 'ImpactReport';
+
+/** Most severe first: the order "sort by impact" uses. */
+export const impactKinds = ['removed', 'skewed', 'deprecated', 'target-only'] as const;
+export const impactKindSchema = z.enum(impactKinds);
+export type ImpactKind = z.infer<typeof impactKindSchema>;
+
+/**
+ * Who sent a request, as far as the port can tell. `identity` is the kubeconfig user name when the
+ * port added its own credential, `token:<8 hex>` (the first 8 hex digits of the bearer token's
+ * SHA-256), `<scheme>:<8 hex>` for another Authorization scheme, or `anonymous`.
+ */
+export const impactClientSchema = z.object({
+  /** Short name from the user agent: its program, and a controller's name when client-go appended one. */
+  name: z.string(),
+  userAgent: z.string(),
+  identity: z.string(),
+});
+export type ImpactClient = z.infer<typeof impactClientSchema>;
+
+/** One client × GVR × verb as the port counted it. */
+export const usageRowSchema = z.object({
+  userAgent: z.string(),
+  identity: z.string(),
+  group: z.string(),
+  version: z.string(),
+  resource: z.string(),
+  verb: z.string(),
+  count: z.number().int().nonnegative(),
+  /** Answers with status 404. */
+  notFound: z.number().int().nonnegative(),
+  /** Answers that carried a `Warning: 299` header. */
+  warned: z.number().int().nonnegative(),
+  /** The distinct warning texts (at most a few per row). */
+  warnings: z.array(z.string()),
+  firstAt: z.number(),
+  lastAt: z.number(),
+  /** Requests per minute within the window, oldest first; only minutes with requests. */
+  minutes: z.array(z.object({ at: z.number(), count: z.number().int().positive() })),
+});
+export type UsageRow = z.infer<typeof usageRowSchema>;
+
+export const clientUsageSchema = z.object({
+  /** Epoch ms when counting started, and when this was read. */
+  since: z.number(),
+  at: z.number(),
+  /** Per-minute counts reach back this far. */
+  windowMinutes: z.number().int().positive(),
+  rows: z.array(usageRowSchema),
+  /** Requests not counted in any row: the row limit was reached (docs/decisions.md). */
+  untracked: z.number().int().nonnegative(),
+});
+export type ClientUsage = z.infer<typeof clientUsageSchema>;
+
+export const impactVerbSchema = z.object({
+  verb: z.string(),
+  count: z.number().int().nonnegative(),
+  /** Over the window (or the time since counting started, when shorter). */
+  perMinute: z.number().nonnegative(),
+});
+
+export const impactFindingSchema = z.object({
+  client: impactClientSchema,
+  group: z.string(),
+  version: z.string(),
+  resource: z.string(),
+  /** Most frequent first. */
+  verbs: z.array(impactVerbSchema),
+  impact: impactKindSchema,
+  /** The finding in plain words. */
+  message: z.string(),
+  evidence: z.object({
+    /** Current servers whose own discovery lists the GVR. */
+    servedNowBy: z.array(z.string()),
+    /** Current servers (with a discovery document) that do not. */
+    notServedNowBy: z.array(z.string()),
+    servedByTarget: z.boolean(),
+    /** Requests answered 404 so far. */
+    notFound: z.number().int().nonnegative(),
+    /** Warning texts apiservers sent this client for this GVR. */
+    warnings: z.array(z.string()),
+    firstAt: z.number(),
+    lastAt: z.number(),
+  }),
+  /** Requests per minute, all verbs, oldest first (only minutes with requests). */
+  minutes: z.array(z.object({ at: z.number(), count: z.number().int().positive() })),
+});
+export type ImpactFinding = z.infer<typeof impactFindingSchema>;
+
+export const impactReportSchema = z.object({
+  apiVersion: z.literal('peerscope.dev/v1'),
+  kind: z.literal(IMPACT_REPORT_KIND),
+  /** Epoch ms the report was made. */
+  at: z.number(),
+  target: z.object({ release: z.string(), gitVersion: z.string() }),
+  /** The servers the GVRs were compared against, with their releases. */
+  current: z.array(z.object({ name: z.string(), gitVersion: z.string().optional() })),
+  /** What the counts cover. */
+  window: z.object({ since: z.number(), until: z.number(), minutes: z.number().nonnegative() }),
+  /** Most severe first, then by volume. */
+  findings: z.array(impactFindingSchema),
+  /** Distinct clients seen (user agent × identity). */
+  clients: z.number().int().nonnegative(),
+  /** Requests the usage limits left uncounted. */
+  untracked: z.number().int().nonnegative(),
+  /** Releases a report can be made against here (the release catalog). */
+  targets: z.array(z.string()),
+});
+export type ImpactReport = z.infer<typeof impactReportSchema>;
+
+export const getImpactReportArgsSchema = z.object({
+  /** A release of the catalog; default: the newest release above every current server's. */
+  to: z.string().min(1).max(200).optional(),
+});
+export type GetImpactReportArgs = z.infer<typeof getImpactReportArgsSchema>;
+
+/** How much each impact weighs when sorting (higher first). */
+export function impactRank(kind: ImpactKind): number {
+  return impactKinds.length - impactKinds.indexOf(kind);
+}
+
+/** "kube-controller-manager/v1.36.0 (linux/amd64) kubernetes/abc/namespace-controller" → "kube-controller-manager (namespace-controller)". */
+export function clientNameOf(userAgent: string): string {
+  if (!userAgent) return '(no user agent)';
+  const program = userAgent.split(/[/ ]/, 1)[0] || userAgent;
+  // client-go's default: "<program>/<version> (<os>/<arch>) kubernetes/<commit>", then "/<controller>" when named.
+  const named = /\) kubernetes\/[^/\s]+\/(.+)$/.exec(userAgent);
+  const controller = named?.[1]?.split(':').pop();
+  return controller ? `${program} (${controller})` : program;
+}

@@ -1,0 +1,94 @@
+// `peerscope report`: which clients an upgrade affects, from the requests a running port has seen
+// (--from) or that a routing snapshot recorded (--snapshot), against a target release (--to).
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { impactReportSchema, type ImpactReport } from '../../contract/impact.js';
+import type { RoutingSnapshot } from '../../contract/snapshot.js';
+import { formatImpactMarkdown, formatImpactText } from '../impact/format.js';
+import { impactReportOfSnapshot } from '../impact/of-core.js';
+import { catalogTarget, defaultTargetName, targetOf } from '../impact/targets.js';
+import { loadReleaseFiles } from '../releases/index.js';
+import { parseSnapshot, readSnapshotFile } from '../snapshot/index.js';
+import { Agent, request } from '../upstream/undici.js';
+import { InputError } from '../util/input-error.js';
+
+interface ReportFlags {
+  from: string;
+  snapshot?: string;
+  to?: string;
+  releaseFile: Map<string, string[]>;
+  output: 'text' | 'json' | 'markdown';
+}
+
+export function registerReportCommand(program: Command): void {
+  program
+    .command('report')
+    .description('upgrade impact: the clients that call what the target release removes, what only some servers serve, what only the target serves, and what apiservers warn is deprecated')
+    .option('--from <url>', 'the local port of a running `peerscope serve` or `demo`', 'http://127.0.0.1:8001')
+    .option('--snapshot <file>', 'read a routing snapshot instead of a running port')
+    .option('--to <release>', 'the target release: from the catalog (`peerscope catalog list`) or a --release-file name (default: the next catalog release above the current servers)')
+    .addOption(new Option('--release-file <name=file>', 'a release NAME from captured discovery documents (/apis and /api or /api/v1; repeat for each file), as `peerscope sim` takes them').argParser(collectReleaseFile).default(new Map(), 'none'))
+    .addOption(new Option('--output <format>', 'text, json or markdown').choices(['text', 'json', 'markdown']).default('text'))
+    .action(async (flags: ReportFlags) => {
+      const report = await guard(() => makeReport(flags));
+      const text = flags.output === 'json' ? JSON.stringify(report, null, 2) + '\n' : flags.output === 'markdown' ? formatImpactMarkdown(report) : formatImpactText(report);
+      process.stdout.write(text);
+    });
+}
+
+async function makeReport(flags: ReportFlags): Promise<ImpactReport> {
+  const files = flags.to ? flags.releaseFile.get(flags.to) : undefined;
+  if (flags.releaseFile.size > 0 && !files) throw new InputError('--to', `give --to with one of the --release-file names (${[...flags.releaseFile.keys()].join(', ')})`);
+  // A catalog release against a running port: the port makes the report itself.
+  if (!flags.snapshot && !files) return impactReportSchema.parse(JSON.parse(await get(flags.from, `/.peerscope/impact${flags.to ? `?to=${encodeURIComponent(flags.to)}` : ''}`)));
+  const snapshot: RoutingSnapshot = flags.snapshot ? readSnapshotFile(flags.snapshot) : parseSnapshot(await get(flags.from, '/.peerscope/snapshot'), `${flags.from}/.peerscope/snapshot`);
+  const target = files && flags.to ? targetOf(loadReleaseFiles(flags.to, files)) : catalogTarget(flags.to ?? defaultTargetName(snapshot.servers.map((s) => s.gitVersion)));
+  const report = impactReportOfSnapshot(snapshot, target);
+  if (!report) throw new InputError(flags.snapshot ?? flags.from, 'this snapshot was taken by a Peerscope that did not record client usage yet: no report can be made from it');
+  return report;
+}
+
+/** The body of a 200 answer of the running port, or an error that says what happened. */
+async function get(from: string, path: string): Promise<string> {
+  const url = `${from.replace(/\/$/, '')}${path}`;
+  const agent = new Agent();
+  try {
+    const res = await request(url, { dispatcher: agent });
+    const text = await res.body.text();
+    if (res.statusCode !== 200) {
+      let message = `HTTP ${res.statusCode}`;
+      try {
+        message = String((JSON.parse(text) as { message?: unknown }).message ?? message);
+      } catch {
+        // not a Status: the HTTP status says enough
+      }
+      throw new InputError(url, message);
+    }
+    return text;
+  } catch (err) {
+    if (err instanceof InputError) throw err;
+    throw new InputError(from, `cannot reach a running Peerscope: ${(err as Error).message}`);
+  } finally {
+    await agent.close();
+  }
+}
+
+function collectReleaseFile(value: string, previous: Map<string, string[]> = new Map()): Map<string, string[]> {
+  const eq = value.indexOf('=');
+  if (eq <= 0 || eq === value.length - 1) throw new InvalidArgumentError(`"${value}" is not NAME=FILE`);
+  const name = value.slice(0, eq);
+  const next = new Map(previous);
+  next.set(name, [...(next.get(name) ?? []), value.slice(eq + 1)]);
+  return next;
+}
+
+async function guard<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (err instanceof InputError) {
+      process.stderr.write(`peerscope: ${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,64 @@
+// The upgrade-impact report for people: plain text for a terminal, Markdown for a change ticket.
+import { impactKinds, type ImpactFinding, type ImpactKind, type ImpactReport } from '../../contract/impact.js';
+
+const HEADINGS: Record<ImpactKind, string> = {
+  removed: 'Removed by the upgrade: 404 after it',
+  skewed: 'Served by some current servers only: false 404s during the rollout',
+  deprecated: 'Deprecated: the apiservers warn',
+  'target-only': 'Served only by the target: 404 today, answered after the upgrade',
+};
+
+function header(r: ImpactReport): string {
+  const releases = [...new Set(r.current.map((s) => s.gitVersion ?? '?'))].join(', ');
+  const when = r.window.minutes >= 1 ? `${r.window.minutes.toFixed(1)} min` : `${Math.round(r.window.minutes * 60)} s`;
+  return `Upgrade impact: ${releases || 'no servers'} (${r.current.map((s) => s.name).join(', ')}) → ${r.target.release}, from the requests of ${r.clients} ${r.clients === 1 ? 'client' : 'clients'} over the last ${when}`;
+}
+
+function noFindings(r: ImpactReport): string {
+  return `No findings: every GVR the clients used is served by every current server and by ${r.target.release}, and no apiserver sent a deprecation warning.`;
+}
+
+function untracked(r: ImpactReport): string[] {
+  return r.untracked > 0 ? [`${r.untracked} requests were not counted: the usage row limit was reached.`] : [];
+}
+
+export function formatImpactText(r: ImpactReport): string {
+  const lines = [header(r), ''];
+  if (r.findings.length === 0) lines.push(noFindings(r));
+  for (const kind of impactKinds) {
+    const of = r.findings.filter((f) => f.impact === kind);
+    if (of.length === 0) continue;
+    lines.push(`${HEADINGS[kind]} (${of.length})`);
+    for (const f of of) lines.push(`  ${f.message}`, `      ${detail(f)}`);
+    lines.push('');
+  }
+  lines.push(...untracked(r));
+  return lines.join('\n').trimEnd() + '\n';
+}
+
+export function formatImpactMarkdown(r: ImpactReport): string {
+  const lines = [`## ${header(r)}`, ''];
+  if (r.findings.length === 0) lines.push(noFindings(r), '');
+  for (const kind of impactKinds) {
+    const of = r.findings.filter((f) => f.impact === kind);
+    if (of.length === 0) continue;
+    lines.push(`### ${HEADINGS[kind]} (${of.length})`, '', '| Client | Identity | API | Requests | What happens |', '|---|---|---|---|---|');
+    for (const f of of) {
+      const api = `${f.group ? `${f.group}/` : ''}${f.version} ${f.resource}`;
+      const verbs = f.verbs.map((v) => `${v.verb} ${v.count}`).join(', ');
+      lines.push(`| ${cell(f.client.name)} | \`${cell(f.client.identity)}\` | \`${cell(api)}\` | ${verbs} | ${cell(f.message.slice(f.message.indexOf(': ') + 2))} |`);
+    }
+    lines.push('');
+  }
+  lines.push(...untracked(r));
+  return lines.join('\n').trimEnd() + '\n';
+}
+
+function detail(f: ImpactFinding): string {
+  const verbs = f.verbs.map((v) => `${v.verb} ×${v.count}`).join(', ');
+  return `identity ${f.client.identity} · ${verbs} · user agent "${f.client.userAgent}"`;
+}
+
+function cell(text: string): string {
+  return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+}

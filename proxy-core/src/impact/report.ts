@@ -1,0 +1,134 @@
+// The upgrade-impact report: each client × GVR the port counted, classified against the current
+// servers' discovery and a target release's. Pure: the same input gives the same report, live or
+// from a snapshot read offline.
+import { IMPACT_REPORT_KIND, clientNameOf, impactRank, type ClientUsage, type ImpactFinding, type ImpactKind, type ImpactReport, type UsageRow } from '../../contract/impact.js';
+import { OTHER_CLIENTS } from '../telemetry/client-usage.js';
+
+/** What a report is made from: the shape a routing snapshot records. */
+export interface ImpactInput {
+  readonly usage: ClientUsage;
+  /** `discovered`: the server's own discovery was read (its GVR list counts). */
+  readonly servers: readonly { readonly name: string; readonly gitVersion?: string; readonly discovered: boolean }[];
+  /** "group/version/resource" → servers whose own discovery lists it. */
+  readonly routeTable: readonly { readonly gvr: string; readonly servers: readonly string[] }[];
+}
+
+/** The release an upgrade goes to: its name, /version, and every GVR its discovery lists. */
+export interface ImpactTarget {
+  readonly release: string;
+  readonly gitVersion: string;
+  readonly gvrs: ReadonlySet<string>;
+}
+
+const MINUTE_MS = 60_000;
+
+export function impactReport(input: ImpactInput, target: ImpactTarget, targets: readonly string[], now = input.usage.at): ImpactReport {
+  const servedBy = new Map(input.routeTable.map((r) => [r.gvr, r.servers]));
+  const discovered = input.servers.filter((s) => s.discovered).map((s) => s.name);
+  const usage = input.usage;
+  const elapsedMs = Math.max(0, Math.min(usage.windowMinutes * MINUTE_MS, now - usage.since));
+  // A rate over the first seconds would be a guess: until a minute has passed, it is the count so far.
+  const rateSpanMs = Math.max(MINUTE_MS, elapsedMs);
+  // Rows are per verb: one finding per client × GVR.
+  const groups = new Map<string, UsageRow[]>();
+  for (const row of usage.rows) {
+    const key = `${row.userAgent}\u0000${row.identity}\u0000${row.group}/${row.version}/${row.resource}`;
+    const list = groups.get(key);
+    if (list) list.push(row);
+    else groups.set(key, [row]);
+  }
+  const findings: (ImpactFinding & { total: number })[] = [];
+  const clients = new Set<string>();
+  for (const rows of groups.values()) {
+    const first = rows[0]!;
+    clients.add(`${first.userAgent}\u0000${first.identity}`);
+    const gvr = `${first.group}/${first.version}/${first.resource}`;
+    const servedNowBy = [...(servedBy.get(gvr) ?? [])].sort();
+    const notServedNowBy = discovered.filter((s) => !servedNowBy.includes(s));
+    const servedByTarget = target.gvrs.has(gvr);
+    const warnings = [...new Set(rows.flatMap((r) => r.warnings))];
+    const impact = classify(servedNowBy.length > 0, notServedNowBy.length > 0, servedByTarget, warnings.length > 0);
+    if (impact === undefined) continue;
+    const verbs = rows
+      .map((r) => ({ verb: r.verb, count: r.count, perMinute: round(sum(r.minutes) / (rateSpanMs / MINUTE_MS)) }))
+      .sort((a, b) => b.count - a.count || a.verb.localeCompare(b.verb));
+    const evidence = {
+      servedNowBy, notServedNowBy, servedByTarget,
+      notFound: sum(rows.map((r) => ({ count: r.notFound }))),
+      warnings,
+      firstAt: Math.min(...rows.map((r) => r.firstAt)),
+      lastAt: Math.max(...rows.map((r) => r.lastAt)),
+    };
+    const client = { name: first.userAgent === OTHER_CLIENTS ? OTHER_CLIENTS : clientNameOf(first.userAgent), userAgent: first.userAgent, identity: first.identity };
+    const finding: ImpactFinding = {
+      client, group: first.group, version: first.version, resource: first.resource, verbs, impact,
+      message: describe(client.name, first, verbs, impact, evidence, target.release),
+      evidence,
+      minutes: mergeMinutes(rows),
+    };
+    findings.push({ ...finding, total: verbs.reduce((n, v) => n + v.count, 0) });
+  }
+  findings.sort((a, b) => impactRank(b.impact) - impactRank(a.impact) || b.total - a.total || a.message.localeCompare(b.message));
+  return {
+    apiVersion: 'peerscope.dev/v1',
+    kind: IMPACT_REPORT_KIND,
+    at: now,
+    target: { release: target.release, gitVersion: target.gitVersion },
+    current: input.servers.map((s) => (s.gitVersion ? { name: s.name, gitVersion: s.gitVersion } : { name: s.name })),
+    window: { since: Math.max(usage.since, now - usage.windowMinutes * MINUTE_MS), until: now, minutes: round(elapsedMs / MINUTE_MS) },
+    findings: findings.map(({ total: _total, ...f }) => f),
+    clients: clients.size,
+    untracked: usage.untracked,
+    targets: [...targets],
+  };
+}
+
+/** The most severe impact that applies, or none (served now by every server and by the target, no warning). */
+export function classify(servedNow: boolean, missingSomewhere: boolean, servedByTarget: boolean, warned: boolean): ImpactKind | undefined {
+  if (servedNow && !servedByTarget) return 'removed';
+  if (servedNow && missingSomewhere) return 'skewed';
+  if (warned) return 'deprecated';
+  if (!servedNow && servedByTarget) return 'target-only';
+  return undefined;
+}
+
+const VERB_PHRASES: Record<string, string> = {
+  list: 'lists', watch: 'watches', get: 'gets', create: 'creates', update: 'updates', patch: 'patches',
+  delete: 'deletes', deletecollection: 'deletes collections of', proxy: 'proxies to', connect: 'connects to',
+};
+
+function describe(name: string, row: UsageRow, verbs: ImpactFinding['verbs'], impact: ImpactKind, e: ImpactFinding['evidence'], release: string): string {
+  const gvr = row.group ? `${row.group}/${row.version} ${row.resource}` : `${row.version} ${row.resource}`;
+  const phrase = (verb: string) => VERB_PHRASES[verb] ?? `${verb}s`;
+  const calls = verbs.map((v, i) => `${phrase(v.verb)}${i === 0 ? ` ${gvr}` : ' it'} ${rate(v.perMinute, v.count)}`).join(' and ');
+  const consequence = {
+    removed: `not served by ${release} → 404 after the upgrade`,
+    skewed: `served by ${e.servedNowBy.join(', ')} but not ${e.notServedNowBy.join(', ')} → false 404s from ${e.notServedNowBy.length === 1 ? 'it' : 'them'} while the rollout runs, unless a mixed version proxy reroutes`,
+    deprecated: `the apiserver warns "${e.warnings[0] ?? ''}"`,
+    'target-only': `served only by ${release} → 404 now${e.notFound > 0 ? ` (${e.notFound} so far)` : ''}, answered after the upgrade`,
+  }[impact];
+  return `${name} ${calls}: ${consequence}`;
+}
+
+function rate(perMinute: number, count: number): string {
+  if (perMinute >= 1.5) return `${Math.round(perMinute)} times a minute`;
+  if (perMinute >= 0.75) return 'about once a minute';
+  if (perMinute > 0) return `about once every ${Math.round(1 / perMinute)} minutes`;
+  return `${count} ${count === 1 ? 'time' : 'times'}, none in the last hour`;
+}
+
+function sum(xs: readonly { count: number }[]): number {
+  let n = 0;
+  for (const x of xs) n += x.count;
+  return n;
+}
+
+function round(n: number): number {
+  return Math.round(n * 100) / 100;
+}
+
+function mergeMinutes(rows: readonly UsageRow[]): ImpactFinding['minutes'] {
+  const byMinute = new Map<number, number>();
+  for (const r of rows) for (const m of r.minutes) byMinute.set(m.at, (byMinute.get(m.at) ?? 0) + m.count);
+  return [...byMinute].sort((a, b) => a[0] - b[0]).map(([at, count]) => ({ at, count }));
+}

@@ -1,0 +1,78 @@
+// @vitest-environment jsdom
+import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FakeCoreClient } from '../../src/test-support/fake-client.js';
+import { sampleImpactReport } from '../../src/test-support/impact.js';
+import { renderWithClient } from '../../src/test-support/render.js';
+import { sampleSnapshot } from '../../src/test-support/snapshot.js';
+import { createSnapshotClient } from '../../src/transport/snapshot-client.js';
+import { UpgradeImpact } from './UpgradeImpact.js';
+
+afterEach(cleanup);
+
+/** The impact badge and client name of each row, top to bottom. */
+function rows(): string[] {
+  const table = screen.getByRole('table');
+  return within(table).getAllByRole('row').slice(1).map((r) => `${r.getAttribute('data-impact')} ${within(r).getByRole('rowheader').firstChild?.textContent}`);
+}
+
+describe('UpgradeImpact', () => {
+  it('lists the findings most severe first, and by volume on request', async () => {
+    renderWithClient(<UpgradeImpact />, new FakeCoreClient());
+    await screen.findByRole('table');
+    expect(rows()).toEqual([
+      'removed legacy-operator (legacy-controller)',
+      'skewed kubectl',
+      'deprecated kubectl',
+      'target-only kube-controller-manager (generic-garbage-collector)',
+    ]);
+    expect(screen.getByText(/not served by v1\.37-dev → 404 after the upgrade/)).toBeTruthy();
+    // Requests per minute over the window, per finding.
+    const legacyRow = within(screen.getByRole('table')).getAllByRole('row')[1]!;
+    expect(within(legacyRow).getByRole('img').getAttribute('aria-label')).toBe('requests per minute (UTC): 12:00 5');
+    expect(legacyRow.querySelectorAll('.minute-bars rect')).toHaveLength(1);
+    fireEvent.click(screen.getByRole('button', { name: 'Requests' }));
+    expect(rows()).toEqual([
+      'target-only kube-controller-manager (generic-garbage-collector)',
+      'skewed kubectl',
+      'removed legacy-operator (legacy-controller)',
+      'deprecated kubectl',
+    ]);
+    expect(screen.getByRole('columnheader', { name: /Requests/ }).getAttribute('aria-sort')).toBe('descending');
+    fireEvent.click(screen.getByRole('button', { name: /Impact/ }));
+    expect(rows()[0]).toBe('removed legacy-operator (legacy-controller)');
+  });
+
+  it('filters by client', async () => {
+    renderWithClient(<UpgradeImpact />, new FakeCoreClient());
+    const filter = await screen.findByRole('combobox', { name: 'Filter by client' });
+    fireEvent.change(filter, { target: { value: 'kubectl · sim-admin' } });
+    expect(rows()).toEqual(['skewed kubectl', 'deprecated kubectl']);
+    expect(screen.getByText('2 of 4 findings, sorted by impact')).toBeTruthy();
+  });
+
+  it('asks for another target release', async () => {
+    const client = new FakeCoreClient();
+    renderWithClient(<UpgradeImpact />, client);
+    const target = await screen.findByRole('combobox', { name: 'Target release' });
+    await act(async () => fireEvent.change(target, { target: { value: 'v1.36-dev' } }));
+    expect(client.calls).toContain('getImpactReport:v1.36-dev');
+    expect(await screen.findByText(/not served by v1\.36-dev/)).toBeTruthy();
+  });
+
+  it('says so when nothing changes', async () => {
+    const client = new FakeCoreClient();
+    client.impact = (to) => ({ ...sampleImpactReport(to), findings: [] });
+    renderWithClient(<UpgradeImpact />, client);
+    expect(await screen.findByText(/Nothing the clients called changes with the upgrade from v1\.36\.0-dev to v1\.37-dev/)).toBeTruthy();
+  });
+
+  it('shows a snapshot’s own report offline, and explains an older snapshot without one', async () => {
+    renderWithClient(<UpgradeImpact />, createSnapshotClient(sampleSnapshot({ impact: sampleImpactReport() }), { label: 'before.json' }));
+    await screen.findByRole('table');
+    expect(rows()).toHaveLength(4);
+    cleanup();
+    renderWithClient(<UpgradeImpact />, createSnapshotClient(sampleSnapshot(), { label: 'old.json' }));
+    expect((await screen.findByRole('alert')).textContent).toMatch(/taken before Peerscope recorded which clients call what/);
+  });
+});

@@ -1,0 +1,170 @@
+// Upgrade impact: which clients call what the upgrade to a target release removes, what only some of
+// the current servers serve, what the apiservers warn is deprecated, and what only the target serves
+// — from the requests through the port (CoreClient.getImpactReport). Live, the report is read again
+// every few seconds and the target can be chosen; offline, it is the one the snapshot recorded.
+import { useQuery } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
+import { impactKinds, impactRank, type ImpactFinding, type ImpactKind, type ImpactReport } from '../../../proxy-core/contract/index.js';
+import { useCoreClient } from '../../src/client-context.js';
+import { formatDateTime } from '../../src/ui/format.js';
+import { Empty, ErrorState, Loading } from '../../src/ui/states.js';
+import { useOffline } from '../../src/view-mode.js';
+import { MinuteBars } from './MinuteBars.js';
+
+export const impactQueryKey = ['impact-report'] as const;
+
+export const IMPACT_LABELS: Record<ImpactKind, { label: string; help: string }> = {
+  removed: { label: 'removed', help: 'served now, not by the target release: 404 after the upgrade' },
+  skewed: { label: 'skewed', help: 'served by some current servers only: false 404s while the rollout runs, unless a mixed version proxy reroutes' },
+  deprecated: { label: 'deprecated', help: 'an apiserver answered with a Warning: 299 header' },
+  'target-only': { label: 'target only', help: 'only the target release serves it: 404 today, answered after the upgrade' },
+};
+
+type SortKey = 'impact' | 'volume';
+
+const volume = (f: ImpactFinding) => f.verbs.reduce((n, v) => n + v.count, 0);
+const clientKey = (f: ImpactFinding) => `${f.client.name} · ${f.client.identity}`;
+
+export function sortFindings(findings: readonly ImpactFinding[], by: SortKey): ImpactFinding[] {
+  const byImpact = (a: ImpactFinding, b: ImpactFinding) => impactRank(b.impact) - impactRank(a.impact);
+  const byVolume = (a: ImpactFinding, b: ImpactFinding) => volume(b) - volume(a);
+  return [...findings].sort((a, b) => (by === 'impact' ? byImpact(a, b) || byVolume(a, b) : byVolume(a, b) || byImpact(a, b)));
+}
+
+export function UpgradeImpact() {
+  const client = useCoreClient();
+  const offline = useOffline();
+  const [to, setTo] = useState<string | undefined>(undefined);
+  const report = useQuery({
+    queryKey: [...impactQueryKey, to ?? ''],
+    queryFn: () => client.getImpactReport(to ? { to } : {}),
+    refetchInterval: offline ? false : 5_000,
+    placeholderData: (previous) => previous,
+  });
+  return (
+    <section className="panel impact" aria-labelledby="impact-title">
+      <header className="panel-head">
+        <div>
+          <h2 id="impact-title">{offline ? 'Upgrade impact at capture time' : 'Upgrade impact'}</h2>
+          <p className="muted small">
+            Which clients call what the upgrade changes, from the requests
+            {report.data ? ` of ${report.data.clients} ${report.data.clients === 1 ? 'client' : 'clients'} through the port over the last ${formatWindow(report.data.window.minutes)}` : ' through the port'}.
+          </p>
+        </div>
+        {report.data && (
+          <label className="field">
+            <span>Target release</span>
+            {offline ? (
+              <code>{report.data.target.release}</code>
+            ) : (
+              <select value={to ?? report.data.target.release} onChange={(e) => setTo(e.target.value)}>
+                {report.data.targets.map((t) => <option key={t} value={t}>{t}</option>)}
+              </select>
+            )}
+          </label>
+        )}
+      </header>
+      {report.isPending ? (
+        <Loading what="the upgrade-impact report" />
+      ) : report.isError ? (
+        <ErrorState error={report.error} retry={offline ? undefined : () => void report.refetch()} />
+      ) : (
+        <Findings report={report.data} />
+      )}
+    </section>
+  );
+}
+
+function Findings({ report }: { report: ImpactReport }) {
+  const [sort, setSort] = useState<SortKey>('impact');
+  const [clientFilter, setClientFilter] = useState('');
+  const clients = useMemo(() => [...new Set(report.findings.map(clientKey))].sort(), [report.findings]);
+  const rows = useMemo(
+    () => sortFindings(clientFilter ? report.findings.filter((f) => clientKey(f) === clientFilter) : report.findings, sort),
+    [report.findings, clientFilter, sort],
+  );
+  const counts = useMemo(() => Object.fromEntries(impactKinds.map((k) => [k, report.findings.filter((f) => f.impact === k).length])) as Record<ImpactKind, number>, [report.findings]);
+  const from = [...new Set(report.current.map((s) => s.gitVersion ?? '?'))].join(', ');
+
+  if (report.findings.length === 0) {
+    return (
+      <Empty>
+        Nothing the clients called changes with the upgrade from {from || 'the current servers'} to {report.target.release}: every GVR they used is served by
+        every current server and by the target, and no apiserver sent a deprecation warning.
+      </Empty>
+    );
+  }
+  return (
+    <div className="card">
+      <div className="toolbar impact-toolbar">
+        <ul className="impact-counts" aria-label="Findings by impact">
+          {impactKinds.map((k) => (
+            <li key={k} title={IMPACT_LABELS[k].help}>
+              <span className={`badge impact-${k}`}>{IMPACT_LABELS[k].label}</span> {counts[k]}
+            </li>
+          ))}
+        </ul>
+        <label className="field">
+          <span>Client</span>
+          <select value={clientFilter} onChange={(e) => setClientFilter(e.target.value)} aria-label="Filter by client">
+            <option value="">All {clients.length} with findings</option>
+            {clients.map((c) => <option key={c} value={c}>{c}</option>)}
+          </select>
+        </label>
+        <span className="muted small">
+          {from} → {report.target.release} · as of {formatDateTime(report.at)}
+          {report.untracked > 0 ? ` · ${report.untracked} requests over the usage limit not counted` : ''}
+        </span>
+      </div>
+      <table className="simple-table impact-table">
+        <caption className="muted small">{rows.length} of {report.findings.length} findings, sorted by {sort}</caption>
+        <thead>
+          <tr>
+            <SortHeader label="Impact" by="impact" sort={sort} setSort={setSort} />
+            <th scope="col">Client</th>
+            <th scope="col">API</th>
+            <SortHeader label="Requests" by="volume" sort={sort} setSort={setSort} />
+            <th scope="col">What happens</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((f) => (
+            <tr key={`${clientKey(f)} ${f.client.userAgent} ${f.group}/${f.version}/${f.resource}`} data-impact={f.impact}>
+              <td><span className={`badge impact-${f.impact}`} title={IMPACT_LABELS[f.impact].help}>{IMPACT_LABELS[f.impact].label}</span></td>
+              <th scope="row" title={`user agent: ${f.client.userAgent}`}>
+                {f.client.name}
+                <div className="muted small">{f.client.identity}</div>
+              </th>
+              <td><code>{f.group ? `${f.group}/` : ''}{f.version} {f.resource}</code></td>
+              <td className="num">
+                {f.verbs.map((v) => (
+                  <div key={v.verb}>{v.verb} {v.count.toLocaleString()} <span className="muted">({formatRate(v.perMinute)})</span></div>
+                ))}
+                <MinuteBars finding={f} report={report} />
+              </td>
+              <td className="impact-message">{f.message.slice(f.message.indexOf(': ') + 2)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function SortHeader({ label, by, sort, setSort }: { label: string; by: SortKey; sort: SortKey; setSort: (s: SortKey) => void }) {
+  return (
+    <th scope="col" aria-sort={sort === by ? 'descending' : 'none'} className={by === 'volume' ? 'num' : undefined}>
+      <button type="button" className="sort-button" onClick={() => setSort(by)} aria-pressed={sort === by}>
+        {label}{sort === by ? ' ▾' : ''}
+      </button>
+    </th>
+  );
+}
+
+function formatRate(perMinute: number): string {
+  return perMinute >= 10 ? `${Math.round(perMinute)}/min` : `${perMinute.toFixed(1)}/min`;
+}
+
+function formatWindow(minutes: number): string {
+  return minutes >= 1 ? `${minutes.toFixed(1)} min` : `${Math.round(minutes * 60)} s`;
+}
