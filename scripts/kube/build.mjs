@@ -75,10 +75,18 @@ function buildModule({ name, dir, goMod, mainSource, out, ldflags }) {
   renameSync(tmp, out);
 }
 
+/** The binary exists and was built from the main.go beside this script (a changed main.go rebuilds; Go's cache makes that a relink). */
+function upToDate(out, srcDir, mainSource) {
+  if (!existsSync(out)) return false;
+  const built = join(srcDir, 'main.go');
+  return existsSync(built) && readFileSync(built, 'utf8') === readFileSync(mainSource, 'utf8');
+}
+
 function buildApiserver(version, facts) {
   const dir = join(cacheRoot, version);
   const out = join(dir, 'kube-apiserver');
-  if (existsSync(out)) return out;
+  const mainSource = join(here, 'kube-apiserver', 'main.go');
+  if (upToDate(out, join(dir, 'src'), mainSource)) return out;
   const v0 = stagingVersion(version);
   const goMod = [
     'module peerscope.test/kube-apiserver',
@@ -98,7 +106,7 @@ function buildApiserver(version, facts) {
     flags.push(`-X ${pkg}.gitVersion=${version}`, `-X ${pkg}.gitMajor=${major}`, `-X ${pkg}.gitMinor=${minor}`, `-X ${pkg}.gitTreeState=clean`);
   }
   const started = Date.now();
-  buildModule({ name: `kube-apiserver ${version}`, dir: join(dir, 'src'), goMod, mainSource: join(here, 'kube-apiserver', 'main.go'), out, ldflags: `-s -w ${flags.join(' ')}` });
+  buildModule({ name: `kube-apiserver ${version}`, dir: join(dir, 'src'), goMod, mainSource, out, ldflags: `-s -w ${flags.join(' ')}` });
   log(`kube-apiserver ${version}: built in ${Math.round((Date.now() - started) / 1000)} s`);
   return out;
 }
@@ -106,10 +114,11 @@ function buildApiserver(version, facts) {
 function buildEtcd(version, goLine) {
   const dir = join(cacheRoot, `etcd-${version}`);
   const out = join(dir, 'etcd');
-  if (existsSync(out)) return out;
+  const mainSource = join(here, 'etcd', 'main.go');
+  if (upToDate(out, join(dir, 'src'), mainSource)) return out;
   const goMod = ['module peerscope.test/etcd', '', `go ${goLine}`, '', `require go.etcd.io/etcd/server/v3 ${version}`, ''].join('\n');
   const started = Date.now();
-  buildModule({ name: `etcd ${version}`, dir: join(dir, 'src'), goMod, mainSource: join(here, 'etcd', 'main.go'), out, ldflags: '-s -w' });
+  buildModule({ name: `etcd ${version}`, dir: join(dir, 'src'), goMod, mainSource, out, ldflags: '-s -w' });
   log(`etcd ${version}: built in ${Math.round((Date.now() - started) / 1000)} s`);
   return out;
 }

@@ -119,7 +119,12 @@ function fromReads(leases: Read<{ items?: Lease[] }>, endpoints: Read<string[]>,
   };
 
   if (leases.kind !== 'ok') problem('the apiserver identity leases', leases);
-  for (const lease of leases.kind === 'ok' ? leases.value.items ?? [] : []) {
+  const items = leases.kind === 'ok' ? leases.value.items ?? [] : [];
+  // Addresses a live (unexpired) identity lease advertises: an expired lease at one of them is a
+  // server replaced by another identity at the same address (a machine rebuilt under a new
+  // hostname keeps its IP and port, so the endpoints still list the address).
+  const liveAddresses = new Set(items.filter((l) => !leaseExpired(l, now)).map((l) => l.metadata?.annotations?.['kubernetes.io/peer-advertise-address']).filter((a): a is string => !!a));
+  for (const lease of items) {
     const name = lease.metadata?.name;
     const holder = lease.spec?.holderIdentity;
     // spec §4.2: a lease counts when it has the identity label and a holder.
@@ -136,6 +141,10 @@ function fromReads(leases: Read<{ items?: Lease[] }>, endpoints: Read<string[]>,
     // the server gone once its address has also left the endpoints: nothing then says it still runs.
     if (isExpired && endpoints.kind === 'ok' && !listed.has(address)) {
       expired.set(name, { url: `${scheme}//${address}`, reason: `its identity lease expired at ${new Date(expiresAt).toISOString()} and its address ${address} left the default/kubernetes endpoints` });
+      continue;
+    }
+    if (isExpired && liveAddresses.has(address)) {
+      expired.set(name, { url: `${scheme}//${address}`, reason: `its identity lease expired at ${new Date(expiresAt).toISOString()} and another apiserver identity now holds its address ${address}` });
       continue;
     }
     claimed.add(address);
@@ -163,6 +172,11 @@ function fromReads(leases: Read<{ items?: Lease[] }>, endpoints: Read<string[]>,
     expired,
     ...(unauthorized ? { unauthorized } : {}),
   };
+}
+
+function leaseExpired(lease: Lease, now: number): boolean {
+  const renew = lease.spec?.renewTime;
+  return renew !== undefined && Date.parse(renew) + (lease.spec?.leaseDurationSeconds ?? 3600) * 1000 < now;
 }
 
 async function readObject<T>(client: ServerReader, path: string): Promise<Read<T>> {

@@ -30,6 +30,7 @@ export function takeSnapshot(core: Core, options: TakeOptions): RoutingSnapshot 
       failingChecks: s.failingChecks,
       ...(s.gitVersion ? { gitVersion: s.gitVersion } : {}),
       ...(s.latencyMs !== undefined ? { latencyMs: s.latencyMs } : {}),
+      ...(s.ownMvp ? { ownMvp: s.ownMvp } : {}),
       discovery: {
         state: s.discovery.state,
         ...(s.discovery.source ? { source: s.discovery.source } : {}),
