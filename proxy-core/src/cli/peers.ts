@@ -47,11 +47,13 @@ export function registerPeersCommand(program: Command): void {
       }
       for (const w of found.warnings) process.stderr.write(`peerscope: warning: ${w}\n`);
       for (const n of found.notes) process.stderr.write(`peerscope: ${n}\n`);
-      const table = [['NAME', 'URL', 'RELEASE', 'HEALTH', 'FOUND BY', 'OWN MVP', 'REROUTED'], ...rows.map((r) => [r.name, r.url, r.release ?? '-', r.health + (r.lease?.expired ? ' (lease expired)' : ''), r.foundBy, ...ownMvpColumns(r.ownMvp)])];
+      // The servers' own Mixed Version Proxy, where any server shows a kube-apiserver's checks.
+      const told = rows.some((r) => r.ownMvp && r.ownMvp.verdict !== 'unknown');
+      const table = [['NAME', 'URL', 'RELEASE', 'HEALTH', 'FOUND BY', ...(told ? ['OWN MVP', 'REROUTED'] : [])], ...rows.map((r) => [r.name, r.url, r.release ?? '-', r.health + (r.lease?.expired ? ' (lease expired)' : ''), r.foundBy, ...(told ? ownMvpColumns(r.ownMvp) : [])])];
       const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
       for (const row of table) console.log(row.map((c, i) => c.padEnd(widths[i]!)).join('   ').trimEnd());
       // The verdicts in plain words, one line per server that has one.
-      for (const r of rows) if (r.ownMvp) console.log(`${r.ownMvp.summary}; ${reroutedWords(r.ownMvp)}`);
+      for (const r of rows) if (r.ownMvp && r.ownMvp.verdict !== 'unknown') console.log(`${r.ownMvp.summary}; ${reroutedWords(r.ownMvp)}`);
     });
 }
 

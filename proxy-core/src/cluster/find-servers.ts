@@ -34,7 +34,12 @@ export interface FindResult {
   readonly expired: ReadonlyMap<string, { readonly url: string; readonly reason: string }>;
   /** The cluster answered 401: the credentials were refused (the message says by whom). */
   readonly unauthorized?: string;
+  /** A server's certificate was not trusted (the kubeconfig's CA did not sign it): which server, why. */
+  readonly untrusted?: string;
 }
+
+/** Node's codes for a certificate that does not verify against the CA given. */
+const TLS_UNTRUSTED = /\b(UNABLE_TO_VERIFY_LEAF_SIGNATURE|SELF_SIGNED_CERT_IN_CHAIN|DEPTH_ZERO_SELF_SIGNED_CERT|UNABLE_TO_GET_ISSUER_CERT(_LOCALLY)?|CERT_SIGNATURE_FAILURE|CERT_UNTRUSTED|ERR_TLS_CERT_ALTNAME_INVALID|CERT_HAS_EXPIRED)\b/;
 
 const LEASES = '/apis/coordination.k8s.io/v1/namespaces/kube-system/leases?labelSelector=apiserver.kubernetes.io%2Fidentity%3Dkube-apiserver';
 const ENDPOINTS = '/api/v1/namespaces/default/endpoints/kubernetes';
@@ -69,6 +74,7 @@ export async function findApiservers(clients: ServerReader | readonly ServerRead
   let leases: Read<{ items?: Lease[] }> = { kind: 'error', message: 'no apiserver to ask' };
   let endpoints: Read<string[]> = { kind: 'error', message: 'no apiserver to ask' };
   let asked = kubeconfigServer;
+  let untrusted: string | undefined;
   for (const client of list) {
     // An HTTP answer (even 403) is the cluster's answer; a read that failed to connect or was cut
     // (a server draining, a keep-alive connection closed under it) is asked of the next server.
@@ -77,9 +83,11 @@ export async function findApiservers(clients: ServerReader | readonly ServerRead
       if (leases.kind !== 'error') asked = client.server.url;
     }
     if (endpoints.kind === 'error') endpoints = await readEndpointAddresses(client);
+    for (const r of [leases, endpoints]) if (r.kind === 'error' && TLS_UNTRUSTED.test(r.message)) untrusted ??= `${client.server.url} presented a certificate the kubeconfig's certificate-authority does not verify (${r.message})`;
     if (leases.kind !== 'error' && endpoints.kind !== 'error') break;
   }
-  return fromReads(leases, endpoints, kubeconfigServer, asked, now);
+  const result = fromReads(leases, endpoints, kubeconfigServer, asked, now);
+  return untrusted ? { ...result, untrusted } : result;
 }
 
 async function readEndpointAddresses(client: ServerReader): Promise<Read<string[]>> {

@@ -13,6 +13,11 @@ const PROXY_HOOKS = ['poststarthook/mixed-version-proxy-handler', 'poststarthook
 /** A check every kube-apiserver lists: without it, the body was not a kube-apiserver's verbose readyz. */
 const ANY_KUBE_HOOK = 'poststarthook/start-apiserver-admission-initializer';
 
+/** The checks of a real kube-apiserver's /readyz?verbose (not a simulated or stand-in server's). */
+export function looksLikeKubeApiserver(checks: readonly string[] | undefined): boolean {
+  return checks?.includes(ANY_KUBE_HOOK) ?? false;
+}
+
 export interface OwnMvpInput {
   readonly name: string;
   /** Every check /readyz?verbose listed (passing or not); undefined before the first readable probe. */
@@ -28,7 +33,7 @@ export const NOT_READ: OwnProxyMetrics = { state: 'not-read', rerouted: [], rero
 export function ownMvpOf(input: OwnMvpInput): OwnMvp {
   const checks = input.readyChecks;
   const evidence: string[] = [];
-  const known = checks !== undefined && checks.includes(ANY_KUBE_HOOK);
+  const known = checks !== undefined && looksLikeKubeApiserver(checks);
   const gate = !known ? 'unknown' : checks.includes(GATE_HOOK) ? 'yes' : 'no';
   const proxy = !known ? 'unknown' : PROXY_HOOKS.some((h) => checks.includes(h)) ? 'yes' : 'no';
   if (known) {

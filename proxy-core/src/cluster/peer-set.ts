@@ -12,7 +12,7 @@ import type { HealthSample, PeerHealth, PeerStatus } from '../../contract/peers.
 import { fetchServerDiscovery, type ServerDiscovery } from '../discovery/fetch.js';
 import { RingBuffer } from '../telemetry/ring-buffer.js';
 import { ControlClient, describeError } from './control-client.js';
-import { NOT_READ, ownMvpOf } from './own-mvp.js';
+import { looksLikeKubeApiserver, NOT_READ, ownMvpOf } from './own-mvp.js';
 import { readOwnProxyMetrics } from './own-proxy-metrics.js';
 import type { OwnProxyMetrics } from '../../contract/own-mvp.js';
 import { redactProxy } from '../upstream/proxy-config.js';
@@ -205,7 +205,8 @@ export class PeerSet extends EventEmitter<PeerSetEvents> {
 
   /** Reads every ready real server's own peer-proxy counters (simulated servers have none). */
   readOwnMetrics(): Promise<void> {
-    return Promise.all([...this.peers.values()].filter((p) => !p.gone && p.health === 'ready' && p.config.source !== 'sim').map(async (p) => {
+    // Only servers whose checks are a kube-apiserver's: anything else has no such counters to read.
+    return Promise.all([...this.peers.values()].filter((p) => !p.gone && p.health === 'ready' && p.config.source !== 'sim' && looksLikeKubeApiserver(p.readyChecks)).map(async (p) => {
       const read = await readOwnProxyMetrics(p.client);
       if (this.closed || this.peers.get(p.config.name) !== p) return;
       p.ownMetrics = read;
