@@ -29,6 +29,8 @@ export interface ApiserverSpec {
   /** --runtime-config, e.g. flowcontrol.apiserver.k8s.io/v1beta3=true. */
   readonly runtimeConfig?: string;
   readonly mvp?: OwnMvp;
+  /** --shutdown-delay-duration: after SIGTERM, readyz fails this long while the server still serves (what load balancers and Peerscope's probe see). */
+  readonly shutdownDelaySeconds?: number;
 }
 
 export interface KubeApiserver {
@@ -40,7 +42,7 @@ export interface KubeApiserver {
   /** When /readyz first answered 200 (Date.now()). */
   readonly readyAt: number;
   /** SIGTERM by PID, SIGKILL after the grace. */
-  stop(): Promise<void>;
+  stop(graceMs?: number): Promise<void>;
 }
 
 export interface ControlPlane {
@@ -54,8 +56,8 @@ export interface ControlPlane {
   server(host: string): KubeApiserver;
   /** Starts another server; `ip` reuses a stopped server's address (a machine replaced in place). */
   start(spec: ApiserverSpec, ip?: string): Promise<KubeApiserver>;
-  /** Stops a server by PID and removes it from `servers`. */
-  stop(host: string): Promise<void>;
+  /** Stops a server by PID (SIGTERM, SIGKILL after `graceMs`, default 30 s as the kubelet) and removes it from `servers`. */
+  stop(host: string, graceMs?: number): Promise<void>;
   /** A kubeconfig whose server is `host`'s; user: admin client certificate, admin token or a token RBAC allows little. */
   kubeconfig(host: string, options?: { user?: 'cert' | 'token' | 'viewer'; ca?: 'right' | 'wrong'; name?: string }): string;
   /** A GET/POST/… straight to one server as the admin (token). */
@@ -139,6 +141,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       `--proxy-client-cert-file=${f.proxyClient.cert}`, `--proxy-client-key-file=${f.proxyClient.key}`,
       '--profiling=false',
       ...(spec.runtimeConfig ? [`--runtime-config=${spec.runtimeConfig}`] : []),
+      ...(spec.shutdownDelaySeconds ? [`--shutdown-delay-duration=${spec.shutdownDelaySeconds}s`] : []),
       ...(mvp === 'on' ? [`--peer-ca-file=${f.ca}`, `--peer-advertise-ip=${address}`, `--peer-advertise-port=${port}`, '--feature-gates=UnknownVersionInteroperabilityProxy=true'] : []),
       ...(mvp === 'gate-off' ? ['--feature-gates=UnknownVersionInteroperabilityProxy=false'] : []),
     ];
@@ -153,8 +156,8 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     }, 180_000, () => (proc.child.exitCode !== null ? `exited ${proc.child.exitCode}:\n${proc.tail()}` : undefined));
     const server: KubeApiserver = {
       spec, ip: address, port, url, process: proc, readyAt: Date.now(),
-      stop: async () => {
-        await proc.stop();
+      stop: async (graceMs?: number) => {
+        await proc.stop(graceMs);
         const i = servers.indexOf(server);
         if (i >= 0) servers.splice(i, 1);
       },
@@ -172,7 +175,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       return s;
     },
     start: startServer,
-    stop: (host) => plane.server(host).stop(),
+    stop: (host, graceMs) => plane.server(host).stop(graceMs),
     kubeconfig(host, o = {}) {
       const s = all.find((x) => x.spec.host === host);
       if (!s) throw new Error(`no apiserver ${host}`);
