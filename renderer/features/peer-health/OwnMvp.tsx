@@ -21,6 +21,12 @@ function countersText(m: OwnProxyMetrics): string {
   }
 }
 
+/** All three labels empty: kube-apiserver counts a rerouted discovery request so. */
+function seriesGvr(l: Record<string, string>): string {
+  if (!l.group && !l.version && !l.resource) return 'discovery';
+  return `${l.group || 'core'}/${l.version ?? ''}/${l.resource ?? ''}`;
+}
+
 export function OwnMvpFacts({ mvp }: { mvp: OwnMvp }) {
   const m = mvp.metrics;
   return (
@@ -47,7 +53,7 @@ export function OwnMvpFacts({ mvp }: { mvp: OwnMvp }) {
           <tbody>
             {m.rerouted.map((x, i) => (
               <tr key={i}>
-                <td className="mono">{[x.labels.group || 'core', x.labels.version, x.labels.resource].filter(Boolean).join('/') || '(discovery)'}</td>
+                <td className="mono">{seriesGvr(x.labels)}</td>
                 <td className="mono">{x.labels.code}</td>
                 <td className="mono">{x.value}</td>
               </tr>
