@@ -113,7 +113,8 @@ export function ensureLocalAddresses(ips: readonly string[]): void {
   }
 }
 
-function bindable(ip: string): boolean {
+/** Whether `ip` is an address of this machine that this process may listen on. */
+export function bindable(ip: string): boolean {
   try {
     execFileSync(process.execPath, ['-e', `require('net').createServer().once('error',()=>process.exit(1)).listen(0,${JSON.stringify(ip)},function(){this.close()})`], { stdio: 'ignore' });
     return true;
