@@ -47,6 +47,20 @@ function newestReleases() {
   return minors.map((m) => byMinor.get(m).v).sort();
 }
 
+/** The newest releases; offline, the ones already built (the cache stays usable without the proxy). */
+function releasesToBuild() {
+  try {
+    return newestReleases();
+  } catch (err) {
+    const manifest = join(cacheRoot, 'manifest.json');
+    if (!existsSync(manifest)) throw err;
+    const built = JSON.parse(readFileSync(manifest, 'utf8')).releases ?? [];
+    if (built.length < 2) throw err;
+    log(`cannot ask the Go module proxy for the newest releases (${err.message.replace(/\s+/g, ' ').slice(0, 240)}); keeping the ones built: ${built.join(', ')}`);
+    return built;
+  }
+}
+
 /** The staging modules k8s.io/kubernetes replaces with local folders, and the etcd server it requires. */
 function releaseModuleFacts(version) {
   const info = JSON.parse(go(['mod', 'download', '-json', `k8s.io/kubernetes@${version}`], cacheRoot));
@@ -126,7 +140,7 @@ function buildEtcd(version, goLine) {
 function main() {
   mkdirSync(cacheRoot, { recursive: true });
   const started = Date.now();
-  const releases = newestReleases();
+  const releases = releasesToBuild();
   const lines = [];
   const etcdVersions = new Map();
   for (const version of releases) {

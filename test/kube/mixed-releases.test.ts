@@ -59,6 +59,10 @@ describe.skipIf(skipKube())('real kube-apiservers of two releases, their own MVP
     expect(oldRow?.ownMvp?.summary).toBe(`${names.get('kube-old')}'s own Mixed Version Proxy is off: no --peer-ca-file (the feature gate is on, but without a peer CA the server proxies nothing; kubeadm does not set it)`);
     expect(newRow?.ownMvp?.summary).toBe(`${newRow?.name}'s own Mixed Version Proxy is off: the UnknownVersionInteroperabilityProxy feature gate is off (it is on by default since v1.36: set off with --feature-gates)`);
     for (const row of [oldRow, newRow]) expect(row?.ownMvp?.metrics.state).toBe('not-exposed');
+    // As told: without its proxy the older server's default /apis is its own, not peer-aggregated.
+    expect(oldRow?.ownMvp?.peerAggregatedDiscovery).toBe('no');
+    const oldApis = aggregatedGvrs((await cp.call('kube-old', '/apis', { headers: { accept: DISCOVERY_ACCEPT } })).json());
+    expect(oldApis.has('storagemigration.k8s.io/v1/storageversionmigrations')).toBe(false);
     const text = await peerscope(['peers', '--kubeconfig', cp.kubeconfig('kube-old')]);
     console.log(text.stdout);
     expect(text.stdout).toMatch(/OWN MVP\s+REROUTED/);

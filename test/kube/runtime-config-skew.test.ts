@@ -175,6 +175,11 @@ describe.skipIf(skipKube())('real kube-apiservers, runtime-config skew (one serv
     expect(metrics).toContain(`peerscope_apiserver_own_proxy_metrics{server="${names.get('kube-b')}",state="exposed"} 1`);
     // Peerscope's own routing counters sit beside them.
     expect(metrics).toMatch(/peerscope_requests_total\{outcome="rerouted",group="coordination.k8s.io"/);
+    // A snapshot keeps each server's verdict and counters as they were.
+    const snapshot = await (await request(`${serve.url}/.peerscope/snapshot`)).body.json() as { servers: { name: string; ownMvp?: OwnMvp }[] };
+    const b = snapshot.servers.find((s) => s.name === names.get('kube-b'));
+    expect(b?.ownMvp).toMatchObject({ verdict: 'on', featureGate: 'yes', peerCaFile: 'yes', metrics: { state: 'exposed' } });
+    expect(b?.ownMvp?.metrics.reroutedTotal).toBeGreaterThan(0);
     const text = await peerscope(['peers', '--kubeconfig', cp.kubeconfig('kube-b')]);
     expect(text.code, text.stderr).toBe(0);
     expect(text.stdout).toMatch(/OWN MVP\s+REROUTED/);

@@ -4,6 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { NOT_READ, ownMvpOf } from './own-mvp.js';
 import { parseOwnProxyMetrics } from './own-proxy-metrics.js';
+import { ownMvpExposition } from './own-mvp-exposition.js';
+import type { PeerStatus } from '../../contract/peers.js';
 
 const COMMON = ['ping', 'etcd', 'poststarthook/start-apiserver-admission-initializer', 'poststarthook/start-kube-apiserver-identity-lease-controller'];
 const GATE = ['poststarthook/peer-endpoint-reconciler-controller'];
@@ -43,5 +45,20 @@ describe('parseOwnProxyMetrics', () => {
     ].join('\n'), 5);
     expect(m).toMatchObject({ state: 'exposed', readAt: 5, reroutedTotal: 11, proxyErrorsTotal: 0, discoverySyncErrorsTotal: 31 });
     expect(m.rerouted[1]).toEqual({ labels: { code: '200', group: 'coordination.k8s.io', resource: 'leasecandidates', version: 'v1beta1' }, value: 3 });
+  });
+});
+
+describe('ownMvpExposition', () => {
+  it('a server with its proxy on gets its counters, one without gets its state and no counter: never a zero', () => {
+    const base = { url: 'https://10.0.0.1:6443', source: 'lease' as const, health: 'ready' as const, failingChecks: [], discovery: { state: 'ok' as const, gvrCount: 1 } };
+    const on = ownMvpOf({ name: 'a', readyChecks: [...COMMON, ...GATE, ...PROXY], metrics: parseOwnProxyMetrics('apiserver_rerouted_request_total{code="200",group="g",resource="r",version="v1"} 4\n') });
+    const off = ownMvpOf({ name: 'b', readyChecks: [...COMMON, ...GATE], metrics: parseOwnProxyMetrics('') });
+    const text = ownMvpExposition([{ ...base, name: 'a', ownMvp: on }, { ...base, name: 'b', ownMvp: off }, { ...base, name: 'sim-1' }] as PeerStatus[]);
+    expect(text).toContain('peerscope_apiserver_own_mvp{server="a",verdict="on"} 1');
+    expect(text).toContain('peerscope_apiserver_own_proxy_metrics{server="b",state="not-exposed"} 1');
+    expect(text).toContain('peerscope_apiserver_rerouted_request_total{server="a",code="200",group="g",resource="r",version="v1"} 4');
+    expect(text).not.toMatch(/rerouted_request_total\{server="b"/);
+    expect(text).not.toContain('sim-1');
+    expect(ownMvpExposition([{ ...base, name: 'sim-1' }] as PeerStatus[])).toBe('');
   });
 });
