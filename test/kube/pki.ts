@@ -28,6 +28,8 @@ export interface ControlPlanePki {
   readonly adminToken: string;
   /** A token of a user in no group beyond system:authenticated: RBAC allows it almost nothing. */
   readonly viewerToken: string;
+  /** Another serving certificate of the cluster CA (a test's own TLS endpoint, e.g. a recorder). */
+  issueServing(hosts: readonly string[]): Promise<{ cert: string; key: string }>;
 }
 
 /** The serving certificate names every IP in `ips` and the names peers and clients use (kubernetes.default.svc). */
@@ -54,6 +56,7 @@ export async function writePki(dir: string, ips: readonly string[]): Promise<Con
     caPem: ca.cert,
     adminToken,
     viewerToken,
+    issueServing: (more) => issueServerCertificate(ca, { commonName: 'test-endpoint', hosts: [...more], days: 2 }),
     files: {
       ca: file('ca.crt', ca.cert, 0o644),
       serving: { cert: file('apiserver.crt', serving.cert, 0o644), key: file('apiserver.key', serving.key) },

@@ -15,6 +15,7 @@ import { startControlPlane, type ControlPlane } from './control-plane.js';
 import { aggregatedGvrs, compareDiscovery, DISCOVERY_ACCEPT } from './discovery-compare.js';
 import { kubectl, peerscope, startServe, type Serve } from './peerscope-cli.js';
 import { track, waitFor } from './processes.js';
+import { startRecorder } from './recorder.js';
 
 const GV = 'coordination.k8s.io/v1beta1';
 const RESOURCE = 'leasecandidates.v1beta1.coordination.k8s.io';
@@ -99,6 +100,25 @@ describe.skipIf(skipKube())('real kube-apiservers, runtime-config skew (one serv
     const before = reroutedCount((await cp.call('kube-b', '/metrics')).text);
     await request(`${serve.url}/apis/${GV}/namespaces/default/leasecandidates`).then((r) => r.body.text());
     expect(reroutedCount((await cp.call('kube-b', '/metrics')).text)).toBe(before);
+  });
+
+  it('on the wire: the request Peerscope reroutes to kube-a carries x-kubernetes-peer-proxied: true; one kube-b serves itself does not', async () => {
+    // A recording hop stands in for kube-a's address (--server overrides the found kube-a).
+    const recorder = await startRecorder(cp, 'kube-a');
+    const recorded = await startServe(['--kubeconfig', cp.kubeconfig('kube-b'), '--server', `${names.get('kube-a')}=${recorder.url}`, '--policy', `pin:${names.get('kube-b')}`, '--server-metrics', '0']);
+    try {
+      const res = await request(`${recorded.url}/apis/${GV}/namespaces/default/leasecandidates/upgrade-probe`);
+      expect(res.statusCode).toBe(200);
+      expect((await res.body.json() as { spec: { leaseName: string } }).spec.leaseName).toBe('upgrade-probe-lease');
+      const sent = recorder.seen.filter((r) => r.path.startsWith(`/apis/${GV}/namespaces/default/leasecandidates`));
+      expect(sent).toHaveLength(1);
+      expect(sent[0]?.headers['x-kubernetes-peer-proxied']).toBe('true');
+      // Peerscope's own reads of kube-a (readyz, version, discovery) are not proxied requests.
+      expect(recorder.seen.filter((r) => r.path.startsWith('/readyz')).every((r) => r.headers['x-kubernetes-peer-proxied'] === undefined)).toBe(true);
+    } finally {
+      await recorded.stop();
+      await recorder.close();
+    }
   });
 
   it('kubectl through the port: api-resources is the union; get, apply --server-side, get -w and delete work', async () => {
