@@ -61,6 +61,8 @@ export interface ControlPlane {
   /** A kubeconfig whose server is `host`'s; user: admin client certificate, admin token or a token RBAC allows little. */
   kubeconfig(host: string, options?: { user?: 'cert' | 'token' | 'viewer'; ca?: 'right' | 'wrong'; name?: string }): string;
   /** A GET/POST/… straight to one server as the admin (token). */
+  /** Resolves once every running server has its identity lease and its address in default/kubernetes: what peer discovery reads. */
+  settled(): Promise<void>;
   /** The identity lease name of each running server's hostname (apiserver-<hash of the hostname>). */
   leaseNames(): Promise<Map<string, string>>;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the tests read the answers' JSON field by field
@@ -174,7 +176,11 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       if (!s) throw new Error(`no running apiserver on ${host} (running: ${servers.map((x) => x.spec.host).join(', ') || 'none'})`);
       return s;
     },
-    start: startServer,
+    async start(spec, ip) {
+      const server = await startServer(spec, ip);
+      await plane.settled();
+      return server;
+    },
     stop: (host, graceMs) => plane.server(host).stop(graceMs),
     kubeconfig(host, o = {}) {
       const s = all.find((x) => x.spec.host === host);
@@ -204,6 +210,15 @@ current-context: kube-test
       return path;
     },
     call,
+    async settled() {
+      // A server is ready before its endpoints reconciler and lease controller have written.
+      await waitFor('every server in the identity leases and the kubernetes endpoints', async () => {
+        const names = await plane.leaseNames();
+        const eps = (await call(servers[0]!.spec.host, '/api/v1/namespaces/default/endpoints/kubernetes')).json() as { subsets?: { addresses?: { ip: string }[] }[] };
+        const ips = new Set((eps.subsets ?? []).flatMap((x) => (x.addresses ?? []).map((a) => a.ip)));
+        return servers.every((s) => names.has(s.spec.host) && ips.has(s.ip)) ? true : undefined;
+      }, 60_000);
+    },
     async leaseNames() {
       const host = servers[0]?.spec.host;
       if (!host) throw new Error('no apiserver runs');
@@ -224,6 +239,7 @@ current-context: kube-test
       return (await res.body.text()).includes('"true"') ? true : undefined;
     }, 30_000, () => (etcd.child.exitCode !== null ? `exited ${etcd.child.exitCode}:\n${etcd.tail()}` : undefined));
     await Promise.all(options.servers.map((s) => startServer(s)));
+    await plane.settled();
   } catch (err) {
     await plane.close().catch(() => undefined);
     throw err;
