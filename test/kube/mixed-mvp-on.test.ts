@@ -2,6 +2,9 @@
 // proxy client certificate, --peer-advertise-ip/port): the older server reroutes what only the newer
 // serves by itself; Peerscope's merged discovery is held against each server's own peer-aggregated
 // discovery, and every difference printed (docs/decisions.md lists them with their reason).
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OwnMvp } from '../../proxy-core/contract/index.js';
@@ -47,6 +50,17 @@ describe.skipIf(skipKube())('real kube-apiservers of two releases, their own MVP
     }, 60_000);
     expect(res.json().kind).toBe('StorageVersionMigrationList');
     expect((await cp.call('kube-old', '/metrics')).text).toMatch(/apiserver_rerouted_request_total\{code="200",group="storagemigration.k8s.io",resource="storageversionmigrations",version="v1"\} [1-9]/);
+  });
+
+  it('snapshot save --kubeconfig records each server\'s own MVP and what it rerouted', async () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'kube-snap-')), 'snap.json');
+    const r = await peerscope(['snapshot', 'save', '--kubeconfig', cp.kubeconfig('kube-old'), '--out', out]);
+    expect(r.code, r.stderr).toBe(0);
+    const snap = JSON.parse(readFileSync(out, 'utf8')) as { servers: { name: string; gitVersion?: string; ownMvp?: OwnMvp }[] };
+    const old = snap.servers.find((s) => s.name === names.get('kube-old'));
+    expect(old?.gitVersion).toBe(older);
+    expect(old?.ownMvp).toMatchObject({ verdict: 'on', metrics: { state: 'exposed' } });
+    expect(old?.ownMvp?.metrics.rerouted.some((x) => x.labels.resource === 'storageversionmigrations' && x.value > 0)).toBe(true);
   });
 
   it('Peerscope\'s merged discovery against each server\'s own peer-aggregated discovery: every difference listed', async () => {

@@ -90,6 +90,10 @@ describe.skipIf(skipKube())('real kube-apiservers of two releases, their own MVP
     try {
       writeFileSync(join(dir, 'migration.yaml'), MIGRATION);
       const k = kubectl({ server: serve.url }, join(dir, 'cache'));
+      // The union of both releases, though every request lands on the older server first.
+      const resources = await k(['api-resources', '--no-headers', '-o', 'name']);
+      expect(resources.code, resources.stderr).toBe(0);
+      expect(resources.stdout.split('\n')).toContain('storageversionmigrations.storagemigration.k8s.io');
       const created = await k(['create', '-f', join(dir, 'migration.yaml')]);
       expect(created.code, created.stderr).toBe(0);
       const direct = await cp.call('kube-new', '/apis/storagemigration.k8s.io/v1/storageversionmigrations/secrets-to-v1');
