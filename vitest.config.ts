@@ -5,6 +5,9 @@ import { defineConfig } from 'vitest/config';
 // The rollout soak judges timing against the simulated servers' own clock, so it runs alone
 // (project "soak", before the rest) rather than beside Chromium and kubectl on two cores.
 const SOAK = ['proxy-core/test/rollout-soak.test.ts'];
+// The real-Kubernetes tests (project "kube", `npm run test:kube`) start etcd and several real
+// kube-apiservers per file: one file at a time, after the rest, with room for a server's start.
+const KUBE = ['test/kube/**/*.test.ts'];
 
 export default defineConfig({
   resolve: {
@@ -25,10 +28,11 @@ export default defineConfig({
         test: {
           name: 'main',
           include: ['proxy-core/**/*.test.ts', 'test/**/*.test.ts', 'electron/**/*.test.ts', 'renderer/**/*.test.{ts,tsx}', 'bench/**/*.test.ts'],
-          exclude: ['**/node_modules/**', ...SOAK],
+          exclude: ['**/node_modules/**', ...SOAK, ...KUBE],
         },
       },
       { extends: true, test: { name: 'soak', include: SOAK } },
+      { extends: true, test: { name: 'kube', include: KUBE, fileParallelism: false, testTimeout: 120_000, hookTimeout: 300_000 } },
     ],
   },
 });

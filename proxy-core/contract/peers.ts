@@ -1,5 +1,6 @@
 // What the core knows of each apiserver, as any host may see it (no credentials).
 import { z } from 'zod';
+import { ownMvpSchema } from './own-mvp.js';
 
 /**
  * gone: the server left the cluster (its identity lease expired and its address left the
@@ -34,6 +35,8 @@ export const peerStatusSchema = z.object({
     gvrCount: z.number().int(),
     error: z.string().optional(),
   }),
+  /** The server's own Mixed Version Proxy, as far as Peerscope can tell from outside (own-mvp.ts). */
+  ownMvp: ownMvpSchema.optional(),
 });
 export type PeerStatus = z.infer<typeof peerStatusSchema>;
 

@@ -16,7 +16,7 @@ export const SNAPSHOT_KIND = 'RoutingSnapshot';
 const gvrKey = z.string().regex(/^[^/]*\/[^/]+\/[^/]+$/, 'a GVR is "group/version/resource"');
 
 /** A server as it was at capture time: its public status, and its own discovery as GVR lists. */
-export const snapshotServerSchema = peerStatusSchema.pick({ name: true, url: true, source: true, health: true, failingChecks: true, gitVersion: true, latencyMs: true }).extend({
+export const snapshotServerSchema = peerStatusSchema.pick({ name: true, url: true, source: true, health: true, failingChecks: true, gitVersion: true, latencyMs: true, ownMvp: true }).extend({
   name: z.string().min(1),
   discovery: z.object({
     state: z.enum(['ok', 'stale', 'none']),

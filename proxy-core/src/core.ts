@@ -7,6 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { PeerStatus } from '../contract/peers.js';
+import { ownMvpExposition } from './cluster/own-mvp-exposition.js';
 import { PeerSet } from './cluster/peer-set.js';
 import { publicInfo, type ServerConfig, type ServerSource, type ServerUpdate } from './cluster/server-config.js';
 import { answerAndClose, closeLingering, refuseConnect, refuseExpectation, ResponseQueue, statusForParseError } from './proxy/connection-answers.js';
@@ -47,6 +48,8 @@ export interface CoreOptions extends PortFilters {
   readonly acceptHosts?: readonly string[];
   readonly probeIntervalMs?: number;
   readonly discoveryIntervalMs?: number;
+  /** Period of the read of each real server's own peer-proxy counters from its /metrics (default 15 s). */
+  readonly ownMetricsIntervalMs?: number;
   /** Source of randomness for the handling policy and reroute choice (tests inject a seeded one). */
   readonly random?: () => number;
   /** What snapshots say they were taken from. */
@@ -109,8 +112,10 @@ export function createCore(options: CoreOptions): Core {
     ...(options.probeIntervalMs ? { probeIntervalMs: options.probeIntervalMs } : {}),
     ...(options.discoveryIntervalMs ? { discoveryIntervalMs: options.discoveryIntervalMs } : {}),
     ...(options.goneRetentionMs !== undefined ? { goneRetentionMs: options.goneRetentionMs } : {}),
+    ...(options.ownMetricsIntervalMs !== undefined ? { ownMetricsIntervalMs: options.ownMetricsIntervalMs } : {}),
   });
   const telemetry = new Telemetry(options.maxEvents ?? 10_000, options.ownIdentity ? { ownIdentity: options.ownIdentity } : {});
+  telemetry.addExposition(() => ownMvpExposition(peerStatuses()));
   const routes = new RouteState(peers);
   const upstreams = new Upstreams(options.servers, options.upstream);
   // Data-path pools follow the peer set: a server that joins gets its pool, a removed one's closes
@@ -157,6 +162,20 @@ export function createCore(options: CoreOptions): Core {
     listenerPort: () => bound?.port ?? 0,
     snapshot: () => takeSnapshot(core, { source: options.snapshotSource ?? 'servers', ...(options.context ? { context: options.context } : {}) }),
   });
+
+  // Beside each server's own reroute counters, what Peerscope rerouted away from it and to it.
+  function peerStatuses(): PeerStatus[] {
+    const statuses = peers.statuses();
+    if (!statuses.some((s) => s.ownMvp)) return statuses;
+    const away = new Map<string, number>();
+    const here = new Map<string, number>();
+    for (const r of telemetry.counterRows()) {
+      if (r.outcome !== 'rerouted') continue;
+      away.set(r.handling, (away.get(r.handling) ?? 0) + r.count);
+      here.set(r.answeredBy, (here.get(r.answeredBy) ?? 0) + r.count);
+    }
+    return statuses.map((s) => (s.ownMvp ? { ...s, ownMvp: { ...s.ownMvp, peerscope: { reroutedAway: away.get(s.name) ?? 0, reroutedHere: here.get(s.name) ?? 0 } } } : s));
+  }
 
   const core: Core = {
     peers,
@@ -214,7 +233,7 @@ export function createCore(options: CoreOptions): Core {
     setDiscoveryMode(mode) {
       settings.discoveryMode = mode;
     },
-    peerStatuses: () => peers.statuses(),
+    peerStatuses,
     refreshServers,
     close(graceMs = 5_000) {
       // Closed once: a host's quit and a session's close may both ask.

@@ -47,6 +47,20 @@ function newestReleases() {
   return minors.map((m) => byMinor.get(m).v).sort();
 }
 
+/** The newest releases; offline, the ones already built (the cache stays usable without the proxy). */
+function releasesToBuild() {
+  try {
+    return newestReleases();
+  } catch (err) {
+    const manifest = join(cacheRoot, 'manifest.json');
+    if (!existsSync(manifest)) throw err;
+    const built = JSON.parse(readFileSync(manifest, 'utf8')).releases ?? [];
+    if (built.length < 2) throw err;
+    log(`cannot ask the Go module proxy for the newest releases (${err.message.replace(/\s+/g, ' ').slice(0, 240)}); keeping the ones built: ${built.join(', ')}`);
+    return built;
+  }
+}
+
 /** The staging modules k8s.io/kubernetes replaces with local folders, and the etcd server it requires. */
 function releaseModuleFacts(version) {
   const info = JSON.parse(go(['mod', 'download', '-json', `k8s.io/kubernetes@${version}`], cacheRoot));
@@ -75,10 +89,18 @@ function buildModule({ name, dir, goMod, mainSource, out, ldflags }) {
   renameSync(tmp, out);
 }
 
+/** The binary exists and was built from the main.go beside this script (a changed main.go rebuilds; Go's cache makes that a relink). */
+function upToDate(out, srcDir, mainSource) {
+  if (!existsSync(out)) return false;
+  const built = join(srcDir, 'main.go');
+  return existsSync(built) && readFileSync(built, 'utf8') === readFileSync(mainSource, 'utf8');
+}
+
 function buildApiserver(version, facts) {
   const dir = join(cacheRoot, version);
   const out = join(dir, 'kube-apiserver');
-  if (existsSync(out)) return out;
+  const mainSource = join(here, 'kube-apiserver', 'main.go');
+  if (upToDate(out, join(dir, 'src'), mainSource)) return out;
   const v0 = stagingVersion(version);
   const goMod = [
     'module peerscope.test/kube-apiserver',
@@ -98,7 +120,7 @@ function buildApiserver(version, facts) {
     flags.push(`-X ${pkg}.gitVersion=${version}`, `-X ${pkg}.gitMajor=${major}`, `-X ${pkg}.gitMinor=${minor}`, `-X ${pkg}.gitTreeState=clean`);
   }
   const started = Date.now();
-  buildModule({ name: `kube-apiserver ${version}`, dir: join(dir, 'src'), goMod, mainSource: join(here, 'kube-apiserver', 'main.go'), out, ldflags: `-s -w ${flags.join(' ')}` });
+  buildModule({ name: `kube-apiserver ${version}`, dir: join(dir, 'src'), goMod, mainSource, out, ldflags: `-s -w ${flags.join(' ')}` });
   log(`kube-apiserver ${version}: built in ${Math.round((Date.now() - started) / 1000)} s`);
   return out;
 }
@@ -106,10 +128,11 @@ function buildApiserver(version, facts) {
 function buildEtcd(version, goLine) {
   const dir = join(cacheRoot, `etcd-${version}`);
   const out = join(dir, 'etcd');
-  if (existsSync(out)) return out;
+  const mainSource = join(here, 'etcd', 'main.go');
+  if (upToDate(out, join(dir, 'src'), mainSource)) return out;
   const goMod = ['module peerscope.test/etcd', '', `go ${goLine}`, '', `require go.etcd.io/etcd/server/v3 ${version}`, ''].join('\n');
   const started = Date.now();
-  buildModule({ name: `etcd ${version}`, dir: join(dir, 'src'), goMod, mainSource: join(here, 'etcd', 'main.go'), out, ldflags: '-s -w' });
+  buildModule({ name: `etcd ${version}`, dir: join(dir, 'src'), goMod, mainSource, out, ldflags: '-s -w' });
   log(`etcd ${version}: built in ${Math.round((Date.now() - started) / 1000)} s`);
   return out;
 }
@@ -117,7 +140,7 @@ function buildEtcd(version, goLine) {
 function main() {
   mkdirSync(cacheRoot, { recursive: true });
   const started = Date.now();
-  const releases = newestReleases();
+  const releases = releasesToBuild();
   const lines = [];
   const etcdVersions = new Map();
   for (const version of releases) {

@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { serversFromKubeconfig } from '../cluster/from-kubeconfig.js';
 import { PeerSet } from '../cluster/peer-set.js';
+import type { OwnMvp } from '../../contract/own-mvp.js';
 
 export function registerPeersCommand(program: Command): void {
   program
@@ -18,6 +19,7 @@ export function registerPeersCommand(program: Command): void {
       }).catch((err: Error) => fail(err.message));
       const peers = new PeerSet(found.servers, { timeoutMs: 5_000 });
       await Promise.all(found.servers.map((s) => peers.probe(s.name)));
+      await peers.readOwnMetrics();
       await peers.close();
       const rows = found.servers.map((s) => {
         const status = peers.status(s.name);
@@ -30,6 +32,7 @@ export function registerPeersCommand(program: Command): void {
           health: status?.health ?? 'unknown',
           failingChecks: status?.failingChecks ?? [],
           ...(f?.lease ? { lease: f.lease } : {}),
+          ...(status?.ownMvp ? { ownMvp: status.ownMvp } : {}),
           ...(status?.proxy ? { proxy: status.proxy } : {}),
           ...(status?.lastError ? { error: status.lastError } : {}),
         };
@@ -44,10 +47,35 @@ export function registerPeersCommand(program: Command): void {
       }
       for (const w of found.warnings) process.stderr.write(`peerscope: warning: ${w}\n`);
       for (const n of found.notes) process.stderr.write(`peerscope: ${n}\n`);
-      const table = [['NAME', 'URL', 'RELEASE', 'HEALTH', 'FOUND BY'], ...rows.map((r) => [r.name, r.url, r.release ?? '-', r.health + (r.lease?.expired ? ' (lease expired)' : ''), r.foundBy])];
+      // The servers' own Mixed Version Proxy, where any server shows a kube-apiserver's checks.
+      const told = rows.some((r) => r.ownMvp && r.ownMvp.verdict !== 'unknown');
+      const table = [['NAME', 'URL', 'RELEASE', 'HEALTH', 'FOUND BY', ...(told ? ['OWN MVP', 'REROUTED'] : [])], ...rows.map((r) => [r.name, r.url, r.release ?? '-', r.health + (r.lease?.expired ? ' (lease expired)' : ''), r.foundBy, ...(told ? ownMvpColumns(r.ownMvp) : [])])];
       const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
       for (const row of table) console.log(row.map((c, i) => c.padEnd(widths[i]!)).join('   ').trimEnd());
+      // The verdicts in plain words, one line per server that has one.
+      for (const r of rows) if (r.ownMvp && r.ownMvp.verdict !== 'unknown') console.log(`${r.ownMvp.summary}; ${reroutedWords(r.ownMvp)}`);
     });
+}
+
+function ownMvpColumns(o: OwnMvp | undefined): [string, string] {
+  if (!o) return ['-', '-'];
+  const m = o.metrics;
+  return [o.verdict, m.state === 'exposed' ? String(m.reroutedTotal) : m.state];
+}
+
+function reroutedWords(o: OwnMvp): string {
+  const m = o.metrics;
+  switch (m.state) {
+    case 'exposed':
+      return `its /metrics counts ${m.reroutedTotal} rerouted request(s), ${m.proxyErrorsTotal} peer-proxy error(s), ${m.discoverySyncErrorsTotal} peer-discovery sync error(s)`;
+    case 'not-exposed':
+      return 'its /metrics exposes no peer-proxy counters (no peer proxy to count)';
+    case 'forbidden':
+    case 'unreadable':
+      return `its /metrics could not be read: ${m.error ?? m.state}`;
+    default:
+      return 'its /metrics was not read (not ready)';
+  }
 }
 
 function fail(message: string): never {

@@ -24,6 +24,7 @@ interface ServeFlags extends PortFilterFlags {
   policy: ReturnType<typeof parsePolicyOption>;
   discovery: DiscoveryMode;
   maxEvents: number;
+  serverMetrics: number;
   acceptHosts?: string;
   ui: boolean;
   peerRefresh: number;
@@ -48,6 +49,7 @@ export function registerServeCommand(program: Command): void {
   addPortFilterOptions(command)
     .option('--ui', 'also serve the UI on a loopback port and print its URL (browser mode)', false)
     .option('--peer-refresh <seconds>', 'with --kubeconfig: find the apiservers again this often (new ones join, departed ones show as gone); 0 = never', parseSeconds, DEFAULT_SERVER_REFRESH_MS / 1000)
+    .option('--server-metrics <seconds>', 'read each real apiserver\'s /metrics this often for its own Mixed Version Proxy\'s counters (shown per server in the UI and /.peerscope/metrics); 0 = never', parseSeconds, 15)
     .option('--upstream-connect-timeout <seconds>', 'give up connecting to an apiserver (TCP and TLS) after this long: 503 PEERSCOPE_ERR_UPSTREAM_CONNECT_TIMEOUT; 0 = never', parseSeconds, DEFAULT_CONNECT_TIMEOUT_MS / 1000)
     .option('--upstream-headers-timeout <seconds>', 'give up waiting for an apiserver\'s response headers after this long: 503 PEERSCOPE_ERR_UPSTREAM_HEADERS_TIMEOUT (watches and follows send theirs at once); 0 = never', parseSeconds, DEFAULT_HEADERS_TIMEOUT_MS / 1000)
     .action(async (flags: ServeFlags) => {
@@ -103,6 +105,7 @@ export function registerServeCommand(program: Command): void {
         policy: flags.policy,
         discoveryMode: flags.discovery,
         maxEvents: flags.maxEvents,
+        ownMetricsIntervalMs: flags.serverMetrics * 1000,
         upstream: { connectTimeoutMs: flags.upstreamConnectTimeout * 1000, headersTimeoutMs: flags.upstreamHeadersTimeout * 1000 },
         acceptHosts: flags.acceptHosts ? flags.acceptHosts.split(',').map((h) => h.trim()).filter(Boolean) : [],
         ...portFilters(flags),
@@ -130,6 +133,7 @@ export function registerServeCommand(program: Command): void {
       for (const s of core.peerStatuses()) {
         console.error(`peerscope: ${s.name} ${s.url} ${s.health}${s.gitVersion ? ` ${s.gitVersion}` : ''}, ${s.discovery.gvrCount} GVRs${s.lastError ? ` (${s.lastError})` : ''}`);
       }
+      for (const s of core.peerStatuses()) if (s.ownMvp && s.ownMvp.verdict !== 'unknown') console.error(`peerscope: ${s.ownMvp.summary}`);
       const ui = flags.ui ? await startUiHost({ core }) : undefined;
       if (ui) console.log(`UI: ${ui.url}`);
       onShutdown(async () => {

@@ -71,6 +71,8 @@ async function snapshotOfCluster(kubeconfig: string, context: string | undefined
   for (const w of prepared.warnings) process.stderr.write(`peerscope: warning: ${w}\n`);
   const session = await prepared.start();
   try {
+    // Each real server's own peer-proxy counters, read once, so the snapshot records them.
+    await session.core.peers.readOwnMetrics();
     return await session.service.takeSnapshot();
   } finally {
     await session.close();

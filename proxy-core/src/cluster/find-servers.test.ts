@@ -81,4 +81,13 @@ describe('findApiservers', () => {
     expect(both.warnings).toEqual([]);
     expect(both.servers.map((s) => s.name)).toEqual(['10.0.0.2:6443', 'apiserver-a']);
   });
+
+  it('an expired lease at an address a live lease now advertises is gone: the machine was replaced under another identity', async () => {
+    const r = await findApiservers(reader('https://lb:6443', {
+      [LEASES]: { status: 200, body: { items: [lease('apiserver-old', '10.0.0.1:6443', 120, 60), lease('apiserver-new', '10.0.0.1:6443', 5, 60), lease('apiserver-b', '10.0.0.2:6443', 5, 60)] } },
+      [ENDPOINTS]: { status: 200, body: endpoints('10.0.0.1:6443', '10.0.0.2:6443') },
+    }), 'https://lb:6443', NOW);
+    expect(r.servers.map((s) => s.name)).toEqual(['apiserver-b', 'apiserver-new']);
+    expect(r.expired.get('apiserver-old')?.reason).toBe('its identity lease expired at 2026-11-23T07:59:00.000Z and another apiserver identity now holds its address 10.0.0.1:6443');
+  });
 });

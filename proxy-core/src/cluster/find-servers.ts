@@ -35,7 +35,12 @@ export interface FindResult {
   readonly expired: ReadonlyMap<string, { readonly url: string; readonly reason: string }>;
   /** The cluster answered 401: the credentials were refused (the message says by whom). */
   readonly unauthorized?: string;
+  /** A server's certificate was not trusted (the kubeconfig's CA did not sign it): which server, why. */
+  readonly untrusted?: string;
 }
+
+/** Node's codes for a certificate that does not verify against the CA given. */
+const TLS_UNTRUSTED = /\b(UNABLE_TO_VERIFY_LEAF_SIGNATURE|SELF_SIGNED_CERT_IN_CHAIN|DEPTH_ZERO_SELF_SIGNED_CERT|UNABLE_TO_GET_ISSUER_CERT(_LOCALLY)?|CERT_SIGNATURE_FAILURE|CERT_UNTRUSTED|ERR_TLS_CERT_ALTNAME_INVALID|CERT_HAS_EXPIRED)\b/;
 
 const LEASES = '/apis/coordination.k8s.io/v1/namespaces/kube-system/leases?labelSelector=apiserver.kubernetes.io%2Fidentity%3Dkube-apiserver';
 const ENDPOINTS = '/api/v1/namespaces/default/endpoints/kubernetes';
@@ -70,6 +75,7 @@ export async function findApiservers(clients: ServerReader | readonly ServerRead
   let leases: Read<{ items?: Lease[] }> = { kind: 'error', message: 'no apiserver to ask' };
   let endpoints: Read<string[]> = { kind: 'error', message: 'no apiserver to ask' };
   let asked = kubeconfigServer;
+  let untrusted: string | undefined;
   for (const client of list) {
     // An HTTP answer (even 403) is the cluster's answer; a read that failed to connect or was cut
     // (a server draining, a keep-alive connection closed under it) is asked of the next server.
@@ -78,9 +84,11 @@ export async function findApiservers(clients: ServerReader | readonly ServerRead
       if (leases.kind !== 'error') asked = client.server.url;
     }
     if (endpoints.kind === 'error') endpoints = await readEndpointAddresses(client);
+    for (const r of [leases, endpoints]) if (r.kind === 'error' && TLS_UNTRUSTED.test(r.message)) untrusted ??= `${client.server.url} presented a certificate the kubeconfig's certificate-authority does not verify (${r.message})`;
     if (leases.kind !== 'error' && endpoints.kind !== 'error') break;
   }
-  return fromReads(leases, endpoints, kubeconfigServer, asked, now);
+  const result = fromReads(leases, endpoints, kubeconfigServer, asked, now);
+  return untrusted ? { ...result, untrusted } : result;
 }
 
 async function readEndpointAddresses(client: ServerReader): Promise<Read<string[]>> {
@@ -120,7 +128,12 @@ function fromReads(leases: Read<{ items?: Lease[] }>, endpoints: Read<string[]>,
   };
 
   if (leases.kind !== 'ok') problem('the apiserver identity leases', leases);
-  for (const lease of leases.kind === 'ok' ? leases.value.items ?? [] : []) {
+  const items = leases.kind === 'ok' ? leases.value.items ?? [] : [];
+  // Addresses a live (unexpired) identity lease advertises: an expired lease at one of them is a
+  // server replaced by another identity at the same address (a machine rebuilt under a new
+  // hostname keeps its IP and port, so the endpoints still list the address).
+  const liveAddresses = new Set(items.filter((l) => !leaseExpired(l, now)).map((l) => l.metadata?.annotations?.['kubernetes.io/peer-advertise-address']).filter((a): a is string => !!a));
+  for (const lease of items) {
     const name = lease.metadata?.name;
     const holder = lease.spec?.holderIdentity;
     // rule §4.2: a lease counts when it has the identity label and a holder.
@@ -137,6 +150,10 @@ function fromReads(leases: Read<{ items?: Lease[] }>, endpoints: Read<string[]>,
     // the server gone once its address has also left the endpoints: nothing then says it still runs.
     if (isExpired && endpoints.kind === 'ok' && !listed.has(address)) {
       expired.set(name, { url: `${scheme}//${address}`, reason: `its identity lease expired at ${new Date(expiresAt).toISOString()} and its address ${address} left the default/kubernetes endpoints` });
+      continue;
+    }
+    if (isExpired && liveAddresses.has(address)) {
+      expired.set(name, { url: `${scheme}//${address}`, reason: `its identity lease expired at ${new Date(expiresAt).toISOString()} and another apiserver identity now holds its address ${address}` });
       continue;
     }
     claimed.add(address);
@@ -164,6 +181,11 @@ function fromReads(leases: Read<{ items?: Lease[] }>, endpoints: Read<string[]>,
     expired,
     ...(unauthorized ? { unauthorized } : {}),
   };
+}
+
+function leaseExpired(lease: Lease, now: number): boolean {
+  const renew = lease.spec?.renewTime;
+  return renew !== undefined && Date.parse(renew) + (lease.spec?.leaseDurationSeconds ?? 3600) * 1000 < now;
 }
 
 async function readObject<T>(client: ServerReader, path: string): Promise<Read<T>> {

@@ -105,6 +105,9 @@ export async function serversFromKubeconfig(options: FromKubeconfigOptions): Pro
   if (first.unauthorized) {
     throw new CredentialError(`${first.unauthorized}: the cluster refused the credentials of user "${kubeconfig.userName || '(none)'}" of context "${kubeconfig.contextName}" (${describeCredential(kubeconfig)})`);
   }
+  if (first.untrusted && first.servers.every((s) => s.source === 'kubeconfig')) {
+    throw new PeerscopeError('PEERSCOPE_ERR_KUBECONFIG', `${first.untrusted}: Peerscope always verifies apiserver certificates; give cluster "${kubeconfig.clusterName}" the CA that signed them (certificate-authority in ${kubeconfig.files.join(', ')})`);
+  }
   warnings.push(...first.warnings);
 
   const source: ServerSource = {

@@ -14,6 +14,9 @@ import type { HealthSample, PeerHealth, PeerStatus } from '../../contract/peers.
 import { fetchServerDiscovery, type ServerDiscovery } from '../discovery/fetch.js';
 import { RingBuffer } from '../telemetry/ring-buffer.js';
 import { ControlClient, describeError } from './control-client.js';
+import { looksLikeKubeApiserver, NOT_READ, ownMvpOf } from './own-mvp.js';
+import { readOwnProxyMetrics } from './own-proxy-metrics.js';
+import type { OwnProxyMetrics } from '../../contract/own-mvp.js';
 import { redactProxy } from '../upstream/proxy-config.js';
 import type { KnownServer, ServerConfig, ServerUpdate } from './server-config.js';
 
@@ -25,6 +28,8 @@ export interface PeerSetOptions {
   readonly historySize?: number;
   /** How long a server that left the cluster stays listed as gone (default 10 minutes). */
   readonly goneRetentionMs?: number;
+  /** Period of the read of each real server's /metrics for its own peer-proxy counters (default 15 s; 0 = never). */
+  readonly ownMetricsIntervalMs?: number;
 }
 
 export const DEFAULT_GONE_RETENTION_MS = 10 * 60_000;
@@ -34,6 +39,9 @@ interface Peer {
   client: ControlClient;
   health: PeerHealth;
   failingChecks: string[];
+  /** Every check the last readable /readyz?verbose listed: how its own Mixed Version Proxy is told (own-mvp.ts). */
+  readyChecks?: string[];
+  ownMetrics?: OwnProxyMetrics;
   gitVersion?: string;
   latencyMs?: number;
   lastProbeAt?: number;
@@ -72,6 +80,7 @@ export class PeerSet extends EventEmitter<PeerSetEvents> {
   private readonly timeoutMs: number;
   private readonly historySize: number;
   private readonly goneRetentionMs: number;
+  private readonly ownMetricsIntervalMs: number;
   private started = false;
 
   constructor(servers: readonly ServerConfig[], options: PeerSetOptions = {}) {
@@ -81,6 +90,7 @@ export class PeerSet extends EventEmitter<PeerSetEvents> {
     this.timeoutMs = options.timeoutMs ?? 5_000;
     this.historySize = options.historySize ?? 1_800;
     this.goneRetentionMs = options.goneRetentionMs ?? DEFAULT_GONE_RETENTION_MS;
+    this.ownMetricsIntervalMs = options.ownMetricsIntervalMs ?? 15_000;
     for (const s of servers) this.add(s);
   }
 
@@ -189,6 +199,21 @@ export class PeerSet extends EventEmitter<PeerSetEvents> {
     if (this.closed) return;
     this.timers.push(setInterval(() => void this.probeAll(), this.probeIntervalMs).unref());
     this.timers.push(setInterval(() => void this.refreshAllDiscovery(), this.discoveryIntervalMs).unref());
+    if (this.ownMetricsIntervalMs > 0) {
+      void this.readOwnMetrics();
+      this.timers.push(setInterval(() => void this.readOwnMetrics(), this.ownMetricsIntervalMs).unref());
+    }
+  }
+
+  /** Reads every ready real server's own peer-proxy counters (simulated servers have none). */
+  readOwnMetrics(): Promise<void> {
+    // Only servers whose checks are a kube-apiserver's: anything else has no such counters to read.
+    return Promise.all([...this.peers.values()].filter((p) => !p.gone && p.health === 'ready' && p.config.source !== 'sim' && looksLikeKubeApiserver(p.readyChecks)).map(async (p) => {
+      const read = await readOwnProxyMetrics(p.client);
+      if (this.closed || this.peers.get(p.config.name) !== p) return;
+      p.ownMetrics = read;
+      this.emit('health', p.config.name);
+    })).then(() => undefined);
   }
 
   probeAll(): Promise<void> {
@@ -205,11 +230,13 @@ export class PeerSet extends EventEmitter<PeerSetEvents> {
     const started = performance.now();
     let health: PeerHealth;
     let failing: string[] = [];
+    let checks = peer.readyChecks;
     let gitVersion = peer.gitVersion;
     let error: string | undefined;
     try {
       const [ready, version] = await Promise.all([peer.client.get('/readyz?verbose'), peer.client.get('/version')]);
       failing = [...ready.body.matchAll(/^\[-\]([^\s]+) failed/gm)].map((m) => m[1] ?? '');
+      if (ready.status === 200 || failing.length) checks = [...ready.body.matchAll(/^\[[+-]\]([^\s]+)/gm)].map((m) => m[1] ?? '');
       if (ready.status === 200) health = 'ready';
       else health = failing.some((c) => c.includes('shutdown')) ? 'draining' : 'not-ready';
       if (version.status === 200) gitVersion = (JSON.parse(version.body) as { gitVersion?: string }).gitVersion ?? gitVersion;
@@ -223,7 +250,7 @@ export class PeerSet extends EventEmitter<PeerSetEvents> {
     const wasReachable = peer.health !== 'unreachable' && peer.health !== 'unknown';
     const changed = health !== peer.health || gitVersion !== peer.gitVersion || failing.join() !== peer.failingChecks.join();
     const versionChanged = gitVersion !== peer.gitVersion;
-    Object.assign(peer, { health, failingChecks: failing, gitVersion, latencyMs, lastProbeAt: Date.now(), lastError: error });
+    Object.assign(peer, { health, failingChecks: failing, readyChecks: checks, gitVersion, latencyMs, lastProbeAt: Date.now(), lastError: error });
     peer.history.push({ at: Date.now(), health, ...(health !== 'unreachable' ? { latencyMs } : {}), ...(gitVersion ? { gitVersion } : {}) });
     if (changed) this.emit('health', name);
     // A server that came back, or runs another release now, may serve other GVRs: read it again.
@@ -347,6 +374,7 @@ export class PeerSet extends EventEmitter<PeerSetEvents> {
         gvrCount: d?.gvrs.length ?? 0,
         ...(p.discoveryError ? { error: p.discoveryError } : {}),
       },
+      ...(p.config.source !== 'sim' ? { ownMvp: ownMvpOf({ name, ...(p.readyChecks ? { readyChecks: p.readyChecks } : {}), ...(p.gitVersion ? { gitVersion: p.gitVersion } : {}), ...(p.config.source === 'lease' ? { advertisedAddress: new URL(p.config.url).host } : {}), metrics: p.ownMetrics ?? NOT_READ }) } : {}),
     };
   }
 

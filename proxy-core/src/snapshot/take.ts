@@ -45,6 +45,7 @@ export function takeSnapshot(core: SnapshotSource, options: TakeOptions): Routin
       failingChecks: s.failingChecks,
       ...(s.gitVersion ? { gitVersion: s.gitVersion } : {}),
       ...(s.latencyMs !== undefined ? { latencyMs: s.latencyMs } : {}),
+      ...(s.ownMvp ? { ownMvp: s.ownMvp } : {}),
       discovery: {
         state: s.discovery.state,
         ...(s.discovery.source ? { source: s.discovery.source } : {}),

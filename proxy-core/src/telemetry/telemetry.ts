@@ -38,6 +38,7 @@ export class Telemetry {
   private readonly counters = new Map<string, { row: Omit<CounterRow, 'count'>; count: number }>();
   private readonly listeners = new Set<Listener>();
   private readonly errors = new ErrorSeries();
+  private readonly expositions: (() => string)[] = [];
   private seq = 0;
   readonly startedAt = Date.now();
   /** Requests per client × GVR × verb, for the upgrade-impact report (the handler records into it). */
@@ -112,6 +113,11 @@ export class Telemetry {
     return () => this.listeners.delete(listener);
   }
 
+  /** More metric families for prometheus(), after Peerscope's own (the servers' own peer-proxy counters). */
+  addExposition(families: () => string): void {
+    this.expositions.push(families);
+  }
+
   /** Prometheus text exposition (version 0.0.4). */
   prometheus(): string {
     const lines = [
@@ -123,7 +129,7 @@ export class Telemetry {
       lines.push(`peerscope_requests_total{outcome="${esc(r.outcome)}",group="${esc(r.group)}",version="${esc(r.version)}",resource="${esc(r.resource)}",handling="${esc(r.handling)}",answered_by="${esc(r.answeredBy)}"} ${c.count}`);
     }
     lines.push('# HELP peerscope_events_buffered Routing events held in the ring buffer.', '# TYPE peerscope_events_buffered gauge', `peerscope_events_buffered ${this.ring.size}`);
-    return lines.join('\n') + '\n';
+    return lines.join('\n') + '\n' + this.expositions.map((f) => f()).join('');
   }
 }
 

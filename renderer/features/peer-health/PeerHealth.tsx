@@ -7,6 +7,7 @@ import { queryKeys, useCoreClient } from '../../src/client-context.js';
 import { formatClock, formatDateTime, formatMs, healthLabel, shortRelease } from '../../src/ui/format.js';
 import { Empty, ErrorState, HealthBadge, Loading } from '../../src/ui/states.js';
 import { useOffline } from '../../src/view-mode.js';
+import { OwnMvpFacts } from './OwnMvp.js';
 
 const SERIES_COLORS = ['#5b7cfa', '#3fa66b', '#e8a23a', '#a371f7', '#e5534b', '#2bb3c0', '#d16ba5', '#8b949e'];
 
@@ -122,6 +123,7 @@ function ServerCard({ server: s }: { server: PeerStatus }) {
       {s.gone && <p className="muted small">left the cluster at {formatClock(s.gone.at)}; never routed to; leaves this list at {formatClock(s.gone.removeAt)}</p>}
       {s.failingChecks.length > 0 && <p className="warn-text small">failing: {s.failingChecks.join(', ')}</p>}
       {(s.lastError || s.discovery.error) && <p className="error-text small" title={s.lastError ?? s.discovery.error}>{s.lastError ?? s.discovery.error}</p>}
+      {s.ownMvp && <OwnMvpFacts mvp={s.ownMvp} />}
     </article>
   );
 }

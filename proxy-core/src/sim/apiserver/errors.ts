@@ -30,7 +30,8 @@ export function badRequest(message: string): ApiError {
 
 /** Maps a store failure to the Status kube-apiserver answers, details naming the resource. */
 export function fromStoreError(err: StoreError, gr: GroupResource, name: string): ApiError {
-  const details: StatusDetails = { name, group: gr.group, kind: gr.resource };
+  // As kube-apiserver: the core group is left out of the details, not given as "".
+  const details: StatusDetails = { name, ...(gr.group ? { group: gr.group } : {}), kind: gr.resource };
   switch (err.reason) {
     case 'NotFound': return apiError(404, 'NotFound', err.message, details);
     case 'AlreadyExists': return apiError(409, 'AlreadyExists', err.message, details);

@@ -10,6 +10,9 @@ const LIVEZ_CHECKS = [
   'ping', 'log', 'etcd', 'poststarthook/start-apiserver-admission-initializer', 'poststarthook/generic-apiserver-start-informers',
   'poststarthook/start-apiextensions-informers', 'poststarthook/crd-informer-synced', 'poststarthook/bootstrap-controller',
   'poststarthook/start-kube-apiserver-identity-lease-controller', 'poststarthook/apiservice-registration-controller',
+  // The UnknownVersionInteroperabilityProxy gate's reconciler (on by default since v1.36). A simulated
+  // server proxies nothing itself, as a real one without --peer-ca-file: no mixed-version-proxy-handler.
+  'poststarthook/peer-endpoint-reconciler-controller',
 ];
 const READYZ_CHECKS = ['ping', 'log', 'etcd', 'etcd-readiness', 'informer-sync', ...LIVEZ_CHECKS.slice(3), 'shutdown'];
 

@@ -32,13 +32,15 @@ export function writeIdentityLease(store: ObjectStore, id: LeaseIdentity, acquir
   const leaseName = `apiserver-${id.serverName}`;
   const current = store.get(LEASES, 'kube-system', leaseName);
   const now = microTime();
-  const spec = {
+  const spec: Record<string, unknown> = {
     ...(current?.spec as Record<string, unknown> | undefined),
     holderIdentity: id.holderIdentity,
     leaseDurationSeconds: id.leaseDurationSeconds ?? IDENTITY_LEASE_DURATION_SECONDS,
     renewTime: now,
-    ...(acquired || !current ? { acquireTime: now } : {}),
   };
+  // kube-apiserver's identity lease controller sets no acquireTime: a restart shows as a new holderIdentity.
+  delete spec.acquireTime;
+  void acquired;
   upsert(store, LEASES, {
     apiVersion: 'coordination.k8s.io/v1',
     kind: 'Lease',
@@ -76,9 +78,9 @@ export function writeKubernetesEndpoints(store: ObjectStore, ready: readonly Rea
     upsert(store, ENDPOINT_SLICES, {
       apiVersion: 'discovery.k8s.io/v1',
       kind: 'EndpointSlice',
-      metadata: { name: 'kubernetes', namespace: 'default', labels: { 'kubernetes.io/service-name': 'kubernetes', 'endpointslice.kubernetes.io/managed-by': 'peerscope-sim' } },
+      metadata: { name: 'kubernetes', namespace: 'default', labels: { 'kubernetes.io/service-name': 'kubernetes' } },
       addressType: 'IPv4',
-      endpoints: sorted.map((s) => ({ addresses: [s.host], conditions: { ready: true }, hostname: s.serverName })),
+      endpoints: sorted.map((s) => ({ addresses: [s.host], conditions: { ready: true } })),
       ports: sorted.map((s) => ({ name: `https-${s.serverName}`, port: s.port, protocol: 'TCP' })),
     });
   }

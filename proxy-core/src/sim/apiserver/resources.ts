@@ -252,7 +252,7 @@ async function patch(ctx: ApiContext, req: IncomingMessage, res: ServerResponse,
       break;
     }
     default:
-      throw apiError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml, application/strategic-merge-patch+json`);
+      throw apiError(415, 'UnsupportedMediaType', '415: Unsupported Media Type', {});
   }
   if (!isPlainObject(patched)) throw badRequest('the patch produced something that is not an object');
   checkTypeMeta(patched, rr);

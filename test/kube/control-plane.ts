@@ -1,0 +1,251 @@
+// A real control plane on this machine for the tests: one etcd and N kube-apiservers sharing it, in a
+// temporary directory. Each apiserver is a machine of its own as far as Kubernetes can tell: its own
+// IP, all on one secure port (real servers of a cluster share it, and the endpoints reconciler lists
+// them as one subset), and its own hostname (kube-apiserver names its identity lease after the
+// hostname). The IPs live in a network namespace of the tests' own (test-network.ts), reached from
+// here through a veth pair: kube-apiserver refuses a 127.x advertise address with its endpoints
+// reconciler ("may not be in the loopback range"), and servers sharing 127.0.0.1 on several ports
+// would share one identity and fight over one endpoints port (docs/decisions.md).
+// Servers start in parallel; a start returns once /readyz is 200.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Agent, request } from 'undici';
+import { kubeBinaries, type KubeBinaries } from './binaries.js';
+import { writePki, type ControlPlanePki } from './pki.js';
+import { portFreeOnAll, startProcess, waitFor, withHostname, type Started } from './processes.js';
+import { ensureTestNetwork, HOST_IP, inTestNetwork } from './test-network.js';
+
+/**
+ * The servers' own Mixed Version Proxy (KEP-4020): on = --peer-ca-file, the proxy client certificate
+ * and --peer-advertise-ip/port; no-peer-ca = the gate on (the default since v1.36) without
+ * --peer-ca-file, as kubeadm sets it up; gate-off = UnknownVersionInteroperabilityProxy=false.
+ */
+export type OwnMvp = 'on' | 'no-peer-ca' | 'gate-off';
+
+export interface ApiserverSpec {
+  /** The machine's hostname: the identity lease is named after it. */
+  readonly host: string;
+  readonly release: string;
+  /** --runtime-config, e.g. flowcontrol.apiserver.k8s.io/v1beta3=true. */
+  readonly runtimeConfig?: string;
+  readonly mvp?: OwnMvp;
+  /** --shutdown-delay-duration: after SIGTERM, readyz fails this long while the server still serves (what load balancers and Peerscope's probe see). */
+  readonly shutdownDelaySeconds?: number;
+}
+
+export interface KubeApiserver {
+  readonly spec: ApiserverSpec;
+  readonly ip: string;
+  readonly port: number;
+  readonly url: string;
+  readonly process: Started;
+  /** When /readyz first answered 200 (Date.now()). */
+  readonly readyAt: number;
+  /** SIGTERM by PID, SIGKILL after the grace. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+export interface ControlPlane {
+  readonly dir: string;
+  readonly pki: ControlPlanePki;
+  readonly binaries: KubeBinaries;
+  readonly etcdUrl: string;
+  readonly port: number;
+  /** Live servers, in start order (a stopped one leaves the list). */
+  readonly servers: KubeApiserver[];
+  server(host: string): KubeApiserver;
+  /** Starts another server; `ip` reuses a stopped server's address (a machine replaced in place). */
+  start(spec: ApiserverSpec, ip?: string): Promise<KubeApiserver>;
+  /** Stops a server by PID (SIGTERM, SIGKILL after `graceMs`, default 30 s as the kubelet) and removes it from `servers`. */
+  stop(host: string, graceMs?: number): Promise<void>;
+  /** A kubeconfig whose server is `host`'s; user: admin client certificate, admin token or a token RBAC allows little. */
+  kubeconfig(host: string, options?: { user?: 'cert' | 'token' | 'viewer'; ca?: 'right' | 'wrong'; name?: string }): string;
+  /** A GET/POST/… straight to one server as the admin (token). */
+  /** Resolves once every running server has its identity lease and its address in default/kubernetes: what peer discovery reads. */
+  settled(): Promise<void>;
+  /** The identity lease name of each running server's hostname (apiserver-<hash of the hostname>). */
+  leaseNames(): Promise<Map<string, string>>;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the tests read the answers' JSON field by field
+  call(host: string, path: string, options?: { method?: string; body?: unknown; headers?: Record<string, string> }): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string; json: () => any }>;
+  close(): Promise<void>;
+}
+
+const SERVICE_RANGE = '10.96.0.0/16';
+
+/** The first `n` server addresses (198.18.0.11 …). */
+export function serverIps(n: number): string[] {
+  return Array.from({ length: n }, (_, i) => `198.18.0.${11 + i}`);
+}
+
+export interface ControlPlaneOptions {
+  readonly servers: readonly ApiserverSpec[];
+  /** Loopback IPs to hold free beside the servers' (for servers started later on new machines). */
+  readonly spareIps?: number;
+  /** Identity lease duration in seconds (kube-apiserver's default is 3600). */
+  readonly identityLeaseSeconds?: number;
+}
+
+export async function startControlPlane(options: ControlPlaneOptions): Promise<ControlPlane> {
+  const binaries = kubeBinaries;
+  if (!binaries) throw new Error('the kube binaries are missing: npm run kube:build');
+  const dir = mkdtempSync(join(tmpdir(), 'peerscope-kube-'));
+  const ips = serverIps(options.servers.length + (options.spareIps ?? 0));
+  ensureTestNetwork(ips);
+  const pki = await writePki(dir, ips);
+  // Nothing but this file's servers listens in the namespace: a port free here is free there.
+  const port = await portFreeOnAll(['127.0.0.1']);
+  const [clientPort, peerPort] = [await portFreeOnAll([HOST_IP]), await portFreeOnAll([HOST_IP])];
+  const etcdUrl = `http://${HOST_IP}:${clientPort}`;
+  const etcd = startProcess(binaries.etcd, [
+    '--name', 'etcd0', '--data-dir', join(dir, 'etcd'),
+    '--listen-client-urls', etcdUrl, '--advertise-client-urls', etcdUrl,
+    '--listen-peer-urls', `http://${HOST_IP}:${peerPort}`, '--initial-advertise-peer-urls', `http://${HOST_IP}:${peerPort}`,
+    '--initial-cluster', `etcd0=http://${HOST_IP}:${peerPort}`,
+    // A test cluster's data dies with the test: skipping fsync keeps two busy cores responsive.
+    '--unsafe-no-fsync', '--log-level', 'warn',
+  ], join(dir, 'etcd.log'));
+  const agent = new Agent({ connect: { ca: pki.caPem }, connections: 8 });
+  const servers: KubeApiserver[] = [];
+  const all: KubeApiserver[] = [];
+  const usedIps = new Set<string>();
+
+  const call: ControlPlane['call'] = async (host, path, o = {}) => {
+    const s = plane.server(host);
+    const res = await request(`${s.url}${path}`, {
+      method: (o.method ?? 'GET') as 'GET',
+      dispatcher: agent,
+      headers: { authorization: `Bearer ${pki.adminToken}`, accept: 'application/json', ...(o.body !== undefined ? { 'content-type': 'application/json' } : {}), ...o.headers },
+      ...(o.body !== undefined ? { body: JSON.stringify(o.body) } : {}),
+    });
+    const text = await res.body.text();
+    return { status: res.statusCode, headers: res.headers, text, json: () => JSON.parse(text) };
+  };
+
+  const startServer = async (spec: ApiserverSpec, ip?: string): Promise<KubeApiserver> => {
+    const address = ip ?? ips.find((i) => !usedIps.has(i));
+    if (!address) throw new Error('no loopback IP left for another apiserver: raise spareIps');
+    usedIps.add(address);
+    const binary = binaries.apiservers.get(spec.release);
+    if (!binary) throw new Error(`no kube-apiserver ${spec.release} was built (have ${[...binaries.apiservers.keys()].join(', ')})`);
+    const mvp = spec.mvp ?? 'on';
+    const f = pki.files;
+    const flags = [
+      `--etcd-servers=${etcdUrl}`,
+      `--bind-address=${address}`, `--advertise-address=${address}`, `--secure-port=${port}`,
+      `--cert-dir=${join(dir, spec.host)}`,
+      `--tls-cert-file=${f.serving.cert}`, `--tls-private-key-file=${f.serving.key}`,
+      `--client-ca-file=${f.ca}`, `--token-auth-file=${f.tokens}`,
+      '--authorization-mode=RBAC',
+      `--service-cluster-ip-range=${SERVICE_RANGE}`,
+      '--service-account-issuer=https://kubernetes.default.svc.cluster.local',
+      `--service-account-key-file=${f.serviceAccountPub}`, `--service-account-signing-key-file=${f.serviceAccountKey}`,
+      `--requestheader-client-ca-file=${f.frontProxyCa}`, '--requestheader-allowed-names=front-proxy-client',
+      '--requestheader-username-headers=X-Remote-User', '--requestheader-group-headers=X-Remote-Group', '--requestheader-extra-headers-prefix=X-Remote-Extra-',
+      `--proxy-client-cert-file=${f.proxyClient.cert}`, `--proxy-client-key-file=${f.proxyClient.key}`,
+      '--profiling=false',
+      ...(spec.runtimeConfig ? [`--runtime-config=${spec.runtimeConfig}`] : []),
+      ...(spec.shutdownDelaySeconds ? [`--shutdown-delay-duration=${spec.shutdownDelaySeconds}s`] : []),
+      ...(mvp === 'on' ? [`--peer-ca-file=${f.ca}`, `--peer-advertise-ip=${address}`, `--peer-advertise-port=${port}`, '--feature-gates=UnknownVersionInteroperabilityProxy=true'] : []),
+      ...(mvp === 'gate-off' ? ['--feature-gates=UnknownVersionInteroperabilityProxy=false'] : []),
+    ];
+    const hosted = withHostname(spec.host, binary, flags);
+    const { command, args } = inTestNetwork(hosted.command, hosted.args);
+    const env = { ...process.env, ...(options.identityLeaseSeconds ? { PEERSCOPE_IDENTITY_LEASE_SECONDS: String(options.identityLeaseSeconds) } : {}) };
+    const proc = startProcess(command, args, join(dir, `${spec.host}.log`), env);
+    const url = `https://${address}:${port}`;
+    await waitFor(`kube-apiserver ${spec.release} on ${spec.host} (${url}) ready`, async () => {
+      const res = await request(`${url}/readyz`, { dispatcher: agent, headers: { authorization: `Bearer ${pki.adminToken}` } });
+      await res.body.text();
+      return res.statusCode === 200 ? true : undefined;
+    }, 180_000, () => (proc.child.exitCode !== null ? `exited ${proc.child.exitCode}:\n${proc.tail()}` : undefined));
+    const server: KubeApiserver = {
+      spec, ip: address, port, url, process: proc, readyAt: Date.now(),
+      stop: async (graceMs?: number) => {
+        await proc.stop(graceMs);
+        const i = servers.indexOf(server);
+        if (i >= 0) servers.splice(i, 1);
+      },
+    };
+    servers.push(server);
+    all.push(server);
+    return server;
+  };
+
+  const plane: ControlPlane = {
+    dir, pki, binaries, etcdUrl, port, servers,
+    server(host) {
+      const s = servers.find((x) => x.spec.host === host);
+      if (!s) throw new Error(`no running apiserver on ${host} (running: ${servers.map((x) => x.spec.host).join(', ') || 'none'})`);
+      return s;
+    },
+    async start(spec, ip) {
+      const server = await startServer(spec, ip);
+      await plane.settled();
+      return server;
+    },
+    stop: (host, graceMs) => plane.server(host).stop(graceMs),
+    kubeconfig(host, o = {}) {
+      const s = all.find((x) => x.spec.host === host);
+      if (!s) throw new Error(`no apiserver ${host}`);
+      const user = o.user ?? 'cert';
+      const f = pki.files;
+      const userBody = user === 'cert'
+        ? `    client-certificate: ${f.admin.cert}\n    client-key: ${f.admin.key}\n`
+        : `    token: ${user === 'token' ? pki.adminToken : pki.viewerToken}\n`;
+      const text = `apiVersion: v1
+kind: Config
+clusters:
+- name: kube-test
+  cluster:
+    server: ${s.url}
+    certificate-authority: ${o.ca === 'wrong' ? f.wrongCa : f.ca}
+users:
+- name: ${user}
+  user:
+${userBody}contexts:
+- name: kube-test
+  context: {cluster: kube-test, user: ${user}}
+current-context: kube-test
+`;
+      const path = join(dir, `${o.name ?? `${host}-${user}-${o.ca ?? 'right'}`}.kubeconfig`);
+      writeFileSync(path, text, { mode: 0o600 });
+      return path;
+    },
+    call,
+    async settled() {
+      // A server is ready before its endpoints reconciler and lease controller have written.
+      await waitFor('every server in the identity leases and the kubernetes endpoints', async () => {
+        const names = await plane.leaseNames();
+        const eps = (await call(servers[0]!.spec.host, '/api/v1/namespaces/default/endpoints/kubernetes')).json() as { subsets?: { addresses?: { ip: string }[] }[] };
+        const ips = new Set((eps.subsets ?? []).flatMap((x) => (x.addresses ?? []).map((a) => a.ip)));
+        return servers.every((s) => names.has(s.spec.host) && ips.has(s.ip)) ? true : undefined;
+      }, 60_000);
+    },
+    async leaseNames() {
+      const host = servers[0]?.spec.host;
+      if (!host) throw new Error('no apiserver runs');
+      const list = (await call(host, '/apis/coordination.k8s.io/v1/namespaces/kube-system/leases?labelSelector=apiserver.kubernetes.io%2Fidentity%3Dkube-apiserver')).json() as { items: { metadata: { name: string; labels: Record<string, string> } }[] };
+      return new Map(list.items.map((l) => [l.metadata.labels['kubernetes.io/hostname'] as string, l.metadata.name]));
+    },
+    async close() {
+      await Promise.all(servers.slice().map((s) => s.stop()));
+      await etcd.stop(10_000);
+      await agent.close();
+      if (!process.env.PEERSCOPE_KUBE_KEEP) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+
+  try {
+    await waitFor('etcd healthy', async () => {
+      const res = await request(`${etcdUrl}/health`);
+      return (await res.body.text()).includes('"true"') ? true : undefined;
+    }, 30_000, () => (etcd.child.exitCode !== null ? `exited ${etcd.child.exitCode}:\n${etcd.tail()}` : undefined));
+    await Promise.all(options.servers.map((s) => startServer(s)));
+    await plane.settled();
+  } catch (err) {
+    await plane.close().catch(() => undefined);
+    throw err;
+  }
+  return plane;
+}
