@@ -138,7 +138,7 @@ function Timeline({ history }: { history: { name: string; samples: HealthSample[
     <div className="timeline" role="list" aria-label="Health and release per apiserver over time">
       {history.map((h) => (
         <div className="timeline-row" role="listitem" key={h.name}>
-          <span className="timeline-name">{h.name}</span>
+          <span className="timeline-name" title={h.name}>{h.name}</span>
           <div className="timeline-track">
             {timelineSegments(h.samples, now).map((seg, i) => {
               const widthPercent = Math.max(((seg.to - seg.from) / span) * 100, 0.4);
