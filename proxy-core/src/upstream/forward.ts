@@ -1,83 +1,47 @@
 // Forwards one request to one apiserver and streams the answer back: bodies are streamed both ways,
 // never buffered; watch and log streams flush as they arrive; back-pressure reaches the upstream; a
 // client that goes away aborts the upstream request. Nothing is retried here: a 503 stays visible.
+// This file builds and dispatches the request; relay.ts carries the answer to the client.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Dispatcher } from 'undici';
-import { hopByHopNames } from '../util/hop-by-hop.js';
-import { writeStatus } from '../util/write-status.js';
-import { CLIENT_ABORTED, classifyUpstreamError, statusForUpstreamError, type UpstreamError } from './errors.js';
+import type { ForwardOptions, ForwardResult } from './forward-options.js';
 import type { Upstreams } from './pool.js';
+import { failBeforeResponse, Relay } from './relay.js';
+import { outgoingHeaders, hasBody } from './request-headers.js';
 
-export interface ForwardOptions {
-  /** Added to the outgoing request (e.g. x-kubernetes-peer-proxied: true). */
-  readonly addRequestHeaders?: Record<string, string>;
-  /** Added to the response when the upstream answered. */
-  readonly responseHeaders?: Record<string, string>;
-  /** Added to the Status Peerscope writes when the upstream could not be reached. */
-  readonly errorResponseHeaders?: Record<string, string>;
-  /** A watch or follow: the response may stay open indefinitely; its headers are flushed at once. */
-  readonly watch?: boolean;
-  /** The port is shutting down: end this (long-running) response cleanly, as an apiserver ends watches. */
-  readonly shutdown?: AbortSignal;
-  /** false: on a failure before the response, return it without writing the 503 (the caller may retry). */
-  readonly writeErrors?: boolean;
-}
+// forward()'s options and result, and hasBody (the request path asks it beside forward()), stay
+// importable from here for its callers.
+export type { ForwardOptions, ForwardResult } from './forward-options.js';
+export { hasBody } from './request-headers.js';
 
-export interface ForwardResult {
-  /** The status sent to the client: the upstream's, 503 for a failure before it, 0 if nothing was sent. */
-  readonly status: number;
-  /** Request body bytes (the declared Content-Length; a chunked body counts 0). */
-  readonly bytesIn: number;
-  /** Response body bytes relayed from the upstream. */
-  readonly bytesOut: number;
-  /** The upstream's headers reached the client; an error after that means a truncated body. */
-  readonly headersSent: boolean;
-  readonly error?: UpstreamError;
-  /** The upstream's `Warning` header values (deprecation notices), when it sent any. */
-  readonly warnings?: readonly string[];
-}
-
-/** Request headers that are the proxy's own business, or that undici sets itself and refuses. */
-const NOT_FORWARDED = new Set(['host', 'expect']);
-
-/** The outgoing request headers: end-to-end headers of the client, the server's token, the additions. */
-export function outgoingHeaders(req: IncomingMessage, add: Record<string, string> | undefined, bearer: string | undefined): Record<string, string | string[]> {
-  const hop = hopByHopNames(req.headers.connection);
-  const out: Record<string, string | string[]> = {};
-  const headers = req.headers;
-  for (const name in headers) {
-    const value = headers[name];
-    if (value === undefined || hop.has(name) || NOT_FORWARDED.has(name)) continue;
-    out[name] = value;
-  }
-  // As kubectl proxy does: the core's credential only for a client that brought none of its own.
-  if (bearer && out.authorization === undefined) out.authorization = `Bearer ${bearer}`;
-  if (add) for (const name in add) out[name] = add[name] as string;
-  return out;
-}
-
-export function hasBody(req: IncomingMessage): boolean {
-  const length = req.headers['content-length'];
-  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
-}
-
-const SHUTTING_DOWN: UpstreamError = { code: 'PEERSCOPE_ERR_UPSTREAM_FAILED', message: 'the proxy is shutting down' };
-
-export function forward(upstreams: Upstreams, target: string, req: IncomingMessage, res: ServerResponse, opts: ForwardOptions = {}): Promise<ForwardResult> {
+export function forward(
+  upstreams: Upstreams,
+  target: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+  opts: ForwardOptions = {},
+): Promise<ForwardResult> {
   const bytesIn = Number(req.headers['content-length'] ?? 0) || 0;
   const upstream = upstreams.get(target);
-  if (!upstream) return Promise.resolve(failBeforeResponse(req, res, target, opts, bytesIn, { code: 'PEERSCOPE_ERR_UPSTREAM_UNKNOWN_SERVER', message: `no apiserver is named "${target}"` }));
+  if (!upstream)
+    return Promise.resolve(
+      failBeforeResponse(req, res, target, opts, bytesIn, {
+        code: 'PEERSCOPE_ERR_UPSTREAM_UNKNOWN_SERVER',
+        message: `no apiserver is named "${target}"`,
+      }),
+    );
   const bearer = upstream.config.bearerToken?.();
   const onUnauthorized = upstream.config.onUnauthorized;
   return new Promise((resolve) => {
     // A 401 to the core's own credential (the client brought none): like client-go, an exec plugin runs
     // again and a token file is re-read, so the next request carries a fresh one.
-    const done = bearer && onUnauthorized && req.headers.authorization === undefined
-      ? (r: ForwardResult) => {
-        if (r.status === 401) onUnauthorized();
-        resolve(r);
-      }
-      : resolve;
+    const done =
+      bearer && onUnauthorized && req.headers.authorization === undefined
+        ? (r: ForwardResult) => {
+            if (r.status === 401) onUnauthorized();
+            resolve(r);
+          }
+        : resolve;
     const relay = new Relay(req, res, target, opts, bytesIn, done);
     // Built without object spreads: they take V8's slow clone path, microseconds per request.
     const options: Dispatcher.DispatchOptions = {
@@ -91,233 +55,4 @@ export function forward(upstreams: Upstreams, target: string, req: IncomingMessa
     if (opts.watch) options.bodyTimeout = 0;
     upstream.pool.dispatch(options, relay);
   });
-}
-
-function failBeforeResponse(req: IncomingMessage, res: ServerResponse, target: string, opts: ForwardOptions, bytesIn: number, error: UpstreamError): ForwardResult {
-  // Drain what is left of the request body so the Status can be read on a kept-alive connection.
-  if (!req.readableEnded && !req.destroyed) req.resume();
-  if (opts.writeErrors === false) return { status: 0, bytesIn, bytesOut: 0, headersSent: false, error };
-  writeStatus(res, statusForUpstreamError(target, error), opts.errorResponseHeaders);
-  return { status: 503, bytesIn, bytesOut: 0, headersSent: false, error };
-}
-
-/** The most body bytes held for one write to the client (see Relay.pending). */
-const MAX_PENDING_BYTES = 64 * 1024;
-
-/**
- * Streams the upstream's answer to the client as undici delivers it: headers, then the chunks of
- * each event-loop turn written together (no intermediate stream); when the client's socket is full the
- * upstream read pauses until it drains. A client that goes away, or a shutdown during a watch,
- * aborts the upstream request.
- *
- * undici's callback-level handler (onConnect/onHeaders/onData/onComplete/onError): it hands over the
- * raw header list, which is relayed as a list, without building and copying header objects.
- */
-class Relay implements Dispatcher.DispatchHandler {
-  private abort: ((err?: Error) => void) | undefined;
-  private resume: (() => void) | undefined;
-  private status = 0;
-  private warnings: string[] | undefined;
-  private bytesOut = 0;
-  private headersSent = false;
-  private clientGone = false;
-  private shuttingDown = false;
-  private settled = false;
-  private readonly onClose = (): void => {
-    if (this.settled || this.res.writableFinished) return;
-    this.clientGone = true;
-    this.abort?.(new Error('the client went away'));
-  };
-  private readonly onShutdown = (): void => {
-    this.shuttingDown = true;
-    this.abort?.(new Error('the proxy is shutting down'));
-  };
-  private readonly onDrain = (): void => {
-    this.blocked = false;
-    this.resume?.();
-  };
-  /**
-   * Body chunks that arrived in this turn of the event loop, written to the client in one corked
-   * write at its end (setImmediate): Node hands over a TLS connection's data one record at a time,
-   * each in a callback of its own, and writing each chunk made one write system call apiece to the
-   * client — a 100,000-event watch wrote ~7,900 times for ~1,600 reads of the apiserver.
-   */
-  private pending: Buffer[] = [];
-  private pendingBytes = 0;
-  private flushQueued: NodeJS.Immediate | undefined;
-  /** The client's socket is full: undici is told to pause at its next chunk, until 'drain'. */
-  private blocked = false;
-  private readonly flush = (): void => {
-    this.flushQueued = undefined;
-    const chunks = this.takePending();
-    if (!chunks || this.res.destroyed) return;
-    if (!this.writeAll(chunks, false) && !this.blocked) {
-      this.blocked = true;
-      this.res.once('drain', this.onDrain);
-    }
-  };
-
-  /** The chunks leave in one write (corked: one writev), without being copied into one Buffer. */
-  private writeAll(chunks: Buffer[], end: boolean): boolean {
-    const { res } = this;
-    const last = chunks.length - 1;
-    if (last > 0) res.cork();
-    for (let i = 0; i < last; i++) res.write(chunks[i] as Buffer);
-    let ok = true;
-    if (end) res.end(chunks[last]);
-    else ok = res.write(chunks[last] as Buffer);
-    if (last > 0) res.uncork();
-    return ok;
-  }
-
-  constructor(
-    private readonly req: IncomingMessage,
-    private readonly res: ServerResponse,
-    private readonly target: string,
-    private readonly opts: ForwardOptions,
-    private readonly bytesIn: number,
-    private readonly resolve: (result: ForwardResult) => void,
-  ) {
-    res.once('close', this.onClose);
-    opts.shutdown?.addEventListener('abort', this.onShutdown, { once: true });
-  }
-
-  onConnect(abort: (err?: Error) => void): void {
-    this.abort = abort;
-    // The client left, or the port began shutting down, while the request waited for a connection.
-    if (this.clientGone) abort(new Error('the client went away'));
-    else if (this.shuttingDown) abort(new Error('the proxy is shutting down'));
-  }
-
-  onHeaders(statusCode: number, rawHeaders: Buffer[], resume: () => void): boolean {
-    // Informational answers (1xx) are the connection's business, as with undici's request().
-    if (statusCode < 200) return true;
-    if (this.res.destroyed) {
-      this.clientGone = true;
-      this.abort?.(new Error('the client went away'));
-      return false;
-    }
-    this.resume = resume;
-    this.status = statusCode;
-    this.warnings = warningValues(rawHeaders);
-    this.res.writeHead(statusCode, relayedRawHeaders(rawHeaders, this.opts.responseHeaders));
-    this.headersSent = true;
-    if (this.opts.watch) this.res.flushHeaders();
-    return true;
-  }
-
-  onData(chunk: Buffer): boolean {
-    this.bytesOut += chunk.length;
-    this.pending.push(chunk);
-    this.pendingBytes += chunk.length;
-    // Within a turn, libuv may read a fast stream many times over: hold at most this much.
-    if (this.pendingBytes >= MAX_PENDING_BYTES) this.flush();
-    else this.flushQueued ??= setImmediate(this.flush);
-    return !this.blocked;
-  }
-
-  onComplete(): void {
-    this.endWithPending();
-    this.finish(undefined);
-  }
-
-  /** The last chunks and the end leave together. */
-  private endWithPending(): void {
-    const chunks = this.takePending();
-    if (chunks) this.writeAll(chunks, true);
-    else this.res.end();
-  }
-
-  private takePending(): Buffer[] | undefined {
-    if (this.flushQueued) {
-      clearImmediate(this.flushQueued);
-      this.flushQueued = undefined;
-    }
-    const { pending } = this;
-    if (pending.length === 0) return undefined;
-    this.pending = [];
-    this.pendingBytes = 0;
-    return pending;
-  }
-
-  onError(err: Error): void {
-    const { res } = this;
-    if (this.clientGone) {
-      this.takePending();
-      res.destroy();
-      return this.finish(CLIENT_ABORTED);
-    }
-    if (!this.headersSent) {
-      const error = this.shuttingDown ? SHUTTING_DOWN : classifyUpstreamError(err, 'before-response');
-      return this.settle(failBeforeResponse(this.req, res, this.target, this.opts, this.bytesIn, error));
-    }
-    // After the headers a failure can only cut the stream, as kube-apiserver's proxy does; a
-    // shutdown ends it cleanly instead (the terminating chunk tells the client the watch is over).
-    if (this.shuttingDown) {
-      this.endWithPending();
-      return this.finish(undefined);
-    }
-    this.takePending();
-    res.destroy();
-    this.finish(classifyUpstreamError(err, 'after-headers'));
-  }
-
-  private finish(error: UpstreamError | undefined): void {
-    const result: { -readonly [K in keyof ForwardResult]: ForwardResult[K] } = { status: this.status, bytesIn: this.bytesIn, bytesOut: this.bytesOut, headersSent: this.headersSent };
-    if (error) result.error = error;
-    if (this.warnings) result.warnings = this.warnings;
-    this.settle(result);
-  }
-
-  private settle(result: ForwardResult): void {
-    if (this.settled) return;
-    this.settled = true;
-    this.res.off('close', this.onClose);
-    this.res.off('drain', this.onDrain);
-    this.opts.shutdown?.removeEventListener('abort', this.onShutdown);
-    this.resolve(result);
-  }
-}
-
-/**
- * The response header list relayed to the client ([name, value, name, value, …] as the upstream sent
- * them, repeats and order kept) without hop-by-hop headers, plus `extra`.
- */
-export function relayedRawHeaders(raw: readonly (Buffer | string)[], extra: Record<string, string> | undefined): string[] {
-  const names: string[] = [];
-  const lower: string[] = [];
-  const values: string[] = [];
-  let connection: string | undefined;
-  for (let i = 0; i + 1 < raw.length; i += 2) {
-    const name = latin1(raw[i] as Buffer | string);
-    const value = latin1(raw[i + 1] as Buffer | string);
-    const l = name.toLowerCase();
-    if (l === 'connection') connection = connection === undefined ? value : `${connection},${value}`;
-    names.push(name);
-    lower.push(l);
-    values.push(value);
-  }
-  const hop = hopByHopNames(connection);
-  const out: string[] = [];
-  for (let i = 0; i < names.length; i++) if (!hop.has(lower[i] as string)) out.push(names[i] as string, values[i] as string);
-  if (extra) for (const name in extra) out.push(name, extra[name] as string);
-  return out;
-}
-
-/**
- * The values of `Warning` headers in a raw header list, or undefined (the common case). A length check
- * first: most names are not 7 bytes long, and no string is made for them.
- */
-export function warningValues(raw: readonly (Buffer | string)[]): string[] | undefined {
-  let out: string[] | undefined;
-  for (let i = 0; i + 1 < raw.length; i += 2) {
-    const name = raw[i] as Buffer | string;
-    if (name.length !== 7 || latin1(name).toLowerCase() !== 'warning') continue;
-    (out ??= []).push(latin1(raw[i + 1] as Buffer | string));
-  }
-  return out;
-}
-
-function latin1(v: Buffer | string): string {
-  return typeof v === 'string' ? v : v.toString('latin1');
 }
