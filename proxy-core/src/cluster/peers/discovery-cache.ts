@@ -62,11 +62,11 @@ export class DiscoveryCache {
         const changed = next.contentHash !== entry.document?.contentHash || entry.error !== undefined;
         entry.document = next;
         entry.error = undefined;
-        if (changed && !this.closed) this.options.onChange?.(name);
+        if (changed && this.current(name, entry)) this.options.onChange?.(name);
       } catch (err) {
         const first = entry.error === undefined;
         entry.error = describeError(err);
-        if (first && !this.closed) this.options.onChange?.(name);
+        if (first && this.current(name, entry)) this.options.onChange?.(name);
       } finally {
         entry.inFlight = undefined;
       }
@@ -90,6 +90,11 @@ export class DiscoveryCache {
    */
   rereadPending(name: string): Promise<void> | undefined {
     return this.entries.get(name)?.rereading;
+  }
+
+  /** Not closed, and the entry is still the server's (not forgotten, maybe added again, meanwhile). */
+  private current(name: string, entry: Entry): boolean {
+    return !this.closed && this.entries.get(name) === entry;
   }
 
   close(): void {

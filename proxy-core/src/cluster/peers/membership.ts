@@ -141,7 +141,9 @@ export class Membership {
     this.options.onChange?.(name, change);
   }
 
+  /** Stops the retention timers and closes every client (once: a second call does nothing). */
   async close(): Promise<void> {
+    if (this.closed) return;
     this.closed = true;
     for (const e of this.entries.values()) if (e.gone) clearTimeout(e.gone.timer);
     await Promise.all([...this.entries.values()].map((e) => e.client.close()));
