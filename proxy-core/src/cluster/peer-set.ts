@@ -110,7 +110,9 @@ export class PeerSet extends EventEmitter<PeerSetEvents> {
     // Its GVRs leave the route table and the merged discovery.
     if (change === 'removed') this.emit('discovery', name);
     // A new server, one back, or one at another address: probe and read it now.
-    if (this.started && (change === 'added' || change === 'back' || change === 'changed')) void this.probe(name).then(() => this.refreshDiscovery(name));
+    if (this.started && (change === 'added' || change === 'back' || change === 'changed')) {
+      void this.probe(name).then(() => this.refreshDiscovery(name));
+    }
   }
 
   /** Every server in the set, gone ones included (they keep their last discovery until removed). */
@@ -120,7 +122,11 @@ export class PeerSet extends EventEmitter<PeerSetEvents> {
 
   /** The servers the set routes to now, for a refresh of the server list (gone ones left out). */
   known(): KnownServer[] {
-    return this.membership.inService().map((m) => ({ config: m.config, reader: m.client, ready: this.probes.health(m.config.name) === 'ready' }));
+    return this.membership.inService().map((m) => ({
+      config: m.config,
+      reader: m.client,
+      ready: this.probes.health(m.config.name) === 'ready',
+    }));
   }
 
   /**
@@ -218,7 +224,7 @@ export class PeerSet extends EventEmitter<PeerSetEvents> {
     const cached = this.discoveries.of(name);
     const d = cached?.document;
     const error = cached?.error;
-    const ownMvp = this.ownMvps.ownMvp({ config, ...(h.readyChecks ? { readyChecks: h.readyChecks } : {}), ...(h.gitVersion ? { gitVersion: h.gitVersion } : {}) });
+    const ownMvp = this.ownMvps.ownMvp({ config, readyChecks: h.readyChecks, gitVersion: h.gitVersion });
     return {
       name,
       url: config.url,
@@ -262,7 +268,7 @@ export class PeerSet extends EventEmitter<PeerSetEvents> {
   private ownMvpServers(): OwnMvpServer[] {
     return this.membership.inService().map((m) => {
       const h = this.probes.of(m.config.name);
-      return { config: m.config, client: m.client, health: h?.health ?? 'unknown', ...(h?.readyChecks ? { readyChecks: h.readyChecks } : {}) };
+      return { config: m.config, client: m.client, health: h?.health ?? 'unknown', readyChecks: h?.readyChecks };
     });
   }
 }

@@ -114,10 +114,12 @@ export class HealthProbe {
     const wasReachable = state.health !== 'unreachable' && state.health !== 'unknown';
     const versionChanged = gitVersion !== state.gitVersion;
     const changed = health !== state.health || versionChanged || failing.join() !== state.failingChecks.join();
-    Object.assign(state, { health, failingChecks: failing, readyChecks: checks, gitVersion, latencyMs, lastProbeAt: Date.now(), lastError: error });
-    state.history.push({ at: Date.now(), health, ...(health !== 'unreachable' ? { latencyMs } : {}), ...(gitVersion ? { gitVersion } : {}) });
+    const at = Date.now();
+    Object.assign(state, { health, failingChecks: failing, readyChecks: checks, gitVersion, latencyMs, lastProbeAt: at, lastError: error });
+    state.history.push({ at, health, ...(health !== 'unreachable' ? { latencyMs } : {}), ...(gitVersion ? { gitVersion } : {}) });
     if (changed) this.options.onChange?.(name);
-    if ((health === 'ready' && (!wasReachable || versionChanged)) || (versionChanged && health !== 'unreachable')) this.options.onReturn?.(name);
+    const returned = health === 'ready' && (!wasReachable || versionChanged);
+    if (returned || (versionChanged && health !== 'unreachable')) this.options.onReturn?.(name);
   }
 
   /** The server left the cluster: no longer probed until it is back. */

@@ -68,7 +68,9 @@ export class Membership {
   member(name: string): Member | undefined {
     const e = this.entries.get(name);
     if (!e) return undefined;
-    return { config: e.config, client: e.client, ...(e.gone ? { gone: { at: e.gone.at, reason: e.gone.reason, removeAt: e.gone.removeAt } } : {}) };
+    if (!e.gone) return { config: e.config, client: e.client };
+    const { at, reason, removeAt } = e.gone;
+    return { config: e.config, client: e.client, gone: { at, reason, removeAt } };
   }
 
   /** The servers in the cluster now (gone ones left out). */

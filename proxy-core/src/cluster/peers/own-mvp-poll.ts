@@ -13,8 +13,8 @@ export interface OwnMvpServer {
   readonly config: ServerConfig;
   readonly client: ServerReader;
   readonly health: PeerHealth;
-  readonly readyChecks?: readonly string[];
-  readonly gitVersion?: string;
+  readonly readyChecks?: readonly string[] | undefined;
+  readonly gitVersion?: string | undefined;
 }
 
 export interface OwnMvpPollOptions {
@@ -49,7 +49,8 @@ export class OwnMvpPoll {
 
   /** Reads every ready real server's own peer-proxy counters. */
   readAll(): Promise<void> {
-    const worth = this.options.servers().filter((s) => s.health === 'ready' && s.config.source !== 'sim' && looksLikeKubeApiserver(s.readyChecks));
+    const worth = this.options.servers().filter((s) => s.health === 'ready' && s.config.source !== 'sim'
+      && looksLikeKubeApiserver(s.readyChecks));
     return Promise.all(worth.map(async (s) => {
       const slot = this.metrics.get(s.config.name);
       if (!slot) return;
