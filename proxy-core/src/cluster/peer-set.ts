@@ -146,10 +146,12 @@ export class PeerSet extends EventEmitter<PeerSetEvents> {
   /** First probe and discovery of every server, then the periodic loops. */
   async start(): Promise<void> {
     this.started = true;
-    await Promise.all(this.names().map(async (n) => {
-      await this.probe(n);
-      await this.refreshDiscovery(n);
-    }));
+    await Promise.all(
+      this.names().map(async (n) => {
+        await this.probe(n);
+        await this.refreshDiscovery(n);
+      }),
+    );
     if (this.closed) return;
     this.timers.push(setInterval(() => void this.probeAll(), this.probeIntervalMs).unref());
     this.timers.push(setInterval(() => void this.refreshAllDiscovery(), this.discoveryIntervalMs).unref());

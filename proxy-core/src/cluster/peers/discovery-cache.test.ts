@@ -7,13 +7,25 @@ import { DiscoveryCache } from './discovery-cache.js';
 
 function apis(resources: readonly string[]): string {
   return JSON.stringify({
-    apiVersion: 'apidiscovery.k8s.io/v2', kind: 'APIGroupDiscoveryList', metadata: {},
-    items: [{ metadata: { name: 'example.io' }, versions: [{ version: 'v1', resources: resources.map((resource) => ({ resource, scope: 'Namespaced', verbs: ['list'] })) }] }],
+    apiVersion: 'apidiscovery.k8s.io/v2',
+    kind: 'APIGroupDiscoveryList',
+    metadata: {},
+    items: [
+      {
+        metadata: { name: 'example.io' },
+        versions: [{ version: 'v1', resources: resources.map((resource) => ({ resource, scope: 'Namespaced', verbs: ['list'] })) }],
+      },
+    ],
   });
 }
 const API = JSON.stringify({ apiVersion: 'apidiscovery.k8s.io/v2', kind: 'APIGroupDiscoveryList', metadata: {}, items: [] });
 
-interface Script { resources: string[]; status: number; reads: number; hold?: Promise<void> }
+interface Script {
+  resources: string[];
+  status: number;
+  reads: number;
+  hold?: Promise<void>;
+}
 
 function scripted(state: Script) {
   return (req: IncomingMessage, res: ServerResponse) => void answer(state, req, res);
@@ -41,7 +53,10 @@ afterEach(async () => {
 async function setup(state: Script) {
   const server = await startHttpUpstream(scripted(state));
   const client = new ControlClient({ name: 'a', url: server.url }, 2_000);
-  cleanups.push(() => client.close(), () => server.close());
+  cleanups.push(
+    () => client.close(),
+    () => server.close(),
+  );
   const changes: string[] = [];
   const cache = new DiscoveryCache({ onChange: (n) => changes.push(n) });
   cache.add('a');

@@ -7,7 +7,13 @@ import { HealthProbe, readReadyz } from './health-probe.js';
 
 const READY_BODY = '[+]ping ok\n[+]etcd ok\n[+]poststarthook/start-apiserver-admission-initializer ok\nreadyz check passed\n';
 
-interface Script { ready: number; body: string; version: string; down?: boolean; hold?: Promise<void> }
+interface Script {
+  ready: number;
+  body: string;
+  version: string;
+  down?: boolean;
+  hold?: Promise<void>;
+}
 
 /** A server whose /readyz status and body and /version are whatever `state` says now; `down` drops every connection. */
 function scripted(state: Script) {
@@ -22,7 +28,8 @@ async function answer(state: Script, req: IncomingMessage, res: ServerResponse):
   }
   const path = (req.url ?? '/').split('?')[0];
   if (path === '/readyz') res.writeHead(state.ready).end(state.body);
-  else if (path === '/version') res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ gitVersion: state.version }));
+  else if (path === '/version')
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ gitVersion: state.version }));
   else res.writeHead(404).end();
 }
 
@@ -39,7 +46,11 @@ function client(url: string): ControlClient {
 
 describe('readReadyz', () => {
   it('lists the checks of a ready server', () => {
-    expect(readReadyz(200, READY_BODY)).toEqual({ health: 'ready', failingChecks: [], checks: ['ping', 'etcd', 'poststarthook/start-apiserver-admission-initializer'] });
+    expect(readReadyz(200, READY_BODY)).toEqual({
+      health: 'ready',
+      failingChecks: [],
+      checks: ['ping', 'etcd', 'poststarthook/start-apiserver-admission-initializer'],
+    });
   });
 
   it('tells a draining server (a failing shutdown check) from one not ready', () => {
@@ -65,7 +76,11 @@ describe('HealthProbe', () => {
     const c = client(server.url);
 
     await probe.probe('a', c);
-    expect(probe.of('a')).toMatchObject({ health: 'ready', gitVersion: 'v1.36.0', readyChecks: ['ping', 'etcd', 'poststarthook/start-apiserver-admission-initializer'] });
+    expect(probe.of('a')).toMatchObject({
+      health: 'ready',
+      gitVersion: 'v1.36.0',
+      readyChecks: ['ping', 'etcd', 'poststarthook/start-apiserver-admission-initializer'],
+    });
     expect([changes.length, returns.length]).toEqual([1, 1]);
 
     await probe.probe('a', c);

@@ -40,7 +40,10 @@ describe('Membership', () => {
     expect(changes).toEqual([]);
     const out = m.sync(update([A, C], [['b', 'its lease expired']]));
     expect(out).toEqual({ added: ['c'], gone: ['b'], back: [] });
-    expect(changes).toEqual([['c', 'added'], ['b', 'gone']]);
+    expect(changes).toEqual([
+      ['c', 'added'],
+      ['b', 'gone'],
+    ]);
     expect(m.names()).toEqual(['a', 'b', 'c']);
     expect(m.inService().map((s) => s.config.name)).toEqual(['a', 'c']);
     expect(m.member('b')?.gone).toMatchObject({ reason: 'its lease expired' });
@@ -56,7 +59,11 @@ describe('Membership', () => {
     const clientA = m.member('a')?.client;
     const out = m.sync(update([{ ...A, url: 'https://127.0.0.9:6443' }, B]));
     expect(out).toEqual({ added: [], gone: [], back: ['b'] });
-    expect(changes).toEqual([['b', 'gone'], ['a', 'changed'], ['b', 'back']]);
+    expect(changes).toEqual([
+      ['b', 'gone'],
+      ['a', 'changed'],
+      ['b', 'back'],
+    ]);
     expect(m.member('a')?.config.url).toBe('https://127.0.0.9:6443');
     expect(m.member('a')?.client).not.toBe(clientA);
     expect(m.isGone('b')).toBe(false);
@@ -74,7 +81,10 @@ describe('Membership', () => {
     await new Promise((r) => setTimeout(r, 120));
     expect(m.names()).toEqual(['a']);
     expect(m.member('b')).toBeUndefined();
-    expect(changes).toEqual([['b', 'gone'], ['b', 'removed']]);
+    expect(changes).toEqual([
+      ['b', 'gone'],
+      ['b', 'removed'],
+    ]);
   });
 
   it('changes nothing once closed', async () => {
@@ -88,7 +98,13 @@ describe('Membership', () => {
 describe('sameEndpoint', () => {
   it('tells apart the address, the CA, the TLS name, the proxy and the client certificate', () => {
     expect(sameEndpoint(A, { ...A, source: 'lease' })).toBe(true);
-    for (const other of [{ url: 'https://127.0.0.1:6444' }, { ca: 'x' }, { servername: 'kubernetes' }, { proxy: 'http://127.0.0.1:3128' }, { clientCert: { cert: 'c', key: 'k' } }]) {
+    for (const other of [
+      { url: 'https://127.0.0.1:6444' },
+      { ca: 'x' },
+      { servername: 'kubernetes' },
+      { proxy: 'http://127.0.0.1:3128' },
+      { clientCert: { cert: 'c', key: 'k' } },
+    ]) {
       expect(sameEndpoint(A, { ...A, ...other })).toBe(false);
     }
   });

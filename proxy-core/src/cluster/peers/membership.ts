@@ -50,7 +50,10 @@ export class Membership {
   private readonly goneRetentionMs: number;
   private closed = false;
 
-  constructor(servers: readonly ServerConfig[], private readonly options: MembershipOptions) {
+  constructor(
+    servers: readonly ServerConfig[],
+    private readonly options: MembershipOptions,
+  ) {
     this.goneRetentionMs = options.goneRetentionMs ?? DEFAULT_GONE_RETENTION_MS;
     for (const s of servers) this.add(s);
   }
@@ -154,6 +157,12 @@ export class Membership {
 
 /** Two configs the core's reads reach the same way. */
 export function sameEndpoint(a: ServerConfig, b: ServerConfig): boolean {
-  return a.url === b.url && a.ca === b.ca && a.servername === b.servername && a.proxy === b.proxy
-    && a.clientCert?.cert === b.clientCert?.cert && a.clientCert?.key === b.clientCert?.key;
+  return (
+    a.url === b.url &&
+    a.ca === b.ca &&
+    a.servername === b.servername &&
+    a.proxy === b.proxy &&
+    a.clientCert?.cert === b.clientCert?.cert &&
+    a.clientCert?.key === b.clientCert?.key
+  );
 }

@@ -5,7 +5,13 @@ import { ControlClient } from '../control-client.js';
 import type { ServerConfig } from '../server-config.js';
 import { OwnMvpPoll, type OwnMvpServer } from './own-mvp-poll.js';
 
-const KUBE = ['ping', 'etcd', 'poststarthook/start-apiserver-admission-initializer', 'poststarthook/peer-endpoint-reconciler-controller', 'poststarthook/mixed-version-proxy-handler'];
+const KUBE = [
+  'ping',
+  'etcd',
+  'poststarthook/start-apiserver-admission-initializer',
+  'poststarthook/peer-endpoint-reconciler-controller',
+  'poststarthook/mixed-version-proxy-handler',
+];
 const METRICS = 'apiserver_rerouted_request_total{code="200",group="resource.k8s.io",resource="deviceclasses",version="v1"} 3\n';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -59,7 +65,9 @@ describe('OwnMvpPoll', () => {
   it('names the address a lease advertises', () => {
     const poll = new OwnMvpPoll({ servers: () => [] });
     poll.add('a');
-    expect(poll.ownMvp({ config: { name: 'a', url: 'https://10.0.0.1:6443', source: 'lease' }, readyChecks: KUBE })?.advertisedAddress).toBe('10.0.0.1:6443');
+    expect(
+      poll.ownMvp({ config: { name: 'a', url: 'https://10.0.0.1:6443', source: 'lease' }, readyChecks: KUBE })?.advertisedAddress,
+    ).toBe('10.0.0.1:6443');
   });
 
   it('keeps nothing of a read that lands after its server was forgotten', async () => {

@@ -49,16 +49,19 @@ export class OwnMvpPoll {
 
   /** Reads every ready real server's own peer-proxy counters. */
   readAll(): Promise<void> {
-    const worth = this.options.servers().filter((s) => s.health === 'ready' && s.config.source !== 'sim'
-      && looksLikeKubeApiserver(s.readyChecks));
-    return Promise.all(worth.map(async (s) => {
-      const slot = this.metrics.get(s.config.name);
-      if (!slot) return;
-      const read = await readOwnProxyMetrics(s.client);
-      if (this.closed || this.metrics.get(s.config.name) !== slot) return;
-      slot.read = read;
-      this.options.onRead?.(s.config.name);
-    })).then(() => undefined);
+    const worth = this.options
+      .servers()
+      .filter((s) => s.health === 'ready' && s.config.source !== 'sim' && looksLikeKubeApiserver(s.readyChecks));
+    return Promise.all(
+      worth.map(async (s) => {
+        const slot = this.metrics.get(s.config.name);
+        if (!slot) return;
+        const read = await readOwnProxyMetrics(s.client);
+        if (this.closed || this.metrics.get(s.config.name) !== slot) return;
+        slot.read = read;
+        this.options.onRead?.(s.config.name);
+      }),
+    ).then(() => undefined);
   }
 
   /** The server's own MVP as far as it can be told; undefined for a simulated server. */

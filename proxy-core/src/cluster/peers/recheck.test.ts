@@ -8,7 +8,11 @@ import { OutOfServiceRecheck, type RecheckTarget } from './recheck.js';
 
 const DOC = { gvrs: [] } as unknown as ServerDiscovery;
 
-interface Fake { health: PeerHealth; discovery: { document?: ServerDiscovery; error?: string; inFlight?: Promise<void> }; healthAfterProbe?: PeerHealth }
+interface Fake {
+  health: PeerHealth;
+  discovery: { document?: ServerDiscovery; error?: string; inFlight?: Promise<void> };
+  healthAfterProbe?: PeerHealth;
+}
 
 function target(servers: Record<string, Fake>) {
   const visits: string[] = [];
@@ -48,10 +52,12 @@ describe('OutOfServiceRecheck', () => {
 
   it('waits for a read already under way instead of probing', async () => {
     let landed = false;
-    const inFlight = new Promise<void>((r) => setTimeout(() => {
-      landed = true;
-      r();
-    }, 20));
+    const inFlight = new Promise<void>((r) =>
+      setTimeout(() => {
+        landed = true;
+        r();
+      }, 20),
+    );
     const { t, visits } = target({ reading: { health: 'ready', discovery: { document: DOC, inFlight } } });
     await new OutOfServiceRecheck(t).recheck();
     expect(visits).toEqual([]);

@@ -42,18 +42,22 @@ export class OutOfServiceRecheck {
     const t = this.target;
     const suspects = t.inService().filter((n) => !isCurrent(t.health(n), t.discovery(n)));
     if (suspects.length === 0) return Promise.resolve();
-    const look: Promise<void> = Promise.all(suspects.map(async (name) => {
-      const before = t.discovery(name);
-      // A read already under way is the freshest answer there is: wait for it instead of probing.
-      if (before?.inFlight && t.health(name) === 'ready') return before.inFlight;
-      await t.probe(name);
-      // probe() starts a discovery read when the server is back; wait for it to land.
-      const after = t.discovery(name);
-      if (after?.inFlight) await after.inFlight;
-      else if (t.health(name) === 'ready' && (!after?.document || after.error !== undefined)) await t.refresh(name);
-    })).then(() => undefined).finally(() => {
-      if (this.inFlight === look) this.inFlight = undefined;
-    });
+    const look: Promise<void> = Promise.all(
+      suspects.map(async (name) => {
+        const before = t.discovery(name);
+        // A read already under way is the freshest answer there is: wait for it instead of probing.
+        if (before?.inFlight && t.health(name) === 'ready') return before.inFlight;
+        await t.probe(name);
+        // probe() starts a discovery read when the server is back; wait for it to land.
+        const after = t.discovery(name);
+        if (after?.inFlight) await after.inFlight;
+        else if (t.health(name) === 'ready' && (!after?.document || after.error !== undefined)) await t.refresh(name);
+      }),
+    )
+      .then(() => undefined)
+      .finally(() => {
+        if (this.inFlight === look) this.inFlight = undefined;
+      });
     this.inFlight = look;
     return look;
   }
