@@ -3,10 +3,12 @@
 // client that goes away aborts the upstream request. Nothing is retried here: a 503 stays visible.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Dispatcher } from 'undici';
-import { hopByHopNames } from '../util/hop-by-hop.js';
 import { writeStatus } from '../util/write-status.js';
 import { CLIENT_ABORTED, classifyUpstreamError, statusForUpstreamError, type UpstreamError } from './errors.js';
+import { hasBody, outgoingHeaders, relayedRawHeaders, warningValues } from './headers.js';
 import type { Upstreams } from './pool.js';
+
+export { hasBody, outgoingHeaders, relayedRawHeaders, warningValues } from './headers.js';
 
 export interface ForwardOptions {
   /** Added to the outgoing request (e.g. x-kubernetes-peer-proxied: true). */
@@ -35,30 +37,6 @@ export interface ForwardResult {
   readonly error?: UpstreamError;
   /** The upstream's `Warning` header values (deprecation notices), when it sent any. */
   readonly warnings?: readonly string[];
-}
-
-/** Request headers that are the proxy's own business, or that undici sets itself and refuses. */
-const NOT_FORWARDED = new Set(['host', 'expect']);
-
-/** The outgoing request headers: end-to-end headers of the client, the server's token, the additions. */
-export function outgoingHeaders(req: IncomingMessage, add: Record<string, string> | undefined, bearer: string | undefined): Record<string, string | string[]> {
-  const hop = hopByHopNames(req.headers.connection);
-  const out: Record<string, string | string[]> = {};
-  const headers = req.headers;
-  for (const name in headers) {
-    const value = headers[name];
-    if (value === undefined || hop.has(name) || NOT_FORWARDED.has(name)) continue;
-    out[name] = value;
-  }
-  // As kubectl proxy does: the core's credential only for a client that brought none of its own.
-  if (bearer && out.authorization === undefined) out.authorization = `Bearer ${bearer}`;
-  if (add) for (const name in add) out[name] = add[name] as string;
-  return out;
-}
-
-export function hasBody(req: IncomingMessage): boolean {
-  const length = req.headers['content-length'];
-  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
 const SHUTTING_DOWN: UpstreamError = { code: 'PEERSCOPE_ERR_UPSTREAM_FAILED', message: 'the proxy is shutting down' };
@@ -277,47 +255,4 @@ class Relay implements Dispatcher.DispatchHandler {
     this.opts.shutdown?.removeEventListener('abort', this.onShutdown);
     this.resolve(result);
   }
-}
-
-/**
- * The response header list relayed to the client ([name, value, name, value, …] as the upstream sent
- * them, repeats and order kept) without hop-by-hop headers, plus `extra`.
- */
-export function relayedRawHeaders(raw: readonly (Buffer | string)[], extra: Record<string, string> | undefined): string[] {
-  const names: string[] = [];
-  const lower: string[] = [];
-  const values: string[] = [];
-  let connection: string | undefined;
-  for (let i = 0; i + 1 < raw.length; i += 2) {
-    const name = latin1(raw[i] as Buffer | string);
-    const value = latin1(raw[i + 1] as Buffer | string);
-    const l = name.toLowerCase();
-    if (l === 'connection') connection = connection === undefined ? value : `${connection},${value}`;
-    names.push(name);
-    lower.push(l);
-    values.push(value);
-  }
-  const hop = hopByHopNames(connection);
-  const out: string[] = [];
-  for (let i = 0; i < names.length; i++) if (!hop.has(lower[i] as string)) out.push(names[i] as string, values[i] as string);
-  if (extra) for (const name in extra) out.push(name, extra[name] as string);
-  return out;
-}
-
-/**
- * The values of `Warning` headers in a raw header list, or undefined (the common case). A length check
- * first: most names are not 7 bytes long, and no string is made for them.
- */
-export function warningValues(raw: readonly (Buffer | string)[]): string[] | undefined {
-  let out: string[] | undefined;
-  for (let i = 0; i + 1 < raw.length; i += 2) {
-    const name = raw[i] as Buffer | string;
-    if (name.length !== 7 || latin1(name).toLowerCase() !== 'warning') continue;
-    (out ??= []).push(latin1(raw[i + 1] as Buffer | string));
-  }
-  return out;
-}
-
-function latin1(v: Buffer | string): string {
-  return typeof v === 'string' ? v : v.toString('latin1');
 }

@@ -1,13 +1,15 @@
 // Acting on a plain request's decision: the merged discovery document is answered by the port;
 // everything else is forwarded (upstream/forward.ts) with X-Peerscope-Route on the answer and, on a
-// reroute, x-kubernetes-peer-proxied on the request (R8, P3). The load balancer's one retry lives here.
+// reroute, x-kubernetes-peer-proxied on the request (R8, P3). When upstream/retry.ts allows it, a
+// refused connection sends the request once more through pick-handling-server and settle-decision.
 import type { RouteOutcome } from '../../../contract/events.js';
 import { acceptsAggregatedV2Json, negotiateDiscovery } from '../../discovery/negotiate.js';
 import { ifNoneMatchHits } from '../../discovery/etag.js';
 import { MEDIA } from '../../discovery/types.js';
 import { PEER_PROXIED_HEADER } from '../../routing/decide.js';
 import { isConnectFailure, statusForUpstreamError } from '../../upstream/errors.js';
-import { forward, hasBody } from '../../upstream/forward.js';
+import { forward } from '../../upstream/forward.js';
+import { mayRetryElsewhere, retriesAfter } from '../../upstream/retry.js';
 import { failure } from '../../util/status.js';
 import type { ProxyContext } from '../context.js';
 import { headerValue, type Exchange, type Routed } from '../exchange.js';
@@ -29,11 +31,8 @@ async function act(x: Exchange, ctx: ProxyContext, firstAttempt: boolean): Promi
     req.headers.accept = `${MEDIA.v2JsonNoPeer},${req.headers.accept ?? ''}`;
   }
   const target = d.target;
-  // Emulating the load balancer: when the handling server refuses the connection, the request
-  // never reached it, so it may go to another handling server once (as nginx's
-  // proxy_next_upstream does). A reroute to a peer is never retried (spec R8, R10), nor a request
-  // with a body (it may have been read).
-  const mayRetry = firstAttempt && target === x.handling && d.outcome !== 'rerouted' && !hasBody(req);
+  // Emulating the load balancer's one retry (upstream/retry.ts).
+  const mayRetry = mayRetryElsewhere(firstAttempt, target, x.handling, d.outcome === 'rerouted', req);
   const longRunning = x.info?.verb === 'watch' || /(?:^|&)follow=(?:true|1)/.test(x.query);
   const result = await forward(ctx.upstreams, target, req, x.res!, {
     addRequestHeaders: d.outcome === 'rerouted' ? REROUTED_REQUEST_HEADERS : undefined,
@@ -57,7 +56,7 @@ async function act(x: Exchange, ctx: ProxyContext, firstAttempt: boolean): Promi
   if (result.headersSent) return ANSWERED;
   x.outcome = 'unavailable';
   if (!mayRetry) return ANSWERED; // forward() wrote the error
-  if (!refused) return statusForUpstreamError(target, result.error);
+  if (!retriesAfter(result.error)) return statusForUpstreamError(target, result.error);
   return retryOnAnotherHandlingServer(x, ctx);
 }
 
