@@ -19,7 +19,7 @@ import type {
   SimStatus,
   SnapshotDiff,
   SnapshotReadResult,
-} from '../../../proxy-core/contract/index.js';
+} from '../../proxy-core/contract/index.js';
 import { sampleImpactReport } from './impact.js';
 
 export function totals(partial: Partial<OutcomeTotals> = {}): OutcomeTotals {
