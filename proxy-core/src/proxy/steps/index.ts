@@ -1,5 +1,5 @@
 // The request path of the local port as ordered lists of named steps (httpxy's passes), shared by
-// plain requests and upgrades from `decode-path`/`classify` to `settle-decision`.
+// plain requests and upgrades from `classify` to `settle-decision` (ROUTING_STEPS).
 import { hostCheck, originCheck, requestFilter, stripIdentity } from './admit.js';
 import { controlEndpoints } from './control.js';
 import { forwardOrServe } from './forward.js';
