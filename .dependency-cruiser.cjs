@@ -59,10 +59,10 @@ module.exports = {
     },
     {
       name: 'test-helpers-stay-in-tests',
-      comment: 'Test helpers live in proxy-core/test/; source files never import them.',
+      comment: 'Test helpers live in a test/ folder of each part (proxy-core/test/, renderer/test/, electron/test/, test/); source files never import them.',
       severity: 'error',
-      from: { path: '^proxy-core/(src|contract)/', pathNot: '\\.test\\.tsx?$' },
-      to: { path: '^proxy-core/test/' },
+      from: { path: '^(proxy-core/(src|contract)|renderer|electron)/', pathNot: ['\\.test\\.tsx?$', '^(renderer|electron)/test/'] },
+      to: { path: '^((proxy-core|renderer|electron)/)?test/' },
     },
     ...layerRules,
   ],

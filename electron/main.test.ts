@@ -1,5 +1,5 @@
 // The built Electron main process, run under plain Node with the Electron runtime faked
-// (electron/test-support/fake-electron-runtime.cjs): the composition in main.ts is exercised for real —
+// (electron/test/fake-electron-runtime.cjs): the composition in main.ts is exercised for real —
 // the simulated cluster starts, the port listens, IPC answers a renderer — without Electron's binary.
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -31,7 +31,7 @@ async function runMain(): Promise<{ code: number | null; observations: Observati
     mainFields: ['module', 'main'],
     logLevel: 'error',
   });
-  const child = spawn(process.execPath, ['--require', join(root, 'electron/test-support/fake-electron-runtime.cjs'), join(outdir, 'main.cjs'), '--reject-methods', '^DELETE$'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--require', join(root, 'electron/test/fake-electron-runtime.cjs'), join(outdir, 'main.cjs'), '--reject-methods', '^DELETE$'], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

@@ -13,7 +13,7 @@ import { createInterface } from 'node:readline';
 import { loadRelease } from '../../proxy-core/src/releases/index.js';
 import { startSimCluster } from '../../proxy-core/src/sim/index.js';
 import { runRollout, type RolloutOptions } from '../../proxy-core/src/sim/rollout.js';
-import { startTraffic, type TrafficResult } from '../../proxy-core/src/sim/traffic.js';
+import { startTraffic, type TrafficResult } from '../../proxy-core/src/sim/traffic/index.js';
 import { followReadiness, judgeRun, recordStoreChanges, type Judgement } from '../../proxy-core/src/sim/traffic/judge.js';
 import { rssGrowth, sampleRss, type RssGrowth, type RssSample } from './rss.js';
 

@@ -2,8 +2,10 @@
 // to the built renderer: a cluster of three apiservers whose route table has `rows` GVRs, and a feed of
 // `eventsPerSecond` routing events pushed the way the core's service pushes them (one batch every
 // `batchMs` with exact counts by outcome and at most the newest `maxBatchEvents` events; the same
-// defaults as proxy-core/src/control/service.ts).
+// defaults as proxy-core/src/control/service.ts and events.ts).
 import {
+  clientFromHandlers,
+  coreClientMethods,
   routeOutcomes,
   type CoreClient,
   type CoreEvent,
@@ -108,7 +110,6 @@ export function createSyntheticClient(options: SyntheticClientOptions): Syntheti
   timer.unref();
 
   const overview = (): Overview => ({ policy: 'round-robin', discoveryMode: 'peer-aggregated', listen: { host: '127.0.0.1', port: 8001, url: 'http://127.0.0.1:8001' }, servers, totals: { ...totals }, lastSeq: seq });
-  const readOnly = () => Promise.reject(new Error('the bench client changes nothing'));
 
   return {
     get generated() {
@@ -122,25 +123,19 @@ export function createSyntheticClient(options: SyntheticClientOptions): Syntheti
       clearInterval(timer);
       listeners.clear();
     },
-    getOverview: async () => overview(),
-    getRouteTable: async () => table,
-    getEvents: async (args = {}) => {
-      const limit = Math.min(args.limit ?? 500, seq);
-      const events: RoutingEvent[] = [];
-      for (let n = seq - limit + 1; n <= seq; n++) if (n > (args.sinceSeq ?? 0)) events.push(event(n, outcomeOf(n), Date.now()));
-      return { events, lastSeq: seq };
-    },
-    getHealthHistory: async () => ({ servers: servers.map((s) => ({ name: s.name, samples: [{ at: Date.now(), health: s.health, latencyMs: 3, gitVersion: s.gitVersion! }] })) }),
-    getDiscoveryViews: async () => ({ mode: 'peer-aggregated', merged: { handling: SERVERS[0]!, gvrs: [] }, servers: [] }),
-    setDiscoveryMode: readOnly,
-    setPolicy: readOnly,
-    takeSnapshot: readOnly,
-    readSnapshot: readOnly,
-    compareSnapshots: readOnly,
-    getImpactReport: readOnly,
-    startRollout: readOnly,
-    pauseRollout: readOnly,
-    setTrafficRate: readOnly,
+    // Only the reads the screens make are answered; every other method is refused.
+    ...clientFromHandlers(coreClientMethods, {
+      getOverview: async () => overview(),
+      getRouteTable: async () => table,
+      getEvents: async (args = {}) => {
+        const limit = Math.min(args.limit ?? 500, seq);
+        const events: RoutingEvent[] = [];
+        for (let n = seq - limit + 1; n <= seq; n++) if (n > (args.sinceSeq ?? 0)) events.push(event(n, outcomeOf(n), Date.now()));
+        return { events, lastSeq: seq };
+      },
+      getHealthHistory: async () => ({ servers: servers.map((s) => ({ name: s.name, samples: [{ at: Date.now(), health: s.health, latencyMs: 3, gitVersion: s.gitVersion! }] })) }),
+      getDiscoveryViews: async () => ({ mode: 'peer-aggregated', merged: { handling: SERVERS[0]!, gvrs: [] }, servers: [] }),
+    }, (method) => Promise.reject(new Error(`the bench client changes nothing and answers only reads (${method})`))),
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { BrowserWindowConstructorOptions } from 'electron';
 import { startShell, type ShellDeps, type ShellWindow } from './app-shell.js';
-import { FakeWebContents } from './fakes.test-support.js';
+import { FakeWebContents } from '../test/fakes.js';
 
 function fakeWindow() {
   const contents = new FakeWebContents();

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { WebContents } from 'electron';
 import { denyAllPermissions, guardWebContents, restrictRequests } from './guards.js';
-import { FakeWebContents } from './fakes.test-support.js';
+import { FakeWebContents } from '../test/fakes.js';
 
 const asWebContents = (fake: FakeWebContents) => fake as unknown as Pick<WebContents, 'on' | 'setWindowOpenHandler'>;
 

@@ -39,6 +39,17 @@ export function buildClient<T extends MethodTable>(table: T, call: CallTransport
   return client as CallsOf<T>;
 }
 
+/**
+ * A client answered in-process by per-method handlers (an offline view, a test fake, a bench's
+ * synthetic data): each method of the table without a handler answers `fallback(method)` (typically
+ * a refusal), so a new method needs no edit in such a client unless it behaves specially there.
+ */
+export function clientFromHandlers<T extends MethodTable>(table: T, handlers: Partial<CallsOf<T>>, fallback: (method: keyof T & string) => Promise<never>): CallsOf<T> {
+  const client: Record<string, unknown> = {};
+  for (const method of Object.keys(table)) client[method] = (handlers as Record<string, unknown>)[method] ?? (() => fallback(method));
+  return client as CallsOf<T>;
+}
+
 export type Dispatch<T extends MethodTable> = (method: keyof T & string, rawInput: unknown) => Promise<unknown>;
 
 /**

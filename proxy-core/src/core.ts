@@ -3,16 +3,13 @@
 // Rule names (R…, D…, P…, §…) are those of docs/mixed-version-proxy-rules.md.
 import { PeerscopeError } from '../contract/errors.js';
 import { setMaxListeners } from 'node:events';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
-import type { Duplex } from 'node:stream';
 import type { PeerStatus } from '../contract/peers.js';
 import { ownMvpExposition } from './cluster/own-mvp-exposition.js';
 import { PeerSet } from './cluster/peer-set.js';
 import { publicInfo, type ServerConfig, type ServerSource, type ServerUpdate } from './cluster/server-config.js';
-import { answerAndClose, closeLingering, refuseConnect, refuseExpectation, ResponseQueue, statusForParseError } from './proxy/connection-answers.js';
 import type { DiscoveryMode } from '../contract/settings.js';
 import { createHandler } from './proxy/handler.js';
+import { delay, listen, type ListenAddress, type PortListener } from './proxy/listener.js';
 import { compilePattern } from './proxy/patterns.js';
 import { HandlingServerPicker, type HandlingPolicy } from './proxy/policy.js';
 import { RouteState } from './proxy/route-state.js';
@@ -74,11 +71,7 @@ export type ServerRefresh =
 
 export const DEFAULT_SERVER_REFRESH_MS = 30_000;
 
-export interface ListenAddress {
-  readonly host: string;
-  readonly port: number;
-  readonly url: string;
-}
+export type { ListenAddress };
 
 export interface Core {
   readonly peers: PeerSet;
@@ -146,12 +139,8 @@ export function createCore(options: CoreOptions): Core {
   };
   const picker = new HandlingServerPicker(options.policy ?? { kind: 'round-robin' }, random);
   const settings = { discoveryMode: options.discoveryMode ?? ('peer-aggregated' as DiscoveryMode), acceptHosts: options.acceptHosts ?? [], ...filters };
-  let server: Server | undefined;
+  let listener: PortListener | undefined;
   let bound: ListenAddress | undefined;
-  // Every connection of the port, and those handed to an upgrade: Node's server forgets both an
-  // upgraded socket and one closing lingering, so closeAllConnections() cannot reach them.
-  const sockets = new Set<Socket>();
-  const tunnels = new WeakSet<Duplex>();
 
   const shutdown = new AbortController();
   // Every open watch and log follow listens for the shutdown: hundreds are normal, not a leak.
@@ -187,41 +176,8 @@ export function createCore(options: CoreOptions): Core {
       const every = options.serverRefreshIntervalMs ?? DEFAULT_SERVER_REFRESH_MS;
       if (options.serverSource && every > 0 && !refreshTimer) refreshTimer = setInterval(() => void refreshServers(), every).unref();
       const host = options.listen?.host ?? '127.0.0.1';
-      // Connection-level answers keep pipelined responses in order (connection-answers.ts).
-      const queue = new ResponseQueue();
-      server = createServer({ requireHostHeader: false, maxHeaderSize: 64 * 1024 }, (req, res) => {
-        queue.track(req, res);
-        void handler.onRequest(req, res);
-      });
-      server.on('upgrade', (req, socket, head) => {
-        tunnels.add(socket);
-        queue.takeOver(socket, () => void handler.onUpgrade(req, socket, head));
-      });
-      server.on('connection', (socket: Socket) => {
-        closeLingering(socket);
-        sockets.add(socket);
-        socket.once('close', () => sockets.delete(socket));
-      });
-      server.on('connect', (req, socket) => refuseConnect(queue, req, socket));
-      server.on('checkContinue', (req, res) => {
-        queue.track(req, res);
-        queue.continueWhenFirst(req, res);
-        void handler.onRequest(req, res);
-      });
-      server.on('checkExpectation', (req, res) => {
-        queue.track(req, res);
-        refuseExpectation(req, res);
-      });
-      // A malformed request line or oversized headers never reach the handler: answer a Status.
-      server.on('clientError', (err: NodeJS.ErrnoException, socket) => answerAndClose(queue, socket, statusForParseError(err)));
-      server.listen(options.listen?.port ?? 8001, host);
-      await new Promise<void>((resolve, reject) => {
-        server!.once('listening', resolve);
-        server!.once('error', reject);
-      });
-      const addr = server.address() as AddressInfo;
-      const shownHost = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
-      bound = { host: addr.address, port: addr.port, url: `http://${shownHost}:${addr.port}` };
+      listener = await listen(handler, { host, port: options.listen?.port ?? 8001 });
+      bound = listener.address;
       return bound;
     },
     address: () => bound,
@@ -245,29 +201,10 @@ export function createCore(options: CoreOptions): Core {
   async function closeNow(graceMs: number): Promise<void> {
       closed = true;
       clearInterval(refreshTimer);
-      const s = server;
-      server = undefined;
-      if (s) {
-        const closed = new Promise<void>((resolve) => s.close(() => resolve()));
-        // Watches and follows end now, cleanly; other in-flight requests get graceMs to finish.
-        shutdown.abort();
-        // Connections go idle as their last response ends: close them as they do, not at keep-alive
-        // timeout. Tunnels (exec, attach, port-forward) are long-running like watches and end now; a
-        // connection closing lingering ends once its answers have left (the client has them).
-        const sweep = () => {
-          s.closeIdleConnections();
-          for (const socket of sockets) if (tunnels.has(socket) || (socket.writableEnded && socket.writableFinished)) socket.destroy();
-        };
-        const sweeping = setInterval(sweep, 25);
-        sweep();
-        const timer = setTimeout(() => {
-          s.closeAllConnections();
-          for (const socket of sockets) socket.destroy();
-        }, graceMs).unref();
-        await Promise.race([closed, delay(graceMs + 1_000)]);
-        clearTimeout(timer);
-        clearInterval(sweeping);
-      }
+      const l = listener;
+      listener = undefined;
+      // Watches and follows end now, cleanly; other in-flight requests get graceMs to finish.
+      if (l) await l.close(graceMs, () => shutdown.abort());
       await refreshing?.catch(() => undefined);
       // An upstream request still open once its client is gone (an apiserver that never answers) is cut:
       // undici's close() would wait for it.
@@ -276,10 +213,6 @@ export function createCore(options: CoreOptions): Core {
       await Promise.all([peers.close(), options.serverSource?.close()]);
   }
   return core;
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
 
 export { publicInfo };

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { coreClientMethods } from '../contract/client.js';
 import { PeerscopeError, toCallError, fromCallError, callErrorSchema } from '../contract/errors.js';
-import { buildClient, buildDispatcher, type CallsOf } from '../contract/rpc.js';
+import { buildClient, buildDispatcher, clientFromHandlers, type CallsOf } from '../contract/rpc.js';
 
 const table = {
   ...coreClientMethods,
@@ -91,5 +91,19 @@ describe('a table row becomes a client method and a dispatched call', () => {
   it('derives every method of the core contract the same way', () => {
     const names = Object.keys(buildClient(coreClientMethods, async () => undefined)).sort();
     expect(names).toEqual(Object.keys(coreClientMethods).sort());
+  });
+});
+
+describe('clientFromHandlers: an in-process client from the table', () => {
+  it('answers the methods it has handlers for and sends every other one, the new row included, to the fallback', async () => {
+    const refused: string[] = [];
+    const client = clientFromHandlers(table, { countWords: async ({ text }) => ({ words: text.split(' ').length }) }, (method) => {
+      refused.push(method);
+      return Promise.reject(new PeerscopeError('PEERSCOPE_ERR_OFFLINE', `${method} is not answered here`));
+    });
+    expect(await client.countWords({ text: 'one two three' })).toEqual({ words: 3 });
+    await expect(client.startRollout()).rejects.toThrow('startRollout is not answered here');
+    expect(Object.keys(client).sort()).toEqual(Object.keys(table).sort());
+    expect(refused).toEqual(['startRollout']);
   });
 });

@@ -17,7 +17,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../test/fixtures.js';
 import { runConnection } from './fuzz/client.js';
 import { checkConnection, type OracleContext } from './fuzz/oracle.js';
-import { connectionArb, render, SERVER_TOKEN, SERVERS, type Expectation, type Rendered, type RequestSpec } from './fuzz/requests.js';
+import { render, type Expectation, type Rendered } from './fuzz/render.js';
+import { connectionArb, SERVER_TOKEN, SERVERS, type RequestSpec } from './fuzz/requests.js';
 import { startFuzzUpstream, type FuzzUpstream, type UpstreamRecord } from './fuzz/upstream.js';
 
 const SEED = Number(process.env.PEERSCOPE_FUZZ_SEED ?? 20261123);

@@ -10,7 +10,7 @@ import { createCore } from '../src/core.js';
 import { loadRelease } from '../src/releases/index.js';
 import { startSimCluster } from '../src/sim/index.js';
 import { runRollout } from '../src/sim/rollout.js';
-import { startTraffic, type TrafficResult } from '../src/sim/traffic.js';
+import { startTraffic, type TrafficResult } from '../src/sim/traffic/index.js';
 import { followReadiness, judgeRun, recordStoreChanges, type Judgement } from '../src/sim/traffic/judge.js';
 import type { HandlingPolicy } from '../src/proxy/policy.js';
 

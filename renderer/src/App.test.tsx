@@ -3,8 +3,8 @@ import '@testing-library/jest-dom/vitest';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { App } from './App.js';
-import { FakeCoreClient } from './test-support/fake-client.js';
-import { installLayoutStubs } from './test-support/render.js';
+import { FakeCoreClient } from '../test/fake-client.js';
+import { installLayoutStubs } from '../test/render.js';
 import type { ConnectionState } from './transport/http.js';
 
 beforeAll(installLayoutStubs);

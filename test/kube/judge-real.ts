@@ -9,7 +9,7 @@
 //   still present; writes without a definite answer are uncertain, not judged;
 // - duplicated write: two acknowledged creates of one name, or a 409 on a create of a generated name.
 import type { ReleaseCatalog } from '../../proxy-core/src/releases/index.js';
-import type { TrafficResult, TrafficSummary } from '../../proxy-core/src/sim/traffic.js';
+import type { TrafficResult, TrafficSummary } from '../../proxy-core/src/sim/traffic/index.js';
 import { serves } from '../../proxy-core/src/sim/traffic/judge.js';
 
 export interface ReadyWindow {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serversFromKubeconfig } from '../../proxy-core/src/cluster/from-kubeconfig.js';
 import { createCore, type Core } from '../../proxy-core/src/core.js';
 import { importRelease, type ReleaseCatalog } from '../../proxy-core/src/releases/index.js';
-import { startTraffic, type TrafficResult } from '../../proxy-core/src/sim/traffic.js';
+import { startTraffic, type TrafficResult } from '../../proxy-core/src/sim/traffic/index.js';
 import { kubeBinaries, skipKube } from './binaries.js';
 import { startControlPlane, type ControlPlane } from './control-plane.js';
 import { DISCOVERY_ACCEPT } from './discovery-compare.js';

@@ -5,7 +5,7 @@ import { InvalidArgumentError, Option, type Command, type CommanderError } from 
 import { loadRelease, loadReleaseFiles, type ReleaseCatalog } from '../releases/index.js';
 import { startSimCluster } from '../sim/cluster.js';
 import { runRollout } from '../sim/rollout.js';
-import { startTraffic, type TrafficSummary } from '../sim/traffic.js';
+import { startTraffic, type TrafficSummary } from '../sim/traffic/index.js';
 import { InputError } from '../util/input-error.js';
 import { onShutdown, printRolloutEvent } from './options.js';
 

@@ -1,12 +1,9 @@
 // CoreClient implemented in-process over a Core: what the HTTP + SSE host (and Electron's IPC) serve.
-// Routing events are batched here, once for every subscriber: at 10,000 requests a second a browser
-// gets ten small messages a second, each with exact counts by outcome and at most the newest
-// `maxBatchEvents` events.
+// Each method reads or changes the core; pushed events are events.ts's (batched, coalesced).
 import { PeerscopeError } from '../../contract/errors.js';
-import type { CoreClient, CoreEvent, DiscoveryViews, OutcomeTotals, RouteTableView, Settings, SimStatus } from '../../contract/client.js';
+import type { CoreClient, DiscoveryViews, RouteTableView, Settings, SimStatus } from '../../contract/client.js';
 import { compareSnapshotsArgsSchema, discoveryViewsOf, getEventsArgsSchema, readSnapshotArgsSchema } from '../../contract/client.js';
 import { getImpactReportArgsSchema } from '../../contract/impact.js';
-import { routeOutcomes, type RoutingEvent } from '../../contract/events.js';
 import type { Core } from '../core.js';
 import { mergedDiscoveryView } from '../discovery/merged-view.js';
 import { gvrKey } from '../discovery/types.js';
@@ -15,7 +12,9 @@ import { impactReportOf } from '../impact/of-core.js';
 import { diffSnapshots } from '../snapshot/diff.js';
 import { readSnapshotText } from '../snapshot/io.js';
 import { takeSnapshot } from '../snapshot/take.js';
+import { publishCoreEvents } from './events.js';
 import type { SimController } from './sim-controller.js';
+
 
 export interface CoreServiceOptions {
   readonly sim?: SimController;
@@ -33,72 +32,12 @@ export interface CoreService extends CoreClient {
   close(): void;
 }
 
-export function emptyTotals(): OutcomeTotals {
-  return Object.fromEntries(routeOutcomes.map((o) => [o, 0])) as OutcomeTotals;
-}
-
 export function createCoreService(core: Core, options: CoreServiceOptions = {}): CoreService {
   const batchMs = options.batchMs ?? 100;
   const maxBatchEvents = options.maxBatchEvents ?? 500;
-  const listeners = new Set<(e: CoreEvent) => void>();
   const sim = options.sim;
-
-  const emit = (e: CoreEvent) => {
-    for (const l of listeners) {
-      try {
-        l(e);
-      } catch {
-        // One broken subscriber must not starve the others.
-      }
-    }
-  };
-
-  // Routing events: gathered between ticks, sent as one batch.
-  let pending: RoutingEvent[] = [];
-  let pendingCounts = emptyTotals();
-  let pendingCount = 0;
-  let windowStart = Date.now();
-  const onRouting = (e: RoutingEvent) => {
-    if (listeners.size === 0) return;
-    pendingCount++;
-    pendingCounts[e.outcome]++;
-    pending.push(e);
-    // Keep memory bounded within a window: trim in chunks, not per event.
-    if (pending.length > maxBatchEvents * 2) pending = pending.slice(-maxBatchEvents);
-  };
-  const flush = () => {
-    const now = Date.now();
-    if (pendingCount > 0) {
-      const events = pending.length > maxBatchEvents ? pending.slice(-maxBatchEvents) : pending;
-      emit({ type: 'routing', events, counts: pendingCounts, count: pendingCount, windowMs: now - windowStart, lastSeq: core.telemetry.lastSeq });
-    }
-    pending = [];
-    pendingCounts = emptyTotals();
-    pendingCount = 0;
-    windowStart = now;
-  };
-  const unsubscribeTelemetry = core.telemetry.subscribe(onRouting);
-  const timer = setInterval(flush, batchMs);
-  timer.unref();
-
-  // Peer and route-table changes come in bursts during a rollout step: coalesce them per window too.
-  let peersDirty = false;
-  let tableDirty = false;
-  const notifyTimer = setInterval(() => {
-    if (peersDirty) emit({ type: 'peers', servers: core.peerStatuses() });
-    if (tableDirty) emit({ type: 'route-table', generation: core.routes.generation, skewedCount: core.routes.table.skewed().length });
-    peersDirty = tableDirty = false;
-  }, batchMs);
-  notifyTimer.unref();
-  const onHealth = () => {
-    peersDirty = true;
-  };
-  const onDiscovery = () => {
-    peersDirty = tableDirty = true;
-  };
-  core.peers.on('health', onHealth);
-  core.peers.on('discovery', onDiscovery);
-  const unsubscribeSim = sim?.onChange(() => emit({ type: 'sim', sim: sim.status() }));
+  const events = publishCoreEvents(core, sim, batchMs, maxBatchEvents);
+  const emit = events.emit;
 
   const settings = (): Settings => ({ policy: formatPolicy(core.policy()), discoveryMode: core.discoveryMode() });
   const requireSim = (): SimController => {
@@ -185,28 +124,8 @@ export function createCoreService(core: Core, options: CoreServiceOptions = {}):
     async setTrafficRate({ rps }): Promise<SimStatus> {
       return requireSim().setTrafficRate(rps);
     },
-    subscribe(listener) {
-      if (listeners.size === 0) {
-        // Events recorded while nobody listened are not a window's worth: start a fresh one.
-        pending = [];
-        pendingCounts = emptyTotals();
-        pendingCount = 0;
-        windowStart = Date.now();
-      }
-      listeners.add(listener);
-      return () => {
-        listeners.delete(listener);
-      };
-    },
-    close() {
-      clearInterval(timer);
-      clearInterval(notifyTimer);
-      unsubscribeTelemetry();
-      unsubscribeSim?.();
-      core.peers.off('health', onHealth);
-      core.peers.off('discovery', onDiscovery);
-      listeners.clear();
-    },
+    subscribe: (listener) => events.subscribe(listener),
+    close: () => events.close(),
   };
   return service;
 }

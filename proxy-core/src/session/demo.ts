@@ -12,7 +12,7 @@ import type { HandlingPolicy } from '../proxy/policy.js';
 import { TOKEN_USER } from '../sim/apiserver/auth.js';
 import { loadRelease } from '../releases/index.js';
 import { startSimCluster, type SimCluster } from '../sim/cluster.js';
-import { startTraffic, type TrafficHandle, type TrafficResult } from '../sim/traffic.js';
+import { startTraffic, type TrafficHandle, type TrafficResult } from '../sim/traffic/index.js';
 import type { SimEvent } from '../sim/types.js';
 
 export interface DemoSessionOptions {

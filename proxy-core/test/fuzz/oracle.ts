@@ -13,7 +13,8 @@
 // - hop-by-hop headers of the upstream's answer do not reach the client.
 import { createHash } from 'node:crypto';
 import type { ConnectionOutcome } from './client.js';
-import { CLIENT_TOKEN, SERVER_TOKEN, type Rendered } from './requests.js';
+import type { Rendered } from './render.js';
+import { CLIENT_TOKEN, SERVER_TOKEN } from './requests.js';
 import { headerValue, headerValues, type ParsedResponse } from './response-parser.js';
 import { FUZZ_ID_HEADER, UPSTREAM_HEADER, type FuzzGvr, type UpstreamRecord } from './upstream.js';
 

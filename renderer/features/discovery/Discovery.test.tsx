@@ -1,8 +1,8 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FakeCoreClient } from '../../src/test-support/fake-client.js';
-import { renderWithClient } from '../../src/test-support/render.js';
+import { FakeCoreClient } from '../../test/fake-client.js';
+import { renderWithClient } from '../../test/render.js';
 import { Discovery } from './Discovery.js';
 
 afterEach(cleanup);

@@ -1,8 +1,8 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { FakeCoreClient } from '../../src/test-support/fake-client.js';
-import { installLayoutStubs, renderWithClient } from '../../src/test-support/render.js';
+import { FakeCoreClient } from '../../test/fake-client.js';
+import { installLayoutStubs, renderWithClient } from '../../test/render.js';
 import { cellState, GvrMatrix, matrixItems } from './GvrMatrix.js';
 
 beforeAll(installLayoutStubs);

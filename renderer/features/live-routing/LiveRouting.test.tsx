@@ -2,8 +2,8 @@
 import '@testing-library/jest-dom/vitest';
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { FakeCoreClient, routingEvent, totals } from '../../src/test-support/fake-client.js';
-import { installLayoutStubs, renderWithClient } from '../../src/test-support/render.js';
+import { FakeCoreClient, routingEvent, totals } from '../../test/fake-client.js';
+import { installLayoutStubs, renderWithClient } from '../../test/render.js';
 import { LiveRouting } from './LiveRouting.js';
 import { addToSeries, MAX_ROWS, RATE_SECONDS } from './routing-feed.js';
 

@@ -2,7 +2,7 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { installLayoutStubs } from '../../src/test-support/render.js';
+import { installLayoutStubs } from '../../test/render.js';
 import type { RatePoint } from './routing-feed.js';
 import { rateChartGeometry, StackedRateChart } from './StackedRateChart.js';
 

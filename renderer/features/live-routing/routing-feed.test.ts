@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { describe, expect, it, vi } from 'vitest';
-import { FakeCoreClient, routingEvent, totals } from '../../src/test-support/fake-client.js';
+import { FakeCoreClient, routingEvent, totals } from '../../test/fake-client.js';
 import { MAX_ROWS, NOTIFY_MS, RoutingFeed } from './routing-feed.js';
 
 describe('routing feed', () => {

@@ -2,8 +2,8 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, screen, within } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { FakeCoreClient } from '../../src/test-support/fake-client.js';
-import { installLayoutStubs, renderWithClient } from '../../src/test-support/render.js';
+import { FakeCoreClient } from '../../test/fake-client.js';
+import { installLayoutStubs, renderWithClient } from '../../test/render.js';
 import { errorRows, PeerHealth, timelineSegments } from './PeerHealth.js';
 
 beforeAll(installLayoutStubs);

@@ -4,9 +4,9 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PeerscopeError, type SnapshotDiff } from '../../../proxy-core/contract/index.js';
 import { App } from '../../src/App.js';
-import { FakeCoreClient } from '../../src/test-support/fake-client.js';
-import { installLayoutStubs } from '../../src/test-support/render.js';
-import { sampleSnapshot, TAKEN_AT } from '../../src/test-support/snapshot.js';
+import { FakeCoreClient } from '../../test/fake-client.js';
+import { installLayoutStubs } from '../../test/render.js';
+import { sampleSnapshot, TAKEN_AT } from '../../test/snapshot.js';
 import { formatClock, formatDateTime } from '../../src/ui/format.js';
 
 beforeAll(installLayoutStubs);

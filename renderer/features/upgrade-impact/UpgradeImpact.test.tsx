@@ -1,10 +1,10 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FakeCoreClient } from '../../src/test-support/fake-client.js';
-import { sampleImpactReport } from '../../src/test-support/impact.js';
-import { renderWithClient } from '../../src/test-support/render.js';
-import { sampleSnapshot } from '../../src/test-support/snapshot.js';
+import { FakeCoreClient } from '../../test/fake-client.js';
+import { sampleImpactReport } from '../../test/impact.js';
+import { renderWithClient } from '../../test/render.js';
+import { sampleSnapshot } from '../../test/snapshot.js';
 import { createSnapshotClient } from '../../src/transport/snapshot-client.js';
 import { UpgradeImpact } from './UpgradeImpact.js';
 

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it } from 'vitest';
 import { coreClientMethods, toCallError, type CoreBridge, type CoreClientMethod, type CoreEvent } from '../../../proxy-core/contract/index.js';
-import { FakeCoreClient, totals } from '../test-support/fake-client.js';
+import { FakeCoreClient, totals } from '../../test/fake-client.js';
 
 /** What the preload exposes, over a fake core: each call's reply envelope, as the main side sends it. */
 function bridgeOver(fake: FakeCoreClient): CoreBridge {

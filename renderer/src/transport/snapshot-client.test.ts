@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { coreClientMethods, discoveryViewsSchema, eventsPageSchema, healthHistorySchema, overviewSchema, routeTableViewSchema } from '../../../proxy-core/contract/index.js';
-import { FakeCoreClient } from '../test-support/fake-client.js';
-import { sampleSnapshot, TAKEN_AT } from '../test-support/snapshot.js';
+import { FakeCoreClient } from '../../test/fake-client.js';
+import { sampleSnapshot, TAKEN_AT } from '../../test/snapshot.js';
 import { createSnapshotClient, OfflineError, splitGvrKey } from './snapshot-client.js';
 
 describe('the read-only CoreClient of a snapshot', () => {

@@ -4,6 +4,7 @@
 // and comparing snapshot files still go to the live core (that is core logic, not the page's).
 import type {
   CoreClient,
+  CoreClientMethod,
   EventsPage,
   HealthHistory,
   OutcomeTotals,
@@ -12,7 +13,7 @@ import type {
   RouteTableView,
   RoutingSnapshot,
 } from '../../../proxy-core/contract/index.js';
-import { discoveryViewsOf, PeerscopeError, routeOutcomes } from '../../../proxy-core/contract/index.js';
+import { clientFromHandlers, coreClientMethods, discoveryViewsOf, PeerscopeError, routeOutcomes } from '../../../proxy-core/contract/index.js';
 
 /** A call the offline view cannot make (it would change a cluster, or needs one). */
 export class OfflineError extends PeerscopeError {
@@ -39,6 +40,15 @@ export function snapshotTotals(snapshot: RoutingSnapshot): OutcomeTotals {
   for (const c of snapshot.counters) totals[c.outcome] += c.count;
   return totals;
 }
+
+/** What each refused call would have done, for the message; any other method is named as called. */
+const REFUSED: Partial<Record<CoreClientMethod, string>> = {
+  setDiscoveryMode: 'changing the discovery mode',
+  setPolicy: 'changing the handling policy',
+  startRollout: 'starting a rollout',
+  pauseRollout: 'pausing a rollout',
+  setTrafficRate: 'setting the traffic rate',
+};
 
 export function createSnapshotClient(snapshot: RoutingSnapshot, options: { label: string; live?: CoreClient }): SnapshotCoreClient {
   const takenAt = Date.parse(snapshot.takenAt);
@@ -83,12 +93,11 @@ export function createSnapshotClient(snapshot: RoutingSnapshot, options: { label
   const live = <T>(call: (c: CoreClient) => Promise<T>): Promise<T> =>
     options.live ? call(options.live) : Promise.reject(new OfflineError('No live core is connected to read or compare snapshots.'));
 
-  return {
-    snapshot,
-    label: options.label,
+  // Every method not answered here changes a cluster or needs one: refused, whatever it is.
+  const calls = clientFromHandlers(coreClientMethods, {
     getOverview: async () => structuredClone(overview),
     getRouteTable: async () => structuredClone(routeTable),
-    async getEvents(args = {}): Promise<EventsPage> {
+    getEvents: async (args = {}): Promise<EventsPage> => {
       let events = snapshot.events;
       if (args.sinceSeq !== undefined) events = events.filter((e) => e.seq > args.sinceSeq!);
       if (args.limit !== undefined && events.length > args.limit) events = events.slice(-args.limit);
@@ -105,8 +114,6 @@ export function createSnapshotClient(snapshot: RoutingSnapshot, options: { label
         gvrs: s.discovery.gvrs,
       })));
     },
-    setDiscoveryMode: () => refuse('changing the discovery mode'),
-    setPolicy: () => refuse('changing the handling policy'),
     takeSnapshot: async () => snapshot,
     readSnapshot: (args) => live((c) => c.readSnapshot(args)),
     compareSnapshots: (args) => live((c) => c.compareSnapshots(args)),
@@ -116,9 +123,12 @@ export function createSnapshotClient(snapshot: RoutingSnapshot, options: { label
       if (args.to !== undefined && args.to !== snapshot.impact.target.release) return refuse(`a report against ${args.to} (this snapshot holds the one against ${snapshot.impact.target.release}; \`peerscope report --snapshot FILE --to ${args.to}\` makes another)`);
       return structuredClone(snapshot.impact);
     },
-    startRollout: () => refuse('starting a rollout'),
-    pauseRollout: () => refuse('pausing a rollout'),
-    setTrafficRate: () => refuse('setting the traffic rate'),
+  }, (method) => refuse(REFUSED[method] ?? `calling ${method}`));
+
+  return {
+    snapshot,
+    label: options.label,
+    ...calls,
     // A snapshot never changes: nothing is pushed.
     subscribe: () => () => undefined,
   };

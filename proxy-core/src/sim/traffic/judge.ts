@@ -12,7 +12,7 @@ import type { ReleaseCatalog } from '../../releases/model.js';
 import { catalogEntries } from '../../releases/index.js';
 import type { SimCluster } from '../cluster.js';
 import type { ObjectStore } from '../store/store.js';
-import type { TrafficResult, TrafficSummary } from '../traffic.js';
+import type { TrafficResult, TrafficSummary } from './types.js';
 import { lostWatchEvents, type StoreChange, type WatchCounts, type WatchLossReport } from './watch-log.js';
 
 /** A time during which one server was in state `ready`, serving `release`. */

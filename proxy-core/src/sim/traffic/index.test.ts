@@ -2,10 +2,10 @@
 // where the requests arrive), every kind of client, acknowledged writes that match the store, the
 // 404s an older server gives for a newer release's GVRs, and a watch that resumes where it stopped.
 import { describe, expect, it } from 'vitest';
-import { catalogEntries, loadRelease } from '../releases/index.js';
-import { startSimCluster } from './cluster.js';
-import { startTraffic, type TrafficSummary } from './traffic.js';
-import { TokenBucket } from './traffic/token-bucket.js';
+import { catalogEntries, loadRelease } from '../../releases/index.js';
+import { startSimCluster } from '../cluster.js';
+import { startTraffic, type TrafficSummary } from './index.js';
+import { TokenBucket } from './token-bucket.js';
 
 const V136 = loadRelease('v1.36-dev');
 const V137 = loadRelease('v1.37-dev');

@@ -1,6 +1,6 @@
 // An upgrade-impact report of plain data for component tests: three clients, one finding of each
 // impact, volumes chosen so that sorting by impact and by volume give different orders.
-import type { ImpactFinding, ImpactReport } from '../../../proxy-core/contract/index.js';
+import type { ImpactFinding, ImpactReport } from '../../proxy-core/contract/index.js';
 
 const T0 = Date.UTC(2026, 0, 1, 12, 0, 0);
 const KCM = 'kube-controller-manager/v1.36.0 (linux/amd64) kubernetes/5f3c9a1/system:serviceaccount:kube-system:generic-garbage-collector';

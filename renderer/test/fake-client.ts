@@ -1,25 +1,28 @@
 // A CoreClient of plain data for component tests: three apiservers mid-rollout (sim-1 at v1.37,
 // sim-2 at v1.36, sim-3 at v1.36 and down), a route table with skew, and events pushed by hand.
-import type {
-  CompareSnapshotsArgs,
-  CoreClient,
-  CoreEvent,
-  DiscoveryViews,
-  GetImpactReportArgs,
-  HealthHistory,
-  ImpactReport,
-  OutcomeTotals,
-  Overview,
-  PeerStatus,
-  ReadSnapshotArgs,
-  RouteTableView,
-  RoutingEvent,
-  RoutingSnapshot,
-  Settings,
-  SimStatus,
-  SnapshotDiff,
-  SnapshotReadResult,
-} from '../../../proxy-core/contract/index.js';
+import {
+  clientFromHandlers,
+  coreClientMethods,
+  type CompareSnapshotsArgs,
+  type CoreCalls,
+  type CoreClient,
+  type CoreEvent,
+  type DiscoveryViews,
+  type GetImpactReportArgs,
+  type HealthHistory,
+  type ImpactReport,
+  type OutcomeTotals,
+  type Overview,
+  type PeerStatus,
+  type ReadSnapshotArgs,
+  type RouteTableView,
+  type RoutingEvent,
+  type RoutingSnapshot,
+  type Settings,
+  type SimStatus,
+  type SnapshotDiff,
+  type SnapshotReadResult,
+} from '../../proxy-core/contract/index.js';
 import { sampleImpactReport } from './impact.js';
 
 export function totals(partial: Partial<OutcomeTotals> = {}): OutcomeTotals {
@@ -34,7 +37,17 @@ export function routingEvent(seq: number, partial: Partial<RoutingEvent> = {}): 
   return { seq, at: 1_700_000_000_000 + seq, userAgent: 'kubectl/v1.37.0 (linux/amd64)', method: 'GET', verb: 'list', path: '/api/v1/pods', group: '', version: 'v1', resource: 'pods', subresource: '', namespace: '', handling: 'sim-2', answeredBy: 'sim-2', outcome: 'local', status: 200, latencyMs: 3.1, bytesIn: 0, bytesOut: 120, ...partial };
 }
 
-export class FakeCoreClient implements CoreClient {
+/**
+ * Every method of the contract, refusing: the fake below answers the ones the screens call, so a new
+ * method needs no edit here until a test needs an answer from it.
+ */
+const UnansweredCalls = class {
+  constructor() {
+    Object.assign(this, clientFromHandlers(coreClientMethods, {}, (method) => Promise.reject(new Error(`the fake client has no answer for ${method}`))));
+  }
+} as unknown as new () => CoreCalls;
+
+export class FakeCoreClient extends UnansweredCalls implements CoreClient {
   settings: Settings = { policy: 'round-robin', discoveryMode: 'peer-aggregated' };
   servers: PeerStatus[] = [server('sim-1', 'v1.37.0-dev', 'ready', 4), server('sim-2', 'v1.36.0-dev', 'ready', 3), server('sim-3', 'v1.36.0-dev', 'unreachable', 3)];
   routeTable: RouteTableView = {
@@ -72,19 +85,19 @@ export class FakeCoreClient implements CoreClient {
     return structuredClone(value());
   }
 
-  getOverview(): Promise<Overview> {
+  override getOverview = (): Promise<Overview> => {
     return this.answer('getOverview', () => ({ ...this.settings, listen: { host: '127.0.0.1', port: 8001, url: 'http://127.0.0.1:8001' }, servers: this.servers, totals: totals({ local: 120, rerouted: 7, notfound: 1 }), lastSeq: 128, ...(this.sim ? { sim: this.sim } : {}) }));
-  }
-  getRouteTable() {
+  };
+  override getRouteTable = () => {
     return this.answer('getRouteTable', () => this.routeTable);
-  }
-  getEvents() {
+  };
+  override getEvents = () => {
     return this.answer('getEvents', () => ({ events: this.events, lastSeq: this.events.at(-1)?.seq ?? 0 }));
-  }
-  getHealthHistory() {
+  };
+  override getHealthHistory = () => {
     return this.answer('getHealthHistory', () => this.history);
-  }
-  getDiscoveryViews(): Promise<DiscoveryViews> {
+  };
+  override getDiscoveryViews = (): Promise<DiscoveryViews> => {
     return this.answer('getDiscoveryViews', () => ({
       mode: this.settings.discoveryMode,
       merged: { handling: 'sim-1', gvrs: ['/v1/pods', 'apps/v1/deployments', 'certificates.k8s.io/v1/clustertrustbundles', 'certificates.k8s.io/v1alpha1/clustertrustbundles'] },
@@ -93,61 +106,61 @@ export class FakeCoreClient implements CoreClient {
         { name: 'sim-2', discovery: 'ok', gitVersion: 'v1.36.0-dev', gvrs: ['/v1/pods', 'apps/v1/deployments', 'certificates.k8s.io/v1alpha1/clustertrustbundles'], onlyInMerged: ['certificates.k8s.io/v1/clustertrustbundles'], onlyInOwn: [] },
       ],
     }));
-  }
-  setDiscoveryMode({ mode }: { mode: Settings['discoveryMode'] }) {
+  };
+  override setDiscoveryMode = ({ mode }: { mode: Settings['discoveryMode'] }) => {
     return this.answer(`setDiscoveryMode:${mode}`, () => {
       this.settings = { ...this.settings, discoveryMode: mode };
       return this.settings;
     });
-  }
-  setPolicy({ policy }: { policy: string }) {
+  };
+  override setPolicy = ({ policy }: { policy: string }) => {
     return this.answer(`setPolicy:${policy}`, () => {
       this.settings = { ...this.settings, policy };
       return this.settings;
     });
-  }
+  };
   /** What takeSnapshot answers; set it in tests that export or compare. */
   snapshot: RoutingSnapshot | undefined;
-  takeSnapshot(): Promise<RoutingSnapshot> {
+  override takeSnapshot = (): Promise<RoutingSnapshot> => {
     return this.answer('takeSnapshot', () => {
       if (!this.snapshot) throw new Error('no snapshot set on the fake client');
       return this.snapshot;
     });
-  }
+  };
   /** What readSnapshot answers per file name; files not listed are read as snapshots with JSON.parse. */
   readResults = new Map<string, SnapshotReadResult>();
-  readSnapshot(args: ReadSnapshotArgs): Promise<SnapshotReadResult> {
+  override readSnapshot = (args: ReadSnapshotArgs): Promise<SnapshotReadResult> => {
     return this.answer(`readSnapshot:${args.file}`, () => this.readResults.get(args.file) ?? { ok: true as const, snapshot: JSON.parse(args.text) as RoutingSnapshot });
-  }
+  };
   /** What compareSnapshots answers. */
   diff: SnapshotDiff = { servers: { added: [], removed: [], upgraded: [], healthChanged: [] }, gvrs: [], skew: { became: [], resolved: [] }, outcomeRates: [] };
   compared: CompareSnapshotsArgs[] = [];
-  compareSnapshots(args: CompareSnapshotsArgs): Promise<SnapshotDiff> {
+  override compareSnapshots = (args: CompareSnapshotsArgs): Promise<SnapshotDiff> => {
     return this.answer('compareSnapshots', () => {
       this.compared.push(args);
       return this.diff;
     });
-  }
+  };
   /** What getImpactReport answers, per target (the default target when none is asked for). */
   impact: (to: string) => ImpactReport = (to) => sampleImpactReport(to);
-  getImpactReport(args: GetImpactReportArgs = {}): Promise<ImpactReport> {
+  override getImpactReport = (args: GetImpactReportArgs = {}): Promise<ImpactReport> => {
     return this.answer(`getImpactReport:${args.to ?? ''}`, () => this.impact(args.to ?? 'v1.37-dev'));
-  }
-  startRollout() {
+  };
+  override startRollout = () => {
     return this.answer('startRollout', () => {
       this.sim = { ...this.sim!, rollout: { ...this.sim!.rollout, phase: 'running' } };
       return this.sim;
     });
-  }
-  pauseRollout() {
+  };
+  override pauseRollout = () => {
     return this.answer('pauseRollout', () => this.sim!);
-  }
-  setTrafficRate({ rps }: { rps: number }) {
+  };
+  override setTrafficRate = ({ rps }: { rps: number }) => {
     return this.answer(`setTrafficRate:${rps}`, () => {
       this.sim = { ...this.sim!, trafficRps: rps };
       return this.sim;
     });
-  }
+  };
   subscribe(listener: (e: CoreEvent) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);

@@ -1,6 +1,6 @@
 // Routing snapshots for component tests: the fake client's cluster (sim-1 at v1.37, sim-2 and sim-3
 // at v1.36) captured at a fixed time, and the same cluster after sim-2's upgrade.
-import type { RoutingEvent, RoutingSnapshot } from '../../../proxy-core/contract/index.js';
+import type { RoutingEvent, RoutingSnapshot } from '../../proxy-core/contract/index.js';
 import { routingEvent } from './fake-client.js';
 
 export const TAKEN_AT = '2026-11-23T08:00:00.000Z';

@@ -1,0 +1,102 @@
+// The core's pushed events, once for every subscriber. Routing events are batched: at 10,000
+// requests a second a browser gets ten small messages a second, each with exact counts by outcome
+// and at most the newest `maxBatchEvents` events. Peer and route-table changes come in bursts during
+// a rollout step and are coalesced per window too; the simulator's changes and settings go at once.
+import type { CoreEvent, OutcomeTotals } from '../../contract/client.js';
+import { routeOutcomes, type RoutingEvent } from '../../contract/events.js';
+import type { Core } from '../core.js';
+import type { SimController } from './sim-controller.js';
+
+export interface EventPublisher {
+  emit(e: CoreEvent): void;
+  subscribe(listener: (e: CoreEvent) => void): () => void;
+  /** Stops the timers, leaves the core's emitters and drops every subscriber. */
+  close(): void;
+}
+
+export function emptyTotals(): OutcomeTotals {
+  return Object.fromEntries(routeOutcomes.map((o) => [o, 0])) as OutcomeTotals;
+}
+
+export function publishCoreEvents(core: Core, sim: SimController | undefined, batchMs: number, maxBatchEvents: number): EventPublisher {
+  const listeners = new Set<(e: CoreEvent) => void>();
+  const emit = (e: CoreEvent) => {
+    for (const l of listeners) {
+      try {
+        l(e);
+      } catch {
+        // One broken subscriber must not starve the others.
+      }
+    }
+  };
+
+  // Routing events: gathered between ticks, sent as one batch.
+  let pending: RoutingEvent[] = [];
+  let pendingCounts = emptyTotals();
+  let pendingCount = 0;
+  let windowStart = Date.now();
+  const startWindow = (now: number) => {
+    pending = [];
+    pendingCounts = emptyTotals();
+    pendingCount = 0;
+    windowStart = now;
+  };
+  const onRouting = (e: RoutingEvent) => {
+    if (listeners.size === 0) return;
+    pendingCount++;
+    pendingCounts[e.outcome]++;
+    pending.push(e);
+    // Keep memory bounded within a window: trim in chunks, not per event.
+    if (pending.length > maxBatchEvents * 2) pending = pending.slice(-maxBatchEvents);
+  };
+  const flush = () => {
+    const now = Date.now();
+    if (pendingCount > 0) {
+      const events = pending.length > maxBatchEvents ? pending.slice(-maxBatchEvents) : pending;
+      emit({ type: 'routing', events, counts: pendingCounts, count: pendingCount, windowMs: now - windowStart, lastSeq: core.telemetry.lastSeq });
+    }
+    startWindow(now);
+  };
+  const unsubscribeTelemetry = core.telemetry.subscribe(onRouting);
+  const timer = setInterval(flush, batchMs);
+  timer.unref();
+
+  let peersDirty = false;
+  let tableDirty = false;
+  const notifyTimer = setInterval(() => {
+    if (peersDirty) emit({ type: 'peers', servers: core.peerStatuses() });
+    if (tableDirty) emit({ type: 'route-table', generation: core.routes.generation, skewedCount: core.routes.table.skewed().length });
+    peersDirty = tableDirty = false;
+  }, batchMs);
+  notifyTimer.unref();
+  const onHealth = () => {
+    peersDirty = true;
+  };
+  const onDiscovery = () => {
+    peersDirty = tableDirty = true;
+  };
+  core.peers.on('health', onHealth);
+  core.peers.on('discovery', onDiscovery);
+  const unsubscribeSim = sim?.onChange(() => emit({ type: 'sim', sim: sim.status() }));
+
+  return {
+    emit,
+    subscribe(listener) {
+      // Events recorded while nobody listened are not a window's worth: start a fresh one.
+      if (listeners.size === 0) startWindow(Date.now());
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+      };
+    },
+    close() {
+      clearInterval(timer);
+      clearInterval(notifyTimer);
+      unsubscribeTelemetry();
+      unsubscribeSim?.();
+      core.peers.off('health', onHealth);
+      core.peers.off('discovery', onDiscovery);
+      listeners.clear();
+    },
+  };
+}

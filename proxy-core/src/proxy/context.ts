@@ -1,0 +1,32 @@
+// What the request path works with: the engine's parts a step may read or act on.
+import type { DiscoveryMode } from '../../contract/settings.js';
+import type { PeerSet } from '../cluster/peer-set.js';
+import type { Telemetry } from '../telemetry/telemetry.js';
+import type { Upstreams } from '../upstream/pool.js';
+import type { RequestFilter } from './passes/request-filter.js';
+import type { HandlingServerPicker } from './policy.js';
+import type { RouteState } from './route-state.js';
+
+export interface ProxyContext {
+  readonly peers: PeerSet;
+  readonly state: RouteState;
+  readonly upstreams: Upstreams;
+  readonly telemetry: Telemetry;
+  readonly picker: HandlingServerPicker;
+  readonly settings: {
+    discoveryMode: DiscoveryMode;
+    readonly acceptHosts: readonly string[];
+    /** Origins a browser may send requests from (whole-match patterns); none by default. */
+    readonly acceptOrigins: readonly RegExp[];
+    readonly filter: RequestFilter;
+  };
+  readonly listenerPort: () => number;
+  readonly random: () => number;
+  /** The current routing snapshot, served at /.peerscope/snapshot. */
+  readonly snapshot: () => unknown;
+  /** Aborted when the port shuts down: watches and follows end cleanly. */
+  readonly shutdown: AbortSignal;
+}
+
+/** Paths under this prefix are the port's own (never a Kubernetes path). */
+export const CONTROL_PREFIX = '/.peerscope/';

@@ -1,0 +1,92 @@
+// One request's passage through the port: what the steps learn about it (its path, class, handling
+// server, decision) and what it left behind (status, bytes, error), recorded as one routing event.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { RouteOutcome } from '../../contract/events.js';
+import type { Decision } from '../routing/decide.js';
+import type { RequestInfo } from '../routing/request-info.js';
+import type { Telemetry } from '../telemetry/telemetry.js';
+
+/** A decision the port acts on: `unavailable` is answered as a 503 by the settle step. */
+export type Routed = Exclude<Decision, { outcome: 'unavailable' }>;
+
+export interface Exchange {
+  readonly req: IncomingMessage;
+  /** Set for a plain request; the upgrade's socket and head instead for an upgrade. */
+  readonly res: ServerResponse | undefined;
+  readonly socket: Duplex | undefined;
+  readonly head: Buffer | undefined;
+  readonly at: number;
+  readonly started: number;
+  readonly method: string;
+  readonly rawUrl: string;
+  /** The request target's path as sent (forwarded so) and its query. */
+  readonly path: string;
+  readonly query: string;
+  /** The path percent-decoded, as kube-apiserver routes it. */
+  decoded: string | undefined;
+  info: RequestInfo | undefined;
+  handling: string | null;
+  decision: Routed | undefined;
+  answeredBy: string | null;
+  outcome: RouteOutcome;
+  status: number;
+  bytesIn: number;
+  bytesOut: number;
+  /** Answered by one of the port's own endpoints: not a routed request, so no routing event. */
+  own: boolean;
+  error: string | undefined;
+  /** The upstream's Warning header values, for the upgrade-impact report. */
+  warnings: readonly string[] | undefined;
+}
+
+/** Splits the request target and starts the exchange every request leaves behind. */
+export function newExchange(req: IncomingMessage, res: ServerResponse | undefined, socket?: Duplex, head?: Buffer): Exchange {
+  const rawUrl = req.url ?? '/';
+  const q = rawUrl.indexOf('?');
+  // One literal of a fixed shape for plain requests and upgrades alike (one hidden class).
+  return {
+    req, res, socket, head,
+    at: Date.now(), started: performance.now(), method: req.method ?? 'GET', rawUrl,
+    path: q < 0 ? rawUrl : rawUrl.slice(0, q), query: q < 0 ? '' : rawUrl.slice(q + 1),
+    decoded: undefined, info: undefined, handling: null, decision: undefined, answeredBy: null,
+    outcome: 'rejected', status: 0, bytesIn: 0, bytesOut: 0, own: false, error: undefined, warnings: undefined,
+  };
+}
+
+/** The routing event of a finished exchange, and the client usage the upgrade-impact report reads. */
+export function recordExchange(telemetry: Telemetry, x: Exchange): void {
+  const i = x.info;
+  const resource = i !== undefined && i.isResourceRequest;
+  const headers = x.req.headers;
+  // One literal of a fixed shape: a conditional spread here took V8's slow object-clone path.
+  const event = telemetry.record({
+    at: x.at,
+    userAgent: String(headers['user-agent'] ?? ''),
+    method: x.method,
+    verb: i?.verb ?? x.method.toLowerCase(),
+    path: x.path,
+    group: resource ? i.apiGroup : '',
+    version: resource ? i.apiVersion : '',
+    resource: resource ? i.resource : '',
+    subresource: resource ? i.subresource : '',
+    namespace: i?.namespace ?? '',
+    handling: x.handling,
+    answeredBy: x.answeredBy,
+    outcome: x.outcome,
+    status: x.status,
+    latencyMs: Math.round((performance.now() - x.started) * 1000) / 1000,
+    bytesIn: x.bytesIn,
+    bytesOut: x.bytesOut,
+    error: x.error || undefined,
+  });
+  telemetry.usage.record(event, headerValue(headers.authorization), x.warnings);
+}
+
+export function headerValue(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v.join(', ') : v;
+}
+
+export function truncate(s: string): string {
+  return s.length > 200 ? `${s.slice(0, 200)}…` : s;
+}

@@ -1,0 +1,39 @@
+// The port's own endpoints under /.peerscope/: metrics, the routing snapshot, the upgrade-impact
+// report. Admitted like any request (a refusal is recorded); what they serve is not routing.
+import { serveImpact } from '../../impact/endpoint.js';
+import { decodePath } from '../../routing/request-info.js';
+import { failure } from '../../util/status.js';
+import { writeStatus } from '../../util/write-status.js';
+import { CONTROL_PREFIX } from '../context.js';
+import { admissionRefusal } from './admit.js';
+import { ANSWERED, type Step } from './step.js';
+
+export const controlEndpoints: Step = {
+  name: 'control-endpoints',
+  run(x, ctx) {
+    const path = x.path;
+    if (!path.startsWith(CONTROL_PREFIX)) return undefined;
+    const refused = admissionRefusal(x, ctx, decodePath(path));
+    if (refused) return refused;
+    x.own = true;
+    const { req } = x;
+    const res = x.res!;
+    if (path === `${CONTROL_PREFIX}metrics` && (req.method === 'GET' || req.method === 'HEAD')) {
+      const text = ctx.telemetry.prometheus();
+      res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+      res.end(req.method === 'HEAD' ? undefined : text);
+      x.status = 200;
+    } else if (path === `${CONTROL_PREFIX}snapshot` && req.method === 'GET') {
+      const body = JSON.stringify(ctx.snapshot());
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+      res.end(body);
+      x.status = 200;
+    } else if (path === `${CONTROL_PREFIX}impact` && req.method === 'GET') {
+      serveImpact({ peerStatuses: () => ctx.peers.statuses(), routes: ctx.state, telemetry: ctx.telemetry }, req.url ?? '', res);
+    } else {
+      x.status = 404;
+      writeStatus(res, failure(404, 'NotFound', `peerscope has no control endpoint ${path}; it has ${CONTROL_PREFIX}metrics, ${CONTROL_PREFIX}snapshot and ${CONTROL_PREFIX}impact`));
+    }
+    return ANSWERED;
+  },
+};

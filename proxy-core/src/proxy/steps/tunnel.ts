@@ -1,0 +1,37 @@
+// Acting on an upgrade's decision (exec, attach, port-forward): upstream/tunnel.ts joins the client's
+// socket to the target's. The merged discovery document cannot be upgraded (400).
+import { PEER_PROXIED_HEADER } from '../../routing/decide.js';
+import { tunnel } from '../../upstream/tunnel.js';
+import { failure } from '../../util/status.js';
+import { writeStatusToSocket } from '../../util/write-status.js';
+import type { Routed } from '../exchange.js';
+import { ROUTE_HEADER, routeHeader } from '../route-header.js';
+import { ANSWERED, type Step, type StepResult } from './step.js';
+
+export const tunnelUpgrade: Step = {
+  name: 'tunnel',
+  async run(x, ctx): Promise<StepResult> {
+    const d = x.decision as Routed;
+    const socket = x.socket!;
+    if (d.outcome === 'discovery-merged') {
+      x.status = 400;
+      writeStatusToSocket(socket, failure(400, 'BadRequest', 'discovery cannot be upgraded'), { [ROUTE_HEADER]: routeHeader(x.handling, null, 'rejected') });
+      return ANSWERED;
+    }
+    const result = await tunnel(ctx.upstreams, d.target, x.req, socket, x.head!, {
+      addRequestHeaders: d.outcome === 'rerouted' ? { [PEER_PROXIED_HEADER]: 'true' } : {},
+      responseHeaders: { [ROUTE_HEADER]: routeHeader(x.handling, d.target, d.outcome) },
+      errorResponseHeaders: { [ROUTE_HEADER]: routeHeader(x.handling, null, 'unavailable') },
+    });
+    x.status = result.status;
+    x.bytesIn = result.bytesIn;
+    x.bytesOut = result.bytesOut;
+    x.answeredBy = result.error && result.status >= 500 ? null : d.target;
+    if (result.error) {
+      x.error = result.error.message;
+      ctx.telemetry.serverFailed(d.target);
+      if (result.status === 503) x.outcome = 'unavailable';
+    }
+    return ANSWERED;
+  },
+};

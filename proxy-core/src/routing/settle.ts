@@ -1,0 +1,78 @@
+// The settled decision: decide() plus the second looks a request may need before it is answered.
+// - A handling server that just came back may run another release: wait (at most REREAD_WAIT_MS) for
+//   its discovery to be read again, then decide on the new document.
+// - A reroute to a peer whose discovery is being read again waits for it the same way and decides
+//   once more (a rollout back to an older release: the old document may list a GVR it no longer serves).
+// - No false 404 and no needless 503: before a `notfound` or an R10 `unavailable`, the servers out of
+//   service are looked at again (PeerSet.recheckOutOfService); if the route table changed, decide again.
+// Synchronous unless one of these waits applies, so the common request allocates no promise here.
+import { decide, PROXY_ERROR_PREFIX, type Decision, type DecisionInput } from './decide.js';
+import type { RouteTable } from './route-table.js';
+
+/** The longest a request waits for a returning server's discovery to be read again. */
+export const REREAD_WAIT_MS = 2_000;
+
+/** What settling needs of the server list; the peer set implements it. */
+export interface ServerWaits {
+  /** Resolves when a returning server's discovery has been read again; undefined when none is pending. */
+  rereadPending(name: string): Promise<void> | undefined;
+  /** Looks again at the servers out of service, no earlier than `since` (performance.now()). */
+  recheckOutOfService(since: number): Promise<void>;
+}
+
+/** The current route table and its generation (bumped whenever the table is rebuilt); the port's route state. */
+export interface CurrentRoutes {
+  readonly table: RouteTable;
+  readonly generation: number;
+}
+
+interface Settling {
+  readonly input: DecisionInput;
+  readonly servers: ServerWaits;
+  readonly routes: CurrentRoutes;
+  readonly since: number;
+}
+
+/**
+ * The decision for a request that arrived at `since`, after every wait it needs; decides once in
+ * the common case, at most three times (after a peer's re-read, after a recheck that changed the table).
+ */
+export function settleDecision(input: DecisionInput, servers: ServerWaits, routes: CurrentRoutes, since: number): Decision | Promise<Decision> {
+  const reread = servers.rereadPending(input.handling);
+  // The common request: nothing to wait for, and a decision that needs no second look.
+  if (!reread) {
+    const decision = decide(input);
+    const peerReread = decision.outcome === 'rerouted' ? servers.rereadPending(decision.target) : undefined;
+    if (!peerReread && !needsRecheck(decision)) return decision;
+    return checkPeerThenRecheck(decision, { input, servers, routes, since });
+  }
+  const s: Settling = { input, servers, routes, since };
+  return waitAtMost(reread).then(() => checkPeerThenRecheck(decideOn(s), s));
+}
+
+function checkPeerThenRecheck(decision: Decision, s: Settling): Decision | Promise<Decision> {
+  const peerReread = decision.outcome === 'rerouted' ? s.servers.rereadPending(decision.target) : undefined;
+  if (peerReread) return waitAtMost(peerReread).then(() => recheckBeforeRefusing(decideOn(s), s));
+  return recheckBeforeRefusing(decision, s);
+}
+
+function recheckBeforeRefusing(decision: Decision, s: Settling): Decision | Promise<Decision> {
+  if (!needsRecheck(decision)) return decision;
+  const generation = s.routes.generation;
+  return s.servers.recheckOutOfService(s.since).then(() => (s.routes.generation !== generation ? decideOn(s) : decision));
+}
+
+/** A 404, or an R10 503 (a peer that could serve it is out of service): worth a second look. */
+function needsRecheck(decision: Decision): boolean {
+  return decision.outcome === 'notfound' || (decision.outcome === 'unavailable' && decision.message.startsWith(PROXY_ERROR_PREFIX));
+}
+
+/** Decides on the route table as it is now (it may have been rebuilt while the request waited). */
+function decideOn(s: Settling): Decision {
+  const table = s.routes.table;
+  return decide(s.input.table === table ? s.input : { ...s.input, table });
+}
+
+function waitAtMost(pending: Promise<void>): Promise<unknown> {
+  return Promise.race([pending, new Promise((resolve) => setTimeout(resolve, REREAD_WAIT_MS))]);
+}

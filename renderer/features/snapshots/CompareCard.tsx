@@ -1,0 +1,58 @@
+// Compare two snapshots (or one with the live state taken now) and show the difference.
+import type { FormEvent } from 'react';
+import { ErrorState, Loading } from '../../src/ui/states.js';
+import { formatDateTime } from '../../src/ui/format.js';
+import { LIVE_NOW, type LibraryState } from './library.js';
+import { SnapshotDiffView } from './SnapshotDiffView.js';
+import { useRequiredView } from './view.js';
+import { compareChosen } from './workflows.js';
+
+export function CompareCard({ state }: { state: LibraryState }) {
+  const view = useRequiredView();
+  const { compare, entries } = state;
+  const options = (
+    <>
+      {entries.map((e) => (
+        <option key={e.id} value={e.id}>{e.label} · {formatDateTime(Date.parse(e.snapshot.takenAt))}</option>
+      ))}
+      <option value={LIVE_NOW}>Current live state (taken now)</option>
+    </>
+  );
+  const canCompare = compare.beforeId !== '' && compare.afterId !== '' && compare.status !== 'running';
+
+  const run = (e: FormEvent) => {
+    e.preventDefault();
+    if (canCompare) void compareChosen(view, compare);
+  };
+
+  return (
+    <div className="card">
+      <h3>Compare two snapshots</h3>
+      <form className="toolbar compare-form" onSubmit={run} aria-label="Compare two snapshots">
+        <label className="field">
+          <span>Before</span>
+          <select value={compare.beforeId} onChange={(e) => view.library.setCompare({ beforeId: e.target.value })}>
+            {compare.beforeId === '' && <option value="" disabled>choose a snapshot</option>}
+            {options}
+          </select>
+        </label>
+        <span className="muted" aria-hidden="true">→</span>
+        <label className="field">
+          <span>After</span>
+          <select value={compare.afterId} onChange={(e) => view.library.setCompare({ afterId: e.target.value })}>
+            {options}
+          </select>
+        </label>
+        <button type="submit" className="btn btn-primary" disabled={!canCompare}>
+          {compare.status === 'running' ? 'Comparing…' : 'Compare'}
+        </button>
+      </form>
+      {entries.length === 0 && compare.status === 'idle' && (
+        <p className="muted small">Keep the live state (or open a file) before a rollout step, then compare it with the current live state after the step.</p>
+      )}
+      {compare.status === 'running' && <Loading what="the comparison" />}
+      {compare.status === 'error' && <ErrorState error={compare.error} />}
+      {compare.status === 'done' && compare.result && <SnapshotDiffView before={compare.result.before} after={compare.result.after} diff={compare.result.diff} />}
+    </div>
+  );
+}

@@ -1,0 +1,41 @@
+// The handling policy, the snapshot export and, with a simulated cluster, the rollout controls.
+import { useMutation } from '@tanstack/react-query';
+import type { Overview } from '../../../proxy-core/contract/index.js';
+import { downloadSnapshot } from '../../features/snapshots/describe.js';
+import { useCoreClient } from '../client-context.js';
+import { useOffline } from '../view-mode.js';
+import { SimControls } from './SimControls.js';
+
+export function Controls({ overview }: { overview: Overview }) {
+  const client = useCoreClient();
+  // Offline, the controls show what the snapshot recorded; nothing that would change a cluster is offered.
+  const offline = useOffline();
+  const setPolicy = useMutation({ mutationFn: (p: string) => client.setPolicy({ policy: p }) });
+  const snapshot = useMutation({ mutationFn: () => client.takeSnapshot(), onSuccess: downloadSnapshot });
+  return (
+    <div className="controls">
+      <label className="field">
+        <span>Handling policy</span>
+        <select
+          value={setPolicy.isPending ? setPolicy.variables : overview.policy}
+          onChange={(e) => setPolicy.mutate(e.target.value)}
+          disabled={offline !== null}
+          title={offline ? 'The policy the port used when the snapshot was taken' : undefined}
+        >
+          <option value="round-robin">round-robin</option>
+          <option value="random">random</option>
+          {overview.servers.map((s) => (
+            <option key={s.name} value={`pin:${s.name}`}>pin to {s.name}</option>
+          ))}
+        </select>
+      </label>
+      {overview.sim && !offline && <SimControls overview={overview} />}
+      {!offline && (
+        <button type="button" className="btn" onClick={() => snapshot.mutate()} disabled={snapshot.isPending}>
+          Export snapshot
+        </button>
+      )}
+      {(setPolicy.error || snapshot.error) && <span className="error-text" role="alert">{(setPolicy.error ?? snapshot.error)?.message}</span>}
+    </div>
+  );
+}

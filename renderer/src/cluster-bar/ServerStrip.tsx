@@ -1,0 +1,18 @@
+// Each apiserver with its release and health.
+import type { Overview } from '../../../proxy-core/contract/index.js';
+import { shortRelease } from '../ui/format.js';
+import { HealthBadge } from '../ui/states.js';
+
+export function ServerStrip({ overview }: { overview: Overview }) {
+  return (
+    <ul className="server-strip" aria-label="Apiservers">
+      {overview.servers.map((s) => (
+        <li key={s.name} className="server-chip">
+          <span className="server-name">{s.name}</span>
+          <span className="release" title={s.gitVersion}>{shortRelease(s.gitVersion)}</span>
+          <HealthBadge health={s.health} />
+        </li>
+      ))}
+    </ul>
+  );
+}

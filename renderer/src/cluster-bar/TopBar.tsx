@@ -1,0 +1,53 @@
+// The cluster bar at the top of every screen: the local port, the discovery mode, the connection,
+// then the servers, the request totals and the controls.
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
+import { queryKeys, useCoreClient } from '../client-context.js';
+import { ErrorState } from '../ui/states.js';
+import { useOffline } from '../view-mode.js';
+import { useConnection, type ConnectionSource } from './connection.js';
+import { Controls } from './Controls.js';
+import { ServerStrip } from './ServerStrip.js';
+import { Totals } from './Totals.js';
+
+export function TopBar({ connection }: { connection: ConnectionSource | undefined }) {
+  const client = useCoreClient();
+  const queryClient = useQueryClient();
+  const offline = useOffline();
+  const overview = useQuery({ queryKey: queryKeys.overview, queryFn: () => client.getOverview(), refetchInterval: offline ? false : 5_000 });
+  const state = useConnection(connection);
+  // Events pushed while the stream was down are lost: after a reconnect, read everything again.
+  const previous = useRef(state);
+  useEffect(() => {
+    if (state === 'live' && previous.current === 'reconnecting') void queryClient.invalidateQueries();
+    previous.current = state;
+  }, [state, queryClient]);
+  return (
+    <header className="topbar">
+      <div className="brand">
+        <span className="logo" aria-hidden="true" />
+        <span className="brand-name">Peerscope</span>
+        {overview.data?.listen && <code className="port" title="The local port: point kubectl here">{overview.data.listen.host}:{overview.data.listen.port}</code>}
+        {overview.data && (
+          <span className={`mode-chip${overview.data.discoveryMode === 'nopeer' ? ' mode-nopeer' : ''}`} title="Discovery on the local port (change it on the Discovery screen)">
+            discovery: {overview.data.discoveryMode}
+          </span>
+        )}
+        {offline ? (
+          <span className="conn conn-offline" role="status">offline snapshot</span>
+        ) : (
+          state && <span className={`conn conn-${state}`} role="status">{state === 'live' ? 'live' : state === 'unauthorized' ? 'token refused' : state}</span>
+        )}
+      </div>
+      {overview.isError ? (
+        <ErrorState error={overview.error} retry={() => void overview.refetch()} />
+      ) : overview.data ? (
+        <>
+          <ServerStrip overview={overview.data} />
+          <Totals overview={overview.data} />
+          <Controls overview={overview.data} />
+        </>
+      ) : null}
+    </header>
+  );
+}
