@@ -23,11 +23,9 @@ const layers = {
   proxy: ['util', 'telemetry', 'upstream', 'discovery', 'routing', 'cluster', 'impact'],
   snapshot: ['util', 'version.ts', 'telemetry', 'discovery', 'routing', 'cluster', 'proxy', 'impact'],
   'core.ts': ['util', 'telemetry', 'upstream', 'discovery', 'routing', 'cluster', 'proxy', 'snapshot', 'impact'],
-  // The simulated control plane: built on the engine's parts, never imported by them.
-  sim: ['util', 'tls', 'telemetry', 'upstream', 'discovery', 'releases', 'routing', 'cluster'],
   // Hosts of the engine: the core service and control server, sessions, the CLI, the public entry.
-  control: ['util', 'version.ts', 'discovery', 'releases', 'routing', 'cluster', 'proxy', 'snapshot', 'impact', 'core.ts', 'sim'],
-  session: ['util', 'tls', 'discovery', 'releases', 'cluster', 'proxy', 'snapshot', 'core.ts', 'sim', 'control'],
+  control: ['util', 'version.ts', 'discovery', 'releases', 'routing', 'cluster', 'proxy', 'snapshot', 'impact', 'core.ts'],
+  session: ['util', 'tls', 'discovery', 'releases', 'cluster', 'proxy', 'snapshot', 'core.ts', 'control'],
 };
 
 const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -63,6 +61,30 @@ module.exports = {
       severity: 'error',
       from: { path: '^(proxy-core/(src|contract)|renderer|electron)/', pathNot: ['\\.test\\.tsx?$', '^(renderer|electron)/test/'] },
       to: { path: '^((proxy-core|renderer|electron)/)?test/' },
+    },
+    {
+      name: 'engine-never-imports-sim',
+      comment: 'The engine reads without the simulator: only its hosts (control/, session/, cli/, the public entry) start one, through proxy-core/sim/index.ts.',
+      severity: 'error',
+      from: { path: '^proxy-core/src/', pathNot: ['^proxy-core/src/(control|session|cli)/', '^proxy-core/src/(index|cli)\\.ts$', '\\.test\\.tsx?$'] },
+      to: { path: '^proxy-core/sim/' },
+    },
+    {
+      name: 'hosts-use-the-sim-entry',
+      comment: 'Hosts reach the simulator through its entry point, proxy-core/sim/index.ts.',
+      severity: 'error',
+      from: { path: '^proxy-core/src/', pathNot: '\\.test\\.tsx?$' },
+      to: { path: '^proxy-core/sim/', pathNot: '^proxy-core/sim/index\\.ts$' },
+    },
+    {
+      name: 'sim-uses-engine-entries',
+      comment: "The simulator builds on the engine's public entry points only: the release catalog, discovery types, Status bodies, certificates, undici and the seeded random generator.",
+      severity: 'error',
+      from: { path: '^proxy-core/sim/', pathNot: '\\.test\\.tsx?$' },
+      to: {
+        path: '^proxy-core/src/',
+        pathNot: '^proxy-core/src/(releases/index|discovery/types|util/status|util/seeded-random|tls/certs|upstream/undici)\\.ts$',
+      },
     },
     ...layerRules,
   ],

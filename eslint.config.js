@@ -59,7 +59,7 @@ export default tseslint.config(
     files: ['electron/**/*.test.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [
-        { group: ['**/proxy-core/src/*/**', '!**/proxy-core/src/sim/**', '!**/proxy-core/src/releases/**'], message: 'tests import proxy-core/src/index.ts, the contract, the simulator or the release catalog (fixtures).' },
+        { group: ['**/proxy-core/src/*/**', '!**/proxy-core/src/releases/**'], message: 'tests import proxy-core/src/index.ts, the contract, the simulator or the release catalog (fixtures).' },
       ] }],
     },
   },

@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { loadRelease } from '../proxy-core/src/releases/index.js';
-import { startSimCluster } from '../proxy-core/src/sim/index.js';
+import { startSimCluster } from '../proxy-core/sim/index.js';
 import { IDLE_SETTLE_MS } from './throughput/index.js';
 
 export async function idleRssMiB(settleMs = IDLE_SETTLE_MS): Promise<number> {

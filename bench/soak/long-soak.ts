@@ -11,10 +11,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { loadRelease } from '../../proxy-core/src/releases/index.js';
-import { startSimCluster } from '../../proxy-core/src/sim/index.js';
-import { runRollout, type RolloutOptions } from '../../proxy-core/src/sim/rollout.js';
-import { startTraffic, type TrafficResult } from '../../proxy-core/src/sim/traffic/index.js';
-import { followReadiness, judgeRun, recordStoreChanges, type Judgement } from '../../proxy-core/src/sim/traffic/judge.js';
+import { startSimCluster } from '../../proxy-core/sim/index.js';
+import { runRollout, type RolloutOptions } from '../../proxy-core/sim/rollout.js';
+import { startTraffic, type TrafficResult } from '../../proxy-core/sim/traffic/index.js';
+import { followReadiness, judgeRun, recordStoreChanges, type Judgement } from '../../proxy-core/sim/traffic/judge.js';
 import { rssGrowth, sampleRss, type RssGrowth, type RssSample } from './rss.js';
 
 export const RSS_GROWTH_TARGET_PERCENT = 10;

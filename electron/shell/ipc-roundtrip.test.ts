@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { coreClientMethods, createBridgedCoreClient, type CoreClient, type CoreClientMethod, type CoreEvent, type RoutingSnapshot } from '../../proxy-core/contract/index.js';
 import { prepareClusterSession, type ClusterSession } from '../../proxy-core/src/index.js';
 import { loadRelease } from '../../proxy-core/src/releases/index.js';
-import { startSimCluster, type SimCluster } from '../../proxy-core/src/sim/index.js';
+import { startSimCluster, type SimCluster } from '../../proxy-core/sim/index.js';
 import { registerCoreIpc } from './core-ipc.js';
 import { EVENT_CHANNEL } from './ipc-wire.js';
 import { buildPreloadApi } from './preload-api.js';

@@ -10,7 +10,7 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../test/fixtures.js';
 import { loadRelease } from '../src/releases/index.js';
-import { startSimCluster, type SimCluster } from '../src/sim/index.js';
+import { startSimCluster, type SimCluster } from '../sim/index.js';
 
 function startServe(args: string[]): Promise<{ child: ChildProcess; firstLine: string; stderr: () => string }> {
   const child = spawn(process.execPath, ['bin/peerscope', 'serve', ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });

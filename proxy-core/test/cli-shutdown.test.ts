@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../test/fixtures.js';
 import { portKubeconfig } from '../src/session/demo.js';
 import { loadRelease } from '../src/releases/index.js';
-import { startSimCluster, type SimCluster } from '../src/sim/index.js';
+import { startSimCluster, type SimCluster } from '../sim/index.js';
 
 const KUBECTL = '/usr/bin/kubectl';
 const hasKubectl = existsSync(KUBECTL);

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../test/fixtures.js';
 import { routingSnapshotSchema, snapshotDiffSchema } from '../contract/snapshot.js';
 import { loadRelease } from '../src/releases/index.js';
-import { startSimCluster, type SimCluster } from '../src/sim/index.js';
+import { startSimCluster, type SimCluster } from '../sim/index.js';
 
 /** Runs the CLI without blocking this process: the simulated servers it talks to live here. */
 function peerscope(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {

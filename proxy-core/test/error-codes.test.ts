@@ -9,7 +9,7 @@ import { loadKubeconfig } from '../src/cluster/kubeconfig.js';
 import { parsePolicy } from '../src/proxy/policy.js';
 import { readSnapshotFile } from '../src/snapshot/io.js';
 import { parseProxyUrl } from '../src/upstream/proxy-config.js';
-import { parseLabelSelector } from '../src/sim/store/selectors.js';
+import { parseLabelSelector } from '../sim/store/selectors.js';
 
 function thrown(run: () => unknown): unknown {
   try {

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { createCoreService } from '../src/control/service.js';
 import { createCore } from '../src/core.js';
 import { loadRelease } from '../src/releases/index.js';
-import { startSimCluster } from '../src/sim/index.js';
+import { startSimCluster } from '../sim/index.js';
 
 describe('failed requests per server', () => {
   it('counts refused connections against the server that refused them', async () => {

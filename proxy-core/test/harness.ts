@@ -3,7 +3,7 @@
 import { request } from 'undici';
 import { createCore, type Core, type CoreOptions } from '../src/core.js';
 import { loadRelease, type CatalogGroup, type ReleaseCatalog } from '../src/releases/index.js';
-import { startSimCluster, type SimCluster } from '../src/sim/index.js';
+import { startSimCluster, type SimCluster } from '../sim/index.js';
 
 /** "group/version/resource" keys, core group as "" (e.g. "/v1/pods"). */
 export type GvrSpec = readonly string[];

@@ -13,7 +13,7 @@ import { repoRoot } from '../../test/fixtures.js';
 import { impactReportSchema, type ImpactReport } from '../contract/impact.js';
 import { startDemoSession, type DemoSession } from '../src/session/demo.js';
 import { catalogEntries, loadRelease } from '../src/releases/index.js';
-import { legacyOperatorGvr, TRAFFIC_CLIENTS, type TrafficResult } from '../src/sim/traffic/index.js';
+import { legacyOperatorGvr, TRAFFIC_CLIENTS, type TrafficResult } from '../sim/traffic/index.js';
 
 const run = promisify(execFile);
 const VERB_OF: Record<TrafficResult['kind'], string> = { list: 'list', 'ns-sweep': 'list', watch: 'watch', get: 'get', create: 'create', delete: 'delete' };

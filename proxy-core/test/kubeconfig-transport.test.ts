@@ -15,7 +15,7 @@ import { repoRoot } from '../../test/fixtures.js';
 import { serversFromKubeconfig } from '../src/cluster/from-kubeconfig.js';
 import { createCore, type Core } from '../src/core.js';
 import { loadRelease } from '../src/releases/index.js';
-import { startSimCluster, type SimCluster, type SimRequestRecord } from '../src/sim/index.js';
+import { startSimCluster, type SimCluster, type SimRequestRecord } from '../sim/index.js';
 import { startConnectProxy, type ConnectProxy } from './connect-proxy.js';
 
 const NEW_ONLY = '/apis/storagemigration.k8s.io/v1/storageversionmigrations';

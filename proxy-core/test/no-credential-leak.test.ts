@@ -15,7 +15,7 @@ import { parse, stringify } from 'yaml';
 import { repoRoot } from '../../test/fixtures.js';
 import { shortHash } from '../src/telemetry/client-identity.js';
 import { loadRelease } from '../src/releases/index.js';
-import { startSimCluster, type SimCluster } from '../src/sim/index.js';
+import { startSimCluster, type SimCluster } from '../sim/index.js';
 import type { PemPair } from '../src/tls/certs.js';
 import { startConnectProxy, type ConnectProxy } from './connect-proxy.js';
 

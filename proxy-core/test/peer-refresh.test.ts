@@ -13,8 +13,8 @@ import { serversFromKubeconfig } from '../src/cluster/from-kubeconfig.js';
 import type { MembershipChange } from '../src/cluster/peer-set.js';
 import { createCore, type ServerRefresh } from '../src/core.js';
 import { loadRelease } from '../src/releases/index.js';
-import { startSimCluster, type SimCluster } from '../src/sim/index.js';
-import { runRollout } from '../src/sim/rollout.js';
+import { startSimCluster, type SimCluster } from '../sim/index.js';
+import { runRollout } from '../sim/rollout.js';
 import { repoRoot } from '../../test/fixtures.js';
 import { eventually, pickCatalog, A_GVRS } from './harness.js';
 

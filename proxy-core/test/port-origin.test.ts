@@ -8,7 +8,7 @@ import { connect } from 'node:net';
 import { request, WebSocket } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCore, type Core, type CoreOptions } from '../src/core.js';
-import type { SimRequestRecord } from '../src/sim/apiserver/server.js';
+import type { SimRequestRecord } from '../sim/apiserver/server.js';
 import { A_GVRS, startBed, type Bed } from './harness.js';
 
 const TEST_ID = 'x-origin-test-id';

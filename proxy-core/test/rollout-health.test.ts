@@ -3,8 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { createCore } from '../src/core.js';
 import { loadRelease } from '../src/releases/index.js';
-import { startSimCluster } from '../src/sim/index.js';
-import { runRollout } from '../src/sim/rollout.js';
+import { startSimCluster } from '../sim/index.js';
+import { runRollout } from '../sim/rollout.js';
 import { eventually } from './harness.js';
 
 describe('peer health over a rollout', () => {

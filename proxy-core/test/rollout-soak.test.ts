@@ -8,10 +8,10 @@
 import { describe, expect, it } from 'vitest';
 import { createCore } from '../src/core.js';
 import { loadRelease } from '../src/releases/index.js';
-import { startSimCluster } from '../src/sim/index.js';
-import { runRollout } from '../src/sim/rollout.js';
-import { startTraffic, type TrafficResult } from '../src/sim/traffic/index.js';
-import { followReadiness, judgeRun, recordStoreChanges, type Judgement } from '../src/sim/traffic/judge.js';
+import { startSimCluster } from '../sim/index.js';
+import { runRollout } from '../sim/rollout.js';
+import { startTraffic, type TrafficResult } from '../sim/traffic/index.js';
+import { followReadiness, judgeRun, recordStoreChanges, type Judgement } from '../sim/traffic/judge.js';
 import type { HandlingPolicy } from '../src/proxy/policy.js';
 
 const FROM = loadRelease('v1.36-dev');

@@ -2,7 +2,7 @@
 // verification (never switched off), the bearer token added unless a test leaves it out.
 import http from 'node:http';
 import https from 'node:https';
-import type { SimCluster } from '../src/sim/cluster.js';
+import type { SimCluster } from '../sim/cluster.js';
 
 export interface TestReply {
   readonly status: number;

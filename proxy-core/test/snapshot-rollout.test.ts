@@ -3,8 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCore, type Core } from '../src/core.js';
 import { loadRelease } from '../src/releases/index.js';
-import { startSimCluster, type SimCluster } from '../src/sim/index.js';
-import { runRollout } from '../src/sim/rollout.js';
+import { startSimCluster, type SimCluster } from '../sim/index.js';
+import { runRollout } from '../sim/rollout.js';
 import { diffSnapshots, parseSnapshot, serializeSnapshot, takeSnapshot } from '../src/snapshot/index.js';
 import { eventually } from './harness.js';
 

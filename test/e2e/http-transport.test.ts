@@ -7,7 +7,7 @@ import { createCoreService, type CoreService } from '../../proxy-core/src/contro
 import { createSimController, type SimController } from '../../proxy-core/src/control/sim-controller.js';
 import { createCore, type Core } from '../../proxy-core/src/core.js';
 import { loadRelease } from '../../proxy-core/src/releases/index.js';
-import { startSimCluster, type SimCluster } from '../../proxy-core/src/sim/index.js';
+import { startSimCluster, type SimCluster } from '../../proxy-core/sim/index.js';
 
 // The transport belongs to the renderer's web project (DOM types), so this Node project loads it at
 // run time and types it through the contract instead of compiling it a second time.

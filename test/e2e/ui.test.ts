@@ -15,8 +15,8 @@ import { createCore, type Core } from '../../proxy-core/src/core.js';
 import { gvrKey } from '../../proxy-core/src/discovery/types.js';
 import { impactReportOf } from '../../proxy-core/src/impact/of-core.js';
 import { loadRelease } from '../../proxy-core/src/releases/index.js';
-import { startSimCluster, type SimCluster } from '../../proxy-core/src/sim/index.js';
-import { legacyOperatorGvr, startTraffic, type TrafficHandle } from '../../proxy-core/src/sim/traffic/index.js';
+import { startSimCluster, type SimCluster } from '../../proxy-core/sim/index.js';
+import { legacyOperatorGvr, startTraffic, type TrafficHandle } from '../../proxy-core/sim/traffic/index.js';
 import { repoRoot } from '../fixtures.js';
 
 const CHROMIUM = '/usr/bin/chromium';

@@ -1,5 +1,5 @@
 // Judging a traffic run against a real control plane that rolled out under it. The simulated
-// rollout's judge (proxy-core/src/sim/traffic/judge.ts) reads the simulated store; here the truth is
+// rollout's judge (proxy-core/sim/traffic/judge.ts) reads the simulated store; here the truth is
 // the real servers: when each was ready with which release (the harness knows when it started and
 // stopped each one) and what etcd holds afterwards (read back from a running server).
 // - false 404: a 404 on a list, sweep or create for a GVR that a server ready for the request's
@@ -9,8 +9,8 @@
 //   still present; writes without a definite answer are uncertain, not judged;
 // - duplicated write: two acknowledged creates of one name, or a 409 on a create of a generated name.
 import type { ReleaseCatalog } from '../../proxy-core/src/releases/index.js';
-import type { TrafficResult, TrafficSummary } from '../../proxy-core/src/sim/traffic/index.js';
-import { serves } from '../../proxy-core/src/sim/traffic/judge.js';
+import type { TrafficResult, TrafficSummary } from '../../proxy-core/sim/traffic/index.js';
+import { serves } from '../../proxy-core/sim/traffic/judge.js';
 
 export interface ReadyWindow {
   readonly server: string;

@@ -1,14 +1,14 @@
 // A real rollout under traffic: two kube-apiservers of the older release (their own Mixed Version
 // Proxy off, as kubeadm sets them up) on one etcd; each in turn is stopped and its machine comes
 // back at the newer release, at the same address under a new hostname (a new identity). The same
-// realistic traffic (proxy-core/src/sim/traffic.ts) runs at once through Peerscope (found from a
+// realistic traffic (proxy-core/sim/traffic/) runs at once through Peerscope (found from a
 // kubeconfig, following the cluster) and straight to the servers (a round-robin load balancer);
 // both are judged against when each server was ready and what etcd holds afterwards.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serversFromKubeconfig } from '../../proxy-core/src/cluster/from-kubeconfig.js';
 import { createCore, type Core } from '../../proxy-core/src/core.js';
 import { importRelease, type ReleaseCatalog } from '../../proxy-core/src/releases/index.js';
-import { startTraffic, type TrafficResult } from '../../proxy-core/src/sim/traffic/index.js';
+import { startTraffic, type TrafficResult } from '../../proxy-core/sim/traffic/index.js';
 import { kubeBinaries, skipKube } from './binaries.js';
 import { startControlPlane, type ControlPlane } from './control-plane.js';
 import { DISCOVERY_ACCEPT } from './discovery-compare.js';

@@ -3,7 +3,7 @@
 // the common errors. Where they differ by design the report says so and why (docs/decisions.md).
 import { Agent, request } from 'undici';
 import { loadRelease } from '../../proxy-core/src/releases/index.js';
-import { startSimCluster } from '../../proxy-core/src/sim/index.js';
+import { startSimCluster } from '../../proxy-core/sim/index.js';
 import type { ControlPlane } from './control-plane.js';
 
 export interface SimComparison {

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogEntries, loadRelease } from '../../proxy-core/src/releases/index.js';
-import { startSimCluster, type SimCluster, type SimRequestRecord } from '../../proxy-core/src/sim/index.js';
+import { startSimCluster, type SimCluster, type SimRequestRecord } from '../../proxy-core/sim/index.js';
 import { repoRoot } from '../fixtures.js';
 import { hasKubectl, kubectlAt } from './kubectl.js';
 

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogEntries, loadRelease } from '../../proxy-core/src/releases/index.js';
-import { startSimCluster, type SimCluster } from '../../proxy-core/src/sim/index.js';
+import { startSimCluster, type SimCluster } from '../../proxy-core/sim/index.js';
 import { callServer } from '../../proxy-core/test/sim-client.js';
 
 const KUBECTL = '/usr/bin/kubectl';

@@ -2,7 +2,7 @@
 import { Help, InvalidArgumentError, type Option } from 'commander';
 import { discoveryModeSchema, type DiscoveryMode } from '../../contract/settings.js';
 import { formatPolicy, parsePolicy, type HandlingPolicy } from '../proxy/policy.js';
-import type { SimEvent } from '../sim/types.js';
+import type { SimEvent } from '../../sim/index.js';
 
 export function parseNameEqualsUrl(value: string, previous: { name: string; url: string }[] = []): { name: string; url: string }[] {
   const eq = value.indexOf('=');

@@ -3,9 +3,9 @@
 import { writeFileSync } from 'node:fs';
 import { InvalidArgumentError, Option, type Command, type CommanderError } from 'commander';
 import { loadRelease, loadReleaseFiles, type ReleaseCatalog } from '../releases/index.js';
-import { startSimCluster } from '../sim/cluster.js';
-import { runRollout } from '../sim/rollout.js';
-import { startTraffic, type TrafficSummary } from '../sim/traffic/index.js';
+import { startSimCluster } from '../../sim/index.js';
+import { runRollout } from '../../sim/index.js';
+import { startTraffic, type TrafficSummary } from '../../sim/index.js';
 import { InputError } from '../util/input-error.js';
 import { onShutdown, printRolloutEvent } from './options.js';
 

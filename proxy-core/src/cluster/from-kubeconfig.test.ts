@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadRelease } from '../releases/index.js';
-import { startSimCluster, type SimCluster } from '../sim/index.js';
+import { startSimCluster, type SimCluster } from '../../sim/index.js';
 import { ControlClient } from './control-client.js';
 import { serversFromKubeconfig } from './from-kubeconfig.js';
 

@@ -11,7 +11,7 @@ import { MAX_SNAPSHOT_BYTES, routingSnapshotSchema, snapshotDiffSchema, snapshot
 import { serializeSnapshot } from '../snapshot/io.js';
 import { createCore, type Core } from '../core.js';
 import { loadRelease } from '../releases/index.js';
-import { startSimCluster, type SimCluster } from '../sim/index.js';
+import { startSimCluster, type SimCluster } from '../../sim/index.js';
 import { CONTENT_SECURITY_POLICY, startControlServer, type ControlServer } from './server.js';
 import { createCoreService, type CoreService } from './service.js';
 

@@ -2,8 +2,8 @@
 // test: start, pause between phases, resume to the end, a failure reported, traffic rate passed on.
 import { describe, expect, it } from 'vitest';
 import type { ReleaseCatalog } from '../releases/model.js';
-import type { TrafficHandle } from '../sim/traffic/index.js';
-import type { SimServer, SimServerInfo } from '../sim/types.js';
+import type { TrafficHandle } from '../../sim/traffic/index.js';
+import type { SimServer, SimServerInfo } from '../../sim/types.js';
 import { createSimController } from './sim-controller.js';
 
 const target = { release: 'v1.37-dev' } as ReleaseCatalog;

@@ -3,9 +3,9 @@
 import { PeerscopeError } from '../../contract/errors.js';
 import type { SimStatus } from '../../contract/client.js';
 import type { ReleaseCatalog } from '../releases/model.js';
-import { RolloutController, runRollout, type RolloutOptions } from '../sim/rollout.js';
-import type { TrafficHandle } from '../sim/traffic/index.js';
-import type { SimEvent, SimServer } from '../sim/types.js';
+import { RolloutController, runRollout, type RolloutOptions } from '../../sim/index.js';
+import type { TrafficHandle } from '../../sim/index.js';
+import type { SimEvent, SimServer } from '../../sim/index.js';
 
 export interface SimController {
   status(): SimStatus;

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ControlClient } from '../cluster/control-client.js';
 import { PeerSet } from '../cluster/peer-set.js';
 import { aggregatedDiscovery, legacyApiGroupList, legacyApiVersions, legacyResourceList, loadRelease } from '../releases/index.js';
-import { startSimCluster } from '../sim/index.js';
+import { startSimCluster } from '../../sim/index.js';
 import { fetchServerDiscovery } from './fetch.js';
 import { gvrKey } from './types.js';
 

@@ -9,11 +9,11 @@ import { createSimController, type SimController } from '../control/sim-controll
 import { createCoreService, type CoreService } from '../control/service.js';
 import { createCore, type Core, type ListenAddress, type PortFilters } from '../core.js';
 import type { HandlingPolicy } from '../proxy/policy.js';
-import { TOKEN_USER } from '../sim/apiserver/auth.js';
+import { TOKEN_USER } from '../../sim/index.js';
 import { loadRelease } from '../releases/index.js';
-import { startSimCluster, type SimCluster } from '../sim/cluster.js';
-import { startTraffic, type TrafficHandle, type TrafficResult } from '../sim/traffic/index.js';
-import type { SimEvent } from '../sim/types.js';
+import { startSimCluster, type SimCluster } from '../../sim/index.js';
+import { startTraffic, type TrafficHandle, type TrafficResult } from '../../sim/index.js';
+import type { SimEvent } from '../../sim/index.js';
 
 export interface DemoSessionOptions {
   readonly from?: string;

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { coreClientMethods, type CoreClient, type CoreEvent } from '../../contract/client.js';
 import { loadRelease } from '../releases/index.js';
-import { startSimCluster, type SimCluster } from '../sim/index.js';
+import { startSimCluster, type SimCluster } from '../../sim/index.js';
 import { kubeconfigContextNames, prepareClusterSession } from './cluster.js';
 import { startDemoSession } from './demo.js';
 import { createSwitchingClient } from './switching-client.js';

@@ -1,5 +1,0 @@
-// The simulated control plane: cluster of simulated kube-apiservers and the shared object store.
-export { startSimCluster, type SimCluster, type SimClusterOptions } from './cluster.js';
-export { SimApiServer, type SimApiServerOptions, type SimRequestRecord } from './apiserver/server.js';
-export * from './store/index.js';
-export type * from './types.js';
