@@ -57,16 +57,21 @@ module.exports = {
     },
     {
       name: 'test-helpers-stay-in-tests',
-      comment: 'Test helpers live in a test/ folder of each part (proxy-core/test/, renderer/test/, electron/test/, test/); source files never import them.',
+      comment:
+        'Test helpers live in a test/ folder of each part (proxy-core/test/, renderer/test/, electron/test/, test/); source files never import them.',
       severity: 'error',
       from: { path: '^(proxy-core/(src|contract)|renderer|electron)/', pathNot: ['\\.test\\.tsx?$', '^(renderer|electron)/test/'] },
       to: { path: '^((proxy-core|renderer|electron)/)?test/' },
     },
     {
       name: 'engine-never-imports-sim',
-      comment: 'The engine reads without the simulator: only its hosts (control/, session/, cli/, the public entry) start one, through proxy-core/sim/index.ts.',
+      comment:
+        'The engine reads without the simulator: only its hosts (control/, session/, cli/, the public entry) start one, through proxy-core/sim/index.ts.',
       severity: 'error',
-      from: { path: '^proxy-core/src/', pathNot: ['^proxy-core/src/(control|session|cli)/', '^proxy-core/src/(index|cli)\\.ts$', '\\.test\\.tsx?$'] },
+      from: {
+        path: '^proxy-core/src/',
+        pathNot: ['^proxy-core/src/(control|session|cli)/', '^proxy-core/src/(index|cli)\\.ts$', '\\.test\\.tsx?$'],
+      },
       to: { path: '^proxy-core/sim/' },
     },
     {
@@ -78,7 +83,8 @@ module.exports = {
     },
     {
       name: 'sim-uses-engine-entries',
-      comment: "The simulator builds on the engine's public entry points only: the release catalog, discovery types, Status bodies, certificates, undici and the seeded random generator.",
+      comment:
+        "The simulator builds on the engine's public entry points only: the release catalog, discovery types, Status bodies, certificates, undici and the seeded random generator.",
       severity: 'error',
       from: { path: '^proxy-core/sim/', pathNot: '\\.test\\.tsx?$' },
       to: {

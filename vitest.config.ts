@@ -27,7 +27,13 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'main',
-          include: ['proxy-core/**/*.test.ts', 'test/**/*.test.ts', 'electron/**/*.test.ts', 'renderer/**/*.test.{ts,tsx}', 'bench/**/*.test.ts'],
+          include: [
+            'proxy-core/**/*.test.ts',
+            'test/**/*.test.ts',
+            'electron/**/*.test.ts',
+            'renderer/**/*.test.{ts,tsx}',
+            'bench/**/*.test.ts',
+          ],
           exclude: ['**/node_modules/**', ...SOAK, ...KUBE],
         },
       },

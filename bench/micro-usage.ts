@@ -16,10 +16,27 @@ export function usageFigures(): Figure[] {
   const N = 100_000;
   // Copies, so each request brings its own strings as a parsed request does.
   const fresh = (s: string) => [...s].join('');
-  const events = Array.from({ length: N }, (_, i) => telemetry.record({
-    at: Date.now(), userAgent: fresh(AGENTS[i % 2]!), method: 'GET', verb: 'list', path: `/api/v1/${RESOURCES[i % 4]}`, group: '', version: fresh('v1'), resource: fresh(RESOURCES[i % 4]!),
-    subresource: '', namespace: 'default', handling: 's1', answeredBy: 's1', outcome: 'local', status: 200, latencyMs: 1, bytesIn: 0, bytesOut: 100,
-  }));
+  const events = Array.from({ length: N }, (_, i) =>
+    telemetry.record({
+      at: Date.now(),
+      userAgent: fresh(AGENTS[i % 2]!),
+      method: 'GET',
+      verb: 'list',
+      path: `/api/v1/${RESOURCES[i % 4]}`,
+      group: '',
+      version: fresh('v1'),
+      resource: fresh(RESOURCES[i % 4]!),
+      subresource: '',
+      namespace: 'default',
+      handling: 's1',
+      answeredBy: 's1',
+      outcome: 'local',
+      status: 200,
+      latencyMs: 1,
+      bytesIn: 0,
+      bytesOut: 100,
+    }),
+  );
   const authorization = Array.from({ length: N }, (_, i) => (i % 3 === 0 ? undefined : fresh(`Bearer eyJ${'x'.repeat(990)}${i % 5}`)));
   const ns: number[] = [];
   for (let round = 0; round < 7; round++) {

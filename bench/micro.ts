@@ -25,7 +25,24 @@ export function syntheticDocs(servers: number, crdGroups: number): { server: str
     const crds = Array.from({ length: crdGroups }, (_, i) => {
       const shared = i < crdGroups / 2;
       const group = shared ? `crd-${i}.example.com` : `crd-${i}-s${s}.example.com`;
-      return { metadata: { name: group }, versions: [{ version: 'v1', freshness: 'Current', resources: [{ resource: 'widgets', responseKind: { group: '', version: '', kind: 'Widget' }, scope: 'Namespaced' as const, singularResource: 'widget', verbs: s % 2 ? ['get', 'list'] : ['get', 'list', 'watch'] }] }] };
+      return {
+        metadata: { name: group },
+        versions: [
+          {
+            version: 'v1',
+            freshness: 'Current',
+            resources: [
+              {
+                resource: 'widgets',
+                responseKind: { group: '', version: '', kind: 'Widget' },
+                scope: 'Namespaced' as const,
+                singularResource: 'widget',
+                verbs: s % 2 ? ['get', 'list'] : ['get', 'list', 'watch'],
+              },
+            ],
+          },
+        ],
+      };
     });
     return { server: `apiserver-${s}`, doc: { ...base, items: [...base.items, ...crds] } };
   });
@@ -48,7 +65,15 @@ export function microFigures(): Figure[] {
   for (let round = 0; round < 7; round++) {
     const t0 = process.hrtime.bigint();
     for (let i = 0; i < N; i++) {
-      const d = decide({ info: infos[i % 3]!, handling: 'apiserver-0', table, peers, peerProxiedHeader: undefined, accept: undefined, discoveryMode: 'peer-aggregated' });
+      const d = decide({
+        info: infos[i % 3]!,
+        handling: 'apiserver-0',
+        table,
+        peers,
+        peerProxiedHeader: undefined,
+        accept: undefined,
+        discoveryMode: 'peer-aggregated',
+      });
       sink += d.outcome.length;
     }
     decisionNs.push(Number(process.hrtime.bigint() - t0) / N);

@@ -9,7 +9,11 @@ import { IDLE_SETTLE_MS } from './throughput/index.js';
 
 export async function idleRssMiB(settleMs = IDLE_SETTLE_MS): Promise<number> {
   const sim = await startSimCluster({ releases: [loadRelease('v1.36-dev'), loadRelease('v1.37-dev')], http: true });
-  const child = spawn(process.execPath, ['bin/peerscope', 'serve', ...sim.servers.flatMap((s) => ['--server', `${s.name}=${s.info().url}`]), '--listen', '127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const child = spawn(
+    process.execPath,
+    ['bin/peerscope', 'serve', ...sim.servers.flatMap((s) => ['--server', `${s.name}=${s.info().url}`]), '--listen', '127.0.0.1:0'],
+    { stdio: ['ignore', 'pipe', 'ignore'] },
+  );
   try {
     await once(createInterface({ input: child.stdout! }), 'line');
     await new Promise((r) => setTimeout(r, settleMs));

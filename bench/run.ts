@@ -21,7 +21,9 @@ function print(f: Figure): void {
     return;
   }
   const ok = f.value <= f.target;
-  console.log(`${ok ? 'ok  ' : 'MISS'}  ${f.name.padEnd(56)} ${value.padStart(9)} ${f.unit.padEnd(3)} (target ≤ ${f.target} ${f.unit}, ratio ${(f.value / f.target).toFixed(2)})`);
+  console.log(
+    `${ok ? 'ok  ' : 'MISS'}  ${f.name.padEnd(56)} ${value.padStart(9)} ${f.unit.padEnd(3)} (target ≤ ${f.target} ${f.unit}, ratio ${(f.value / f.target).toFixed(2)})`,
+  );
 }
 
 const figures: Figure[] = [];
@@ -42,7 +44,12 @@ for (const f of await uiFigures({ quick })) {
   print(f);
 }
 console.log('\nmemory');
-const rss = { name: 'idle RSS of peerscope serve (2 servers)', value: await idleRssMiB(quick ? 1_000 : IDLE_SETTLE_MS), unit: 'MiB', target: 80 };
+const rss = {
+  name: 'idle RSS of peerscope serve (2 servers)',
+  value: await idleRssMiB(quick ? 1_000 : IDLE_SETTLE_MS),
+  unit: 'MiB',
+  target: 80,
+};
 figures.push(rss);
 print(rss);
 
@@ -50,7 +57,10 @@ print(rss);
 const throughput = await runThroughput({ quick });
 
 mkdirSync('bench/results', { recursive: true });
-writeFileSync(`bench/results/bench-${quick ? 'quick' : 'full'}.json`, JSON.stringify({ at: new Date().toISOString(), node: process.version, figures, throughput }, null, 2) + '\n');
+writeFileSync(
+  `bench/results/bench-${quick ? 'quick' : 'full'}.json`,
+  JSON.stringify({ at: new Date().toISOString(), node: process.version, figures, throughput }, null, 2) + '\n',
+);
 const targeted = figures.filter((f) => f.target !== undefined);
 const missed = targeted.filter((f) => f.value > (f.target as number)).map((m) => m.name);
 const judged = throughput.checks.filter((c) => c.ok !== undefined);

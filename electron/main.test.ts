@@ -31,7 +31,11 @@ async function runMain(): Promise<{ code: number | null; observations: Observati
     mainFields: ['module', 'main'],
     logLevel: 'error',
   });
-  const child = spawn(process.execPath, ['--require', join(root, 'electron/test/fake-electron-runtime.cjs'), join(outdir, 'main.cjs'), '--reject-methods', '^DELETE$'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    ['--require', join(root, 'electron/test/fake-electron-runtime.cjs'), join(outdir, 'main.cjs'), '--reject-methods', '^DELETE$'],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -39,7 +43,10 @@ async function runMain(): Promise<{ code: number | null; observations: Observati
   const timer = setTimeout(() => child.kill('SIGKILL'), 40_000);
   const code = await new Promise<number | null>((r) => child.on('exit', r));
   clearTimeout(timer);
-  const observations = stdout.split('\n').filter((l) => l.startsWith('fake-electron: ')).map((l) => JSON.parse(l.slice('fake-electron: '.length)) as Observation);
+  const observations = stdout
+    .split('\n')
+    .filter((l) => l.startsWith('fake-electron: '))
+    .map((l) => JSON.parse(l.slice('fake-electron: '.length)) as Observation);
   return { code, observations, stderr };
 }
 
@@ -63,7 +70,15 @@ describe('electron/main.ts, built and run with the Electron runtime faked', () =
     const labels = run.observations.filter((o) => o.kind === 'menu').at(-1)?.labels as string[];
     const port = labels.find((l) => l.startsWith('Local port: '));
     expect(port).toMatch(/^Local port: http:\/\/127\.0\.0\.1:\d+$/);
-    expect(labels).toEqual(expect.arrayContaining(['Open kubeconfig… / choose context', 'Start simulated cluster', 'Export snapshot…', 'Import snapshot…', 'Peer-aggregated discovery']));
+    expect(labels).toEqual(
+      expect.arrayContaining([
+        'Open kubeconfig… / choose context',
+        'Start simulated cluster',
+        'Export snapshot…',
+        'Import snapshot…',
+        'Peer-aggregated discovery',
+      ]),
+    );
   });
 
   it('runs the port with the settings of its command line, refusing other origins, and quits at once with a watch open', () => {
@@ -74,13 +89,23 @@ describe('electron/main.ts, built and run with the Electron runtime faked', () =
   });
 
   it('answers the renderer over IPC: one handler per contract method, foreign frames and bad arguments refused', () => {
-    const renderer = one('renderer') as unknown as { subscribed: unknown; overview: { result: { servers: unknown[]; sim?: unknown } }; foreign: unknown; badArgs: { error: { code: string; message: string } }; events: string[]; channels: string[] };
+    const renderer = one('renderer') as unknown as {
+      subscribed: unknown;
+      overview: { result: { servers: unknown[]; sim?: unknown } };
+      foreign: unknown;
+      badArgs: { error: { code: string; message: string } };
+      events: string[];
+      channels: string[];
+    };
     expect(renderer.channels).toEqual(expect.arrayContaining(Object.keys(coreClientMethods).map((m) => `peerscope:${m}`)));
     expect(renderer.subscribed).toEqual({ result: true });
     expect(renderer.overview.result.servers).toHaveLength(3);
     expect(renderer.overview.result.sim).toBeDefined();
     expect(renderer.foreign).toEqual({ error: { code: 'PEERSCOPE_ERR_REFUSED', message: expect.stringMatching(/^refused/) } });
-    expect(renderer.badArgs.error).toMatchObject({ code: 'PEERSCOPE_ERR_INVALID_ARGUMENTS', message: expect.stringMatching(/^invalid arguments for setTrafficRate: rps/) });
+    expect(renderer.badArgs.error).toMatchObject({
+      code: 'PEERSCOPE_ERR_INVALID_ARGUMENTS',
+      message: expect.stringMatching(/^invalid arguments for setTrafficRate: rps/),
+    });
     // Live traffic of the simulated cluster reaches the window as pushed events.
     expect(renderer.events).toContain('routing');
   });

@@ -3,8 +3,14 @@
 import { app, BrowserWindow, clipboard, dialog, ipcMain, Menu, protocol, session, shell } from 'electron';
 import { join } from 'node:path';
 import {
-  createSwitchingClient, kubeconfigContextNames, prepareClusterSession, readSnapshotFile, startDemoSession, writeSnapshotFile,
-  type ClusterSession, type DemoSession,
+  createSwitchingClient,
+  kubeconfigContextNames,
+  prepareClusterSession,
+  readSnapshotFile,
+  startDemoSession,
+  writeSnapshotFile,
+  type ClusterSession,
+  type DemoSession,
 } from '../proxy-core/src/index.js';
 import { createAppController, type AppDialogs, type AppSession } from './shell/app-controller.js';
 import { startShell } from './shell/app-shell.js';
@@ -23,9 +29,13 @@ try {
   throw err;
 }
 
-const demoSession = async (): Promise<AppSession> => asAppSession(await startDemoSession({ rolloutAfterSeconds: 15, anyPortIfBusy: true, filters }), 'simulated cluster');
+const demoSession = async (): Promise<AppSession> =>
+  asAppSession(await startDemoSession({ rolloutAfterSeconds: 15, anyPortIfBusy: true, filters }), 'simulated cluster');
 const asAppSession = (s: DemoSession | ClusterSession, label: string): AppSession => ({
-  service: s.service, label, portUrl: s.address.url, close: () => s.close(),
+  service: s.service,
+  label,
+  portUrl: s.address.url,
+  close: () => s.close(),
 });
 
 const dialogs: AppDialogs = {
@@ -74,19 +84,21 @@ void startShell({
     registerCoreIpc(ipcMain, client);
     await controller.start();
   },
-}).then((started) => {
-  if (!started.started) return;
-  // The port and the simulated servers are closed before the process leaves.
-  let closed = false;
-  app.on('will-quit', (event) => {
-    if (closed) return;
-    event.preventDefault();
-    void controller.close().finally(() => {
-      closed = true;
-      app.quit();
+})
+  .then((started) => {
+    if (!started.started) return;
+    // The port and the simulated servers are closed before the process leaves.
+    let closed = false;
+    app.on('will-quit', (event) => {
+      if (closed) return;
+      event.preventDefault();
+      void controller.close().finally(() => {
+        closed = true;
+        app.quit();
+      });
     });
+  })
+  .catch((err: unknown) => {
+    dialog.showErrorBox('Peerscope could not start', err instanceof Error ? err.message : String(err));
+    app.exit(1);
   });
-}).catch((err: unknown) => {
-  dialog.showErrorBox('Peerscope could not start', err instanceof Error ? err.message : String(err));
-  app.exit(1);
-});

@@ -15,22 +15,25 @@ const builderConfigSchema = z.object({
   asar: z.literal(true),
   files: z.array(z.string()),
   extraMetadata: z.object({ main: z.string() }),
-  electronFuses: z.object({
-    runAsNode: z.literal(false),
-    enableCookieEncryption: z.literal(true),
-    enableNodeOptionsEnvironmentVariable: z.literal(false),
-    enableNodeCliInspectArguments: z.literal(false),
-    enableEmbeddedAsarIntegrityValidation: z.literal(true),
-    onlyLoadAppFromAsar: z.literal(true),
-    grantFileProtocolExtraPrivileges: z.literal(false),
-  }).strict(),
+  electronFuses: z
+    .object({
+      runAsNode: z.literal(false),
+      enableCookieEncryption: z.literal(true),
+      enableNodeOptionsEnvironmentVariable: z.literal(false),
+      enableNodeCliInspectArguments: z.literal(false),
+      enableEmbeddedAsarIntegrityValidation: z.literal(true),
+      onlyLoadAppFromAsar: z.literal(true),
+      grantFileProtocolExtraPrivileges: z.literal(false),
+    })
+    .strict(),
   linux: targetsOf,
   mac: targetsOf,
   win: targetsOf,
 });
 
 const config = builderConfigSchema.parse(parse(readFileSync(repoFile('electron-builder.yml'), 'utf8')));
-const packageJson = z.object({ devDependencies: z.record(z.string(), z.string()), scripts: z.record(z.string(), z.string()) })
+const packageJson = z
+  .object({ devDependencies: z.record(z.string(), z.string()), scripts: z.record(z.string(), z.string()) })
   .parse(JSON.parse(readFileSync(repoFile('package.json'), 'utf8')));
 
 describe('electron-builder.yml', () => {

@@ -9,7 +9,10 @@ import { importRelease, readDiscoveryInput } from '../proxy-core/src/releases/im
 const fixtures = resolve(process.argv[2] ?? '../shared/fixtures/discovery');
 const out = resolve('proxy-core/src/releases/bundled');
 const names: string[] = [];
-for (const release of readdirSync(fixtures, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort()) {
+for (const release of readdirSync(fixtures, { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name)
+  .sort()) {
   const files = ['api__v1.json', 'aggregated_v2.json'].map((f) => join(fixtures, release, f)).filter((f) => existsSync(f));
   const catalog = importRelease(release, files.map(readDiscoveryInput));
   writeFileSync(join(out, `${release}.json`), formatCatalog(catalog));
@@ -33,7 +36,10 @@ function formatCatalog(catalog: ReturnType<typeof importRelease>): string {
   const { groups, ...head } = catalog;
   const headText = JSON.stringify(head, null, 1).replace(/\n}$/, '');
   const groupText = groups.map((g) => {
-    const versions = g.versions.map((v) => `   {"version": ${JSON.stringify(v.version)}, "resources": [\n${v.resources.map((r) => '    ' + JSON.stringify(r)).join(',\n')}\n   ]}`);
+    const versions = g.versions.map(
+      (v) =>
+        `   {"version": ${JSON.stringify(v.version)}, "resources": [\n${v.resources.map((r) => '    ' + JSON.stringify(r)).join(',\n')}\n   ]}`,
+    );
     return `  {"name": ${JSON.stringify(g.name)}, "versions": [\n${versions.join(',\n')}\n  ]}`;
   });
   return `${headText},\n "groups": [\n${groupText.join(',\n')}\n ]\n}\n`;

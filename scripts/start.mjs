@@ -25,9 +25,11 @@ const desktopMain = 'dist/electron/main.cjs';
 if (electron && existsSync(desktopMain)) {
   spawn(electron, [desktopMain], { stdio: 'inherit' }).on('exit', (code) => process.exit(code ?? 0));
 } else {
-  console.error(electron
-    ? 'peerscope: the desktop shell is not built yet; running the demo in the terminal instead.'
-    : 'peerscope: no Electron binary here (it is downloaded on a machine with network access); serving the same UI in browser mode on the simulated cluster.');
+  console.error(
+    electron
+      ? 'peerscope: the desktop shell is not built yet; running the demo in the terminal instead.'
+      : 'peerscope: no Electron binary here (it is downloaded on a machine with network access); serving the same UI in browser mode on the simulated cluster.',
+  );
   const child = spawn(process.execPath, ['bin/peerscope', 'demo', '--ui', ...process.argv.slice(2)], { stdio: 'inherit' });
   for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
   child.on('exit', (code) => process.exit(code ?? 0));

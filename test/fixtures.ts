@@ -11,7 +11,10 @@ export function fixtureReleases(): string[] {
   if (!existsSync(discoveryFixturesDir)) {
     throw new Error(`the shared discovery fixtures are missing at ${discoveryFixturesDir}: clone the project with shared/ beside it`);
   }
-  return readdirSync(discoveryFixturesDir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+  return readdirSync(discoveryFixturesDir, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name)
+    .sort();
 }
 
 export function readFixture(release: string, file: 'aggregated_v2.json' | 'api__v1.json'): unknown {

@@ -4,9 +4,14 @@ import { describe, expect, it } from 'vitest';
 import { longSoak } from './long-soak.js';
 
 describe('long soak (smoke)', () => {
-  it('runs rollouts through peerscope serve, judges each, and samples the port\'s RSS', async () => {
+  it("runs rollouts through peerscope serve, judges each, and samples the port's RSS", async () => {
     const lines: string[] = [];
-    const result = await longSoak({ minutes: 0.1, rps: 100, phases: { drainSeconds: 0.3, downSeconds: 0.3, upSettleSeconds: 0.2 }, log: (l) => lines.push(l) });
+    const result = await longSoak({
+      minutes: 0.1,
+      rps: 100,
+      phases: { drainSeconds: 0.3, downSeconds: 0.3, upSettleSeconds: 0.2 },
+      log: (l) => lines.push(l),
+    });
     expect(result.crashed).toBeUndefined();
     expect(result.cycles.length).toBeGreaterThanOrEqual(1);
     expect(result.totals.requests).toBeGreaterThan(0);

@@ -41,7 +41,18 @@ export interface LongSoakResult {
   readonly cycles: CycleFigures[];
   readonly rss: RssGrowth;
   readonly samples: RssSample[];
-  readonly totals: { requests: number; falseNotFound: number; falseNotFoundStrict: number; unjustified503: number; lostWrites: number; duplicateWrites: number; watchesOpened: number; watchesErrored: number; watchesResumed: number; watchesLost: number };
+  readonly totals: {
+    requests: number;
+    falseNotFound: number;
+    falseNotFoundStrict: number;
+    unjustified503: number;
+    lostWrites: number;
+    duplicateWrites: number;
+    watchesOpened: number;
+    watchesErrored: number;
+    watchesResumed: number;
+    watchesLost: number;
+  };
   /** The port process exited before the end. */
   readonly crashed?: string;
 }
@@ -58,7 +69,21 @@ export async function longSoak(options: LongSoakOptions): Promise<LongSoakResult
   const dir = mkdtempSync(join(tmpdir(), 'peerscope-soak-'));
   writeFileSync(join(dir, 'ca.crt'), sim.ca ?? '');
   writeFileSync(join(dir, 'token'), `${sim.token}\n`);
-  const child = spawn(process.execPath, ['bin/peerscope', 'serve', ...sim.servers.flatMap((s) => ['--server', `${s.name}=${s.info().url}`]), '--ca', join(dir, 'ca.crt'), '--token-file', join(dir, 'token'), '--listen', '127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [
+      'bin/peerscope',
+      'serve',
+      ...sim.servers.flatMap((s) => ['--server', `${s.name}=${s.info().url}`]),
+      '--ca',
+      join(dir, 'ca.crt'),
+      '--token-file',
+      join(dir, 'token'),
+      '--listen',
+      '127.0.0.1:0',
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let stderr = '';
   let exited: string | undefined;
   child.stderr!.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-10_000)));
@@ -74,21 +99,40 @@ export async function longSoak(options: LongSoakOptions): Promise<LongSoakResult
     rss = sampleRss(child.pid as number);
     const started = performance.now();
     const deadline = started + options.minutes * 60_000;
-    log(`long soak: ${options.minutes} min of rollouts v1.36-dev ⇄ v1.37-dev (drain ${phases.drainSeconds} s, down ${phases.downSeconds} s, settle ${phases.upSettleSeconds} s) under ~${options.rps ?? 200} requests/s through peerscope serve (pid ${child.pid})`);
+    log(
+      `long soak: ${options.minutes} min of rollouts v1.36-dev ⇄ v1.37-dev (drain ${phases.drainSeconds} s, down ${phases.downSeconds} s, settle ${phases.upSettleSeconds} s) under ~${options.rps ?? 200} requests/s through peerscope serve (pid ${child.pid})`,
+    );
     for (let cycle = 1; performance.now() < deadline && !exited; cycle++) {
       const to = cycle % 2 === 1 ? TO : FROM;
       const cycleStart = performance.now();
       const readiness = followReadiness(sim);
       const store = recordStoreChanges(sim.store, [FROM, TO]);
       const results: TrafficResult[] = [];
-      const traffic = startTraffic({ targets: [url], ca: sim.ca!, token: sim.token!, rps: options.rps ?? 200, releases: [FROM, TO], seed: cycle, watches: 6, onResult: (r) => results.push(r) });
+      const traffic = startTraffic({
+        targets: [url],
+        ca: sim.ca!,
+        token: sim.token!,
+        rps: options.rps ?? 200,
+        releases: [FROM, TO],
+        seed: cycle,
+        watches: 6,
+        onResult: (r) => results.push(r),
+      });
       await sleep(1_000);
       await runRollout(sim.servers, to, phases);
       await sleep(1_000);
       const summary = await traffic.stop();
       store.stop();
       readiness.stop();
-      const j = judgeRun({ results, summary, intervals: readiness.intervals(), store: sim.store, changes: store.changes, slackMs: SLACK_MS, judge503: true });
+      const j = judgeRun({
+        results,
+        summary,
+        intervals: readiness.intervals(),
+        store: sim.store,
+        changes: store.changes,
+        slackMs: SLACK_MS,
+        judge503: true,
+      });
       // Each cycle starts from the same store: what it created and did not delete goes.
       const deleted = new Set(summary.writes.filter((w) => w.op === 'delete').map((w) => w.name));
       for (const w of summary.writes) {
@@ -101,7 +145,15 @@ export async function longSoak(options: LongSoakOptions): Promise<LongSoakResult
         }
       }
       const { examples, byStatus: _byStatus, watchLoss, ...figures } = j;
-      const c: CycleFigures = { ...figures, cycle, to: to.release, seconds: (performance.now() - cycleStart) / 1000, watchesLost: watchLoss.lost.length, rssMiB: rss.samples.at(-1)?.rssMiB ?? 0, examples };
+      const c: CycleFigures = {
+        ...figures,
+        cycle,
+        to: to.release,
+        seconds: (performance.now() - cycleStart) / 1000,
+        watchesLost: watchLoss.lost.length,
+        rssMiB: rss.samples.at(-1)?.rssMiB ?? 0,
+        examples,
+      };
       cycles.push(c);
       log(cycleLine(c, (performance.now() - started) / 1000));
       for (const e of examples) log(`      ${e}`);
@@ -116,9 +168,16 @@ export async function longSoak(options: LongSoakOptions): Promise<LongSoakResult
       rss: growth,
       samples: rss.samples,
       totals: {
-        requests: sum((c) => c.requests), falseNotFound: sum((c) => c.falseNotFound), falseNotFoundStrict: sum((c) => c.falseNotFoundStrict),
-        unjustified503: sum((c) => c.unjustified503), lostWrites: sum((c) => c.lostWrites), duplicateWrites: sum((c) => c.duplicateWrites),
-        watchesOpened: sum((c) => c.watches.opened), watchesErrored: sum((c) => c.watches.errored), watchesResumed: sum((c) => c.watches.resumed), watchesLost: sum((c) => c.watchesLost),
+        requests: sum((c) => c.requests),
+        falseNotFound: sum((c) => c.falseNotFound),
+        falseNotFoundStrict: sum((c) => c.falseNotFoundStrict),
+        unjustified503: sum((c) => c.unjustified503),
+        lostWrites: sum((c) => c.lostWrites),
+        duplicateWrites: sum((c) => c.duplicateWrites),
+        watchesOpened: sum((c) => c.watches.opened),
+        watchesErrored: sum((c) => c.watches.errored),
+        watchesResumed: sum((c) => c.watches.resumed),
+        watchesLost: sum((c) => c.watchesLost),
       },
       ...(exited ? { crashed: `${exited}: ${stderr}` } : {}),
     };

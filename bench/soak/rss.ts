@@ -64,7 +64,10 @@ export function rssGrowth(samples: readonly RssSample[], totalSeconds: number): 
   const afterWarmupMiB = median(early.length ? early : [samples[Math.floor(samples.length / 3)]?.rssMiB ?? 0]);
   const endMiB = median(late);
   return {
-    warmupSeconds, windowSeconds, afterWarmupMiB, endMiB,
+    warmupSeconds,
+    windowSeconds,
+    afterWarmupMiB,
+    endMiB,
     peakMiB: Math.max(...samples.map((s) => s.rssMiB)),
     growthPercent: ((endMiB - afterWarmupMiB) / afterWarmupMiB) * 100,
     samples: samples.length,

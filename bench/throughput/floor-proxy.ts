@@ -13,8 +13,24 @@ import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { Pool, type Dispatcher } from 'undici';
 
 const [upstream, caFile, token] = process.argv.slice(2) as [string, string, string];
-const pool = new Pool(upstream, { connections: 64, bodyTimeout: 0, keepAliveTimeout: 30_000, connect: { ca: readFileSync(caFile, 'utf8') } });
-const HOP = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host']);
+const pool = new Pool(upstream, {
+  connections: 64,
+  bodyTimeout: 0,
+  keepAliveTimeout: 30_000,
+  connect: { ca: readFileSync(caFile, 'utf8') },
+});
+const HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'host',
+]);
 const bearer = `Bearer ${token}`;
 const HEAD_END = Buffer.from('\r\n\r\n');
 const MAX_HEAD = 64 * 1024;
@@ -47,7 +63,10 @@ class Answer implements Dispatcher.DispatchHandler {
     this.pendingBytes = 0;
   };
 
-  constructor(private readonly socket: Socket, private readonly done: () => void) {}
+  constructor(
+    private readonly socket: Socket,
+    private readonly done: () => void,
+  ) {}
 
   onConnect(): void {}
 
@@ -118,7 +137,8 @@ function serve(socket: Socket): void {
       const name = line.slice(0, colon).toLowerCase();
       const value = line.slice(colon + 1).trim();
       if (name === 'content-length') length = Number(value);
-      if (name === 'transfer-encoding') return void socket.end('HTTP/1.1 501 Not Implemented\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
+      if (name === 'transfer-encoding')
+        return void socket.end('HTTP/1.1 501 Not Implemented\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
       if (!HOP.has(name)) headers[name] = value;
     }
     if (buffered.length < end + 4 + length) return; // the body is still coming
@@ -126,10 +146,13 @@ function serve(socket: Socket): void {
     buffered = buffered.subarray(end + 4 + length);
     headers.authorization ??= bearer;
     busy = true;
-    pool.dispatch({ path, method: method as Dispatcher.HttpMethod, headers, ...(body ? { body } : {}) }, new Answer(socket, () => {
-      busy = false;
-      next();
-    }));
+    pool.dispatch(
+      { path, method: method as Dispatcher.HttpMethod, headers, ...(body ? { body } : {}) },
+      new Answer(socket, () => {
+        busy = false;
+        next();
+      }),
+    );
   };
   socket.on('data', (data: Buffer) => {
     buffered = buffered.length === 0 ? data : Buffer.concat([buffered, data]);

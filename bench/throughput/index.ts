@@ -13,7 +13,20 @@ import { timeWatch, undiciGenerator, wrkGenerator, type LoadGenerator, type Load
 import { buildBodies, NEW_RELEASE, OLD_RELEASE, PATHS } from './objects.js';
 import { cpuSeconds, procAvailable, rssMiB } from './procs.js';
 import { report, type Report, type ReportInput, type Run, type TargetInfo, type WatchRun } from './report.js';
-import { findTool, startBareUndici, startDirect, startKubectlProxy, startNginx, startNodeFloor, startPeerscope, startUpstream, type Files, type Target, type TargetName, type UpstreamProcess } from './targets.js';
+import {
+  findTool,
+  startBareUndici,
+  startDirect,
+  startKubectlProxy,
+  startNginx,
+  startNodeFloor,
+  startPeerscope,
+  startUpstream,
+  type Files,
+  type Target,
+  type TargetName,
+  type UpstreamProcess,
+} from './targets.js';
 
 export interface ThroughputOptions {
   readonly quick: boolean;
@@ -46,7 +59,12 @@ function plan(o: ThroughputOptions): Plan {
   const base: Plan = o.quick
     ? { rounds: 1, seconds: 1, warmupSeconds: 0, connections: 16, watchEvents: 10_000, upstreamWorkers: 2, idleSettleMs: 500 }
     : { rounds: 5, seconds: 3, warmupSeconds: 2, connections: 16, watchEvents: 100_000, upstreamWorkers: 2, idleSettleMs: IDLE_SETTLE_MS };
-  return { ...base, ...(o.rounds ? { rounds: o.rounds } : {}), ...(o.seconds ? { seconds: o.seconds } : {}), ...(o.connections ? { connections: o.connections } : {}) };
+  return {
+    ...base,
+    ...(o.rounds ? { rounds: o.rounds } : {}),
+    ...(o.seconds ? { seconds: o.seconds } : {}),
+    ...(o.connections ? { connections: o.connections } : {}),
+  };
 }
 
 const SCENARIOS: readonly Scenario[] = ['get', 'list', 'post'];
@@ -56,7 +74,12 @@ export async function bundle(buildDir: string): Promise<void> {
   const here = new URL('.', import.meta.url).pathname;
   mkdirSync(buildDir, { recursive: true });
   await build({
-    entryPoints: { upstream: join(here, 'upstream.ts'), 'bare-proxy': join(here, 'bare-proxy.ts'), 'floor-proxy': join(here, 'floor-proxy.ts'), 'load-child': join(here, 'load-child.ts') },
+    entryPoints: {
+      upstream: join(here, 'upstream.ts'),
+      'bare-proxy': join(here, 'bare-proxy.ts'),
+      'floor-proxy': join(here, 'floor-proxy.ts'),
+      'load-child': join(here, 'load-child.ts'),
+    },
     outdir: buildDir,
     outExtension: { '.js': '.mjs' },
     bundle: true,
@@ -103,22 +126,45 @@ async function sanityCheck(t: Target, files: Files, objectBytes: number): Promis
   });
   const body = Buffer.from(await res.body.arrayBuffer());
   await dispatcher?.close();
-  if (res.statusCode !== 200 || body.length !== objectBytes) throw new Error(`GET through ${t.name}: status ${res.statusCode}, ${body.length} bytes (expected 200, ${objectBytes})`);
+  if (res.statusCode !== 200 || body.length !== objectBytes)
+    throw new Error(`GET through ${t.name}: status ${res.statusCode}, ${body.length} bytes (expected 200, ${objectBytes})`);
 }
 
 async function metricsOutcomes(t: Target): Promise<Record<string, number>> {
   const res = await request(`${t.url}/.peerscope/metrics`);
   const text = await res.body.text();
   const out: Record<string, number> = {};
-  for (const m of text.matchAll(/^peerscope_requests_total\{outcome="([^"]+)".*\} (\d+)$/gm)) out[m[1] as string] = (out[m[1] as string] ?? 0) + Number(m[2]);
+  for (const m of text.matchAll(/^peerscope_requests_total\{outcome="([^"]+)".*\} (\d+)$/gm))
+    out[m[1] as string] = (out[m[1] as string] ?? 0) + Number(m[2]);
   return out;
 }
 
 /** The two fake apiservers: "old" lacks the bench GVR, "new" serves it (and gets every bench request). */
-export async function startUpstreams(files: Files, workers: number, watchEvents: number, started: UpstreamProcess[] = []): Promise<[UpstreamProcess, UpstreamProcess]> {
-  const old = await startUpstream(files, { name: 'old', gitVersion: 'v1.36.0-bench', apisFile: join(files.dir, `${OLD_RELEASE}-apis.json`), apiFile: join(files.dir, `${OLD_RELEASE}-api.json`), servesBench: false, workers: 1, watchEvents: 0 });
+export async function startUpstreams(
+  files: Files,
+  workers: number,
+  watchEvents: number,
+  started: UpstreamProcess[] = [],
+): Promise<[UpstreamProcess, UpstreamProcess]> {
+  const old = await startUpstream(files, {
+    name: 'old',
+    gitVersion: 'v1.36.0-bench',
+    apisFile: join(files.dir, `${OLD_RELEASE}-apis.json`),
+    apiFile: join(files.dir, `${OLD_RELEASE}-api.json`),
+    servesBench: false,
+    workers: 1,
+    watchEvents: 0,
+  });
   started.push(old);
-  const neu = await startUpstream(files, { name: 'new', gitVersion: 'v1.37.0-bench', apisFile: join(files.dir, `${NEW_RELEASE}-apis.json`), apiFile: join(files.dir, `${NEW_RELEASE}-api.json`), servesBench: true, workers, watchEvents });
+  const neu = await startUpstream(files, {
+    name: 'new',
+    gitVersion: 'v1.37.0-bench',
+    apisFile: join(files.dir, `${NEW_RELEASE}-apis.json`),
+    apiFile: join(files.dir, `${NEW_RELEASE}-api.json`),
+    servesBench: true,
+    workers,
+    watchEvents,
+  });
   started.push(neu);
   return [old, neu];
 }
@@ -150,16 +196,22 @@ export async function runThroughput(options: ThroughputOptions): Promise<Report>
       ['direct', () => startDirect(neu)],
       ['peerscope', () => startPeerscope(files, [old, neu], 'peerscope')],
       ['peerscope-local', () => startPeerscope(files, [neu], 'peerscope-local')],
-      ['kubectl', () => {
-        const kubectl = findTool('/usr/bin/kubectl') ?? findTool('kubectl');
-        if (!kubectl) throw new Skip('kubectl not found (/usr/bin/kubectl or PATH)');
-        return startKubectlProxy(files, kubectl, neu);
-      }],
-      ['nginx', () => {
-        const nginx = findTool('nginx');
-        if (!nginx) throw new Skip('nginx not found on PATH (Debian: apt-get install nginx-light)');
-        return startNginx(files, nginx, neu);
-      }],
+      [
+        'kubectl',
+        () => {
+          const kubectl = findTool('/usr/bin/kubectl') ?? findTool('kubectl');
+          if (!kubectl) throw new Skip('kubectl not found (/usr/bin/kubectl or PATH)');
+          return startKubectlProxy(files, kubectl, neu);
+        },
+      ],
+      [
+        'nginx',
+        () => {
+          const nginx = findTool('nginx');
+          if (!nginx) throw new Skip('nginx not found on PATH (Debian: apt-get install nginx-light)');
+          return startNginx(files, nginx, neu);
+        },
+      ],
       ['bare-undici', () => startBareUndici(files, neu)],
       ['node-floor', () => startNodeFloor(files, neu)],
     ];
@@ -203,7 +255,9 @@ export async function runThroughput(options: ThroughputOptions): Promise<Report>
       if (info && rss !== undefined) info.peakRssMiB = Math.max(info.peakRssMiB ?? 0, rss);
       const wall = result.durationUs / 1e6;
       return {
-        target: t.name, scenario, round,
+        target: t.name,
+        scenario,
+        round,
         rps: result.requests / wall,
         p50Ms: result.p50Us / 1000,
         p99Ms: result.p99Us / 1000,
@@ -234,7 +288,11 @@ export async function runThroughput(options: ThroughputOptions): Promise<Report>
       const up0 = cpuSeconds(neu.pids);
       const r = await load.run(direct, 'get', { connections: 64, durationSeconds: p.seconds, threads: 2 });
       const wall = r.durationUs / 1e6;
-      upstreamCapacity = { rps: r.requests / wall, upstreamCpuCores: (cpuSeconds(neu.pids) - up0) / wall, loadCpuCores: r.loadCpuSeconds / wall };
+      upstreamCapacity = {
+        rps: r.requests / wall,
+        upstreamCpuCores: (cpuSeconds(neu.pids) - up0) / wall,
+        loadCpuCores: r.loadCpuSeconds / wall,
+      };
     }
     for (let round = 0; round < p.rounds; round++) {
       const roundStarted = Date.now();
@@ -245,7 +303,14 @@ export async function runThroughput(options: ThroughputOptions): Promise<Report>
         const pids = t.pids();
         const cpu0 = cpuSeconds(pids);
         const w = await timeWatch(t, files, p.watchEvents);
-        watches.push({ target: t.name, round, ms: w.ms, events: w.events, bytes: w.bytes, proxyCpuMs: t.direct ? undefined : (cpuSeconds(pids) - cpu0) * 1000 });
+        watches.push({
+          target: t.name,
+          round,
+          ms: w.ms,
+          events: w.events,
+          bytes: w.bytes,
+          proxyCpuMs: t.direct ? undefined : (cpuSeconds(pids) - cpu0) * 1000,
+        });
       }
       log(`round ${round + 1}/${p.rounds} done in ${((Date.now() - roundStarted) / 1000).toFixed(0)} s`);
     }
@@ -256,20 +321,28 @@ export async function runThroughput(options: ThroughputOptions): Promise<Report>
     const routed = targets.find((t) => t.name === 'peerscope');
     const outcomes = routed ? await metricsOutcomes(routed).catch(() => ({})) : {};
 
-    return report({
-      quick: options.quick,
-      plan: p,
-      loadGenerator: load.description,
-      upstreamWorkers: p.upstreamWorkers,
-      bodies: { objectBytes: bodies.object.length, listBytes: bodies.list.length, createBytes: bodies.create.length, watchEvents: p.watchEvents },
-      targets: [...infos.values()],
-      skipped,
-      runs,
-      watches,
-      peerscopeOutcomes: outcomes,
-      upstreamCapacity,
-      seconds: (Date.now() - started) / 1000,
-    }, log);
+    return report(
+      {
+        quick: options.quick,
+        plan: p,
+        loadGenerator: load.description,
+        upstreamWorkers: p.upstreamWorkers,
+        bodies: {
+          objectBytes: bodies.object.length,
+          listBytes: bodies.list.length,
+          createBytes: bodies.create.length,
+          watchEvents: p.watchEvents,
+        },
+        targets: [...infos.values()],
+        skipped,
+        runs,
+        watches,
+        peerscopeOutcomes: outcomes,
+        upstreamCapacity,
+        seconds: (Date.now() - started) / 1000,
+      },
+      log,
+    );
   } finally {
     await Promise.all(launched.map((t) => t.stop().catch(() => undefined)));
     await Promise.all(upstreams.map((u) => u.stop().catch(() => undefined)));

@@ -54,7 +54,20 @@ await pool.close();
 latenciesUs.sort((a, b) => a - b);
 const pct = (p: number) => Math.round(latenciesUs[Math.min(latenciesUs.length - 1, Math.floor((p / 100) * latenciesUs.length))] ?? 0);
 const mean = latenciesUs.reduce((a, b) => a + b, 0) / Math.max(1, latenciesUs.length);
-console.log(`BENCH-JSON ${JSON.stringify({
-  requests: latenciesUs.length, durationUs, bytes, connectErrors: 0, readErrors: otherErrors, writeErrors: 0, statusErrors, timeouts: 0,
-  p50Us: pct(50), p90Us: pct(90), p99Us: pct(99), maxUs: Math.round(latenciesUs.at(-1) ?? 0), meanUs: Math.round(mean * 10) / 10,
-})}`);
+console.log(
+  `BENCH-JSON ${JSON.stringify({
+    requests: latenciesUs.length,
+    durationUs,
+    bytes,
+    connectErrors: 0,
+    readErrors: otherErrors,
+    writeErrors: 0,
+    statusErrors,
+    timeouts: 0,
+    p50Us: pct(50),
+    p90Us: pct(90),
+    p99Us: pct(99),
+    maxUs: Math.round(latenciesUs.at(-1) ?? 0),
+    meanUs: Math.round(mean * 10) / 10,
+  })}`,
+);

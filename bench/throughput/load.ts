@@ -90,7 +90,15 @@ export function wrkGenerator(wrk: string, files: Files, bodyFile: string): LoadG
     description: `wrk (${wrk}, 1 thread)`,
     async run(target, scenario, o) {
       const headers = headersFor(target, files);
-      const args = [`-t${o.threads ?? 1}`, `-c${o.connections}`, `-d${Math.max(1, Math.round(o.durationSeconds))}s`, '--timeout', '10s', '-s', WRK_SCRIPT];
+      const args = [
+        `-t${o.threads ?? 1}`,
+        `-c${o.connections}`,
+        `-d${Math.max(1, Math.round(o.durationSeconds))}s`,
+        '--timeout',
+        '10s',
+        '-s',
+        WRK_SCRIPT,
+      ];
       for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}: ${v}`);
       args.push(target.url + PATHS[scenario]);
       const env = { ...process.env, BENCH_METHOD: scenario === 'post' ? 'POST' : '', BENCH_BODY_FILE: scenario === 'post' ? bodyFile : '' };
@@ -152,7 +160,8 @@ export function timeWatch(target: Target, files: Files, expected: number): Promi
       });
       res.on('end', () => {
         const ms = performance.now() - started;
-        if (res.statusCode !== 200 || events !== expected) reject(new Error(`watch through ${target.name}: status ${res.statusCode}, ${events} of ${expected} events`));
+        if (res.statusCode !== 200 || events !== expected)
+          reject(new Error(`watch through ${target.name}: status ${res.statusCode}, ${events} of ${expected} events`));
         else resolve({ ms, events, bytes, status: res.statusCode });
       });
       res.on('error', reject);

@@ -43,12 +43,31 @@ function container(name: string, image: string, port: number, envCount: number):
     image,
     imagePullPolicy: 'IfNotPresent',
     args: ['--listen=:' + port, '--log-format=json', '--metrics-bind-address=:9090'],
-    ports: [{ name: 'http', containerPort: port, protocol: 'TCP' }, { name: 'metrics', containerPort: 9090, protocol: 'TCP' }],
+    ports: [
+      { name: 'http', containerPort: port, protocol: 'TCP' },
+      { name: 'metrics', containerPort: 9090, protocol: 'TCP' },
+    ],
     env: Array.from({ length: envCount }, (_, i) => ({ name: `FEATURE_FLAG_${i}`, value: i % 2 ? 'enabled' : 'disabled' })),
     resources: { requests: { cpu: '250m', memory: '256Mi' }, limits: { memory: '512Mi' } },
-    readinessProbe: { httpGet: { path: '/readyz', port, scheme: 'HTTP' }, periodSeconds: 10, timeoutSeconds: 1, successThreshold: 1, failureThreshold: 3 },
-    livenessProbe: { httpGet: { path: '/livez', port, scheme: 'HTTP' }, initialDelaySeconds: 15, periodSeconds: 20, timeoutSeconds: 1, successThreshold: 1, failureThreshold: 3 },
-    volumeMounts: [{ name: 'config', mountPath: '/etc/web', readOnly: true }, { name: 'kube-api-access', mountPath: '/var/run/secrets/kubernetes.io/serviceaccount', readOnly: true }],
+    readinessProbe: {
+      httpGet: { path: '/readyz', port, scheme: 'HTTP' },
+      periodSeconds: 10,
+      timeoutSeconds: 1,
+      successThreshold: 1,
+      failureThreshold: 3,
+    },
+    livenessProbe: {
+      httpGet: { path: '/livez', port, scheme: 'HTTP' },
+      initialDelaySeconds: 15,
+      periodSeconds: 20,
+      timeoutSeconds: 1,
+      successThreshold: 1,
+      failureThreshold: 3,
+    },
+    volumeMounts: [
+      { name: 'config', mountPath: '/etc/web', readOnly: true },
+      { name: 'kube-api-access', mountPath: '/var/run/secrets/kubernetes.io/serviceaccount', readOnly: true },
+    ],
     terminationMessagePath: '/dev/termination-log',
     terminationMessagePolicy: 'File',
     securityContext: { allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, runAsNonRoot: true, capabilities: { drop: ['ALL'] } },
@@ -62,7 +81,16 @@ function template(envCount: number): Record<string, unknown> {
       containers: [container('web', 'registry.example.com/shop/web:1.42.3', 8080, envCount)],
       volumes: [
         { name: 'config', configMap: { name: 'web-config', defaultMode: 420 } },
-        { name: 'kube-api-access', projected: { defaultMode: 420, sources: [{ serviceAccountToken: { expirationSeconds: 3607, path: 'token' } }, { configMap: { name: 'kube-root-ca.crt', items: [{ key: 'ca.crt', path: 'ca.crt' }] } }] } },
+        {
+          name: 'kube-api-access',
+          projected: {
+            defaultMode: 420,
+            sources: [
+              { serviceAccountToken: { expirationSeconds: 3607, path: 'token' } },
+              { configMap: { name: 'kube-root-ca.crt', items: [{ key: 'ca.crt', path: 'ca.crt' }] } },
+            ],
+          },
+        },
       ],
       restartPolicy: 'Always',
       terminationGracePeriodSeconds: 30,
@@ -84,7 +112,12 @@ function createBody(envCount: number): Record<string, unknown> {
   return {
     apiVersion: `${GROUP}/${VERSION}`,
     kind: 'PodGroup',
-    metadata: { name: 'batch-new', namespace: NAMESPACE, labels: { app: 'batch', 'app.kubernetes.io/managed-by': 'bench' }, annotations: { 'bench.peerscope.dev/purpose': 'create' } },
+    metadata: {
+      name: 'batch-new',
+      namespace: NAMESPACE,
+      labels: { app: 'batch', 'app.kubernetes.io/managed-by': 'bench' },
+      annotations: { 'bench.peerscope.dev/purpose': 'create' },
+    },
     spec: { minMember: 3, template: template(envCount) },
   };
 }
@@ -104,10 +137,30 @@ export function storedObject(i: number, envCount: number): Record<string, unknow
       creationTimestamp: created,
       labels: { app: 'web', tier: 'frontend', 'app.kubernetes.io/part-of': 'shop', 'pod-template-hash': hex(i, 10) },
       annotations: { 'deployment.kubernetes.io/revision': '7' },
-      ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid: uid(9_999), controller: true, blockOwnerDeletion: true }],
+      ownerReferences: [
+        { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid: uid(9_999), controller: true, blockOwnerDeletion: true },
+      ],
       managedFields: [
-        { manager: 'kube-controller-manager', operation: 'Update', apiVersion: `${GROUP}/${VERSION}`, time: created, fieldsType: 'FieldsV1', fieldsV1: { 'f:metadata': { 'f:labels': { '.': {}, 'f:app': {}, 'f:tier': {} }, 'f:ownerReferences': {} }, 'f:spec': { 'f:minMember': {}, 'f:template': {} } } },
-        { manager: 'kube-scheduler', operation: 'Update', apiVersion: `${GROUP}/${VERSION}`, time: created, fieldsType: 'FieldsV1', fieldsV1: { 'f:status': { 'f:conditions': {}, 'f:scheduled': {} } }, subresource: 'status' },
+        {
+          manager: 'kube-controller-manager',
+          operation: 'Update',
+          apiVersion: `${GROUP}/${VERSION}`,
+          time: created,
+          fieldsType: 'FieldsV1',
+          fieldsV1: {
+            'f:metadata': { 'f:labels': { '.': {}, 'f:app': {}, 'f:tier': {} }, 'f:ownerReferences': {} },
+            'f:spec': { 'f:minMember': {}, 'f:template': {} },
+          },
+        },
+        {
+          manager: 'kube-scheduler',
+          operation: 'Update',
+          apiVersion: `${GROUP}/${VERSION}`,
+          time: created,
+          fieldsType: 'FieldsV1',
+          fieldsV1: { 'f:status': { 'f:conditions': {}, 'f:scheduled': {} } },
+          subresource: 'status',
+        },
       ],
     },
     spec: { minMember: 3, template: template(envCount) },
@@ -115,7 +168,15 @@ export function storedObject(i: number, envCount: number): Record<string, unknow
       phase: 'Running',
       scheduled: 3,
       running: 3,
-      conditions: [{ type: 'Scheduled', status: 'True', lastTransitionTime: created, reason: 'AllMembersScheduled', message: 'all 3 members are scheduled' }],
+      conditions: [
+        {
+          type: 'Scheduled',
+          status: 'True',
+          lastTransitionTime: created,
+          reason: 'AllMembersScheduled',
+          message: 'all 3 members are scheduled',
+        },
+      ],
     },
   };
 }
@@ -133,7 +194,15 @@ function watchObject(i: number): Record<string, unknown> {
   return {
     apiVersion: `${GROUP}/${VERSION}`,
     kind: 'PodGroup',
-    metadata: { name: `job-${i % 500}`, namespace: NAMESPACE, uid: uid(i % 500), resourceVersion: String(2000 + i), generation: 1 + (i % 3), creationTimestamp: '2026-11-01T08:00:00Z', labels: { app: 'batch', 'batch.kubernetes.io/job-name': `job-${i % 500}` } },
+    metadata: {
+      name: `job-${i % 500}`,
+      namespace: NAMESPACE,
+      uid: uid(i % 500),
+      resourceVersion: String(2000 + i),
+      generation: 1 + (i % 3),
+      creationTimestamp: '2026-11-01T08:00:00Z',
+      labels: { app: 'batch', 'batch.kubernetes.io/job-name': `job-${i % 500}` },
+    },
     spec: { minMember: 4, scheduleTimeoutSeconds: 60 },
     status: {
       phase: i % 4 === 0 ? 'Pending' : 'Running',
@@ -141,7 +210,18 @@ function watchObject(i: number): Record<string, unknown> {
       running: i % 4,
       succeeded: 0,
       failed: 0,
-      conditions: [{ type: 'Scheduled', status: i % 4 === 0 ? 'False' : 'True', lastTransitionTime: '2026-11-01T08:00:05Z', reason: i % 4 === 0 ? 'Unschedulable' : 'AllMembersScheduled', message: i % 4 === 0 ? '0/12 nodes are available: 12 Insufficient nvidia.com/gpu. preemption: 0/12 nodes are available.' : 'all members are scheduled' }],
+      conditions: [
+        {
+          type: 'Scheduled',
+          status: i % 4 === 0 ? 'False' : 'True',
+          lastTransitionTime: '2026-11-01T08:00:05Z',
+          reason: i % 4 === 0 ? 'Unschedulable' : 'AllMembersScheduled',
+          message:
+            i % 4 === 0
+              ? '0/12 nodes are available: 12 Insufficient nvidia.com/gpu. preemption: 0/12 nodes are available.'
+              : 'all members are scheduled',
+        },
+      ],
     },
   };
 }
@@ -157,7 +237,8 @@ export interface Bodies {
 
 export function buildBodies(): Bodies {
   const object = sized(3_000, (env) => JSON.stringify(storedObject(0, env)));
-  const envForObject = (JSON.parse(object) as { spec: { template: { spec: { containers: { env: unknown[] }[] } } } }).spec.template.spec.containers[0]!.env.length;
+  const envForObject = (JSON.parse(object) as { spec: { template: { spec: { containers: { env: unknown[] }[] } } } }).spec.template.spec
+    .containers[0]!.env.length;
   const items: unknown[] = [];
   let list = '';
   while (list.length < 50_000) {

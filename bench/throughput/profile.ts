@@ -25,7 +25,12 @@ const top = Number(flag('--top', '40'));
 const outDir = resolve('bench/results/profiles');
 mkdirSync(outDir, { recursive: true });
 
-interface ProfileNode { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; hitCount?: number; children?: number[] }
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  hitCount?: number;
+  children?: number[];
+}
 
 const dir = mkdtempSync(join(tmpdir(), 'peerscope-profile-'));
 const upstreams: UpstreamProcess[] = [];
@@ -36,15 +41,24 @@ try {
   const [old, neu] = await startUpstreams(files, 2, 100_000, upstreams);
   const flags = ['--cpu-prof', '--cpu-prof-dir', outDir, ...(argv.includes('--trace-gc') ? ['--trace-gc'] : [])];
   const before = new Set(readdirSync(outDir));
-  target = targetName === 'bare-undici' ? await startBareUndici(files, neu, flags)
-    : await startPeerscope(files, targetName === 'peerscope-local' ? [neu] : [old, neu], targetName === 'peerscope-local' ? 'peerscope-local' : 'peerscope', flags);
+  target =
+    targetName === 'bare-undici'
+      ? await startBareUndici(files, neu, flags)
+      : await startPeerscope(
+          files,
+          targetName === 'peerscope-local' ? [neu] : [old, neu],
+          targetName === 'peerscope-local' ? 'peerscope-local' : 'peerscope',
+          flags,
+        );
   const wrk = findTool('wrk');
   const load = wrk ? wrkGenerator(wrk, files, join(dir, 'create.json')) : undiciGenerator(files, join(dir, 'create.json'));
   await load.run(target, scenario, { connections, durationSeconds: 2 });
   const cpu0 = cpuSeconds(target.pids());
   const r = await load.run(target, scenario, { connections, durationSeconds: seconds });
   const cpu1 = cpuSeconds(target.pids());
-  console.log(`${targetName} ${scenario}: ${Math.round(r.requests / (r.durationUs / 1e6))} req/s, p99 ${(r.p99Us / 1000).toFixed(2)} ms, ${Math.round(((cpu1 - cpu0) * 1e6) / r.requests)} µs CPU per request, ${r.statusErrors} error statuses`);
+  console.log(
+    `${targetName} ${scenario}: ${Math.round(r.requests / (r.durationUs / 1e6))} req/s, p99 ${(r.p99Us / 1000).toFixed(2)} ms, ${Math.round(((cpu1 - cpu0) * 1e6) / r.requests)} µs CPU per request, ${r.statusErrors} error statuses`,
+  );
   await target.stop();
   target = undefined;
   const file = readdirSync(outDir).find((f) => f.endsWith('.cpuprofile') && !before.has(f));
@@ -60,7 +74,8 @@ try {
     self.set(key, (self.get(key) ?? 0) + hits);
   }
   console.log(`profile: ${join(outDir, file)} (${total} samples); top ${top} by self time:`);
-  for (const [k, v] of [...self].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`${((100 * v) / total).toFixed(1).padStart(5)} %  ${k}`);
+  for (const [k, v] of [...self].sort((a, b) => b[1] - a[1]).slice(0, top))
+    console.log(`${((100 * v) / total).toFixed(1).padStart(5)} %  ${k}`);
 } finally {
   await target?.stop();
   await Promise.all(upstreams.map((u) => u.stop()));

@@ -45,7 +45,13 @@ export interface TargetInfo {
 
 export interface ReportInput {
   readonly quick: boolean;
-  readonly plan: { readonly rounds: number; readonly seconds: number; readonly warmupSeconds: number; readonly connections: number; readonly watchEvents: number };
+  readonly plan: {
+    readonly rounds: number;
+    readonly seconds: number;
+    readonly warmupSeconds: number;
+    readonly connections: number;
+    readonly watchEvents: number;
+  };
   readonly loadGenerator: string;
   readonly upstreamWorkers: number;
   readonly bodies: { readonly objectBytes: number; readonly listBytes: number; readonly createBytes: number; readonly watchEvents: number };
@@ -78,7 +84,16 @@ export interface Report extends ReportInput {
 }
 
 const SCENARIO_LABEL: Record<Scenario, string> = { get: 'GET one object', list: 'LIST', post: 'POST (create)' };
-const METRICS = ['rps', 'p50Ms', 'p99Ms', 'proxyCpuUsPerRequest', 'proxyCpuCores', 'upstreamCpuCores', 'loadCpuCores', 'upstreamConnections'] as const;
+const METRICS = [
+  'rps',
+  'p50Ms',
+  'p99Ms',
+  'proxyCpuUsPerRequest',
+  'proxyCpuCores',
+  'upstreamCpuCores',
+  'loadCpuCores',
+  'upstreamConnections',
+] as const;
 
 function byRound(runs: readonly Run[], target: TargetName, scenario: Scenario, metric: 'rps' | 'p99Ms'): Map<number, number> {
   return new Map(runs.filter((r) => r.target === target && r.scenario === scenario).map((r) => [r.round, r[metric]]));
@@ -122,35 +137,85 @@ export function report(input: ReportInput, log: (line: string) => void): Report 
   ];
   for (const [label, a, b, metric] of pairs) for (const s of scenarios) ratios[`${label}, ${s.toUpperCase()}`] = ratioOf(a, b, s, metric);
 
-  const watchRatio = present.has('peerscope') && present.has('direct')
-    ? spread(roundRatios(new Map(watches.filter((w) => w.target === 'peerscope').map((w) => [w.round, w.ms])), new Map(watches.filter((w) => w.target === 'direct').map((w) => [w.round, w.ms]))))
-    : undefined;
+  const watchRatio =
+    present.has('peerscope') && present.has('direct')
+      ? spread(
+          roundRatios(
+            new Map(watches.filter((w) => w.target === 'peerscope').map((w) => [w.round, w.ms])),
+            new Map(watches.filter((w) => w.target === 'direct').map((w) => [w.round, w.ms])),
+          ),
+        )
+      : undefined;
 
   // The targets of issue 9.
   const checks: Check[] = [];
-  const ratioCheck = (name: string, a: TargetName, b: TargetName, s: Scenario, op: '≥' | '≤', target: number, metric: 'rps' | 'p99Ms' = 'rps') => {
+  const ratioCheck = (
+    name: string,
+    a: TargetName,
+    b: TargetName,
+    s: Scenario,
+    op: '≥' | '≤',
+    target: number,
+    metric: 'rps' | 'p99Ms' = 'rps',
+  ) => {
     if (!scenarios.includes(s)) return;
     const sp = ratioOf(a, b, s, metric);
     const missing = [a, b].filter((t) => !present.has(t));
     checks.push({
-      name, op, target, unit: '×', value: sp?.median, ...(sp ? { spread: sp } : {}),
+      name,
+      op,
+      target,
+      unit: '×',
+      value: sp?.median,
+      ...(sp ? { spread: sp } : {}),
       ok: sp ? (op === '≥' ? sp.median >= target : sp.median <= target) : undefined,
       ...(missing.length ? { skipped: `${missing.join(', ')} not measured` } : {}),
     });
   };
-  for (const s of ['get', 'list'] as const) ratioCheck(`Peerscope / kubectl proxy req/s, ${s.toUpperCase()}`, 'peerscope', 'kubectl', s, '≥', 2.0);
+  for (const s of ['get', 'list'] as const)
+    ratioCheck(`Peerscope / kubectl proxy req/s, ${s.toUpperCase()}`, 'peerscope', 'kubectl', s, '≥', 2.0);
   for (const s of ['get', 'list'] as const) ratioCheck(`Peerscope / nginx req/s, ${s.toUpperCase()}`, 'peerscope', 'nginx', s, '≥', 0.75);
-  for (const s of ['get', 'list', 'post'] as const) ratioCheck(`Peerscope / bare undici req/s, ${s.toUpperCase()}`, 'peerscope', 'bare-undici', s, '≥', 0.9);
-  for (const s of ['get', 'list', 'post'] as const) ratioCheck(`Peerscope p99 / nginx p99, ${s.toUpperCase()}`, 'peerscope', 'nginx', s, '≤', 2.0, 'p99Ms');
+  for (const s of ['get', 'list', 'post'] as const)
+    ratioCheck(`Peerscope / bare undici req/s, ${s.toUpperCase()}`, 'peerscope', 'bare-undici', s, '≥', 0.9);
+  for (const s of ['get', 'list', 'post'] as const)
+    ratioCheck(`Peerscope p99 / nginx p99, ${s.toUpperCase()}`, 'peerscope', 'nginx', s, '≤', 2.0, 'p99Ms');
   const cpu = summary.get?.peerscope?.proxyCpuUsPerRequest;
-  checks.push({ name: 'Peerscope proxy CPU per GET', op: '≤', target: 40, unit: 'µs', value: cpu?.median, ...(cpu ? { spread: cpu } : {}), ok: cpu ? cpu.median <= 40 : undefined, ...(present.has('peerscope') ? {} : { skipped: 'peerscope not measured' }) });
   checks.push({
-    name: `Peerscope watch of ${fmt(plan.watchEvents)} events / direct, time`, op: '≤', target: 1.1, unit: '×', value: watchRatio?.median, ...(watchRatio ? { spread: watchRatio } : {}),
+    name: 'Peerscope proxy CPU per GET',
+    op: '≤',
+    target: 40,
+    unit: 'µs',
+    value: cpu?.median,
+    ...(cpu ? { spread: cpu } : {}),
+    ok: cpu ? cpu.median <= 40 : undefined,
+    ...(present.has('peerscope') ? {} : { skipped: 'peerscope not measured' }),
+  });
+  checks.push({
+    name: `Peerscope watch of ${fmt(plan.watchEvents)} events / direct, time`,
+    op: '≤',
+    target: 1.1,
+    unit: '×',
+    value: watchRatio?.median,
+    ...(watchRatio ? { spread: watchRatio } : {}),
     ok: watchRatio ? watchRatio.median <= 1.1 : undefined,
   });
   const ps = input.targets.find((t) => t.name === 'peerscope');
-  checks.push({ name: 'Peerscope RSS idle (2 servers)', op: '≤', target: 80, unit: 'MiB', value: ps?.idleRssMiB, ok: ps?.idleRssMiB !== undefined ? ps.idleRssMiB <= 80 : undefined });
-  checks.push({ name: 'Peerscope RSS after load', op: '≤', target: 150, unit: 'MiB', value: ps?.afterLoadRssMiB, ok: ps?.afterLoadRssMiB !== undefined ? ps.afterLoadRssMiB <= 150 : undefined });
+  checks.push({
+    name: 'Peerscope RSS idle (2 servers)',
+    op: '≤',
+    target: 80,
+    unit: 'MiB',
+    value: ps?.idleRssMiB,
+    ok: ps?.idleRssMiB !== undefined ? ps.idleRssMiB <= 80 : undefined,
+  });
+  checks.push({
+    name: 'Peerscope RSS after load',
+    op: '≤',
+    target: 150,
+    unit: 'MiB',
+    value: ps?.afterLoadRssMiB,
+    ok: ps?.afterLoadRssMiB !== undefined ? ps.afterLoadRssMiB <= 150 : undefined,
+  });
 
   print(input, summary, ratios, watchRatio, checks, log);
   return { ...input, summary, ratios, checks };
@@ -160,23 +225,43 @@ function pad(s: string, n: number): string {
   return s.length >= n ? s + ' ' : s.padEnd(n);
 }
 
-function print(input: ReportInput, summary: Report['summary'], ratios: Report['ratios'], watchRatio: Spread | undefined, checks: readonly Check[], log: (line: string) => void): void {
+function print(
+  input: ReportInput,
+  summary: Report['summary'],
+  ratios: Report['ratios'],
+  watchRatio: Spread | undefined,
+  checks: readonly Check[],
+  log: (line: string) => void,
+): void {
   const { plan, runs, watches } = input;
-  const order = (['direct', 'peerscope', 'peerscope-local', 'kubectl', 'nginx', 'bare-undici', 'node-floor'] as TargetName[]).filter((t) => input.targets.some((x) => x.name === t));
+  const order = (['direct', 'peerscope', 'peerscope-local', 'kubectl', 'nginx', 'bare-undici', 'node-floor'] as TargetName[]).filter((t) =>
+    input.targets.some((x) => x.name === t),
+  );
   const rounds = plan.rounds === 1 ? '1 round' : `${plan.rounds} rounds`;
-  log(`\nthroughput${input.quick ? ' (quick: one short round, figures are indicative only)' : ''}: ${input.loadGenerator}, ${plan.connections} connections, ${rounds} × ${plan.seconds} s per target and scenario${plan.warmupSeconds ? ` after a ${plan.warmupSeconds} s warm-up of each` : ''}, targets interleaved`);
-  log(`upstream: HTTPS fake apiservers "old" (v1.36, lacks scheduling.k8s.io/v1beta1 podgroups) and "new" (v1.37, ${input.upstreamWorkers} worker processes); machine: ${cpus().length} cores`);
-  log(`bodies: GET ${kb(input.bodies.objectBytes)}, LIST ${kb(input.bodies.listBytes)}, POST ${kb(input.bodies.createBytes)}, watch ${fmt(input.bodies.watchEvents)} events; median (min–max) over rounds`);
+  log(
+    `\nthroughput${input.quick ? ' (quick: one short round, figures are indicative only)' : ''}: ${input.loadGenerator}, ${plan.connections} connections, ${rounds} × ${plan.seconds} s per target and scenario${plan.warmupSeconds ? ` after a ${plan.warmupSeconds} s warm-up of each` : ''}, targets interleaved`,
+  );
+  log(
+    `upstream: HTTPS fake apiservers "old" (v1.36, lacks scheduling.k8s.io/v1beta1 podgroups) and "new" (v1.37, ${input.upstreamWorkers} worker processes); machine: ${cpus().length} cores`,
+  );
+  log(
+    `bodies: GET ${kb(input.bodies.objectBytes)}, LIST ${kb(input.bodies.listBytes)}, POST ${kb(input.bodies.createBytes)}, watch ${fmt(input.bodies.watchEvents)} events; median (min–max) over rounds`,
+  );
   for (const s of Object.keys(summary) as Scenario[]) {
     log(`\n${SCENARIO_LABEL[s]}`);
-    log(`${pad('target', 36)}${pad('req/s', 24)}${pad('p50 ms', 18)}${pad('p99 ms', 20)}${pad('proxy µs/req', 18)}${pad('proxy cores', 12)}${pad('upstr. cores', 13)}${'upstr. conns'}`);
+    log(
+      `${pad('target', 36)}${pad('req/s', 24)}${pad('p50 ms', 18)}${pad('p99 ms', 20)}${pad('proxy µs/req', 18)}${pad('proxy cores', 12)}${pad('upstr. cores', 13)}${'upstr. conns'}`,
+    );
     for (const t of order) {
       const row = summary[s]?.[t];
       if (!row) continue;
-      log(`${pad(TARGET_LABEL[t], 36)}${pad(fmtSpread(row.rps), 24)}${pad(fmtSpread(row.p50Ms, 2), 18)}${pad(fmtSpread(row.p99Ms, 2), 20)}${pad(fmtSpread(row.proxyCpuUsPerRequest), 18)}${pad(fmt(row.proxyCpuCores?.median, 2), 12)}${pad(fmt(row.upstreamCpuCores?.median, 2), 13)}${fmtSpread(row.upstreamConnections)}`);
+      log(
+        `${pad(TARGET_LABEL[t], 36)}${pad(fmtSpread(row.rps), 24)}${pad(fmtSpread(row.p50Ms, 2), 18)}${pad(fmtSpread(row.p99Ms, 2), 20)}${pad(fmtSpread(row.proxyCpuUsPerRequest), 18)}${pad(fmt(row.proxyCpuCores?.median, 2), 12)}${pad(fmt(row.upstreamCpuCores?.median, 2), 13)}${fmtSpread(row.upstreamConnections)}`,
+      );
     }
     const bad = runs.filter((r) => r.scenario === s && (r.errors > 0 || r.statusErrors > 0));
-    for (const r of bad) log(`  ! ${TARGET_LABEL[r.target]} round ${r.round + 1}: ${r.errors} socket errors, ${r.statusErrors} error statuses`);
+    for (const r of bad)
+      log(`  ! ${TARGET_LABEL[r.target]} round ${r.round + 1}: ${r.errors} socket errors, ${r.statusErrors} error statuses`);
   }
 
   log(`\nwatch of ${fmt(plan.watchEvents)} events (time from request to the last event)`);
@@ -187,7 +272,9 @@ function print(input: ReportInput, summary: Report['summary'], ratios: Report['r
     if (ws.length === 0) continue;
     const ms = spread(ws.map((w) => w.ms));
     const x = t === 'peerscope' ? watchRatio : direct && ms ? { median: ms.median / direct.median, min: 0, max: 0, n: 1 } : undefined;
-    log(`${pad(TARGET_LABEL[t], 36)}${pad(fmtSpread(ms), 26)}${pad(x ? x.median.toFixed(2) : '—', 10)}${fmtSpread(spread(ws.map((w) => w.proxyCpuMs).filter((v): v is number => v !== undefined)))}`);
+    log(
+      `${pad(TARGET_LABEL[t], 36)}${pad(fmtSpread(ms), 26)}${pad(x ? x.median.toFixed(2) : '—', 10)}${fmtSpread(spread(ws.map((w) => w.proxyCpuMs).filter((v): v is number => v !== undefined)))}`,
+    );
   }
 
   log('\nmemory of the proxy process (MiB)');
@@ -200,7 +287,12 @@ function print(input: ReportInput, summary: Report['summary'], ratios: Report['r
 
   const o = input.peerscopeOutcomes;
   const total = Object.values(o).reduce((a, b) => a + b, 0);
-  if (total > 0) log(`\nPeerscope (round-robin) routed ${fmt(total)} requests: ${Object.entries(o).map(([k, v]) => `${k} ${((100 * v) / total).toFixed(1)} %`).join(', ')}`);
+  if (total > 0)
+    log(
+      `\nPeerscope (round-robin) routed ${fmt(total)} requests: ${Object.entries(o)
+        .map(([k, v]) => `${k} ${((100 * v) / total).toFixed(1)} %`)
+        .join(', ')}`,
+    );
 
   log('\nratios, taken round by round: median (min–max)');
   log(`${pad('', 44)}${pad('GET', 20)}${pad('LIST', 20)}POST`);
@@ -217,7 +309,9 @@ function print(input: ReportInput, summary: Report['summary'], ratios: Report['r
   if (d && best('get') > 0) {
     const psUp = summary.get?.peerscope?.upstreamCpuCores?.median;
     const cap = input.upstreamCapacity;
-    log(`\nupstream check: direct GET ${fmt(d)} req/s (16 connections) = ${(d / best('get')).toFixed(2)}× the fastest proxy's GET${cap ? `; pushed with 2 wrk threads × 64 connections it served ${fmt(cap.rps)} req/s = ${(cap.rps / best('get')).toFixed(2)}× (using ${cap.upstreamCpuCores.toFixed(2)} cores; the load generator ${cap.loadCpuCores.toFixed(2)})` : ''}; during Peerscope's GET runs it used ${fmt(psUp, 2)} cores (${input.upstreamWorkers} worker processes)`);
+    log(
+      `\nupstream check: direct GET ${fmt(d)} req/s (16 connections) = ${(d / best('get')).toFixed(2)}× the fastest proxy's GET${cap ? `; pushed with 2 wrk threads × 64 connections it served ${fmt(cap.rps)} req/s = ${(cap.rps / best('get')).toFixed(2)}× (using ${cap.upstreamCpuCores.toFixed(2)} cores; the load generator ${cap.loadCpuCores.toFixed(2)})` : ''}; during Peerscope's GET runs it used ${fmt(psUp, 2)} cores (${input.upstreamWorkers} worker processes)`,
+    );
   }
   for (const s of input.skipped) log(`skipped ${s.target}: ${s.reason}`);
 
@@ -225,7 +319,9 @@ function print(input: ReportInput, summary: Report['summary'], ratios: Report['r
   for (const c of checks) {
     const status = c.ok === undefined ? 'skip' : c.ok ? 'ok  ' : 'MISS';
     const value = c.spread && c.spread.n > 1 ? fmtSpread(c.spread, 2) : fmt(c.value, 2);
-    log(`${status}  ${pad(c.name, 48)} ${pad(`${value} ${c.unit}`, 24)} (target ${c.op} ${c.target} ${c.unit})${c.skipped ? `: ${c.skipped}` : ''}`);
+    log(
+      `${status}  ${pad(c.name, 48)} ${pad(`${value} ${c.unit}`, 24)} (target ${c.op} ${c.target} ${c.unit})${c.skipped ? `: ${c.skipped}` : ''}`,
+    );
   }
   log(`throughput bench took ${input.seconds.toFixed(0)} s`);
 }

@@ -75,7 +75,11 @@ async function stopChild(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'
 }
 
 /** Starts `cmd` and waits for its `Starting to serve on HOST:PORT` line (peerscope, kubectl, bare proxy). */
-async function startServing(cmd: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ child: ChildProcess; port: number }> {
+async function startServing(
+  cmd: string,
+  args: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ child: ChildProcess; port: number }> {
   const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
   let stderr = '';
   child.stderr!.on('data', (c: Buffer) => {
@@ -119,11 +123,16 @@ async function waitForPort(port: number, child: ChildProcess, what: string): Pro
   }
 }
 
-export async function startUpstream(files: Files, config: Omit<UpstreamConfig, 'certFile' | 'keyFile' | 'token'>): Promise<UpstreamProcess> {
+export async function startUpstream(
+  files: Files,
+  config: Omit<UpstreamConfig, 'certFile' | 'keyFile' | 'token'>,
+): Promise<UpstreamProcess> {
   const configFile = join(files.dir, `upstream-${config.name}.json`);
   const full: UpstreamConfig = { ...config, certFile: files.certFile, keyFile: files.keyFile, token: files.token };
   writeFileSync(configFile, JSON.stringify(full));
-  const child = spawn(process.execPath, [join(files.buildDir, 'upstream.mjs'), configFile], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = spawn(process.execPath, [join(files.buildDir, 'upstream.mjs'), configFile], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const ready = await new Promise<{ port: number; pids: number[] }>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`upstream ${config.name} did not start within 30 s`)), 30_000);
     child.on('message', (m: { ready?: boolean; port: number; pids: number[] }) => {
@@ -142,17 +151,18 @@ export async function startUpstream(files: Files, config: Omit<UpstreamConfig, '
     name: config.name,
     url: `https://127.0.0.1:${ready.port}`,
     pids: ready.pids,
-    stats: () => new Promise((resolve) => {
-      const id = ++nextId;
-      const onMessage = (m: { stats?: UpstreamStats; id?: number }) => {
-        if (m.stats && m.id === id) {
-          child.off('message', onMessage);
-          resolve(m.stats);
-        }
-      };
-      child.on('message', onMessage);
-      child.send({ cmd: 'stats', id });
-    }),
+    stats: () =>
+      new Promise((resolve) => {
+        const id = ++nextId;
+        const onMessage = (m: { stats?: UpstreamStats; id?: number }) => {
+          if (m.stats && m.id === id) {
+            child.off('message', onMessage);
+            resolve(m.stats);
+          }
+        };
+        child.on('message', onMessage);
+        child.send({ cmd: 'stats', id });
+      }),
     stop: async () => {
       if (child.exitCode !== null) return;
       const exited = once(child, 'exit');
@@ -166,21 +176,62 @@ export function startDirect(upstream: UpstreamProcess): Target {
   return { name: 'direct', url: upstream.url, direct: true, pids: () => [], stop: async () => undefined };
 }
 
-export async function startPeerscope(files: Files, servers: readonly UpstreamProcess[], name: 'peerscope' | 'peerscope-local', nodeFlags: readonly string[] = []): Promise<Target> {
-  const args = [...nodeFlags, 'bin/peerscope', 'serve', ...servers.flatMap((s) => ['--server', `${s.name}=${s.url}`]), '--ca', files.caFile, '--token-file', files.tokenFile, '--listen', '127.0.0.1:0', '--policy', 'round-robin'];
+export async function startPeerscope(
+  files: Files,
+  servers: readonly UpstreamProcess[],
+  name: 'peerscope' | 'peerscope-local',
+  nodeFlags: readonly string[] = [],
+): Promise<Target> {
+  const args = [
+    ...nodeFlags,
+    'bin/peerscope',
+    'serve',
+    ...servers.flatMap((s) => ['--server', `${s.name}=${s.url}`]),
+    '--ca',
+    files.caFile,
+    '--token-file',
+    files.tokenFile,
+    '--listen',
+    '127.0.0.1:0',
+    '--policy',
+    'round-robin',
+  ];
   const { child, port } = await startServing(process.execPath, args);
   return { name, url: `http://127.0.0.1:${port}`, direct: false, pids: () => [child.pid as number], stop: () => stopChild(child) };
 }
 
 export async function startBareUndici(files: Files, upstream: UpstreamProcess, nodeFlags: readonly string[] = []): Promise<Target> {
-  const { child, port } = await startServing(process.execPath, [...nodeFlags, join(files.buildDir, 'bare-proxy.mjs'), upstream.url, files.caFile, files.token]);
-  return { name: 'bare-undici', url: `http://127.0.0.1:${port}`, direct: false, pids: () => [child.pid as number], stop: () => stopChild(child) };
+  const { child, port } = await startServing(process.execPath, [
+    ...nodeFlags,
+    join(files.buildDir, 'bare-proxy.mjs'),
+    upstream.url,
+    files.caFile,
+    files.token,
+  ]);
+  return {
+    name: 'bare-undici',
+    url: `http://127.0.0.1:${port}`,
+    direct: false,
+    pids: () => [child.pid as number],
+    stop: () => stopChild(child),
+  };
 }
 
 /** floor-proxy.ts: what any Node proxy keeps of the gap (no node:http on the client side, no checks). */
 export async function startNodeFloor(files: Files, upstream: UpstreamProcess): Promise<Target> {
-  const { child, port } = await startServing(process.execPath, [join(files.buildDir, 'floor-proxy.mjs'), upstream.url, files.caFile, files.token]);
-  return { name: 'node-floor', url: `http://127.0.0.1:${port}`, direct: false, pids: () => [child.pid as number], stop: () => stopChild(child) };
+  const { child, port } = await startServing(process.execPath, [
+    join(files.buildDir, 'floor-proxy.mjs'),
+    upstream.url,
+    files.caFile,
+    files.token,
+  ]);
+  return {
+    name: 'node-floor',
+    url: `http://127.0.0.1:${port}`,
+    direct: false,
+    pids: () => [child.pid as number],
+    stop: () => stopChild(child),
+  };
 }
 
 /** An executable on PATH (or at an absolute path), or undefined. */
@@ -201,28 +252,42 @@ export function findTool(name: string): string | undefined {
 export async function startKubectlProxy(files: Files, kubectl: string, upstream: UpstreamProcess): Promise<Target> {
   const kubeconfig = join(files.dir, 'kubeconfig');
   const caData = readFileSync(files.caFile).toString('base64');
-  writeFileSync(kubeconfig, [
-    'apiVersion: v1',
-    'kind: Config',
-    'clusters:',
-    '- name: bench',
-    '  cluster:',
-    `    server: ${upstream.url}`,
-    `    certificate-authority-data: ${caData}`,
-    'users:',
-    '- name: bench',
-    '  user:',
-    `    token: ${files.token}`,
-    'contexts:',
-    '- name: bench',
-    '  context: {cluster: bench, user: bench}',
-    'current-context: bench',
-    '',
-  ].join('\n'), { mode: 0o600 });
+  writeFileSync(
+    kubeconfig,
+    [
+      'apiVersion: v1',
+      'kind: Config',
+      'clusters:',
+      '- name: bench',
+      '  cluster:',
+      `    server: ${upstream.url}`,
+      `    certificate-authority-data: ${caData}`,
+      'users:',
+      '- name: bench',
+      '  user:',
+      `    token: ${files.token}`,
+      'contexts:',
+      '- name: bench',
+      '  context: {cluster: bench, user: bench}',
+      'current-context: bench',
+      '',
+    ].join('\n'),
+    { mode: 0o600 },
+  );
   const home = join(files.dir, 'kubectl-home');
   mkdirSync(home, { recursive: true });
-  const { child, port } = await startServing(kubectl, ['proxy', '--kubeconfig', kubeconfig, '--port=0', '--address=127.0.0.1', '--accept-hosts=^127\\.0\\.0\\.1$,^localhost$'], { ...process.env, HOME: home, KUBECACHEDIR: join(home, 'cache') });
-  return { name: 'kubectl', url: `http://127.0.0.1:${port}`, direct: false, pids: () => [child.pid as number], stop: () => stopChild(child) };
+  const { child, port } = await startServing(
+    kubectl,
+    ['proxy', '--kubeconfig', kubeconfig, '--port=0', '--address=127.0.0.1', '--accept-hosts=^127\\.0\\.0\\.1$,^localhost$'],
+    { ...process.env, HOME: home, KUBECACHEDIR: join(home, 'cache') },
+  );
+  return {
+    name: 'kubectl',
+    url: `http://127.0.0.1:${port}`,
+    direct: false,
+    pids: () => [child.pid as number],
+    stop: () => stopChild(child),
+  };
 }
 
 export async function startNginx(files: Files, nginx: string, upstream: UpstreamProcess): Promise<Target> {
@@ -232,7 +297,9 @@ export async function startNginx(files: Files, nginx: string, upstream: Upstream
   const upstreamPort = new URL(upstream.url).port;
   const conf = join(prefix, 'nginx.conf');
   // Runs without root: every path is under the prefix, the master stays in the foreground.
-  writeFileSync(conf, `worker_processes 1;
+  writeFileSync(
+    conf,
+    `worker_processes 1;
 daemon off;
 pid ${prefix}/nginx.pid;
 error_log ${prefix}/logs/error.log warn;
@@ -272,12 +339,19 @@ http {
     }
   }
 }
-`);
+`,
+  );
   const check = spawnSync(nginx, ['-t', '-q', '-p', prefix, '-c', conf, '-e', join(prefix, 'logs', 'error.log')], { encoding: 'utf8' });
   if (check.status !== 0) throw new Error(`nginx -t failed: ${(check.stderr || check.stdout).trim()}`);
   const child = spawn(nginx, ['-p', prefix, '-c', conf, '-e', join(prefix, 'logs', 'error.log')], { stdio: ['ignore', 'ignore', 'pipe'] });
   child.stderr!.resume();
   await waitForPort(port, child, 'nginx');
   // SIGQUIT: graceful stop of master and worker.
-  return { name: 'nginx', url: `http://127.0.0.1:${port}`, direct: false, pids: () => processTree(child.pid as number), stop: () => stopChild(child, 'SIGQUIT') };
+  return {
+    name: 'nginx',
+    url: `http://127.0.0.1:${port}`,
+    direct: false,
+    pids: () => processTree(child.pid as number),
+    stop: () => stopChild(child, 'SIGQUIT'),
+  };
 }

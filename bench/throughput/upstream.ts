@@ -54,10 +54,15 @@ async function freePort(): Promise<number> {
 async function primary(): Promise<void> {
   const port = await freePort();
   const workers = Array.from({ length: Math.max(1, config.workers) }, () => cluster.fork({ BENCH_UPSTREAM_PORT: String(port) }));
-  await Promise.all(workers.map((w) => new Promise((resolve, reject) => {
-    w.once('listening', resolve);
-    w.once('exit', (code) => reject(new Error(`upstream worker exited with ${code}`)));
-  })));
+  await Promise.all(
+    workers.map(
+      (w) =>
+        new Promise((resolve, reject) => {
+          w.once('listening', resolve);
+          w.once('exit', (code) => reject(new Error(`upstream worker exited with ${code}`)));
+        }),
+    ),
+  );
   let nextId = 0;
   const pending = new Map<number, { left: number; sum: { connections: number; requests: number }; reply: (s: UpstreamStats) => void }>();
   for (const w of workers) {
@@ -93,13 +98,47 @@ function worker(): void {
   const watch = config.servesBench ? watchStream(config.watchEvents) : Buffer.alloc(0);
   const apis = readFileSync(config.apisFile);
   const api = readFileSync(config.apiFile);
-  const version = Buffer.from(JSON.stringify({ major: '1', minor: config.gitVersion.split('.')[1] ?? '0', gitVersion: config.gitVersion, gitCommit: 'bench', gitTreeState: 'clean', buildDate: '2026-11-01T00:00:00Z', goVersion: 'go1.25.4', compiler: 'gc', platform: 'linux/amd64' }));
+  const version = Buffer.from(
+    JSON.stringify({
+      major: '1',
+      minor: config.gitVersion.split('.')[1] ?? '0',
+      gitVersion: config.gitVersion,
+      gitCommit: 'bench',
+      gitTreeState: 'clean',
+      buildDate: '2026-11-01T00:00:00Z',
+      goVersion: 'go1.25.4',
+      compiler: 'gc',
+      platform: 'linux/amd64',
+    }),
+  );
   const discoveryType = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList';
-  const emptyList = (kind: string, apiVersion: string) => Buffer.from(JSON.stringify({ kind, apiVersion, metadata: { resourceVersion: '1999' }, items: [] }));
+  const emptyList = (kind: string, apiVersion: string) =>
+    Buffer.from(JSON.stringify({ kind, apiVersion, metadata: { resourceVersion: '1999' }, items: [] }));
   const crds = emptyList('CustomResourceDefinitionList', 'apiextensions.k8s.io/v1');
   const apiServices = emptyList('APIServiceList', 'apiregistration.k8s.io/v1');
-  const notFound = Buffer.from(JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'the server could not find the requested resource', reason: 'NotFound', details: {}, code: 404 }));
-  const unauthorized = Buffer.from(JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Unauthorized', reason: 'Unauthorized', code: 401 }));
+  const notFound = Buffer.from(
+    JSON.stringify({
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: 'the server could not find the requested resource',
+      reason: 'NotFound',
+      details: {},
+      code: 404,
+    }),
+  );
+  const unauthorized = Buffer.from(
+    JSON.stringify({
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: 'Unauthorized',
+      reason: 'Unauthorized',
+      code: 401,
+    }),
+  );
   const ok = Buffer.from('ok');
   // Headers a kube-apiserver sets on every answer (APF flow schema, audit ID): the proxies relay them.
   const flowSchema = randomUUID();
@@ -110,12 +149,18 @@ function worker(): void {
 
   function send(res: ServerResponse, status: number, type: string, body: Buffer): void {
     res.writeHead(status, [
-      'Audit-Id', randomUUID(),
-      'Cache-Control', 'no-cache, private',
-      'Content-Type', type,
-      'X-Kubernetes-Pf-Flowschema-Uid', flowSchema,
-      'X-Kubernetes-Pf-Prioritylevel-Uid', priorityLevel,
-      'Content-Length', String(body.length),
+      'Audit-Id',
+      randomUUID(),
+      'Cache-Control',
+      'no-cache, private',
+      'Content-Type',
+      type,
+      'X-Kubernetes-Pf-Flowschema-Uid',
+      flowSchema,
+      'X-Kubernetes-Pf-Prioritylevel-Uid',
+      priorityLevel,
+      'Content-Length',
+      String(body.length),
     ]);
     res.end(body);
   }
@@ -131,13 +176,40 @@ function worker(): void {
         return send(res, 400, 'application/json', notFound);
       }
       const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
-      obj.metadata = { ...obj.metadata, uid: randomUUID(), resourceVersion: String(++rv), generation: 1, creationTimestamp: now, managedFields: [{ manager: 'kubectl-create', operation: 'Update', apiVersion: 'scheduling.k8s.io/v1beta1', time: now, fieldsType: 'FieldsV1', fieldsV1: { 'f:metadata': { 'f:labels': {} }, 'f:spec': {} } }] };
+      obj.metadata = {
+        ...obj.metadata,
+        uid: randomUUID(),
+        resourceVersion: String(++rv),
+        generation: 1,
+        creationTimestamp: now,
+        managedFields: [
+          {
+            manager: 'kubectl-create',
+            operation: 'Update',
+            apiVersion: 'scheduling.k8s.io/v1beta1',
+            time: now,
+            fieldsType: 'FieldsV1',
+            fieldsV1: { 'f:metadata': { 'f:labels': {} }, 'f:spec': {} },
+          },
+        ],
+      };
       send(res, 201, 'application/json', Buffer.from(JSON.stringify(obj)));
     });
   }
 
   function serveWatch(res: ServerResponse): void {
-    res.writeHead(200, ['Audit-Id', randomUUID(), 'Cache-Control', 'no-cache, private', 'Content-Type', 'application/json', 'X-Kubernetes-Pf-Flowschema-Uid', flowSchema, 'X-Kubernetes-Pf-Prioritylevel-Uid', priorityLevel]);
+    res.writeHead(200, [
+      'Audit-Id',
+      randomUUID(),
+      'Cache-Control',
+      'no-cache, private',
+      'Content-Type',
+      'application/json',
+      'X-Kubernetes-Pf-Flowschema-Uid',
+      flowSchema,
+      'X-Kubernetes-Pf-Prioritylevel-Uid',
+      priorityLevel,
+    ]);
     // kube-apiserver flushes after an event when no other is queued; under a burst that means
     // writes of several events at a time. 16 KiB slices, with back-pressure.
     let offset = 0;
@@ -159,7 +231,8 @@ function worker(): void {
   const handler = (req: IncomingMessage, res: ServerResponse): void => {
     requests++;
     const url = req.url ?? '/';
-    if (url === '/readyz' || url === '/livez' || url === '/healthz' || url.startsWith('/readyz?') || url.startsWith('/livez?')) return send(res, 200, 'text/plain; charset=utf-8', ok);
+    if (url === '/readyz' || url === '/livez' || url === '/healthz' || url.startsWith('/readyz?') || url.startsWith('/livez?'))
+      return send(res, 200, 'text/plain; charset=utf-8', ok);
     if (url === '/version') return send(res, 200, 'application/json', version);
     if (req.headers.authorization !== auth) return send(res, 401, 'application/json', unauthorized);
     if (req.method === 'GET') {

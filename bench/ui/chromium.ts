@@ -106,7 +106,10 @@ export async function uiFigures(options: { quick: boolean; log?: (line: string) 
   const rows = 5_000;
   const client = createSyntheticClient({ rows });
   const control = await startControlServer({ client, rendererDir: RENDERER_DIR });
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  });
   const figures: Figure[] = [];
   try {
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
@@ -114,7 +117,10 @@ export async function uiFigures(options: { quick: boolean; log?: (line: string) 
     page.on('pageerror', (e) => errors.push(e.message));
     await page.addInitScript(INSTRUMENT);
     await page.goto(control.url);
-    await page.getByRole('status').filter({ hasText: /^live$/ }).waitFor({ timeout: 30_000 });
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^live$/ })
+      .waitFor({ timeout: 30_000 });
 
     // (1) The feed, on the Live routing screen (the table and the stacked rate chart redraw).
     await page.getByRole('tab', { name: 'Live routing' }).click();
@@ -130,12 +136,18 @@ export async function uiFigures(options: { quick: boolean; log?: (line: string) 
     const chromiumCpu = (descendantsCpuSeconds() - cpuBefore) / feedSeconds;
     const host = process.cpuUsage(hostBefore);
     const hostCpu = (host.user + host.system) / 1e6 / feedSeconds;
-    const feed = (await page.evaluate('({ frames: window.__bench.frames, longTasks: window.__bench.longTasks, noLongTaskObserver: window.__bench.noLongTaskObserver })')) as PageSample;
+    const feed = (await page.evaluate(
+      '({ frames: window.__bench.frames, longTasks: window.__bench.longTasks, noLongTaskObserver: window.__bench.noLongTaskObserver })',
+    )) as PageSample;
     const delivered = client.generated - generatedBefore;
     client.setRate(0);
-    const shownTotal = Number((await page.getByLabel('Requests through the port').locator('dd').first().textContent())?.replace(/\D/g, '') ?? NaN);
+    const shownTotal = Number(
+      (await page.getByLabel('Requests through the port').locator('dd').first().textContent())?.replace(/\D/g, '') ?? NaN,
+    );
     if (feed.noLongTaskObserver) log(`note  no long-task observer in this Chromium: ${feed.noLongTaskObserver}`);
-    log(`info  feed: ${delivered.toLocaleString('en')} events in ${feedSeconds} s pushed; the page's request total reached ${shownTotal.toLocaleString('en')}; ${feed.frames.length} frames drawn; load average ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores`);
+    log(
+      `info  feed: ${delivered.toLocaleString('en')} events in ${feedSeconds} s pushed; the page's request total reached ${shownTotal.toLocaleString('en')}; ${feed.frames.length} frames drawn; load average ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores`,
+    );
     const label = `UI feed ${eventsPerSecond.toLocaleString('en')} events/s (${feedSeconds} s):`;
     figures.push(
       { name: `${label} max frame`, value: Math.max(...feed.frames), unit: 'ms', target: FRAME_BUDGET_MS },
@@ -153,11 +165,19 @@ export async function uiFigures(options: { quick: boolean; log?: (line: string) 
     // About 20 rows a frame (36,000 px a second): a fast flick, the same in --quick (it takes ~5 s).
     const step = 600;
     // Plain JavaScript (not a compiled function: tsx would add helpers the page does not have).
-    const scroll = (await page.evaluate(`(${SCROLL_END_TO_END})(${step})`)) as { frames: number[]; longTasks: number[]; ms: number; height: number; lastRow: string | null };
+    const scroll = (await page.evaluate(`(${SCROLL_END_TO_END})(${step})`)) as {
+      frames: number[];
+      longTasks: number[];
+      ms: number;
+      height: number;
+      lastRow: string | null;
+    };
     const table = await client.getRouteTable();
     const last = table.rows.filter((r) => r.servers.length === 3).at(-1)!;
     const reachedEnd = scroll.lastRow === `${last.group}/${last.version}/${last.resource}`;
-    log(`info  matrix: ${rows.toLocaleString('en')} rows, ${Math.round(scroll.height).toLocaleString('en')} px scrolled in ${scroll.frames.length} frames (${step} px a frame, ${(scroll.ms / 1000).toFixed(1)} s); last row drawn: ${reachedEnd ? 'yes' : `no (${scroll.lastRow})`}`);
+    log(
+      `info  matrix: ${rows.toLocaleString('en')} rows, ${Math.round(scroll.height).toLocaleString('en')} px scrolled in ${scroll.frames.length} frames (${step} px a frame, ${(scroll.ms / 1000).toFixed(1)} s); last row drawn: ${reachedEnd ? 'yes' : `no (${scroll.lastRow})`}`,
+    );
     const mlabel = `UI matrix, ${rows.toLocaleString('en')} rows scrolled:`;
     figures.push(
       { name: `${mlabel} p50 frame`, value: percentile(scroll.frames, 50), unit: 'ms' },

@@ -34,7 +34,12 @@ export interface SyntheticClient extends CoreClient {
 
 const SERVERS = ['apiserver-0', 'apiserver-1', 'apiserver-2'];
 /** The mix of outcomes in the feed (per 100 events). */
-const MIX: [RouteOutcome, number][] = [['local', 80], ['rerouted', 12], ['notfound', 5], ['unavailable', 3]];
+const MIX: [RouteOutcome, number][] = [
+  ['local', 80],
+  ['rerouted', 12],
+  ['notfound', 5],
+  ['unavailable', 3],
+];
 
 function zero(): OutcomeTotals {
   return Object.fromEntries(routeOutcomes.map((o) => [o, 0])) as OutcomeTotals;
@@ -46,11 +51,21 @@ export function syntheticRouteTable(rows: number): RouteTableView {
   for (let i = 0; i < rows; i++) {
     const g = Math.floor(i / 5);
     const skewed = g % 10 === 0;
-    out.push({ group: `crd-${g}.bench.example.com`, version: 'v1', resource: `widgets${i % 5}`, servers: skewed ? [SERVERS[g % 3]!] : [...SERVERS] });
+    out.push({
+      group: `crd-${g}.bench.example.com`,
+      version: 'v1',
+      resource: `widgets${i % 5}`,
+      servers: skewed ? [SERVERS[g % 3]!] : [...SERVERS],
+    });
   }
   return {
     generation: 1,
-    columns: SERVERS.map((name, i) => ({ name, gitVersion: i === 0 ? 'v1.37.0' : 'v1.36.2', health: 'ready' as const, discovery: 'ok' as const })),
+    columns: SERVERS.map((name, i) => ({
+      name,
+      gitVersion: i === 0 ? 'v1.37.0' : 'v1.36.2',
+      health: 'ready' as const,
+      discovery: 'ok' as const,
+    })),
     rows: out,
     skewedCount: out.filter((r) => r.servers.length < SERVERS.length).length,
   };
@@ -66,7 +81,13 @@ export function createSyntheticClient(options: SyntheticClientOptions): Syntheti
   let rate = 0;
   let carry = 0;
   const servers: PeerStatus[] = SERVERS.map((name, i) => ({
-    name, url: `https://10.0.0.${i + 1}:6443`, source: 'flag', health: 'ready', failingChecks: [], gitVersion: i === 0 ? 'v1.37.0' : 'v1.36.2', latencyMs: 3,
+    name,
+    url: `https://10.0.0.${i + 1}:6443`,
+    source: 'flag',
+    health: 'ready',
+    failingChecks: [],
+    gitVersion: i === 0 ? 'v1.37.0' : 'v1.36.2',
+    latencyMs: 3,
     discovery: { state: 'ok', source: 'aggregated-v2', gvrCount: table.rows.filter((r) => r.servers.includes(name)).length },
   }));
 
@@ -74,10 +95,24 @@ export function createSyntheticClient(options: SyntheticClientOptions): Syntheti
     const g = n % Math.max(1, Math.floor(options.rows / 5));
     const handling = SERVERS[n % 3]!;
     return {
-      seq: n, at, userAgent: 'kube-controller-manager/v1.36.2 (linux/amd64) kubernetes/abcdef', method: 'GET', verb: 'list',
-      path: `/apis/crd-${g}.bench.example.com/v1/namespaces/team-${n % 40}/widgets${n % 5}`, group: `crd-${g}.bench.example.com`, version: 'v1', resource: `widgets${n % 5}`,
-      subresource: '', namespace: `team-${n % 40}`, handling, answeredBy: outcome === 'rerouted' ? SERVERS[(n + 1) % 3]! : outcome === 'unavailable' ? null : handling,
-      outcome, status: outcome === 'notfound' ? 404 : outcome === 'unavailable' ? 503 : 200, latencyMs: 1 + (n % 17) / 4, bytesIn: 0, bytesOut: 2_048,
+      seq: n,
+      at,
+      userAgent: 'kube-controller-manager/v1.36.2 (linux/amd64) kubernetes/abcdef',
+      method: 'GET',
+      verb: 'list',
+      path: `/apis/crd-${g}.bench.example.com/v1/namespaces/team-${n % 40}/widgets${n % 5}`,
+      group: `crd-${g}.bench.example.com`,
+      version: 'v1',
+      resource: `widgets${n % 5}`,
+      subresource: '',
+      namespace: `team-${n % 40}`,
+      handling,
+      answeredBy: outcome === 'rerouted' ? SERVERS[(n + 1) % 3]! : outcome === 'unavailable' ? null : handling,
+      outcome,
+      status: outcome === 'notfound' ? 404 : outcome === 'unavailable' ? 503 : 200,
+      latencyMs: 1 + (n % 17) / 4,
+      bytesIn: 0,
+      bytesOut: 2_048,
       ...(outcome === 'unavailable' ? { error: `${SERVERS[(n + 1) % 3]} is unreachable` } : {}),
     };
   };
@@ -102,14 +137,22 @@ export function createSyntheticClient(options: SyntheticClientOptions): Syntheti
     seq += count;
     for (let n = first; n <= seq; n++) counts[outcomeOf(n)]++;
     const events: RoutingEvent[] = [];
-    for (let n = Math.max(first, seq - maxBatchEvents + 1); n <= seq; n++) events.push(event(n, outcomeOf(n), now - (seq - n) * (batchMs / count)));
+    for (let n = Math.max(first, seq - maxBatchEvents + 1); n <= seq; n++)
+      events.push(event(n, outcomeOf(n), now - (seq - n) * (batchMs / count)));
     for (const o of routeOutcomes) totals[o] += counts[o];
     const batch: CoreEvent = { type: 'routing', events, counts, count, windowMs: batchMs, lastSeq: seq };
     for (const l of listeners) l(batch);
   }, batchMs);
   timer.unref();
 
-  const overview = (): Overview => ({ policy: 'round-robin', discoveryMode: 'peer-aggregated', listen: { host: '127.0.0.1', port: 8001, url: 'http://127.0.0.1:8001' }, servers, totals: { ...totals }, lastSeq: seq });
+  const overview = (): Overview => ({
+    policy: 'round-robin',
+    discoveryMode: 'peer-aggregated',
+    listen: { host: '127.0.0.1', port: 8001, url: 'http://127.0.0.1:8001' },
+    servers,
+    totals: { ...totals },
+    lastSeq: seq,
+  });
 
   return {
     get generated() {
@@ -124,18 +167,27 @@ export function createSyntheticClient(options: SyntheticClientOptions): Syntheti
       listeners.clear();
     },
     // Only the reads the screens make are answered; every other method is refused.
-    ...clientFromHandlers(coreClientMethods, {
-      getOverview: async () => overview(),
-      getRouteTable: async () => table,
-      getEvents: async (args = {}) => {
-        const limit = Math.min(args.limit ?? 500, seq);
-        const events: RoutingEvent[] = [];
-        for (let n = seq - limit + 1; n <= seq; n++) if (n > (args.sinceSeq ?? 0)) events.push(event(n, outcomeOf(n), Date.now()));
-        return { events, lastSeq: seq };
+    ...clientFromHandlers(
+      coreClientMethods,
+      {
+        getOverview: async () => overview(),
+        getRouteTable: async () => table,
+        getEvents: async (args = {}) => {
+          const limit = Math.min(args.limit ?? 500, seq);
+          const events: RoutingEvent[] = [];
+          for (let n = seq - limit + 1; n <= seq; n++) if (n > (args.sinceSeq ?? 0)) events.push(event(n, outcomeOf(n), Date.now()));
+          return { events, lastSeq: seq };
+        },
+        getHealthHistory: async () => ({
+          servers: servers.map((s) => ({
+            name: s.name,
+            samples: [{ at: Date.now(), health: s.health, latencyMs: 3, gitVersion: s.gitVersion! }],
+          })),
+        }),
+        getDiscoveryViews: async () => ({ mode: 'peer-aggregated', merged: { handling: SERVERS[0]!, gvrs: [] }, servers: [] }),
       },
-      getHealthHistory: async () => ({ servers: servers.map((s) => ({ name: s.name, samples: [{ at: Date.now(), health: s.health, latencyMs: 3, gitVersion: s.gitVersion! }] })) }),
-      getDiscoveryViews: async () => ({ mode: 'peer-aggregated', merged: { handling: SERVERS[0]!, gvrs: [] }, servers: [] }),
-    }, (method) => Promise.reject(new Error(`the bench client changes nothing and answers only reads (${method})`))),
+      (method) => Promise.reject(new Error(`the bench client changes nothing and answers only reads (${method})`)),
+    ),
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

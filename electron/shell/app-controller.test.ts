@@ -24,7 +24,10 @@ function fakeSession(label: string, portUrl: string) {
     },
   } as unknown as CoreClient;
   const session: AppSession & { closed: boolean; push(e: CoreEvent): void } = {
-    service, label, portUrl, closed: false,
+    service,
+    label,
+    portUrl,
+    closed: false,
     close: vi.fn(async () => {
       session.closed = true;
     }),
@@ -112,7 +115,11 @@ describe('the desktop app controller', () => {
     vi.mocked(t.dialogs.choose).mockResolvedValueOnce(3); // the Cancel button
     t.controller.actions.openKubeconfig();
     await settle();
-    expect(vi.mocked(t.dialogs.choose).mock.calls[0]![0]).toMatchObject({ buttons: ['dev', 'prod', 'staging', 'Cancel'], defaultId: 1, cancelId: 3 });
+    expect(vi.mocked(t.dialogs.choose).mock.calls[0]![0]).toMatchObject({
+      buttons: ['dev', 'prod', 'staging', 'Cancel'],
+      defaultId: 1,
+      cancelId: 3,
+    });
     expect(t.deps.prepareCluster).not.toHaveBeenCalled();
 
     vi.mocked(t.dialogs.choose).mockResolvedValueOnce(2);
@@ -121,16 +128,26 @@ describe('the desktop app controller', () => {
   });
 
   it('a broken kubeconfig is reported with its error and the running session stays', async () => {
-    const t = setup({ prepareCluster: vi.fn(async () => { throw new Error('/home/op/.kube/prod.yaml:7:1: context "prod" names cluster "x", which is not defined'); }) });
+    const t = setup({
+      prepareCluster: vi.fn(async () => {
+        throw new Error('/home/op/.kube/prod.yaml:7:1: context "prod" names cluster "x", which is not defined');
+      }),
+    });
     await t.controller.start();
     t.controller.actions.openKubeconfig();
-    await vi.waitFor(() => expect(t.dialogs.error).toHaveBeenCalledWith('Could not open the kubeconfig', expect.stringContaining('prod.yaml:7:1')));
+    await vi.waitFor(() =>
+      expect(t.dialogs.error).toHaveBeenCalledWith('Could not open the kubeconfig', expect.stringContaining('prod.yaml:7:1')),
+    );
     expect(t.demos[0]!.closed).toBe(false);
     expect(t.client.current()?.label).toBe('simulated cluster');
   });
 
   it('a cluster that fails to listen after the switch brings the simulated cluster back, and says why', async () => {
-    const t = setup({ prepareCluster: vi.fn(async () => async () => { throw new Error('cannot listen on 127.0.0.1:8001: EADDRINUSE'); }) });
+    const t = setup({
+      prepareCluster: vi.fn(async () => async () => {
+        throw new Error('cannot listen on 127.0.0.1:8001: EADDRINUSE');
+      }),
+    });
     await t.controller.start();
     t.controller.actions.openKubeconfig();
     await vi.waitFor(() => expect(t.demos).toHaveLength(2));
@@ -178,7 +195,9 @@ describe('the desktop app controller', () => {
       throw new Error('/cases/CHG-1234/before-step-2.json: /servers/0/name: expected string, received number');
     });
     t.controller.actions.importSnapshot();
-    await vi.waitFor(() => expect(t.dialogs.error).toHaveBeenCalledWith('Could not import the snapshot', expect.stringContaining('/servers/0/name')));
+    await vi.waitFor(() =>
+      expect(t.dialogs.error).toHaveBeenCalledWith('Could not import the snapshot', expect.stringContaining('/servers/0/name')),
+    );
     expect(t.events).toHaveLength(count);
   });
 

@@ -56,7 +56,9 @@ export function createAppController(deps: AppControllerDeps): AppController {
 
   const session = () => client.current() as AppSession | undefined;
   const refreshMenu = () => {
-    deps.setMenu(buildMenuTemplate({ portAddress: session()?.portUrl, discoveryMode, platform: deps.platform, devTools: deps.devTools }, actions));
+    deps.setMenu(
+      buildMenuTemplate({ portAddress: session()?.portUrl, discoveryMode, platform: deps.platform, devTools: deps.devTools }, actions),
+    );
   };
   const showError = (title: string) => (err: unknown) => dialogs.error(title, err instanceof Error ? err.message : String(err));
 
@@ -100,7 +102,13 @@ export function createAppController(deps: AppControllerDeps): AppController {
         if (names.length > 1 && names.length <= MAX_CONTEXT_BUTTONS) {
           const defaultId = Math.max(0, names.indexOf(current ?? ''));
           const cancelId = names.length;
-          const choice = await dialogs.choose({ title: 'Choose context', message: `Which context of ${file}?`, buttons: [...names, 'Cancel'], defaultId, cancelId });
+          const choice = await dialogs.choose({
+            title: 'Choose context',
+            message: `Which context of ${file}?`,
+            buttons: [...names, 'Cancel'],
+            defaultId,
+            cancelId,
+          });
           if (choice === cancelId) return;
           context = names[choice];
         }
@@ -117,14 +125,21 @@ export function createAppController(deps: AppControllerDeps): AppController {
       void (async () => {
         const snapshot = await client.takeSnapshot();
         const stamp = snapshot.takenAt.replace(/[:.]/g, '-');
-        const file = await dialogs.saveFile({ title: 'Export routing snapshot', defaultPath: `peerscope-snapshot-${stamp}.json`, filters: [{ name: 'Routing snapshot', extensions: ['json'] }] });
+        const file = await dialogs.saveFile({
+          title: 'Export routing snapshot',
+          defaultPath: `peerscope-snapshot-${stamp}.json`,
+          filters: [{ name: 'Routing snapshot', extensions: ['json'] }],
+        });
         if (!file) return;
         deps.writeSnapshot(file, snapshot);
       })().catch(showError('Could not export the snapshot'));
     },
     importSnapshot() {
       void (async () => {
-        const file = await dialogs.openFile({ title: 'Import routing snapshot', filters: [{ name: 'Routing snapshot', extensions: ['json'] }] });
+        const file = await dialogs.openFile({
+          title: 'Import routing snapshot',
+          filters: [{ name: 'Routing snapshot', extensions: ['json'] }],
+        });
         if (!file) return;
         // Validated completely here; the window only ever receives a whole, valid snapshot.
         const snapshot = deps.readSnapshot(file);

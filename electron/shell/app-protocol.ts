@@ -8,11 +8,21 @@ import { APP_HOST, APP_SCHEME, CONTENT_SECURITY_POLICY } from './app-url.js';
 
 /** Must be registered before the app is ready (Electron's rule for privileged schemes). */
 export function appSchemePrivileges(): CustomScheme[] {
-  return [{
-    scheme: APP_SCHEME,
-    // standard: a real origin for CSP 'self' and relative URLs; secure: treated like https.
-    privileges: { standard: true, secure: true, supportFetchAPI: true, corsEnabled: false, stream: false, bypassCSP: false, allowServiceWorkers: false },
-  }];
+  return [
+    {
+      scheme: APP_SCHEME,
+      // standard: a real origin for CSP 'self' and relative URLs; secure: treated like https.
+      privileges: {
+        standard: true,
+        secure: true,
+        supportFetchAPI: true,
+        corsEnabled: false,
+        stream: false,
+        bypassCSP: false,
+        allowServiceWorkers: false,
+      },
+    },
+  ];
 }
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -90,7 +100,10 @@ export function createAppProtocolHandler(rendererDir: string): (request: AppRequ
       if (!isInside(realRoot, realFile) || !(await stat(realFile)).isFile()) return plain(404, 'not found');
       const body = await readFile(realFile);
       const type = CONTENT_TYPES[extname(realFile).toLowerCase()] ?? 'application/octet-stream';
-      return new Response(request.method === 'HEAD' ? null : body, { status: 200, headers: securityHeaders({ 'Content-Type': type, 'Content-Length': String(body.length) }) });
+      return new Response(request.method === 'HEAD' ? null : body, {
+        status: 200,
+        headers: securityHeaders({ 'Content-Type': type, 'Content-Length': String(body.length) }),
+      });
     } catch {
       return plain(404, 'not found');
     }

@@ -23,7 +23,9 @@ function fakeDeps(options: { lock?: boolean; packaged?: boolean } = {}) {
   const calls: string[] = [];
   const appListeners = new Map<string, (...args: unknown[]) => void>();
   let resolveReady!: () => void;
-  const ready = new Promise<void>((r) => { resolveReady = r; });
+  const ready = new Promise<void>((r) => {
+    resolveReady = r;
+  });
   const win = fakeWindow();
   let windowOptions: BrowserWindowConstructorOptions | undefined;
   const session = { setPermissionRequestHandler: vi.fn(), setPermissionCheckHandler: vi.fn(), webRequest: { onBeforeRequest: vi.fn() } };
@@ -31,9 +33,15 @@ function fakeDeps(options: { lock?: boolean; packaged?: boolean } = {}) {
     app: {
       isPackaged: options.packaged ?? false,
       enableSandbox: vi.fn(() => calls.push('enableSandbox')),
-      requestSingleInstanceLock: vi.fn(() => { calls.push('lock'); return options.lock ?? true; }),
+      requestSingleInstanceLock: vi.fn(() => {
+        calls.push('lock');
+        return options.lock ?? true;
+      }),
       quit: vi.fn(() => calls.push('quit')),
-      whenReady: vi.fn(() => { calls.push('whenReady'); return ready; }),
+      whenReady: vi.fn(() => {
+        calls.push('whenReady');
+        return ready;
+      }),
       on: vi.fn((event: string, l: (...args: unknown[]) => void) => appListeners.set(event, l)),
     },
     protocol: {
@@ -42,7 +50,11 @@ function fakeDeps(options: { lock?: boolean; packaged?: boolean } = {}) {
     },
     defaultSession: () => session,
     openExternal: vi.fn(async () => undefined),
-    createWindow: vi.fn((o: BrowserWindowConstructorOptions) => { windowOptions = o; calls.push('createWindow'); return win.window as unknown as ShellWindow; }),
+    createWindow: vi.fn((o: BrowserWindowConstructorOptions) => {
+      windowOptions = o;
+      calls.push('createWindow');
+      return win.window as unknown as ShellWindow;
+    }),
     preloadPath: '/dist/electron/preload.cjs',
     rendererDir: '/dist/renderer',
   } satisfies ShellDeps;
@@ -62,7 +74,13 @@ describe('startShell', () => {
     expect(f.session.setPermissionRequestHandler).toHaveBeenCalled();
     expect(f.session.setPermissionCheckHandler).toHaveBeenCalled();
     expect(f.session.webRequest.onBeforeRequest).toHaveBeenCalled();
-    expect(f.windowOptions()?.webPreferences).toMatchObject({ sandbox: true, contextIsolation: true, nodeIntegration: false, preload: '/dist/electron/preload.cjs', devTools: true });
+    expect(f.windowOptions()?.webPreferences).toMatchObject({
+      sandbox: true,
+      contextIsolation: true,
+      nodeIntegration: false,
+      preload: '/dist/electron/preload.cjs',
+      devTools: true,
+    });
     expect(f.win.window.loadURL).toHaveBeenCalledWith('peerscope://app/');
     expect(f.win.contents.windowOpenHandler).toBeDefined();
     expect(f.win.contents.navigate('will-navigate', 'https://example.com/')).toBe(true);

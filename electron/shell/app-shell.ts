@@ -23,7 +23,9 @@ export interface ShellDeps {
     on(event: 'web-contents-created', listener: (event: unknown, contents: ShellWindow['webContents']) => void): unknown;
   };
   readonly protocol: Pick<Protocol, 'registerSchemesAsPrivileged' | 'handle'>;
-  readonly defaultSession: () => Pick<Session, 'setPermissionRequestHandler' | 'setPermissionCheckHandler'> & { readonly webRequest: Pick<Session['webRequest'], 'onBeforeRequest'> };
+  readonly defaultSession: () => Pick<Session, 'setPermissionRequestHandler' | 'setPermissionCheckHandler'> & {
+    readonly webRequest: Pick<Session['webRequest'], 'onBeforeRequest'>;
+  };
   readonly openExternal: Shell['openExternal'];
   readonly createWindow: (options: BrowserWindowConstructorOptions) => ShellWindow;
   readonly preloadPath: string;

@@ -11,20 +11,39 @@ const settings = { policy: 'round-robin', discoveryMode: 'peer-aggregated' as co
 
 function fakeClient() {
   let listener: ((e: CoreEvent) => void) | undefined;
-  const unsubscribe = vi.fn(() => { listener = undefined; });
+  const unsubscribe = vi.fn(() => {
+    listener = undefined;
+  });
   const client = {
-    getOverview: vi.fn(async () => ({ ...settings, listen: null, servers: [], totals: Object.fromEntries(routeOutcomes.map((o) => [o, 0])), lastSeq: 0 })),
-    getRouteTable: vi.fn(), getEvents: vi.fn(async (args: unknown) => ({ events: [], lastSeq: 0, args })),
-    getHealthHistory: vi.fn(), getDiscoveryViews: vi.fn(),
+    getOverview: vi.fn(async () => ({
+      ...settings,
+      listen: null,
+      servers: [],
+      totals: Object.fromEntries(routeOutcomes.map((o) => [o, 0])),
+      lastSeq: 0,
+    })),
+    getRouteTable: vi.fn(),
+    getEvents: vi.fn(async (args: unknown) => ({ events: [], lastSeq: 0, args })),
+    getHealthHistory: vi.fn(),
+    getDiscoveryViews: vi.fn(),
     setDiscoveryMode: vi.fn(async ({ mode }: { mode: string }) => ({ ...settings, discoveryMode: mode })),
     setPolicy: vi.fn(async ({ policy }: { policy: string }) => {
-      if (policy === 'pin:leak') throw new Error('cannot reach https://admin:hunter2@10.0.0.1 with Bearer abc.def.ghi\n    at secret (/home/op/.kube/config:3)');
+      if (policy === 'pin:leak')
+        throw new Error('cannot reach https://admin:hunter2@10.0.0.1 with Bearer abc.def.ghi\n    at secret (/home/op/.kube/config:3)');
       if (policy === 'pin:nobody') throw new PeerscopeError('PEERSCOPE_ERR_POLICY', 'no server is named "nobody"');
       return { ...settings, policy };
     }),
-    takeSnapshot: vi.fn(), startRollout: vi.fn(), pauseRollout: vi.fn(),
-    setTrafficRate: vi.fn(async ({ rps }: { rps: number }) => ({ rollout: { phase: 'idle', from: 'a', to: 'b', upgraded: [] }, trafficRps: rps })),
-    subscribe: vi.fn((l: (e: CoreEvent) => void) => { listener = l; return unsubscribe; }),
+    takeSnapshot: vi.fn(),
+    startRollout: vi.fn(),
+    pauseRollout: vi.fn(),
+    setTrafficRate: vi.fn(async ({ rps }: { rps: number }) => ({
+      rollout: { phase: 'idle', from: 'a', to: 'b', upgraded: [] },
+      trafficRps: rps,
+    })),
+    subscribe: vi.fn((l: (e: CoreEvent) => void) => {
+      listener = l;
+      return unsubscribe;
+    }),
   };
   return { client: client as unknown as CoreClient & typeof client, push: (e: CoreEvent) => listener?.(e), unsubscribe };
 }
@@ -33,19 +52,35 @@ function fakeIpcMain() {
   const handlers = new Map<string, (event: unknown, ...args: unknown[]) => Promise<unknown>>();
   return {
     handlers,
-    handle: vi.fn((channel: string, h: (event: unknown, ...args: unknown[]) => Promise<unknown>) => { handlers.set(channel, h); }),
-    removeHandler: vi.fn((channel: string) => { handlers.delete(channel); }),
+    handle: vi.fn((channel: string, h: (event: unknown, ...args: unknown[]) => Promise<unknown>) => {
+      handlers.set(channel, h);
+    }),
+    removeHandler: vi.fn((channel: string) => {
+      handlers.delete(channel);
+    }),
   };
 }
 
 function fakeSender(id = 1) {
   const once = new Map<string, () => void>();
   return {
-    id, sent: [] as unknown[], destroyed: false,
-    send(channel: string, payload: unknown) { this.sent.push([channel, payload]); },
-    once(event: string, l: () => void) { once.set(event, l); return this; },
-    isDestroyed() { return this.destroyed; },
-    destroy() { this.destroyed = true; once.get('destroyed')?.(); },
+    id,
+    sent: [] as unknown[],
+    destroyed: false,
+    send(channel: string, payload: unknown) {
+      this.sent.push([channel, payload]);
+    },
+    once(event: string, l: () => void) {
+      once.set(event, l);
+      return this;
+    },
+    isDestroyed() {
+      return this.destroyed;
+    },
+    destroy() {
+      this.destroyed = true;
+      once.get('destroyed')?.();
+    },
   };
 }
 
@@ -55,7 +90,9 @@ describe('registerCoreIpc', () => {
   it('handles one peerscope:<method> channel per contract method, plus subscribe/unsubscribe', () => {
     const ipc = fakeIpcMain();
     const registration = registerCoreIpc(ipc, fakeClient().client);
-    expect([...ipc.handlers.keys()].sort()).toEqual([...coreMethodNames.map((m) => `peerscope:${m}`), 'peerscope:subscribe', 'peerscope:unsubscribe'].sort());
+    expect([...ipc.handlers.keys()].sort()).toEqual(
+      [...coreMethodNames.map((m) => `peerscope:${m}`), 'peerscope:subscribe', 'peerscope:unsubscribe'].sort(),
+    );
     expect(registration.channels).toHaveLength(coreMethodNames.length + 2);
     registration.dispose();
     expect(ipc.handlers.size).toBe(0);
@@ -65,7 +102,9 @@ describe('registerCoreIpc', () => {
     const ipc = fakeIpcMain();
     const { client } = fakeClient();
     registerCoreIpc(ipc, client);
-    await expect(ipc.handlers.get('peerscope:setPolicy')!(appEvent(), { policy: 'random' })).resolves.toEqual({ result: { ...settings, policy: 'random' } });
+    await expect(ipc.handlers.get('peerscope:setPolicy')!(appEvent(), { policy: 'random' })).resolves.toEqual({
+      result: { ...settings, policy: 'random' },
+    });
     expect(client.setPolicy).toHaveBeenCalledWith({ policy: 'random' });
     await ipc.handlers.get('peerscope:setDiscoveryMode')!(appEvent(), { mode: 'nopeer' });
     expect(client.setDiscoveryMode).toHaveBeenCalledWith({ mode: 'nopeer' });
@@ -117,7 +156,9 @@ describe('registerCoreIpc', () => {
     const logged: unknown[][] = [];
     const spy = vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => void logged.push(args));
     try {
-      const reply = await ipc.handlers.get('peerscope:setPolicy')!(appEvent(), { policy: 'pin:leak' }) as { error: { code: string; message: string } };
+      const reply = (await ipc.handlers.get('peerscope:setPolicy')!(appEvent(), { policy: 'pin:leak' })) as {
+        error: { code: string; message: string };
+      };
       expect(Object.keys(reply)).toEqual(['error']);
       expect(Object.keys(reply.error).sort()).toEqual(['code', 'message']);
       expect(reply.error.code).toBe('PEERSCOPE_ERR_INTERNAL');
@@ -166,11 +207,19 @@ describe('preload API over the real main-side handlers', () => {
     registerCoreIpc(ipc, core.client);
     const sender = fakeSender(3);
     const rendererListeners = new Map<string, (event: unknown, payload: unknown) => void>();
-    sender.send = (channel: string, payload: unknown) => { rendererListeners.get(channel)?.({ sender: 'ipcRenderer itself' }, payload); };
+    sender.send = (channel: string, payload: unknown) => {
+      rendererListeners.get(channel)?.({ sender: 'ipcRenderer itself' }, payload);
+    };
     const ipcRenderer = {
       invoke: vi.fn((channel: string, ...args: unknown[]) => ipc.handlers.get(channel)!(appEvent(sender), ...args)),
-      on: vi.fn((channel: string, l: (event: unknown, payload: unknown) => void) => { rendererListeners.set(channel, l); return ipcRenderer; }),
-      removeListener: vi.fn((channel: string) => { rendererListeners.delete(channel); return ipcRenderer; }),
+      on: vi.fn((channel: string, l: (event: unknown, payload: unknown) => void) => {
+        rendererListeners.set(channel, l);
+        return ipcRenderer;
+      }),
+      removeListener: vi.fn((channel: string) => {
+        rendererListeners.delete(channel);
+        return ipcRenderer;
+      }),
     };
     return { api: createBridgedCoreClient(buildPreloadApi(ipcRenderer as never)), core, ipcRenderer, rendererListeners };
   }
@@ -188,7 +237,10 @@ describe('preload API over the real main-side handlers', () => {
 
   it('rejects with the code and message the main side sent', async () => {
     const { api } = wire();
-    await expect(api.setPolicy({ policy: '' })).rejects.toMatchObject({ code: 'PEERSCOPE_ERR_INVALID_ARGUMENTS', message: expect.stringMatching(/^invalid arguments for setPolicy/) });
+    await expect(api.setPolicy({ policy: '' })).rejects.toMatchObject({
+      code: 'PEERSCOPE_ERR_INVALID_ARGUMENTS',
+      message: expect.stringMatching(/^invalid arguments for setPolicy/),
+    });
     await expect(api.setPolicy({ policy: 'pin:nobody' })).rejects.toBeInstanceOf(PeerscopeError);
   });
 

@@ -24,47 +24,60 @@ export function registerCoreIpc(ipcMain: Pick<IpcMain, 'handle' | 'removeHandler
   const dispatch = createCoreDispatcher(client);
 
   const fromApp = (event: InvokeEvent) => isAppUrl(event.senderFrame?.url);
-  const refused: IpcReply = { error: { code: 'PEERSCOPE_ERR_REFUSED', message: 'refused: this call is only accepted from the Peerscope window' } };
-
-  const guarded = (method: string, body: (event: InvokeEvent, args: unknown[]) => Promise<unknown>): Handler => async (event, ...args) => {
-    if (!fromApp(event)) return refused;
-    try {
-      return { result: await body(event, args) };
-    } catch (error) {
-      const wire = toCallError(error, method);
-      if (wire.code === 'PEERSCOPE_ERR_INTERNAL') console.error(`peerscope: ${method} failed:`, error);
-      return { error: wire };
-    }
+  const refused: IpcReply = {
+    error: { code: 'PEERSCOPE_ERR_REFUSED', message: 'refused: this call is only accepted from the Peerscope window' },
   };
+
+  const guarded =
+    (method: string, body: (event: InvokeEvent, args: unknown[]) => Promise<unknown>): Handler =>
+    async (event, ...args) => {
+      if (!fromApp(event)) return refused;
+      try {
+        return { result: await body(event, args) };
+      } catch (error) {
+        const wire = toCallError(error, method);
+        if (wire.code === 'PEERSCOPE_ERR_INTERNAL') console.error(`peerscope: ${method} failed:`, error);
+        return { error: wire };
+      }
+    };
 
   const handlers = new Map<string, Handler>();
   for (const method of coreMethodNames) {
-    handlers.set(channelOf(method), guarded(method, async (_event, args) => {
-      if (args.length > 1) throw new PeerscopeError('PEERSCOPE_ERR_INVALID_ARGUMENTS', `${method} takes one argument object`);
-      return dispatch(method, args[0]);
-    }));
+    handlers.set(
+      channelOf(method),
+      guarded(method, async (_event, args) => {
+        if (args.length > 1) throw new PeerscopeError('PEERSCOPE_ERR_INVALID_ARGUMENTS', `${method} takes one argument object`);
+        return dispatch(method, args[0]);
+      }),
+    );
   }
 
   const stop = (senderId: number) => {
     subscriptions.get(senderId)?.();
     subscriptions.delete(senderId);
   };
-  handlers.set(SUBSCRIBE_CHANNEL, guarded('subscribe', async (event) => {
-    const { sender } = event;
-    if (subscriptions.has(sender.id)) return true;
-    const unsubscribe = client.subscribe((coreEvent: CoreEvent) => {
-      if (sender.isDestroyed()) stop(sender.id);
-      else sender.send(EVENT_CHANNEL, coreEvent);
-    });
-    subscriptions.set(sender.id, unsubscribe);
-    // The window closed or its renderer died: nobody is left to receive events.
-    sender.once('destroyed', () => stop(sender.id));
-    return true;
-  }));
-  handlers.set(UNSUBSCRIBE_CHANNEL, guarded('unsubscribe', async (event) => {
-    stop(event.sender.id);
-    return true;
-  }));
+  handlers.set(
+    SUBSCRIBE_CHANNEL,
+    guarded('subscribe', async (event) => {
+      const { sender } = event;
+      if (subscriptions.has(sender.id)) return true;
+      const unsubscribe = client.subscribe((coreEvent: CoreEvent) => {
+        if (sender.isDestroyed()) stop(sender.id);
+        else sender.send(EVENT_CHANNEL, coreEvent);
+      });
+      subscriptions.set(sender.id, unsubscribe);
+      // The window closed or its renderer died: nobody is left to receive events.
+      sender.once('destroyed', () => stop(sender.id));
+      return true;
+    }),
+  );
+  handlers.set(
+    UNSUBSCRIBE_CHANNEL,
+    guarded('unsubscribe', async (event) => {
+      stop(event.sender.id);
+      return true;
+    }),
+  );
 
   for (const [channel, handler] of handlers) ipcMain.handle(channel, handler as Parameters<IpcMain['handle']>[1]);
 

@@ -10,8 +10,12 @@ describe('permissions', () => {
     let requestHandler: ((wc: unknown, permission: string, callback: (granted: boolean) => void) => void) | undefined;
     let checkHandler: ((...args: unknown[]) => boolean) | undefined;
     const session = {
-      setPermissionRequestHandler: vi.fn((h) => { requestHandler = h; }),
-      setPermissionCheckHandler: vi.fn((h) => { checkHandler = h; }),
+      setPermissionRequestHandler: vi.fn((h) => {
+        requestHandler = h;
+      }),
+      setPermissionCheckHandler: vi.fn((h) => {
+        checkHandler = h;
+      }),
     };
     denyAllPermissions(session);
     for (const permission of ['media', 'notifications', 'clipboard-read', 'geolocation', 'openExternal']) {
@@ -49,10 +53,16 @@ describe('navigation and new windows', () => {
   });
 });
 
-describe('requests of the app\'s pages', () => {
+describe("requests of the app's pages", () => {
   it('go to the app origin only: never the local port, the cluster or the network', () => {
     let listener: ((details: { url: string }, callback: (r: { cancel: boolean }) => void) => void) | undefined;
-    restrictRequests({ webRequest: { onBeforeRequest: vi.fn((l) => { listener = l; }) } } as unknown as Parameters<typeof restrictRequests>[0]);
+    restrictRequests({
+      webRequest: {
+        onBeforeRequest: vi.fn((l) => {
+          listener = l;
+        }),
+      },
+    } as unknown as Parameters<typeof restrictRequests>[0]);
     const cancelled = (url: string) => {
       let answer: boolean | undefined;
       listener!({ url }, (r) => (answer = r.cancel));
@@ -62,7 +72,15 @@ describe('requests of the app\'s pages', () => {
     expect(cancelled('devtools://devtools/bundled/inspector.html')).toBe(false);
     expect(cancelled('blob:peerscope://app/5b1f0c2e-0000-4000-8000-000000000000')).toBe(false);
     expect(cancelled('data:image/svg+xml,<svg/>')).toBe(false);
-    for (const url of ['http://127.0.0.1:8001/api/v1/secrets', 'ws://127.0.0.1:8001/api/v1/namespaces/d/pods/p/exec', 'https://evil.example/', 'peerscope://evil/', 'file:///etc/passwd', 'blob:https://evil.example/x', 'chrome://gpu']) {
+    for (const url of [
+      'http://127.0.0.1:8001/api/v1/secrets',
+      'ws://127.0.0.1:8001/api/v1/namespaces/d/pods/p/exec',
+      'https://evil.example/',
+      'peerscope://evil/',
+      'file:///etc/passwd',
+      'blob:https://evil.example/x',
+      'chrome://gpu',
+    ]) {
       expect(cancelled(url), url).toBe(true);
     }
   });

@@ -7,7 +7,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { coreClientMethods, createBridgedCoreClient, type CoreClient, type CoreClientMethod, type CoreEvent, type RoutingSnapshot } from '../../proxy-core/contract/index.js';
+import {
+  coreClientMethods,
+  createBridgedCoreClient,
+  type CoreClient,
+  type CoreClientMethod,
+  type CoreEvent,
+  type RoutingSnapshot,
+} from '../../proxy-core/contract/index.js';
 import { prepareClusterSession, type ClusterSession } from '../../proxy-core/src/index.js';
 import { loadRelease } from '../../proxy-core/src/releases/index.js';
 import { startSimCluster, type SimCluster } from '../../proxy-core/sim/index.js';
@@ -44,16 +51,21 @@ describe('IPC round trip over a kubeconfig session', () => {
     const kubeconfig = join(mkdtempSync(join(tmpdir(), 'ipc-roundtrip-')), 'config');
     writeFileSync(kubeconfig, kubeconfigText);
     session = await (await prepareClusterSession({ kubeconfig, listen: { host: '127.0.0.1', port: 0 } })).start();
-    registerCoreIpc({ handle: (c, h) => void handlers.set(c, h as Handler), removeHandler: (c) => void handlers.delete(c) }, session.service);
-    api = createBridgedCoreClient(buildPreloadApi({
-      invoke: async (channel: string, ...args: unknown[]) => {
-        const reply = await handlers.get(channel)!(frame('peerscope://app/'), ...args);
-        crossed.push(reply);
-        return reply;
-      },
-      on: (channel: string, l: (event: unknown, payload: unknown) => void) => void rendererListeners.set(channel, l),
-      removeListener: (channel: string) => void rendererListeners.delete(channel),
-    } as never));
+    registerCoreIpc(
+      { handle: (c, h) => void handlers.set(c, h as Handler), removeHandler: (c) => void handlers.delete(c) },
+      session.service,
+    );
+    api = createBridgedCoreClient(
+      buildPreloadApi({
+        invoke: async (channel: string, ...args: unknown[]) => {
+          const reply = await handlers.get(channel)!(frame('peerscope://app/'), ...args);
+          crossed.push(reply);
+          return reply;
+        },
+        on: (channel: string, l: (event: unknown, payload: unknown) => void) => void rendererListeners.set(channel, l),
+        removeListener: (channel: string) => void rendererListeners.delete(channel),
+      } as never),
+    );
   }, 60_000);
   afterAll(async () => {
     await session?.close();
@@ -87,27 +99,41 @@ describe('IPC round trip over a kubeconfig session', () => {
     };
     // Methods with arguments get a wrong one; methods without get one they do not take.
     const invalid: Partial<Record<CoreClientMethod, unknown>> = {
-      getEvents: { limit: 0 }, setDiscoveryMode: { mode: 'everything' }, setPolicy: { policy: '' },
-      readSnapshot: { text: 42, file: 'x.json' }, compareSnapshots: { before: {}, after: snapshot }, getImpactReport: { to: '' },
+      getEvents: { limit: 0 },
+      setDiscoveryMode: { mode: 'everything' },
+      setPolicy: { policy: '' },
+      readSnapshot: { text: 42, file: 'x.json' },
+      compareSnapshots: { before: {}, after: snapshot },
+      getImpactReport: { to: '' },
     };
     const simOnly = new Set<CoreClientMethod>(['startRollout', 'pauseRollout', 'setTrafficRate']);
     for (const method of Object.keys(coreClientMethods) as CoreClientMethod[]) {
       if (simOnly.has(method)) {
         // A real cluster has no simulator: a plain message, not a crash or a stack.
-        await expect(valid[method](), method).rejects.toMatchObject({ code: 'PEERSCOPE_ERR_NO_SIMULATOR', message: expect.stringMatching(/simulat|no .*(rollout|traffic)/i) });
+        await expect(valid[method](), method).rejects.toMatchObject({
+          code: 'PEERSCOPE_ERR_NO_SIMULATOR',
+          message: expect.stringMatching(/simulat|no .*(rollout|traffic)/i),
+        });
         continue;
       }
       const result = await valid[method]();
       expect(coreClientMethods[method].result.safeParse(result).success, method).toBe(true);
 
       // From a frame that is not the app: refused before the core is asked.
-      expect(await handlers.get(`peerscope:${method}`)!(frame('https://evil.example/'), {}), method).toEqual({ error: { code: 'PEERSCOPE_ERR_REFUSED', message: expect.stringMatching(/^refused/) } });
+      expect(await handlers.get(`peerscope:${method}`)!(frame('https://evil.example/'), {}), method).toEqual({
+        error: { code: 'PEERSCOPE_ERR_REFUSED', message: expect.stringMatching(/^refused/) },
+      });
       // Invalid arguments: the contract's schema names the problem.
       const bad = await handlers.get(`peerscope:${method}`)!(frame('peerscope://app/'), invalid[method] ?? { unexpected: true });
-      expect(bad, method).toEqual({ error: { code: 'PEERSCOPE_ERR_INVALID_ARGUMENTS', message: expect.stringMatching(new RegExp(`^(invalid arguments for ${method}|${method} takes no arguments)`)) } });
+      expect(bad, method).toEqual({
+        error: {
+          code: 'PEERSCOPE_ERR_INVALID_ARGUMENTS',
+          message: expect.stringMatching(new RegExp(`^(invalid arguments for ${method}|${method} takes no arguments)`)),
+        },
+      });
     }
     expect((await api.getOverview()).discoveryMode).toBe('nopeer');
-    expect((await api.readSnapshot({ text: '{"apiVersion": "peerscope.dev/v1",', file: 'cut.json' }))).toMatchObject({ ok: false });
+    expect(await api.readSnapshot({ text: '{"apiVersion": "peerscope.dev/v1",', file: 'cut.json' })).toMatchObject({ ok: false });
 
     await new Promise((r) => setTimeout(r, 400)); // the batch of routing events is pushed
     unsubscribe();

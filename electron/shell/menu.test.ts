@@ -3,8 +3,12 @@ import type { MenuItemConstructorOptions } from 'electron';
 import { buildMenuTemplate, type MenuActions, type MenuState } from './menu.js';
 
 const actions = (): MenuActions => ({
-  openKubeconfig: vi.fn(), startSimulatedCluster: vi.fn(), exportSnapshot: vi.fn(),
-  importSnapshot: vi.fn(), toggleDiscoveryMode: vi.fn(), copyPortAddress: vi.fn(),
+  openKubeconfig: vi.fn(),
+  startSimulatedCluster: vi.fn(),
+  exportSnapshot: vi.fn(),
+  importSnapshot: vi.fn(),
+  toggleDiscoveryMode: vi.fn(),
+  copyPortAddress: vi.fn(),
 });
 const state: MenuState = { portAddress: 'http://127.0.0.1:8001', discoveryMode: 'peer-aggregated', platform: 'linux', devTools: false };
 
@@ -50,7 +54,10 @@ describe('application menu', () => {
   });
 
   it('offers devtools only when allowed, and the macOS app menu on macOS', () => {
-    const roles = (t: MenuItemConstructorOptions[]) => items(t).map((i) => i.role).filter(Boolean);
+    const roles = (t: MenuItemConstructorOptions[]) =>
+      items(t)
+        .map((i) => i.role)
+        .filter(Boolean);
     expect(roles(buildMenuTemplate(state, actions()))).not.toContain('toggleDevTools');
     expect(roles(buildMenuTemplate({ ...state, devTools: true }, actions()))).toContain('toggleDevTools');
     expect(buildMenuTemplate({ ...state, platform: 'darwin' }, actions())[0]?.role).toBe('appMenu');

@@ -58,7 +58,14 @@ export function buildMenuTemplate(state: MenuState, actions: MenuActions): MenuI
       },
     ],
   });
-  const viewItems: MenuItemConstructorOptions[] = [{ role: 'reload' }, { role: 'resetZoom' }, { role: 'zoomIn' }, { role: 'zoomOut' }, { type: 'separator' }, { role: 'togglefullscreen' }];
+  const viewItems: MenuItemConstructorOptions[] = [
+    { role: 'reload' },
+    { role: 'resetZoom' },
+    { role: 'zoomIn' },
+    { role: 'zoomOut' },
+    { type: 'separator' },
+    { role: 'togglefullscreen' },
+  ];
   if (state.devTools) viewItems.push({ role: 'toggleDevTools' });
   template.push({ label: 'View', submenu: viewItems });
   template.push({ role: 'windowMenu' });

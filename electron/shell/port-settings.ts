@@ -13,7 +13,11 @@ type Flag = keyof typeof FLAGS;
  * alone), as `--flag value` or `--flag=value`, repeatable. A bad pattern throws naming the flag.
  */
 export function portSettingsFromArgv(argv: readonly string[]): PortFilters {
-  const out: { acceptOrigins: string[]; rejectPaths: string[]; rejectMethods: string[] } = { acceptOrigins: [], rejectPaths: [], rejectMethods: [] };
+  const out: { acceptOrigins: string[]; rejectPaths: string[]; rejectMethods: string[] } = {
+    acceptOrigins: [],
+    rejectPaths: [],
+    rejectMethods: [],
+  };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
     const eq = arg.indexOf('=');

@@ -17,7 +17,12 @@ Object.assign(app, {
   whenReady: () => Promise.resolve(),
   quit: () => {
     state.quitAt ??= Date.now();
-    const event = { defaultPrevented: false, preventDefault() { this.defaultPrevented = true; } };
+    const event = {
+      defaultPrevented: false,
+      preventDefault() {
+        this.defaultPrevented = true;
+      },
+    };
     app.emit('will-quit', event);
     if (!event.defaultPrevented) {
       report('quit', { ms: Date.now() - state.quitAt });
@@ -33,9 +38,15 @@ class FakeWebContents extends EventEmitter {
     this.id = 1;
     this.sent = [];
   }
-  setWindowOpenHandler(handler) { this.windowOpenHandler = handler; }
-  send(channel, payload) { this.sent.push({ channel, payload }); }
-  isDestroyed() { return false; }
+  setWindowOpenHandler(handler) {
+    this.windowOpenHandler = handler;
+  }
+  send(channel, payload) {
+    this.sent.push({ channel, payload });
+  }
+  isDestroyed() {
+    return false;
+  }
 }
 
 /** Calls an IPC handler as a frame of `url` would; returns the handler's reply envelope. */
@@ -64,11 +75,17 @@ class BrowserWindow extends EventEmitter {
     const events = [...new Set(state.window.webContents.sent.map((m) => m.payload.type))];
     report('renderer', { subscribed, overview, foreign, badArgs, events, channels: [...handlers.keys()] });
     // What a web page in the operator's browser gets from the app's port, and a watch left open at quit.
-    const portUrl = menuLabels().find((l) => l.startsWith('Local port: '))?.slice('Local port: '.length);
+    const portUrl = menuLabels()
+      .find((l) => l.startsWith('Local port: '))
+      ?.slice('Local port: '.length);
     const status = async (path, init = {}) => (await fetch(`${portUrl}${path}`, init).catch((e) => ({ status: String(e) }))).status;
     report('port', {
       plain: await status('/version'),
-      foreignOrigin: await status('/api/v1/namespaces/default/configmaps', { method: 'POST', headers: { origin: 'https://evil.example', 'content-type': 'text/plain' }, body: '{}' }),
+      foreignOrigin: await status('/api/v1/namespaces/default/configmaps', {
+        method: 'POST',
+        headers: { origin: 'https://evil.example', 'content-type': 'text/plain' },
+        body: '{}',
+      }),
       crossSite: await status('/api/v1/pods', { headers: { 'sec-fetch-site': 'cross-site' } }),
       rejectedMethod: await status('/api/v1/namespaces/default/configmaps/x', { method: 'DELETE' }),
     });
@@ -79,13 +96,19 @@ class BrowserWindow extends EventEmitter {
   show() {}
   focus() {}
   restore() {}
-  isMinimized() { return false; }
+  isMinimized() {
+    return false;
+  }
 }
 
 let menu;
 const menuLabels = () => {
   const labels = [];
-  const walk = (items) => items.forEach((i) => { if (i.label) labels.push(i.label); if (Array.isArray(i.submenu)) walk(i.submenu); });
+  const walk = (items) =>
+    items.forEach((i) => {
+      if (i.label) labels.push(i.label);
+      if (Array.isArray(i.submenu)) walk(i.submenu);
+    });
   walk(menu ?? []);
   return labels;
 };
@@ -93,8 +116,17 @@ const electron = {
   app,
   BrowserWindow,
   ipcMain: { handle: (channel, fn) => handlers.set(channel, fn), removeHandler: (channel) => handlers.delete(channel) },
-  protocol: { registerSchemesAsPrivileged: (schemes) => report('schemes', { schemes }), handle: (scheme) => report('protocol', { scheme }) },
-  session: { defaultSession: { setPermissionRequestHandler: () => {}, setPermissionCheckHandler: () => {}, webRequest: { onBeforeRequest: () => report('request-filter', {}) } } },
+  protocol: {
+    registerSchemesAsPrivileged: (schemes) => report('schemes', { schemes }),
+    handle: (scheme) => report('protocol', { scheme }),
+  },
+  session: {
+    defaultSession: {
+      setPermissionRequestHandler: () => {},
+      setPermissionCheckHandler: () => {},
+      webRequest: { onBeforeRequest: () => report('request-filter', {}) },
+    },
+  },
   shell: { openExternal: async () => {} },
   clipboard: { writeText: () => {} },
   dialog: {

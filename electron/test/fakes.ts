@@ -25,7 +25,12 @@ export class FakeWebContents {
   /** Fires `event` like Chromium would; returns whether a listener called preventDefault(). */
   navigate(event: string, url: string): boolean {
     let prevented = false;
-    const e = { url, preventDefault: () => { prevented = true; } };
+    const e = {
+      url,
+      preventDefault: () => {
+        prevented = true;
+      },
+    };
     for (const l of this.listeners.get(event) ?? []) (l as (e: unknown, url: string) => void)(e, url);
     return prevented;
   }

@@ -10,9 +10,10 @@ import { discoveryModeSchema } from './settings.js';
 import { buildClient, buildDispatcher, type CallsOf, type CallTransport, type Dispatch, type MethodTable } from './rpc.js';
 import { routingSnapshotSchema, snapshotDiffSchema, snapshotReadResultSchema } from './snapshot.js';
 
-
 /** Requests through the local port by outcome, one entry per outcome. */
-export const outcomeTotalsSchema = z.object(Object.fromEntries(routeOutcomes.map((o) => [o, z.number().int().nonnegative()])) as Record<RouteOutcome, z.ZodNumber>);
+export const outcomeTotalsSchema = z.object(
+  Object.fromEntries(routeOutcomes.map((o) => [o, z.number().int().nonnegative()])) as Record<RouteOutcome, z.ZodNumber>,
+);
 export type OutcomeTotals = Record<RouteOutcome, number>;
 
 export const rolloutPhaseSchema = z.enum(['idle', 'running', 'paused', 'done', 'aborted']);
@@ -91,15 +92,17 @@ export const eventsPageSchema = z.object({
 export type EventsPage = z.infer<typeof eventsPageSchema>;
 
 export const healthHistorySchema = z.object({
-  servers: z.array(z.object({
-    name: z.string(),
-    samples: z.array(healthSampleSchema),
-    /**
-     * Requests this server failed, per 5-second bucket (only buckets with failures; oldest first):
-     * refused or reset connections, stalls, answers cut short, and its own 5xx answers.
-     */
-    errors: z.array(z.object({ at: z.number(), count: z.number().int().positive() })).optional(),
-  })),
+  servers: z.array(
+    z.object({
+      name: z.string(),
+      samples: z.array(healthSampleSchema),
+      /**
+       * Requests this server failed, per 5-second bucket (only buckets with failures; oldest first):
+       * refused or reset connections, stalls, answers cut short, and its own 5xx answers.
+       */
+      errors: z.array(z.object({ at: z.number(), count: z.number().int().positive() })).optional(),
+    }),
+  ),
 });
 export type HealthHistory = z.infer<typeof healthHistorySchema>;
 
@@ -110,17 +113,19 @@ export const discoveryViewsSchema = z.object({
   mode: discoveryModeSchema,
   /** The peer-aggregated document (/api of the handling server + merged /apis) as `handling` answers it. */
   merged: z.object({ handling: z.string().nullable(), gvrs: z.array(gvrKeySchema) }),
-  servers: z.array(z.object({
-    name: z.string(),
-    discovery: z.enum(['ok', 'stale', 'none']),
-    gitVersion: z.string().optional(),
-    /** The server's own (nopeer) document. */
-    gvrs: z.array(gvrKeySchema),
-    /** In the merged document but not in this server's own: what peer-aggregation adds for its clients. */
-    onlyInMerged: z.array(gvrKeySchema),
-    /** In this server's own document but not in the merged one (CRDs of R6 aside, normally empty). */
-    onlyInOwn: z.array(gvrKeySchema),
-  })),
+  servers: z.array(
+    z.object({
+      name: z.string(),
+      discovery: z.enum(['ok', 'stale', 'none']),
+      gitVersion: z.string().optional(),
+      /** The server's own (nopeer) document. */
+      gvrs: z.array(gvrKeySchema),
+      /** In the merged document but not in this server's own: what peer-aggregation adds for its clients. */
+      onlyInMerged: z.array(gvrKeySchema),
+      /** In this server's own document but not in the merged one (CRDs of R6 aside, normally empty). */
+      onlyInOwn: z.array(gvrKeySchema),
+    }),
+  ),
 });
 export type DiscoveryViews = z.infer<typeof discoveryViewsSchema>;
 
@@ -156,7 +161,11 @@ export const setTrafficRateArgsSchema = z.object({ rps: z.number().nonnegative()
  * A snapshot file's text and its name (shown in errors). `size` is the file's size in bytes when the
  * host knows it: a file over MAX_SNAPSHOT_BYTES is refused by its size, so a host need not read it.
  */
-export const readSnapshotArgsSchema = z.object({ text: z.string(), file: z.string().min(1).max(4096), size: z.number().int().nonnegative().optional() });
+export const readSnapshotArgsSchema = z.object({
+  text: z.string(),
+  file: z.string().min(1).max(4096),
+  size: z.number().int().nonnegative().optional(),
+});
 export type ReadSnapshotArgs = z.infer<typeof readSnapshotArgsSchema>;
 export const compareSnapshotsArgsSchema = z.object({ before: routingSnapshotSchema, after: routingSnapshotSchema });
 export type CompareSnapshotsArgs = z.infer<typeof compareSnapshotsArgsSchema>;

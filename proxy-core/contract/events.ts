@@ -2,7 +2,16 @@
 // no credentials, no query strings (they can carry secrets), no bodies.
 import { z } from 'zod';
 
-export const routeOutcomes = ['local', 'rerouted', 'notfound', 'unavailable', 'discovery-merged', 'discovery-own', 'non-resource', 'rejected'] as const;
+export const routeOutcomes = [
+  'local',
+  'rerouted',
+  'notfound',
+  'unavailable',
+  'discovery-merged',
+  'discovery-own',
+  'non-resource',
+  'rejected',
+] as const;
 export const routeOutcomeSchema = z.enum(routeOutcomes);
 export type RouteOutcome = z.infer<typeof routeOutcomeSchema>;
 

@@ -32,7 +32,11 @@ export function buildClient<T extends MethodTable>(table: T, call: CallTransport
     client[method] = async (input?: unknown) => {
       const answer = await call(method, row.args === undefined ? undefined : input);
       const parsed = row.result.safeParse(answer);
-      if (!parsed.success) throw new PeerscopeError('PEERSCOPE_ERR_BAD_ANSWER', `${method}: the answer does not match the contract: ${describeIssues(parsed.error)}`);
+      if (!parsed.success)
+        throw new PeerscopeError(
+          'PEERSCOPE_ERR_BAD_ANSWER',
+          `${method}: the answer does not match the contract: ${describeIssues(parsed.error)}`,
+        );
       return parsed.data;
     };
   }
@@ -44,7 +48,11 @@ export function buildClient<T extends MethodTable>(table: T, call: CallTransport
  * synthetic data): each method of the table without a handler answers `fallback(method)` (typically
  * a refusal), so a new method needs no edit in such a client unless it behaves specially there.
  */
-export function clientFromHandlers<T extends MethodTable>(table: T, handlers: Partial<CallsOf<T>>, fallback: (method: keyof T & string) => Promise<never>): CallsOf<T> {
+export function clientFromHandlers<T extends MethodTable>(
+  table: T,
+  handlers: Partial<CallsOf<T>>,
+  fallback: (method: keyof T & string) => Promise<never>,
+): CallsOf<T> {
   const client: Record<string, unknown> = {};
   for (const method of Object.keys(table)) client[method] = (handlers as Record<string, unknown>)[method] ?? (() => fallback(method));
   return client as CallsOf<T>;
@@ -63,12 +71,14 @@ export function buildDispatcher<T extends MethodTable>(table: T, service: CallsO
     const row = table[method]!;
     const call = service[method] as (input?: unknown) => Promise<unknown>;
     if (row.args === undefined) {
-      if (rawInput !== undefined && !isEmptyObject(rawInput)) throw new PeerscopeError('PEERSCOPE_ERR_INVALID_ARGUMENTS', `${method} takes no arguments`);
+      if (rawInput !== undefined && !isEmptyObject(rawInput))
+        throw new PeerscopeError('PEERSCOPE_ERR_INVALID_ARGUMENTS', `${method} takes no arguments`);
       return call.call(service);
     }
     // No argument object at all is an empty one: a method whose fields are all optional needs none.
     const parsed = row.args.safeParse(rawInput ?? {});
-    if (!parsed.success) throw new PeerscopeError('PEERSCOPE_ERR_INVALID_ARGUMENTS', `invalid arguments for ${method}: ${describeIssues(parsed.error)}`);
+    if (!parsed.success)
+      throw new PeerscopeError('PEERSCOPE_ERR_INVALID_ARGUMENTS', `invalid arguments for ${method}: ${describeIssues(parsed.error)}`);
     return call.call(service, parsed.data);
   };
 }

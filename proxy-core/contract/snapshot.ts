@@ -16,18 +16,20 @@ export const SNAPSHOT_KIND = 'RoutingSnapshot';
 const gvrKey = z.string().regex(/^[^/]*\/[^/]+\/[^/]+$/, 'a GVR is "group/version/resource"');
 
 /** A server as it was at capture time: its public status, and its own discovery as GVR lists. */
-export const snapshotServerSchema = peerStatusSchema.pick({ name: true, url: true, source: true, health: true, failingChecks: true, gitVersion: true, latencyMs: true, ownMvp: true }).extend({
-  name: z.string().min(1),
-  discovery: z.object({
-    state: z.enum(['ok', 'stale', 'none']),
-    source: z.enum(['aggregated-v2', 'aggregated-v2beta1', 'legacy']).optional(),
-    changedAt: z.number().optional(),
-    /** Every GVR the server's own discovery lists, sorted. */
-    gvrs: z.array(gvrKey),
-    /** The server's own /api and /apis documents, when the snapshot was taken with them. */
-    documents: z.object({ api: z.unknown(), apis: z.unknown() }).optional(),
-  }),
-});
+export const snapshotServerSchema = peerStatusSchema
+  .pick({ name: true, url: true, source: true, health: true, failingChecks: true, gitVersion: true, latencyMs: true, ownMvp: true })
+  .extend({
+    name: z.string().min(1),
+    discovery: z.object({
+      state: z.enum(['ok', 'stale', 'none']),
+      source: z.enum(['aggregated-v2', 'aggregated-v2beta1', 'legacy']).optional(),
+      changedAt: z.number().optional(),
+      /** Every GVR the server's own discovery lists, sorted. */
+      gvrs: z.array(gvrKey),
+      /** The server's own /api and /apis documents, when the snapshot was taken with them. */
+      documents: z.object({ api: z.unknown(), apis: z.unknown() }).optional(),
+    }),
+  });
 
 export const routingSnapshotSchema = z.object({
   apiVersion: z.literal(SNAPSHOT_API_VERSION),
@@ -56,13 +58,15 @@ export const routingSnapshotSchema = z.object({
     /** GVRs served by some servers but not all. */
     skewed: z.array(gvrKey),
   }),
-  counters: z.array(z.object({
-    outcome: routeOutcomeSchema,
-    gvr: z.string(),
-    handling: z.string(),
-    answeredBy: z.string(),
-    count: z.number().int().nonnegative(),
-  })),
+  counters: z.array(
+    z.object({
+      outcome: routeOutcomeSchema,
+      gvr: z.string(),
+      handling: z.string(),
+      answeredBy: z.string(),
+      count: z.number().int().nonnegative(),
+    }),
+  ),
   /** The most recent routing events, oldest first. */
   events: z.array(routingEventSchema),
   /** Requests per client × GVR × verb (absent in snapshots of earlier Peerscope versions). */
@@ -97,14 +101,16 @@ export const snapshotDiffSchema = z.object({
   gvrs: z.array(z.object({ server: z.string(), gained: gvrList, lost: gvrList })),
   skew: z.object({ became: gvrList, resolved: gvrList }),
   /** Per GVR whose outcome shares changed: fraction of requests (0..1) before and after. */
-  outcomeRates: z.array(z.object({
-    gvr: z.string(),
-    outcome: z.enum(['notfound', 'unavailable', 'rerouted']),
-    before: z.number().min(0).max(1),
-    after: z.number().min(0).max(1),
-    requestsBefore: z.number().int().nonnegative(),
-    requestsAfter: z.number().int().nonnegative(),
-  })),
+  outcomeRates: z.array(
+    z.object({
+      gvr: z.string(),
+      outcome: z.enum(['notfound', 'unavailable', 'rerouted']),
+      before: z.number().min(0).max(1),
+      after: z.number().min(0).max(1),
+      requestsBefore: z.number().int().nonnegative(),
+      requestsAfter: z.number().int().nonnegative(),
+    }),
+  ),
 });
 export type SnapshotDiff = z.infer<typeof snapshotDiffSchema>;
 

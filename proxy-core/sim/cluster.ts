@@ -3,7 +3,13 @@
 // In HTTPS mode the servers accept the token or a client certificate signed by the cluster CA.
 import { randomBytes } from 'node:crypto';
 import { stringify as toYaml } from 'yaml';
-import { createCertificateAuthority, issueClientCertificate, issueServerCertificate, type CertificateAuthority, type PemPair } from '../src/tls/certs.js';
+import {
+  createCertificateAuthority,
+  issueClientCertificate,
+  issueServerCertificate,
+  type CertificateAuthority,
+  type PemPair,
+} from '../src/tls/certs.js';
 import type { ReleaseCatalog } from '../src/releases/index.js';
 import { servedIndex } from './apiserver/context.js';
 import { writeKubernetesEndpoints } from './apiserver/identity.js';
@@ -71,16 +77,34 @@ function servesAnywhere(releases: readonly ReleaseCatalog[], gr: GroupResource):
 function seedStore(store: ObjectStore, releases: readonly ReleaseCatalog[]): void {
   if (servesAnywhere(releases, { group: '', resource: 'namespaces' })) {
     for (const name of NAMESPACES) {
-      store.create({ group: '', resource: 'namespaces' }, { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: { 'kubernetes.io/metadata.name': name } }, spec: { finalizers: ['kubernetes'] }, status: { phase: 'Active' } });
+      store.create(
+        { group: '', resource: 'namespaces' },
+        {
+          apiVersion: 'v1',
+          kind: 'Namespace',
+          metadata: { name, labels: { 'kubernetes.io/metadata.name': name } },
+          spec: { finalizers: ['kubernetes'] },
+          status: { phase: 'Active' },
+        },
+      );
     }
   }
   if (servesAnywhere(releases, { group: '', resource: 'services' })) {
-    store.create({ group: '', resource: 'services' }, {
-      apiVersion: 'v1',
-      kind: 'Service',
-      metadata: { name: 'kubernetes', namespace: 'default', labels: { component: 'apiserver', provider: 'kubernetes' } },
-      spec: { type: 'ClusterIP', clusterIP: '10.96.0.1', clusterIPs: ['10.96.0.1'], ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: 6443 }], sessionAffinity: 'None' },
-    });
+    store.create(
+      { group: '', resource: 'services' },
+      {
+        apiVersion: 'v1',
+        kind: 'Service',
+        metadata: { name: 'kubernetes', namespace: 'default', labels: { component: 'apiserver', provider: 'kubernetes' } },
+        spec: {
+          type: 'ClusterIP',
+          clusterIP: '10.96.0.1',
+          clusterIPs: ['10.96.0.1'],
+          ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: 6443 }],
+          sessionAffinity: 'None',
+        },
+      },
+    );
   }
 }
 
@@ -101,7 +125,18 @@ export async function startSimCluster(options: SimClusterOptions): Promise<SimCl
   const acceptCerts = options.auth?.clientCerts ?? true;
   if (!options.http) {
     authority = await createCertificateAuthority('peerscope-sim-ca');
-    const hosts = [...new Set(['127.0.0.1', '::1', 'localhost', 'kubernetes', 'kubernetes.default', 'kubernetes.default.svc', host, ...(options.advertiseHost ? [options.advertiseHost] : [])])];
+    const hosts = [
+      ...new Set([
+        '127.0.0.1',
+        '::1',
+        'localhost',
+        'kubernetes',
+        'kubernetes.default',
+        'kubernetes.default.svc',
+        host,
+        ...(options.advertiseHost ? [options.advertiseHost] : []),
+      ]),
+    ];
     tls = await issueServerCertificate(authority, { hosts });
     ca = authority.cert;
     token = randomBytes(32).toString('base64url');
@@ -116,8 +151,13 @@ export async function startSimCluster(options: SimClusterOptions): Promise<SimCl
 
   const refreshEndpoints = () => {
     const current = servers.map((s) => s.release());
-    const serves = { endpoints: servesAnywhere(current, { group: '', resource: 'endpoints' }), endpointSlices: servesAnywhere(current, { group: 'discovery.k8s.io', resource: 'endpointslices' }) };
-    const ready = servers.filter((s) => s.currentState === 'ready').map((s) => ({ serverName: s.name, host: advertised, port: s.listenPort }));
+    const serves = {
+      endpoints: servesAnywhere(current, { group: '', resource: 'endpoints' }),
+      endpointSlices: servesAnywhere(current, { group: 'discovery.k8s.io', resource: 'endpointslices' }),
+    };
+    const ready = servers
+      .filter((s) => s.currentState === 'ready')
+      .map((s) => ({ serverName: s.name, host: advertised, port: s.listenPort }));
     try {
       writeKubernetesEndpoints(store, ready, serves);
     } catch {
@@ -133,20 +173,21 @@ export async function startSimCluster(options: SimClusterOptions): Promise<SimCl
     for (const l of requestListeners) l(server, req);
   };
 
-  const newServer = (name: string, release: ReleaseCatalog, port: number) => new SimApiServer({
-    name,
-    release,
-    store,
-    host,
-    port,
-    ...(tls ? { tls } : {}),
-    ...(token && acceptToken ? { token } : {}),
-    ...(ca && acceptCerts ? { clientCa: ca } : {}),
-    ...(options.advertiseHost ? { advertiseHost: options.advertiseHost } : {}),
-    ...(options.leaseDurationSeconds ? { leaseDurationSeconds: options.leaseDurationSeconds } : {}),
-    onStateChange,
-    onRequest,
-  });
+  const newServer = (name: string, release: ReleaseCatalog, port: number) =>
+    new SimApiServer({
+      name,
+      release,
+      store,
+      host,
+      port,
+      ...(tls ? { tls } : {}),
+      ...(token && acceptToken ? { token } : {}),
+      ...(ca && acceptCerts ? { clientCa: ca } : {}),
+      ...(options.advertiseHost ? { advertiseHost: options.advertiseHost } : {}),
+      ...(options.leaseDurationSeconds ? { leaseDurationSeconds: options.leaseDurationSeconds } : {}),
+      onStateChange,
+      onRequest,
+    });
   releases.forEach((release, i) => {
     servers.push(newServer(names[i] as string, release, basePort === 0 ? 0 : basePort + i));
   });
@@ -210,7 +251,10 @@ function renderKubeconfig(servers: readonly SimServer[], ca: string | undefined,
   return toYaml({
     apiVersion: 'v1',
     kind: 'Config',
-    clusters: servers.map((s) => ({ name: s.name, cluster: { server: s.info().url, ...(caData ? { 'certificate-authority-data': caData } : {}) } })),
+    clusters: servers.map((s) => ({
+      name: s.name,
+      cluster: { server: s.info().url, ...(caData ? { 'certificate-authority-data': caData } : {}) },
+    })),
     contexts: servers.map((s) => ({ name: s.name, context: { cluster: s.name, user: s.name, namespace: 'default' } })),
     users: servers.map((s) => ({ name: s.name, user })),
     'current-context': servers[0]?.name ?? '',

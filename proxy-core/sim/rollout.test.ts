@@ -26,7 +26,8 @@ describe('rollout driver', () => {
         maxNotReady = Math.max(maxNotReady, notReady.size);
       });
       await runRollout(sim.servers, to, {
-        drainSeconds: 0.05, downSeconds: 0.05,
+        drainSeconds: 0.05,
+        downSeconds: 0.05,
         onEvent: (e) => {
           events.push(e);
           if (e.type !== 'rollout-step') return;
@@ -35,15 +36,25 @@ describe('rollout driver', () => {
           maxOut = Math.max(maxOut, outOfService.size);
         },
       });
-      const steps = events.filter((e) => e.type === 'rollout-step').map((e) => e.type === 'rollout-step' ? `${e.server}:${e.phase}` : '');
-      expect(steps).toEqual(['sim-1:draining', 'sim-1:down', 'sim-1:up', 'sim-2:draining', 'sim-2:down', 'sim-2:up', 'sim-3:draining', 'sim-3:down', 'sim-3:up']);
+      const steps = events.filter((e) => e.type === 'rollout-step').map((e) => (e.type === 'rollout-step' ? `${e.server}:${e.phase}` : ''));
+      expect(steps).toEqual([
+        'sim-1:draining',
+        'sim-1:down',
+        'sim-1:up',
+        'sim-2:draining',
+        'sim-2:down',
+        'sim-2:up',
+        'sim-3:draining',
+        'sim-3:down',
+        'sim-3:up',
+      ]);
       expect(maxOut).toBe(1);
       expect(maxNotReady).toBe(1);
       expect(notReady.size).toBe(0);
       expect(events.at(-1)).toMatchObject({ type: 'rollout-done', release: 'v1.37-dev' });
       for (const s of sim.servers) {
         const res = await request(`${s.info().url}/version`);
-        expect((await res.body.json() as { gitVersion: string }).gitVersion).toBe('v1.37.0-dev');
+        expect(((await res.body.json()) as { gitVersion: string }).gitVersion).toBe('v1.37.0-dev');
       }
     } finally {
       await sim.close();
@@ -58,7 +69,12 @@ describe('rollout driver', () => {
       const controller = new RolloutController();
       controller.pause();
       const seen: string[] = [];
-      const done = runRollout(sim.servers, to, { drainSeconds: 0.01, downSeconds: 0.01, controller, onEvent: (e) => e.type === 'rollout-step' && seen.push(`${e.server}:${e.phase}`) });
+      const done = runRollout(sim.servers, to, {
+        drainSeconds: 0.01,
+        downSeconds: 0.01,
+        controller,
+        onEvent: (e) => e.type === 'rollout-step' && seen.push(`${e.server}:${e.phase}`),
+      });
       await new Promise((r) => setTimeout(r, 100));
       expect(seen).toEqual([]);
       expect(controller.phase).toBe('paused');
@@ -94,7 +110,10 @@ describe('rollout driver', () => {
       });
       await done;
       expect(seen).toEqual(['sim-1:draining:v1.37-dev', 'sim-1:up:v1.36-dev']);
-      expect(sim.servers.map((s) => [s.info().state, s.info().release])).toEqual([['ready', 'v1.36-dev'], ['ready', 'v1.36-dev']]);
+      expect(sim.servers.map((s) => [s.info().state, s.info().release])).toEqual([
+        ['ready', 'v1.36-dev'],
+        ['ready', 'v1.36-dev'],
+      ]);
       const readyz = await request(`${sim.servers[0]!.info().url}/readyz`);
       expect(readyz.statusCode).toBe(200);
       await readyz.body.dump();

@@ -112,7 +112,14 @@ export async function runRollout(servers: readonly SimServer[], to: ReleaseCatal
   }
 }
 
-function step(ctl: RolloutController, emit: (e: SimEvent) => void, server: string, from: string, to: string, phase: 'draining' | 'down' | 'up'): void {
+function step(
+  ctl: RolloutController,
+  emit: (e: SimEvent) => void,
+  server: string,
+  from: string,
+  to: string,
+  phase: 'draining' | 'down' | 'up',
+): void {
   ctl.current = { server, phase };
   emit({ type: 'rollout-step', at: Date.now(), server, from, to, phase });
 }
@@ -137,9 +144,13 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   if (ms <= 0 || signal?.aborted) return Promise.resolve();
   return new Promise((resolve) => {
     const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
-      clearTimeout(timer);
-      resolve();
-    }, { once: true });
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
   });
 }

@@ -138,7 +138,11 @@ export function createCore(options: CoreOptions): Core {
     return refreshing;
   };
   const picker = new HandlingServerPicker(options.policy ?? { kind: 'round-robin' }, random);
-  const settings = { discoveryMode: options.discoveryMode ?? ('peer-aggregated' as DiscoveryMode), acceptHosts: options.acceptHosts ?? [], ...filters };
+  const settings = {
+    discoveryMode: options.discoveryMode ?? ('peer-aggregated' as DiscoveryMode),
+    acceptHosts: options.acceptHosts ?? [],
+    ...filters,
+  };
   let listener: PortListener | undefined;
   let bound: ListenAddress | undefined;
 
@@ -147,9 +151,16 @@ export function createCore(options: CoreOptions): Core {
   setMaxListeners(0, shutdown.signal);
   const handler = createHandler({
     shutdown: shutdown.signal,
-    peers, state: routes, upstreams, telemetry, picker, settings, random,
+    peers,
+    state: routes,
+    upstreams,
+    telemetry,
+    picker,
+    settings,
+    random,
     listenerPort: () => bound?.port ?? 0,
-    snapshot: () => takeSnapshot(core, { source: options.snapshotSource ?? 'servers', ...(options.context ? { context: options.context } : {}) }),
+    snapshot: () =>
+      takeSnapshot(core, { source: options.snapshotSource ?? 'servers', ...(options.context ? { context: options.context } : {}) }),
   });
 
   // Beside each server's own reroute counters, what Peerscope rerouted away from it and to it.
@@ -163,7 +174,11 @@ export function createCore(options: CoreOptions): Core {
       away.set(r.handling, (away.get(r.handling) ?? 0) + r.count);
       here.set(r.answeredBy, (here.get(r.answeredBy) ?? 0) + r.count);
     }
-    return statuses.map((s) => (s.ownMvp ? { ...s, ownMvp: { ...s.ownMvp, peerscope: { reroutedAway: away.get(s.name) ?? 0, reroutedHere: here.get(s.name) ?? 0 } } } : s));
+    return statuses.map((s) =>
+      s.ownMvp
+        ? { ...s, ownMvp: { ...s.ownMvp, peerscope: { reroutedAway: away.get(s.name) ?? 0, reroutedHere: here.get(s.name) ?? 0 } } }
+        : s,
+    );
   }
 
   const core: Core = {
@@ -199,18 +214,19 @@ export function createCore(options: CoreOptions): Core {
   };
   let closing: Promise<void> | undefined;
   async function closeNow(graceMs: number): Promise<void> {
-      closed = true;
-      clearInterval(refreshTimer);
-      const l = listener;
-      listener = undefined;
-      // Watches and follows end now, cleanly; other in-flight requests get graceMs to finish.
-      if (l) await l.close(graceMs, () => shutdown.abort());
-      await refreshing?.catch(() => undefined);
-      // An upstream request still open once its client is gone (an apiserver that never answers) is cut:
-      // undici's close() would wait for it.
-      const pools = upstreams.close();
-      if (await Promise.race([pools.then(() => true), delay(Math.min(graceMs, 1_000)).then(() => false)]) === false) await upstreams.destroy();
-      await Promise.all([peers.close(), options.serverSource?.close()]);
+    closed = true;
+    clearInterval(refreshTimer);
+    const l = listener;
+    listener = undefined;
+    // Watches and follows end now, cleanly; other in-flight requests get graceMs to finish.
+    if (l) await l.close(graceMs, () => shutdown.abort());
+    await refreshing?.catch(() => undefined);
+    // An upstream request still open once its client is gone (an apiserver that never answers) is cut:
+    // undici's close() would wait for it.
+    const pools = upstreams.close();
+    if ((await Promise.race([pools.then(() => true), delay(Math.min(graceMs, 1_000)).then(() => false)])) === false)
+      await upstreams.destroy();
+    await Promise.all([peers.close(), options.serverSource?.close()]);
   }
   return core;
 }

@@ -12,10 +12,11 @@ function run(args: string[]): { child: ChildProcess; lines: string[]; next: (mat
   const waiters: { match: RegExp; resolve: (l: string) => void }[] = [];
   createInterface({ input: child.stdout! }).on('line', (line) => {
     lines.push(line);
-    for (const w of [...waiters]) if (w.match.test(line)) {
-      waiters.splice(waiters.indexOf(w), 1);
-      w.resolve(line);
-    }
+    for (const w of [...waiters])
+      if (w.match.test(line)) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve(line);
+      }
   });
   return {
     child,

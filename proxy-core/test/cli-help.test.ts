@@ -14,11 +14,14 @@ async function help(...command: string[]): Promise<string> {
 }
 
 describe('peerscope --help', () => {
-  it.each(['serve', 'demo', 'sim', 'peers', 'snapshot save', 'snapshot diff', 'snapshot show', 'catalog list'])('%s shows no default as JSON', async (command) => {
-    const text = await help(...command.split(' '));
-    expect(text).toContain(`Usage: peerscope ${command} `);
-    expect(text).not.toMatch(/default: [[{"]|default: (true|false)\b/);
-  });
+  it.each(['serve', 'demo', 'sim', 'peers', 'snapshot save', 'snapshot diff', 'snapshot show', 'catalog list'])(
+    '%s shows no default as JSON',
+    async (command) => {
+      const text = await help(...command.split(' '));
+      expect(text).toContain(`Usage: peerscope ${command} `);
+      expect(text).not.toMatch(/default: [[{"]|default: (true|false)\b/);
+    },
+  );
 
   it('shows the listen address, the policy and the releases as typed', async () => {
     const demo = await help('demo');

@@ -36,7 +36,17 @@ describe('peerscope serve (the CLI)', () => {
 
   it('prints "Starting to serve on HOST:PORT" first, routes, and exits 0 on SIGTERM', async () => {
     const servers = sim.servers.flatMap((s) => ['--server', `${s.name}=${s.info().url}`]);
-    const { child, firstLine } = await startServe([...servers, '--ca', join(dir, 'ca.crt'), '--token-file', join(dir, 'token'), '--listen', '127.0.0.1:0', '--policy', 'pin:old']);
+    const { child, firstLine } = await startServe([
+      ...servers,
+      '--ca',
+      join(dir, 'ca.crt'),
+      '--token-file',
+      join(dir, 'token'),
+      '--listen',
+      '127.0.0.1:0',
+      '--policy',
+      'pin:old',
+    ]);
     try {
       const m = /^Starting to serve on 127\.0\.0\.1:(\d+)$/.exec(firstLine);
       expect(m, firstLine).not.toBeNull();
@@ -53,8 +63,16 @@ describe('peerscope serve (the CLI)', () => {
 
   it('shows defaults in --help as they are typed', () => {
     // One line per flag, whatever the width the help is wrapped at.
-    const help = spawnSync(process.execPath, ['bin/peerscope', 'serve', '--help'], { cwd: repoRoot, encoding: 'utf8' }).stdout.replace(/\s+/g, ' ');
-    for (const shown of ['where the local port listens (default: 127.0.0.1:8001)', 'pin:NAME (default: round-robin)', '(default: peer-aggregated)']) expect(help).toContain(shown);
+    const help = spawnSync(process.execPath, ['bin/peerscope', 'serve', '--help'], { cwd: repoRoot, encoding: 'utf8' }).stdout.replace(
+      /\s+/g,
+      ' ',
+    );
+    for (const shown of [
+      'where the local port listens (default: 127.0.0.1:8001)',
+      'pin:NAME (default: round-robin)',
+      '(default: peer-aggregated)',
+    ])
+      expect(help).toContain(shown);
     for (const flag of ['--accept-origins <regexes>', '--reject-paths <regexes>', '--reject-methods <regexes>']) {
       const entry = help.slice(help.indexOf(flag)).split(' --')[0];
       expect(entry).toMatch(/\(default: none\)$/);
@@ -72,7 +90,9 @@ describe('peerscope serve (the CLI)', () => {
     expect(badPin.stderr.trim()).toBe('peerscope: --policy pin:b: no server is named "b" (servers: a)');
     const badPattern = run(['--server', 'a=http://127.0.0.1:1', '--reject-paths', '^/ok,^/api/(']);
     expect(badPattern.status).not.toBe(0);
-    expect(badPattern.stderr).toContain('option \'--reject-paths <regexes>\' argument \'^/ok,^/api/(\' is invalid. "^/api/(" is not a regular expression');
+    expect(badPattern.stderr).toContain(
+      "option '--reject-paths <regexes>' argument '^/ok,^/api/(' is invalid. \"^/api/(\" is not a regular expression",
+    );
     const badKubeconfig = run(['--kubeconfig', '/nonexistent/config']);
     expect(badKubeconfig.status).toBe(2);
     expect(badKubeconfig.stderr.trim()).toBe('peerscope: /nonexistent/config: cannot read the kubeconfig: ENOENT');

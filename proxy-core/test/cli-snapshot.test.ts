@@ -40,7 +40,10 @@ describe('peerscope snapshot (the CLI)', () => {
     const snapshot = routingSnapshotSchema.parse(JSON.parse(text));
     expect(snapshot.source.kind).toBe('kubeconfig');
     expect(snapshot.source.context).toBeTruthy();
-    expect(snapshot.servers.map((s) => [s.name, s.gitVersion])).toEqual([['apiserver-a', 'v1.36.0-dev'], ['apiserver-b', 'v1.36.0-dev']]);
+    expect(snapshot.servers.map((s) => [s.name, s.gitVersion])).toEqual([
+      ['apiserver-a', 'v1.36.0-dev'],
+      ['apiserver-b', 'v1.36.0-dev'],
+    ]);
     // The kubeconfig's credentials never land in a file kept with a change ticket.
     expect(sim.token).toBeTruthy();
     expect(text).not.toContain(sim.token!);
@@ -51,7 +54,9 @@ describe('peerscope snapshot (the CLI)', () => {
     b.setRelease(loadRelease('v1.37-dev'));
     await b.start();
     const after = join(dir, 'after.json');
-    expect((await peerscope('snapshot', 'save', '--kubeconfig', kubeconfig, '--out', after)).stdout).toMatch(/2 servers, \d+ GVRs \([1-9]\d* skewed\)/);
+    expect((await peerscope('snapshot', 'save', '--kubeconfig', kubeconfig, '--out', after)).stdout).toMatch(
+      /2 servers, \d+ GVRs \([1-9]\d* skewed\)/,
+    );
 
     const textDiff = await peerscope('snapshot', 'diff', before, after);
     expect(textDiff.code).toBe(0);

@@ -14,7 +14,14 @@ const g = (key: string): GVR => {
   const [group = '', version = '', resource = ''] = key.split('/');
   return { group, version, resource };
 };
-const A = ['apps/v1/deployments', '/v1/pods', '/v1/namespaces', '/v1/configmaps', 'rbac.authorization.k8s.io/v1/clusterroles', 'batch/v1/jobs'];
+const A = [
+  'apps/v1/deployments',
+  '/v1/pods',
+  '/v1/namespaces',
+  '/v1/configmaps',
+  'rbac.authorization.k8s.io/v1/clusterroles',
+  'batch/v1/jobs',
+];
 const B = [...A, 'resource.k8s.io/v1/deviceclasses', 'resource.k8s.io/v1beta1/resourceclaims'];
 const W = 'example.com/v1/widgets';
 
@@ -23,7 +30,10 @@ function input(over: Partial<DecisionInput> & { path: string; method?: string; q
   return {
     info: requestInfo(method, path, query),
     handling: 'A',
-    table: buildRouteTable([{ name: 'A', gvrs: A.map(g) }, { name: 'B', gvrs: B.map(g) }]),
+    table: buildRouteTable([
+      { name: 'A', gvrs: A.map(g) },
+      { name: 'B', gvrs: B.map(g) },
+    ]),
     peers: { health: (): PeerHealth => 'ready' },
     peerProxiedHeader: undefined,
     accept: undefined,
@@ -41,17 +51,30 @@ function list(resources: Record<string, { verbs: string[] }>): APIGroupDiscovery
     versions.set(version, [...(versions.get(version) ?? []), { resource, verbs: v.verbs }]);
   }
   return {
-    apiVersion: 'apidiscovery.k8s.io/v2', kind: 'APIGroupDiscoveryList', metadata: {},
+    apiVersion: 'apidiscovery.k8s.io/v2',
+    kind: 'APIGroupDiscoveryList',
+    metadata: {},
     items: [...groups].map(([name, versions]) => ({
       metadata: { name },
-      versions: [...versions].map(([version, rs]) => ({ version, freshness: 'Current', resources: rs.map((r) => ({ resource: r.resource, scope: 'Cluster' as const, responseKind: { group: '', version: '', kind: 'K' }, verbs: r.verbs })) })),
+      versions: [...versions].map(([version, rs]) => ({
+        version,
+        freshness: 'Current',
+        resources: rs.map((r) => ({
+          resource: r.resource,
+          scope: 'Cluster' as const,
+          responseKind: { group: '', version: '', kind: 'K' },
+          verbs: r.verbs,
+        })),
+      })),
     })),
   };
 }
 
 describe('conformance cases decided by the routing core', () => {
-  it('C6: the only candidate has no address: 503 with R7\'s message', () => {
-    const d = decide(input({ path: '/apis/resource.k8s.io/v1/deviceclasses', peers: { health: () => 'ready', hasAddress: (s) => s !== 'B' } }));
+  it("C6: the only candidate has no address: 503 with R7's message", () => {
+    const d = decide(
+      input({ path: '/apis/resource.k8s.io/v1/deviceclasses', peers: { health: () => 'ready', hasAddress: (s) => s !== 'B' } }),
+    );
     expect(d).toMatchObject({ outcome: 'unavailable', message: NO_ADDRESS_MESSAGE });
     expect(NO_ADDRESS_MESSAGE).toBe('Error getting ip and port info of the remote server while proxying');
   });
@@ -81,10 +104,19 @@ describe('conformance cases decided by the routing core', () => {
   });
 
   it('C38: a CRD group-version H knows is never proxied, even where H lacks it', () => {
-    const table = buildRouteTable([{ name: 'A', gvrs: A.map(g), excludedGroupVersions: ['example.com/v1'] }, { name: 'B', gvrs: [...B, W].map(g), excludedGroupVersions: ['example.com/v1'] }]);
+    const table = buildRouteTable([
+      { name: 'A', gvrs: A.map(g), excludedGroupVersions: ['example.com/v1'] },
+      { name: 'B', gvrs: [...B, W].map(g), excludedGroupVersions: ['example.com/v1'] },
+    ]);
     expect(decide(input({ path: '/apis/example.com/v1/namespaces/d/widgets', table }))).toEqual({ outcome: 'notfound', target: 'A' });
-    const both = buildRouteTable([{ name: 'A', gvrs: [...A, W].map(g), excludedGroupVersions: ['example.com/v1'] }, { name: 'B', gvrs: [...B, W].map(g) }]);
-    expect(decide(input({ path: '/apis/example.com/v1/namespaces/d/widgets', table: both }))).toMatchObject({ outcome: 'local', target: 'A' });
+    const both = buildRouteTable([
+      { name: 'A', gvrs: [...A, W].map(g), excludedGroupVersions: ['example.com/v1'] },
+      { name: 'B', gvrs: [...B, W].map(g) },
+    ]);
+    expect(decide(input({ path: '/apis/example.com/v1/namespaces/d/widgets', table: both }))).toMatchObject({
+      outcome: 'local',
+      target: 'A',
+    });
   });
 
   it('C39: a CRD every server lists appears once in the merged document', () => {
@@ -98,14 +130,26 @@ describe('conformance cases decided by the routing core', () => {
   it('C35: versions merge in order-preserving order visiting servers by name', () => {
     const merged = mergeDiscovery([
       { server: 'C', doc: list({ 'resource.k8s.io/v1beta2/resourceclaims': { verbs: ['get'] } }) },
-      { server: 'B', doc: list({ 'resource.k8s.io/v1/deviceclasses': { verbs: ['get'] }, 'resource.k8s.io/v1beta1/resourceclaims': { verbs: ['get'] } }) },
+      {
+        server: 'B',
+        doc: list({ 'resource.k8s.io/v1/deviceclasses': { verbs: ['get'] }, 'resource.k8s.io/v1beta1/resourceclaims': { verbs: ['get'] } }),
+      },
     ]);
     expect(merged.items[0]!.versions.map((v) => v.version)).toEqual(['v1', 'v1beta1', 'v1beta2']);
   });
 
   it('R2: request classification follows requestinfo.go', () => {
-    expect(requestInfo('GET', '/api/v1/namespaces/foo/status')).toMatchObject({ resource: 'namespaces', name: 'foo', subresource: 'status', verb: 'get' });
-    expect(requestInfo('GET', '/apis/apps/v1/watch/namespaces/ns/deployments')).toMatchObject({ verb: 'watch', resource: 'deployments', namespace: 'ns' });
+    expect(requestInfo('GET', '/api/v1/namespaces/foo/status')).toMatchObject({
+      resource: 'namespaces',
+      name: 'foo',
+      subresource: 'status',
+      verb: 'get',
+    });
+    expect(requestInfo('GET', '/apis/apps/v1/watch/namespaces/ns/deployments')).toMatchObject({
+      verb: 'watch',
+      resource: 'deployments',
+      namespace: 'ns',
+    });
     expect(requestInfo('GET', '/api/v1/pods', 'watch=1')).toMatchObject({ verb: 'watch' });
     expect(requestInfo('GET', '/api/v1/pods', 'watch=false')).toMatchObject({ verb: 'list' });
     expect(requestInfo('GET', '/api/v1/pods', 'fieldSelector=metadata.name%3Dweb')).toMatchObject({ verb: 'list', name: 'web' });

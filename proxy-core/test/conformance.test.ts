@@ -54,7 +54,7 @@ describe('conformance: A and B up', () => {
     expect(r.route()).toBe('handling=B; answering=B; outcome=local');
   });
 
-  it('C4: nobody serves it: A\'s own 404 Status', async () => {
+  it("C4: nobody serves it: A's own 404 Status", async () => {
     pin('A');
     const r = await bed.get('/apis/resource.k8s.io/v1alpha3/deviceclasses');
     expect(r.status).toBe(404);
@@ -78,7 +78,12 @@ describe('conformance: A and B up', () => {
 
   it('C10, C11: subresources route by their resource', async () => {
     pin('A');
-    const put = await bed.send('PUT', '/apis/apps/v1/namespaces/d/deployments/web/status', { 'content-type': 'application/json' }, JSON.stringify({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'd' } }));
+    const put = await bed.send(
+      'PUT',
+      '/apis/apps/v1/namespaces/d/deployments/web/status',
+      { 'content-type': 'application/json' },
+      JSON.stringify({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'd' } }),
+    );
     expect(put.route()).toBe('handling=A; answering=A; outcome=local');
     pin('B');
     const scale = await bed.get('/apis/apps/v1/namespaces/d/deployments/web/scale');
@@ -92,7 +97,12 @@ describe('conformance: A and B up', () => {
       const res = await request(`${bed.url}${path}`, { signal: controller.signal });
       expect(res.headers['x-peerscope-route']).toBe('handling=A; answering=B; outcome=rerouted');
       const name = `gpu-${Math.random().toString(36).slice(2, 8)}`;
-      const created = await bed.send('POST', '/apis/resource.k8s.io/v1/deviceclasses', { 'content-type': 'application/json' }, JSON.stringify({ apiVersion: 'resource.k8s.io/v1', kind: 'DeviceClass', metadata: { name } }));
+      const created = await bed.send(
+        'POST',
+        '/apis/resource.k8s.io/v1/deviceclasses',
+        { 'content-type': 'application/json' },
+        JSON.stringify({ apiVersion: 'resource.k8s.io/v1', kind: 'DeviceClass', metadata: { name } }),
+      );
       expect(created.status).toBe(201);
       let text = '';
       for await (const chunk of res.body) {
@@ -135,9 +145,14 @@ describe('conformance: A and B up', () => {
       expect(r.route()).toBe('handling=A; answering=-; outcome=discovery-merged');
       expect(r.headers['content-type']).toBe(MEDIA.v2Json);
       expect(r.headers.etag).toMatch(/^"[0-9A-F]{128}"$/);
-      const groups = r.json<{ items: { metadata: { name: string }; versions: { version: string; resources: { resource: string }[] }[] }[] }>().items;
+      const groups = r.json<{
+        items: { metadata: { name: string }; versions: { version: string; resources: { resource: string }[] }[] }[];
+      }>().items;
       const resource = groups.find((g) => g.metadata.name === 'resource.k8s.io');
-      expect(resource?.versions.map((v) => [v.version, v.resources.map((x) => x.resource)])).toEqual([['v1', ['deviceclasses']], ['v1beta1', ['resourceclaims']]]);
+      expect(resource?.versions.map((v) => [v.version, v.resources.map((x) => x.resource)])).toEqual([
+        ['v1', ['deviceclasses']],
+        ['v1beta1', ['resourceclaims']],
+      ]);
       expect(groups.some((g) => g.metadata.name === 'apps')).toBe(true);
     }
   });
@@ -150,7 +165,7 @@ describe('conformance: A and B up', () => {
     expect(again.body).toBe('');
   });
 
-  it('C26: profile=nopeer answers with H\'s own document', async () => {
+  it("C26: profile=nopeer answers with H's own document", async () => {
     pin('A');
     const r = await bed.get('/apis', { accept: MEDIA.v2JsonNoPeer });
     expect(r.route()).toBe('handling=A; answering=A; outcome=discovery-own');
@@ -158,7 +173,7 @@ describe('conformance: A and B up', () => {
     expect(groups).not.toContain('resource.k8s.io');
   });
 
-  it('C30, C31, C32: legacy discovery and /api are H\'s own, never merged', async () => {
+  it("C30, C31, C32: legacy discovery and /api are H's own, never merged", async () => {
     pin('A');
     const legacy = await bed.get('/apis', { accept: 'application/json' });
     expect(legacy.json<{ kind: string; groups: { name: string }[] }>().kind).toBe('APIGroupList');
@@ -175,7 +190,11 @@ describe('conformance: A and B up', () => {
   it('C41: client-sent X-Remote-* headers are stripped before forwarding', async () => {
     pin('A');
     const probe = seenBy(bed);
-    await bed.get('/apis/resource.k8s.io/v1/deviceclasses', { 'X-Remote-User': 'admin', 'X-Remote-Group': 'system:masters', 'X-Remote-Extra-Scopes': 'all' });
+    await bed.get('/apis/resource.k8s.io/v1/deviceclasses', {
+      'X-Remote-User': 'admin',
+      'X-Remote-Group': 'system:masters',
+      'X-Remote-Extra-Scopes': 'all',
+    });
     probe.off();
     const atB = probe.last('/apis/resource.k8s.io/v1/deviceclasses');
     expect(atB?.server).toBe('B');
@@ -192,7 +211,7 @@ describe('conformance: A and B up', () => {
     expect(probe.seen.filter((s) => s.url.startsWith('/api/v1/pods'))).toEqual([]);
   });
 
-  it('C44: /api/v1/namespaces/foo/status is the namespace\'s status subresource', async () => {
+  it("C44: /api/v1/namespaces/foo/status is the namespace's status subresource", async () => {
     pin('B');
     const r = await bed.get('/api/v1/namespaces/foo/status');
     expect(r.route()).toBe('handling=B; answering=B; outcome=local');
@@ -206,7 +225,12 @@ describe('conformance: A and B up', () => {
 
   it('C12: pods/log with follow=true is served by H and streamed', async () => {
     pin('A');
-    await bed.send('POST', '/api/v1/namespaces/d/pods', { 'content-type': 'application/json' }, JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'd' } }));
+    await bed.send(
+      'POST',
+      '/api/v1/namespaces/d/pods',
+      { 'content-type': 'application/json' },
+      JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'd' } }),
+    );
     const controller = new AbortController();
     const res = await request(`${bed.url}/api/v1/namespaces/d/pods/p/log?follow=true`, { signal: controller.signal });
     expect(res.headers['x-peerscope-route']).toBe('handling=A; answering=A; outcome=local');
@@ -235,7 +259,12 @@ describe('conformance: a server without v1 pods (C14)', () => {
 
   it('C14: an exec upgrade is rerouted to B and tunnelled through', async () => {
     bed.core.setPolicy({ kind: 'pin', server: 'A' });
-    const pod = await bed.send('POST', '/api/v1/namespaces/d/pods', { 'content-type': 'application/json' }, JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'd' } }));
+    const pod = await bed.send(
+      'POST',
+      '/api/v1/namespaces/d/pods',
+      { 'content-type': 'application/json' },
+      JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'd' } }),
+    );
     expect(pod.route()).toBe('handling=A; answering=B; outcome=rerouted');
     const reply = await rawUpgrade(bed.url, '/api/v1/namespaces/d/pods/p/exec?command=sh', 'echo me');
     expect(reply.head).toMatch(/^HTTP\/1\.1 101/);
@@ -263,12 +292,16 @@ describe('conformance: peers going down', () => {
     }
   });
 
-  it('C7: B down while the peer cache was built is no candidate: A\'s own 404', async () => {
+  it("C7: B down while the peer cache was built is no candidate: A's own 404", async () => {
     const bed = await startBed({ A: A_GVRS, B: B_GVRS });
     try {
       await bed.sim.server('B').stop();
       // A second core started now never reads B, as A's cache built while B was down.
-      const core = createCore({ servers: bed.sim.servers.map((s) => ({ name: s.name, url: s.info().url })), listen: { port: 0 }, policy: { kind: 'pin', server: 'A' } });
+      const core = createCore({
+        servers: bed.sim.servers.map((s) => ({ name: s.name, url: s.info().url })),
+        listen: { port: 0 },
+        policy: { kind: 'pin', server: 'A' },
+      });
       const addr = await core.start();
       try {
         const res = await request(`${addr.url}/apis/resource.k8s.io/v1/deviceclasses`);
@@ -319,7 +352,9 @@ describe('conformance: A, B and C up', () => {
 
   it('C35: the merged group lists v1, v1beta1 and v1beta2 in order-preserving merge order', async () => {
     bed.core.setPolicy({ kind: 'pin', server: 'A' });
-    const items = (await bed.get('/apis', { accept: MEDIA.v2Json })).json<{ items: { metadata: { name: string }; versions: { version: string }[] }[] }>().items;
+    const items = (await bed.get('/apis', { accept: MEDIA.v2Json })).json<{
+      items: { metadata: { name: string }; versions: { version: string }[] }[];
+    }>().items;
     expect(items.find((g) => g.metadata.name === 'resource.k8s.io')?.versions.map((v) => v.version)).toEqual(['v1', 'v1beta1', 'v1beta2']);
   });
 });
@@ -368,7 +403,9 @@ async function rawUpgrade(base: string, path: string, payload: string): Promise<
   const { port } = new URL(base);
   const socket = connect(Number(port), '127.0.0.1');
   await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
-  socket.write(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: Upgrade\r\nUpgrade: SPDY/3.1\r\nX-Stream-Protocol-Version: v4.channel.k8s.io\r\nContent-Length: 0\r\n\r\n`);
+  socket.write(
+    `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: Upgrade\r\nUpgrade: SPDY/3.1\r\nX-Stream-Protocol-Version: v4.channel.k8s.io\r\nContent-Length: 0\r\n\r\n`,
+  );
   let buffer = '';
   let head = '';
   return new Promise((resolve, reject) => {

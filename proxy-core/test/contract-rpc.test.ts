@@ -12,7 +12,10 @@ import { buildClient, buildDispatcher, clientFromHandlers, type CallsOf } from '
 const table = {
   ...coreClientMethods,
   /** The row a newcomer adds. */
-  countWords: { args: z.object({ text: z.string().max(100), separator: z.string().optional() }), result: z.object({ words: z.number().int() }) },
+  countWords: {
+    args: z.object({ text: z.string().max(100), separator: z.string().optional() }),
+    result: z.object({ words: z.number().int() }),
+  },
   ping: { args: undefined, result: z.literal('pong') },
 } as const;
 
@@ -44,7 +47,8 @@ describe('a table row becomes a client method and a dispatched call', () => {
         const method = req.url!.slice(1);
         dispatch(method as keyof typeof table & string, body ? JSON.parse(body) : undefined).then(
           (result) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(result)),
-          (error: unknown) => res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: toCallError(error, method) })),
+          (error: unknown) =>
+            res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: toCallError(error, method) })),
         );
       });
     });
@@ -64,16 +68,25 @@ describe('a table row becomes a client method and a dispatched call', () => {
     await expect(client.countWords({ text: 'one two  three' })).resolves.toEqual({ words: 3 });
     await expect(client.countWords({ text: 'a,b', separator: ',' })).resolves.toEqual({ words: 2 });
     await expect(client.ping()).resolves.toBe('pong');
-    expect(asked).toEqual([{ text: 'one two  three', separator: undefined }, { text: 'a,b', separator: ',' }]);
+    expect(asked).toEqual([
+      { text: 'one two  three', separator: undefined },
+      { text: 'a,b', separator: ',' },
+    ]);
   });
 
   it("refuses arguments the row's schema refuses, before the service is asked", async () => {
     asked.length = 0;
     const tooLong = client.countWords({ text: 'x'.repeat(101) });
     await expect(tooLong).rejects.toBeInstanceOf(PeerscopeError);
-    await expect(tooLong).rejects.toMatchObject({ code: 'PEERSCOPE_ERR_INVALID_ARGUMENTS', message: expect.stringMatching(/^invalid arguments for countWords: text: /) });
+    await expect(tooLong).rejects.toMatchObject({
+      code: 'PEERSCOPE_ERR_INVALID_ARGUMENTS',
+      message: expect.stringMatching(/^invalid arguments for countWords: text: /),
+    });
     await expect(dispatch('countWords', { text: 42 })).rejects.toMatchObject({ code: 'PEERSCOPE_ERR_INVALID_ARGUMENTS' });
-    await expect(dispatch('ping', { unexpected: true })).rejects.toMatchObject({ code: 'PEERSCOPE_ERR_INVALID_ARGUMENTS', message: 'ping takes no arguments' });
+    await expect(dispatch('ping', { unexpected: true })).rejects.toMatchObject({
+      code: 'PEERSCOPE_ERR_INVALID_ARGUMENTS',
+      message: 'ping takes no arguments',
+    });
     await expect(dispatch('ping', {})).resolves.toBe('pong');
     await expect(dispatch('noSuchRow' as 'ping', undefined)).rejects.toMatchObject({ code: 'PEERSCOPE_ERR_NO_METHOD' });
     expect(asked).toEqual([]);
@@ -82,7 +95,10 @@ describe('a table row becomes a client method and a dispatched call', () => {
   it("refuses an answer that does not match the row's result schema", async () => {
     answerWrongly = true;
     try {
-      await expect(client.countWords({ text: 'a b' })).rejects.toMatchObject({ code: 'PEERSCOPE_ERR_BAD_ANSWER', message: expect.stringContaining('countWords') });
+      await expect(client.countWords({ text: 'a b' })).rejects.toMatchObject({
+        code: 'PEERSCOPE_ERR_BAD_ANSWER',
+        message: expect.stringContaining('countWords'),
+      });
     } finally {
       answerWrongly = false;
     }

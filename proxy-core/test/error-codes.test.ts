@@ -29,10 +29,30 @@ const write = (name: string, text: string) => {
 
 describe('error codes', () => {
   it.each([
-    ['a kubeconfig naming an undefined context', () => loadKubeconfig({ kubeconfig: write('config', 'apiVersion: v1\nkind: Config\ncurrent-context: gone\n') }), 'PEERSCOPE_ERR_KUBECONFIG', /context "gone" is not defined/],
-    ['a policy that is none of the three', () => parsePolicy('sideways'), 'PEERSCOPE_ERR_POLICY', /is not one of round-robin, random, pin:NAME/],
-    ['a snapshot file that is not JSON', () => readSnapshotFile(write('cut.json', '{"apiVersion": ')), 'PEERSCOPE_ERR_INPUT', /cut\.json:1:\d+: not valid JSON/],
-    ['a proxy URL of an unknown scheme', () => parseProxyUrl('ftp://proxy.example', 'HTTPS_PROXY'), 'PEERSCOPE_ERR_PROXY_CONFIG', /HTTPS_PROXY/],
+    [
+      'a kubeconfig naming an undefined context',
+      () => loadKubeconfig({ kubeconfig: write('config', 'apiVersion: v1\nkind: Config\ncurrent-context: gone\n') }),
+      'PEERSCOPE_ERR_KUBECONFIG',
+      /context "gone" is not defined/,
+    ],
+    [
+      'a policy that is none of the three',
+      () => parsePolicy('sideways'),
+      'PEERSCOPE_ERR_POLICY',
+      /is not one of round-robin, random, pin:NAME/,
+    ],
+    [
+      'a snapshot file that is not JSON',
+      () => readSnapshotFile(write('cut.json', '{"apiVersion": ')),
+      'PEERSCOPE_ERR_INPUT',
+      /cut\.json:1:\d+: not valid JSON/,
+    ],
+    [
+      'a proxy URL of an unknown scheme',
+      () => parseProxyUrl('ftp://proxy.example', 'HTTPS_PROXY'),
+      'PEERSCOPE_ERR_PROXY_CONFIG',
+      /HTTPS_PROXY/,
+    ],
     ['a malformed label selector', () => parseLabelSelector('a in (b'), 'PEERSCOPE_ERR_SIM_SELECTOR', /./],
   ])('%s', (_what, run, code, message) => {
     const error = thrown(run);

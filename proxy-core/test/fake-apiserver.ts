@@ -7,8 +7,29 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 
 const APIS = JSON.stringify({
-  apiVersion: 'apidiscovery.k8s.io/v2', kind: 'APIGroupDiscoveryList', metadata: {},
-  items: [{ metadata: { name: 'example.io' }, versions: [{ version: 'v1', freshness: 'Current', resources: [{ resource: 'things', responseKind: { group: '', version: '', kind: 'Thing' }, scope: 'Namespaced', singularResource: 'thing', verbs: ['create', 'get', 'list', 'watch'] }] }] }],
+  apiVersion: 'apidiscovery.k8s.io/v2',
+  kind: 'APIGroupDiscoveryList',
+  metadata: {},
+  items: [
+    {
+      metadata: { name: 'example.io' },
+      versions: [
+        {
+          version: 'v1',
+          freshness: 'Current',
+          resources: [
+            {
+              resource: 'things',
+              responseKind: { group: '', version: '', kind: 'Thing' },
+              scope: 'Namespaced',
+              singularResource: 'thing',
+              verbs: ['create', 'get', 'list', 'watch'],
+            },
+          ],
+        },
+      ],
+    },
+  ],
 });
 const API = JSON.stringify({ apiVersion: 'apidiscovery.k8s.io/v2', kind: 'APIGroupDiscoveryList', metadata: {}, items: [] });
 
@@ -18,7 +39,18 @@ export const THINGS_WARNING = 'example.io/v1 Thing is deprecated in v1.37+, unav
 /** The bytes the watch writes: `count` ADDED events, one per line. */
 export function watchBytes(count: number): Buffer {
   const lines: string[] = [];
-  for (let i = 0; i < count; i++) lines.push(JSON.stringify({ type: 'ADDED', object: { apiVersion: 'example.io/v1', kind: 'Thing', metadata: { name: `t-${i}`, namespace: 'd', resourceVersion: String(i + 1) }, spec: { n: i } } }) + '\n');
+  for (let i = 0; i < count; i++)
+    lines.push(
+      JSON.stringify({
+        type: 'ADDED',
+        object: {
+          apiVersion: 'example.io/v1',
+          kind: 'Thing',
+          metadata: { name: `t-${i}`, namespace: 'd', resourceVersion: String(i + 1) },
+          spec: { n: i },
+        },
+      }) + '\n',
+    );
   return Buffer.from(lines.join(''));
 }
 
@@ -60,7 +92,9 @@ export async function startFakeApiserver(watchEvents = 10_000): Promise<FakeApis
       return step();
     }
     if (path === '/apis/example.io/v1/things' && req.method === 'GET') {
-      return res.writeHead(200, { 'content-type': 'application/json', warning: `299 - "${THINGS_WARNING}"` }).end('{"kind":"ThingList","apiVersion":"example.io/v1","metadata":{},"items":[]}');
+      return res
+        .writeHead(200, { 'content-type': 'application/json', warning: `299 - "${THINGS_WARNING}"` })
+        .end('{"kind":"ThingList","apiVersion":"example.io/v1","metadata":{},"items":[]}');
     }
     if (path === '/apis/example.io/v1/namespaces/d/things' && req.method === 'POST') {
       const hash = createHash('sha256');
@@ -71,7 +105,10 @@ export async function startFakeApiserver(watchEvents = 10_000): Promise<FakeApis
       });
       return;
     }
-    if (path === '/apis/example.io/v1/namespaces/d/things/slow' || (path === '/apis/example.io/v1/namespaces/d/things' && req.method === 'GET' && (req.url ?? '').includes('watch=true'))) {
+    if (
+      path === '/apis/example.io/v1/namespaces/d/things/slow' ||
+      (path === '/apis/example.io/v1/namespaces/d/things' && req.method === 'GET' && (req.url ?? '').includes('watch=true'))
+    ) {
       // A never-ending stream: tells the test when the client side has gone.
       res.writeHead(200, { 'content-type': 'application/json' });
       const timer = setInterval(() => res.write('{"type":"BOOKMARK"}\n'), 10);
@@ -81,7 +118,9 @@ export async function startFakeApiserver(watchEvents = 10_000): Promise<FakeApis
       });
       return;
     }
-    res.writeHead(404, { 'content-type': 'application/json' }).end('{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","reason":"NotFound","code":404}');
+    res
+      .writeHead(404, { 'content-type': 'application/json' })
+      .end('{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","reason":"NotFound","code":404}');
   });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
@@ -91,9 +130,10 @@ export async function startFakeApiserver(watchEvents = 10_000): Promise<FakeApis
     server,
     bodyHashes,
     clientGone: () => gonePromise,
-    close: () => new Promise<void>((r) => {
-      server.closeAllConnections();
-      server.close(() => r());
-    }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }

@@ -42,7 +42,19 @@ interface PortProcess {
 }
 
 async function startPort(upstreams: readonly FuzzUpstream[], tokenFile: string): Promise<PortProcess> {
-  const args = ['bin/peerscope', 'serve', ...upstreams.flatMap((u) => ['--server', `${u.name}=${u.url}`]), '--token-file', tokenFile, '--listen', '127.0.0.1:0', '--policy', 'round-robin', '--max-events', '2000'];
+  const args = [
+    'bin/peerscope',
+    'serve',
+    ...upstreams.flatMap((u) => ['--server', `${u.name}=${u.url}`]),
+    '--token-file',
+    tokenFile,
+    '--listen',
+    '127.0.0.1:0',
+    '--policy',
+    'round-robin',
+    '--max-events',
+    '2000',
+  ];
   const child = spawn(process.execPath, args, { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
   let err = '';
   let exit: string | undefined;
@@ -94,121 +106,165 @@ describe('the port under 100,000 generated requests', () => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('never crashes, answers well-formed HTTP, refuses with Status, and forwards nothing it must refuse', async () => {
-    const ctx: OracleContext = { upstreamPorts: new Map(upstreams.map((u) => [u.name, u.port])), servers: SERVERS };
-    const expectations = new Map<string, Expectation>();
-    const records = new Map<string, UpstreamRecord[]>();
-    const strays: string[] = [];
-    const failures: { where: string; messages: string[] }[] = [];
-    const survey = new Map<string, { count: number; example: string }>();
-    let nextId = 0;
-    let sent = 0;
-    let connections = 0;
-    const byExpectation: Record<string, number> = {};
-    const browserMarked = { refused: 0, passed: 0 };
-    const byStatus: Record<string, number> = {};
-    const rssStart = rssMiB(port.child.pid);
-    let rssPeak = rssStart;
+  it(
+    'never crashes, answers well-formed HTTP, refuses with Status, and forwards nothing it must refuse',
+    async () => {
+      const ctx: OracleContext = { upstreamPorts: new Map(upstreams.map((u) => [u.name, u.port])), servers: SERVERS };
+      const expectations = new Map<string, Expectation>();
+      const records = new Map<string, UpstreamRecord[]>();
+      const strays: string[] = [];
+      const failures: { where: string; messages: string[] }[] = [];
+      const survey = new Map<string, { count: number; example: string }>();
+      let nextId = 0;
+      let sent = 0;
+      let connections = 0;
+      const byExpectation: Record<string, number> = {};
+      const browserMarked = { refused: 0, passed: 0 };
+      const byStatus: Record<string, number> = {};
+      const rssStart = rssMiB(port.child.pid);
+      let rssPeak = rssStart;
 
-    /** Moves what the upstreams recorded into `records`; a request the port had to answer itself is a stray. */
-    const collect = () => {
-      for (const u of upstreams) {
-        for (const r of u.records.splice(0)) {
-          const exp = r.fuzzId === undefined ? undefined : expectations.get(r.fuzzId);
-          if (r.fuzzId === undefined || exp === undefined) strays.push(`${u.name} got a request no fuzz request explains: ${r.method} ${r.url.slice(0, 200)} (id ${JSON.stringify(r.fuzzId?.slice(0, 100))})`);
-          else if (exp === 'refuse' || exp === 'own') strays.push(`${u.name} got ${r.fuzzId} (${r.method} ${r.url.slice(0, 200)}), which the port had to answer itself`);
-          if (r.fuzzId === undefined) continue;
-          const list = records.get(r.fuzzId) ?? [];
-          list.push(r);
-          records.set(r.fuzzId, list);
+      /** Moves what the upstreams recorded into `records`; a request the port had to answer itself is a stray. */
+      const collect = () => {
+        for (const u of upstreams) {
+          for (const r of u.records.splice(0)) {
+            const exp = r.fuzzId === undefined ? undefined : expectations.get(r.fuzzId);
+            if (r.fuzzId === undefined || exp === undefined)
+              strays.push(
+                `${u.name} got a request no fuzz request explains: ${r.method} ${r.url.slice(0, 200)} (id ${JSON.stringify(r.fuzzId?.slice(0, 100))})`,
+              );
+            else if (exp === 'refuse' || exp === 'own')
+              strays.push(`${u.name} got ${r.fuzzId} (${r.method} ${r.url.slice(0, 200)}), which the port had to answer itself`);
+            if (r.fuzzId === undefined) continue;
+            const list = records.get(r.fuzzId) ?? [];
+            list.push(r);
+            records.set(r.fuzzId, list);
+          }
         }
-      }
-    };
+      };
 
-    // Connections come from fast-check, CHUNK at a time, chunk c drawn with seed SEED + c: any
-    // connection can be drawn again from (seed, chunk, index) alone (PEERSCOPE_FUZZ_REPLAY=c:i).
-    const connection = fc.record({ requests: connectionArb(port.port), writes: fc.oneof({ weight: 4, arbitrary: fc.constant(1) }, { weight: 1, arbitrary: fc.integer({ min: 2, max: 6 }) }) });
-    const drawn: { chunk: number; index: number; requests: RequestSpec[]; writes: number }[] = [];
-    let chunk = 0;
-    const draw = () => {
-      if (drawn.length === 0) {
-        fc.sample(connection, { seed: SEED + chunk, numRuns: CHUNK }).forEach((c, index) => drawn.push({ chunk, index, ...c }));
-        chunk++;
-      }
-      return drawn.shift()!;
-    };
-    const replay = process.env.PEERSCOPE_FUZZ_REPLAY?.split(':').map(Number);
-    if (replay) {
-      drawn.push(...fc.sample(connection, { seed: SEED + (replay[0] ?? 0), numRuns: (replay[1] ?? 0) + 1 }).slice(-1).map((c) => ({ chunk: replay[0] ?? 0, index: replay[1] ?? 0, ...c })));
-      chunk = Number.MAX_SAFE_INTEGER;
-    }
-
-    const started = performance.now();
-    const cpuStart = { port: cpuSeconds(port.child.pid), test: process.cpuUsage() };
-    const deadline = started + TIME_LIMIT_MS;
-    const done = () => sent >= TARGET_REQUESTS || performance.now() > deadline || failures.length >= 10 || port.exited() !== undefined || (replay !== undefined && connections > 0);
-
-    /** One lane: connection after connection, each checked as soon as it is over. LANES run at once. */
-    const lane = async () => {
-      while (!done()) {
-        const c = draw();
-        const requests = firstTerminal(c.requests.map((spec) => render(spec, `f${(nextId++).toString(36)}`, port.port)));
-        for (const r of requests) {
-          expectations.set(r.id, r.expect);
-          byExpectation[r.expect] = (byExpectation[r.expect] ?? 0) + 1;
-          if (r.spec.browser !== undefined) browserMarked[r.codes.includes(403) ? 'refused' : 'passed']++;
-        }
-        const outcome = await runConnection(port.port, requests, { writes: c.writes });
-        sent += requests.length;
-        connections++;
-        for (const a of outcome.answers) for (const f of a.finals) byStatus[f.status] = (byStatus[f.status] ?? 0) + 1;
-        collect();
-        const found = [...checkConnection(ctx, requests, outcome, records), ...strays.splice(0)];
-        for (const r of requests) records.delete(r.id);
-        if (connections % 2_000 === 0) rssPeak = Math.max(rssPeak, rssMiB(port.child.pid));
-        if (found.length === 0) continue;
-        const where = `chunk ${c.chunk}, connection ${c.index} (replay: PEERSCOPE_FUZZ_SEED=${SEED} PEERSCOPE_FUZZ_REPLAY=${c.chunk}:${c.index})`;
-        if (DUMP) writeFileSync(join(DUMP, `${c.chunk}-${c.index}.json`), JSON.stringify({ where, writes: c.writes, requests: requests.map((r) => ({ id: r.id, bytes: r.bytes.toString('base64') })), failures: found }));
-        if (!SURVEY) failures.push({ where, messages: found });
-        for (const f of found) {
-          const kind = (f.split('\n')[0] ?? '').replace(/\d+/g, 'N').replace(/"[^"]*"/g, '"…"').slice(0, 140);
-          const seen = survey.get(kind);
-          if (seen) seen.count++;
-          else survey.set(kind, { count: 1, example: `${where}\n    ${f.slice(0, 1500)}` });
-        }
-      }
-    };
-    await Promise.all(Array.from({ length: replay ? 1 : LANES }, lane));
-    const seconds = (performance.now() - started) / 1000;
-    const testCpu = process.cpuUsage(cpuStart.test);
-    const cpu = { port: cpuSeconds(port.child.pid) - cpuStart.port, test: (testCpu.user + testCpu.system) / 1e6 };
-
-    if (survey.size) console.log([...survey].sort((a, b) => b[1].count - a[1].count).map(([k, v]) => `${v.count} × ${k}\n    ${v.example}`).join('\n'));
-    const crashed = port.exited();
-    if (crashed) throw new Error(`peerscope serve died (${crashed}) after ${sent} requests:\n${port.stderr()}`);
-    if (failures.length) throw new Error(`the fuzz found broken promises (seed ${SEED}, after ${sent} requests):\n${failures.map((f) => `${f.where}:\n  ${f.messages.slice(0, 4).join('\n  ')}`).join('\n\n')}`);
-
-    // Still alive and still serving.
-    const after = await runConnection(port.port, [render(healthyRequest(port.port), 'final', port.port)]);
-    expect(after.answers[0]?.finals[0]?.status).toBe(200);
-    rssPeak = Math.max(rssPeak, rssMiB(port.child.pid));
-    console.log(`fuzz of the port: ${sent.toLocaleString('en-US')} requests on ${connections.toLocaleString('en-US')} connections in ${seconds.toFixed(1)} s (${Math.round(sent / seconds)} requests/s), seed ${SEED}\n`
-      + `  expected: ${JSON.stringify(byExpectation)}\n  answers by status: ${JSON.stringify(byStatus)}\n`
-      + `  with a browser's marks (Origin, Sec-Fetch-Site): ${browserMarked.refused} to refuse with 403, ${browserMarked.passed} from the port's own origin or typed in\n`
-      + `  CPU: the port ${cpu.port.toFixed(1)} s, the fuzz (clients, upstreams, oracle) ${cpu.test.toFixed(1)} s\n`
-      + `  port RSS ${rssStart.toFixed(0)} MiB at start, ${rssPeak.toFixed(0)} MiB at most; its own reads of the upstreams: ${upstreams.map((u) => `${u.name} ${[...u.controlReads.values()].reduce((a, b) => a + b, 0)}`).join(', ')}`);
-    if (!replay && !SURVEY) expect(sent).toBeGreaterThanOrEqual(TARGET_REQUESTS);
-    // And it still shuts down cleanly (SIGTERM → exit 0 within its 5 s grace and a little more).
-    port.child.kill('SIGTERM');
-    const exit = await new Promise<string>((resolve) => {
-      const timer = setTimeout(() => resolve('still running 10 s after SIGTERM'), 10_000);
-      port.child.once('exit', (code) => {
-        clearTimeout(timer);
-        resolve(`exit ${code}`);
+      // Connections come from fast-check, CHUNK at a time, chunk c drawn with seed SEED + c: any
+      // connection can be drawn again from (seed, chunk, index) alone (PEERSCOPE_FUZZ_REPLAY=c:i).
+      const connection = fc.record({
+        requests: connectionArb(port.port),
+        writes: fc.oneof({ weight: 4, arbitrary: fc.constant(1) }, { weight: 1, arbitrary: fc.integer({ min: 2, max: 6 }) }),
       });
-    });
-    expect(exit, port.stderr()).toBe('exit 0');
-  }, TIME_LIMIT_MS + 120_000);
+      const drawn: { chunk: number; index: number; requests: RequestSpec[]; writes: number }[] = [];
+      let chunk = 0;
+      const draw = () => {
+        if (drawn.length === 0) {
+          fc.sample(connection, { seed: SEED + chunk, numRuns: CHUNK }).forEach((c, index) => drawn.push({ chunk, index, ...c }));
+          chunk++;
+        }
+        return drawn.shift()!;
+      };
+      const replay = process.env.PEERSCOPE_FUZZ_REPLAY?.split(':').map(Number);
+      if (replay) {
+        drawn.push(
+          ...fc
+            .sample(connection, { seed: SEED + (replay[0] ?? 0), numRuns: (replay[1] ?? 0) + 1 })
+            .slice(-1)
+            .map((c) => ({ chunk: replay[0] ?? 0, index: replay[1] ?? 0, ...c })),
+        );
+        chunk = Number.MAX_SAFE_INTEGER;
+      }
+
+      const started = performance.now();
+      const cpuStart = { port: cpuSeconds(port.child.pid), test: process.cpuUsage() };
+      const deadline = started + TIME_LIMIT_MS;
+      const done = () =>
+        sent >= TARGET_REQUESTS ||
+        performance.now() > deadline ||
+        failures.length >= 10 ||
+        port.exited() !== undefined ||
+        (replay !== undefined && connections > 0);
+
+      /** One lane: connection after connection, each checked as soon as it is over. LANES run at once. */
+      const lane = async () => {
+        while (!done()) {
+          const c = draw();
+          const requests = firstTerminal(c.requests.map((spec) => render(spec, `f${(nextId++).toString(36)}`, port.port)));
+          for (const r of requests) {
+            expectations.set(r.id, r.expect);
+            byExpectation[r.expect] = (byExpectation[r.expect] ?? 0) + 1;
+            if (r.spec.browser !== undefined) browserMarked[r.codes.includes(403) ? 'refused' : 'passed']++;
+          }
+          const outcome = await runConnection(port.port, requests, { writes: c.writes });
+          sent += requests.length;
+          connections++;
+          for (const a of outcome.answers) for (const f of a.finals) byStatus[f.status] = (byStatus[f.status] ?? 0) + 1;
+          collect();
+          const found = [...checkConnection(ctx, requests, outcome, records), ...strays.splice(0)];
+          for (const r of requests) records.delete(r.id);
+          if (connections % 2_000 === 0) rssPeak = Math.max(rssPeak, rssMiB(port.child.pid));
+          if (found.length === 0) continue;
+          const where = `chunk ${c.chunk}, connection ${c.index} (replay: PEERSCOPE_FUZZ_SEED=${SEED} PEERSCOPE_FUZZ_REPLAY=${c.chunk}:${c.index})`;
+          if (DUMP)
+            writeFileSync(
+              join(DUMP, `${c.chunk}-${c.index}.json`),
+              JSON.stringify({
+                where,
+                writes: c.writes,
+                requests: requests.map((r) => ({ id: r.id, bytes: r.bytes.toString('base64') })),
+                failures: found,
+              }),
+            );
+          if (!SURVEY) failures.push({ where, messages: found });
+          for (const f of found) {
+            const kind = (f.split('\n')[0] ?? '')
+              .replace(/\d+/g, 'N')
+              .replace(/"[^"]*"/g, '"…"')
+              .slice(0, 140);
+            const seen = survey.get(kind);
+            if (seen) seen.count++;
+            else survey.set(kind, { count: 1, example: `${where}\n    ${f.slice(0, 1500)}` });
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: replay ? 1 : LANES }, lane));
+      const seconds = (performance.now() - started) / 1000;
+      const testCpu = process.cpuUsage(cpuStart.test);
+      const cpu = { port: cpuSeconds(port.child.pid) - cpuStart.port, test: (testCpu.user + testCpu.system) / 1e6 };
+
+      if (survey.size)
+        console.log(
+          [...survey]
+            .sort((a, b) => b[1].count - a[1].count)
+            .map(([k, v]) => `${v.count} × ${k}\n    ${v.example}`)
+            .join('\n'),
+        );
+      const crashed = port.exited();
+      if (crashed) throw new Error(`peerscope serve died (${crashed}) after ${sent} requests:\n${port.stderr()}`);
+      if (failures.length)
+        throw new Error(
+          `the fuzz found broken promises (seed ${SEED}, after ${sent} requests):\n${failures.map((f) => `${f.where}:\n  ${f.messages.slice(0, 4).join('\n  ')}`).join('\n\n')}`,
+        );
+
+      // Still alive and still serving.
+      const after = await runConnection(port.port, [render(healthyRequest(port.port), 'final', port.port)]);
+      expect(after.answers[0]?.finals[0]?.status).toBe(200);
+      rssPeak = Math.max(rssPeak, rssMiB(port.child.pid));
+      console.log(
+        `fuzz of the port: ${sent.toLocaleString('en-US')} requests on ${connections.toLocaleString('en-US')} connections in ${seconds.toFixed(1)} s (${Math.round(sent / seconds)} requests/s), seed ${SEED}\n` +
+          `  expected: ${JSON.stringify(byExpectation)}\n  answers by status: ${JSON.stringify(byStatus)}\n` +
+          `  with a browser's marks (Origin, Sec-Fetch-Site): ${browserMarked.refused} to refuse with 403, ${browserMarked.passed} from the port's own origin or typed in\n` +
+          `  CPU: the port ${cpu.port.toFixed(1)} s, the fuzz (clients, upstreams, oracle) ${cpu.test.toFixed(1)} s\n` +
+          `  port RSS ${rssStart.toFixed(0)} MiB at start, ${rssPeak.toFixed(0)} MiB at most; its own reads of the upstreams: ${upstreams.map((u) => `${u.name} ${[...u.controlReads.values()].reduce((a, b) => a + b, 0)}`).join(', ')}`,
+      );
+      if (!replay && !SURVEY) expect(sent).toBeGreaterThanOrEqual(TARGET_REQUESTS);
+      // And it still shuts down cleanly (SIGTERM → exit 0 within its 5 s grace and a little more).
+      port.child.kill('SIGTERM');
+      const exit = await new Promise<string>((resolve) => {
+        const timer = setTimeout(() => resolve('still running 10 s after SIGTERM'), 10_000);
+        port.child.once('exit', (code) => {
+          clearTimeout(timer);
+          resolve(`exit ${code}`);
+        });
+      });
+      expect(exit, port.stderr()).toBe('exit 0');
+    },
+    TIME_LIMIT_MS + 120_000,
+  );
 });
 
 /** A connection carries requests up to the first that ends it. */
@@ -219,8 +275,23 @@ function firstTerminal(requests: Rendered[]): Rendered[] {
 
 function healthyRequest(port: number): RequestSpec {
   return {
-    method: { name: 'GET', cls: 'standard' }, target: { form: 'origin', path: '/version', query: '' }, version: 'HTTP/1.1',
-    host: { kind: 'ok', value: `localhost:${port}` }, browser: undefined, reply: 'json', identity: [], connection: 'close', hop: [], upgrade: undefined,
-    peerProxied: undefined, authorization: false, accept: undefined, expect: undefined, extra: [], padTo: 0, invalidHeader: undefined, body: { kind: 'none' },
+    method: { name: 'GET', cls: 'standard' },
+    target: { form: 'origin', path: '/version', query: '' },
+    version: 'HTTP/1.1',
+    host: { kind: 'ok', value: `localhost:${port}` },
+    browser: undefined,
+    reply: 'json',
+    identity: [],
+    connection: 'close',
+    hop: [],
+    upgrade: undefined,
+    peerProxied: undefined,
+    authorization: false,
+    accept: undefined,
+    expect: undefined,
+    extra: [],
+    padTo: 0,
+    invalidHeader: undefined,
+    body: { kind: 'none' },
   };
 }

@@ -26,8 +26,15 @@ export function pickCatalog(release: string, gvrs: GvrSpec, base: ReleaseCatalog
 
 /** Spec §7: server A's GVRs, plus what the control plane itself needs (leases, endpoints). */
 export const A_GVRS: GvrSpec = [
-  'apps/v1/deployments', '/v1/pods', '/v1/namespaces', '/v1/configmaps', 'rbac.authorization.k8s.io/v1/clusterroles', 'batch/v1/jobs',
-  'coordination.k8s.io/v1/leases', '/v1/endpoints', 'discovery.k8s.io/v1/endpointslices',
+  'apps/v1/deployments',
+  '/v1/pods',
+  '/v1/namespaces',
+  '/v1/configmaps',
+  'rbac.authorization.k8s.io/v1/clusterroles',
+  'batch/v1/jobs',
+  'coordination.k8s.io/v1/leases',
+  '/v1/endpoints',
+  'discovery.k8s.io/v1/endpointslices',
 ];
 export const B_GVRS: GvrSpec = [...A_GVRS, 'resource.k8s.io/v1/deviceclasses', 'resource.k8s.io/v1beta1/resourceclaims'];
 export const C_GVRS: GvrSpec = [...A_GVRS, 'resource.k8s.io/v1beta2/resourceclaims'];
@@ -50,7 +57,11 @@ export interface Reply {
   route(): string;
 }
 
-export async function startBed(servers: Record<string, GvrSpec | ReleaseCatalog>, core: Partial<CoreOptions> = {}, sim: { http?: boolean } = { http: true }): Promise<Bed> {
+export async function startBed(
+  servers: Record<string, GvrSpec | ReleaseCatalog>,
+  core: Partial<CoreOptions> = {},
+  sim: { http?: boolean } = { http: true },
+): Promise<Bed> {
   const names = Object.keys(servers);
   const releases = names.map((n) => {
     const s = servers[n] as GvrSpec | ReleaseCatalog;

@@ -16,7 +16,14 @@ import { catalogEntries, loadRelease } from '../src/releases/index.js';
 import { legacyOperatorGvr, TRAFFIC_CLIENTS, type TrafficResult } from '../sim/traffic/index.js';
 
 const run = promisify(execFile);
-const VERB_OF: Record<TrafficResult['kind'], string> = { list: 'list', 'ns-sweep': 'list', watch: 'watch', get: 'get', create: 'create', delete: 'delete' };
+const VERB_OF: Record<TrafficResult['kind'], string> = {
+  list: 'list',
+  'ns-sweep': 'list',
+  watch: 'watch',
+  get: 'get',
+  create: 'create',
+  delete: 'delete',
+};
 
 function gvrsOf(release: string): Set<string> {
   return new Set([...catalogEntries(loadRelease(release))].map((e) => `${e.group}/${e.version}/${e.resource.name}`));
@@ -41,14 +48,22 @@ describe('the impact report of the demo (v1.36-dev → v1.37-dev)', () => {
 
   beforeAll(async () => {
     session = await startDemoSession({ listen: { host: '127.0.0.1', port: 0 }, trafficRps: 60, onTrafficResult: (r) => results.push(r) });
-    await until(() => results.length >= 250 && results.some((r) => r.userAgent === TRAFFIC_CLIENTS.legacyOperator.userAgent && r.kind === 'list'), 25_000);
+    await until(
+      () => results.length >= 250 && results.some((r) => r.userAgent === TRAFFIC_CLIENTS.legacyOperator.userAgent && r.kind === 'list'),
+      25_000,
+    );
     // Every request ends (watches are cut) before the report is read, so the port has counted each.
     await session.traffic.stop();
     await new Promise((r) => setTimeout(r, 300));
-    const out = await run(process.execPath, ['bin/peerscope', 'report', '--from', session.address.url, '--to', 'v1.37-dev', '--output', 'json'], { cwd: repoRoot });
+    const out = await run(
+      process.execPath,
+      ['bin/peerscope', 'report', '--from', session.address.url, '--to', 'v1.37-dev', '--output', 'json'],
+      { cwd: repoRoot },
+    );
     json = JSON.parse(out.stdout);
     report = impactReportSchema.parse(json);
-    text = (await run(process.execPath, ['bin/peerscope', 'report', '--from', session.address.url, '--to', 'v1.37-dev'], { cwd: repoRoot })).stdout;
+    text = (await run(process.execPath, ['bin/peerscope', 'report', '--from', session.address.url, '--to', 'v1.37-dev'], { cwd: repoRoot }))
+      .stdout;
     snapshotText = await (await fetch(`${session.address.url}/.peerscope/snapshot`)).text();
   }, 60_000);
   afterAll(async () => {
@@ -85,20 +100,47 @@ describe('the impact report of the demo (v1.36-dev → v1.37-dev)', () => {
     const gvr = legacyOperatorGvr([loadRelease('v1.36-dev'), loadRelease('v1.37-dev')])!;
     const [group, version, resource] = gvr.split('/');
     const legacy = report.findings.find((f) => f.client.userAgent === TRAFFIC_CLIENTS.legacyOperator.userAgent);
-    expect(legacy).toMatchObject({ impact: 'removed', group, version, resource, client: { name: 'legacy-operator (legacy-controller)' }, evidence: { servedNowBy: ['sim-1', 'sim-2', 'sim-3'], servedByTarget: false } });
-    expect(legacy!.message).toMatch(new RegExp(`^legacy-operator \\(legacy-controller\\) lists ${group}/${version} ${resource} .*: not served by v1\\.37-dev → 404 after the upgrade$`));
+    expect(legacy).toMatchObject({
+      impact: 'removed',
+      group,
+      version,
+      resource,
+      client: { name: 'legacy-operator (legacy-controller)' },
+      evidence: { servedNowBy: ['sim-1', 'sim-2', 'sim-3'], servedByTarget: false },
+    });
+    expect(legacy!.message).toMatch(
+      new RegExp(
+        `^legacy-operator \\(legacy-controller\\) lists ${group}/${version} ${resource} .*: not served by v1\\.37-dev → 404 after the upgrade$`,
+      ),
+    );
     // The text was made a moment later (its rates may differ): the same finding, in the same words.
-    expect(text).toMatch(new RegExp(`^  legacy-operator \\(legacy-controller\\) lists ${group}/${version} ${resource} .*: not served by v1\\.37-dev → 404 after the upgrade$`, 'm'));
+    expect(text).toMatch(
+      new RegExp(
+        `^  legacy-operator \\(legacy-controller\\) lists ${group}/${version} ${resource} .*: not served by v1\\.37-dev → 404 after the upgrade$`,
+        'm',
+      ),
+    );
     expect(text).toMatch(/^Upgrade impact: v1\.36\.0-dev \(sim-1, sim-2, sim-3\) → v1\.37-dev/);
   });
 
   it('reads the same report offline from a snapshot, and says why an older snapshot has none', async () => {
     const file = join(dir, 'snapshot.json');
     writeFileSync(file, snapshotText);
-    const offline = impactReportSchema.parse(JSON.parse((await run(process.execPath, ['bin/peerscope', 'report', '--snapshot', file, '--to', 'v1.37-dev', '--output', 'json'], { cwd: repoRoot })).stdout));
-    const key = (r: ImpactReport) => r.findings.map((f) => `${f.impact} ${f.client.userAgent} ${f.group}/${f.version}/${f.resource}`).sort();
+    const offline = impactReportSchema.parse(
+      JSON.parse(
+        (
+          await run(process.execPath, ['bin/peerscope', 'report', '--snapshot', file, '--to', 'v1.37-dev', '--output', 'json'], {
+            cwd: repoRoot,
+          })
+        ).stdout,
+      ),
+    );
+    const key = (r: ImpactReport) =>
+      r.findings.map((f) => `${f.impact} ${f.client.userAgent} ${f.group}/${f.version}/${f.resource}`).sort();
     expect(key(offline)).toEqual(key(report));
-    const markdown = (await run(process.execPath, ['bin/peerscope', 'report', '--snapshot', file, '--output', 'markdown'], { cwd: repoRoot })).stdout;
+    const markdown = (
+      await run(process.execPath, ['bin/peerscope', 'report', '--snapshot', file, '--output', 'markdown'], { cwd: repoRoot })
+    ).stdout;
     expect(markdown).toMatch(/^## Upgrade impact: v1\.36\.0-dev \(sim-1, sim-2, sim-3\) → v1\.37-dev/);
     expect(markdown).toContain('| legacy-operator (legacy-controller) | `sim-admin` |');
     // A snapshot of an earlier Peerscope (no usage recorded) still reads, but holds no report.
@@ -107,9 +149,16 @@ describe('the impact report of the demo (v1.36-dev → v1.37-dev)', () => {
     delete old.impact;
     const oldFile = join(dir, 'old.json');
     writeFileSync(oldFile, JSON.stringify(old));
-    const refused = await run(process.execPath, ['bin/peerscope', 'report', '--snapshot', oldFile, '--to', 'v1.37-dev'], { cwd: repoRoot }).then(() => undefined, (err: { code: number; stderr: string }) => err);
+    const refused = await run(process.execPath, ['bin/peerscope', 'report', '--snapshot', oldFile, '--to', 'v1.37-dev'], {
+      cwd: repoRoot,
+    }).then(
+      () => undefined,
+      (err: { code: number; stderr: string }) => err,
+    );
     expect(refused?.code).toBe(2);
-    expect(refused?.stderr).toBe(`peerscope: ${oldFile}: this snapshot was taken by a Peerscope that did not record client usage yet: no report can be made from it\n`);
+    expect(refused?.stderr).toBe(
+      `peerscope: ${oldFile}: this snapshot was taken by a Peerscope that did not record client usage yet: no report can be made from it\n`,
+    );
     const shown = await run(process.execPath, ['bin/peerscope', 'snapshot', 'show', oldFile], { cwd: repoRoot });
     expect(shown.stdout).toContain('sim-1\tv1.36.0-dev');
   });

@@ -32,26 +32,48 @@ describe('deprecation warnings in the impact report', () => {
     await fake?.close();
   });
 
-  async function call(method: 'GET' | 'POST', path: string, headers: Record<string, string>): Promise<{ status: number; warning: unknown }> {
-    const res = await request(`${base}${path}`, { method, dispatcher: agent, headers: { ...headers, ...(method === 'POST' ? { 'content-type': 'application/json' } : {}) }, ...(method === 'POST' ? { body: '{"kind":"Thing"}' } : {}) });
+  async function call(
+    method: 'GET' | 'POST',
+    path: string,
+    headers: Record<string, string>,
+  ): Promise<{ status: number; warning: unknown }> {
+    const res = await request(`${base}${path}`, {
+      method,
+      dispatcher: agent,
+      headers: { ...headers, ...(method === 'POST' ? { 'content-type': 'application/json' } : {}) },
+      ...(method === 'POST' ? { body: '{"kind":"Thing"}' } : {}),
+    });
     await res.body.text();
     return { status: res.statusCode, warning: res.headers.warning };
   }
 
   it('names the client that was warned, by a hash of its token, and relays the header unchanged', async () => {
     for (let i = 0; i < 3; i++) {
-      const listed = await call('GET', '/apis/example.io/v1/things', { 'user-agent': OPERATOR_UA, authorization: `Bearer ${OPERATOR_TOKEN}` });
+      const listed = await call('GET', '/apis/example.io/v1/things', {
+        'user-agent': OPERATOR_UA,
+        authorization: `Bearer ${OPERATOR_TOKEN}`,
+      });
       expect(listed).toEqual({ status: 200, warning: `299 - "${THINGS_WARNING}"` });
     }
-    expect(await call('POST', '/apis/example.io/v1/namespaces/d/things', { 'user-agent': KUBECTL_UA })).toEqual({ status: 201, warning: undefined });
+    expect(await call('POST', '/apis/example.io/v1/namespaces/d/things', { 'user-agent': KUBECTL_UA })).toEqual({
+      status: 201,
+      warning: undefined,
+    });
 
     // The target release keeps example.io/v1 things: what remains is the warning, for the operator only.
-    const keeps = impactReport(impactInputOf(core), { release: 'v1.40', gitVersion: 'v1.40.0', gvrs: new Set(['example.io/v1/things']) }, []);
+    const keeps = impactReport(
+      impactInputOf(core),
+      { release: 'v1.40', gitVersion: 'v1.40.0', gvrs: new Set(['example.io/v1/things']) },
+      [],
+    );
     expect(keeps.findings).toHaveLength(1);
     const [warned] = keeps.findings;
     expect(warned).toMatchObject({
       client: { name: 'thing-operator (thing-controller)', userAgent: OPERATOR_UA, identity: `token:${shortHash(OPERATOR_TOKEN)}` },
-      group: 'example.io', version: 'v1', resource: 'things', impact: 'deprecated',
+      group: 'example.io',
+      version: 'v1',
+      resource: 'things',
+      impact: 'deprecated',
       verbs: [{ verb: 'list', count: 3 }],
       evidence: { warnings: [THINGS_WARNING], servedNowBy: ['a'], servedByTarget: true },
     });
@@ -67,8 +89,16 @@ describe('deprecation warnings in the impact report', () => {
     const report: ImpactReport = impactReportSchema.parse(JSON.parse(text));
     const byClient = new Map(report.findings.map((f) => [f.client.name, f]));
     expect([...byClient.keys()].sort()).toEqual(['kubectl', 'thing-operator (thing-controller)']);
-    expect(byClient.get('kubectl')).toMatchObject({ impact: 'removed', client: { identity: 'kubernetes-admin' }, verbs: [{ verb: 'create', count: 1 }], evidence: { warnings: [] } });
-    expect(byClient.get('thing-operator (thing-controller)')).toMatchObject({ impact: 'removed', evidence: { warnings: [THINGS_WARNING] } });
+    expect(byClient.get('kubectl')).toMatchObject({
+      impact: 'removed',
+      client: { identity: 'kubernetes-admin' },
+      verbs: [{ verb: 'create', count: 1 }],
+      evidence: { warnings: [] },
+    });
+    expect(byClient.get('thing-operator (thing-controller)')).toMatchObject({
+      impact: 'removed',
+      evidence: { warnings: [THINGS_WARNING] },
+    });
     expect(report.target).toEqual({ release: 'v1.37-dev', gitVersion: 'v1.37.0-dev' });
 
     // And in the routing snapshot, for reading offline.

@@ -49,7 +49,11 @@ describe('client certificates from the kubeconfig', () => {
   let sim: SimCluster;
   const seen: { server: string; req: SimRequestRecord }[] = [];
   beforeAll(async () => {
-    sim = await startSimCluster({ releases: [loadRelease('v1.36-dev'), loadRelease('v1.37-dev')], names: ['old', 'new'], auth: { token: false, clientCerts: true } });
+    sim = await startSimCluster({
+      releases: [loadRelease('v1.36-dev'), loadRelease('v1.37-dev')],
+      names: ['old', 'new'],
+      auth: { token: false, clientCerts: true },
+    });
     sim.onRequest((server, req) => seen.push({ server, req }));
   });
   afterAll(() => sim?.close());
@@ -57,22 +61,37 @@ describe('client certificates from the kubeconfig', () => {
   for (const form of ['data', 'files'] as const) {
     it(`client-certificate${form === 'data' ? '-data / client-key-data' : ' / client-key files'} authenticate every read and every request through Peerscope`, async () => {
       const cert = await sim.issueClientCertificate(`operator-${form}`, ['system:masters']);
-      const user = form === 'data'
-        ? { 'client-certificate-data': b64(cert.cert), 'client-key-data': b64(cert.key) }
-        : { 'client-certificate': 'operator.crt', 'client-key': 'operator.key' }; // relative to the kubeconfig
+      const user =
+        form === 'data'
+          ? { 'client-certificate-data': b64(cert.cert), 'client-key-data': b64(cert.key) }
+          : { 'client-certificate': 'operator.crt', 'client-key': 'operator.key' }; // relative to the kubeconfig
       const file = writeConfig(sim.kubeconfig({ user }), () => undefined, { 'operator.crt': cert.cert, 'operator.key': cert.key });
       const found = await serversFromKubeconfig({ kubeconfig: file, env: {} });
       expect(found.warnings).toEqual([]);
-      expect(found.servers.map((s) => [s.name, s.source])).toEqual([['apiserver-new', 'lease'], ['apiserver-old', 'lease']]);
+      expect(found.servers.map((s) => [s.name, s.source])).toEqual([
+        ['apiserver-new', 'lease'],
+        ['apiserver-old', 'lease'],
+      ]);
       const core = createCore({ servers: found.servers, listen: { port: 0 }, policy: { kind: 'pin', server: 'apiserver-old' } });
       try {
         await core.start();
         expect(core.peerStatuses().map((s) => s.health)).toEqual(['ready', 'ready']);
         seen.length = 0;
-        expect(await through(core, COMMON)).toEqual({ status: 200, route: 'handling=apiserver-old; answering=apiserver-old; outcome=local' });
-        expect(await through(core, NEW_ONLY)).toEqual({ status: 200, route: 'handling=apiserver-old; answering=apiserver-new; outcome=rerouted' });
-        const users = seen.filter((s) => s.req.url === COMMON || s.req.url === NEW_ONLY).map((s) => [s.server, s.req.user?.name, s.req.user?.via]);
-        expect(users).toEqual([['old', `operator-${form}`, 'client-certificate'], ['new', `operator-${form}`, 'client-certificate']]);
+        expect(await through(core, COMMON)).toEqual({
+          status: 200,
+          route: 'handling=apiserver-old; answering=apiserver-old; outcome=local',
+        });
+        expect(await through(core, NEW_ONLY)).toEqual({
+          status: 200,
+          route: 'handling=apiserver-old; answering=apiserver-new; outcome=rerouted',
+        });
+        const users = seen
+          .filter((s) => s.req.url === COMMON || s.req.url === NEW_ONLY)
+          .map((s) => [s.server, s.req.user?.name, s.req.user?.via]);
+        expect(users).toEqual([
+          ['old', `operator-${form}`, 'client-certificate'],
+          ['new', `operator-${form}`, 'client-certificate'],
+        ]);
       } finally {
         await core.close(0);
       }
@@ -82,9 +101,24 @@ describe('client certificates from the kubeconfig', () => {
   it('an exec plugin that returns a client certificate and key authenticates like a kubeconfig certificate', async () => {
     const cert = await sim.issueClientCertificate('exec-operator');
     const dir = mkdtempSync(join(tmpdir(), 'kc-exec-cert-'));
-    const credential = JSON.stringify({ apiVersion: 'client.authentication.k8s.io/v1', kind: 'ExecCredential', status: { clientCertificateData: cert.cert, clientKeyData: cert.key } });
+    const credential = JSON.stringify({
+      apiVersion: 'client.authentication.k8s.io/v1',
+      kind: 'ExecCredential',
+      status: { clientCertificateData: cert.cert, clientKeyData: cert.key },
+    });
     writeFileSync(join(dir, 'credential.json'), credential);
-    const file = writeConfig(sim.kubeconfig({ user: { exec: { apiVersion: 'client.authentication.k8s.io/v1', command: '/bin/cat', args: [join(dir, 'credential.json')], interactiveMode: 'Never' } } }));
+    const file = writeConfig(
+      sim.kubeconfig({
+        user: {
+          exec: {
+            apiVersion: 'client.authentication.k8s.io/v1',
+            command: '/bin/cat',
+            args: [join(dir, 'credential.json')],
+            interactiveMode: 'Never',
+          },
+        },
+      }),
+    );
     const found = await serversFromKubeconfig({ kubeconfig: file, env: { PATH: '/usr/bin:/bin' } });
     expect(found.servers.map((s) => s.source)).toEqual(['lease', 'lease']);
     seen.length = 0;
@@ -107,21 +141,32 @@ describe('client certificates from the kubeconfig', () => {
     // The same through the CLI: one line, exit 2, no stack trace. (Not spawnSync: the simulated servers
     // answer from this process.)
     const run = await new Promise<{ status: number | null; stderr: string }>((resolve) => {
-      const child = execFile(process.execPath, ['bin/peerscope', 'serve', '--kubeconfig', file, '--listen', '127.0.0.1:0'], { cwd: repoRoot, encoding: 'utf8', timeout: 20_000, env: { ...process.env, HTTPS_PROXY: '' } }, (_err, _stdout, stderr) => {
-        resolve({ status: child.exitCode, stderr });
-      });
+      const child = execFile(
+        process.execPath,
+        ['bin/peerscope', 'serve', '--kubeconfig', file, '--listen', '127.0.0.1:0'],
+        { cwd: repoRoot, encoding: 'utf8', timeout: 20_000, env: { ...process.env, HTTPS_PROXY: '' } },
+        (_err, _stdout, stderr) => {
+          resolve({ status: child.exitCode, stderr });
+        },
+      );
     });
     expect(run.status).toBe(2);
-    expect(run.stderr.trim().split('\n')).toEqual([`peerscope: ${url} answered 401 Unauthorized to a read of the apiserver identity leases: the cluster refused the credentials of user "old" of context "old" (the kubeconfig gives this user no token, client certificate or exec plugin)`]);
+    expect(run.stderr.trim().split('\n')).toEqual([
+      `peerscope: ${url} answered 401 Unauthorized to a read of the apiserver identity leases: the cluster refused the credentials of user "old" of context "old" (the kubeconfig gives this user no token, client certificate or exec plugin)`,
+    ]);
     console.log(run.stderr.trim());
   });
 
   it('a certificate the cluster does not trust is refused, naming the certificate (never its key)', async () => {
     const { createCertificateAuthority, issueClientCertificate } = await import('../src/tls/certs.js');
     const stranger = await issueClientCertificate(await createCertificateAuthority('elsewhere'), { commonName: 'mallory' });
-    const file = writeConfig(sim.kubeconfig({ user: { 'client-certificate-data': b64(stranger.cert), 'client-key-data': b64(stranger.key) } }));
+    const file = writeConfig(
+      sim.kubeconfig({ user: { 'client-certificate-data': b64(stranger.cert), 'client-key-data': b64(stranger.key) } }),
+    );
     const err = await serversFromKubeconfig({ kubeconfig: file, env: {} }).catch((e: Error) => e);
-    expect((err as Error).message).toMatch(/refused the credentials of user "old" of context "old" \(it offered a client certificate CN=mallory\)$/);
+    expect((err as Error).message).toMatch(
+      /refused the credentials of user "old" of context "old" \(it offered a client certificate CN=mallory\)$/,
+    );
     expect((err as Error).message).not.toContain('PRIVATE KEY');
   });
 });
@@ -131,7 +176,11 @@ describe('proxies: proxy-url, HTTPS_PROXY and NO_PROXY', () => {
   let proxy: ConnectProxy;
   const auth = `Basic ${b64('ops:s3cret pass')}`;
   beforeAll(async () => {
-    sim = await startSimCluster({ releases: [loadRelease('v1.36-dev'), loadRelease('v1.37-dev')], names: ['old', 'new'], advertiseHost: HIDDEN });
+    sim = await startSimCluster({
+      releases: [loadRelease('v1.36-dev'), loadRelease('v1.37-dev')],
+      names: ['old', 'new'],
+      advertiseHost: HIDDEN,
+    });
     proxy = await startConnectProxy({ map: { [HIDDEN]: '127.0.0.1' }, requireAuthorization: auth });
   });
   afterAll(async () => {
@@ -158,7 +207,10 @@ describe('proxies: proxy-url, HTTPS_PROXY and NO_PROXY', () => {
         ['apiserver-old', 'ready', `http://***@127.0.0.1:${proxy.port}`],
       ]);
       expect(await through(core, COMMON)).toEqual({ status: 200, route: 'handling=apiserver-old; answering=apiserver-old; outcome=local' });
-      expect(await through(core, NEW_ONLY)).toEqual({ status: 200, route: 'handling=apiserver-old; answering=apiserver-new; outcome=rerouted' });
+      expect(await through(core, NEW_ONLY)).toEqual({
+        status: 200,
+        route: 'handling=apiserver-old; answering=apiserver-new; outcome=rerouted',
+      });
     } finally {
       await core.close(0);
     }
@@ -179,12 +231,18 @@ describe('proxies: proxy-url, HTTPS_PROXY and NO_PROXY', () => {
     const core = createCore({ servers: found.servers, listen: { port: 0 }, policy: { kind: 'pin', server: 'apiserver-old' } });
     try {
       await core.start();
-      expect(await through(core, NEW_ONLY)).toEqual({ status: 200, route: 'handling=apiserver-old; answering=apiserver-new; outcome=rerouted' });
+      expect(await through(core, NEW_ONLY)).toEqual({
+        status: 200,
+        route: 'handling=apiserver-old; answering=apiserver-new; outcome=rerouted',
+      });
     } finally {
       await core.close(0);
     }
     expect(proxy.targets.length).toBeGreaterThan(0);
-    expect(proxy.targets.every((t) => t.startsWith(`${HIDDEN}:`)), proxy.targets.join(', ')).toBe(true);
+    expect(
+      proxy.targets.every((t) => t.startsWith(`${HIDDEN}:`)),
+      proxy.targets.join(', '),
+    ).toBe(true);
   });
 
   it('NO_PROXY exempts matching servers: no CONNECT, a direct connection (which cannot reach the hidden address)', async () => {
@@ -193,7 +251,10 @@ describe('proxies: proxy-url, HTTPS_PROXY and NO_PROXY', () => {
       for (const c of doc.clusters) c.cluster.server = `https://127.0.0.1:${oldPort}`;
     });
     proxy.targets.length = 0;
-    const found = await serversFromKubeconfig({ kubeconfig: file, env: { HTTPS_PROXY: `http://127.0.0.1:${proxy.port}`, NO_PROXY: 'example.com,192.0.2.0/24' } });
+    const found = await serversFromKubeconfig({
+      kubeconfig: file,
+      env: { HTTPS_PROXY: `http://127.0.0.1:${proxy.port}`, NO_PROXY: 'example.com,192.0.2.0/24' },
+    });
     expect(found.servers.every((s) => s.proxy === undefined)).toBe(true);
     const core = createCore({ servers: found.servers, listen: { port: 0 } });
     try {

@@ -10,10 +10,12 @@ describe('legacy discovery → aggregated', () => {
   for (const release of ['v1.36-dev', 'v1.37-dev']) {
     it(`matches the catalog's own rendering for ${release}`, () => {
       const catalog = loadRelease(release);
-      const documents = catalog.groups.flatMap((g) => g.versions.map((v) => ({
-        file: `${release}/${g.name ? `apis/${g.name}` : 'api'}/${v.version}`,
-        text: JSON.stringify(legacyResourceList(catalog, g.name, v.version)),
-      })));
+      const documents = catalog.groups.flatMap((g) =>
+        g.versions.map((v) => ({
+          file: `${release}/${g.name ? `apis/${g.name}` : 'api'}/${v.version}`,
+          text: JSON.stringify(legacyResourceList(catalog, g.name, v.version)),
+        })),
+      );
       expect(documents.length).toBeGreaterThan(20);
       for (const root of ['api', 'apis'] as const) {
         const mine = aggregatedFromLegacy(documents, root);
@@ -24,8 +26,19 @@ describe('legacy discovery → aggregated', () => {
   }
 
   it('names the document and field at fault', () => {
-    expect(() => aggregatedFromLegacy([{ file: 'old/apis/apps/v1', text: '{"kind":"Status"}' }], 'apis')).toThrow('old/apis/apps/v1 at /kind: kind is "Status"; expected APIResourceList');
-    expect(() => aggregatedFromLegacy([{ file: 'old/api/v1', text: '{"kind":"APIResourceList","groupVersion":"v1","resources":[{"name":"pods/status","namespaced":true,"kind":"Pod","verbs":[]}]}' }], 'api'))
-      .toThrow('subresource "pods/status" comes before its resource "pods"');
+    expect(() => aggregatedFromLegacy([{ file: 'old/apis/apps/v1', text: '{"kind":"Status"}' }], 'apis')).toThrow(
+      'old/apis/apps/v1 at /kind: kind is "Status"; expected APIResourceList',
+    );
+    expect(() =>
+      aggregatedFromLegacy(
+        [
+          {
+            file: 'old/api/v1',
+            text: '{"kind":"APIResourceList","groupVersion":"v1","resources":[{"name":"pods/status","namespaced":true,"kind":"Pod","verbs":[]}]}',
+          },
+        ],
+        'api',
+      ),
+    ).toThrow('subresource "pods/status" comes before its resource "pods"');
   });
 });

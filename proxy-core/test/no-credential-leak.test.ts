@@ -42,16 +42,39 @@ function certSecrets(cert: PemPair): string[] {
 
 function run(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = execFile(process.execPath, ['bin/peerscope', ...args], { cwd: repoRoot, env, timeout: 30_000, encoding: 'utf8' }, (_e, stdout, stderr) => resolve({ code: child.exitCode, stdout, stderr }));
+    const child = execFile(
+      process.execPath,
+      ['bin/peerscope', ...args],
+      { cwd: repoRoot, env, timeout: 30_000, encoding: 'utf8' },
+      (_e, stdout, stderr) => resolve({ code: child.exitCode, stdout, stderr }),
+    );
   });
 }
 
 /** Runs one serve session, drives it, and returns everything that came out of it. */
 async function exercise(s: Session): Promise<{ everything: string; seen: { events: number; peerEvents: number; unavailable: number } }> {
   const out: string[] = [];
-  const child: ChildProcess = spawn(process.execPath, ['bin/peerscope', 'serve', '--kubeconfig', s.kubeconfig, '--listen', '127.0.0.1:0', '--ui', '--peer-refresh', '0.5', '--policy', 'pin:apiserver-old'], {
-    cwd: repoRoot, env: s.env, stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [
+      'bin/peerscope',
+      'serve',
+      '--kubeconfig',
+      s.kubeconfig,
+      '--listen',
+      '127.0.0.1:0',
+      '--ui',
+      '--peer-refresh',
+      '0.5',
+      '--policy',
+      'pin:apiserver-old',
+    ],
+    {
+      cwd: repoRoot,
+      env: s.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let stdout = '';
   let stderr = '';
   child.stderr!.on('data', (c) => (stderr += c));
@@ -67,7 +90,11 @@ async function exercise(s: Session): Promise<{ everything: string; seen: { event
     const uiUrl = new URL(ui);
     const controlToken = new URLSearchParams(uiUrl.hash.slice(1)).get('token')!;
     const rpc = async (method: string, args: unknown = {}) => {
-      const res = await fetch(`${uiUrl.origin}/api/rpc/${method}`, { method: 'POST', headers: { authorization: `Bearer ${controlToken}`, 'content-type': 'application/json' }, body: JSON.stringify(args) });
+      const res = await fetch(`${uiUrl.origin}/api/rpc/${method}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${controlToken}`, 'content-type': 'application/json' },
+        body: JSON.stringify(args),
+      });
       return res.text();
     };
 
@@ -82,7 +109,11 @@ async function exercise(s: Session): Promise<{ everything: string; seen: { event
 
     // Traffic: rerouted, local, and a request that brings its own credential.
     for (let i = 0; i < 3; i++) out.push(await (await fetch(`${portUrl}${NEW_ONLY}`)).text());
-    out.push(await (await fetch(`${portUrl}/api/v1/namespaces/default/configmaps`, { headers: { authorization: `Bearer ${CLIENT_TOKEN}` } })).text());
+    out.push(
+      await (
+        await fetch(`${portUrl}/api/v1/namespaces/default/configmaps`, { headers: { authorization: `Bearer ${CLIENT_TOKEN}` } })
+      ).text(),
+    );
     // The newer server goes down: health events, error messages, and the port's own 503 Status.
     await s.sim.server('new').stop();
     let unavailable = 0;
@@ -103,10 +134,27 @@ async function exercise(s: Session): Promise<{ everything: string; seen: { event
     }
 
     // Every read of the control API, and the mutations that answer something.
-    for (const m of ['getOverview', 'getRouteTable', 'getEvents', 'getHealthHistory', 'getDiscoveryViews', 'takeSnapshot', 'getImpactReport']) out.push(await rpc(m));
-    out.push(await rpc('setPolicy', { policy: 'pin:apiserver-old' }), await rpc('setDiscoveryMode', { mode: 'peer-aggregated' }), await rpc('setPolicy', { policy: 'pin:nobody' }));
+    for (const m of [
+      'getOverview',
+      'getRouteTable',
+      'getEvents',
+      'getHealthHistory',
+      'getDiscoveryViews',
+      'takeSnapshot',
+      'getImpactReport',
+    ])
+      out.push(await rpc(m));
+    out.push(
+      await rpc('setPolicy', { policy: 'pin:apiserver-old' }),
+      await rpc('setDiscoveryMode', { mode: 'peer-aggregated' }),
+      await rpc('setPolicy', { policy: 'pin:nobody' }),
+    );
     // Telemetry and the snapshot on the port; a snapshot saved by the CLI; the peers command.
-    out.push(await (await fetch(`${portUrl}/.peerscope/metrics`)).text(), await (await fetch(`${portUrl}/.peerscope/snapshot`)).text(), await (await fetch(`${portUrl}/.peerscope/impact`)).text());
+    out.push(
+      await (await fetch(`${portUrl}/.peerscope/metrics`)).text(),
+      await (await fetch(`${portUrl}/.peerscope/snapshot`)).text(),
+      await (await fetch(`${portUrl}/.peerscope/impact`)).text(),
+    );
     // The upgrade-impact report names the client that brought CLIENT_TOKEN by a hash of it, in every output.
     for (const output of ['json', 'text', 'markdown']) {
       const report = await run(['report', '--from', portUrl, '--output', output], s.env);
@@ -139,14 +187,32 @@ async function exercise(s: Session): Promise<{ everything: string; seen: { event
 
 function assertClean(everything: string, secrets: readonly string[], kubeconfigText: string): void {
   // What was gathered is the real thing: servers, routing, the 503 the port wrote, a snapshot.
-  for (const expected of ['apiserver-new', 'outcome', 'ServiceUnavailable', 'peerscope.dev/v1', 'peerscope_requests_total', `token:${shortHash(CLIENT_TOKEN)}`]) expect(everything).toContain(expected);
+  for (const expected of [
+    'apiserver-new',
+    'outcome',
+    'ServiceUnavailable',
+    'peerscope.dev/v1',
+    'peerscope_requests_total',
+    `token:${shortHash(CLIENT_TOKEN)}`,
+  ])
+    expect(everything).toContain(expected);
   expect(secrets.length).toBeGreaterThan(3);
   for (const secret of secrets) expect(everything.includes(secret), `leaked: ${secret.slice(0, 14)}…`).toBe(false);
   // Nothing of the kubeconfig's text either.
-  for (const line of kubeconfigText.split('\n').map((l) => l.trim()).filter((l) => l.length > 20)) {
+  for (const line of kubeconfigText
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l.length > 20)) {
     expect(everything.includes(line), `kubeconfig line leaked: ${line.slice(0, 30)}…`).toBe(false);
   }
-  for (const field of ['client-certificate-data', 'client-key-data', 'current-context', 'proxy-authorization', 'Proxy-Authorization', CLIENT_TOKEN]) {
+  for (const field of [
+    'client-certificate-data',
+    'client-key-data',
+    'current-context',
+    'proxy-authorization',
+    'Proxy-Authorization',
+    CLIENT_TOKEN,
+  ]) {
     expect(everything.includes(field), field).toBe(false);
   }
 }
@@ -159,7 +225,11 @@ describe('no credential leaves the core', () => {
   const baseEnv = { ...process.env, HTTPS_PROXY: '', https_proxy: '', NO_PROXY: '', no_proxy: '' };
 
   beforeAll(async () => {
-    hidden = await startSimCluster({ releases: [loadRelease('v1.36-dev'), loadRelease('v1.37-dev')], names: ['old', 'new'], advertiseHost: HIDDEN });
+    hidden = await startSimCluster({
+      releases: [loadRelease('v1.36-dev'), loadRelease('v1.37-dev')],
+      names: ['old', 'new'],
+      advertiseHost: HIDDEN,
+    });
     plain = await startSimCluster({ releases: [loadRelease('v1.36-dev'), loadRelease('v1.37-dev')], names: ['old', 'new'] });
     proxy = await startConnectProxy({ map: { [HIDDEN]: '127.0.0.1' } });
     dir = mkdtempSync(join(tmpdir(), 'leak-'));
@@ -170,7 +240,12 @@ describe('no credential leaves the core', () => {
     await plain?.close();
   });
 
-  function kubeconfigFile(name: string, sim: SimCluster, user: Record<string, unknown>, cluster: (c: Record<string, unknown>) => void = () => undefined): { file: string; text: string } {
+  function kubeconfigFile(
+    name: string,
+    sim: SimCluster,
+    user: Record<string, unknown>,
+    cluster: (c: Record<string, unknown>) => void = () => undefined,
+  ): { file: string; text: string } {
     const doc = parse(sim.kubeconfig({ user })) as { clusters: { cluster: Record<string, unknown> }[] };
     for (const c of doc.clusters) cluster(c.cluster);
     const text = stringify(doc);
@@ -183,7 +258,12 @@ describe('no credential leaves the core', () => {
     const cert = await hidden.issueClientCertificate('leak-check-a', ['system:masters']);
     const password = 'proxy-pass-5b8e11';
     const proxyUrl = `http://ops:${password}@127.0.0.1:${proxy.port}`;
-    const { file, text } = kubeconfigFile('a', hidden, { token: hidden.token, 'client-certificate-data': b64(cert.cert), 'client-key-data': b64(cert.key) }, (c) => (c['proxy-url'] = proxyUrl));
+    const { file, text } = kubeconfigFile(
+      'a',
+      hidden,
+      { token: hidden.token, 'client-certificate-data': b64(cert.cert), 'client-key-data': b64(cert.key) },
+      (c) => (c['proxy-url'] = proxyUrl),
+    );
     proxy.targets.length = 0;
     const { everything, seen } = await exercise({ name: 'token + cert data + proxy-url', sim: hidden, kubeconfig: file, env: baseEnv });
     expect(proxy.targets.length).toBeGreaterThan(0); // the session really went through the proxy
@@ -199,20 +279,32 @@ describe('no credential leaves the core', () => {
     writeFileSync(join(dir, 'b.crt'), cert.cert);
     writeFileSync(join(dir, 'b.key'), cert.key, { mode: 0o600 });
     writeFileSync(join(dir, 'b.token'), `${plain.token}\n`, { mode: 0o600 });
-    const { file, text } = kubeconfigFile('b', plain, { tokenFile: join(dir, 'b.token'), 'client-certificate': join(dir, 'b.crt'), 'client-key': join(dir, 'b.key') });
+    const { file, text } = kubeconfigFile('b', plain, {
+      tokenFile: join(dir, 'b.token'),
+      'client-certificate': join(dir, 'b.crt'),
+      'client-key': join(dir, 'b.key'),
+    });
     const { everything, seen } = await exercise({ name: 'tokenFile + cert files', sim: plain, kubeconfig: file, env: baseEnv });
     expect(seen.events).toBeGreaterThan(0);
     assertClean(everything, [plain.token!, ...certSecrets(cert)], text);
   }, 90_000);
 
-  it('an exec plugin\'s token, through HTTPS_PROXY with user and password', async () => {
+  it("an exec plugin's token, through HTTPS_PROXY with user and password", async () => {
     const execToken = hidden.token!;
     const plugin = join(dir, 'issue-token.sh');
-    writeFileSync(plugin, `#!/bin/sh\nprintf '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"%s","expirationTimestamp":"2099-01-01T00:00:00Z"}}' "${execToken}"\n`);
+    writeFileSync(
+      plugin,
+      `#!/bin/sh\nprintf '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"%s","expirationTimestamp":"2099-01-01T00:00:00Z"}}' "${execToken}"\n`,
+    );
     chmodSync(plugin, 0o700);
     const password = 'env-proxy-pass-c3a9';
     const oldPort = new URL(hidden.server('old').info().url).port;
-    const { file, text } = kubeconfigFile('c', hidden, { exec: { apiVersion: 'client.authentication.k8s.io/v1', command: plugin, interactiveMode: 'Never' } }, (c) => (c.server = `https://127.0.0.1:${oldPort}`));
+    const { file, text } = kubeconfigFile(
+      'c',
+      hidden,
+      { exec: { apiVersion: 'client.authentication.k8s.io/v1', command: plugin, interactiveMode: 'Never' } },
+      (c) => (c.server = `https://127.0.0.1:${oldPort}`),
+    );
     proxy.targets.length = 0;
     const env = { ...baseEnv, HTTPS_PROXY: `http://ops:${password}@127.0.0.1:${proxy.port}` };
     const { everything, seen } = await exercise({ name: 'exec plugin + HTTPS_PROXY', sim: hidden, kubeconfig: file, env });

@@ -67,7 +67,11 @@ describe('the server list follows the cluster', () => {
       // sim-1 is the kubeconfig's server: while it is down the refresh asks the others.
       // A drain long enough for a probe to see it on a loaded two-core machine.
       await runRollout(sim.servers, to, { drainSeconds: 1, downSeconds: 0.5 });
-      await eventually(() => names.every((n) => core.peers.status(n)?.gitVersion === 'v1.37.0-dev' && core.peers.health(n) === 'ready'), 'every server ready at v1.37', 10_000);
+      await eventually(
+        () => names.every((n) => core.peers.status(n)?.gitVersion === 'v1.37.0-dev' && core.peers.health(n) === 'ready'),
+        'every server ready at v1.37',
+        10_000,
+      );
       for (const n of names) {
         const h = seen.get(n)!;
         console.log(`${n}: ${h.join(' → ')}`);
@@ -89,7 +93,11 @@ describe('the server list follows the cluster', () => {
   });
 
   it('a server whose lease expired and whose address left the endpoints is gone, then removed; a new server is added', async () => {
-    const sim = await startSimCluster({ releases: [loadRelease('v1.36-dev'), loadRelease('v1.37-dev')], names: ['old', 'new'], leaseDurationSeconds: 1 });
+    const sim = await startSimCluster({
+      releases: [loadRelease('v1.36-dev'), loadRelease('v1.37-dev')],
+      names: ['old', 'new'],
+      leaseDurationSeconds: 1,
+    });
     const { core, membership, get } = await coreFor(sim, { refreshMs: 150, goneRetentionMs: 2_500 });
     try {
       expect(core.peers.names()).toEqual(['apiserver-new', 'apiserver-old']);
@@ -100,7 +108,9 @@ describe('the server list follows the cluster', () => {
       const status = core.peers.status('apiserver-new')!;
       expect(() => peerStatusSchema.parse(status)).not.toThrow();
       expect(status.health).toBe('gone');
-      expect(status.gone?.reason).toMatch(/^its identity lease expired at .* and its address 127\.0\.0\.1:\d+ left the default\/kubernetes endpoints$/);
+      expect(status.gone?.reason).toMatch(
+        /^its identity lease expired at .* and its address 127\.0\.0\.1:\d+ left the default\/kubernetes endpoints$/,
+      );
       console.log(`gone: ${status.gone?.reason}`);
       expect(membership).toContainEqual(['apiserver-new', 'gone']);
       // Never a handling server; what only it served is a 503 naming it (as Kubernetes answers C40).
@@ -108,7 +118,9 @@ describe('the server list follows the cluster', () => {
         const r = await get(NEW_ONLY);
         expect(r.status).toBe(503);
         expect(r.route).toBe('handling=apiserver-old; answering=-; outcome=unavailable');
-        expect(JSON.parse(r.body).message).toMatch(/^Error while proxying request to destination apiserver: apiserver "apiserver-new": gone: its identity lease expired/);
+        expect(JSON.parse(r.body).message).toMatch(
+          /^Error while proxying request to destination apiserver: apiserver "apiserver-new": gone: its identity lease expired/,
+        );
       }
       // After the retention it leaves the list: nobody serves the GVR now, the handling server's own 404.
       await eventually(() => !core.peers.names().includes('apiserver-new'), 'apiserver-new removed', 6_000);
@@ -118,10 +130,17 @@ describe('the server list follows the cluster', () => {
 
       // A new apiserver joins the cluster: added, probed, its discovery read, routed to.
       await sim.addServer('newer', loadRelease('v1.37-dev'));
-      await eventually(() => core.peers.health('apiserver-newer') === 'ready' && core.routes.table.skewed().length > 0, 'apiserver-newer added and ready', 8_000);
+      await eventually(
+        () => core.peers.health('apiserver-newer') === 'ready' && core.routes.table.skewed().length > 0,
+        'apiserver-newer added and ready',
+        8_000,
+      );
       expect(membership).toContainEqual(['apiserver-newer', 'added']);
       expect(core.peers.status('apiserver-newer')?.source).toBe('lease');
-      await eventually(async () => (await get(NEW_ONLY)).route.includes('answering=apiserver-newer'), 'the new-only GVR answered by apiserver-newer');
+      await eventually(
+        async () => (await get(NEW_ONLY)).route.includes('answering=apiserver-newer'),
+        'the new-only GVR answered by apiserver-newer',
+      );
     } finally {
       await core.close(0);
       await sim.close();
@@ -130,11 +149,16 @@ describe('the server list follows the cluster', () => {
 
   it('a server found only by its address is gone when the address leaves the endpoints, and back when it returns', async () => {
     // A release without coordination.k8s.io leases: the servers write none and are found by the endpoints.
-    const noLeases = pickCatalog('no-leases', A_GVRS.filter((g) => !g.startsWith('coordination.k8s.io')));
+    const noLeases = pickCatalog(
+      'no-leases',
+      A_GVRS.filter((g) => !g.startsWith('coordination.k8s.io')),
+    );
     const sim = await startSimCluster({ releases: [noLeases, noLeases], names: ['a', 'b'] });
     const { core, found, membership } = await coreFor(sim, { refreshMs: 100 });
     try {
-      expect(found.warnings).toEqual(['cannot read the apiserver identity leases (HTTP 404: the server could not find the requested resource)']);
+      expect(found.warnings).toEqual([
+        'cannot read the apiserver identity leases (HTTP 404: the server could not find the requested resource)',
+      ]);
       const b = `127.0.0.1:${new URL(sim.server('b').info().url).port}`;
       expect(core.peers.status(b)?.source).toBe('endpoints');
       await sim.server('b').stop();
@@ -142,7 +166,10 @@ describe('the server list follows the cluster', () => {
       expect(core.peers.status(b)?.gone?.reason).toBe(`its address ${b} left the default/kubernetes endpoints`);
       await sim.server('b').start();
       await eventually(() => core.peers.health(b) === 'ready', `${b} back and ready`, 5_000);
-      expect(membership).toEqual([[b, 'gone'], [b, 'back']]);
+      expect(membership).toEqual([
+        [b, 'gone'],
+        [b, 'back'],
+      ]);
     } finally {
       await core.close(0);
       await sim.close();
@@ -150,16 +177,29 @@ describe('the server list follows the cluster', () => {
   });
 
   it('peerscope peers lists a server whose lease expired and whose address left the endpoints as gone', async () => {
-    const sim = await startSimCluster({ releases: [loadRelease('v1.36-dev'), loadRelease('v1.37-dev')], names: ['old', 'new'], leaseDurationSeconds: 1 });
+    const sim = await startSimCluster({
+      releases: [loadRelease('v1.36-dev'), loadRelease('v1.37-dev')],
+      names: ['old', 'new'],
+      leaseDurationSeconds: 1,
+    });
     try {
       await sim.server('new').stop();
       await new Promise((r) => setTimeout(r, 1_500));
       const file = writeKubeconfig(sim);
-      const peers = (output: string) => new Promise<{ stdout: string; stderr: string }>((resolve) => {
-        execFile(process.execPath, ['bin/peerscope', 'peers', '--kubeconfig', file, '--output', output], { cwd: repoRoot, encoding: 'utf8', env: { ...process.env, HTTPS_PROXY: '' } }, (_e, stdout, stderr) => resolve({ stdout, stderr }));
-      });
+      const peers = (output: string) =>
+        new Promise<{ stdout: string; stderr: string }>((resolve) => {
+          execFile(
+            process.execPath,
+            ['bin/peerscope', 'peers', '--kubeconfig', file, '--output', output],
+            { cwd: repoRoot, encoding: 'utf8', env: { ...process.env, HTTPS_PROXY: '' } },
+            (_e, stdout, stderr) => resolve({ stdout, stderr }),
+          );
+        });
       const json = JSON.parse((await peers('json')).stdout) as { servers: { name: string; health: string; error?: string }[] };
-      expect(json.servers.map((s) => [s.name, s.health])).toEqual([['apiserver-old', 'ready'], ['apiserver-new', 'gone']]);
+      expect(json.servers.map((s) => [s.name, s.health])).toEqual([
+        ['apiserver-old', 'ready'],
+        ['apiserver-new', 'gone'],
+      ]);
       expect(json.servers[1]?.error).toMatch(/^gone: its identity lease expired at .* left the default\/kubernetes endpoints$/);
       const text = (await peers('text')).stdout;
       console.log(text.trim());

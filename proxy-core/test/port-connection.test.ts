@@ -23,10 +23,20 @@ afterAll(async () => {
   await upstream?.close();
 });
 
-interface Exchange { responses: ParsedResponse[]; closed: boolean; error?: string }
+interface Exchange {
+  responses: ParsedResponse[];
+  closed: boolean;
+  error?: string;
+}
 
 /** Writes `bytes`, reads until the port closes (or `ms`), and cuts the answer into responses. */
-function exchange(bytes: string | Buffer, expecting: { head?: boolean; upgrade?: boolean }[], ms = 3_000, afterWrite?: (s: ReturnType<typeof connect>) => void, readAfterMs = 0): Promise<Exchange> {
+function exchange(
+  bytes: string | Buffer,
+  expecting: { head?: boolean; upgrade?: boolean }[],
+  ms = 3_000,
+  afterWrite?: (s: ReturnType<typeof connect>) => void,
+  readAfterMs = 0,
+): Promise<Exchange> {
   return new Promise((resolve) => {
     const socket = connect(port, '127.0.0.1');
     const parser = new ResponseParser();
@@ -78,7 +88,8 @@ function exchange(bytes: string | Buffer, expecting: { head?: boolean; upgrade?:
 
 const host = () => `Host: localhost:${port}\r\n`;
 const get = (path: string, reply = 'json') => `GET ${path} HTTP/1.1\r\n${host()}x-fuzz-reply: ${reply}\r\n\r\n`;
-const statusOf = (r: ParsedResponse | undefined) => JSON.parse(r?.body.toString() ?? '{}') as { kind?: string; code?: number; reason?: string };
+const statusOf = (r: ParsedResponse | undefined) =>
+  JSON.parse(r?.body.toString() ?? '{}') as { kind?: string; code?: number; reason?: string };
 
 describe('connection-level answers of the port', () => {
   it('answers pipelined requests in order before the 400 for a malformed one, then closes', async () => {
@@ -91,7 +102,13 @@ describe('connection-level answers of the port', () => {
 
   it('reads on after refusing a malformed head, so a client still uploading gets the Status, not a reset', async () => {
     const body = Buffer.alloc(4 * 1024 * 1024, 0x61);
-    const x = await exchange(Buffer.concat([Buffer.from(`POST /api/v1/namespaces/d/pods HTTP/1.1\r\n${host()}X Bad: 1\r\nContent-Length: ${body.length}\r\n\r\n`), body]), [{}]);
+    const x = await exchange(
+      Buffer.concat([
+        Buffer.from(`POST /api/v1/namespaces/d/pods HTTP/1.1\r\n${host()}X Bad: 1\r\nContent-Length: ${body.length}\r\n\r\n`),
+        body,
+      ]),
+      [{}],
+    );
     expect(x.error).toBeUndefined();
     expect(x.responses.map((r) => r.status)).toEqual([400]);
   });
@@ -99,7 +116,12 @@ describe('connection-level answers of the port', () => {
   it('closes lingering: a slow reader gets every response before a close, although it sent more than the port read', async () => {
     // The 403 closes the connection (the client asked to) with 2 MiB of its body unread: closing at
     // once would reset the connection and destroy the big response still in the client's buffer.
-    const refused = Buffer.concat([Buffer.from(`POST /api/v1/namespaces/d/pods HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\nContent-Length: ${2 * 1024 * 1024}\r\n\r\n`), Buffer.alloc(2 * 1024 * 1024, 0x62)]);
+    const refused = Buffer.concat([
+      Buffer.from(
+        `POST /api/v1/namespaces/d/pods HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\nContent-Length: ${2 * 1024 * 1024}\r\n\r\n`,
+      ),
+      Buffer.alloc(2 * 1024 * 1024, 0x62),
+    ]);
     const x = await exchange(Buffer.concat([Buffer.from(get('/api/v1/pods', 'big')), refused]), [{}, {}], 5_000, undefined, 400);
     expect(x.error).toBeUndefined();
     expect(x.responses.map((r) => r.status)).toEqual([200, 403]);
@@ -139,14 +161,17 @@ describe('connection-level answers of the port', () => {
 
   it('survives a client that resets while its upgrade waits behind a response', async () => {
     const upgrade = `GET /api/v1/namespaces/d/pods/p/exec HTTP/1.1\r\n${host()}Connection: Upgrade\r\nUpgrade: websocket\r\n\r\n`;
-    for (let i = 0; i < 5; i++) await exchange(`${get('/api/v1/pods', 'big')}${upgrade}`, [{}, { upgrade: true }], 200, (s) => setTimeout(() => s.resetAndDestroy(), 5));
+    for (let i = 0; i < 5; i++)
+      await exchange(`${get('/api/v1/pods', 'big')}${upgrade}`, [{}, { upgrade: true }], 200, (s) =>
+        setTimeout(() => s.resetAndDestroy(), 5),
+      );
     const x = await exchange(`GET /version HTTP/1.1\r\n${host()}Connection: close\r\n\r\n`, [{}]);
     expect(x.responses.map((r) => r.status)).toEqual([200]);
   });
 });
 
 describe('many watches at once', () => {
-  it('do not trip the listener-leak warning on the shutdown signal (every watch listens for the port\'s shutdown)', async () => {
+  it("do not trip the listener-leak warning on the shutdown signal (every watch listens for the port's shutdown)", async () => {
     const { startFakeApiserver } = await import('./fake-apiserver.js');
     const fake = await startFakeApiserver(1);
     const watchCore = createCore({ servers: [{ name: 'fake', url: fake.url }], listen: { port: 0 } });
@@ -158,7 +183,11 @@ describe('many watches at once', () => {
     setMaxListeners(0, controller.signal);
     try {
       const { request } = await import('undici');
-      const watches = await Promise.all(Array.from({ length: 16 }, () => request(`${url}/apis/example.io/v1/namespaces/d/things?watch=true`, { signal: controller.signal })));
+      const watches = await Promise.all(
+        Array.from({ length: 16 }, () =>
+          request(`${url}/apis/example.io/v1/namespaces/d/things?watch=true`, { signal: controller.signal }),
+        ),
+      );
       for (const w of watches) expect(w.statusCode).toBe(200);
       await new Promise((r) => setTimeout(r, 50));
       expect(warnings.filter((w) => w.includes('MaxListeners'))).toEqual([]);
@@ -172,7 +201,7 @@ describe('many watches at once', () => {
 });
 
 describe('a client that leaves with answers still queued', () => {
-  it('has every queued answer\'s upstream request aborted (it held its connection, and the port\'s shutdown, for ever)', async () => {
+  it("has every queued answer's upstream request aborted (it held its connection, and the port's shutdown, for ever)", async () => {
     const up = await startFuzzUpstream('q', [{ group: '', version: 'v1', resource: 'pods', namespaced: true }]);
     const c = createCore({ servers: [{ name: 'q', url: up.url }], listen: { port: 0 } });
     const p = (await c.start()).port;

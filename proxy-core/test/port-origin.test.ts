@@ -24,7 +24,12 @@ beforeAll(async () => {
     const id = r.headers[TEST_ID];
     if (typeof id === 'string') seen.set(id, r);
   });
-  const pod = await bed.send('POST', '/api/v1/namespaces/default/pods', { 'content-type': 'application/json' }, JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'shell', namespace: 'default' } }));
+  const pod = await bed.send(
+    'POST',
+    '/api/v1/namespaces/default/pods',
+    { 'content-type': 'application/json' },
+    JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'shell', namespace: 'default' } }),
+  );
   expect(pod.status).toBe(201);
 });
 afterAll(async () => {
@@ -36,16 +41,34 @@ async function send(method: string, path: string, headers: Record<string, string
   const id = freshId();
   const res = await request(`${url}${path}`, { method, headers: { ...headers, [TEST_ID]: id }, ...(body !== undefined ? { body } : {}) });
   const text = await res.body.text();
-  return { id, status: res.statusCode, route: String(res.headers['x-peerscope-route'] ?? ''), contentType: String(res.headers['content-type'] ?? ''), body: text, reached: () => seen.has(id) };
+  return {
+    id,
+    status: res.statusCode,
+    route: String(res.headers['x-peerscope-route'] ?? ''),
+    contentType: String(res.headers['content-type'] ?? ''),
+    body: text,
+    reached: () => seen.has(id),
+  };
 }
 
 /** A raw upgrade handshake (as a browser's WebSocket or kubectl's SPDY client sends it); the answer's head and body. */
-function handshake(port: number, method: string, path: string, headers: Record<string, string>): Promise<{ id: string; status: number; head: string; body: string; reached: () => boolean }> {
+function handshake(
+  port: number,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+): Promise<{ id: string; status: number; head: string; body: string; reached: () => boolean }> {
   const id = freshId();
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1');
     let data = '';
-    const lines = [`${method} ${path} HTTP/1.1`, `Host: 127.0.0.1:${port}`, 'Connection: Upgrade', `${TEST_ID}: ${id}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
+    const lines = [
+      `${method} ${path} HTTP/1.1`,
+      `Host: 127.0.0.1:${port}`,
+      'Connection: Upgrade',
+      `${TEST_ID}: ${id}`,
+      ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+    ];
     socket.write(`${lines.join('\r\n')}\r\n\r\n`);
     const done = () => {
       socket.destroy();
@@ -63,25 +86,64 @@ function handshake(port: number, method: string, path: string, headers: Record<s
   });
 }
 
-const websocketHeaders = (extra: Record<string, string> = {}) => ({ Upgrade: 'websocket', 'Sec-WebSocket-Version': '13', 'Sec-WebSocket-Key': randomBytes(16).toString('base64'), 'Sec-WebSocket-Protocol': 'v5.channel.k8s.io', ...extra });
-const spdyHeaders = (extra: Record<string, string> = {}) => ({ Upgrade: 'SPDY/3.1', 'X-Stream-Protocol-Version': 'v4.channel.k8s.io', 'Content-Length': '0', ...extra });
+const websocketHeaders = (extra: Record<string, string> = {}) => ({
+  Upgrade: 'websocket',
+  'Sec-WebSocket-Version': '13',
+  'Sec-WebSocket-Key': randomBytes(16).toString('base64'),
+  'Sec-WebSocket-Protocol': 'v5.channel.k8s.io',
+  ...extra,
+});
+const spdyHeaders = (extra: Record<string, string> = {}) => ({
+  Upgrade: 'SPDY/3.1',
+  'X-Stream-Protocol-Version': 'v4.channel.k8s.io',
+  'Content-Length': '0',
+  ...extra,
+});
 
 function expectRefusedStatus(r: { status: number; body: string }, message: RegExp): void {
   expect(r.status).toBe(403);
-  expect(JSON.parse(r.body)).toMatchObject({ kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 403, reason: 'Forbidden', message: expect.stringMatching(message) });
+  expect(JSON.parse(r.body)).toMatchObject({
+    kind: 'Status',
+    apiVersion: 'v1',
+    status: 'Failure',
+    code: 403,
+    reason: 'Forbidden',
+    message: expect.stringMatching(message),
+  });
 }
 
 const portOf = (url: string) => Number(new URL(url).port);
-const configMap = (name: string) => JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default' }, data: { a: '1' } });
+const configMap = (name: string) =>
+  JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default' }, data: { a: '1' } });
 
 describe('requests a browser marks as from another origin', () => {
   it.each([
-    ['a JSON POST with a foreign Origin', { origin: 'http://evil.example', 'content-type': 'application/json' }, /^Origin "http:\/\/evil\.example" is not allowed/],
-    ['a form-like text/plain POST with a foreign Origin', { origin: 'http://evil.example', 'content-type': 'text/plain', 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'no-cors' }, /^Origin "http:\/\/evil\.example" is not allowed/],
+    [
+      'a JSON POST with a foreign Origin',
+      { origin: 'http://evil.example', 'content-type': 'application/json' },
+      /^Origin "http:\/\/evil\.example" is not allowed/,
+    ],
+    [
+      'a form-like text/plain POST with a foreign Origin',
+      { origin: 'http://evil.example', 'content-type': 'text/plain', 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'no-cors' },
+      /^Origin "http:\/\/evil\.example" is not allowed/,
+    ],
     ['Origin: null (a sandboxed frame)', { origin: 'null', 'content-type': 'text/plain' }, /^Origin "null"/],
-    ['Sec-Fetch-Site: cross-site without an Origin', { 'sec-fetch-site': 'cross-site', 'content-type': 'application/json' }, /Sec-Fetch-Site: "cross-site"/],
-    ['Sec-Fetch-Site: same-site (another port of localhost)', { 'sec-fetch-site': 'same-site', 'content-type': 'application/json' }, /Sec-Fetch-Site: "same-site"/],
-    ['a port of localhost other than the port\'s own', { origin: `http://127.0.0.1:${1 + 1}`, 'content-type': 'application/json' }, /is not allowed/],
+    [
+      'Sec-Fetch-Site: cross-site without an Origin',
+      { 'sec-fetch-site': 'cross-site', 'content-type': 'application/json' },
+      /Sec-Fetch-Site: "cross-site"/,
+    ],
+    [
+      'Sec-Fetch-Site: same-site (another port of localhost)',
+      { 'sec-fetch-site': 'same-site', 'content-type': 'application/json' },
+      /Sec-Fetch-Site: "same-site"/,
+    ],
+    [
+      "a port of localhost other than the port's own",
+      { origin: `http://127.0.0.1:${1 + 1}`, 'content-type': 'application/json' },
+      /is not allowed/,
+    ],
   ])('%s: 403 Status, rejected, never forwarded, nothing created', async (_what, headers, message) => {
     const name = `cm-${freshId()}`;
     const r = await send('POST', '/api/v1/namespaces/default/configmaps', headers, configMap(name));
@@ -93,7 +155,7 @@ describe('requests a browser marks as from another origin', () => {
     expect(bed.core.telemetry.recent(5).some((e) => e.outcome === 'rejected' && e.status === 403 && e.method === 'POST')).toBe(true);
   });
 
-  it('reads of secrets and the port\'s own endpoints are refused the same way, and recorded as rejected', async () => {
+  it("reads of secrets and the port's own endpoints are refused the same way, and recorded as rejected", async () => {
     for (const path of ['/api/v1/namespaces/default/configmaps?watch=true', '/.peerscope/snapshot', '/.peerscope/metrics']) {
       const r = await send('GET', path, { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' });
       expectRefusedStatus(r, /is not allowed/);
@@ -115,7 +177,10 @@ describe('requests a browser marks as from another origin', () => {
     ['SPDY exec', 'POST', '/api/v1/namespaces/default/pods/shell/exec?command=sh&stdin=true', spdyHeaders],
     ['SPDY port-forward', 'POST', '/api/v1/namespaces/default/pods/shell/portforward', spdyHeaders],
   ])('a %s handshake with a foreign Origin: 403 Status, the apiserver never sees it', async (_what, method, path, headers) => {
-    for (const mark of [{ Origin: 'https://evil.example' }, { Origin: 'null' }, { 'Sec-Fetch-Site': 'cross-site' }] as Record<string, string>[]) {
+    for (const mark of [{ Origin: 'https://evil.example' }, { Origin: 'null' }, { 'Sec-Fetch-Site': 'cross-site' }] as Record<
+      string,
+      string
+    >[]) {
       const r = await handshake(portOf(bed.url), method, path, headers(mark));
       expectRefusedStatus(r, /not allowed/);
       expect(r.head).toMatch(/\r\nx-peerscope-route: handling=-; answering=-; outcome=rejected\r\n/i);
@@ -125,7 +190,10 @@ describe('requests a browser marks as from another origin', () => {
 
   it('the same exec handshake without an Origin switches protocols through the port (a real WebSocket client)', async () => {
     const id = freshId();
-    const ws = new WebSocket(`ws://127.0.0.1:${portOf(bed.url)}/api/v1/namespaces/default/pods/shell/exec?command=sh&stdin=true`, { protocols: ['v5.channel.k8s.io'], headers: { [TEST_ID]: id } });
+    const ws = new WebSocket(`ws://127.0.0.1:${portOf(bed.url)}/api/v1/namespaces/default/pods/shell/exec?command=sh&stdin=true`, {
+      protocols: ['v5.channel.k8s.io'],
+      headers: { [TEST_ID]: id },
+    });
     const opened = await new Promise<string>((resolve) => {
       ws.onopen = () => resolve(`open ${ws.protocol}`);
       ws.onerror = () => resolve('error');
@@ -141,7 +209,9 @@ describe('requests a browser marks as from another origin', () => {
 
   it('a foreign-origin WebSocket from a real client fails, and a plain client still works afterwards', async () => {
     const id = freshId();
-    const ws = new WebSocket(`ws://127.0.0.1:${portOf(bed.url)}/api/v1/namespaces/default/pods/shell/exec?command=sh`, { headers: { origin: 'https://evil.example', [TEST_ID]: id } });
+    const ws = new WebSocket(`ws://127.0.0.1:${portOf(bed.url)}/api/v1/namespaces/default/pods/shell/exec?command=sh`, {
+      headers: { origin: 'https://evil.example', [TEST_ID]: id },
+    });
     const outcome = await new Promise<string>((resolve) => {
       ws.onopen = () => resolve('open');
       ws.onerror = () => resolve('error');
@@ -151,13 +221,23 @@ describe('requests a browser marks as from another origin', () => {
     const plain = await send('GET', '/api/v1/namespaces', {});
     expect(plain.status).toBe(200);
     expect(plain.reached()).toBe(true);
-    const created = await send('POST', '/api/v1/namespaces/default/configmaps', { 'content-type': 'application/json' }, configMap(`cm-${freshId()}`));
+    const created = await send(
+      'POST',
+      '/api/v1/namespaces/default/configmaps',
+      { 'content-type': 'application/json' },
+      configMap(`cm-${freshId()}`),
+    );
     expect(created.status).toBe(201);
   });
 
-  it('what browsers mark as the port\'s own origin, or typed in the address bar, passes', async () => {
+  it("what browsers mark as the port's own origin, or typed in the address bar, passes", async () => {
     const port = portOf(bed.url);
-    for (const headers of [{ 'sec-fetch-site': 'none', 'sec-fetch-mode': 'navigate' }, { 'sec-fetch-site': 'same-origin' }, { origin: `http://127.0.0.1:${port}`, 'sec-fetch-site': 'same-origin' }, { origin: `http://localhost:${port}`, host: `localhost:${port}` }] as Record<string, string>[]) {
+    for (const headers of [
+      { 'sec-fetch-site': 'none', 'sec-fetch-mode': 'navigate' },
+      { 'sec-fetch-site': 'same-origin' },
+      { origin: `http://127.0.0.1:${port}`, 'sec-fetch-site': 'same-origin' },
+      { origin: `http://localhost:${port}`, host: `localhost:${port}` },
+    ] as Record<string, string>[]) {
       const r = await send('GET', '/api/v1/namespaces/default/configmaps', headers);
       expect(r.status, JSON.stringify(headers)).toBe(200);
     }
@@ -178,23 +258,37 @@ describe('--accept-origins, --reject-paths, --reject-methods', () => {
   it('an accepted origin may use the port, matched whole; every other stays refused', async () => {
     await start({ acceptOrigins: ['https://tool\\.example', 'http://localhost:3\\d{3}'] });
     try {
-      const ok = await send('POST', '/api/v1/namespaces/default/configmaps', { origin: 'https://tool.example', 'sec-fetch-site': 'cross-site', 'content-type': 'application/json' }, configMap(`cm-${freshId()}`), url);
+      const ok = await send(
+        'POST',
+        '/api/v1/namespaces/default/configmaps',
+        { origin: 'https://tool.example', 'sec-fetch-site': 'cross-site', 'content-type': 'application/json' },
+        configMap(`cm-${freshId()}`),
+        url,
+      );
       expect(ok.status).toBe(201);
       expect(ok.reached()).toBe(true);
-      expect((await send('GET', '/api/v1/namespaces', { origin: 'http://localhost:3000', 'sec-fetch-site': 'same-site' }, undefined, url)).status).toBe(200);
+      expect(
+        (await send('GET', '/api/v1/namespaces', { origin: 'http://localhost:3000', 'sec-fetch-site': 'same-site' }, undefined, url))
+          .status,
+      ).toBe(200);
       for (const origin of ['https://tool.example.evil.example', 'https://evil.example', 'http://localhost:30000', 'null']) {
         const r = await send('GET', '/api/v1/namespaces', { origin }, undefined, url);
         expectRefusedStatus(r, /is not allowed/);
         expect(r.reached()).toBe(false);
       }
-      const ws = await handshake(portOf(url), 'GET', '/api/v1/namespaces/default/pods/shell/exec?command=sh', websocketHeaders({ Origin: 'https://tool.example' }));
+      const ws = await handshake(
+        portOf(url),
+        'GET',
+        '/api/v1/namespaces/default/pods/shell/exec?command=sh',
+        websocketHeaders({ Origin: 'https://tool.example' }),
+      );
       expect(ws.status).toBe(101);
     } finally {
       await core.close(0);
     }
   });
 
-  it('kubectl proxy\'s default --reject-paths and a --reject-methods refuse exec, attach and deletes, before any apiserver', async () => {
+  it("kubectl proxy's default --reject-paths and a --reject-methods refuse exec, attach and deletes, before any apiserver", async () => {
     await start({ rejectPaths: ['^/api/.*/pods/.*/exec', '^/api/.*/pods/.*/attach'], rejectMethods: ['^DELETE$'] });
     try {
       for (const [method, path, headers] of [
@@ -212,7 +306,9 @@ describe('--accept-origins, --reject-paths, --reject-methods', () => {
       expect(del.reached()).toBe(false);
       expect(core.telemetry.recent(1)[0]).toMatchObject({ method: 'DELETE', outcome: 'rejected', status: 403 });
       // Port-forward and everything else pass.
-      expect((await handshake(portOf(url), 'GET', '/api/v1/namespaces/default/pods/shell/portforward?ports=80', websocketHeaders())).status).toBe(101);
+      expect(
+        (await handshake(portOf(url), 'GET', '/api/v1/namespaces/default/pods/shell/portforward?ports=80', websocketHeaders())).status,
+      ).toBe(101);
       expect((await send('GET', '/api/v1/namespaces', {}, undefined, url)).status).toBe(200);
     } finally {
       await core.close(0);
@@ -220,6 +316,8 @@ describe('--accept-origins, --reject-paths, --reject-methods', () => {
   });
 
   it('a bad pattern fails at once, naming the option and the pattern', () => {
-    expect(() => createCore({ servers: [{ name: 'x', url: 'http://127.0.0.1:1' }], rejectPaths: ['^/api/('] })).toThrow(/^reject-paths: "\^\/api\/\(" is not a regular expression/);
+    expect(() => createCore({ servers: [{ name: 'x', url: 'http://127.0.0.1:1' }], rejectPaths: ['^/api/('] })).toThrow(
+      /^reject-paths: "\^\/api\/\(" is not a regular expression/,
+    );
   });
 });

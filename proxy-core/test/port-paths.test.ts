@@ -50,7 +50,10 @@ describe('paths and heads read as kube-apiserver reads them', () => {
 
   it('refuses a second Host line with a 400 Status, whichever comes first', async () => {
     const port = new URL(bed.url).port;
-    for (const hosts of [['localhost', 'evil.example'], [`localhost:${port}`, `localhost:${port}`]]) {
+    for (const hosts of [
+      ['localhost', 'evil.example'],
+      [`localhost:${port}`, `localhost:${port}`],
+    ]) {
       const out = await raw(`GET /api/v1/pods HTTP/1.1\r\n${hosts.map((h) => `Host: ${h}\r\n`).join('')}Connection: close\r\n\r\n`);
       expect(out).toMatch(/^HTTP\/1\.1 400 /);
       expect(out).toContain('"message":"the request has 2 Host headers; exactly one is allowed"');
@@ -59,7 +62,9 @@ describe('paths and heads read as kube-apiserver reads them', () => {
   });
 
   it('refuses a transfer coding other than chunked with a 501 Status and closes the connection', async () => {
-    const out = await raw(`POST /api/v1/namespaces/d/configmaps HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: gzip, chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\nGET /version HTTP/1.1\r\nHost: localhost\r\n\r\n`);
+    const out = await raw(
+      `POST /api/v1/namespaces/d/configmaps HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: gzip, chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\nGET /version HTTP/1.1\r\nHost: localhost\r\n\r\n`,
+    );
     expect(out).toMatch(/^HTTP\/1\.1 501 /);
     expect(out.toLowerCase()).toContain('connection: close');
     expect(out.match(/HTTP\/1\.1 /g)).toHaveLength(1);

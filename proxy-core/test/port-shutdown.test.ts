@@ -11,7 +11,16 @@ import { A_GVRS, startBed, type Bed } from './harness.js';
 let bed: Bed;
 beforeAll(async () => {
   bed = await startBed({ a: A_GVRS });
-  expect((await bed.send('POST', '/api/v1/namespaces/default/pods', { 'content-type': 'application/json' }, JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'shell' } }))).status).toBe(201);
+  expect(
+    (
+      await bed.send(
+        'POST',
+        '/api/v1/namespaces/default/pods',
+        { 'content-type': 'application/json' },
+        JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'shell' } }),
+      )
+    ).status,
+  ).toBe(201);
 });
 afterAll(async () => {
   await bed?.close();
@@ -30,24 +39,33 @@ describe('closing the port', () => {
     const shellClosed = closedAt(shell);
     await new Promise<void>((resolve) => {
       shell.on('data', (c: Buffer) => c.toString().startsWith('HTTP/1.1 101') && resolve());
-      shell.write(`GET /api/v1/namespaces/default/pods/shell/exec?command=sh HTTP/1.1\r\n${host}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\n\r\n`);
+      shell.write(
+        `GET /api/v1/namespaces/default/pods/shell/exec?command=sh HTTP/1.1\r\n${host}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\n\r\n`,
+      );
     });
     // A watch, open.
     const agent = new Agent({ keepAliveTimeout: 60_000 });
     const watch = await request(`${bed.url}/api/v1/namespaces/default/configmaps?watch=true`, { dispatcher: agent });
     expect(watch.statusCode).toBe(200);
     const watchEnded = new Promise<number>((resolve) => {
-      watch.body.on('end', () => resolve(performance.now())).on('error', () => resolve(performance.now())).resume();
+      watch.body
+        .on('end', () => resolve(performance.now()))
+        .on('error', () => resolve(performance.now()))
+        .resume();
     });
     // Idle keep-alive connections.
-    await Promise.all(Array.from({ length: 4 }, () => request(`${bed.url}/api/v1/namespaces`, { dispatcher: agent }).then((r) => r.body.text())));
+    await Promise.all(
+      Array.from({ length: 4 }, () => request(`${bed.url}/api/v1/namespaces`, { dispatcher: agent }).then((r) => r.body.text())),
+    );
     // A short request under way: its body is not all sent yet.
     const body = JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'late' } });
     const slow = connect(port, '127.0.0.1');
     let slowAnswer = '';
     slow.on('data', (c: Buffer) => (slowAnswer += c.toString()));
     const slowClosed = closedAt(slow);
-    slow.write(`POST /api/v1/namespaces/default/configmaps HTTP/1.1\r\n${host}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`);
+    slow.write(
+      `POST /api/v1/namespaces/default/configmaps HTTP/1.1\r\n${host}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`,
+    );
     await new Promise((r) => setTimeout(r, 100));
 
     const started = performance.now();
@@ -64,7 +82,9 @@ describe('closing the port', () => {
     expect(slowAnswer).toMatch(/^HTTP\/1\.1 201 Created\r\n/);
     expect(slowAt).toBeGreaterThan(bodySent);
     // Not the 10 s grace: done once the short request was answered.
-    console.log(`close(): watch ended after ${(watchAt - started).toFixed(0)} ms, tunnel ${(shellAt - started).toFixed(0)} ms, short request answered, close() done after ${(closedAtMs - started).toFixed(0)} ms`);
+    console.log(
+      `close(): watch ended after ${(watchAt - started).toFixed(0)} ms, tunnel ${(shellAt - started).toFixed(0)} ms, short request answered, close() done after ${(closedAtMs - started).toFixed(0)} ms`,
+    );
     expect(closedAtMs - bodySent).toBeLessThan(5_000);
   });
 });

@@ -11,20 +11,37 @@ import { createCore, type Core } from '../src/core.js';
 import { eventually } from './harness.js';
 
 const X = { resource: 'deviceclasses', scope: 'Cluster', verbs: ['list'] };
-const apis = (withX: boolean) => JSON.stringify({ apiVersion: 'apidiscovery.k8s.io/v2', kind: 'APIGroupDiscoveryList', metadata: {}, items: withX ? [{ metadata: { name: 'resource.k8s.io' }, versions: [{ version: 'v1', resources: [X] }] }] : [] });
-const API = JSON.stringify({ apiVersion: 'apidiscovery.k8s.io/v2', kind: 'APIGroupDiscoveryList', metadata: {}, items: [{ versions: [{ version: 'v1', resources: [{ resource: 'pods', scope: 'Namespaced', verbs: ['list'] }] }] }] });
+const apis = (withX: boolean) =>
+  JSON.stringify({
+    apiVersion: 'apidiscovery.k8s.io/v2',
+    kind: 'APIGroupDiscoveryList',
+    metadata: {},
+    items: withX ? [{ metadata: { name: 'resource.k8s.io' }, versions: [{ version: 'v1', resources: [X] }] }] : [],
+  });
+const API = JSON.stringify({
+  apiVersion: 'apidiscovery.k8s.io/v2',
+  kind: 'APIGroupDiscoveryList',
+  metadata: {},
+  items: [{ versions: [{ version: 'v1', resources: [{ resource: 'pods', scope: 'Namespaced', verbs: ['list'] }] }] }],
+});
 
 /** A tiny apiserver: its release decides whether it serves X; `slowDiscoveryMs` delays its /apis. */
 function apiserver(name: string, state: { withX: boolean; version: string; slowDiscoveryMs: number }): Server {
   return createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
-    const json = (status: number, body: string) => res.writeHead(status, { 'content-type': 'application/json', 'x-server': name }).end(body);
+    const json = (status: number, body: string) =>
+      res.writeHead(status, { 'content-type': 'application/json', 'x-server': name }).end(body);
     if (path === '/readyz') return res.end('ok');
     if (path === '/version') return json(200, JSON.stringify({ gitVersion: state.version }));
     if (path === '/api') return json(200, API);
     if (path === '/apis') return void setTimeout(() => json(200, apis(state.withX)), state.slowDiscoveryMs);
     if (path === '/apis/resource.k8s.io/v1/deviceclasses') {
-      return state.withX ? json(200, '{"kind":"DeviceClassList","items":[]}') : json(404, '{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"the server could not find the requested resource","reason":"NotFound","code":404}');
+      return state.withX
+        ? json(200, '{"kind":"DeviceClassList","items":[]}')
+        : json(
+            404,
+            '{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"the server could not find the requested resource","reason":"NotFound","code":404}',
+          );
     }
     json(404, '{}');
   });
@@ -36,7 +53,7 @@ async function listen(server: Server, port = 0): Promise<number> {
   return (server.address() as AddressInfo).port;
 }
 
-describe('rerouting while a peer\'s discovery is re-read', () => {
+describe("rerouting while a peer's discovery is re-read", () => {
   const servers: Server[] = [];
   let core: Core | undefined;
   afterAll(async () => {
@@ -56,7 +73,10 @@ describe('rerouting while a peer\'s discovery is re-read', () => {
     const ports = [await listen(servers[0]!), await listen(bServer), await listen(servers[2]!)];
     core = createCore({
       servers: ['A', 'B', 'C'].map((name, i) => ({ name, url: `http://127.0.0.1:${ports[i]}` })),
-      listen: { port: 0 }, probeIntervalMs: 50, discoveryIntervalMs: 60_000, policy: { kind: 'pin', server: 'A' },
+      listen: { port: 0 },
+      probeIntervalMs: 50,
+      discoveryIntervalMs: 60_000,
+      policy: { kind: 'pin', server: 'A' },
     });
     const { url } = await core.start();
     const peers = core.peers;
@@ -69,13 +89,18 @@ describe('rerouting while a peer\'s discovery is re-read', () => {
     bServer = apiserver('B', b);
     servers[1] = bServer;
     await listen(bServer, ports[1]);
-    await eventually(() => peers.health('B') === 'ready' && peers.rereadPending('B') !== undefined, 'B seen back, its discovery being re-read');
+    await eventually(
+      () => peers.health('B') === 'ready' && peers.rereadPending('B') !== undefined,
+      'B seen back, its discovery being re-read',
+    );
 
-    const answers = await Promise.all(Array.from({ length: 20 }, async () => {
-      const res = await request(`${url}/apis/resource.k8s.io/v1/deviceclasses`);
-      await res.body.text();
-      return `${res.statusCode} ${String(res.headers['x-server'])}`;
-    }));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, async () => {
+        const res = await request(`${url}/apis/resource.k8s.io/v1/deviceclasses`);
+        await res.body.text();
+        return `${res.statusCode} ${String(res.headers['x-server'])}`;
+      }),
+    );
     expect(new Set(answers)).toEqual(new Set(['200 C']));
   });
 });

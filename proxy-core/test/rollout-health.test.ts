@@ -27,7 +27,10 @@ describe('peer health over a rollout', () => {
       const changedBefore = core.peers.status('sim-1')?.discovery.changedAt ?? 0;
       // Phases long enough for a 50 ms probe to see each one on a loaded 2-core machine (0.4 s was missed).
       await runRollout(sim.servers, to, { drainSeconds: 1.5, downSeconds: 1 });
-      await eventually(() => core.peers.status('sim-1')?.gitVersion === 'v1.37.0-dev' && core.routes.table.skewed().length === 0, 'sim-1 seen at v1.37 with no skew left');
+      await eventually(
+        () => core.peers.status('sim-1')?.gitVersion === 'v1.37.0-dev' && core.routes.table.skewed().length === 0,
+        'sim-1 seen at v1.37 with no skew left',
+      );
       expect(seen).toContain('draining');
       expect(seen).toContain('unreachable');
       expect(seen.at(-1)).toBe('ready');

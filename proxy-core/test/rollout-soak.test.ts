@@ -24,14 +24,29 @@ type RunFigures = Judgement;
 async function run(mode: 'peerscope' | 'direct', policy?: HandlingPolicy): Promise<RunFigures> {
   const sim = await startSimCluster({ releases: [FROM, FROM, FROM] });
   const readiness = followReadiness(sim);
-  const core = mode === 'peerscope'
-    ? createCore({ servers: sim.servers.map((s) => ({ name: s.name, url: s.info().url, ca: sim.ca!, bearerToken: () => sim.token })), listen: { port: 0 }, probeIntervalMs: 100, ...(policy ? { policy } : {}) })
-    : undefined;
+  const core =
+    mode === 'peerscope'
+      ? createCore({
+          servers: sim.servers.map((s) => ({ name: s.name, url: s.info().url, ca: sim.ca!, bearerToken: () => sim.token })),
+          listen: { port: 0 },
+          probeIntervalMs: 100,
+          ...(policy ? { policy } : {}),
+        })
+      : undefined;
   const targets = core ? [(await core.start()).url] : sim.servers.map((s) => s.info().url);
   // The store's own history, to check what the watches received.
   const store = recordStoreChanges(sim.store, [FROM, TO]);
   const results: TrafficResult[] = [];
-  const traffic = startTraffic({ targets, ca: sim.ca!, token: sim.token!, rps: 200, releases: [FROM, TO], seed: 11, watches: 6, onResult: (r) => results.push(r) });
+  const traffic = startTraffic({
+    targets,
+    ca: sim.ca!,
+    token: sim.token!,
+    rps: 200,
+    releases: [FROM, TO],
+    seed: 11,
+    watches: 6,
+    onResult: (r) => results.push(r),
+  });
   await new Promise((r) => setTimeout(r, 500));
   await runRollout(sim.servers, TO, { drainSeconds: 0.5, downSeconds: 0.5, upSettleSeconds: 0.3 });
   await new Promise((r) => setTimeout(r, 500));
@@ -39,11 +54,20 @@ async function run(mode: 'peerscope' | 'direct', policy?: HandlingPolicy): Promi
   store.stop();
   readiness.stop();
   const figures = judgeRun({
-    results, summary, intervals: readiness.intervals(), store: sim.store, changes: store.changes, slackMs: SLACK_MS,
+    results,
+    summary,
+    intervals: readiness.intervals(),
+    store: sim.store,
+    changes: store.changes,
+    slackMs: SLACK_MS,
     // Pinned to a server that goes down, 503s are the design (spec P1), not a fault.
     judge503: policy?.kind !== 'pin',
     explain: (r) => {
-      const e = core?.telemetry.recent().find((ev) => ev.status === r.status && `${ev.group}/${ev.version}/${ev.resource}` === r.gvr && Math.abs(ev.at - (r.at - r.ms)) < 1_000);
+      const e = core?.telemetry
+        .recent()
+        .find(
+          (ev) => ev.status === r.status && `${ev.group}/${ev.version}/${ev.resource}` === r.gvr && Math.abs(ev.at - (r.at - r.ms)) < 1_000,
+        );
       return e ? `handling ${e.handling}, answered by ${e.answeredBy}, ${e.outcome}` : undefined;
     },
   });
@@ -63,9 +87,18 @@ describe('a whole rollout under load', () => {
       const w = f.watches;
       return `${name.padEnd(38)} watches opened ${w.opened}, ended cleanly ${w.endedCleanly}, errored ${w.errored}, refused ${w.refused}, resumed ${w.resumed}, relisted ${w.relisted}, cut by the client at the end ${w.stoppedByClient}; events ${f.watchEvents}, store changes covered ${f.watchLoss.covered}, lost ${f.watchLoss.lost.length}, duplicated ${f.watchLoss.duplicated}, out of order ${f.watchLoss.outOfOrder}`;
     };
-    console.log(['rollout soak, 3 servers v1.36-dev → v1.37-dev, ~200 requests/s:', row('through Peerscope, round-robin', roundRobin), row('through Peerscope, pinned to sim-3', pinnedLast), row('straight to the servers (round-robin)', direct),
-      watchRow('through Peerscope, round-robin', roundRobin), watchRow('through Peerscope, pinned to sim-3', pinnedLast), watchRow('straight to the servers (round-robin)', direct),
-      ...[...roundRobin.examples, ...pinnedLast.examples].map((e) => `  ${e}`)].join('\n'));
+    console.log(
+      [
+        'rollout soak, 3 servers v1.36-dev → v1.37-dev, ~200 requests/s:',
+        row('through Peerscope, round-robin', roundRobin),
+        row('through Peerscope, pinned to sim-3', pinnedLast),
+        row('straight to the servers (round-robin)', direct),
+        watchRow('through Peerscope, round-robin', roundRobin),
+        watchRow('through Peerscope, pinned to sim-3', pinnedLast),
+        watchRow('straight to the servers (round-robin)', direct),
+        ...[...roundRobin.examples, ...pinnedLast.examples].map((e) => `  ${e}`),
+      ].join('\n'),
+    );
     for (const f of [roundRobin, pinnedLast]) {
       expect(f.requests).toBeGreaterThan(50); // ~200/s for ~5 s asked; a loaded machine sends fewer
       expect(f.falseNotFound, f.examples.join('; ')).toBe(0);

@@ -19,7 +19,12 @@ export interface TestRequest {
   readonly auth?: boolean;
 }
 
-function requestOptions(cluster: SimCluster, baseUrl: string, path: string, opts: TestRequest): { url: URL; options: https.RequestOptions } {
+function requestOptions(
+  cluster: SimCluster,
+  baseUrl: string,
+  path: string,
+  opts: TestRequest,
+): { url: URL; options: https.RequestOptions } {
   const url = new URL(path, baseUrl);
   const headers: Record<string, string> = { ...(opts.headers ?? {}) };
   if (cluster.token && opts.auth !== false && !('authorization' in headers)) headers.authorization = `Bearer ${cluster.token}`;

@@ -13,7 +13,11 @@ describe('snapshots around a rollout step', () => {
   let core: Core;
   beforeAll(async () => {
     sim = await startSimCluster({ releases: [loadRelease('v1.36-dev'), loadRelease('v1.36-dev')] });
-    core = createCore({ servers: sim.servers.map((s) => ({ name: s.name, url: s.info().url, ca: sim.ca!, bearerToken: () => sim.token })), listen: { port: 0 }, probeIntervalMs: 50 });
+    core = createCore({
+      servers: sim.servers.map((s) => ({ name: s.name, url: s.info().url, ca: sim.ca!, bearerToken: () => sim.token })),
+      listen: { port: 0 },
+      probeIntervalMs: 50,
+    });
     await core.start();
   });
   afterAll(async () => {
@@ -24,7 +28,10 @@ describe('snapshots around a rollout step', () => {
   it('the diff of before/after one server is upgraded names the upgrade, the GVRs it gained and lost, and the new skew', async () => {
     const before = takeSnapshot(core, { source: 'sim', documents: true });
     await runRollout([sim.server('sim-1')], loadRelease('v1.37-dev'), { drainSeconds: 0.1, downSeconds: 0.1 });
-    await eventually(() => core.peers.status('sim-1')?.gitVersion === 'v1.37.0-dev' && core.routes.table.skewed().length > 0, 'sim-1 seen at v1.37');
+    await eventually(
+      () => core.peers.status('sim-1')?.gitVersion === 'v1.37.0-dev' && core.routes.table.skewed().length > 0,
+      'sim-1 seen at v1.37',
+    );
     const after = takeSnapshot(core, { source: 'sim', documents: true });
     const d = diffSnapshots(parseSnapshot(serializeSnapshot(before), 'before.json'), parseSnapshot(serializeSnapshot(after), 'after.json'));
     expect(d.servers.upgraded).toEqual([{ name: 'sim-1', from: 'v1.36.0-dev', to: 'v1.37.0-dev' }]);

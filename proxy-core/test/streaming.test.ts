@@ -35,7 +35,11 @@ describe('streams through the port are byte-exact', () => {
 
   it('a request body of 2 MiB arrives byte-identical', async () => {
     const body = randomBytes(2 * 1024 * 1024);
-    const res = await request(`${url}/apis/example.io/v1/namespaces/d/things`, { method: 'POST', body, headers: { 'content-type': 'application/json' } });
+    const res = await request(`${url}/apis/example.io/v1/namespaces/d/things`, {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.statusCode).toBe(201);
     await res.body.text();
     expect(fake.bodyHashes.at(-1)).toBe(createHash('sha256').update(body).digest('hex'));
@@ -82,7 +86,10 @@ describe('bad input gets a Status or a clean close, and the port keeps serving',
 
   function statusOf(response: string): { code: number; body: Record<string, unknown> } {
     const [head = '', body = ''] = response.split('\r\n\r\n');
-    return { code: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1]), body: body ? (JSON.parse(body.split('\r\n').find((l) => l.startsWith('{')) ?? body) as Record<string, unknown>) : {} };
+    return {
+      code: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1]),
+      body: body ? (JSON.parse(body.split('\r\n').find((l) => l.startsWith('{')) ?? body) as Record<string, unknown>) : {},
+    };
   }
 
   it('a request target that is not a path gets a 400 Status', async () => {

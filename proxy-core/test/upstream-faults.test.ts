@@ -15,8 +15,14 @@ import { repoRoot } from '../../test/fixtures.js';
 import { createCore, type Core } from '../src/core.js';
 
 const APIS = JSON.stringify({ apiVersion: 'apidiscovery.k8s.io/v2', kind: 'APIGroupDiscoveryList', metadata: {}, items: [] });
-const API = JSON.stringify({ apiVersion: 'apidiscovery.k8s.io/v2', kind: 'APIGroupDiscoveryList', metadata: {}, items: [{ versions: [{ version: 'v1', resources: [{ resource: 'configmaps', scope: 'Namespaced', verbs: ['get', 'list', 'watch'] }] }] }] });
-const EVENT = (rv: number) => `${JSON.stringify({ type: 'ADDED', object: { kind: 'ConfigMap', apiVersion: 'v1', metadata: { name: `cm-${rv}`, namespace: 'd', resourceVersion: String(rv) } } })}\n`;
+const API = JSON.stringify({
+  apiVersion: 'apidiscovery.k8s.io/v2',
+  kind: 'APIGroupDiscoveryList',
+  metadata: {},
+  items: [{ versions: [{ version: 'v1', resources: [{ resource: 'configmaps', scope: 'Namespaced', verbs: ['get', 'list', 'watch'] }] }] }],
+});
+const EVENT = (rv: number) =>
+  `${JSON.stringify({ type: 'ADDED', object: { kind: 'ConfigMap', apiVersion: 'v1', metadata: { name: `cm-${rv}`, namespace: 'd', resourceVersion: String(rv) } } })}\n`;
 const BIG_CHUNK = Buffer.alloc(64 * 1024, 0x61);
 
 interface Faulty {
@@ -118,7 +124,12 @@ describe('upstream faults through the port', () => {
     const res = await request(`${url}/api/v1/namespaces/d/configmaps?fault=stall`);
     const ms = performance.now() - started;
     expect(res.statusCode).toBe(503);
-    expect(await res.body.json()).toMatchObject({ kind: 'Status', code: 503, reason: 'ServiceUnavailable', message: expect.stringContaining('no response headers in time') });
+    expect(await res.body.json()).toMatchObject({
+      kind: 'Status',
+      code: 503,
+      reason: 'ServiceUnavailable',
+      message: expect.stringContaining('no response headers in time'),
+    });
     expect(ms).toBeGreaterThanOrEqual(250);
     expect(ms).toBeLessThan(5_000);
   });
@@ -153,7 +164,10 @@ describe('upstream faults through the port', () => {
     // Socket buffers only (kernel and stream high-water marks): nothing piles up in the port.
     expect(faulty.endless.written).toBeLessThan(32 * 1024 * 1024);
     client.destroy();
-    await Promise.race([faulty.endless.closed, new Promise((_r, reject) => setTimeout(() => reject(new Error('the apiserver answer stayed open after the client left')), 10_000))]);
+    await Promise.race([
+      faulty.endless.closed,
+      new Promise((_r, reject) => setTimeout(() => reject(new Error('the apiserver answer stayed open after the client left')), 10_000)),
+    ]);
   });
 });
 

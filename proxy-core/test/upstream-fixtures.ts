@@ -2,12 +2,26 @@
 // tls/certs.ts, a proxy listener that runs forward() or tunnel(), and a plain HTTP client that can
 // send any header (undici refuses custom Connection values, which the hop-by-hop tests need).
 import { once } from 'node:events';
-import { createServer as createHttpServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer as createHttpServer,
+  request as httpRequest,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type OutgoingHttpHeaders,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { createServer as createTcpServer, type AddressInfo, type Server as TcpServer, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { afterEach, beforeAll } from 'vitest';
-import { createCertificateAuthority, issueClientCertificate, issueServerCertificate, type CertificateAuthority, type PemPair } from '../src/tls/certs.js';
+import {
+  createCertificateAuthority,
+  issueClientCertificate,
+  issueServerCertificate,
+  type CertificateAuthority,
+  type PemPair,
+} from '../src/tls/certs.js';
 import { forward, type ForwardOptions, type ForwardResult } from '../src/upstream/forward.js';
 import type { Upstreams } from '../src/upstream/pool.js';
 import { tunnel, type TunnelOptions, type TunnelResult } from '../src/upstream/tunnel.js';
@@ -74,13 +88,20 @@ async function listen(server: Server | TcpServer, scheme: string): Promise<TestS
   };
 }
 
-export function startHttpsUpstream(tls: TlsMaterial, handler: Handler, options: { requireClientCert?: boolean; cert?: PemPair } = {}): Promise<TestServer> {
+export function startHttpsUpstream(
+  tls: TlsMaterial,
+  handler: Handler,
+  options: { requireClientCert?: boolean; cert?: PemPair } = {},
+): Promise<TestServer> {
   const cert = options.cert ?? tls.server;
-  const server = createHttpsServer({
-    cert: cert.cert,
-    key: cert.key,
-    ...(options.requireClientCert ? { ca: tls.ca.cert, requestCert: true } : {}),
-  }, handler);
+  const server = createHttpsServer(
+    {
+      cert: cert.cert,
+      key: cert.key,
+      ...(options.requireClientCert ? { ca: tls.ca.cert, requestCert: true } : {}),
+    },
+    handler,
+  );
   return listen(server, 'https');
 }
 
@@ -111,7 +132,11 @@ export interface TestProxy extends TestServer {
 }
 
 /** A proxy listener in front of `target`: every request is forwarded, every upgrade tunnelled. */
-export async function startProxy(upstreams: Upstreams, target: string, options: { forward?: ForwardOptions; tunnel?: TunnelOptions } = {}): Promise<TestProxy> {
+export async function startProxy(
+  upstreams: Upstreams,
+  target: string,
+  options: { forward?: ForwardOptions; tunnel?: TunnelOptions } = {},
+): Promise<TestProxy> {
   const results: Array<ForwardResult | TunnelResult> = [];
   let taken = 0;
   const waiters: Array<() => void> = [];
@@ -146,12 +171,17 @@ export interface Answer {
 }
 
 /** One request with node:http (any header allowed); resolves with the whole answer. */
-export function send(url: string, options: { method?: string; headers?: OutgoingHttpHeaders; body?: Buffer | string } = {}): Promise<Answer> {
+export function send(
+  url: string,
+  options: { method?: string; headers?: OutgoingHttpHeaders; body?: Buffer | string } = {},
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(url, { method: options.method ?? 'GET', headers: options.headers ?? {}, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, rawHeaders: res.rawHeaders, body: Buffer.concat(chunks) }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, rawHeaders: res.rawHeaders, body: Buffer.concat(chunks) }),
+      );
       res.on('error', reject);
     });
     req.on('error', reject);

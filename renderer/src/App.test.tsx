@@ -30,7 +30,11 @@ describe('App shell', () => {
   it('shows the port, each server with release and health, and the outcome totals', async () => {
     render(<App client={new FakeCoreClient()} connection={connection('live')} />);
     const servers = await screen.findByRole('list', { name: 'Apiservers' });
-    expect(within(servers).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['sim-1v1.37ready', 'sim-2v1.36ready', 'sim-3v1.36down']);
+    expect(
+      within(servers)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['sim-1v1.37ready', 'sim-2v1.36ready', 'sim-3v1.36down']);
     expect(screen.getByText('127.0.0.1:8001')).toBeVisible();
     const totals = screen.getByLabelText('Requests through the port');
     expect(totals.textContent).toContain('rerouted7');
@@ -59,7 +63,15 @@ describe('App shell', () => {
     expect(client.calls).toContain('setPolicy:pin:sim-2');
     await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Start rollout' })));
     expect(client.calls).toContain('startRollout');
-    act(() => client.emit({ type: 'sim', sim: { rollout: { phase: 'running', from: 'v1.36-dev', to: 'v1.37-dev', current: { server: 'sim-2', phase: 'draining' }, upgraded: [] }, trafficRps: 20 } }));
+    act(() =>
+      client.emit({
+        type: 'sim',
+        sim: {
+          rollout: { phase: 'running', from: 'v1.36-dev', to: 'v1.37-dev', current: { server: 'sim-2', phase: 'draining' }, upgraded: [] },
+          trafficRps: 20,
+        },
+      }),
+    );
     // react-query notifies observers on the next tick.
     await screen.findByText(/running · sim-2 draining/);
     expect(screen.getByRole('button', { name: 'Pause rollout' })).toBeVisible();
@@ -73,8 +85,12 @@ describe('App shell', () => {
     const conn = connection('live');
     render(<App client={client} connection={conn} />);
     await screen.findByRole('list', { name: 'Apiservers' });
-    act(() => client.emit({ type: 'peers', servers: client.servers.map((s) => (s.name === 'sim-2' ? { ...s, health: 'draining' as const } : s)) }));
-    await waitFor(() => expect(within(screen.getByRole('list', { name: 'Apiservers' })).getAllByRole('listitem')[1]!.textContent).toContain('draining'));
+    act(() =>
+      client.emit({ type: 'peers', servers: client.servers.map((s) => (s.name === 'sim-2' ? { ...s, health: 'draining' as const } : s)) }),
+    );
+    await waitFor(() =>
+      expect(within(screen.getByRole('list', { name: 'Apiservers' })).getAllByRole('listitem')[1]!.textContent).toContain('draining'),
+    );
     act(() => conn.set('reconnecting'));
     expect(screen.getByText('reconnecting')).toBeVisible();
     const callsBefore = client.calls.filter((c) => c === 'getOverview').length;
@@ -88,7 +104,16 @@ describe('App shell', () => {
     fireEvent.click(screen.getByRole('tab', { name: 'Live routing' }));
     await screen.findByRole('table', { name: 'Requests, newest first' });
     fireEvent.click(screen.getByRole('tab', { name: 'Peer health' }));
-    const counts = { local: 0, rerouted: 1, notfound: 0, unavailable: 0, 'discovery-merged': 0, 'discovery-own': 0, 'non-resource': 0, rejected: 0 };
+    const counts = {
+      local: 0,
+      rerouted: 1,
+      notfound: 0,
+      unavailable: 0,
+      'discovery-merged': 0,
+      'discovery-own': 0,
+      'non-resource': 0,
+      rejected: 0,
+    };
     const rerouted = { ...client.events[0]!, seq: 9, outcome: 'rerouted' as const, answeredBy: 'sim-1' };
     act(() => client.emit({ type: 'routing', events: [rerouted], counts, count: 1, windowMs: 100, lastSeq: 9 }));
     fireEvent.click(screen.getByRole('tab', { name: 'Live routing' }));

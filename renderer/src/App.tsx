@@ -67,13 +67,23 @@ function Root({ connection }: { connection: ConnectionSource | undefined }) {
   const [offline, setOffline] = useState<Offline | null>(null);
   const [tab, setTab] = useState<TabId>('matrix');
 
-  const open = useCallback((entry: LibraryEntry) => {
-    const client = createSnapshotClient(entry.snapshot, { label: entry.label, live });
-    setOffline((previous) => {
-      previous?.queryClient.clear();
-      return { seq: ++offlineSeq, entry, snapshot: entry.snapshot, client, queryClient: createQueryClient(), feed: new RoutingFeed(client) };
-    });
-  }, [live]);
+  const open = useCallback(
+    (entry: LibraryEntry) => {
+      const client = createSnapshotClient(entry.snapshot, { label: entry.label, live });
+      setOffline((previous) => {
+        previous?.queryClient.clear();
+        return {
+          seq: ++offlineSeq,
+          entry,
+          snapshot: entry.snapshot,
+          client,
+          queryClient: createQueryClient(),
+          feed: new RoutingFeed(client),
+        };
+      });
+    },
+    [live],
+  );
   const leave = useCallback(() => {
     setOffline((previous) => {
       previous?.queryClient.clear();
@@ -83,9 +93,13 @@ function Root({ connection }: { connection: ConnectionSource | undefined }) {
     void liveQueryClient.invalidateQueries();
   }, [liveQueryClient]);
   // The desktop app's menu opens snapshot files itself (validated by the core) and tells the page.
-  useEffect(() => live.subscribe((event) => {
-    if (event.type === 'snapshot-opened') open(library.add(event.snapshot, event.file, 'file'));
-  }), [live, library, open]);
+  useEffect(
+    () =>
+      live.subscribe((event) => {
+        if (event.type === 'snapshot-opened') open(library.add(event.snapshot, event.file, 'file'));
+      }),
+    [live, library, open],
+  );
   const view = useMemo<ViewState>(() => ({ offline, live, library, open, leave }), [offline, live, library, open, leave]);
 
   const shell = <Shell tab={tab} setTab={setTab} connection={connection} />;
@@ -99,7 +113,9 @@ function Root({ connection }: { connection: ConnectionSource | undefined }) {
           </CoreClientProvider>
         </QueryClientProvider>
       ) : (
-        <RoutingFeedContext.Provider value={feed} key="live">{shell}</RoutingFeedContext.Provider>
+        <RoutingFeedContext.Provider value={feed} key="live">
+          {shell}
+        </RoutingFeedContext.Provider>
       )}
     </ViewContext.Provider>
   );
@@ -112,7 +128,16 @@ function Shell({ tab, setTab, connection }: { tab: TabId; setTab: (t: TabId) => 
 
   const onTabKey = (e: KeyboardEvent<HTMLButtonElement>) => {
     const index = TABS.findIndex((t) => t.id === tab);
-    const next = e.key === 'ArrowRight' ? (index + 1) % TABS.length : e.key === 'ArrowLeft' ? (index - 1 + TABS.length) % TABS.length : e.key === 'Home' ? 0 : e.key === 'End' ? TABS.length - 1 : -1;
+    const next =
+      e.key === 'ArrowRight'
+        ? (index + 1) % TABS.length
+        : e.key === 'ArrowLeft'
+          ? (index - 1 + TABS.length) % TABS.length
+          : e.key === 'Home'
+            ? 0
+            : e.key === 'End'
+              ? TABS.length - 1
+              : -1;
     if (next < 0) return;
     e.preventDefault();
     const id = TABS[next]!.id;

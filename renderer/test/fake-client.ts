@@ -26,15 +26,55 @@ import {
 import { sampleImpactReport } from './impact.js';
 
 export function totals(partial: Partial<OutcomeTotals> = {}): OutcomeTotals {
-  return { local: 0, rerouted: 0, notfound: 0, unavailable: 0, 'discovery-merged': 0, 'discovery-own': 0, 'non-resource': 0, rejected: 0, ...partial };
+  return {
+    local: 0,
+    rerouted: 0,
+    notfound: 0,
+    unavailable: 0,
+    'discovery-merged': 0,
+    'discovery-own': 0,
+    'non-resource': 0,
+    rejected: 0,
+    ...partial,
+  };
 }
 
 function server(name: string, gitVersion: string, health: PeerStatus['health'], gvrCount: number): PeerStatus {
-  return { name, url: `https://127.0.0.1:${6440 + Number(name.slice(-1))}`, source: 'sim', health, failingChecks: health === 'draining' ? ['shutdown'] : [], gitVersion, latencyMs: 4.2, lastProbeAt: 1_700_000_000_000, discovery: { state: health === 'unreachable' ? 'stale' : 'ok', source: 'aggregated-v2', gvrCount } };
+  return {
+    name,
+    url: `https://127.0.0.1:${6440 + Number(name.slice(-1))}`,
+    source: 'sim',
+    health,
+    failingChecks: health === 'draining' ? ['shutdown'] : [],
+    gitVersion,
+    latencyMs: 4.2,
+    lastProbeAt: 1_700_000_000_000,
+    discovery: { state: health === 'unreachable' ? 'stale' : 'ok', source: 'aggregated-v2', gvrCount },
+  };
 }
 
 export function routingEvent(seq: number, partial: Partial<RoutingEvent> = {}): RoutingEvent {
-  return { seq, at: 1_700_000_000_000 + seq, userAgent: 'kubectl/v1.37.0 (linux/amd64)', method: 'GET', verb: 'list', path: '/api/v1/pods', group: '', version: 'v1', resource: 'pods', subresource: '', namespace: '', handling: 'sim-2', answeredBy: 'sim-2', outcome: 'local', status: 200, latencyMs: 3.1, bytesIn: 0, bytesOut: 120, ...partial };
+  return {
+    seq,
+    at: 1_700_000_000_000 + seq,
+    userAgent: 'kubectl/v1.37.0 (linux/amd64)',
+    method: 'GET',
+    verb: 'list',
+    path: '/api/v1/pods',
+    group: '',
+    version: 'v1',
+    resource: 'pods',
+    subresource: '',
+    namespace: '',
+    handling: 'sim-2',
+    answeredBy: 'sim-2',
+    outcome: 'local',
+    status: 200,
+    latencyMs: 3.1,
+    bytesIn: 0,
+    bytesOut: 120,
+    ...partial,
+  };
 }
 
 /**
@@ -43,13 +83,20 @@ export function routingEvent(seq: number, partial: Partial<RoutingEvent> = {}): 
  */
 const UnansweredCalls = class {
   constructor() {
-    Object.assign(this, clientFromHandlers(coreClientMethods, {}, (method) => Promise.reject(new Error(`the fake client has no answer for ${method}`))));
+    Object.assign(
+      this,
+      clientFromHandlers(coreClientMethods, {}, (method) => Promise.reject(new Error(`the fake client has no answer for ${method}`))),
+    );
   }
 } as unknown as new () => CoreCalls;
 
 export class FakeCoreClient extends UnansweredCalls implements CoreClient {
   settings: Settings = { policy: 'round-robin', discoveryMode: 'peer-aggregated' };
-  servers: PeerStatus[] = [server('sim-1', 'v1.37.0-dev', 'ready', 4), server('sim-2', 'v1.36.0-dev', 'ready', 3), server('sim-3', 'v1.36.0-dev', 'unreachable', 3)];
+  servers: PeerStatus[] = [
+    server('sim-1', 'v1.37.0-dev', 'ready', 4),
+    server('sim-2', 'v1.36.0-dev', 'ready', 3),
+    server('sim-3', 'v1.36.0-dev', 'unreachable', 3),
+  ];
   routeTable: RouteTableView = {
     generation: 1,
     columns: [
@@ -65,10 +112,31 @@ export class FakeCoreClient extends UnansweredCalls implements CoreClient {
     ],
     skewedCount: 2,
   };
-  events: RoutingEvent[] = [routingEvent(1), routingEvent(2, { outcome: 'notfound', status: 404, path: '/apis/certificates.k8s.io/v1/clustertrustbundles', group: 'certificates.k8s.io', resource: 'clustertrustbundles' })];
+  events: RoutingEvent[] = [
+    routingEvent(1),
+    routingEvent(2, {
+      outcome: 'notfound',
+      status: 404,
+      path: '/apis/certificates.k8s.io/v1/clustertrustbundles',
+      group: 'certificates.k8s.io',
+      resource: 'clustertrustbundles',
+    }),
+  ];
   history: HealthHistory = {
     servers: [
-      { name: 'sim-1', samples: [{ at: 1_000, health: 'ready', latencyMs: 3, gitVersion: 'v1.36.0-dev' }, { at: 2_000, health: 'draining', latencyMs: 5, gitVersion: 'v1.36.0-dev' }, { at: 3_000, health: 'unreachable', gitVersion: 'v1.36.0-dev' }, { at: 4_000, health: 'ready', latencyMs: 4, gitVersion: 'v1.37.0-dev' }], errors: [{ at: 0, count: 2 }, { at: 5_000, count: 7 }] },
+      {
+        name: 'sim-1',
+        samples: [
+          { at: 1_000, health: 'ready', latencyMs: 3, gitVersion: 'v1.36.0-dev' },
+          { at: 2_000, health: 'draining', latencyMs: 5, gitVersion: 'v1.36.0-dev' },
+          { at: 3_000, health: 'unreachable', gitVersion: 'v1.36.0-dev' },
+          { at: 4_000, health: 'ready', latencyMs: 4, gitVersion: 'v1.37.0-dev' },
+        ],
+        errors: [
+          { at: 0, count: 2 },
+          { at: 5_000, count: 7 },
+        ],
+      },
       { name: 'sim-2', samples: [{ at: 1_000, health: 'ready', latencyMs: 2, gitVersion: 'v1.36.0-dev' }] },
       { name: 'sim-3', samples: [] },
     ],
@@ -86,7 +154,14 @@ export class FakeCoreClient extends UnansweredCalls implements CoreClient {
   }
 
   override getOverview = (): Promise<Overview> => {
-    return this.answer('getOverview', () => ({ ...this.settings, listen: { host: '127.0.0.1', port: 8001, url: 'http://127.0.0.1:8001' }, servers: this.servers, totals: totals({ local: 120, rerouted: 7, notfound: 1 }), lastSeq: 128, ...(this.sim ? { sim: this.sim } : {}) }));
+    return this.answer('getOverview', () => ({
+      ...this.settings,
+      listen: { host: '127.0.0.1', port: 8001, url: 'http://127.0.0.1:8001' },
+      servers: this.servers,
+      totals: totals({ local: 120, rerouted: 7, notfound: 1 }),
+      lastSeq: 128,
+      ...(this.sim ? { sim: this.sim } : {}),
+    }));
   };
   override getRouteTable = () => {
     return this.answer('getRouteTable', () => this.routeTable);
@@ -100,10 +175,32 @@ export class FakeCoreClient extends UnansweredCalls implements CoreClient {
   override getDiscoveryViews = (): Promise<DiscoveryViews> => {
     return this.answer('getDiscoveryViews', () => ({
       mode: this.settings.discoveryMode,
-      merged: { handling: 'sim-1', gvrs: ['/v1/pods', 'apps/v1/deployments', 'certificates.k8s.io/v1/clustertrustbundles', 'certificates.k8s.io/v1alpha1/clustertrustbundles'] },
+      merged: {
+        handling: 'sim-1',
+        gvrs: [
+          '/v1/pods',
+          'apps/v1/deployments',
+          'certificates.k8s.io/v1/clustertrustbundles',
+          'certificates.k8s.io/v1alpha1/clustertrustbundles',
+        ],
+      },
       servers: [
-        { name: 'sim-1', discovery: 'ok', gitVersion: 'v1.37.0-dev', gvrs: ['/v1/pods', 'apps/v1/deployments', 'certificates.k8s.io/v1/clustertrustbundles'], onlyInMerged: ['certificates.k8s.io/v1alpha1/clustertrustbundles'], onlyInOwn: [] },
-        { name: 'sim-2', discovery: 'ok', gitVersion: 'v1.36.0-dev', gvrs: ['/v1/pods', 'apps/v1/deployments', 'certificates.k8s.io/v1alpha1/clustertrustbundles'], onlyInMerged: ['certificates.k8s.io/v1/clustertrustbundles'], onlyInOwn: [] },
+        {
+          name: 'sim-1',
+          discovery: 'ok',
+          gitVersion: 'v1.37.0-dev',
+          gvrs: ['/v1/pods', 'apps/v1/deployments', 'certificates.k8s.io/v1/clustertrustbundles'],
+          onlyInMerged: ['certificates.k8s.io/v1alpha1/clustertrustbundles'],
+          onlyInOwn: [],
+        },
+        {
+          name: 'sim-2',
+          discovery: 'ok',
+          gitVersion: 'v1.36.0-dev',
+          gvrs: ['/v1/pods', 'apps/v1/deployments', 'certificates.k8s.io/v1alpha1/clustertrustbundles'],
+          onlyInMerged: ['certificates.k8s.io/v1/clustertrustbundles'],
+          onlyInOwn: [],
+        },
       ],
     }));
   };
@@ -130,10 +227,18 @@ export class FakeCoreClient extends UnansweredCalls implements CoreClient {
   /** What readSnapshot answers per file name; files not listed are read as snapshots with JSON.parse. */
   readResults = new Map<string, SnapshotReadResult>();
   override readSnapshot = (args: ReadSnapshotArgs): Promise<SnapshotReadResult> => {
-    return this.answer(`readSnapshot:${args.file}`, () => this.readResults.get(args.file) ?? { ok: true as const, snapshot: JSON.parse(args.text) as RoutingSnapshot });
+    return this.answer(
+      `readSnapshot:${args.file}`,
+      () => this.readResults.get(args.file) ?? { ok: true as const, snapshot: JSON.parse(args.text) as RoutingSnapshot },
+    );
   };
   /** What compareSnapshots answers. */
-  diff: SnapshotDiff = { servers: { added: [], removed: [], upgraded: [], healthChanged: [] }, gvrs: [], skew: { became: [], resolved: [] }, outcomeRates: [] };
+  diff: SnapshotDiff = {
+    servers: { added: [], removed: [], upgraded: [], healthChanged: [] },
+    gvrs: [],
+    skew: { became: [], resolved: [] },
+    outcomeRates: [],
+  };
   compared: CompareSnapshotsArgs[] = [];
   override compareSnapshots = (args: CompareSnapshotsArgs): Promise<SnapshotDiff> => {
     return this.answer('compareSnapshots', () => {

@@ -12,7 +12,12 @@ import { CoreClientProvider } from '../src/client-context.js';
 configure({ asyncUtilTimeout: 10_000 });
 
 export function installLayoutStubs(): void {
-  for (const [prop, size] of [['offsetHeight', 800], ['offsetWidth', 1200], ['clientHeight', 800], ['clientWidth', 1200]] as const) {
+  for (const [prop, size] of [
+    ['offsetHeight', 800],
+    ['offsetWidth', 1200],
+    ['clientHeight', 800],
+    ['clientWidth', 1200],
+  ] as const) {
     Object.defineProperty(HTMLElement.prototype, prop, { configurable: true, get: () => size });
   }
   if (!('ResizeObserver' in globalThis)) {

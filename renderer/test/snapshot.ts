@@ -11,7 +11,15 @@ export function sampleSnapshot(overrides: Partial<RoutingSnapshot> = {}): Routin
     routingEvent(i + 1, {
       at: at - 10_000 + i * 250,
       ...(i % 4 === 0
-        ? { outcome: 'rerouted' as const, handling: 'sim-2', answeredBy: 'sim-1', path: '/apis/certificates.k8s.io/v1/clustertrustbundles', group: 'certificates.k8s.io', resource: 'clustertrustbundles', userAgent: 'recorded-client/1.0' }
+        ? {
+            outcome: 'rerouted' as const,
+            handling: 'sim-2',
+            answeredBy: 'sim-1',
+            path: '/apis/certificates.k8s.io/v1/clustertrustbundles',
+            group: 'certificates.k8s.io',
+            resource: 'clustertrustbundles',
+            userAgent: 'recorded-client/1.0',
+          }
         : { userAgent: 'recorded-client/1.0' }),
     }),
   );
@@ -22,8 +30,28 @@ export function sampleSnapshot(overrides: Partial<RoutingSnapshot> = {}): Routin
     source: { kind: 'sim', peerscopeVersion: '0.1.0' },
     settings: { discoveryMode: 'nopeer', policy: 'pin:sim-2' },
     servers: [
-      { name: 'sim-1', url: 'https://127.0.0.1:6441', source: 'sim', health: 'ready', failingChecks: [], gitVersion: 'v1.37.0-dev', latencyMs: 2.5, discovery: { state: 'ok', gvrs: ['/v1/pods', 'apps/v1/deployments', 'certificates.k8s.io/v1/clustertrustbundles', 'recorded.example.com/v1/widgets'] } },
-      { name: 'sim-2', url: 'https://127.0.0.1:6442', source: 'sim', health: 'draining', failingChecks: ['shutdown'], gitVersion: 'v1.36.0-dev', discovery: { state: 'ok', gvrs: ['/v1/pods', 'apps/v1/deployments'] } },
+      {
+        name: 'sim-1',
+        url: 'https://127.0.0.1:6441',
+        source: 'sim',
+        health: 'ready',
+        failingChecks: [],
+        gitVersion: 'v1.37.0-dev',
+        latencyMs: 2.5,
+        discovery: {
+          state: 'ok',
+          gvrs: ['/v1/pods', 'apps/v1/deployments', 'certificates.k8s.io/v1/clustertrustbundles', 'recorded.example.com/v1/widgets'],
+        },
+      },
+      {
+        name: 'sim-2',
+        url: 'https://127.0.0.1:6442',
+        source: 'sim',
+        health: 'draining',
+        failingChecks: ['shutdown'],
+        gitVersion: 'v1.36.0-dev',
+        discovery: { state: 'ok', gvrs: ['/v1/pods', 'apps/v1/deployments'] },
+      },
     ],
     routeTable: {
       rows: [

@@ -26,13 +26,17 @@ function log(line) {
 function go(args, cwd) {
   const res = spawnSync('go', args, { cwd, env: goEnv, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   if (res.error) throw new Error(`go ${args.join(' ')}: ${res.error.message} (is Go installed and on PATH?)`);
-  if (res.status !== 0) throw new Error(`go ${args.join(' ')} (in ${cwd}) exited ${res.status}:\n${res.stderr.trim().split('\n').slice(-20).join('\n')}`);
+  if (res.status !== 0)
+    throw new Error(`go ${args.join(' ')} (in ${cwd}) exited ${res.status}:\n${res.stderr.trim().split('\n').slice(-20).join('\n')}`);
   return res.stdout;
 }
 
 /** Newest patch of the two newest minor releases, stable tags only. */
 function newestReleases() {
-  if (process.env.PEERSCOPE_KUBE_VERSIONS) return process.env.PEERSCOPE_KUBE_VERSIONS.split(',').map((v) => v.trim()).filter(Boolean);
+  if (process.env.PEERSCOPE_KUBE_VERSIONS)
+    return process.env.PEERSCOPE_KUBE_VERSIONS.split(',')
+      .map((v) => v.trim())
+      .filter(Boolean);
   const out = go(['list', '-m', '-versions', 'k8s.io/kubernetes'], cacheRoot).trim().split(/\s+/).slice(1);
   const byMinor = new Map();
   for (const v of out) {
@@ -56,7 +60,9 @@ function releasesToBuild() {
     if (!existsSync(manifest)) throw err;
     const built = JSON.parse(readFileSync(manifest, 'utf8')).releases ?? [];
     if (built.length < 2) throw err;
-    log(`cannot ask the Go module proxy for the newest releases (${err.message.replace(/\s+/g, ' ').slice(0, 240)}); keeping the ones built: ${built.join(', ')}`);
+    log(
+      `cannot ask the Go module proxy for the newest releases (${err.message.replace(/\s+/g, ' ').slice(0, 240)}); keeping the ones built: ${built.join(', ')}`,
+    );
     return built;
   }
 }
@@ -117,7 +123,12 @@ function buildApiserver(version, facts) {
   const [, major, minor] = /^v(\d+)\.(\d+)/.exec(version);
   const flags = [];
   for (const pkg of ['k8s.io/client-go/pkg/version', 'k8s.io/component-base/version']) {
-    flags.push(`-X ${pkg}.gitVersion=${version}`, `-X ${pkg}.gitMajor=${major}`, `-X ${pkg}.gitMinor=${minor}`, `-X ${pkg}.gitTreeState=clean`);
+    flags.push(
+      `-X ${pkg}.gitVersion=${version}`,
+      `-X ${pkg}.gitMajor=${major}`,
+      `-X ${pkg}.gitMinor=${minor}`,
+      `-X ${pkg}.gitTreeState=clean`,
+    );
   }
   const started = Date.now();
   buildModule({ name: `kube-apiserver ${version}`, dir: join(dir, 'src'), goMod, mainSource, out, ldflags: `-s -w ${flags.join(' ')}` });

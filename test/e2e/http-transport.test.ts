@@ -33,9 +33,18 @@ describe('HTTP transport of CoreClient', () => {
   beforeAll(async () => {
     const v137 = loadRelease('v1.37-dev');
     sim = await startSimCluster({ releases: [loadRelease('v1.36-dev'), v137] });
-    core = createCore({ servers: sim.servers.map((s) => ({ name: s.name, url: s.info().url, ca: sim.ca!, bearerToken: () => sim.token })), listen: { port: 0 }, probeIntervalMs: 200 });
+    core = createCore({
+      servers: sim.servers.map((s) => ({ name: s.name, url: s.info().url, ca: sim.ca!, bearerToken: () => sim.token })),
+      listen: { port: 0 },
+      probeIntervalMs: 200,
+    });
     await core.start();
-    simController = createSimController({ servers: sim.servers, from: 'v1.36-dev', to: v137, rollout: { drainSeconds: 0.2, downSeconds: 0.2 } });
+    simController = createSimController({
+      servers: sim.servers,
+      from: 'v1.36-dev',
+      to: v137,
+      rollout: { drainSeconds: 0.2, downSeconds: 0.2 },
+    });
     service = createCoreService(core, { sim: simController, batchMs: 50 });
     control = await startControlServer({ client: service, rendererDir: '/nonexistent' });
   });

@@ -41,23 +41,43 @@ describe.skipIf(!hasChromium)('the UI in Chromium', () => {
     // with other test files that run the CLI at the same time.
     // NODE_ENV is 'test' under vitest, and vite would then bundle React's development build into
     // dist/renderer — the build `npm start` serves afterwards. Build what users get.
-    execFileSync(process.execPath, [join(repoRoot, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'renderer/vite.config.ts', '--logLevel', 'warn'], { cwd: repoRoot, stdio: 'pipe', env: { ...process.env, NODE_ENV: 'production' } });
+    execFileSync(
+      process.execPath,
+      [join(repoRoot, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'renderer/vite.config.ts', '--logLevel', 'warn'],
+      { cwd: repoRoot, stdio: 'pipe', env: { ...process.env, NODE_ENV: 'production' } },
+    );
     mkdirSync(shots, { recursive: true });
     const v136 = loadRelease('v1.36-dev');
     const v137 = loadRelease('v1.37-dev');
     sim = await startSimCluster({ releases: [v137, v136, v136] });
     core = createCore({
-      servers: sim.servers.map((s) => ({ name: s.name, url: s.info().url, source: 'sim' as const, ca: sim.ca!, bearerToken: () => sim.token })),
+      servers: sim.servers.map((s) => ({
+        name: s.name,
+        url: s.info().url,
+        source: 'sim' as const,
+        ca: sim.ca!,
+        bearerToken: () => sim.token,
+      })),
       listen: { port: 0 },
       probeIntervalMs: 250,
       ownIdentity: 'sim-admin',
     });
     const port = await core.start();
     traffic = startTraffic({ targets: [port.url], rps: 15, releases: [v136, v137], seed: 7 });
-    simController = createSimController({ servers: sim.servers, from: 'v1.36-dev', to: v137, traffic, trafficRps: 15, rollout: { drainSeconds: 0.5, downSeconds: 0.5 } });
+    simController = createSimController({
+      servers: sim.servers,
+      from: 'v1.36-dev',
+      to: v137,
+      traffic,
+      trafficRps: 15,
+      rollout: { drainSeconds: 0.5, downSeconds: 0.5 },
+    });
     service = createCoreService(core, { sim: simController });
     control = await startControlServer({ client: service, rendererDir: join(repoRoot, 'dist', 'renderer') });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    });
     page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     page.on('console', (m) => {
       if (m.type() === 'error' || /Content Security Policy/i.test(m.text())) problems.push(`console ${m.type()}: ${m.text()}`);
@@ -169,7 +189,10 @@ describe.skipIf(!hasChromium)('the UI in Chromium', () => {
     // The generator's legacy operator lists a GVR only the v1.36 servers serve, which v1.37-dev removed.
     const legacyGvr = legacyOperatorGvr([loadRelease('v1.36-dev'), loadRelease('v1.37-dev')])!;
     const [group, version, resource] = legacyGvr.split('/');
-    const legacy = page.locator('.impact-table tbody tr').filter({ hasText: 'legacy-operator (legacy-controller)' }).filter({ hasText: `${group}/${version} ${resource}` });
+    const legacy = page
+      .locator('.impact-table tbody tr')
+      .filter({ hasText: 'legacy-operator (legacy-controller)' })
+      .filter({ hasText: `${group}/${version} ${resource}` });
     await legacy.first().waitFor({ timeout: 15_000 });
     expect(await legacy.first().getAttribute('data-impact')).toBe('removed');
     expect(await legacy.first().textContent()).toContain('not served by v1.37-dev → 404 after the upgrade');
@@ -182,14 +205,25 @@ describe.skipIf(!hasChromium)('the UI in Chromium', () => {
     // By volume: the rows' request totals come down.
     await page.getByRole('button', { name: 'Requests' }).click();
     expect(await page.getByRole('columnheader', { name: /Requests/ }).getAttribute('aria-sort')).toBe('descending');
-    const totals = await page.locator('.impact-table tbody tr').evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll('td.num div')].reduce((n, d) => n + Number(/ ([\d,]+) /.exec(d.textContent ?? '')?.[1]?.replace(/,/g, '') ?? 0), 0)));
+    const totals = await page
+      .locator('.impact-table tbody tr')
+      .evaluateAll((rows) =>
+        rows.map((r) =>
+          [...r.querySelectorAll('td.num div')].reduce(
+            (n, d) => n + Number(/ ([\d,]+) /.exec(d.textContent ?? '')?.[1]?.replace(/,/g, '') ?? 0),
+            0,
+          ),
+        ),
+      );
     expect(totals.length).toBeGreaterThan(2);
     expect(totals).toEqual([...totals].sort((a, b) => b - a));
     // One client only.
     const filter = page.getByRole('combobox', { name: 'Filter by client' });
     const option = (await filter.locator('option').allTextContents()).find((t) => t.startsWith('legacy-operator'))!;
     await filter.selectOption({ label: option });
-    const names = await page.locator('.impact-table tbody th[scope=row]').evaluateAll((cells) => cells.map((c) => c.firstChild?.textContent));
+    const names = await page
+      .locator('.impact-table tbody th[scope=row]')
+      .evaluateAll((cells) => cells.map((c) => c.firstChild?.textContent));
     expect(names.length).toBeGreaterThan(0);
     expect(new Set(names)).toEqual(new Set(['legacy-operator (legacy-controller)']));
     await shoot('upgrade-impact-filtered');
@@ -207,7 +241,25 @@ describe.skipIf(!hasChromium)('the UI in Chromium', () => {
     const flood = 20_000;
     for (let sent = 0; sent < flood; sent += 1_000) {
       for (let i = 0; i < 1_000; i++) {
-        core.telemetry.record({ at: Date.now(), userAgent: 'flood-test/1.0', method: 'GET', verb: 'get', path: '/api/v1/namespaces/default/configmaps/flood', group: '', version: 'v1', resource: 'configmaps', subresource: '', namespace: 'default', handling: 'sim-2', answeredBy: 'sim-2', outcome: 'local', status: 200, latencyMs: 0.5, bytesIn: 0, bytesOut: 10 });
+        core.telemetry.record({
+          at: Date.now(),
+          userAgent: 'flood-test/1.0',
+          method: 'GET',
+          verb: 'get',
+          path: '/api/v1/namespaces/default/configmaps/flood',
+          group: '',
+          version: 'v1',
+          resource: 'configmaps',
+          subresource: '',
+          namespace: 'default',
+          handling: 'sim-2',
+          answeredBy: 'sim-2',
+          outcome: 'local',
+          status: 200,
+          latencyMs: 0.5,
+          bytesIn: 0,
+          bytesOut: 10,
+        });
       }
       await new Promise((r) => setTimeout(r, 50));
     }
@@ -215,7 +267,12 @@ describe.skipIf(!hasChromium)('the UI in Chromium', () => {
     unsubscribe();
     expect(Math.max(...batchSizes)).toBeLessThanOrEqual(500);
     // The page keeps at most MAX_ROWS (2,000) events, whatever arrived.
-    const bufferedLocal = Number((await page.getByRole('button', { name: /^local/ }).locator('.count').textContent()) ?? NaN);
+    const bufferedLocal = Number(
+      (await page
+        .getByRole('button', { name: /^local/ })
+        .locator('.count')
+        .textContent()) ?? NaN,
+    );
     expect(bufferedLocal).toBeLessThanOrEqual(2_000);
     expect(bufferedLocal).toBeGreaterThan(0);
     await page.getByRole('button', { name: 'Pause stream' }).click();
@@ -241,7 +298,9 @@ describe.skipIf(!hasChromium)('the UI in Chromium', () => {
     await page.getByLabel('Snapshot files to open').setInputFiles(path);
     const banner = page.getByRole('region', { name: 'Offline snapshot' });
     await banner.waitFor();
-    expect(await banner.textContent()).toMatch(/^Viewing snapshot taken at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d from the simulated cluster — offline\. snapshot\.json · Peerscope /);
+    expect(await banner.textContent()).toMatch(
+      /^Viewing snapshot taken at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d from the simulated cluster — offline\. snapshot\.json · Peerscope /,
+    );
     await page.getByRole('heading', { name: 'Viewing snapshot.json' }).waitFor();
     await page.getByRole('table', { name: 'Requests by GVR and outcome at capture time' }).waitFor();
     // Nothing that would change the cluster is offered while offline.
@@ -264,7 +323,9 @@ describe.skipIf(!hasChromium)('the UI in Chromium', () => {
     // Discovery as recorded: the merged document against each server's own, and the mode, read-only.
     await page.getByRole('tab', { name: 'Discovery' }).click();
     await page.getByRole('heading', { name: 'Discovery at capture time' }).waitFor();
-    await page.getByText(`Merged document as ${saved.mergedDiscovery!.handling} answers it: ${saved.mergedDiscovery!.gvrs.length} GVRs`).waitFor();
+    await page
+      .getByText(`Merged document as ${saved.mergedDiscovery!.handling} answers it: ${saved.mergedDiscovery!.gvrs.length} GVRs`)
+      .waitFor();
     expect(await page.getByRole('radio').count()).toBe(0);
     await shoot('snapshot-offline-discovery');
     // The upgrade-impact report as the port made it at capture time.
@@ -276,7 +337,10 @@ describe.skipIf(!hasChromium)('the UI in Chromium', () => {
     await shoot('snapshot-offline-impact');
     await banner.getByRole('button', { name: 'Return to live' }).click();
     await banner.waitFor({ state: 'detached' });
-    await page.getByRole('status').filter({ hasText: /^live$/ }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^live$/ })
+      .waitFor();
     await page.getByRole('group', { name: 'Simulated rollout' }).waitFor();
   });
 
@@ -314,7 +378,9 @@ describe.skipIf(!hasChromium)('the UI in Chromium', () => {
     const upgraded = simController.status().rollout.upgraded[0]!;
     // The core has re-read the upgraded server's discovery (it now serves a GVR only v1.37 has).
     const onlyNew = core.routes.table.rows().find((r) => r.servers.includes('sim-1') && r.servers.length < 3)!;
-    await expect.poll(() => core.peers.discovery(upgraded)?.gvrs.some((g) => gvrKey(g) === gvrKey(onlyNew.gvr)), { timeout: 15_000 }).toBe(true);
+    await expect
+      .poll(() => core.peers.discovery(upgraded)?.gvrs.some((g) => gvrKey(g) === gvrKey(onlyNew.gvr)), { timeout: 15_000 })
+      .toBe(true);
     const form = page.getByRole('form', { name: 'Compare two snapshots' });
     const beforeOption = (await form.getByLabel('Before').locator('option').allTextContents()).find((t) => t.startsWith(keptLabel))!;
     await form.getByLabel('Before').selectOption({ label: beforeOption });
@@ -322,7 +388,9 @@ describe.skipIf(!hasChromium)('the UI in Chromium', () => {
     await form.getByRole('button', { name: 'Compare' }).click();
     const result = page.getByRole('region', { name: 'Comparison' });
     await result.waitFor();
-    await expect.poll(() => result.getByRole('row', { name: new RegExp(`^${upgraded} upgraded`) }).textContent()).toContain('v1.36.0-dev → v1.37.0-dev');
+    await expect
+      .poll(() => result.getByRole('row', { name: new RegExp(`^${upgraded} upgraded`) }).textContent())
+      .toContain('v1.36.0-dev → v1.37.0-dev');
     // Pause takes effect between phases: on a loaded machine a second server may be upgraded first.
     expect(await result.getByRole('list', { name: 'Summary of changes' }).textContent()).toMatch(/\d+ servers? upgraded/);
     const gained = result.getByRole('list', { name: `GVRs ${upgraded} gained` });
@@ -349,7 +417,9 @@ describe.skipIf(!hasChromium)('the UI in Chromium', () => {
     await page.getByRole('status').filter({ hasText: 'done' }).waitFor({ timeout: 15_000 });
     await expect.poll(() => core.routes.table.skewed().length, { timeout: 15_000 }).toBe(0);
     for (const name of ['sim-2', 'sim-3']) {
-      await expect.poll(() => page.getByRole('article', { name: `apiserver ${name}` }).textContent(), { timeout: 15_000 }).toContain('v1.37.0-dev');
+      await expect
+        .poll(() => page.getByRole('article', { name: `apiserver ${name}` }).textContent(), { timeout: 15_000 })
+        .toContain('v1.37.0-dev');
     }
     // Wait for the health history to bring the last segments.
     await expect.poll(() => page.locator('.timeline-row').nth(2).locator('.seg').count(), { timeout: 15_000 }).toBeGreaterThan(2);

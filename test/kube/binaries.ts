@@ -16,7 +16,8 @@ export interface KubeBinaries {
   readonly newer: string;
 }
 
-export const kubeCache = process.env.PEERSCOPE_KUBE_CACHE || join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'peerscope', 'kube');
+export const kubeCache =
+  process.env.PEERSCOPE_KUBE_CACHE || join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'peerscope', 'kube');
 
 interface Manifest {
   releases?: string[];
@@ -38,8 +39,17 @@ function load(): { binaries?: KubeBinaries; missing?: string } {
   const apiservers = new Map(entries.filter((b) => b.name === 'kube-apiserver').map((b) => [b.version, b.path] as const));
   const etcd = entries.find((b) => b.name === 'etcd');
   const releases = [...apiservers.keys()].sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
-  if (releases.length < 2 || !etcd) return { missing: `${file} lists ${releases.length} kube-apiserver release(s) and ${etcd ? 'an' : 'no'} etcd` };
-  return { binaries: { apiservers, etcd: etcd.path, etcdVersion: etcd.version, older: releases[0] as string, newer: releases[releases.length - 1] as string } };
+  if (releases.length < 2 || !etcd)
+    return { missing: `${file} lists ${releases.length} kube-apiserver release(s) and ${etcd ? 'an' : 'no'} etcd` };
+  return {
+    binaries: {
+      apiservers,
+      etcd: etcd.path,
+      etcdVersion: etcd.version,
+      older: releases[0] as string,
+      newer: releases[releases.length - 1] as string,
+    },
+  };
 }
 
 /** The servers run in the tests' own network namespace (test-network.ts), which only root may make. */

@@ -66,14 +66,18 @@ export interface ControlPlane {
   settled(): Promise<void>;
   /** The identity lease name of each running server's hostname (apiserver-<hash of the hostname>). */
   leaseNames(): Promise<Map<string, string>>;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the tests read the answers' JSON field by field
-  call(host: string, path: string, options?: { method?: string; body?: unknown; headers?: Record<string, string> }): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string; json: () => any }>;
+  call(
+    host: string,
+    path: string,
+    options?: { method?: string; body?: unknown; headers?: Record<string, string> },
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the tests read the answers' JSON field by field
+  ): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string; json: () => any }>;
   close(): Promise<void>;
 }
 
 const SERVICE_RANGE = '10.96.0.0/16';
 
-/** The first `n` server addresses (198.18.0.11 …). */
+/** The first `n` server addresses in the tests' network namespace (198.18.0.11 …). */
 export function serverIps(n: number): string[] {
   return Array.from({ length: n }, (_, i) => `198.18.0.${11 + i}`);
 }
@@ -97,14 +101,30 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
   const port = await portFreeOnAll(['127.0.0.1']);
   const [clientPort, peerPort] = [await portFreeOnAll([HOST_IP]), await portFreeOnAll([HOST_IP])];
   const etcdUrl = `http://${HOST_IP}:${clientPort}`;
-  const etcd = startProcess(binaries.etcd, [
-    '--name', 'etcd0', '--data-dir', join(dir, 'etcd'),
-    '--listen-client-urls', etcdUrl, '--advertise-client-urls', etcdUrl,
-    '--listen-peer-urls', `http://${HOST_IP}:${peerPort}`, '--initial-advertise-peer-urls', `http://${HOST_IP}:${peerPort}`,
-    '--initial-cluster', `etcd0=http://${HOST_IP}:${peerPort}`,
-    // A test cluster's data dies with the test: skipping fsync keeps two busy cores responsive.
-    '--unsafe-no-fsync', '--log-level', 'warn',
-  ], join(dir, 'etcd.log'));
+  const etcd = startProcess(
+    binaries.etcd,
+    [
+      '--name',
+      'etcd0',
+      '--data-dir',
+      join(dir, 'etcd'),
+      '--listen-client-urls',
+      etcdUrl,
+      '--advertise-client-urls',
+      etcdUrl,
+      '--listen-peer-urls',
+      `http://${HOST_IP}:${peerPort}`,
+      '--initial-advertise-peer-urls',
+      `http://${HOST_IP}:${peerPort}`,
+      '--initial-cluster',
+      `etcd0=http://${HOST_IP}:${peerPort}`,
+      // A test cluster's data dies with the test: skipping fsync keeps two busy cores responsive.
+      '--unsafe-no-fsync',
+      '--log-level',
+      'warn',
+    ],
+    join(dir, 'etcd.log'),
+  );
   const agent = new Agent({ connect: { ca: pki.caPem }, connections: 8 });
   const servers: KubeApiserver[] = [];
   const all: KubeApiserver[] = [];
@@ -115,7 +135,12 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     const res = await request(`${s.url}${path}`, {
       method: (o.method ?? 'GET') as 'GET',
       dispatcher: agent,
-      headers: { authorization: `Bearer ${pki.adminToken}`, accept: 'application/json', ...(o.body !== undefined ? { 'content-type': 'application/json' } : {}), ...o.headers },
+      headers: {
+        authorization: `Bearer ${pki.adminToken}`,
+        accept: 'application/json',
+        ...(o.body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...o.headers,
+      },
       ...(o.body !== undefined ? { body: JSON.stringify(o.body) } : {}),
     });
     const text = await res.body.text();
@@ -132,35 +157,64 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     const f = pki.files;
     const flags = [
       `--etcd-servers=${etcdUrl}`,
-      `--bind-address=${address}`, `--advertise-address=${address}`, `--secure-port=${port}`,
+      `--bind-address=${address}`,
+      `--advertise-address=${address}`,
+      `--secure-port=${port}`,
       `--cert-dir=${join(dir, spec.host)}`,
-      `--tls-cert-file=${f.serving.cert}`, `--tls-private-key-file=${f.serving.key}`,
-      `--client-ca-file=${f.ca}`, `--token-auth-file=${f.tokens}`,
+      `--tls-cert-file=${f.serving.cert}`,
+      `--tls-private-key-file=${f.serving.key}`,
+      `--client-ca-file=${f.ca}`,
+      `--token-auth-file=${f.tokens}`,
       '--authorization-mode=RBAC',
       `--service-cluster-ip-range=${SERVICE_RANGE}`,
       '--service-account-issuer=https://kubernetes.default.svc.cluster.local',
-      `--service-account-key-file=${f.serviceAccountPub}`, `--service-account-signing-key-file=${f.serviceAccountKey}`,
-      `--requestheader-client-ca-file=${f.frontProxyCa}`, '--requestheader-allowed-names=front-proxy-client',
-      '--requestheader-username-headers=X-Remote-User', '--requestheader-group-headers=X-Remote-Group', '--requestheader-extra-headers-prefix=X-Remote-Extra-',
-      `--proxy-client-cert-file=${f.proxyClient.cert}`, `--proxy-client-key-file=${f.proxyClient.key}`,
+      `--service-account-key-file=${f.serviceAccountPub}`,
+      `--service-account-signing-key-file=${f.serviceAccountKey}`,
+      `--requestheader-client-ca-file=${f.frontProxyCa}`,
+      '--requestheader-allowed-names=front-proxy-client',
+      '--requestheader-username-headers=X-Remote-User',
+      '--requestheader-group-headers=X-Remote-Group',
+      '--requestheader-extra-headers-prefix=X-Remote-Extra-',
+      `--proxy-client-cert-file=${f.proxyClient.cert}`,
+      `--proxy-client-key-file=${f.proxyClient.key}`,
       '--profiling=false',
       ...(spec.runtimeConfig ? [`--runtime-config=${spec.runtimeConfig}`] : []),
       ...(spec.shutdownDelaySeconds ? [`--shutdown-delay-duration=${spec.shutdownDelaySeconds}s`] : []),
-      ...(mvp === 'on' ? [`--peer-ca-file=${f.ca}`, `--peer-advertise-ip=${address}`, `--peer-advertise-port=${port}`, '--feature-gates=UnknownVersionInteroperabilityProxy=true'] : []),
+      ...(mvp === 'on'
+        ? [
+            `--peer-ca-file=${f.ca}`,
+            `--peer-advertise-ip=${address}`,
+            `--peer-advertise-port=${port}`,
+            '--feature-gates=UnknownVersionInteroperabilityProxy=true',
+          ]
+        : []),
       ...(mvp === 'gate-off' ? ['--feature-gates=UnknownVersionInteroperabilityProxy=false'] : []),
     ];
     const hosted = withHostname(spec.host, binary, flags);
     const { command, args } = inTestNetwork(hosted.command, hosted.args);
-    const env = { ...process.env, ...(options.identityLeaseSeconds ? { PEERSCOPE_IDENTITY_LEASE_SECONDS: String(options.identityLeaseSeconds) } : {}) };
+    const env = {
+      ...process.env,
+      ...(options.identityLeaseSeconds ? { PEERSCOPE_IDENTITY_LEASE_SECONDS: String(options.identityLeaseSeconds) } : {}),
+    };
     const proc = startProcess(command, args, join(dir, `${spec.host}.log`), env);
     const url = `https://${address}:${port}`;
-    await waitFor(`kube-apiserver ${spec.release} on ${spec.host} (${url}) ready`, async () => {
-      const res = await request(`${url}/readyz`, { dispatcher: agent, headers: { authorization: `Bearer ${pki.adminToken}` } });
-      await res.body.text();
-      return res.statusCode === 200 ? true : undefined;
-    }, 180_000, () => (proc.child.exitCode !== null ? `exited ${proc.child.exitCode}:\n${proc.tail()}` : undefined));
+    await waitFor(
+      `kube-apiserver ${spec.release} on ${spec.host} (${url}) ready`,
+      async () => {
+        const res = await request(`${url}/readyz`, { dispatcher: agent, headers: { authorization: `Bearer ${pki.adminToken}` } });
+        await res.body.text();
+        return res.statusCode === 200 ? true : undefined;
+      },
+      180_000,
+      () => (proc.child.exitCode !== null ? `exited ${proc.child.exitCode}:\n${proc.tail()}` : undefined),
+    );
     const server: KubeApiserver = {
-      spec, ip: address, port, url, process: proc, readyAt: Date.now(),
+      spec,
+      ip: address,
+      port,
+      url,
+      process: proc,
+      readyAt: Date.now(),
       stop: async (graceMs?: number) => {
         await proc.stop(graceMs);
         const i = servers.indexOf(server);
@@ -173,7 +227,12 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
   };
 
   const plane: ControlPlane = {
-    dir, pki, binaries, etcdUrl, port, servers,
+    dir,
+    pki,
+    binaries,
+    etcdUrl,
+    port,
+    servers,
     server(host) {
       const s = servers.find((x) => x.spec.host === host);
       if (!s) throw new Error(`no running apiserver on ${host} (running: ${servers.map((x) => x.spec.host).join(', ') || 'none'})`);
@@ -190,9 +249,10 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       if (!s) throw new Error(`no apiserver ${host}`);
       const user = o.user ?? 'cert';
       const f = pki.files;
-      const userBody = user === 'cert'
-        ? `    client-certificate: ${f.admin.cert}\n    client-key: ${f.admin.key}\n`
-        : `    token: ${user === 'token' ? pki.adminToken : pki.viewerToken}\n`;
+      const userBody =
+        user === 'cert'
+          ? `    client-certificate: ${f.admin.cert}\n    client-key: ${f.admin.key}\n`
+          : `    token: ${user === 'token' ? pki.adminToken : pki.viewerToken}\n`;
       const text = `apiVersion: v1
 kind: Config
 clusters:
@@ -215,17 +275,28 @@ current-context: kube-test
     call,
     async settled() {
       // A server is ready before its endpoints reconciler and lease controller have written.
-      await waitFor('every server in the identity leases and the kubernetes endpoints', async () => {
-        const names = await plane.leaseNames();
-        const eps = (await call(servers[0]!.spec.host, '/api/v1/namespaces/default/endpoints/kubernetes')).json() as { subsets?: { addresses?: { ip: string }[] }[] };
-        const ips = new Set((eps.subsets ?? []).flatMap((x) => (x.addresses ?? []).map((a) => a.ip)));
-        return servers.every((s) => names.has(s.spec.host) && ips.has(s.ip)) ? true : undefined;
-      }, 60_000);
+      await waitFor(
+        'every server in the identity leases and the kubernetes endpoints',
+        async () => {
+          const names = await plane.leaseNames();
+          const eps = (await call(servers[0]!.spec.host, '/api/v1/namespaces/default/endpoints/kubernetes')).json() as {
+            subsets?: { addresses?: { ip: string }[] }[];
+          };
+          const ips = new Set((eps.subsets ?? []).flatMap((x) => (x.addresses ?? []).map((a) => a.ip)));
+          return servers.every((s) => names.has(s.spec.host) && ips.has(s.ip)) ? true : undefined;
+        },
+        60_000,
+      );
     },
     async leaseNames() {
       const host = servers[0]?.spec.host;
       if (!host) throw new Error('no apiserver runs');
-      const list = (await call(host, '/apis/coordination.k8s.io/v1/namespaces/kube-system/leases?labelSelector=apiserver.kubernetes.io%2Fidentity%3Dkube-apiserver')).json() as { items: { metadata: { name: string; labels: Record<string, string> } }[] };
+      const list = (
+        await call(
+          host,
+          '/apis/coordination.k8s.io/v1/namespaces/kube-system/leases?labelSelector=apiserver.kubernetes.io%2Fidentity%3Dkube-apiserver',
+        )
+      ).json() as { items: { metadata: { name: string; labels: Record<string, string> } }[] };
       return new Map(list.items.map((l) => [l.metadata.labels['kubernetes.io/hostname'] as string, l.metadata.name]));
     },
     async close() {
@@ -237,10 +308,15 @@ current-context: kube-test
   };
 
   try {
-    await waitFor('etcd healthy', async () => {
-      const res = await request(`${etcdUrl}/health`);
-      return (await res.body.text()).includes('"true"') ? true : undefined;
-    }, 30_000, () => (etcd.child.exitCode !== null ? `exited ${etcd.child.exitCode}:\n${etcd.tail()}` : undefined));
+    await waitFor(
+      'etcd healthy',
+      async () => {
+        const res = await request(`${etcdUrl}/health`);
+        return (await res.body.text()).includes('"true"') ? true : undefined;
+      },
+      30_000,
+      () => (etcd.child.exitCode !== null ? `exited ${etcd.child.exitCode}:\n${etcd.tail()}` : undefined),
+    );
     await Promise.all(options.servers.map((s) => startServer(s)));
     await plane.settled();
   } catch (err) {

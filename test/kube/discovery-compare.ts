@@ -21,7 +21,8 @@ interface Doc {
 function entries(doc: unknown): Map<string, Resource> {
   const out = new Map<string, Resource>();
   for (const g of (doc as Doc).items ?? []) {
-    for (const v of g.versions ?? []) for (const r of v.resources ?? []) out.set(`${g.metadata?.name ? `${g.metadata.name}/` : ''}${v.version}/${r.resource}`, r);
+    for (const v of g.versions ?? [])
+      for (const r of v.resources ?? []) out.set(`${g.metadata?.name ? `${g.metadata.name}/` : ''}${v.version}/${r.resource}`, r);
   }
   return out;
 }
@@ -50,17 +51,25 @@ export function compareDiscovery(left: unknown, right: unknown, names: [string, 
     const b = r.get(key);
     if (!b) continue;
     const fields: [string, unknown, unknown][] = [
-      ['kind', a.responseKind?.kind, b.responseKind?.kind], ['scope', a.scope, b.scope], ['verbs', sorted(a.verbs), sorted(b.verbs)],
-      ['shortNames', sorted(a.shortNames), sorted(b.shortNames)], ['categories', sorted(a.categories), sorted(b.categories)],
-      ['singularResource', a.singularResource, b.singularResource], ['subresources', sorted(a.subresources?.map((s) => s.subresource)), sorted(b.subresources?.map((s) => s.subresource))],
+      ['kind', a.responseKind?.kind, b.responseKind?.kind],
+      ['scope', a.scope, b.scope],
+      ['verbs', sorted(a.verbs), sorted(b.verbs)],
+      ['shortNames', sorted(a.shortNames), sorted(b.shortNames)],
+      ['categories', sorted(a.categories), sorted(b.categories)],
+      ['singularResource', a.singularResource, b.singularResource],
+      ['subresources', sorted(a.subresources?.map((s) => s.subresource)), sorted(b.subresources?.map((s) => s.subresource))],
     ];
-    for (const [f, x, y] of fields) if (JSON.stringify(x) !== JSON.stringify(y)) details.push(`${key}: ${f} ${names[0]} ${String(x)} vs ${names[1]} ${String(y)}`);
+    for (const [f, x, y] of fields)
+      if (JSON.stringify(x) !== JSON.stringify(y)) details.push(`${key}: ${f} ${names[0]} ${String(x)} vs ${names[1]} ${String(y)}`);
   }
   const groupOrder = (doc: unknown) => ((doc as Doc).items ?? []).map((g) => g.metadata?.name ?? '');
-  const versionOrder = (doc: unknown) => new Map(((doc as Doc).items ?? []).map((g) => [g.metadata?.name ?? '', (g.versions ?? []).map((v) => v.version).join(',')]));
-  if (groupOrder(left).join() !== groupOrder(right).join()) details.push(`group order differs: ${names[0]} [${groupOrder(left).join(', ')}] vs ${names[1]} [${groupOrder(right).join(', ')}]`);
+  const versionOrder = (doc: unknown) =>
+    new Map(((doc as Doc).items ?? []).map((g) => [g.metadata?.name ?? '', (g.versions ?? []).map((v) => v.version).join(',')]));
+  if (groupOrder(left).join() !== groupOrder(right).join())
+    details.push(`group order differs: ${names[0]} [${groupOrder(left).join(', ')}] vs ${names[1]} [${groupOrder(right).join(', ')}]`);
   const lv = versionOrder(left);
-  for (const [g, order] of versionOrder(right)) if (lv.has(g) && lv.get(g) !== order) details.push(`${g || 'core'} version order: ${names[0]} ${lv.get(g)} vs ${names[1]} ${order}`);
+  for (const [g, order] of versionOrder(right))
+    if (lv.has(g) && lv.get(g) !== order) details.push(`${g || 'core'} version order: ${names[0]} ${lv.get(g)} vs ${names[1]} ${order}`);
   const summary = `${l.size} vs ${r.size} group/version/resources; only in ${names[0]}: ${onlyLeft.length ? onlyLeft.join(', ') : 'none'}; only in ${names[1]}: ${onlyRight.length ? onlyRight.join(', ') : 'none'}; ${details.length} other difference(s)`;
   return { onlyLeft, onlyRight, details, summary };
 }

@@ -37,9 +37,17 @@ export interface RealJudgement {
 /** Reads one object back: its uid, or undefined when it is not there. */
 export type ReadBack = (gvr: string, namespace: string, name: string) => Promise<string | undefined>;
 
-export async function judgeRealRun(results: readonly TrafficResult[], summary: TrafficSummary, windows: readonly ReadyWindow[], slackMs: number, readBack: ReadBack, explain?: (r: TrafficResult) => string | undefined): Promise<RealJudgement> {
+export async function judgeRealRun(
+  results: readonly TrafficResult[],
+  summary: TrafficSummary,
+  windows: readonly ReadyWindow[],
+  slackMs: number,
+  readBack: ReadBack,
+  explain?: (r: TrafficResult) => string | undefined,
+): Promise<RealJudgement> {
   const examples: string[] = [];
-  const servedThroughout = (r: TrafficResult) => windows.some((w) => w.from + slackMs <= r.at - r.ms && r.at + slackMs <= w.to && serves(w.release, r.gvr));
+  const servedThroughout = (r: TrafficResult) =>
+    windows.some((w) => w.from + slackMs <= r.at - r.ms && r.at + slackMs <= w.to && serves(w.release, r.gvr));
   const collectionOrCreate = (r: TrafficResult) => r.kind === 'list' || r.kind === 'ns-sweep' || r.kind === 'create';
   const said = (r: TrafficResult) => {
     const e = explain?.(r);
@@ -59,9 +67,15 @@ export async function judgeRealRun(results: readonly TrafficResult[], summary: T
     if (uncertain.has(w.name)) continue;
     const uid = await readBack(w.gvr, w.namespace, w.name);
     const lost = deleted.has(w.name) ? uid !== undefined : uid !== w.uid;
-    if (lost && ++lostWrites <= 3) examples.push(`write ${w.gvr} ${w.name}: ${deleted.has(w.name) ? 'deleted but still stored' : `acknowledged uid ${w.uid}, stored ${String(uid)}`}`);
+    if (lost && ++lostWrites <= 3)
+      examples.push(
+        `write ${w.gvr} ${w.name}: ${deleted.has(w.name) ? 'deleted but still stored' : `acknowledged uid ${w.uid}, stored ${String(uid)}`}`,
+      );
   }
-  const duplicateWrites = creates.length - new Set(creates.map((w) => w.name)).size + results.filter((r) => r.kind === 'create' && r.status === 409 && r.gvr !== '/v1/namespaces').length;
+  const duplicateWrites =
+    creates.length -
+    new Set(creates.map((w) => w.name)).size +
+    results.filter((r) => r.kind === 'create' && r.status === 409 && r.gvr !== '/v1/namespaces').length;
   return {
     requests: results.length,
     falseNotFound: falseNotFound.length,

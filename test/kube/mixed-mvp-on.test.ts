@@ -24,7 +24,12 @@ describe.skipIf(skipKube())('real kube-apiservers of two releases, their own MVP
   const newer = kubeBinaries?.newer ?? '';
 
   beforeAll(async () => {
-    cp = await startControlPlane({ servers: [{ host: 'kube-old', release: older }, { host: 'kube-new', release: newer }] });
+    cp = await startControlPlane({
+      servers: [
+        { host: 'kube-old', release: older },
+        { host: 'kube-new', release: newer },
+      ],
+    });
     names = await cp.leaseNames();
     serve = await startServe(['--kubeconfig', cp.kubeconfig('kube-old'), '--server-metrics', '1']);
   });
@@ -37,22 +42,31 @@ describe.skipIf(skipKube())('real kube-apiservers of two releases, their own MVP
     const r = await peerscope(['peers', '--kubeconfig', cp.kubeconfig('kube-new', { user: 'token' }), '--output', 'json']);
     expect(r.code, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout) as { servers: { name: string; release: string; foundBy: string; ownMvp?: OwnMvp }[] };
-    expect(out.servers.map((s) => [s.name, s.release, s.foundBy, s.ownMvp?.verdict]).sort()).toEqual([
-      [names.get('kube-old'), older, 'lease', 'on'], [names.get('kube-new'), newer, 'lease', 'on'],
-    ].sort());
+    expect(out.servers.map((s) => [s.name, s.release, s.foundBy, s.ownMvp?.verdict]).sort()).toEqual(
+      [
+        [names.get('kube-old'), older, 'lease', 'on'],
+        [names.get('kube-new'), newer, 'lease', 'on'],
+      ].sort(),
+    );
   });
 
   it('the older server reroutes what only the newer serves by itself, and counts it', async () => {
     const path = '/apis/storagemigration.k8s.io/v1/storageversionmigrations';
-    const res = await waitFor('kube-old\'s own MVP answers the newer release\'s resource', async () => {
-      const r = await cp.call('kube-old', path);
-      return r.status === 200 ? r : undefined;
-    }, 60_000);
+    const res = await waitFor(
+      "kube-old's own MVP answers the newer release's resource",
+      async () => {
+        const r = await cp.call('kube-old', path);
+        return r.status === 200 ? r : undefined;
+      },
+      60_000,
+    );
     expect(res.json().kind).toBe('StorageVersionMigrationList');
-    expect((await cp.call('kube-old', '/metrics')).text).toMatch(/apiserver_rerouted_request_total\{code="200",group="storagemigration.k8s.io",resource="storageversionmigrations",version="v1"\} [1-9]/);
+    expect((await cp.call('kube-old', '/metrics')).text).toMatch(
+      /apiserver_rerouted_request_total\{code="200",group="storagemigration.k8s.io",resource="storageversionmigrations",version="v1"\} [1-9]/,
+    );
   });
 
-  it('snapshot save --kubeconfig records each server\'s own MVP and what it rerouted', async () => {
+  it("snapshot save --kubeconfig records each server's own MVP and what it rerouted", async () => {
     const out = join(mkdtempSync(join(tmpdir(), 'kube-snap-')), 'snap.json');
     const r = await peerscope(['snapshot', 'save', '--kubeconfig', cp.kubeconfig('kube-old'), '--out', out]);
     expect(r.code, r.stderr).toBe(0);
@@ -63,17 +77,24 @@ describe.skipIf(skipKube())('real kube-apiservers of two releases, their own MVP
     expect(old?.ownMvp?.metrics.rerouted.some((x) => x.labels.resource === 'storageversionmigrations' && x.value > 0)).toBe(true);
   });
 
-  it('Peerscope\'s merged discovery against each server\'s own peer-aggregated discovery: every difference listed', async () => {
-    const own = async (host: string) => waitFor(`${host}'s peer-aggregated discovery lists ${NEW_ONLY}`, async () => {
-      const doc = (await cp.call(host, '/apis', { headers: { accept: DISCOVERY_ACCEPT } })).json();
-      return aggregatedGvrs(doc).has(NEW_ONLY) ? doc : undefined;
-    }, 60_000);
+  it("Peerscope's merged discovery against each server's own peer-aggregated discovery: every difference listed", async () => {
+    const own = async (host: string) =>
+      waitFor(
+        `${host}'s peer-aggregated discovery lists ${NEW_ONLY}`,
+        async () => {
+          const doc = (await cp.call(host, '/apis', { headers: { accept: DISCOVERY_ACCEPT } })).json();
+          return aggregatedGvrs(doc).has(NEW_ONLY) ? doc : undefined;
+        },
+        60_000,
+      );
     const res = await request(`${serve.url}/apis`, { headers: { accept: DISCOVERY_ACCEPT } });
     expect(res.headers['x-peerscope-route']).toContain('outcome=discovery-merged');
     const merged = await res.body.json();
     for (const host of ['kube-old', 'kube-new']) {
       const diff = compareDiscovery(merged, await own(host), ['Peerscope', host]);
-      console.log(`merged discovery (Peerscope, handling server by round-robin) vs ${host}'s own peer-aggregated /apis: ${diff.summary}${diff.details.map((d) => `\n  ${d}`).join('')}`);
+      console.log(
+        `merged discovery (Peerscope, handling server by round-robin) vs ${host}'s own peer-aggregated /apis: ${diff.summary}${diff.details.map((d) => `\n  ${d}`).join('')}`,
+      );
       expect(diff.onlyLeft).toEqual([]);
       expect(diff.onlyRight).toEqual([]);
     }

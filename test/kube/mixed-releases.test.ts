@@ -38,7 +38,12 @@ describe.skipIf(skipKube())('real kube-apiservers of two releases, their own MVP
   const newer = kubeBinaries?.newer ?? '';
 
   beforeAll(async () => {
-    cp = await startControlPlane({ servers: [{ host: 'kube-old', release: older, mvp: 'no-peer-ca' }, { host: 'kube-new', release: newer, mvp: 'gate-off' }] });
+    cp = await startControlPlane({
+      servers: [
+        { host: 'kube-old', release: older, mvp: 'no-peer-ca' },
+        { host: 'kube-new', release: newer, mvp: 'gate-off' },
+      ],
+    });
     names = await cp.leaseNames();
     dir = mkdtempSync(join(tmpdir(), 'kube-mixed-'));
   });
@@ -55,9 +60,15 @@ describe.skipIf(skipKube())('real kube-apiservers of two releases, their own MVP
     const newRow = byUrl.get(cp.server('kube-new').url);
     expect(oldRow).toMatchObject({ name: names.get('kube-old'), release: older, health: 'ready', foundBy: 'lease' });
     expect(newRow).toMatchObject({ name: new URL(cp.server('kube-new').url).host, release: newer, health: 'ready', foundBy: 'endpoints' });
-    expect(out.warnings).toEqual([`lease ${names.get('kube-new')} has no kubernetes.io/peer-advertise-address annotation (the feature gate is off); its address comes from the endpoints`]);
-    expect(oldRow?.ownMvp?.summary).toBe(`${names.get('kube-old')}'s own Mixed Version Proxy is off: no --peer-ca-file (the feature gate is on, but without a peer CA the server proxies nothing; kubeadm does not set it)`);
-    expect(newRow?.ownMvp?.summary).toBe(`${newRow?.name}'s own Mixed Version Proxy is off: the UnknownVersionInteroperabilityProxy feature gate is off (it is on by default since v1.36: set off with --feature-gates)`);
+    expect(out.warnings).toEqual([
+      `lease ${names.get('kube-new')} has no kubernetes.io/peer-advertise-address annotation (the feature gate is off); its address comes from the endpoints`,
+    ]);
+    expect(oldRow?.ownMvp?.summary).toBe(
+      `${names.get('kube-old')}'s own Mixed Version Proxy is off: no --peer-ca-file (the feature gate is on, but without a peer CA the server proxies nothing; kubeadm does not set it)`,
+    );
+    expect(newRow?.ownMvp?.summary).toBe(
+      `${newRow?.name}'s own Mixed Version Proxy is off: the UnknownVersionInteroperabilityProxy feature gate is off (it is on by default since v1.36: set off with --feature-gates)`,
+    );
     for (const row of [oldRow, newRow]) expect(row?.ownMvp?.metrics.state).toBe('not-exposed');
     // As told: without its proxy the older server's default /apis is its own, not peer-aggregated.
     expect(oldRow?.ownMvp?.peerAggregatedDiscovery).toBe('no');
@@ -70,14 +81,18 @@ describe.skipIf(skipKube())('real kube-apiservers of two releases, their own MVP
   });
 
   it('a token from the kubeconfig authenticates too; a user RBAC forbids the leases and endpoints is told so', async () => {
-    const token = JSON.parse((await peerscope(['peers', '--kubeconfig', cp.kubeconfig('kube-new', { user: 'token' }), '--output', 'json'])).stdout) as PeersJson;
+    const token = JSON.parse(
+      (await peerscope(['peers', '--kubeconfig', cp.kubeconfig('kube-new', { user: 'token' }), '--output', 'json'])).stdout,
+    ) as PeersJson;
     expect(token.servers.map((s) => s.release).sort()).toEqual([older, newer]);
     const viewer = await peerscope(['peers', '--kubeconfig', cp.kubeconfig('kube-new', { user: 'viewer' }), '--output', 'json']);
     const v = JSON.parse(viewer.stdout) as PeersJson;
-    expect(v.warnings[0]).toMatch(/^cannot read the apiserver identity leases \(HTTP 403: leases.coordination.k8s.io is forbidden: User "token-viewer" cannot list/);
+    expect(v.warnings[0]).toMatch(
+      /^cannot read the apiserver identity leases \(HTTP 403: leases.coordination.k8s.io is forbidden: User "token-viewer" cannot list/,
+    );
   });
 
-  it('a kubeconfig whose CA did not sign the servers\' certificates is refused, naming the server', async () => {
+  it("a kubeconfig whose CA did not sign the servers' certificates is refused, naming the server", async () => {
     const r = await peerscope(['peers', '--kubeconfig', cp.kubeconfig('kube-old', { ca: 'wrong' })]);
     console.log(`wrong CA: exit ${r.code}; ${(r.stderr + r.stdout).trim()}`);
     expect(r.code).not.toBe(0);
@@ -102,7 +117,9 @@ describe.skipIf(skipKube())('real kube-apiservers of two releases, their own MVP
       expect((await cp.call('kube-old', '/apis/storagemigration.k8s.io/v1/storageversionmigrations/secrets-to-v1')).status).toBe(404);
       const res = await request(`${serve.url}/apis/storagemigration.k8s.io/v1/storageversionmigrations/secrets-to-v1`);
       await res.body.text();
-      expect(res.headers['x-peerscope-route']).toBe(`handling=${names.get('kube-old')}; answering=${new URL(cp.server('kube-new').url).host}; outcome=rerouted`);
+      expect(res.headers['x-peerscope-route']).toBe(
+        `handling=${names.get('kube-old')}; answering=${new URL(cp.server('kube-new').url).host}; outcome=rerouted`,
+      );
       const deleted = await k(['delete', NEW_ONLY, 'secrets-to-v1']);
       expect(deleted.code, deleted.stderr).toBe(0);
       expect((await cp.call('kube-new', '/apis/storagemigration.k8s.io/v1/storageversionmigrations/secrets-to-v1')).status).toBe(404);
@@ -119,13 +136,20 @@ describe.skipIf(skipKube())('real kube-apiservers of two releases, their own MVP
   });
 
   it('the simulated releases serve what the real releases serve by default (differences listed)', async () => {
-    for (const [host, release, sim] of [['kube-old', older, 'v1.36-dev'], ['kube-new', newer, 'v1.37-dev']] as const) {
+    for (const [host, release, sim] of [
+      ['kube-old', older, 'v1.36-dev'],
+      ['kube-new', newer, 'v1.37-dev'],
+    ] as const) {
       const real = new Set<string>();
-      for (const path of ['/api', '/apis']) for (const k of aggregatedGvrs((await cp.call(host, path, { headers: { accept: `${DISCOVERY_ACCEPT};profile=nopeer` } })).json())) real.add(k.includes('/') && k.split('/').length === 2 ? `/${k}` : k);
+      for (const path of ['/api', '/apis'])
+        for (const k of aggregatedGvrs((await cp.call(host, path, { headers: { accept: `${DISCOVERY_ACCEPT};profile=nopeer` } })).json()))
+          real.add(k.includes('/') && k.split('/').length === 2 ? `/${k}` : k);
       const simulated = new Set([...catalogEntries(loadRelease(sim))].map((e) => `${e.group}/${e.version}/${e.resource.name}`));
       const onlyReal = [...real].filter((k) => !simulated.has(k)).sort();
       const onlySim = [...simulated].filter((k) => !real.has(k)).sort();
-      console.log(`${release} (real, defaults) vs ${sim} (simulated): ${real.size} vs ${simulated.size} GVRs; only real: ${onlyReal.join(', ') || 'none'}; only simulated: ${onlySim.join(', ') || 'none'}`);
+      console.log(
+        `${release} (real, defaults) vs ${sim} (simulated): ${real.size} vs ${simulated.size} GVRs; only real: ${onlyReal.join(', ') || 'none'}; only simulated: ${onlySim.join(', ') || 'none'}`,
+      );
       // The catalog's releases are development builds of the same minor: they may serve more, never less.
       expect(onlyReal).toEqual([]);
     }

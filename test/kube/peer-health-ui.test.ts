@@ -22,7 +22,7 @@ const GV = 'coordination.k8s.io/v1beta1';
 const noChromium = !existsSync(CHROMIUM);
 if (noChromium && !skipKube()) console.log(`test/kube/peer-health-ui.test.ts: skipped, ${CHROMIUM} is missing (apt-get install chromium)`);
 
-describe.skipIf(skipKube() || noChromium)('Peer health in Chromium shows each real server\'s own MVP and what it rerouted', () => {
+describe.skipIf(skipKube() || noChromium)("Peer health in Chromium shows each real server's own MVP and what it rerouted", () => {
   let cp: ControlPlane;
   let core: Core;
   let ui: UiHost;
@@ -30,20 +30,43 @@ describe.skipIf(skipKube() || noChromium)('Peer health in Chromium shows each re
   let names: Map<string, string>;
 
   beforeAll(async () => {
-    execFileSync(process.execPath, [join(repoRoot, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'renderer/vite.config.ts', '--logLevel', 'warn'], { cwd: repoRoot, stdio: 'pipe', env: { ...process.env, NODE_ENV: 'production' } });
+    execFileSync(
+      process.execPath,
+      [join(repoRoot, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'renderer/vite.config.ts', '--logLevel', 'warn'],
+      { cwd: repoRoot, stdio: 'pipe', env: { ...process.env, NODE_ENV: 'production' } },
+    );
     const newer = kubeBinaries?.newer ?? '';
-    cp = await startControlPlane({ servers: [{ host: 'kube-a', release: newer, runtimeConfig: `${GV}=true` }, { host: 'kube-b', release: newer }, { host: 'kube-old', release: kubeBinaries?.older ?? '', mvp: 'no-peer-ca' }] });
+    cp = await startControlPlane({
+      servers: [
+        { host: 'kube-a', release: newer, runtimeConfig: `${GV}=true` },
+        { host: 'kube-b', release: newer },
+        { host: 'kube-old', release: kubeBinaries?.older ?? '', mvp: 'no-peer-ca' },
+      ],
+    });
     names = await cp.leaseNames();
     const found = await serversFromKubeconfig({ kubeconfig: cp.kubeconfig('kube-b'), env: {} });
-    core = createCore({ servers: found.servers, listen: { port: 0 }, probeIntervalMs: 500, ownMetricsIntervalMs: 1_000, policy: { kind: 'pin', server: names.get('kube-b') as string } });
+    core = createCore({
+      servers: found.servers,
+      listen: { port: 0 },
+      probeIntervalMs: 500,
+      ownMetricsIntervalMs: 1_000,
+      policy: { kind: 'pin', server: names.get('kube-b') as string },
+    });
     const port = await core.start();
     ui = await startUiHost({ core });
     // kube-b's own peer proxy reroutes these to kube-a once its peer sync ran ...
-    await waitFor('kube-b\'s own MVP reroutes LeaseCandidates', async () => ((await cp.call('kube-b', `/apis/${GV}/namespaces/default/leasecandidates`)).status === 200 ? true : undefined), 60_000);
+    await waitFor(
+      "kube-b's own MVP reroutes LeaseCandidates",
+      async () => ((await cp.call('kube-b', `/apis/${GV}/namespaces/default/leasecandidates`)).status === 200 ? true : undefined),
+      60_000,
+    );
     for (let i = 0; i < 4; i++) await cp.call('kube-b', `/apis/${GV}/namespaces/default/leasecandidates`);
     // ... and Peerscope, pinned to kube-b, reroutes these itself.
     for (let i = 0; i < 3; i++) await (await request(`${port.url}/apis/${GV}/namespaces/default/leasecandidates`)).body.text();
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    });
   }, 300_000);
   afterAll(async () => {
     await browser?.close();
@@ -52,14 +75,16 @@ describe.skipIf(skipKube() || noChromium)('Peer health in Chromium shows each re
     await cp?.close();
   });
 
-  it('says in plain words whose own MVP is on or off, and shows the requests each rerouted itself beside Peerscope\'s', async () => {
+  it("says in plain words whose own MVP is on or off, and shows the requests each rerouted itself beside Peerscope's", async () => {
     const page = await browser.newPage({ viewport: { width: 1440, height: 1100 } });
     await page.goto(ui.url);
     await page.getByRole('tab', { name: 'Peer health' }).click();
     const b = page.getByRole('article', { name: `apiserver ${names.get('kube-b')}` });
     const old = page.getByRole('article', { name: `apiserver ${names.get('kube-old')}` });
     await expect.poll(() => b.textContent(), { timeout: 30_000 }).toContain(`${names.get('kube-b')}'s own Mixed Version Proxy is on`);
-    await expect.poll(() => b.getByRole('table', { name: 'requests it rerouted, by GVR and code' }).textContent(), { timeout: 30_000 }).toContain('coordination.k8s.io/v1beta1/leasecandidates');
+    await expect
+      .poll(() => b.getByRole('table', { name: 'requests it rerouted, by GVR and code' }).textContent(), { timeout: 30_000 })
+      .toContain('coordination.k8s.io/v1beta1/leasecandidates');
     await expect.poll(() => b.textContent()).toContain('Peerscope rerouted3 away from it, 0 to it');
     expect(await old.textContent()).toContain(`${names.get('kube-old')}'s own Mixed Version Proxy is off: no --peer-ca-file`);
     expect(await old.textContent()).toContain('not exposed (no peer proxy)');

@@ -42,7 +42,11 @@ export interface Serve {
 
 /** `peerscope serve ARGS --listen 127.0.0.1:0`; resolves once it prints where it serves. */
 export async function startServe(args: readonly string[]): Promise<Serve> {
-  const child = spawn(process.execPath, ['bin/peerscope', 'serve', '--listen', '127.0.0.1:0', ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], env });
+  const child = spawn(process.execPath, ['bin/peerscope', 'serve', '--listen', '127.0.0.1:0', ...args], {
+    cwd: repoRoot,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env,
+  });
   track(child);
   let stderr = '';
   child.stderr!.on('data', (c) => (stderr += c));
@@ -66,4 +70,3 @@ export async function startServe(args: readonly string[]): Promise<Serve> {
     },
   };
 }
-

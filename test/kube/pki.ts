@@ -37,7 +37,15 @@ export async function writePki(dir: string, ips: readonly string[]): Promise<Con
   const ca = await createCertificateAuthority('peerscope-kube-test-ca', 2);
   const frontProxy = await createCertificateAuthority('peerscope-kube-test-front-proxy-ca', 2);
   const wrong = await createCertificateAuthority('peerscope-kube-test-unrelated-ca', 2);
-  const hosts = [...ips, 'localhost', 'kubernetes', 'kubernetes.default', 'kubernetes.default.svc', 'kubernetes.default.svc.cluster.local', '10.96.0.1'];
+  const hosts = [
+    ...ips,
+    'localhost',
+    'kubernetes',
+    'kubernetes.default',
+    'kubernetes.default.svc',
+    'kubernetes.default.svc.cluster.local',
+    '10.96.0.1',
+  ];
   const [serving, proxyClient, admin] = await Promise.all([
     issueServerCertificate(ca, { commonName: 'kube-apiserver', hosts, days: 2 }),
     issueClientCertificate(frontProxy, { commonName: 'front-proxy-client', days: 2 }),
@@ -66,7 +74,10 @@ export async function writePki(dir: string, ips: readonly string[]): Promise<Con
       serviceAccountPub: file('sa.pub', sa.publicKey.export({ type: 'spki', format: 'pem' }) as string, 0o644),
       admin: { cert: file('admin.crt', admin.cert, 0o644), key: file('admin.key', admin.key) },
       // token,user,uid,"group1,group2"
-      tokens: file('tokens.csv', `${adminToken},token-admin,uid-token-admin,"system:masters"\n${viewerToken},token-viewer,uid-token-viewer\n`),
+      tokens: file(
+        'tokens.csv',
+        `${adminToken},token-admin,uid-token-admin,"system:masters"\n${viewerToken},token-viewer,uid-token-viewer\n`,
+      ),
       wrongCa: file('wrong-ca.crt', wrong.cert, 0o644),
     },
   };

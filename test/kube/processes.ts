@@ -83,7 +83,12 @@ export async function portFreeOnAll(hosts: readonly string[]): Promise<number> {
   throw new Error(`no port free on all of ${hosts.join(', ')}`);
 }
 
-export async function waitFor<T>(what: string, attempt: () => Promise<T | undefined>, timeoutMs: number, failed?: () => string | undefined): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  attempt: () => Promise<T | undefined>,
+  timeoutMs: number,
+  failed?: () => string | undefined,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let lastError = '';
   while (Date.now() < deadline) {

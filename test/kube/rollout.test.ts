@@ -37,7 +37,14 @@ describe.skipIf(skipKube())('a real rollout under traffic, through Peerscope and
 
   beforeAll(async () => {
     // kube-probe (the newer release) is there only to read that release's discovery, then leaves.
-    cp = await startControlPlane({ servers: [{ host: 'kube-1', release: older, ...SERVER }, { host: 'kube-2', release: older, ...SERVER }, { host: 'kube-probe', release: newer }], identityLeaseSeconds: 10 });
+    cp = await startControlPlane({
+      servers: [
+        { host: 'kube-1', release: older, ...SERVER },
+        { host: 'kube-2', release: older, ...SERVER },
+        { host: 'kube-probe', release: newer },
+      ],
+      identityLeaseSeconds: 10,
+    });
   });
   afterAll(async () => {
     await core?.close(0);
@@ -46,7 +53,11 @@ describe.skipIf(skipKube())('a real rollout under traffic, through Peerscope and
 
   const catalogOf = async (host: string, release: string): Promise<ReleaseCatalog> => {
     const inputs = [];
-    for (const path of ['/api', '/apis']) inputs.push({ file: `${host}${path}`, text: (await cp.call(host, path, { headers: { accept: `${DISCOVERY_ACCEPT};profile=nopeer` } })).text });
+    for (const path of ['/api', '/apis'])
+      inputs.push({
+        file: `${host}${path}`,
+        text: (await cp.call(host, path, { headers: { accept: `${DISCOVERY_ACCEPT};profile=nopeer` } })).text,
+      });
     return importRelease(release, inputs);
   };
 
@@ -58,11 +69,20 @@ describe.skipIf(skipKube())('a real rollout under traffic, through Peerscope and
     oldNames = ['kube-1', 'kube-2'].map((h) => names.get(h) as string);
 
     const found = await serversFromKubeconfig({ kubeconfig: cp.kubeconfig('kube-1'), env: {} });
-    core = createCore({ servers: found.servers, listen: { port: 0 }, probeIntervalMs: 200, serverSource: found.source, serverRefreshIntervalMs: 1_000, ownMetricsIntervalMs: 0 });
+    core = createCore({
+      servers: found.servers,
+      listen: { port: 0 },
+      probeIntervalMs: 200,
+      serverSource: found.source,
+      serverRefreshIntervalMs: 1_000,
+      ownMetricsIntervalMs: 0,
+    });
     const port = await core.start();
 
     const windows: ReadyWindow[] = [];
-    const open = new Map<string, { release: ReleaseCatalog; from: number }>(['kube-1', 'kube-2'].map((h) => [h, { release: fromRelease, from: cp.server(h).readyAt }]));
+    const open = new Map<string, { release: ReleaseCatalog; from: number }>(
+      ['kube-1', 'kube-2'].map((h) => [h, { release: fromRelease, from: cp.server(h).readyAt }]),
+    );
     const close = (host: string, at: number) => {
       const w = open.get(host);
       if (w) windows.push({ server: host, ...w, to: at });
@@ -71,8 +91,20 @@ describe.skipIf(skipKube())('a real rollout under traffic, through Peerscope and
     const throughPort: TrafficResult[] = [];
     const straight: TrafficResult[] = [];
     const common = { rps: RPS, releases: [fromRelease, toRelease], watches: 3, ca: cp.pki.caPem, token: cp.pki.adminToken };
-    const a = startTraffic({ ...common, targets: [port.url], namespace: 'traffic-via-peerscope', seed: 21, onResult: (r) => throughPort.push(r) });
-    const b = startTraffic({ ...common, targets: cp.servers.map((s) => s.url), namespace: 'traffic-direct', seed: 21, onResult: (r) => straight.push(r) });
+    const a = startTraffic({
+      ...common,
+      targets: [port.url],
+      namespace: 'traffic-via-peerscope',
+      seed: 21,
+      onResult: (r) => throughPort.push(r),
+    });
+    const b = startTraffic({
+      ...common,
+      targets: cp.servers.map((s) => s.url),
+      namespace: 'traffic-direct',
+      seed: 21,
+      onResult: (r) => straight.push(r),
+    });
     await new Promise((r) => setTimeout(r, 2_000));
     const steps: string[] = [];
     for (const host of ['kube-1', 'kube-2']) {
@@ -96,14 +128,24 @@ describe.skipIf(skipKube())('a real rollout under traffic, through Peerscope and
       return r.status === 200 ? (r.json().metadata.uid as string) : undefined;
     };
     const explain = (r: TrafficResult) => {
-      const e = core.telemetry.recent().find((ev) => ev.status === r.status && `${ev.group}/${ev.version}/${ev.resource}` === r.gvr && Math.abs(ev.at - (r.at - r.ms)) < 1_000);
+      const e = core.telemetry
+        .recent()
+        .find(
+          (ev) => ev.status === r.status && `${ev.group}/${ev.version}/${ev.resource}` === r.gvr && Math.abs(ev.at - (r.at - r.ms)) < 1_000,
+        );
       return e ? `handling ${e.handling}, answered by ${e.answeredBy}, ${e.outcome}${e.error ? `: ${e.error}` : ''}` : undefined;
     };
     viaPeerscope = await judgeRealRun(throughPort, sa, windows, SLACK_MS, readBack, explain);
     direct = await judgeRealRun(straight, sb, windows, SLACK_MS, readBack);
-    console.log([`real rollout, 2 kube-apiservers ${older} → ${newer} (own MVP off), ~${RPS} requests/s each way at once: ${steps.join('; ')}`,
-      figuresRow('through Peerscope', viaPeerscope), figuresRow('straight to the servers', direct),
-      ...viaPeerscope.examples.map((e) => `  Peerscope: ${e}`), ...direct.examples.slice(0, 3).map((e) => `  direct: ${e}`)].join('\n'));
+    console.log(
+      [
+        `real rollout, 2 kube-apiservers ${older} → ${newer} (own MVP off), ~${RPS} requests/s each way at once: ${steps.join('; ')}`,
+        figuresRow('through Peerscope', viaPeerscope),
+        figuresRow('straight to the servers', direct),
+        ...viaPeerscope.examples.map((e) => `  Peerscope: ${e}`),
+        ...direct.examples.slice(0, 3).map((e) => `  direct: ${e}`),
+      ].join('\n'),
+    );
     expect(viaPeerscope.requests).toBeGreaterThan(100);
     expect(viaPeerscope.falseNotFound, viaPeerscope.examples.join('; ')).toBe(0);
     expect(viaPeerscope.lostWrites, viaPeerscope.examples.join('; ')).toBe(0);
@@ -114,7 +156,9 @@ describe.skipIf(skipKube())('a real rollout under traffic, through Peerscope and
   }, 240_000);
 
   it('after the rollout the departed identities show as gone, and peers finds the new ones at the newer release', async () => {
-    await expect.poll(() => oldNames.map((n) => core.peers.status(n)?.health), { timeout: 30_000, interval: 500 }).toEqual(['gone', 'gone']);
+    await expect
+      .poll(() => oldNames.map((n) => core.peers.status(n)?.health), { timeout: 30_000, interval: 500 })
+      .toEqual(['gone', 'gone']);
     for (const n of oldNames) console.log(`${n}: ${core.peers.status(n)?.gone?.reason}`);
     const r = await peerscope(['peers', '--kubeconfig', cp.kubeconfig('kube-1'), '--output', 'json']);
     expect(r.code, r.stderr).toBe(0);

@@ -23,11 +23,11 @@ function inNs(args: readonly string[]): string {
 
 /** Why this machine cannot have the network, or undefined when it can. */
 export function testNetworkUnavailable(): string | undefined {
-  if (process.getuid?.() !== 0) return 'the servers run in a network namespace of the tests\' own (ip netns), and only root may make one';
+  if (process.getuid?.() !== 0) return "the servers run in a network namespace of the tests' own (ip netns), and only root may make one";
   try {
     ip(['-V']);
   } catch {
-    return 'the `ip` command (Debian\'s iproute2) is missing';
+    return "the `ip` command (Debian's iproute2) is missing";
   }
   return undefined;
 }
@@ -36,7 +36,11 @@ export function testNetworkUnavailable(): string | undefined {
 export function ensureTestNetwork(ips: readonly string[]): void {
   const why = testNetworkUnavailable();
   if (why) throw new Error(why);
-  if (!ip(['netns', 'list']).split('\n').some((l) => l.split(' ')[0] === TEST_NETNS)) {
+  if (
+    !ip(['netns', 'list'])
+      .split('\n')
+      .some((l) => l.split(' ')[0] === TEST_NETNS)
+  ) {
     ip(['netns', 'add', TEST_NETNS]);
   }
   if (!ip(['-o', 'link', 'show']).includes(`${HOST_LINK}@`)) {

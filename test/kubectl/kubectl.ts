@@ -22,9 +22,18 @@ export function kubectlAt(server: string) {
   writeFileSync(kubeconfig, 'apiVersion: v1\nkind: Config\nclusters: []\ncontexts: []\nusers: []\n');
   return (args: readonly string[], timeoutMs = 20_000): Promise<KubectlResult> =>
     new Promise((resolve) => {
-      execFile(KUBECTL, ['--kubeconfig', kubeconfig, '--cache-dir', join(dir, 'cache'), '--server', server, ...args], { timeout: timeoutMs, env: { ...process.env, HOME: dir } }, (err, stdout, stderr) => {
-        const code = err ? (typeof (err as NodeJS.ErrnoException).code === 'number' ? Number((err as NodeJS.ErrnoException).code) : 1) : 0;
-        resolve({ code, stdout, stderr });
-      });
+      execFile(
+        KUBECTL,
+        ['--kubeconfig', kubeconfig, '--cache-dir', join(dir, 'cache'), '--server', server, ...args],
+        { timeout: timeoutMs, env: { ...process.env, HOME: dir } },
+        (err, stdout, stderr) => {
+          const code = err
+            ? typeof (err as NodeJS.ErrnoException).code === 'number'
+              ? Number((err as NodeJS.ErrnoException).code)
+              : 1
+            : 0;
+          resolve({ code, stdout, stderr });
+        },
+      );
     });
 }

@@ -29,7 +29,12 @@ describe.skipIf(!hasKubectl)('the real kubectl through the local port', () => {
   it('api-resources lists the union of both releases', async () => {
     const r = await kubectl(['api-resources', '--no-headers', '-o', 'name']);
     expect(r.stderr).toBe('');
-    const listed = new Set(r.stdout.trim().split('\n').map((l) => l.split('.')[0]));
+    const listed = new Set(
+      r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => l.split('.')[0]),
+    );
     const union = new Set([...resourceNames(OLD), ...resourceNames(NEW)]);
     for (const name of union) expect(listed.has(name), name).toBe(true);
     expect(listed.has('evictionrequests')).toBe(true); // lifecycle.k8s.io/v1alpha1: only the newer release
@@ -45,18 +50,23 @@ describe.skipIf(!hasKubectl)('the real kubectl through the local port', () => {
     expect(atNew?.headers['x-kubernetes-peer-proxied']).toBe('true');
   });
 
-  it('a resource no server serves gives kubectl\'s not-found', async () => {
+  it("a resource no server serves gives kubectl's not-found", async () => {
     const r = await kubectl(['get', 'nosuchthings']);
     expect(r.code).not.toBe(0);
     expect(r.stderr).toContain('the server doesn\'t have a resource type "nosuchthings"');
   });
 
-  it('with --discovery nopeer only the older server\'s resources are listed', async () => {
+  it("with --discovery nopeer only the older server's resources are listed", async () => {
     bed.core.setDiscoveryMode('nopeer');
     try {
       const fresh = kubectlAt(bed.url);
       const r = await fresh(['api-resources', '--no-headers', '-o', 'name']);
-      const listed = new Set(r.stdout.trim().split('\n').map((l) => l.split('.')[0]));
+      const listed = new Set(
+        r.stdout
+          .trim()
+          .split('\n')
+          .map((l) => l.split('.')[0]),
+      );
       const onlyNew = resourceNames(NEW).filter((n) => !resourceNames(OLD).includes(n));
       expect(onlyNew.length).toBeGreaterThan(0);
       for (const name of onlyNew) expect(listed.has(name), name).toBe(false);

@@ -46,22 +46,32 @@ describe.skipIf(!hasKubectl)('the real kubectl through peerscope serve --kubecon
   const received: { server: string; req: SimRequestRecord }[] = [];
 
   beforeAll(async () => {
-    sim = await startSimCluster({ releases: [loadRelease(OLD), loadRelease(NEW)], names: ['old', 'new'], auth: { token: false, clientCerts: true } });
+    sim = await startSimCluster({
+      releases: [loadRelease(OLD), loadRelease(NEW)],
+      names: ['old', 'new'],
+      auth: { token: false, clientCerts: true },
+    });
     sim.onRequest((server, req) => received.push({ server, req }));
     const cert = await sim.issueClientCertificate('upgrade-operator', ['system:masters']);
     dir = mkdtempSync(join(tmpdir(), 'serve-kubectl-'));
     writeFileSync(join(dir, 'operator.crt'), cert.cert);
     writeFileSync(join(dir, 'operator.key'), cert.key, { mode: 0o600 });
-    writeFileSync(join(dir, 'config'), sim.kubeconfig({ user: { 'client-certificate': 'operator.crt', 'client-key': 'operator.key' } }), { mode: 0o600 });
+    writeFileSync(join(dir, 'config'), sim.kubeconfig({ user: { 'client-certificate': 'operator.crt', 'client-key': 'operator.key' } }), {
+      mode: 0o600,
+    });
     writeFileSync(join(dir, 'migration.yaml'), MIGRATION);
     // create -f sends JSON; the simulated servers do not decode protobuf bodies (kubectl create configmap).
     writeFileSync(join(dir, 'notes.yaml'), NOTES);
     // Every request lands on the older server first, as a load balancer may do during a rollout.
-    serve = spawn(process.execPath, ['bin/peerscope', 'serve', '--kubeconfig', join(dir, 'config'), '--listen', '127.0.0.1:0', '--policy', 'pin:apiserver-old'], {
-      cwd: repoRoot,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, HTTPS_PROXY: '', https_proxy: '' },
-    });
+    serve = spawn(
+      process.execPath,
+      ['bin/peerscope', 'serve', '--kubeconfig', join(dir, 'config'), '--listen', '127.0.0.1:0', '--policy', 'pin:apiserver-old'],
+      {
+        cwd: repoRoot,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, HTTPS_PROXY: '', https_proxy: '' },
+      },
+    );
     serve.stderr!.on('data', (c) => (serveErr += c));
     const firstLine = await new Promise<string>((resolve, reject) => {
       createInterface({ input: serve.stdout! }).once('line', resolve);
@@ -91,13 +101,18 @@ describe.skipIf(!hasKubectl)('the real kubectl through peerscope serve --kubecon
   it('api-resources lists the union of both releases', async () => {
     const r = await kubectl(['api-resources', '--no-headers', '-o', 'name']);
     expect(r.code, r.stderr).toBe(0);
-    const listed = new Set(r.stdout.trim().split('\n').map((l) => l.split('.')[0]));
+    const listed = new Set(
+      r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => l.split('.')[0]),
+    );
     for (const name of new Set([...resourceNames(OLD), ...resourceNames(NEW)])) expect(listed.has(name), name).toBe(true);
     const onlyNew = resourceNames(NEW).filter((n) => !resourceNames(OLD).includes(n));
     console.log(`api-resources: ${listed.size} names, incl. new-only ${onlyNew.join(', ')}`);
   });
 
-  it('a resource only the newer server serves is reached, rerouted with x-kubernetes-peer-proxied: true, as the certificate\'s user', async () => {
+  it("a resource only the newer server serves is reached, rerouted with x-kubernetes-peer-proxied: true, as the certificate's user", async () => {
     received.length = 0;
     const r = await kubectl(['get', NEW_ONLY, '-o', 'json']);
     expect(r.code, r.stderr).toBe(0);
@@ -105,7 +120,11 @@ describe.skipIf(!hasKubectl)('the real kubectl through peerscope serve --kubecon
     const atNew = received.find((q) => q.req.url.startsWith('/apis/storagemigration.k8s.io/v1/storageversionmigrations'));
     expect(atNew?.server).toBe('new');
     expect(atNew?.req.headers['x-kubernetes-peer-proxied']).toBe('true');
-    expect(atNew?.req.user).toEqual({ name: 'upgrade-operator', groups: ['system:masters', 'system:authenticated'], via: 'client-certificate' });
+    expect(atNew?.req.user).toEqual({
+      name: 'upgrade-operator',
+      groups: ['system:masters', 'system:authenticated'],
+      via: 'client-certificate',
+    });
     // A request the older server serves itself stays there, without the header.
     received.length = 0;
     expect((await kubectl(['get', 'configmaps'])).code).toBe(0);
@@ -138,7 +157,7 @@ describe.skipIf(!hasKubectl)('the real kubectl through peerscope serve --kubecon
     expect(after.stderr).toContain('not found');
   });
 
-  it('a resource no server serves gives kubectl\'s not-found', async () => {
+  it("a resource no server serves gives kubectl's not-found", async () => {
     const r = await kubectl(['get', 'nosuchthings']);
     expect(r.code).not.toBe(0);
     expect(r.stderr).toContain('the server doesn\'t have a resource type "nosuchthings"');

@@ -63,9 +63,14 @@ for (const releaseName of ['v1.36-dev', 'v1.37-dev']) {
 
     const kubectl = (args: readonly string[]): Promise<Run> =>
       new Promise((resolve) => {
-        execFile(KUBECTL, ['--kubeconfig', join(dir, 'kubeconfig'), '--cache-dir', join(dir, 'cache'), ...args], { timeout: 25_000, env: { ...process.env, HOME: dir } }, (err, stdout, stderr) => {
-          resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
-        });
+        execFile(
+          KUBECTL,
+          ['--kubeconfig', join(dir, 'kubeconfig'), '--cache-dir', join(dir, 'cache'), ...args],
+          { timeout: 25_000, env: { ...process.env, HOME: dir } },
+          (err, stdout, stderr) => {
+            resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
+          },
+        );
       });
 
     beforeAll(async () => {
@@ -86,15 +91,17 @@ for (const releaseName of ['v1.36-dev', 'v1.37-dev']) {
       expect(JSON.parse(r.stdout).serverVersion.gitVersion).toBe(release.gitVersion);
     });
 
-    it.skipIf(!hasKubectl)('api-resources lists exactly the release\'s resources', async () => {
+    it.skipIf(!hasKubectl)("api-resources lists exactly the release's resources", async () => {
       const r = await kubectl(['api-resources', '--no-headers', '-o', 'name']);
       expect(r.code, r.stderr).toBe(0);
       const listed = r.stdout.trim().split('\n').sort();
-      const expected = [...new Set([...catalogEntries(release)].map((e) => (e.group ? `${e.resource.name}.${e.group}` : e.resource.name)))].sort();
+      const expected = [
+        ...new Set([...catalogEntries(release)].map((e) => (e.group ? `${e.resource.name}.${e.group}` : e.resource.name))),
+      ].sort();
       expect(listed).toEqual(expected);
     });
 
-    it.skipIf(!hasKubectl)('api-versions lists exactly the release\'s group-versions', async () => {
+    it.skipIf(!hasKubectl)("api-versions lists exactly the release's group-versions", async () => {
       const r = await kubectl(['api-versions']);
       expect(r.code, r.stderr).toBe(0);
       const expected = release.groups.flatMap((g) => g.versions.map((v) => (g.name ? `${g.name}/${v.version}` : v.version))).sort();
@@ -113,7 +120,12 @@ for (const releaseName of ['v1.36-dev', 'v1.37-dev']) {
       const got = await kubectl(['get', 'deployment', 'web', '-o', 'json']);
       expect(got.code, got.stderr).toBe(0);
       const deployment = JSON.parse(got.stdout);
-      expect(deployment).toMatchObject({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'default', generation: 1 }, spec: { replicas: 2 } });
+      expect(deployment).toMatchObject({
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata: { name: 'web', namespace: 'default', generation: 1 },
+        spec: { replicas: 2 },
+      });
       expect(deployment.metadata.uid).toMatch(/^[0-9a-f-]{36}$/);
     });
 
@@ -126,7 +138,11 @@ for (const releaseName of ['v1.36-dev', 'v1.37-dev']) {
     });
 
     it.skipIf(!hasKubectl)('get -w sees an object created after it started', async () => {
-      const child = spawn(KUBECTL, ['--kubeconfig', join(dir, 'kubeconfig'), '--cache-dir', join(dir, 'cache'), 'get', 'configmaps', '-w'], { env: { ...process.env, HOME: dir } });
+      const child = spawn(
+        KUBECTL,
+        ['--kubeconfig', join(dir, 'kubeconfig'), '--cache-dir', join(dir, 'cache'), 'get', 'configmaps', '-w'],
+        { env: { ...process.env, HOME: dir } },
+      );
       let output = '';
       const sawLine = (text: string) =>
         new Promise<void>((resolve, reject) => {
@@ -146,7 +162,11 @@ for (const releaseName of ['v1.36-dev', 'v1.37-dev']) {
       try {
         await sawLine('settings');
         const url = cluster.servers[0]?.info().url as string;
-        const res = await callServer(cluster, url, '/api/v1/namespaces/default/configmaps', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'watched' } }) });
+        const res = await callServer(cluster, url, '/api/v1/namespaces/default/configmaps', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'watched' } }),
+        });
         expect(res.status).toBe(201);
         await sawLine('watched');
       } finally {

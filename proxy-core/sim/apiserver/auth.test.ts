@@ -7,19 +7,28 @@ import { loadRelease } from '../../src/releases/index.js';
 import { startSimCluster, type SimCluster } from '../cluster.js';
 import type { SimRequestRecord } from './server.js';
 
-function get(url: string, path: string, ca: string, opts: { cert?: PemPair; token?: string } = {}): Promise<{ status: number; body: string }> {
+function get(
+  url: string,
+  path: string,
+  ca: string,
+  opts: { cert?: PemPair; token?: string } = {},
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = https.request(new URL(path, url), {
-      ca,
-      agent: false,
-      ...(opts.cert ? { cert: opts.cert.cert, key: opts.cert.key } : {}),
-      headers: opts.token ? { authorization: `Bearer ${opts.token}` } : {},
-    }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
+    const req = https.request(
+      new URL(path, url),
+      {
+        ca,
+        agent: false,
+        ...(opts.cert ? { cert: opts.cert.cert, key: opts.cert.key } : {}),
+        headers: opts.token ? { authorization: `Bearer ${opts.token}` } : {},
+      },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (body += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -60,7 +69,10 @@ describe('simulated apiserver authentication', () => {
   });
 
   it('a certificate of another CA is not a credential', async () => {
-    const stranger = await issueClientCertificate(await createCertificateAuthority('elsewhere'), { commonName: 'mallory', organizations: ['system:masters'] });
+    const stranger = await issueClientCertificate(await createCertificateAuthority('elsewhere'), {
+      commonName: 'mallory',
+      organizations: ['system:masters'],
+    });
     const r = await get(url(), PATH, sim.ca!, { cert: stranger });
     expect(r.status).toBe(401);
   });

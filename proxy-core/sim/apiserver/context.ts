@@ -38,7 +38,8 @@ export function servedIndex(release: ReleaseCatalog): ServedIndex {
     resource: (group, version, resource) => byGv.get(`${group}/${version}`)?.get(resource),
     groupVersion: (group, version) => byGv.has(`${group}/${version}`),
     group: (group) => groups.has(group),
-    anyVersion: (group, resource) => release.groups.find((g) => g.name === group)?.versions.find((v) => v.resources.some((r) => r.name === resource))?.version,
+    anyVersion: (group, resource) =>
+      release.groups.find((g) => g.name === group)?.versions.find((v) => v.resources.some((r) => r.name === resource))?.version,
   };
   indexes.set(release, index);
   return index;

@@ -13,7 +13,9 @@ interface AggregatedDoc {
 }
 
 function aggregatedGvrs(doc: AggregatedDoc): string[] {
-  return doc.items.flatMap((g) => g.versions.flatMap((v) => (v.resources ?? []).map((r) => `${g.metadata?.name ?? ''}/${v.version}/${r.resource}`))).sort();
+  return doc.items
+    .flatMap((g) => g.versions.flatMap((v) => (v.resources ?? []).map((r) => `${g.metadata?.name ?? ''}/${v.version}/${r.resource}`)))
+    .sort();
 }
 
 function resourceListGvrs(doc: { groupVersion: string; resources: { name: string }[] }): string[] {
@@ -38,7 +40,7 @@ describe('negotiation of /api and /apis', () => {
   });
 });
 
-describe('the simulated apiservers\' discovery', () => {
+describe("the simulated apiservers' discovery", () => {
   let cluster: SimCluster;
   const url = (i: number) => cluster.servers[i]?.info().url as string;
 
@@ -62,17 +64,26 @@ describe('the simulated apiservers\' discovery', () => {
       expect(api.json().kind).toBe('APIGroupDiscoveryList');
       const served = [...aggregatedGvrs(apis.json<AggregatedDoc>()), ...aggregatedGvrs(api.json<AggregatedDoc>())].sort();
       expect(served).toEqual(catalog);
-      const fixture = [...aggregatedGvrs(readFixture(release, 'aggregated_v2.json') as AggregatedDoc), ...resourceListGvrs(readFixture(release, 'api__v1.json') as { groupVersion: string; resources: { name: string }[] })].sort();
+      const fixture = [
+        ...aggregatedGvrs(readFixture(release, 'aggregated_v2.json') as AggregatedDoc),
+        ...resourceListGvrs(readFixture(release, 'api__v1.json') as { groupVersion: string; resources: { name: string }[] }),
+      ].sort();
       expect(served).toEqual(fixture);
     });
 
     it(`${release}: legacy discovery lists the same GVRs`, async () => {
       const catalog = [...catalogEntries(loadRelease(release))].map((e) => `${e.group}/${e.version}/${e.resource.name}`).sort();
-      const groups = (await callServer(cluster, url(i), '/apis', { headers: { accept: 'application/json' } })).json<{ kind: string; groups: { name: string; versions: { version: string }[] }[] }>();
+      const groups = (await callServer(cluster, url(i), '/apis', { headers: { accept: 'application/json' } })).json<{
+        kind: string;
+        groups: { name: string; versions: { version: string }[] }[];
+      }>();
       expect(groups.kind).toBe('APIGroupList');
       const versions = (await callServer(cluster, url(i), '/api')).json<{ kind: string; versions: string[] }>();
       expect(versions.kind).toBe('APIVersions');
-      const paths = [...versions.versions.map((v) => `/api/${v}`), ...groups.groups.flatMap((g) => g.versions.map((v) => `/apis/${g.name}/${v.version}`))];
+      const paths = [
+        ...versions.versions.map((v) => `/api/${v}`),
+        ...groups.groups.flatMap((g) => g.versions.map((v) => `/apis/${g.name}/${v.version}`)),
+      ];
       const gvrs: string[] = [];
       for (const p of paths) {
         const r = await callServer(cluster, url(i), p);
@@ -88,7 +99,9 @@ describe('the simulated apiservers\' discovery', () => {
   it('ETag is the quoted uppercase SHA-512 and a matching If-None-Match gets 304', async () => {
     const first = await callServer(cluster, url(0), '/apis', { headers: { accept: MEDIA.v2JsonNoPeer } });
     expect(first.headers.etag).toMatch(/^"[0-9A-F]{128}"$/);
-    const again = await callServer(cluster, url(0), '/apis', { headers: { accept: MEDIA.v2Json, 'if-none-match': first.headers.etag as string } });
+    const again = await callServer(cluster, url(0), '/apis', {
+      headers: { accept: MEDIA.v2Json, 'if-none-match': first.headers.etag as string },
+    });
     expect(again.status).toBe(304);
     expect(again.body).toBe('');
     const other = await callServer(cluster, url(1), '/apis', { headers: { accept: MEDIA.v2Json } });
@@ -103,7 +116,7 @@ describe('the simulated apiservers\' discovery', () => {
     expect(fallback.json().kind).toBe('APIGroupList');
   });
 
-  it('a group or version the release does not serve is 404 with the not-found handler\'s message', async () => {
+  it("a group or version the release does not serve is 404 with the not-found handler's message", async () => {
     // lifecycle.k8s.io exists only in v1.37-dev.
     for (const path of ['/apis/lifecycle.k8s.io', '/apis/lifecycle.k8s.io/v1alpha1', '/api/v2', '/apis/apps/v9']) {
       const r = await callServer(cluster, url(0), path);
@@ -116,13 +129,17 @@ describe('the simulated apiservers\' discovery', () => {
   it('serves OpenAPI v3 (index and per group-version, with fieldValidation on PATCH) and v2 JSON; v2 protobuf is 406', async () => {
     const index = (await callServer(cluster, url(0), '/openapi/v3')).json<{ paths: Record<string, { serverRelativeURL: string }> }>();
     expect(index.paths['apis/apps/v1']?.serverRelativeURL).toMatch(/^\/openapi\/v3\/apis\/apps\/v1\?hash=[0-9A-F]+$/);
-    const doc = (await callServer(cluster, url(0), index.paths['apis/apps/v1']?.serverRelativeURL as string)).json<{ paths: Record<string, Record<string, { parameters: { name: string; in: string }[]; 'x-kubernetes-group-version-kind': unknown }>> }>();
+    const doc = (await callServer(cluster, url(0), index.paths['apis/apps/v1']?.serverRelativeURL as string)).json<{
+      paths: Record<string, Record<string, { parameters: { name: string; in: string }[]; 'x-kubernetes-group-version-kind': unknown }>>;
+    }>();
     const patchOp = doc.paths['/apis/apps/v1/namespaces/{namespace}/deployments/{name}']?.patch;
     expect(patchOp?.['x-kubernetes-group-version-kind']).toEqual({ group: 'apps', version: 'v1', kind: 'Deployment' });
     expect(patchOp?.parameters).toContainEqual(expect.objectContaining({ name: 'fieldValidation', in: 'query' }));
     const v2 = await callServer(cluster, url(0), '/openapi/v2', { headers: { accept: 'application/json' } });
     expect(v2.json()).toMatchObject({ swagger: '2.0' });
-    const pb = await callServer(cluster, url(0), '/openapi/v2', { headers: { accept: 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf' } });
+    const pb = await callServer(cluster, url(0), '/openapi/v2', {
+      headers: { accept: 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf' },
+    });
     expect(pb.status).toBe(406);
     expect(pb.json()).toMatchObject({ kind: 'Status', reason: 'NotAcceptable' });
   });

@@ -4,7 +4,13 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MEDIA } from '../../src/discovery/types.js';
-import { aggregatedDiscovery, legacyApiGroup, legacyApiGroupList, legacyApiVersions, legacyResourceList } from '../../src/releases/index.js';
+import {
+  aggregatedDiscovery,
+  legacyApiGroup,
+  legacyApiGroupList,
+  legacyApiVersions,
+  legacyResourceList,
+} from '../../src/releases/index.js';
 import type { ReleaseCatalog } from '../../src/releases/index.js';
 import type { ApiContext } from './context.js';
 import { apiError, notFoundError, sendJson } from './errors.js';

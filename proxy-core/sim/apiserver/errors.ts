@@ -33,10 +33,14 @@ export function fromStoreError(err: StoreError, gr: GroupResource, name: string)
   // As kube-apiserver: the core group is left out of the details, not given as "".
   const details: StatusDetails = { name, ...(gr.group ? { group: gr.group } : {}), kind: gr.resource };
   switch (err.reason) {
-    case 'NotFound': return apiError(404, 'NotFound', err.message, details);
-    case 'AlreadyExists': return apiError(409, 'AlreadyExists', err.message, details);
-    case 'Conflict': return apiError(409, 'Conflict', err.message, details);
-    case 'Expired': return apiError(410, 'Expired', err.message);
+    case 'NotFound':
+      return apiError(404, 'NotFound', err.message, details);
+    case 'AlreadyExists':
+      return apiError(409, 'AlreadyExists', err.message, details);
+    case 'Conflict':
+      return apiError(409, 'Conflict', err.message, details);
+    case 'Expired':
+      return apiError(410, 'Expired', err.message);
   }
 }
 
@@ -50,17 +54,29 @@ export function sendStatus(res: ServerResponse, status: Status): void {
   res.end(body);
 }
 
-export function sendJson(res: ServerResponse, code: number, body: unknown, contentType = 'application/json', extraHeaders: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  code: number,
+  body: unknown,
+  contentType = 'application/json',
+  extraHeaders: Record<string, string> = {},
+): void {
   const text = JSON.stringify(body) + '\n';
   res.writeHead(code, { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(text), ...extraHeaders });
   res.end(text);
 }
 
 export function sendText(res: ServerResponse, code: number, text: string): void {
-  res.writeHead(code, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff', 'Content-Length': Buffer.byteLength(text) });
+  res.writeHead(code, {
+    'Content-Type': 'text/plain; charset=utf-8',
+    'X-Content-Type-Options': 'nosniff',
+    'Content-Length': Buffer.byteLength(text),
+  });
   res.end(text);
 }
 
 export function internalError(err: unknown): Status {
-  return failure(500, 'InternalError', `Internal error occurred: ${err instanceof Error ? err.message : String(err)}`, { causes: [{ message: err instanceof Error ? err.message : String(err) }] });
+  return failure(500, 'InternalError', `Internal error occurred: ${err instanceof Error ? err.message : String(err)}`, {
+    causes: [{ message: err instanceof Error ? err.message : String(err) }],
+  });
 }

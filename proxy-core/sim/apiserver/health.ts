@@ -7,9 +7,16 @@ import type { ApiContext } from './context.js';
 import { notFoundError, sendJson, sendText } from './errors.js';
 
 const LIVEZ_CHECKS = [
-  'ping', 'log', 'etcd', 'poststarthook/start-apiserver-admission-initializer', 'poststarthook/generic-apiserver-start-informers',
-  'poststarthook/start-apiextensions-informers', 'poststarthook/crd-informer-synced', 'poststarthook/bootstrap-controller',
-  'poststarthook/start-kube-apiserver-identity-lease-controller', 'poststarthook/apiservice-registration-controller',
+  'ping',
+  'log',
+  'etcd',
+  'poststarthook/start-apiserver-admission-initializer',
+  'poststarthook/generic-apiserver-start-informers',
+  'poststarthook/start-apiextensions-informers',
+  'poststarthook/crd-informer-synced',
+  'poststarthook/bootstrap-controller',
+  'poststarthook/start-kube-apiserver-identity-lease-controller',
+  'poststarthook/apiservice-registration-controller',
   // The UnknownVersionInteroperabilityProxy gate's reconciler (on by default since v1.36). A simulated
   // server proxies nothing itself, as a real one without --peer-ca-file: no mixed-version-proxy-handler.
   'poststarthook/peer-endpoint-reconciler-controller',

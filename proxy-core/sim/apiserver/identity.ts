@@ -12,7 +12,11 @@ function microTime(date = new Date()): string {
   return date.toISOString().replace('Z', '000Z');
 }
 
-function upsert(store: ObjectStore, gr: GroupResource, object: Record<string, unknown> & { metadata: { name: string; namespace?: string; [field: string]: unknown } }): KubeObject {
+function upsert(
+  store: ObjectStore,
+  gr: GroupResource,
+  object: Record<string, unknown> & { metadata: { name: string; namespace?: string; [field: string]: unknown } },
+): KubeObject {
   const current = store.get(gr, object.metadata.namespace ?? '', object.metadata.name);
   if (!current) return store.create(gr, object);
   return store.update(gr, { ...object, metadata: { ...current.metadata, ...object.metadata } });
@@ -64,7 +68,11 @@ export interface ReadyEndpoint {
  * Rewrites default/kubernetes Endpoints (one subset per server, since their ports differ) and the
  * EndpointSlice (one endpoint and one named port per server). Skips a kind the cluster does not serve.
  */
-export function writeKubernetesEndpoints(store: ObjectStore, ready: readonly ReadyEndpoint[], serves: { endpoints: boolean; endpointSlices: boolean }): void {
+export function writeKubernetesEndpoints(
+  store: ObjectStore,
+  ready: readonly ReadyEndpoint[],
+  serves: { endpoints: boolean; endpointSlices: boolean },
+): void {
   const sorted = [...ready].sort((a, b) => a.serverName.localeCompare(b.serverName));
   if (serves.endpoints) {
     upsert(store, ENDPOINTS, {

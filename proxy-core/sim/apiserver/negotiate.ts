@@ -20,13 +20,19 @@ export function parseAccept(header: string | undefined): MediaRange[] {
       const eq = p.indexOf('=');
       if (eq < 0) continue;
       const key = p.slice(0, eq).trim().toLowerCase();
-      const value = p.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1');
+      const value = p
+        .slice(eq + 1)
+        .trim()
+        .replace(/^"(.*)"$/, '$1');
       if (key === 'q') q = Number.isFinite(Number(value)) ? Number(value) : 0;
       else params[key] = value;
     }
     if (q > 0) ranges.push({ type, subtype, params, q });
   }
-  return ranges.map((r, i) => ({ r, i })).sort((a, b) => b.r.q - a.r.q || a.i - b.i).map((x) => x.r);
+  return ranges
+    .map((r, i) => ({ r, i }))
+    .sort((a, b) => b.r.q - a.r.q || a.i - b.i)
+    .map((x) => x.r);
 }
 
 /** True when the range accepts plain JSON (no Kubernetes g/v/as parameters). */
@@ -38,5 +44,11 @@ export function acceptsPlainJson(range: MediaRange): boolean {
 
 /** True when the range asks for a Kubernetes JSON "as" form, e.g. Table of meta.k8s.io/v1. */
 export function isJsonAs(range: MediaRange, group: string, version: string, as: string): boolean {
-  return range.type === 'application' && range.subtype === 'json' && range.params.g === group && range.params.v === version && range.params.as === as;
+  return (
+    range.type === 'application' &&
+    range.subtype === 'json' &&
+    range.params.g === group &&
+    range.params.v === version &&
+    range.params.as === as
+  );
 }

@@ -83,7 +83,11 @@ export function negotiateObjectForm(accept: string | undefined): ResponseForm {
     if (isJsonAs(range, 'meta.k8s.io', 'v1beta1', 'Table')) return { kind: 'table', version: 'v1beta1' };
     if (acceptsPlainJson(range)) return { kind: 'json' };
   }
-  throw apiError(406, 'NotAcceptable', 'only the following media types are accepted: application/json, application/json;as=Table;v=v1;g=meta.k8s.io');
+  throw apiError(
+    406,
+    'NotAcceptable',
+    'only the following media types are accepted: application/json, application/json;as=Table;v=v1;g=meta.k8s.io',
+  );
 }
 
 export function contentTypeOf(form: ResponseForm): string {
@@ -92,11 +96,24 @@ export function contentTypeOf(form: ResponseForm): string {
 
 const COLUMNS = [
   { name: 'Name', type: 'string', format: 'name', description: 'Name must be unique within a namespace.', priority: 0 },
-  { name: 'Created At', type: 'date', format: '', description: 'CreationTimestamp is a timestamp representing the server time when this object was created.', priority: 0 },
+  {
+    name: 'Created At',
+    type: 'date',
+    format: '',
+    description: 'CreationTimestamp is a timestamp representing the server time when this object was created.',
+    priority: 0,
+  },
 ];
 
 /** A Table as kube-apiserver's default table convertor builds it (Name, Created At). */
-export function toTable(objects: readonly KubeObject[], rr: ResourceRequest, form: Extract<ResponseForm, { kind: 'table' }>, includeObject: string | null, resourceVersion: string, withColumns = true): Record<string, unknown> {
+export function toTable(
+  objects: readonly KubeObject[],
+  rr: ResourceRequest,
+  form: Extract<ResponseForm, { kind: 'table' }>,
+  includeObject: string | null,
+  resourceVersion: string,
+  withColumns = true,
+): Record<string, unknown> {
   return {
     kind: 'Table',
     apiVersion: `meta.k8s.io/${form.version}`,
@@ -105,7 +122,8 @@ export function toTable(objects: readonly KubeObject[], rr: ResourceRequest, for
     rows: objects.map((o) => {
       const row: Record<string, unknown> = { cells: [o.metadata.name, o.metadata.creationTimestamp] };
       if (includeObject === 'Object') row.object = present(o, rr);
-      else if (includeObject !== 'None') row.object = { kind: 'PartialObjectMetadata', apiVersion: `meta.k8s.io/${form.version}`, metadata: o.metadata };
+      else if (includeObject !== 'None')
+        row.object = { kind: 'PartialObjectMetadata', apiVersion: `meta.k8s.io/${form.version}`, metadata: o.metadata };
       return row;
     }),
   };

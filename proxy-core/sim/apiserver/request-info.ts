@@ -56,7 +56,8 @@ export function resolveResourceRequest(served: ServedIndex, segments: readonly s
   const catalog = served.resource(parsed.group, parsed.version, parsed.resource);
   if (!catalog) throw notFoundError();
   if (parsed.namespace !== undefined && !catalog.namespaced) throw notFoundError();
-  if (catalog.namespaced && parsed.namespace === undefined && parsed.name !== undefined && parsed.resource !== 'namespaces') throw notFoundError();
+  if (catalog.namespaced && parsed.namespace === undefined && parsed.name !== undefined && parsed.resource !== 'namespaces')
+    throw notFoundError();
   let catalogSubresource: CatalogSubresource | undefined;
   if (parsed.subresource !== undefined) {
     catalogSubresource = catalog.subresources?.find((s) => s.name === parsed.subresource);

@@ -47,7 +47,12 @@ async function route(ctx: ApiContext, token: string | undefined, req: IncomingMe
   if (path === '/version' || path === '/version/') return serveVersion(ctx, res);
   if (serveHealth(ctx, res, path.replace(/\/$/, ''), query)) return;
   if (serveOpenApi(ctx, req, res, path, query)) return;
-  if (path === '/metrics') return sendText(res, 200, `# simulated kube-apiserver ${ctx.serverName}\napiserver_storage_objects_revision ${ctx.store.currentResourceVersion()}\n`);
+  if (path === '/metrics')
+    return sendText(
+      res,
+      200,
+      `# simulated kube-apiserver ${ctx.serverName}\napiserver_storage_objects_revision ${ctx.store.currentResourceVersion()}\n`,
+    );
   const [root, first, second] = segments;
   if (root === 'api' && segments.length === 1) return serveDiscoveryRoot(ctx, req, res, 'api');
   if (root === 'apis' && segments.length === 1) return serveDiscoveryRoot(ctx, req, res, 'apis');
@@ -59,5 +64,13 @@ async function route(ctx: ApiContext, token: string | undefined, req: IncomingMe
 
 function isKnownNonResourcePath(segments: readonly string[]): boolean {
   const root = segments[0];
-  return root === 'api' || root === 'apis' || root === 'version' || root === 'openapi' || root === 'livez' || root === 'readyz' || root === 'healthz';
+  return (
+    root === 'api' ||
+    root === 'apis' ||
+    root === 'version' ||
+    root === 'openapi' ||
+    root === 'livez' ||
+    root === 'readyz' ||
+    root === 'healthz'
+  );
 }

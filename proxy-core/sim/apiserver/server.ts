@@ -68,7 +68,13 @@ export class SimApiServer implements SimServer {
 
   info(): SimServerInfo {
     const scheme = this.options.tls ? 'https' : 'http';
-    return { name: this.name, url: `${scheme}://${this.advertisedHost}:${this.port}`, release: this.current.release, gitVersion: this.current.gitVersion, state: this.state };
+    return {
+      name: this.name,
+      url: `${scheme}://${this.advertisedHost}:${this.port}`,
+      release: this.current.release,
+      gitVersion: this.current.gitVersion,
+      state: this.state,
+    };
   }
 
   release(): ReleaseCatalog {
@@ -117,7 +123,12 @@ export class SimApiServer implements SimServer {
       res.setHeader('Audit-Id', randomUUID());
       if (this.state === 'draining') res.setHeader('Connection', 'close');
       const result = authenticate(req, pathOf(req.url), auth);
-      this.options.onRequest?.(this.name, { method: req.method ?? 'GET', url: req.url ?? '/', headers: { ...req.headers }, ...(result.ok && result.user ? { user: result.user } : {}) });
+      this.options.onRequest?.(this.name, {
+        method: req.method ?? 'GET',
+        url: req.url ?? '/',
+        headers: { ...req.headers },
+        ...(result.ok && result.user ? { user: result.user } : {}),
+      });
       if (!result.ok) {
         req.resume();
         const body = statusBody(unauthorized());
@@ -129,13 +140,16 @@ export class SimApiServer implements SimServer {
     };
     const tls = this.options.tls;
     const server = tls
-      ? https.createServer({
-        cert: tls.cert,
-        key: tls.key,
-        // Ask for a client certificate, verify it against the cluster CA, and let a client without
-        // one through to the token check: an unauthenticated request gets a 401 Status, not a TLS alert.
-        ...(this.options.clientCa ? { requestCert: true, rejectUnauthorized: false, ca: this.options.clientCa } : {}),
-      }, handler)
+      ? https.createServer(
+          {
+            cert: tls.cert,
+            key: tls.key,
+            // Ask for a client certificate, verify it against the cluster CA, and let a client without
+            // one through to the token check: an unauthenticated request gets a 401 Status, not a TLS alert.
+            ...(this.options.clientCa ? { requestCert: true, rejectUnauthorized: false, ca: this.options.clientCa } : {}),
+          },
+          handler,
+        )
       : http.createServer(handler);
     server.on('connection', (socket: Socket) => {
       this.sockets.add(socket);
@@ -143,11 +157,18 @@ export class SimApiServer implements SimServer {
     });
     server.on('upgrade', (req: http.IncomingMessage, socket: Socket, head: Buffer) => {
       const result = authenticate(req, pathOf(req.url), auth);
-      this.options.onRequest?.(this.name, { method: req.method ?? 'GET', url: req.url ?? '/', headers: { ...req.headers }, ...(result.ok && result.user ? { user: result.user } : {}) });
+      this.options.onRequest?.(this.name, {
+        method: req.method ?? 'GET',
+        url: req.url ?? '/',
+        headers: { ...req.headers },
+        ...(result.ok && result.user ? { user: result.user } : {}),
+      });
       if (!result.ok) {
         socket.on('error', () => socket.destroy());
         const body = statusBody(unauthorized());
-        socket.end(`HTTP/1.1 401 ${STATUS_CODES[401]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Simulated-Apiserver: ${this.name}\r\nConnection: close\r\n\r\n${body}`);
+        socket.end(
+          `HTTP/1.1 401 ${STATUS_CODES[401]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Simulated-Apiserver: ${this.name}\r\nConnection: close\r\n\r\n${body}`,
+        );
         return;
       }
       handleUpgrade(this.apiContext as ApiContext, undefined, req, socket, head);
@@ -224,7 +245,17 @@ export class SimApiServer implements SimServer {
   private publishLease(acquired: boolean): void {
     if (!servedIndex(this.current).anyVersion('coordination.k8s.io', 'leases')) return;
     try {
-      writeIdentityLease(this.options.store, { serverName: this.name, holderIdentity: this.holderIdentity, host: this.advertisedHost, port: this.port, leaseDurationSeconds: this.leaseDurationSeconds }, acquired);
+      writeIdentityLease(
+        this.options.store,
+        {
+          serverName: this.name,
+          holderIdentity: this.holderIdentity,
+          host: this.advertisedHost,
+          port: this.port,
+          leaseDurationSeconds: this.leaseDurationSeconds,
+        },
+        acquired,
+      );
     } catch {
       // A lease write racing a client's delete is retried at the next renewal.
     }

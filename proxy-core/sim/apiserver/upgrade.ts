@@ -16,7 +16,10 @@ const UPGRADABLE = new Set(['exec', 'attach', 'portforward']);
 
 function firstOffered(value: string | string[] | undefined): string | undefined {
   const joined = Array.isArray(value) ? value.join(',') : value;
-  return joined?.split(',').map((s) => s.trim()).find((s) => s.length > 0);
+  return joined
+    ?.split(',')
+    .map((s) => s.trim())
+    .find((s) => s.length > 0);
 }
 
 function writeRawStatus(socket: Duplex, serverName: string, status: Status): void {
@@ -40,12 +43,26 @@ export function handleUpgrade(ctx: ApiContext, token: string | undefined, req: I
     const pod = ctx.store.get({ group: rr.group, resource: rr.resource }, rr.namespace ?? '', rr.name ?? '');
     if (!pod) {
       const what = rr.group ? `${rr.resource}.${rr.group}` : rr.resource;
-      return writeRawStatus(socket, ctx.serverName, failure(404, 'NotFound', `${what} "${rr.name}" not found`, { name: rr.name ?? '', group: rr.group, kind: rr.resource }));
+      return writeRawStatus(
+        socket,
+        ctx.serverName,
+        failure(404, 'NotFound', `${what} "${rr.name}" not found`, { name: rr.name ?? '', group: rr.group, kind: rr.resource }),
+      );
     }
     const upgrade = String(req.headers.upgrade ?? '');
-    const lines = ['HTTP/1.1 101 Switching Protocols', `Upgrade: ${upgrade}`, 'Connection: Upgrade', `X-Simulated-Apiserver: ${ctx.serverName}`];
+    const lines = [
+      'HTTP/1.1 101 Switching Protocols',
+      `Upgrade: ${upgrade}`,
+      'Connection: Upgrade',
+      `X-Simulated-Apiserver: ${ctx.serverName}`,
+    ];
     const key = req.headers['sec-websocket-key'];
-    if (typeof key === 'string') lines.push(`Sec-WebSocket-Accept: ${createHash('sha1').update(key + WEBSOCKET_GUID).digest('base64')}`);
+    if (typeof key === 'string')
+      lines.push(
+        `Sec-WebSocket-Accept: ${createHash('sha1')
+          .update(key + WEBSOCKET_GUID)
+          .digest('base64')}`,
+      );
     const wsProtocol = firstOffered(req.headers['sec-websocket-protocol']);
     if (wsProtocol) lines.push(`Sec-WebSocket-Protocol: ${wsProtocol}`);
     const streamProtocol = firstOffered(req.headers['x-stream-protocol-version']);

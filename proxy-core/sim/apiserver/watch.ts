@@ -15,7 +15,8 @@ export function serveWatch(ctx: ApiContext, req: IncomingMessage, res: ServerRes
   const form = negotiateObjectForm(req.headers.accept);
   const { labelMatches, fieldMatches } = selectorsOf(query);
   const rvText = query.get('resourceVersion');
-  if (rvText !== null && rvText !== '' && !/^\d+$/.test(rvText)) throw badRequest(`resourceVersion: Invalid value: "${rvText}": must be an integer`);
+  if (rvText !== null && rvText !== '' && !/^\d+$/.test(rvText))
+    throw badRequest(`resourceVersion: Invalid value: "${rvText}": must be an integer`);
   const fromResourceVersion = rvText ? Number(rvText) : undefined;
 
   res.writeHead(200, { 'Content-Type': contentTypeOf(form), 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
@@ -54,7 +55,12 @@ export function serveWatch(ctx: ApiContext, req: IncomingMessage, res: ServerRes
     res.write(encode(event.type, event.object));
   };
   try {
-    storeWatch = ctx.store.watch({ group: rr.group, resource: rr.resource }, { namespace: rr.catalog.namespaced ? rr.namespace : undefined }, fromResourceVersion, onEvent);
+    storeWatch = ctx.store.watch(
+      { group: rr.group, resource: rr.resource },
+      { namespace: rr.catalog.namespaced ? rr.namespace : undefined },
+      fromResourceVersion,
+      onEvent,
+    );
   } catch (err) {
     if (err instanceof StoreError && err.reason === 'Expired') {
       res.write(JSON.stringify({ type: 'ERROR', object: failure(410, 'Expired', err.message) }) + '\n');
@@ -67,7 +73,11 @@ export function serveWatch(ctx: ApiContext, req: IncomingMessage, res: ServerRes
 
   const sendBookmark = () => {
     if (ended) return;
-    const bookmark = { kind: rr.catalog.kind, apiVersion: apiVersionOf(rr.group, rr.version), metadata: { resourceVersion: String(ctx.store.currentResourceVersion()) } };
+    const bookmark = {
+      kind: rr.catalog.kind,
+      apiVersion: apiVersionOf(rr.group, rr.version),
+      metadata: { resourceVersion: String(ctx.store.currentResourceVersion()) },
+    };
     res.write(JSON.stringify({ type: 'BOOKMARK', object: bookmark }) + '\n');
     timers.push(setTimeout(sendBookmark, BOOKMARK_INTERVAL_MS).unref());
   };

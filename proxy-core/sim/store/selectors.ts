@@ -38,7 +38,15 @@ function splitTerms(selector: string): string[] {
 
 function parseLabelTerm(term: string): Requirement {
   let m = /^([^\s!=(),]+)\s+(in|notin)\s+\(([^)]*)\)$/.exec(term);
-  if (m) return { op: m[2] as 'in' | 'notin', key: m[1] as string, values: (m[3] as string).split(',').map((v) => v.trim()).filter(Boolean) };
+  if (m)
+    return {
+      op: m[2] as 'in' | 'notin',
+      key: m[1] as string,
+      values: (m[3] as string)
+        .split(',')
+        .map((v) => v.trim())
+        .filter(Boolean),
+    };
   m = /^([^\s!=(),]+)\s*(==|=|!=)\s*([^\s!=(),]*)$/.exec(term);
   if (m) return { op: m[2] === '!=' ? 'neq' : 'eq', key: m[1] as string, value: m[3] as string };
   m = /^!\s*([^\s!=(),]+)$/.exec(term);
@@ -52,12 +60,18 @@ function matchesRequirement(labels: Record<string, string>, r: Requirement): boo
   const has = Object.prototype.hasOwnProperty.call(labels, r.key);
   const value = labels[r.key];
   switch (r.op) {
-    case 'eq': return has && value === r.value;
-    case 'neq': return !has || value !== r.value;
-    case 'in': return has && r.values.includes(value as string);
-    case 'notin': return !has || !r.values.includes(value as string);
-    case 'exists': return has;
-    case 'notexists': return !has;
+    case 'eq':
+      return has && value === r.value;
+    case 'neq':
+      return !has || value !== r.value;
+    case 'in':
+      return has && r.values.includes(value as string);
+    case 'notin':
+      return !has || !r.values.includes(value as string);
+    case 'exists':
+      return has;
+    case 'notexists':
+      return !has;
   }
 }
 

@@ -28,7 +28,9 @@ describe('ObjectStore', () => {
     expect(statusOnly.metadata.uid).toBe(a.metadata.uid);
     const changed = store.update(CM, { ...statusOnly, data: { k: 'new' } });
     expect(changed.metadata.generation).toBe(2);
-    expect(() => store.update(CM, { ...a }, a.metadata.resourceVersion)).toThrowError(/Operation cannot be fulfilled on configmaps "a": the object has been modified/);
+    expect(() => store.update(CM, { ...a }, a.metadata.resourceVersion)).toThrowError(
+      /Operation cannot be fulfilled on configmaps "a": the object has been modified/,
+    );
     expect(() => store.update({ group: 'apps', resource: 'deployments' }, configMap('zz'))).toThrowError('deployments.apps "zz" not found');
   });
 
@@ -82,7 +84,8 @@ describe('ObjectStore', () => {
 });
 
 describe('selectors', () => {
-  const obj = (labels: Record<string, string>) => ({ metadata: { name: 'n', namespace: 'ns', uid: '', resourceVersion: '1', creationTimestamp: '', labels } }) as KubeObject;
+  const obj = (labels: Record<string, string>) =>
+    ({ metadata: { name: 'n', namespace: 'ns', uid: '', resourceVersion: '1', creationTimestamp: '', labels } }) as KubeObject;
   it('label selectors: =, ==, !=, in, notin, exists, !exists', () => {
     const o = obj({ app: 'web', tier: 'front' });
     expect(parseLabelSelector('app=web')(o)).toBe(true);

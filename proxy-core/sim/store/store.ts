@@ -41,7 +41,10 @@ export type StoreErrorReason = 'NotFound' | 'AlreadyExists' | 'Conflict' | 'Expi
 
 export class StoreError extends PeerscopeError {
   override readonly name = 'StoreError';
-  constructor(readonly reason: StoreErrorReason, message: string) {
+  constructor(
+    readonly reason: StoreErrorReason,
+    message: string,
+  ) {
     super('PEERSCOPE_ERR_SIM_STORE', message);
   }
 }
@@ -141,8 +144,15 @@ export class ObjectStore {
     const key = objectKey(namespace, name);
     const current = bucket.get(key);
     if (!current) throw new StoreError('NotFound', `${describe(gr, name)} not found`);
-    if (expectedResourceVersion !== undefined && expectedResourceVersion !== '' && expectedResourceVersion !== current.metadata.resourceVersion) {
-      throw new StoreError('Conflict', `Operation cannot be fulfilled on ${describe(gr, name)}: the object has been modified; please apply your changes to the latest version and try again`);
+    if (
+      expectedResourceVersion !== undefined &&
+      expectedResourceVersion !== '' &&
+      expectedResourceVersion !== current.metadata.resourceVersion
+    ) {
+      throw new StoreError(
+        'Conflict',
+        `Operation cannot be fulfilled on ${describe(gr, name)}: the object has been modified; please apply your changes to the latest version and try again`,
+      );
     }
     const resourceVersion = ++this.revision;
     meta.uid = current.metadata.uid;
@@ -174,12 +184,24 @@ export class ObjectStore {
    * as synthetic ADDED events, as kube-apiserver does. Throws StoreError Expired when the history
    * no longer reaches back to `fromResourceVersion`.
    */
-  watch(gr: GroupResource, filter: WatchFilter, fromResourceVersion: number | undefined, listener: (event: StoreEvent) => void): StoreWatch {
+  watch(
+    gr: GroupResource,
+    filter: WatchFilter,
+    fromResourceVersion: number | undefined,
+    listener: (event: StoreEvent) => void,
+  ): StoreWatch {
     const grKey = groupResourceKey(gr);
     const matches = (e: StoreEvent) => e.groupResource === grKey && (filter.namespace === undefined || e.namespace === filter.namespace);
     if (fromResourceVersion === undefined || fromResourceVersion === 0) {
       for (const obj of this.list(gr, filter.namespace)) {
-        listener({ type: 'ADDED', groupResource: grKey, namespace: obj.metadata.namespace ?? '', name: obj.metadata.name, object: obj, resourceVersion: Number(obj.metadata.resourceVersion) });
+        listener({
+          type: 'ADDED',
+          groupResource: grKey,
+          namespace: obj.metadata.namespace ?? '',
+          name: obj.metadata.name,
+          object: obj,
+          resourceVersion: Number(obj.metadata.resourceVersion),
+        });
       }
     } else {
       if (fromResourceVersion < this.evictedThrough) {

@@ -6,7 +6,12 @@ import { isWritable, objectFor } from './objects.js';
 import type { TrafficRun } from './run.js';
 import { metadataOf } from './wire.js';
 
-export function startDispatch(run: TrafficRun, gvrs: readonly Gvr[], maxInFlight: number, track: (p: Promise<unknown>) => void): Promise<void> {
+export function startDispatch(
+  run: TrafficRun,
+  gvrs: readonly Gvr[],
+  maxInFlight: number,
+  track: (p: Promise<unknown>) => void,
+): Promise<void> {
   const { summary, ns } = run;
   const listable = gvrs.filter((g) => g.verbs.has('list'));
   const namespacedListable = listable.filter((g) => g.namespaced);
@@ -30,7 +35,14 @@ export function startDispatch(run: TrafficRun, gvrs: readonly Gvr[], maxInFlight
     if (res.status === 201 || res.status === 200) {
       const meta = (res.json?.metadata ?? {}) as { uid?: string; resourceVersion?: string };
       created.push({ gvr: g, name });
-      summary.writes.push({ op: 'create', gvr: g.key, namespace: g.namespaced ? ns : '', name, ...(meta.uid ? { uid: meta.uid } : {}), ...(meta.resourceVersion ? { resourceVersion: meta.resourceVersion } : {}) });
+      summary.writes.push({
+        op: 'create',
+        gvr: g.key,
+        namespace: g.namespaced ? ns : '',
+        name,
+        ...(meta.uid ? { uid: meta.uid } : {}),
+        ...(meta.resourceVersion ? { resourceVersion: meta.resourceVersion } : {}),
+      });
     }
   }
 
@@ -43,7 +55,8 @@ export function startDispatch(run: TrafficRun, gvrs: readonly Gvr[], maxInFlight
     const [victim] = created.splice(Math.floor(run.random() * created.length), 1) as [{ gvr: Gvr; name: string }];
     const res = await run.send('delete', victim.gvr, 'DELETE', `${run.collection(victim.gvr)}/${victim.name}`, undefined, true);
     if (!res) return;
-    if (res.status === 200 || res.status === 202) summary.writes.push({ op: 'delete', gvr: victim.gvr.key, namespace: victim.gvr.namespaced ? ns : '', name: victim.name });
+    if (res.status === 200 || res.status === 202)
+      summary.writes.push({ op: 'delete', gvr: victim.gvr.key, namespace: victim.gvr.namespaced ? ns : '', name: victim.name });
     else if (res.status === 0 || res.status >= 500) summary.uncertain.push(victim.name);
   }
 
@@ -77,7 +90,11 @@ export function startDispatch(run: TrafficRun, gvrs: readonly Gvr[], maxInFlight
   const namespaces = gvrs.find((g) => g.key === '/v1/namespaces');
   async function ensureNamespace(): Promise<void> {
     if (!namespaces) return;
-    const res = await run.send('create', namespaces, 'POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
+    const res = await run.send('create', namespaces, 'POST', '/api/v1/namespaces', {
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name: ns },
+    });
     if (res?.status === 201) summary.writes.push({ op: 'create', gvr: namespaces.key, namespace: '', name: ns, ...metadataOf(res.json) });
   }
 
@@ -93,11 +110,13 @@ export function startDispatch(run: TrafficRun, gvrs: readonly Gvr[], maxInFlight
       if (!(await run.bucket.take())) break;
       const action = chooseAction();
       inFlight++;
-      track(action().finally(() => {
-        inFlight--;
-        slotFreed?.();
-        slotFreed = undefined;
-      }));
+      track(
+        action().finally(() => {
+          inFlight--;
+          slotFreed?.();
+          slotFreed = undefined;
+        }),
+      );
     }
   }
 

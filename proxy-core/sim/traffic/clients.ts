@@ -21,7 +21,8 @@ export const TRAFFIC_CLIENTS = {
     sends: 'the namespace controller’s sweep: a list of every namespaced GVR, one after another',
   },
   garbageCollector: {
-    userAgent: 'kube-controller-manager/v1.36.0 (linux/amd64) kubernetes/5f3c9a1/system:serviceaccount:kube-system:generic-garbage-collector',
+    userAgent:
+      'kube-controller-manager/v1.36.0 (linux/amd64) kubernetes/5f3c9a1/system:serviceaccount:kube-system:generic-garbage-collector',
     sends: 'reflectors: list, then watch from the list’s resourceVersion, of the watched GVRs',
   },
   /**

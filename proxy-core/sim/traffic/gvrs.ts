@@ -24,7 +24,16 @@ export function unionGvrs(releases: readonly ReleaseCatalog[]): Gvr[] {
     for (const e of catalogEntries(r)) {
       const key = `${e.group}/${e.version}/${e.resource.name}`;
       servedBy.set(key, (servedBy.get(key) ?? 0) + 1);
-      if (!out.has(key)) out.set(key, { group: e.group, version: e.version, resource: e.resource.name, kind: e.resource.kind, namespaced: e.resource.namespaced, verbs: new Set(e.resource.verbs), key });
+      if (!out.has(key))
+        out.set(key, {
+          group: e.group,
+          version: e.version,
+          resource: e.resource.name,
+          kind: e.resource.kind,
+          namespaced: e.resource.namespaced,
+          verbs: new Set(e.resource.verbs),
+          key,
+        });
     }
   }
   return [...out.values()].map((g) => ({ ...g, skewed: (servedBy.get(g.key) ?? 0) < distinct.length }));

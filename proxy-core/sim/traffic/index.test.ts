@@ -30,7 +30,7 @@ describe('token bucket', () => {
 });
 
 describe('traffic generator', () => {
-  it('stays within its rate, exercises every kind, logs acknowledged writes and reports an older server\'s 404s', async () => {
+  it("stays within its rate, exercises every kind, logs acknowledged writes and reports an older server's 404s", async () => {
     const releases = [V136, V137];
     const sim = await startSimCluster({ releases });
     const arrivals: number[] = [];
@@ -39,7 +39,15 @@ describe('traffic generator', () => {
       const rps = 60;
       const sentAt: number[] = [];
       const started = performance.now();
-      const traffic = startTraffic({ targets: sim.servers.map((s) => s.info().url), ca: sim.ca!, token: sim.token!, rps, releases, seed: 7, onResult: (r) => sentAt.push(r.at - r.ms) });
+      const traffic = startTraffic({
+        targets: sim.servers.map((s) => s.info().url),
+        ca: sim.ca!,
+        token: sim.token!,
+        rps,
+        releases,
+        seed: 7,
+        onResult: (r) => sentAt.push(r.at - r.ms),
+      });
       // Until every kind has been seen (a loaded machine just takes longer), at least 2 s.
       await new Promise((r) => setTimeout(r, 2_000));
       await until(() => ALL_KINDS.every((k) => (traffic.summary().byKind[k] ?? 0) > 0), 30_000);
@@ -80,7 +88,8 @@ describe('traffic generator', () => {
       // Straight to the servers, a GVR only v1.37 serves gets a 404 from the v1.36 server: the false
       // 404s Peerscope prevents. Each one is a GVR the answering server lacks and the other serves.
       expect(summary.notFound.length).toBeGreaterThan(0);
-      const serves = (release: typeof V136, gvr: string) => [...catalogEntries(release)].some((e) => `${e.group}/${e.version}/${e.resource.name}` === gvr);
+      const serves = (release: typeof V136, gvr: string) =>
+        [...catalogEntries(release)].some((e) => `${e.group}/${e.version}/${e.resource.name}` === gvr);
       for (const n of summary.notFound) {
         const at = sim.servers.findIndex((s) => s.info().url === n.target);
         expect(serves(releases[at]!, n.gvr), `${n.gvr} at ${n.target}`).toBe(false);
@@ -107,7 +116,10 @@ describe('traffic generator', () => {
       await until(() => watches.length === 1, 10_000);
       expect(watches).toHaveLength(1);
       // A write the watch must see, then the server ends every open watch (drain) and comes back.
-      const written = sim.store.create({ group: '', resource: 'configmaps' }, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'resume-me', namespace: 'peerscope-traffic' }, data: {} });
+      const written = sim.store.create(
+        { group: '', resource: 'configmaps' },
+        { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'resume-me', namespace: 'peerscope-traffic' }, data: {} },
+      );
       await until(() => traffic.summary().watchEvents > 0, 5_000);
       const before = traffic.summary();
       const server = sim.servers[0]!;

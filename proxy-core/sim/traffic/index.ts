@@ -37,8 +37,14 @@ export function startTraffic(options: TrafficOptions): TrafficHandle {
   if (legacyGvr) track(reflector(run, legacyGvr, TRAFFIC_CLIENTS.legacyOperator));
 
   const snapshot = (): TrafficSummary => ({
-    ...summary, byStatus: { ...summary.byStatus }, byKind: { ...summary.byKind }, notFound: [...summary.notFound], writes: [...summary.writes], uncertain: [...summary.uncertain],
-    watches: { ...summary.watches }, watchSegments: summary.watchSegments.map((s) => ({ ...s, rvs: [...s.rvs] })),
+    ...summary,
+    byStatus: { ...summary.byStatus },
+    byKind: { ...summary.byKind },
+    notFound: [...summary.notFound],
+    writes: [...summary.writes],
+    uncertain: [...summary.uncertain],
+    watches: { ...summary.watches },
+    watchSegments: summary.watchSegments.map((s) => ({ ...s, rvs: [...s.rvs] })),
   });
   let stopped: Promise<TrafficSummary> | undefined;
   const stop = (): Promise<TrafficSummary> => {

@@ -50,7 +50,9 @@ export function recordStoreChanges(store: ObjectStore, releases: readonly Releas
   const from = store.currentResourceVersion();
   const watches = groupResources.map((gr) => {
     const [group = '', resource = ''] = gr.split('/');
-    return store.watch({ group, resource }, {}, from, (e) => changes.push({ groupResource: e.groupResource, namespace: e.namespace, resourceVersion: e.resourceVersion }));
+    return store.watch({ group, resource }, {}, from, (e) =>
+      changes.push({ groupResource: e.groupResource, namespace: e.namespace, resourceVersion: e.resourceVersion }),
+    );
   });
   return { changes, stop: () => watches.forEach((w) => w.stop()) };
 }
@@ -91,14 +93,16 @@ export interface JudgeInput {
 const servedCache = new Map<ReleaseCatalog, Set<string>>();
 export function serves(release: ReleaseCatalog, gvr: string): boolean {
   let set = servedCache.get(release);
-  if (!set) servedCache.set(release, (set = new Set([...catalogEntries(release)].map((e) => `${e.group}/${e.version}/${e.resource.name}`))));
+  if (!set)
+    servedCache.set(release, (set = new Set([...catalogEntries(release)].map((e) => `${e.group}/${e.version}/${e.resource.name}`))));
   return set.has(gvr);
 }
 
 export function judgeRun(input: JudgeInput): Judgement {
   const { results, summary, intervals, slackMs } = input;
   const examples: string[] = [];
-  const servedThroughout = (r: TrafficResult, slack: number) => intervals.some((i) => i.from + slack <= r.at - r.ms && r.at + slack <= i.to && serves(i.release, r.gvr));
+  const servedThroughout = (r: TrafficResult, slack: number) =>
+    intervals.some((i) => i.from + slack <= r.at - r.ms && r.at + slack <= i.to && serves(i.release, r.gvr));
   const collectionOrCreate = (r: TrafficResult) => r.kind === 'list' || r.kind === 'ns-sweep' || r.kind === 'create';
   const explain = (r: TrafficResult) => {
     const said = input.explain?.(r);
@@ -110,7 +114,9 @@ export function judgeRun(input: JudgeInput): Judgement {
   const strict = results.filter((r) => r.status === 404 && collectionOrCreate(r) && servedThroughout(r, 0));
   for (const r of strict.slice(0, 3)) {
     const start = r.at - r.ms;
-    const servers = intervals.filter((i) => i.from <= start && r.at <= i.to && serves(i.release, r.gvr)).map((i) => `${i.server} ready ${i.from === 0 ? 'since before the run' : `${Math.round(start - i.from)} ms before`}`);
+    const servers = intervals
+      .filter((i) => i.from <= start && r.at <= i.to && serves(i.release, r.gvr))
+      .map((i) => `${i.server} ready ${i.from === 0 ? 'since before the run' : `${Math.round(start - i.from)} ms before`}`);
     examples.push(`strict false 404 ${r.kind} ${r.gvr} (${Math.round(r.ms)} ms): ${servers.join(', ')}${explain(r)}`);
   }
   const all503 = results.filter((r) => r.status === 503);
@@ -128,14 +134,26 @@ export function judgeRun(input: JudgeInput): Judgement {
     const stored = input.store.get({ group, resource }, w.namespace, w.name);
     if (deleted.has(w.name) ? stored !== undefined : stored?.metadata.uid !== w.uid) {
       lostWrites++;
-      if (lostWrites <= 3) examples.push(`write ${w.gvr} ${w.name} ${deleted.has(w.name) ? 'deleted but still stored' : `uid ${w.uid} but stored ${String(stored?.metadata.uid)}`}; its requests: ${results.filter((r) => r.path.includes(w.name)).map((r) => `${r.kind} ${r.status}`).join(', ')}`);
+      if (lostWrites <= 3)
+        examples.push(
+          `write ${w.gvr} ${w.name} ${deleted.has(w.name) ? 'deleted but still stored' : `uid ${w.uid} but stored ${String(stored?.metadata.uid)}`}; its requests: ${results
+            .filter((r) => r.path.includes(w.name))
+            .map((r) => `${r.kind} ${r.status}`)
+            .join(', ')}`,
+        );
     }
   }
   // A 409 on the namespace the generator makes sure exists only says it already did.
-  const duplicateWrites = creates.length - new Set(creates.map((w) => w.name)).size + results.filter((r) => r.kind === 'create' && r.status === 409 && r.gvr !== '/v1/namespaces').length;
+  const duplicateWrites =
+    creates.length -
+    new Set(creates.map((w) => w.name)).size +
+    results.filter((r) => r.kind === 'create' && r.status === 409 && r.gvr !== '/v1/namespaces').length;
 
   const watchLoss = lostWatchEvents(summary.watchSegments, input.changes);
-  for (const l of watchLoss.lost.slice(0, 3)) examples.push(`a resumed watch lost the change at resourceVersion ${l.resourceVersion} of ${l.gvr}${l.namespace ? ` in ${l.namespace}` : ''}`);
+  for (const l of watchLoss.lost.slice(0, 3))
+    examples.push(
+      `a resumed watch lost the change at resourceVersion ${l.resourceVersion} of ${l.gvr}${l.namespace ? ` in ${l.namespace}` : ''}`,
+    );
 
   return {
     requests: results.length,

@@ -11,7 +11,10 @@ const TEMPLATES: ReadonlyMap<string, SpecOf> = new Map<string, SpecOf>([
   ['scheduling.k8s.io/v1beta1/podgroups', () => ({ spec: { minMember: 1 } })],
   ['resource.k8s.io/v1/resourceclaims', () => ({ spec: { devices: { requests: [] } } })],
   ['resource.k8s.io/v1beta1/resourceclaims', () => ({ spec: { devices: { requests: [] } } })],
-  ['resource.k8s.io/v1/devicetaintrules', () => ({ spec: { deviceSelector: { driver: 'gpu.example.com' }, taint: { key: 'peerscope.dev/traffic', effect: 'NoSchedule' } } })],
+  [
+    'resource.k8s.io/v1/devicetaintrules',
+    () => ({ spec: { deviceSelector: { driver: 'gpu.example.com' }, taint: { key: 'peerscope.dev/traffic', effect: 'NoSchedule' } } }),
+  ],
 ]);
 
 /** GVR keys ("group/version/resource") the generator knows how to write. */
@@ -19,7 +22,12 @@ export function isWritable(gvrKey: string): boolean {
   return TEMPLATES.has(gvrKey);
 }
 
-export function objectFor(gvr: { group: string; version: string; kind: string; key: string; namespaced: boolean }, name: string, namespace: string, serial: number): Record<string, unknown> {
+export function objectFor(
+  gvr: { group: string; version: string; kind: string; key: string; namespaced: boolean },
+  name: string,
+  namespace: string,
+  serial: number,
+): Record<string, unknown> {
   const spec = TEMPLATES.get(gvr.key)?.(serial) ?? {};
   return {
     apiVersion: gvr.group ? `${gvr.group}/${gvr.version}` : gvr.version,

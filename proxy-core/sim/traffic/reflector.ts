@@ -62,7 +62,18 @@ async function watchOnce(run: TrafficRun, g: Gvr, rv: string, segment: WatchSegm
   try {
     const res = await request(`${target}${path}`, { dispatcher: run.agent, headers, signal: run.watchAbort.signal });
     const answeredBy = answeredByOf(res.headers);
-    run.record({ at: Date.now(), kind: 'watch', method: 'GET', path, gvr: g.key, status: res.statusCode, ms: performance.now() - started, target, userAgent: client.userAgent, ...(answeredBy ? { answeredBy } : {}) });
+    run.record({
+      at: Date.now(),
+      kind: 'watch',
+      method: 'GET',
+      path,
+      gvr: g.key,
+      status: res.statusCode,
+      ms: performance.now() - started,
+      target,
+      userAgent: client.userAgent,
+      ...(answeredBy ? { answeredBy } : {}),
+    });
     if (res.statusCode !== 200) {
       await res.body.text();
       summary.watches.refused++;
@@ -76,7 +87,8 @@ async function watchOnce(run: TrafficRun, g: Gvr, rv: string, segment: WatchSegm
       buffered += (chunk as Buffer).toString();
       let nl: number;
       while ((nl = buffered.indexOf('\n')) >= 0) {
-        const event = parseObject(buffered.slice(0, nl)) as { type?: string; object?: { code?: number; metadata?: { resourceVersion?: string } } } | undefined;
+        const event = parseObject(buffered.slice(0, nl)) as
+          { type?: string; object?: { code?: number; metadata?: { resourceVersion?: string } } } | undefined;
         buffered = buffered.slice(nl + 1);
         if (!event) continue; // a line that is not JSON: a reflector logs it and moves on
         summary.watchEvents++;
@@ -103,7 +115,18 @@ async function watchOnce(run: TrafficRun, g: Gvr, rv: string, segment: WatchSegm
     else {
       summary.watches.refused++;
       // No answer at all (refused, reset before headers): a request that failed.
-      run.record({ at: Date.now(), kind: 'watch', method: 'GET', path, gvr: g.key, status: 0, ms: performance.now() - started, target, userAgent: client.userAgent, error: (err as Error).message });
+      run.record({
+        at: Date.now(),
+        kind: 'watch',
+        method: 'GET',
+        path,
+        gvr: g.key,
+        status: 0,
+        ms: performance.now() - started,
+        target,
+        userAgent: client.userAgent,
+        error: (err as Error).message,
+      });
     }
     return { kind: 'failed', ...(lastRv ? { rv: lastRv } : {}) };
   }

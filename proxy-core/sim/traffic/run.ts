@@ -26,8 +26,16 @@ export class TrafficRun {
   readonly random: () => number;
   readonly bucket: TokenBucket;
   readonly summary: Mutable<TrafficSummary> = {
-    total: 0, byStatus: {}, byKind: {}, notFound: [], writes: [] as AcknowledgedWrite[], uncertain: [],
-    watchEvents: 0, watchReconnects: 0, watches: emptyWatchCounts(), watchSegments: [] as WatchSegment[],
+    total: 0,
+    byStatus: {},
+    byKind: {},
+    notFound: [],
+    writes: [] as AcknowledgedWrite[],
+    uncertain: [],
+    watchEvents: 0,
+    watchReconnects: 0,
+    watches: emptyWatchCounts(),
+    watchSegments: [] as WatchSegment[],
   };
   // Watches are cut at once on stop; short requests get a grace first.
   readonly watchAbort = new AbortController();
@@ -73,7 +81,15 @@ export class TrafficRun {
   }
 
   /** One short request; takes a token first unless the caller already holds one. Undefined when stopped before it was sent. */
-  async send(kind: TrafficKind, g: Gvr, method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown, paid = false, client = clientOf(kind)): Promise<Answer | undefined> {
+  async send(
+    kind: TrafficKind,
+    g: Gvr,
+    method: 'GET' | 'POST' | 'DELETE',
+    path: string,
+    body?: unknown,
+    paid = false,
+    client = clientOf(kind),
+  ): Promise<Answer | undefined> {
     if (!paid && !(await this.bucket.take())) return undefined;
     const headers = this.headersOf(client);
     const target = this.nextTarget();
@@ -98,7 +114,19 @@ export class TrafficRun {
     }
     // Cut by our own stop: not a result of the system under test.
     if (this.requestAbort.signal.aborted && status === 0) return { status };
-    this.record({ at: Date.now(), kind, method, path, gvr: g.key, status, ms: performance.now() - started, target, userAgent: client.userAgent, ...(answeredBy ? { answeredBy } : {}), ...(error ? { error } : {}) });
+    this.record({
+      at: Date.now(),
+      kind,
+      method,
+      path,
+      gvr: g.key,
+      status,
+      ms: performance.now() - started,
+      target,
+      userAgent: client.userAgent,
+      ...(answeredBy ? { answeredBy } : {}),
+      ...(error ? { error } : {}),
+    });
     return { status, ...(json ? { json } : {}) };
   }
 }

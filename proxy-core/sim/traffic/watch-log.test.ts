@@ -1,8 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { lostWatchEvents, type StoreChange, type WatchSegment } from './watch-log.js';
 
-const seg = (over: Partial<WatchSegment>): WatchSegment => ({ gvr: '/v1/configmaps', namespace: 'ns', fromRv: 10, rvs: [], lastRv: 10, streams: 1, ...over });
-const change = (rv: number, namespace = 'ns', groupResource = '/configmaps'): StoreChange => ({ groupResource, namespace, resourceVersion: rv });
+const seg = (over: Partial<WatchSegment>): WatchSegment => ({
+  gvr: '/v1/configmaps',
+  namespace: 'ns',
+  fromRv: 10,
+  rvs: [],
+  lastRv: 10,
+  streams: 1,
+  ...over,
+});
+const change = (rv: number, namespace = 'ns', groupResource = '/configmaps'): StoreChange => ({
+  groupResource,
+  namespace,
+  resourceVersion: rv,
+});
 
 describe('lostWatchEvents', () => {
   it('finds nothing lost when every change after the list and up to the last resourceVersion held arrived', () => {
@@ -19,7 +31,10 @@ describe('lostWatchEvents', () => {
   });
 
   it('watches every namespace for a cluster-scoped resource', () => {
-    const r = lostWatchEvents([seg({ gvr: 'scheduling.k8s.io/v1/priorityclasses', namespace: '', rvs: [11], lastRv: 12 })], [change(11, '', 'scheduling.k8s.io/priorityclasses'), change(12, '', 'scheduling.k8s.io/priorityclasses')]);
+    const r = lostWatchEvents(
+      [seg({ gvr: 'scheduling.k8s.io/v1/priorityclasses', namespace: '', rvs: [11], lastRv: 12 })],
+      [change(11, '', 'scheduling.k8s.io/priorityclasses'), change(12, '', 'scheduling.k8s.io/priorityclasses')],
+    );
     expect(r.lost.map((l) => l.resourceVersion)).toEqual([12]);
   });
 });

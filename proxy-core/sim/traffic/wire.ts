@@ -11,7 +11,10 @@ export function answeredByOf(headers: Record<string, string | string[] | undefin
 
 export function metadataOf(json: Record<string, unknown> | undefined): { uid?: string; resourceVersion?: string } {
   const meta = (json?.metadata ?? {}) as { uid?: unknown; resourceVersion?: unknown };
-  return { ...(typeof meta.uid === 'string' ? { uid: meta.uid } : {}), ...(typeof meta.resourceVersion === 'string' ? { resourceVersion: meta.resourceVersion } : {}) };
+  return {
+    ...(typeof meta.uid === 'string' ? { uid: meta.uid } : {}),
+    ...(typeof meta.resourceVersion === 'string' ? { resourceVersion: meta.resourceVersion } : {}),
+  };
 }
 
 export function parseObject(text: string): Record<string, unknown> | undefined {

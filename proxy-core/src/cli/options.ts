@@ -23,7 +23,8 @@ export function parseNameEqualsUrl(value: string, previous: { name: string; url:
 export function parseListen(value: string): { host: string; port: number } {
   const m = /^(?:\[([^\]]+)\]|([^:]*)):(\d{1,5})$/.exec(value);
   const port = Number(m?.[3]);
-  if (!m || port > 65535) throw new InvalidArgumentError(`"${value}" is not HOST:PORT (for example 127.0.0.1:8001; port 0 picks a free one)`);
+  if (!m || port > 65535)
+    throw new InvalidArgumentError(`"${value}" is not HOST:PORT (for example 127.0.0.1:8001; port 0 picks a free one)`);
   return { host: m[1] ?? (m[2] || '127.0.0.1'), port };
 }
 
@@ -54,10 +55,13 @@ export function onShutdown(onStop: () => Promise<void>): void {
     if (stopping) return;
     stopping = true;
     process.stderr.write(`peerscope: ${signal}, shutting down\n`);
-    onStop().then(() => process.exit(0), (err) => {
-      process.stderr.write(`peerscope: ${(err as Error).message}\n`);
-      process.exit(1);
-    });
+    onStop().then(
+      () => process.exit(0),
+      (err) => {
+        process.stderr.write(`peerscope: ${(err as Error).message}\n`);
+        process.exit(1);
+      },
+    );
   };
   process.once('SIGINT', () => stop('SIGINT'));
   process.once('SIGTERM', () => stop('SIGTERM'));
@@ -85,7 +89,12 @@ export function typedDefault(option: Pick<Option, 'defaultValue' | 'defaultValue
 }
 
 function isListen(value: unknown): value is { host: string; port: number } {
-  return typeof value === 'object' && value !== null && typeof (value as { host?: unknown }).host === 'string' && typeof (value as { port?: unknown }).port === 'number';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { host?: unknown }).host === 'string' &&
+    typeof (value as { port?: unknown }).port === 'number'
+  );
 }
 
 function isPolicy(value: unknown): value is HandlingPolicy {

@@ -39,19 +39,45 @@ export function registerPeersCommand(program: Command): void {
       });
       // Servers whose lease expired while their address left the endpoints: listed as gone, never probed.
       for (const g of found.gone) {
-        rows.push({ name: g.name, url: g.url, foundBy: 'lease', release: null, health: 'gone', failingChecks: [], error: `gone: ${g.reason}` });
+        rows.push({
+          name: g.name,
+          url: g.url,
+          foundBy: 'lease',
+          release: null,
+          health: 'gone',
+          failingChecks: [],
+          error: `gone: ${g.reason}`,
+        });
       }
       if (flags.output === 'json') {
-        process.stdout.write(JSON.stringify({ context: found.kubeconfig.contextName, servers: rows, warnings: found.warnings }, null, 2) + '\n');
+        process.stdout.write(
+          JSON.stringify({ context: found.kubeconfig.contextName, servers: rows, warnings: found.warnings }, null, 2) + '\n',
+        );
         return;
       }
       for (const w of found.warnings) process.stderr.write(`peerscope: warning: ${w}\n`);
       for (const n of found.notes) process.stderr.write(`peerscope: ${n}\n`);
       // The servers' own Mixed Version Proxy, where any server shows a kube-apiserver's checks.
       const told = rows.some((r) => r.ownMvp && r.ownMvp.verdict !== 'unknown');
-      const table = [['NAME', 'URL', 'RELEASE', 'HEALTH', 'FOUND BY', ...(told ? ['OWN MVP', 'REROUTED'] : [])], ...rows.map((r) => [r.name, r.url, r.release ?? '-', r.health + (r.lease?.expired ? ' (lease expired)' : ''), r.foundBy, ...(told ? ownMvpColumns(r.ownMvp) : [])])];
+      const table = [
+        ['NAME', 'URL', 'RELEASE', 'HEALTH', 'FOUND BY', ...(told ? ['OWN MVP', 'REROUTED'] : [])],
+        ...rows.map((r) => [
+          r.name,
+          r.url,
+          r.release ?? '-',
+          r.health + (r.lease?.expired ? ' (lease expired)' : ''),
+          r.foundBy,
+          ...(told ? ownMvpColumns(r.ownMvp) : []),
+        ]),
+      ];
       const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
-      for (const row of table) console.log(row.map((c, i) => c.padEnd(widths[i]!)).join('   ').trimEnd());
+      for (const row of table)
+        console.log(
+          row
+            .map((c, i) => c.padEnd(widths[i]!))
+            .join('   ')
+            .trimEnd(),
+        );
       // The verdicts in plain words, one line per server that has one.
       for (const r of rows) if (r.ownMvp && r.ownMvp.verdict !== 'unknown') console.log(`${r.ownMvp.summary}; ${reroutedWords(r.ownMvp)}`);
     });

@@ -11,7 +11,6 @@ export interface PortFilterFlags {
   rejectMethods: string[];
 }
 
-
 function patterns(flag: string): (value: string, previous: string[]) => string[] {
   // Repeating the flag adds to the list.
   return (value, previous) => {
@@ -25,12 +24,30 @@ function patterns(flag: string): (value: string, previous: string[]) => string[]
 
 export function addPortFilterOptions(command: Command): Command {
   return command
-    .addOption(new Option('--accept-origins <regexes>', 'comma-separated regular expressions, each matched against the whole Origin header: browser pages of these origins may use the port (every other request a browser marks as from another site is refused)')
-      .argParser(patterns('accept-origins')).default([], 'none'))
-    .addOption(new Option('--reject-paths <regexes>', 'comma-separated regular expressions (matched anywhere in the path, as kubectl proxy\'s): requests to a matching path are refused (kubectl proxy refuses ^/api/.*/pods/.*/exec,^/api/.*/pods/.*/attach by default)')
-      .argParser(patterns('reject-paths')).default([], 'none'))
-    .addOption(new Option('--reject-methods <regexes>', 'comma-separated regular expressions: requests with a matching method are refused (for example ^POST$,^PUT$,^PATCH$,^DELETE$)')
-      .argParser(patterns('reject-methods')).default([], 'none'));
+    .addOption(
+      new Option(
+        '--accept-origins <regexes>',
+        'comma-separated regular expressions, each matched against the whole Origin header: browser pages of these origins may use the port (every other request a browser marks as from another site is refused)',
+      )
+        .argParser(patterns('accept-origins'))
+        .default([], 'none'),
+    )
+    .addOption(
+      new Option(
+        '--reject-paths <regexes>',
+        "comma-separated regular expressions (matched anywhere in the path, as kubectl proxy's): requests to a matching path are refused (kubectl proxy refuses ^/api/.*/pods/.*/exec,^/api/.*/pods/.*/attach by default)",
+      )
+        .argParser(patterns('reject-paths'))
+        .default([], 'none'),
+    )
+    .addOption(
+      new Option(
+        '--reject-methods <regexes>',
+        'comma-separated regular expressions: requests with a matching method are refused (for example ^POST$,^PUT$,^PATCH$,^DELETE$)',
+      )
+        .argParser(patterns('reject-methods'))
+        .default([], 'none'),
+    );
 }
 
 export function portFilters(flags: PortFilterFlags): PortFilters {

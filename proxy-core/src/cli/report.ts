@@ -22,28 +22,58 @@ interface ReportFlags {
 export function registerReportCommand(program: Command): void {
   program
     .command('report')
-    .description('upgrade impact: the clients that call what the target release removes, what only some servers serve, what only the target serves, and what apiservers warn is deprecated')
+    .description(
+      'upgrade impact: the clients that call what the target release removes, what only some servers serve, what only the target serves, and what apiservers warn is deprecated',
+    )
     .option('--from <url>', 'the local port of a running `peerscope serve` or `demo`', 'http://127.0.0.1:8001')
     .option('--snapshot <file>', 'read a routing snapshot instead of a running port')
-    .option('--to <release>', 'the target release: from the catalog (`peerscope catalog list`) or a --release-file name (default: the next catalog release above the current servers)')
-    .addOption(new Option('--release-file <name=file>', 'a release NAME from captured discovery documents (/apis and /api or /api/v1; repeat for each file), as `peerscope sim` takes them').argParser(collectReleaseFile).default(new Map(), 'none'))
+    .option(
+      '--to <release>',
+      'the target release: from the catalog (`peerscope catalog list`) or a --release-file name (default: the next catalog release above the current servers)',
+    )
+    .addOption(
+      new Option(
+        '--release-file <name=file>',
+        'a release NAME from captured discovery documents (/apis and /api or /api/v1; repeat for each file), as `peerscope sim` takes them',
+      )
+        .argParser(collectReleaseFile)
+        .default(new Map(), 'none'),
+    )
     .addOption(new Option('--output <format>', 'text, json or markdown').choices(['text', 'json', 'markdown']).default('text'))
     .action(async (flags: ReportFlags) => {
       const report = await guard(() => makeReport(flags));
-      const text = flags.output === 'json' ? JSON.stringify(report, null, 2) + '\n' : flags.output === 'markdown' ? formatImpactMarkdown(report) : formatImpactText(report);
+      const text =
+        flags.output === 'json'
+          ? JSON.stringify(report, null, 2) + '\n'
+          : flags.output === 'markdown'
+            ? formatImpactMarkdown(report)
+            : formatImpactText(report);
       process.stdout.write(text);
     });
 }
 
 async function makeReport(flags: ReportFlags): Promise<ImpactReport> {
   const files = flags.to ? flags.releaseFile.get(flags.to) : undefined;
-  if (flags.releaseFile.size > 0 && !files) throw new InputError('--to', `give --to with one of the --release-file names (${[...flags.releaseFile.keys()].join(', ')})`);
+  if (flags.releaseFile.size > 0 && !files)
+    throw new InputError('--to', `give --to with one of the --release-file names (${[...flags.releaseFile.keys()].join(', ')})`);
   // A catalog release against a running port: the port makes the report itself.
-  if (!flags.snapshot && !files) return impactReportSchema.parse(JSON.parse(await get(flags.from, `/.peerscope/impact${flags.to ? `?to=${encodeURIComponent(flags.to)}` : ''}`)));
-  const snapshot: RoutingSnapshot = flags.snapshot ? readSnapshotFile(flags.snapshot) : parseSnapshot(await get(flags.from, '/.peerscope/snapshot'), `${flags.from}/.peerscope/snapshot`);
-  const target = files && flags.to ? targetOf(loadReleaseFiles(flags.to, files)) : catalogTarget(flags.to ?? defaultTargetName(snapshot.servers.map((s) => s.gitVersion)));
+  if (!flags.snapshot && !files)
+    return impactReportSchema.parse(
+      JSON.parse(await get(flags.from, `/.peerscope/impact${flags.to ? `?to=${encodeURIComponent(flags.to)}` : ''}`)),
+    );
+  const snapshot: RoutingSnapshot = flags.snapshot
+    ? readSnapshotFile(flags.snapshot)
+    : parseSnapshot(await get(flags.from, '/.peerscope/snapshot'), `${flags.from}/.peerscope/snapshot`);
+  const target =
+    files && flags.to
+      ? targetOf(loadReleaseFiles(flags.to, files))
+      : catalogTarget(flags.to ?? defaultTargetName(snapshot.servers.map((s) => s.gitVersion)));
   const report = impactReportOfSnapshot(snapshot, target);
-  if (!report) throw new InputError(flags.snapshot ?? flags.from, 'this snapshot was taken by a Peerscope that did not record client usage yet: no report can be made from it');
+  if (!report)
+    throw new InputError(
+      flags.snapshot ?? flags.from,
+      'this snapshot was taken by a Peerscope that did not record client usage yet: no report can be made from it',
+    );
   return report;
 }
 

@@ -36,22 +36,61 @@ export function registerServeCommand(program: Command): void {
   const command = program
     .command('serve')
     .description('serve a local port (like kubectl proxy) that routes every request by the Mixed Version Proxy rules')
-    .addOption(new Option('--server <name=url>', 'an apiserver to route to (repeat for each); with --kubeconfig, adds or overrides a peer').argParser(parseNameEqualsUrl).default([], 'none'))
+    .addOption(
+      new Option('--server <name=url>', 'an apiserver to route to (repeat for each); with --kubeconfig, adds or overrides a peer')
+        .argParser(parseNameEqualsUrl)
+        .default([], 'none'),
+    )
     .option('--kubeconfig <file>', 'find every apiserver of the cluster from this kubeconfig (default: $KUBECONFIG, ~/.kube/config)')
     .option('--context <name>', 'the kubeconfig context (default: current-context)')
     .option('--ca <file>', 'PEM CA bundle that verifies https:// servers')
-    .option('--token-file <file>', 'bearer token for Peerscope\'s own reads, and for client requests that bring no Authorization (re-read when it changes)')
-    .addOption(new Option('--listen <host:port>', 'where the local port listens').argParser(parseListen).default({ host: '127.0.0.1', port: 8001 }, '127.0.0.1:8001'))
-    .addOption(new Option('--policy <policy>', 'which server a load balancer would hand each request to: round-robin, random or pin:NAME').argParser(parsePolicyOption).default({ kind: 'round-robin' }, 'round-robin'))
-    .addOption(new Option('--discovery <mode>', 'peer-aggregated (merge /apis across servers) or nopeer (the handling server\'s own)').argParser(parseDiscoveryMode).default('peer-aggregated', 'peer-aggregated'))
+    .option(
+      '--token-file <file>',
+      "bearer token for Peerscope's own reads, and for client requests that bring no Authorization (re-read when it changes)",
+    )
+    .addOption(
+      new Option('--listen <host:port>', 'where the local port listens')
+        .argParser(parseListen)
+        .default({ host: '127.0.0.1', port: 8001 }, '127.0.0.1:8001'),
+    )
+    .addOption(
+      new Option('--policy <policy>', 'which server a load balancer would hand each request to: round-robin, random or pin:NAME')
+        .argParser(parsePolicyOption)
+        .default({ kind: 'round-robin' }, 'round-robin'),
+    )
+    .addOption(
+      new Option('--discovery <mode>', "peer-aggregated (merge /apis across servers) or nopeer (the handling server's own)")
+        .argParser(parseDiscoveryMode)
+        .default('peer-aggregated', 'peer-aggregated'),
+    )
     .option('--max-events <n>', 'routing events kept in memory', parsePositiveInt, 10_000)
     .option('--accept-hosts <hosts>', 'comma-separated extra Host header values the port accepts');
   addPortFilterOptions(command)
     .option('--ui', 'also serve the UI on a loopback port and print its URL (browser mode)', false)
-    .option('--peer-refresh <seconds>', 'with --kubeconfig: find the apiservers again this often (new ones join, departed ones show as gone); 0 = never', parseSeconds, DEFAULT_SERVER_REFRESH_MS / 1000)
-    .option('--server-metrics <seconds>', 'read each real apiserver\'s /metrics this often for its own Mixed Version Proxy\'s counters (shown per server in the UI and /.peerscope/metrics); 0 = never', parseSeconds, 15)
-    .option('--upstream-connect-timeout <seconds>', 'give up connecting to an apiserver (TCP and TLS) after this long: 503 PEERSCOPE_ERR_UPSTREAM_CONNECT_TIMEOUT; 0 = never', parseSeconds, DEFAULT_CONNECT_TIMEOUT_MS / 1000)
-    .option('--upstream-headers-timeout <seconds>', 'give up waiting for an apiserver\'s response headers after this long: 503 PEERSCOPE_ERR_UPSTREAM_HEADERS_TIMEOUT (watches and follows send theirs at once); 0 = never', parseSeconds, DEFAULT_HEADERS_TIMEOUT_MS / 1000)
+    .option(
+      '--peer-refresh <seconds>',
+      'with --kubeconfig: find the apiservers again this often (new ones join, departed ones show as gone); 0 = never',
+      parseSeconds,
+      DEFAULT_SERVER_REFRESH_MS / 1000,
+    )
+    .option(
+      '--server-metrics <seconds>',
+      "read each real apiserver's /metrics this often for its own Mixed Version Proxy's counters (shown per server in the UI and /.peerscope/metrics); 0 = never",
+      parseSeconds,
+      15,
+    )
+    .option(
+      '--upstream-connect-timeout <seconds>',
+      'give up connecting to an apiserver (TCP and TLS) after this long: 503 PEERSCOPE_ERR_UPSTREAM_CONNECT_TIMEOUT; 0 = never',
+      parseSeconds,
+      DEFAULT_CONNECT_TIMEOUT_MS / 1000,
+    )
+    .option(
+      '--upstream-headers-timeout <seconds>',
+      "give up waiting for an apiserver's response headers after this long: 503 PEERSCOPE_ERR_UPSTREAM_HEADERS_TIMEOUT (watches and follows send theirs at once); 0 = never",
+      parseSeconds,
+      DEFAULT_HEADERS_TIMEOUT_MS / 1000,
+    )
     .action(async (flags: ServeFlags) => {
       let servers: ServerConfig[];
       let context: string | undefined;
@@ -76,10 +115,11 @@ export function registerServeCommand(program: Command): void {
           bearerToken = flags.tokenFile ? tokenFileSource(flags.tokenFile) : undefined;
           const tokens = bearerToken;
           // The impact report names requests sent with the port's token as a client bringing it would be.
-          if (tokens) ownIdentity = () => {
-            const token = tokens.token();
-            return token ? identityOf(`Bearer ${token}`, undefined) : undefined;
-          };
+          if (tokens)
+            ownIdentity = () => {
+              const token = tokens.token();
+              return token ? identityOf(`Bearer ${token}`, undefined) : undefined;
+            };
         } catch (err) {
           fail(`--token-file: ${(err as Error).message}`);
         }
@@ -91,8 +131,15 @@ export function registerServeCommand(program: Command): void {
           } catch (err) {
             fail(`${(err as Error).message} (from the environment)`);
           }
-          if (proxy) process.stderr.write(`peerscope: ${s.name}: connecting through the proxy ${redactProxy(proxy)} (HTTPS_PROXY / HTTP_PROXY)\n`);
-          return { ...s, source: 'flag' as const, ...(ca ? { ca } : {}), ...(proxy ? { proxy: proxy.href } : {}), ...(bearerToken ? { bearerToken: () => bearerToken?.token() } : {}) };
+          if (proxy)
+            process.stderr.write(`peerscope: ${s.name}: connecting through the proxy ${redactProxy(proxy)} (HTTPS_PROXY / HTTP_PROXY)\n`);
+          return {
+            ...s,
+            source: 'flag' as const,
+            ...(ca ? { ca } : {}),
+            ...(proxy ? { proxy: proxy.href } : {}),
+            ...(bearerToken ? { bearerToken: () => bearerToken?.token() } : {}),
+          };
         });
       }
       const policy = flags.policy;
@@ -107,7 +154,12 @@ export function registerServeCommand(program: Command): void {
         maxEvents: flags.maxEvents,
         ownMetricsIntervalMs: flags.serverMetrics * 1000,
         upstream: { connectTimeoutMs: flags.upstreamConnectTimeout * 1000, headersTimeoutMs: flags.upstreamHeadersTimeout * 1000 },
-        acceptHosts: flags.acceptHosts ? flags.acceptHosts.split(',').map((h) => h.trim()).filter(Boolean) : [],
+        acceptHosts: flags.acceptHosts
+          ? flags.acceptHosts
+              .split(',')
+              .map((h) => h.trim())
+              .filter(Boolean)
+          : [],
         ...portFilters(flags),
         snapshotSource: context ? 'kubeconfig' : 'servers',
         ...(ownIdentity ? { ownIdentity } : {}),
@@ -117,7 +169,10 @@ export function registerServeCommand(program: Command): void {
       core.peers.on('membership', (name, change) => {
         const s = core.peers.status(name);
         if (change === 'added') console.error(`peerscope: apiserver ${name} joined: ${s?.url ?? ''} (found by ${s?.source ?? '?'})`);
-        else if (change === 'gone') console.error(`peerscope: apiserver ${name} is gone: ${s?.gone?.reason ?? ''}; never routed to, listed as gone until ${s?.gone ? new Date(s.gone.removeAt).toISOString() : '?'}`);
+        else if (change === 'gone')
+          console.error(
+            `peerscope: apiserver ${name} is gone: ${s?.gone?.reason ?? ''}; never routed to, listed as gone until ${s?.gone ? new Date(s.gone.removeAt).toISOString() : '?'}`,
+          );
         else if (change === 'back') console.error(`peerscope: apiserver ${name} is back: ${s?.url ?? ''}`);
         else if (change === 'removed') console.error(`peerscope: apiserver ${name} removed from the list (gone)`);
         else console.error(`peerscope: apiserver ${name} is now at ${s?.url ?? ''}`);
@@ -127,11 +182,15 @@ export function registerServeCommand(program: Command): void {
         address = await core.start();
       } catch (err) {
         await core.close(0);
-        fail(`cannot listen on ${flags.listen.host}:${flags.listen.port}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+        fail(
+          `cannot listen on ${flags.listen.host}:${flags.listen.port}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+        );
       }
       console.log(`Starting to serve on ${address.host}:${address.port}`);
       for (const s of core.peerStatuses()) {
-        console.error(`peerscope: ${s.name} ${s.url} ${s.health}${s.gitVersion ? ` ${s.gitVersion}` : ''}, ${s.discovery.gvrCount} GVRs${s.lastError ? ` (${s.lastError})` : ''}`);
+        console.error(
+          `peerscope: ${s.name} ${s.url} ${s.health}${s.gitVersion ? ` ${s.gitVersion}` : ''}, ${s.discovery.gvrCount} GVRs${s.lastError ? ` (${s.lastError})` : ''}`,
+        );
       }
       for (const s of core.peerStatuses()) if (s.ownMvp && s.ownMvp.verdict !== 'unknown') console.error(`peerscope: ${s.ownMvp.summary}`);
       const ui = flags.ui ? await startUiHost({ core }) : undefined;

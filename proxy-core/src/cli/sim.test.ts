@@ -48,21 +48,41 @@ describe('peerscope sim', () => {
 
   it('prints each server, writes a kubeconfig whose CA verifies them, and exits 0 on SIGTERM', async () => {
     const kubeconfig = join(mkdtempSync(join(tmpdir(), 'peerscope-sim-')), 'config');
-    const sim = startSim(['--servers', '2', '--from', 'v1.36-dev', '--to', 'v1.37-dev', '--base-port', '0', '--write-kubeconfig', kubeconfig]);
+    const sim = startSim([
+      '--servers',
+      '2',
+      '--from',
+      'v1.36-dev',
+      '--to',
+      'v1.37-dev',
+      '--base-port',
+      '0',
+      '--write-kubeconfig',
+      kubeconfig,
+    ]);
     await sim.lineMatching(/^kubeconfig/);
     const servers = sim.lines.filter((l) => l.startsWith('sim-')).map((l) => l.split('\t'));
-    expect(servers.map((s) => s.slice(0, 2))).toEqual([['sim-1', 'v1.36-dev'], ['sim-2', 'v1.36-dev']]);
+    expect(servers.map((s) => s.slice(0, 2))).toEqual([
+      ['sim-1', 'v1.36-dev'],
+      ['sim-2', 'v1.36-dev'],
+    ]);
     expect(sim.lines.at(-1)).toContain(`--kubeconfig ${kubeconfig}`);
 
-    const config = parse(readFileSync(kubeconfig, 'utf8')) as { clusters: { cluster: { 'certificate-authority-data': string } }[]; users: { user: { token: string } }[] };
+    const config = parse(readFileSync(kubeconfig, 'utf8')) as {
+      clusters: { cluster: { 'certificate-authority-data': string } }[];
+      users: { user: { token: string } }[];
+    };
     const ca = Buffer.from(config.clusters[0]!.cluster['certificate-authority-data'], 'base64').toString();
     const agent = new Agent({ connect: { ca } });
     try {
       for (const [, , url] of servers) {
         expect(url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
-        const res = await request(`${url}/version`, { dispatcher: agent, headers: { authorization: `Bearer ${config.users[0]!.user.token}` } });
+        const res = await request(`${url}/version`, {
+          dispatcher: agent,
+          headers: { authorization: `Bearer ${config.users[0]!.user.token}` },
+        });
         expect(res.statusCode).toBe(200);
-        expect((await res.body.json() as { gitVersion: string }).gitVersion).toBe('v1.36.0-dev');
+        expect(((await res.body.json()) as { gitVersion: string }).gitVersion).toBe('v1.36.0-dev');
       }
     } finally {
       await agent.close();
@@ -76,12 +96,16 @@ describe('peerscope sim', () => {
     const sim = startSim(['--servers', '2', '--http', '--rollout', '--step-seconds', '0.2']);
     await sim.lineMatching(/^rollout: every server runs v1\.37-dev$/);
     expect(sim.lines.filter((l) => l.startsWith('rollout: sim-'))).toEqual([
-      'rollout: sim-1 draining (v1.36-dev → v1.37-dev)', 'rollout: sim-1 down (v1.36-dev → v1.37-dev)', 'rollout: sim-1 up (v1.36-dev → v1.37-dev)',
-      'rollout: sim-2 draining (v1.36-dev → v1.37-dev)', 'rollout: sim-2 down (v1.36-dev → v1.37-dev)', 'rollout: sim-2 up (v1.36-dev → v1.37-dev)',
+      'rollout: sim-1 draining (v1.36-dev → v1.37-dev)',
+      'rollout: sim-1 down (v1.36-dev → v1.37-dev)',
+      'rollout: sim-1 up (v1.36-dev → v1.37-dev)',
+      'rollout: sim-2 draining (v1.36-dev → v1.37-dev)',
+      'rollout: sim-2 down (v1.36-dev → v1.37-dev)',
+      'rollout: sim-2 up (v1.36-dev → v1.37-dev)',
     ]);
     for (const line of sim.lines.filter((l) => l.startsWith('sim-'))) {
       const res = await request(`${line.split('\t')[2]}/version`);
-      expect((await res.body.json() as { gitVersion: string }).gitVersion).toBe('v1.37.0-dev');
+      expect(((await res.body.json()) as { gitVersion: string }).gitVersion).toBe('v1.37.0-dev');
     }
     sim.child.kill('SIGINT');
     const [code] = await once(sim.child, 'exit');
@@ -90,7 +114,17 @@ describe('peerscope sim', () => {
 
   it('serves a release loaded from captured discovery documents', async () => {
     const dir = join(discoveryFixturesDir, 'v1.37-dev');
-    const sim = startSim(['--http', '--release-file', `mine=${join(dir, 'aggregated_v2.json')}`, '--release-file', `mine=${join(dir, 'api__v1.json')}`, '--release', 'mine', '--release', 'v1.36-dev']);
+    const sim = startSim([
+      '--http',
+      '--release-file',
+      `mine=${join(dir, 'aggregated_v2.json')}`,
+      '--release-file',
+      `mine=${join(dir, 'api__v1.json')}`,
+      '--release',
+      'mine',
+      '--release',
+      'v1.36-dev',
+    ]);
     await sim.lineMatching(/--write-kubeconfig/);
     const [first] = sim.lines.filter((l) => l.startsWith('sim-')).map((l) => l.split('\t'));
     expect(first?.slice(0, 2)).toEqual(['sim-1', 'mine']);
@@ -113,7 +147,10 @@ describe('peerscope sim', () => {
     const missing = join(dir, 'missing.json');
     const invalid = join(dir, 'invalid.json');
     writeFileSync(invalid, '{"kind": "Pod"}');
-    for (const [file, expected] of [[missing, 'cannot read'], [invalid, '/kind']] as const) {
+    for (const [file, expected] of [
+      [missing, 'cannot read'],
+      [invalid, '/kind'],
+    ] as const) {
       const r = runSim(['--release-file', `mine=${file}`, '--release', 'mine']);
       expect(r.status, r.stderr).toBe(2);
       expect(r.stderr.trim().split('\n')).toHaveLength(1);

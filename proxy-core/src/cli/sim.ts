@@ -71,17 +71,31 @@ export function registerSimCommand(program: Command): void {
   program
     .command('sim')
     .description('run simulated kube-apiservers of real Kubernetes releases on loopback, sharing one object store')
-    .addOption(new Option('--release <name>', 'one server at this release (repeat for each server); --rollout goes to the last one').argParser(collect).default([]).conflicts(['servers', 'from', 'to']))
+    .addOption(
+      new Option('--release <name>', 'one server at this release (repeat for each server); --rollout goes to the last one')
+        .argParser(collect)
+        .default([])
+        .conflicts(['servers', 'from', 'to']),
+    )
     .addOption(new Option('--servers <n>', 'N servers at --from (default: 3)').argParser(parseServerCount))
     .addOption(new Option('--from <release>', `the release the servers start at (default: ${DEFAULT_FROM})`))
     .addOption(new Option('--to <release>', `the release --rollout upgrades them to (default: ${DEFAULT_TO})`))
-    .addOption(new Option('--release-file <name=file>', 'a release NAME from captured discovery documents (/apis and /api or /api/v1; repeat for each file), usable in --release, --from and --to').argParser(collectReleaseFile).default(new Map(), 'none'))
+    .addOption(
+      new Option(
+        '--release-file <name=file>',
+        'a release NAME from captured discovery documents (/apis and /api or /api/v1; repeat for each file), usable in --release, --from and --to',
+      )
+        .argParser(collectReleaseFile)
+        .default(new Map(), 'none'),
+    )
     .option('--host <address>', 'listen address', '127.0.0.1')
     .addOption(new Option('--base-port <port>', 'server i listens on base-port + i (0 = free ports)').argParser(parsePort).default(0))
     .option('--http', 'plain HTTP without authentication instead of HTTPS with a generated CA and a token')
     .option('--write-kubeconfig <file>', 'write a kubeconfig with one context per server and the CA')
     .option('--rollout', 'upgrade the servers one at a time to --to (or to the last --release)')
-    .addOption(new Option('--step-seconds <s>', 'seconds each rollout phase (draining, down) lasts').argParser(parsePositiveNumber).default(10))
+    .addOption(
+      new Option('--step-seconds <s>', 'seconds each rollout phase (draining, down) lasts').argParser(parsePositiveNumber).default(10),
+    )
     .addOption(new Option('--traffic <rps>', 'send this many requests per second straight to the servers').argParser(parsePositiveNumber))
     // One line and exit 2 for every bad input, with no help text after it.
     .showHelpAfterError(false)
@@ -114,7 +128,12 @@ export function registerSimCommand(program: Command): void {
         throw err;
       }
 
-      const sim = await startSimCluster({ releases, host: flags.host, basePort: flags.basePort, ...(flags.http ? { http: true } : {}) }).catch((err: NodeJS.ErrnoException) => fail(listenFailure(err, flags)));
+      const sim = await startSimCluster({
+        releases,
+        host: flags.host,
+        basePort: flags.basePort,
+        ...(flags.http ? { http: true } : {}),
+      }).catch((err: NodeJS.ErrnoException) => fail(listenFailure(err, flags)));
       for (const s of sim.servers) {
         const i = s.info();
         console.log(`${i.name}\t${i.release}\t${i.url}`);
@@ -124,15 +143,25 @@ export function registerSimCommand(program: Command): void {
           writeFileSync(flags.writeKubeconfig, sim.kubeconfig(), { mode: 0o600 });
         } catch (err) {
           await sim.close();
-          fail(`--write-kubeconfig ${flags.writeKubeconfig}: cannot write: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+          fail(
+            `--write-kubeconfig ${flags.writeKubeconfig}: cannot write: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+          );
         }
-        console.log(`kubeconfig with one context per server: kubectl --kubeconfig ${flags.writeKubeconfig} --context ${sim.servers[0]!.name} get ns`);
+        console.log(
+          `kubeconfig with one context per server: kubectl --kubeconfig ${flags.writeKubeconfig} --context ${sim.servers[0]!.name} get ns`,
+        );
       } else {
         console.log('add --write-kubeconfig FILE for a kubeconfig with one context per server (and the CA and token)');
       }
 
       const traffic = flags.traffic
-        ? startTraffic({ targets: sim.servers.map((s) => s.info().url), rps: flags.traffic, releases: [...new Set([...releases, target])], ...(sim.ca ? { ca: sim.ca } : {}), ...(sim.token ? { token: sim.token } : {}) })
+        ? startTraffic({
+            targets: sim.servers.map((s) => s.info().url),
+            rps: flags.traffic,
+            releases: [...new Set([...releases, target])],
+            ...(sim.ca ? { ca: sim.ca } : {}),
+            ...(sim.token ? { token: sim.token } : {}),
+          })
         : undefined;
       const abort = new AbortController();
       let rollout: Promise<void> = Promise.resolve();
@@ -164,7 +193,10 @@ function listenFailure(err: NodeJS.ErrnoException & { port?: number; address?: s
 }
 
 function describeTraffic(s: TrafficSummary): string {
-  const statuses = Object.entries(s.byStatus).sort(([a], [b]) => a.localeCompare(b)).map(([code, n]) => `${code === '0' ? 'no answer' : code} ${n}`).join(', ');
+  const statuses = Object.entries(s.byStatus)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([code, n]) => `${code === '0' ? 'no answer' : code} ${n}`)
+    .join(', ');
   return `traffic: ${s.total} requests (${statuses}); 404 for a collection or create ${s.notFound.length}; acknowledged writes ${s.writes.length}`;
 }
 

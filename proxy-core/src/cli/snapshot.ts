@@ -10,16 +10,23 @@ export function registerSnapshotCommands(program: Command): void {
   const snapshot = program.command('snapshot').description('export, compare and read routing snapshots');
   snapshot
     .command('save')
-    .description('save the routing state to a file: of a running `peerscope serve` or `demo` (--from), or of a cluster read directly (--kubeconfig)')
+    .description(
+      'save the routing state to a file: of a running `peerscope serve` or `demo` (--from), or of a cluster read directly (--kubeconfig)',
+    )
     .requiredOption('--out <file>', 'where to write the snapshot')
     .option('--from <url>', 'the local port of the running Peerscope', 'http://127.0.0.1:8001')
-    .option('--kubeconfig <file>', 'take the snapshot directly: find every apiserver of this kubeconfig\'s cluster and read each one\'s discovery (no running Peerscope needed; no routing events)')
+    .option(
+      '--kubeconfig <file>',
+      "take the snapshot directly: find every apiserver of this kubeconfig's cluster and read each one's discovery (no running Peerscope needed; no routing events)",
+    )
     .option('--context <name>', 'with --kubeconfig: the context (default: current-context)')
     .action(async (flags: { out: string; from: string; kubeconfig?: string; context?: string }) => {
       if (flags.context && !flags.kubeconfig) fail('--context needs --kubeconfig');
       const snap = flags.kubeconfig ? await snapshotOfCluster(flags.kubeconfig, flags.context) : await snapshotOfRunning(flags.from);
       writeSnapshotFile(flags.out, snap);
-      console.log(`wrote ${flags.out}: ${snap.servers.length} servers, ${snap.routeTable.rows.length} GVRs (${snap.routeTable.skewed.length} skewed), ${snap.events.length} events`);
+      console.log(
+        `wrote ${flags.out}: ${snap.servers.length} servers, ${snap.routeTable.rows.length} GVRs (${snap.routeTable.skewed.length} skewed), ${snap.events.length} events`,
+      );
     });
   snapshot
     .command('diff')
@@ -29,7 +36,10 @@ export function registerSnapshotCommands(program: Command): void {
     .option('--output <format>', 'text or json', 'text')
     .action((before: string, after: string, flags: { output: string }) => {
       if (flags.output !== 'text' && flags.output !== 'json') fail(`--output ${flags.output}: use text or json`);
-      const d = diffSnapshots(guard(() => readSnapshotFile(before)), guard(() => readSnapshotFile(after)));
+      const d = diffSnapshots(
+        guard(() => readSnapshotFile(before)),
+        guard(() => readSnapshotFile(after)),
+      );
       process.stdout.write(flags.output === 'json' ? JSON.stringify(d, null, 2) + '\n' : formatDiff(d));
     });
   snapshot
@@ -38,7 +48,9 @@ export function registerSnapshotCommands(program: Command): void {
     .argument('<file>')
     .action((file: string) => {
       const s: RoutingSnapshot = guard(() => readSnapshotFile(file));
-      console.log(`${file}: taken ${s.takenAt} from ${s.source.kind}${s.source.context ? ` (${s.source.context})` : ''}, policy ${s.settings.policy}, discovery ${s.settings.discoveryMode}`);
+      console.log(
+        `${file}: taken ${s.takenAt} from ${s.source.kind}${s.source.context ? ` (${s.source.context})` : ''}, policy ${s.settings.policy}, discovery ${s.settings.discoveryMode}`,
+      );
       for (const srv of s.servers) console.log(`  ${srv.name}\t${srv.gitVersion ?? '?'}\t${srv.health}\t${srv.discovery.gvrs.length} GVRs`);
       console.log(`  skewed GVRs: ${s.routeTable.skewed.length ? s.routeTable.skewed.join(', ') : 'none'}`);
     });

@@ -16,8 +16,22 @@ describe('ControlClient', () => {
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     let token = 'revoked';
     let told = 0;
-    const client = new ControlClient({ name: 'a', url, bearerToken: () => token, onUnauthorized: () => { told++; token = 'fresh'; } });
-    const anonymous = new ControlClient({ name: 'b', url, onUnauthorized: () => { told += 100; } });
+    const client = new ControlClient({
+      name: 'a',
+      url,
+      bearerToken: () => token,
+      onUnauthorized: () => {
+        told++;
+        token = 'fresh';
+      },
+    });
+    const anonymous = new ControlClient({
+      name: 'b',
+      url,
+      onUnauthorized: () => {
+        told += 100;
+      },
+    });
     try {
       expect((await client.get('/apis')).status).toBe(401);
       expect(told).toBe(1);

@@ -13,7 +13,10 @@ export interface ControlResponse {
 export class ControlClient {
   private readonly agent: Agent;
 
-  constructor(readonly server: ServerConfig, private readonly timeoutMs = 5_000) {
+  constructor(
+    readonly server: ServerConfig,
+    private readonly timeoutMs = 5_000,
+  ) {
     const tls = {
       ...(server.ca ? { ca: server.ca } : {}),
       ...(server.servername ? { servername: server.servername } : {}),

@@ -45,13 +45,24 @@ describe('exec credential plugins', () => {
     const dir = mkdtempSync(join(tmpdir(), 'cred-'));
     const counter = join(dir, 'count');
     writeFileSync(counter, '');
-    const cmd = plugin(dir, `echo x >> ${counter}
+    const cmd = plugin(
+      dir,
+      `echo x >> ${counter}
 n=$(wc -l < ${counter} | tr -d ' ')
 case "$KUBERNETES_EXEC_INFO" in *'"interactive":false'*) ;; *) exit 3;; esac
-printf '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"%s-%s-%s","expirationTimestamp":"%s"}}' "$1" "$TEAM" "$n" "$EXPIRES"`);
+printf '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"%s-%s-%s","expirationTimestamp":"%s"}}' "$1" "$TEAM" "$n" "$EXPIRES"`,
+    );
     let now = Date.parse('2026-11-23T08:00:00Z');
     const source = new ExecCredentialSource(
-      { apiVersion: 'client.authentication.k8s.io/v1', command: cmd, args: ['tok'], env: [{ name: 'TEAM', value: 'sre' }, { name: 'EXPIRES', value: '2026-11-23T09:00:00Z' }] },
+      {
+        apiVersion: 'client.authentication.k8s.io/v1',
+        command: cmd,
+        args: ['tok'],
+        env: [
+          { name: 'TEAM', value: 'sre' },
+          { name: 'EXPIRES', value: '2026-11-23T09:00:00Z' },
+        ],
+      },
       { env: {}, server: 'https://x', path: '/usr/bin:/bin', now: () => now },
     );
     await source.refresh();
@@ -67,20 +78,41 @@ printf '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential",
   });
 
   it('a missing binary is named, with the install hint', async () => {
-    const source = new ExecCredentialSource({ apiVersion: 'client.authentication.k8s.io/v1beta1', command: 'kubelogin-missing', installHint: 'install kubelogin' }, { env: {}, server: 'https://x', path: '/nonexistent' });
+    const source = new ExecCredentialSource(
+      { apiVersion: 'client.authentication.k8s.io/v1beta1', command: 'kubelogin-missing', installHint: 'install kubelogin' },
+      { env: {}, server: 'https://x', path: '/nonexistent' },
+    );
     await expect(source.refresh()).rejects.toThrow('exec plugin "kubelogin-missing" was not found in PATH: install kubelogin');
   });
 
   it('a plugin that prints garbage or the wrong apiVersion is refused', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cred-'));
-    const garbage = new ExecCredentialSource({ apiVersion: 'client.authentication.k8s.io/v1', command: plugin(dir, 'echo hello') }, { env: {}, server: 'https://x', path: '/usr/bin:/bin' });
+    const garbage = new ExecCredentialSource(
+      { apiVersion: 'client.authentication.k8s.io/v1', command: plugin(dir, 'echo hello') },
+      { env: {}, server: 'https://x', path: '/usr/bin:/bin' },
+    );
     await expect(garbage.refresh()).rejects.toThrow('is not an ExecCredential JSON');
     const dir2 = mkdtempSync(join(tmpdir(), 'cred-'));
-    const wrong = new ExecCredentialSource({ apiVersion: 'client.authentication.k8s.io/v1', command: plugin(dir2, `echo '{"apiVersion":"client.authentication.k8s.io/v1beta1","kind":"ExecCredential","status":{"token":"t"}}'`) }, { env: {}, server: 'https://x', path: '/usr/bin:/bin' });
+    const wrong = new ExecCredentialSource(
+      {
+        apiVersion: 'client.authentication.k8s.io/v1',
+        command: plugin(
+          dir2,
+          `echo '{"apiVersion":"client.authentication.k8s.io/v1beta1","kind":"ExecCredential","status":{"token":"t"}}'`,
+        ),
+      },
+      { env: {}, server: 'https://x', path: '/usr/bin:/bin' },
+    );
     await expect(wrong.refresh()).rejects.toThrow('expected ExecCredential client.authentication.k8s.io/v1');
   });
 
   it('interactiveMode Always is refused up front', () => {
-    expect(() => new ExecCredentialSource({ apiVersion: 'client.authentication.k8s.io/v1', command: 'x', interactiveMode: 'Always' }, { env: {}, server: 'https://x' })).toThrow(CredentialError);
+    expect(
+      () =>
+        new ExecCredentialSource(
+          { apiVersion: 'client.authentication.k8s.io/v1', command: 'x', interactiveMode: 'Always' },
+          { env: {}, server: 'https://x' },
+        ),
+    ).toThrow(CredentialError);
   });
 });

@@ -36,7 +36,9 @@ export function bearerSourceFor(k: ResolvedKubeconfig, env: NodeJS.ProcessEnv = 
     case 'exec':
       return new ExecCredentialSource(c.exec, { env, server: k.server, ...(k.tls.ca ? { ca: k.tls.ca } : {}) });
     case 'basic':
-      throw new CredentialError(`user "${k.userName}" uses basic authentication (username/password), which Kubernetes removed in 1.19; use a token or an exec plugin`);
+      throw new CredentialError(
+        `user "${k.userName}" uses basic authentication (username/password), which Kubernetes removed in 1.19; use a token or an exec plugin`,
+      );
     case 'none':
       return staticSource(undefined);
   }
@@ -110,9 +112,14 @@ export class ExecCredentialSource implements BearerSource {
   private inFlight: Promise<void> | undefined;
   private readonly now: () => number;
 
-  constructor(private readonly exec: ExecConfig, private readonly options: ExecOptions) {
+  constructor(
+    private readonly exec: ExecConfig,
+    private readonly options: ExecOptions,
+  ) {
     if (exec.interactiveMode === 'Always') {
-      throw new CredentialError(`exec plugin "${exec.command}" needs an interactive terminal (interactiveMode: Always), which Peerscope cannot give it; log in with kubectl first or use a plugin that caches its credential`);
+      throw new CredentialError(
+        `exec plugin "${exec.command}" needs an interactive terminal (interactiveMode: Always), which Peerscope cannot give it; log in with kubectl first or use a plugin that caches its credential`,
+      );
     }
     this.now = options.now ?? Date.now;
   }
@@ -144,36 +151,63 @@ export class ExecCredentialSource implements BearerSource {
     const execInfo = {
       apiVersion: e.apiVersion,
       kind: 'ExecCredential',
-      spec: { interactive: false, ...(e.provideClusterInfo ? { cluster: { server: this.options.server, ...(this.options.ca ? { 'certificate-authority-data': Buffer.from(this.options.ca).toString('base64') } : {}) } } : {}) },
+      spec: {
+        interactive: false,
+        ...(e.provideClusterInfo
+          ? {
+              cluster: {
+                server: this.options.server,
+                ...(this.options.ca ? { 'certificate-authority-data': Buffer.from(this.options.ca).toString('base64') } : {}),
+              },
+            }
+          : {}),
+      },
     };
-    const env: NodeJS.ProcessEnv = { ...this.options.env, PATH: this.options.path ?? pluginPath(this.options.env), KUBERNETES_EXEC_INFO: JSON.stringify(execInfo) };
+    const env: NodeJS.ProcessEnv = {
+      ...this.options.env,
+      PATH: this.options.path ?? pluginPath(this.options.env),
+      KUBERNETES_EXEC_INFO: JSON.stringify(execInfo),
+    };
     for (const v of e.env ?? []) env[v.name] = v.value;
     return new Promise((resolve, reject) => {
-      execFile(e.command, e.args ?? [], { env, timeout: this.options.timeoutMs ?? 60_000, maxBuffer: 1024 * 1024 }, (err, stdout, stderr) => {
-        if (err) {
-          const code = (err as NodeJS.ErrnoException).code;
-          if (code === 'ENOENT') {
-            return reject(new CredentialError(`exec plugin "${e.command}" was not found in PATH${e.installHint ? `: ${e.installHint.trim()}` : ''}`));
+      execFile(
+        e.command,
+        e.args ?? [],
+        { env, timeout: this.options.timeoutMs ?? 60_000, maxBuffer: 1024 * 1024 },
+        (err, stdout, stderr) => {
+          if (err) {
+            const code = (err as NodeJS.ErrnoException).code;
+            if (code === 'ENOENT') {
+              return reject(
+                new CredentialError(`exec plugin "${e.command}" was not found in PATH${e.installHint ? `: ${e.installHint.trim()}` : ''}`),
+              );
+            }
+            return reject(
+              new CredentialError(`exec plugin "${e.command}" failed: ${(stderr || err.message).trim().split('\n').slice(-1)[0]}`),
+            );
           }
-          return reject(new CredentialError(`exec plugin "${e.command}" failed: ${(stderr || err.message).trim().split('\n').slice(-1)[0]}`));
-        }
-        let parsed: { apiVersion?: string; kind?: string; status?: ExecStatus };
-        try {
-          parsed = JSON.parse(stdout);
-        } catch {
-          return reject(new CredentialError(`exec plugin "${e.command}" printed something that is not an ExecCredential JSON`));
-        }
-        if (parsed.kind !== 'ExecCredential' || parsed.apiVersion !== e.apiVersion) {
-          return reject(new CredentialError(`exec plugin "${e.command}" returned ${parsed.kind ?? '?'} ${parsed.apiVersion ?? '?'}, expected ExecCredential ${e.apiVersion}`));
-        }
-        const status = parsed.status ?? {};
-        if (!status.token && !(status.clientCertificateData && status.clientKeyData)) {
-          return reject(new CredentialError(`exec plugin "${e.command}" returned neither a token nor a client certificate`));
-        }
-        this.status = status;
-        this.expiresAt = status.expirationTimestamp ? Date.parse(status.expirationTimestamp) : 0;
-        resolve();
-      });
+          let parsed: { apiVersion?: string; kind?: string; status?: ExecStatus };
+          try {
+            parsed = JSON.parse(stdout);
+          } catch {
+            return reject(new CredentialError(`exec plugin "${e.command}" printed something that is not an ExecCredential JSON`));
+          }
+          if (parsed.kind !== 'ExecCredential' || parsed.apiVersion !== e.apiVersion) {
+            return reject(
+              new CredentialError(
+                `exec plugin "${e.command}" returned ${parsed.kind ?? '?'} ${parsed.apiVersion ?? '?'}, expected ExecCredential ${e.apiVersion}`,
+              ),
+            );
+          }
+          const status = parsed.status ?? {};
+          if (!status.token && !(status.clientCertificateData && status.clientKeyData)) {
+            return reject(new CredentialError(`exec plugin "${e.command}" returned neither a token nor a client certificate`));
+          }
+          this.status = status;
+          this.expiresAt = status.expirationTimestamp ? Date.parse(status.expirationTimestamp) : 0;
+          resolve();
+        },
+      );
     });
   }
 }
@@ -190,7 +224,12 @@ export function pluginPath(env: NodeJS.ProcessEnv = process.env): string {
     const shell = env.SHELL;
     if (shell && process.platform !== 'win32') {
       try {
-        loginShellPath = execFileSync(shell, ['-ilc', 'printf %s "$PATH"'], { timeout: 3_000, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() || undefined;
+        loginShellPath =
+          execFileSync(shell, ['-ilc', 'printf %s "$PATH"'], {
+            timeout: 3_000,
+            encoding: 'utf8',
+            stdio: ['ignore', 'pipe', 'ignore'],
+          }).trim() || undefined;
       } catch {
         loginShellPath = undefined;
       }

@@ -9,8 +9,16 @@ const NOW = Date.parse('2026-11-23T08:00:00Z');
 
 function lease(name: string, address: string | undefined, renewedSecondsAgo: number, duration = 3600) {
   return {
-    metadata: { name, labels: { 'apiserver.kubernetes.io/identity': 'kube-apiserver', 'kubernetes.io/hostname': name }, ...(address ? { annotations: { 'kubernetes.io/peer-advertise-address': address } } : {}) },
-    spec: { holderIdentity: `${name}_1`, renewTime: new Date(NOW - renewedSecondsAgo * 1000).toISOString(), leaseDurationSeconds: duration },
+    metadata: {
+      name,
+      labels: { 'apiserver.kubernetes.io/identity': 'kube-apiserver', 'kubernetes.io/hostname': name },
+      ...(address ? { annotations: { 'kubernetes.io/peer-advertise-address': address } } : {}),
+    },
+    spec: {
+      holderIdentity: `${name}_1`,
+      renewTime: new Date(NOW - renewedSecondsAgo * 1000).toISOString(),
+      leaseDurationSeconds: duration,
+    },
   };
 }
 
@@ -30,52 +38,116 @@ function reader(url: string, answers: Record<string, { status: number; body: unk
 const LEASES = '/apis/coordination.k8s.io/v1/namespaces/kube-system/leases';
 const ENDPOINTS = '/api/v1/namespaces/default/endpoints/kubernetes';
 const SLICES = '/apis/discovery.k8s.io/v1/namespaces/default/endpointslices';
-const endpoints = (...addresses: string[]) => ({ subsets: addresses.map((a) => ({ addresses: [{ ip: a.split(':')[0] }], ports: [{ name: 'https', port: Number(a.split(':')[1]) }] })) });
+const endpoints = (...addresses: string[]) => ({
+  subsets: addresses.map((a) => ({ addresses: [{ ip: a.split(':')[0] }], ports: [{ name: 'https', port: Number(a.split(':')[1]) }] })),
+});
 
 describe('findApiservers', () => {
   it('a lease names a server at its advertised address; an expired lease whose address left the endpoints is gone', async () => {
-    const r = await findApiservers(reader('https://lb:6443', {
-      [LEASES]: { status: 200, body: { items: [lease('apiserver-a', '10.0.0.1:6443', 5), lease('apiserver-b', '10.0.0.2:6443', 7200), lease('apiserver-c', '10.0.0.3:6443', 7200)] } },
-      [ENDPOINTS]: { status: 200, body: endpoints('10.0.0.1:6443', '10.0.0.3:6443', '10.0.0.4:6443') },
-    }), 'https://lb:6443', NOW);
+    const r = await findApiservers(
+      reader('https://lb:6443', {
+        [LEASES]: {
+          status: 200,
+          body: {
+            items: [
+              lease('apiserver-a', '10.0.0.1:6443', 5),
+              lease('apiserver-b', '10.0.0.2:6443', 7200),
+              lease('apiserver-c', '10.0.0.3:6443', 7200),
+            ],
+          },
+        },
+        [ENDPOINTS]: { status: 200, body: endpoints('10.0.0.1:6443', '10.0.0.3:6443', '10.0.0.4:6443') },
+      }),
+      'https://lb:6443',
+      NOW,
+    );
     expect(r.servers.map((s) => [s.name, s.url, s.source, s.lease?.expired])).toEqual([
       ['10.0.0.4:6443', 'https://10.0.0.4:6443', 'endpoints', undefined],
       ['apiserver-a', 'https://10.0.0.1:6443', 'lease', false],
       // Expired, but its address is still listed: it runs, and keeps its name.
       ['apiserver-c', 'https://10.0.0.3:6443', 'lease', true],
     ]);
-    expect([...r.expired]).toEqual([['apiserver-b', { url: 'https://10.0.0.2:6443', reason: 'its identity lease expired at 2026-11-23T07:00:00.000Z and its address 10.0.0.2:6443 left the default/kubernetes endpoints' }]]);
+    expect([...r.expired]).toEqual([
+      [
+        'apiserver-b',
+        {
+          url: 'https://10.0.0.2:6443',
+          reason:
+            'its identity lease expired at 2026-11-23T07:00:00.000Z and its address 10.0.0.2:6443 left the default/kubernetes endpoints',
+        },
+      ],
+    ]);
     expect(r.read).toEqual({ leases: true, endpoints: true });
     expect(r.warnings).toEqual([]);
   });
 
   it('Endpoints forbidden: the EndpointSlices give the addresses; leases forbidden: said, and the endpoints serve alone', async () => {
-    const r = await findApiservers(reader('https://lb:6443', {
-      [LEASES]: { status: 403, body: { kind: 'Status', message: 'leases.coordination.k8s.io is forbidden: User "dev" cannot list resource "leases"' } },
-      [ENDPOINTS]: { status: 403, body: { kind: 'Status', message: 'forbidden' } },
-      [SLICES]: { status: 200, body: { items: [{ endpoints: [{ addresses: ['10.0.0.1'] }, { addresses: ['10.0.0.2'], conditions: { ready: false } }], ports: [{ name: 'https', port: 6443 }] }] } },
-    }), 'https://lb:6443', NOW);
+    const r = await findApiservers(
+      reader('https://lb:6443', {
+        [LEASES]: {
+          status: 403,
+          body: { kind: 'Status', message: 'leases.coordination.k8s.io is forbidden: User "dev" cannot list resource "leases"' },
+        },
+        [ENDPOINTS]: { status: 403, body: { kind: 'Status', message: 'forbidden' } },
+        [SLICES]: {
+          status: 200,
+          body: {
+            items: [
+              {
+                endpoints: [{ addresses: ['10.0.0.1'] }, { addresses: ['10.0.0.2'], conditions: { ready: false } }],
+                ports: [{ name: 'https', port: 6443 }],
+              },
+            ],
+          },
+        },
+      }),
+      'https://lb:6443',
+      NOW,
+    );
     expect(r.servers.map((s) => s.name)).toEqual(['10.0.0.1:6443']);
     expect(r.read).toEqual({ leases: false, endpoints: true });
-    expect(r.warnings).toEqual(['cannot read the apiserver identity leases (HTTP 403: leases.coordination.k8s.io is forbidden: User "dev" cannot list resource "leases")']);
+    expect(r.warnings).toEqual([
+      'cannot read the apiserver identity leases (HTTP 403: leases.coordination.k8s.io is forbidden: User "dev" cannot list resource "leases")',
+    ]);
   });
 
-  it('nothing readable: the kubeconfig\'s server alone; a 401 is reported as refused credentials instead', async () => {
-    const forbidden = await findApiservers(reader('https://lb:6443', { [LEASES]: { status: 403, body: {} }, [ENDPOINTS]: { status: 403, body: {} }, [SLICES]: { status: 403, body: {} } }), 'https://lb:6443', NOW);
+  it("nothing readable: the kubeconfig's server alone; a 401 is reported as refused credentials instead", async () => {
+    const forbidden = await findApiservers(
+      reader('https://lb:6443', {
+        [LEASES]: { status: 403, body: {} },
+        [ENDPOINTS]: { status: 403, body: {} },
+        [SLICES]: { status: 403, body: {} },
+      }),
+      'https://lb:6443',
+      NOW,
+    );
     expect(forbidden.servers.map((s) => [s.name, s.source])).toEqual([['lb:6443', 'kubeconfig']]);
-    const refused = await findApiservers(reader('https://lb:6443', { [LEASES]: { status: 401, body: { message: 'Unauthorized' } }, [ENDPOINTS]: { status: 401, body: {} } }), 'https://lb:6443', NOW);
+    const refused = await findApiservers(
+      reader('https://lb:6443', { [LEASES]: { status: 401, body: { message: 'Unauthorized' } }, [ENDPOINTS]: { status: 401, body: {} } }),
+      'https://lb:6443',
+      NOW,
+    );
     expect(refused.unauthorized).toBe('https://lb:6443 answered 401 Unauthorized to a read of the apiserver identity leases');
     expect(refused.servers).toEqual([]);
   });
 
   it('a server that does not answer is skipped for the next one', async () => {
-    const down = reader('https://10.0.0.1:6443', { [LEASES]: new Error('connect ECONNREFUSED 10.0.0.1:6443'), [ENDPOINTS]: new Error('connect ECONNREFUSED 10.0.0.1:6443') });
-    const up = reader('https://10.0.0.2:6443', { [LEASES]: { status: 200, body: { items: [lease('apiserver-a', '10.0.0.1:6443', 5), lease('apiserver-b', '10.0.0.2:6443', 5)] } }, [ENDPOINTS]: { status: 200, body: endpoints('10.0.0.2:6443') } });
+    const down = reader('https://10.0.0.1:6443', {
+      [LEASES]: new Error('connect ECONNREFUSED 10.0.0.1:6443'),
+      [ENDPOINTS]: new Error('connect ECONNREFUSED 10.0.0.1:6443'),
+    });
+    const up = reader('https://10.0.0.2:6443', {
+      [LEASES]: { status: 200, body: { items: [lease('apiserver-a', '10.0.0.1:6443', 5), lease('apiserver-b', '10.0.0.2:6443', 5)] } },
+      [ENDPOINTS]: { status: 200, body: endpoints('10.0.0.2:6443') },
+    });
     const r = await findApiservers([down, up], 'https://10.0.0.1:6443', NOW);
     expect(r.servers.map((s) => s.name)).toEqual(['apiserver-a', 'apiserver-b']);
     expect(r.warnings).toEqual([]);
     // A server that answers one read and drops the other: the next server completes the pair.
-    const half = reader('https://10.0.0.1:6443', { [LEASES]: { status: 200, body: { items: [lease('apiserver-a', '10.0.0.1:6443', 5)] } }, [ENDPOINTS]: new Error('read ECONNRESET') });
+    const half = reader('https://10.0.0.1:6443', {
+      [LEASES]: { status: 200, body: { items: [lease('apiserver-a', '10.0.0.1:6443', 5)] } },
+      [ENDPOINTS]: new Error('read ECONNRESET'),
+    });
     const both = await findApiservers([half, up], 'https://10.0.0.1:6443', NOW);
     expect(both.read).toEqual({ leases: true, endpoints: true });
     expect(both.warnings).toEqual([]);
@@ -83,11 +155,26 @@ describe('findApiservers', () => {
   });
 
   it('an expired lease at an address a live lease now advertises is gone: the machine was replaced under another identity', async () => {
-    const r = await findApiservers(reader('https://lb:6443', {
-      [LEASES]: { status: 200, body: { items: [lease('apiserver-old', '10.0.0.1:6443', 120, 60), lease('apiserver-new', '10.0.0.1:6443', 5, 60), lease('apiserver-b', '10.0.0.2:6443', 5, 60)] } },
-      [ENDPOINTS]: { status: 200, body: endpoints('10.0.0.1:6443', '10.0.0.2:6443') },
-    }), 'https://lb:6443', NOW);
+    const r = await findApiservers(
+      reader('https://lb:6443', {
+        [LEASES]: {
+          status: 200,
+          body: {
+            items: [
+              lease('apiserver-old', '10.0.0.1:6443', 120, 60),
+              lease('apiserver-new', '10.0.0.1:6443', 5, 60),
+              lease('apiserver-b', '10.0.0.2:6443', 5, 60),
+            ],
+          },
+        },
+        [ENDPOINTS]: { status: 200, body: endpoints('10.0.0.1:6443', '10.0.0.2:6443') },
+      }),
+      'https://lb:6443',
+      NOW,
+    );
     expect(r.servers.map((s) => s.name)).toEqual(['apiserver-b', 'apiserver-new']);
-    expect(r.expired.get('apiserver-old')?.reason).toBe('its identity lease expired at 2026-11-23T07:59:00.000Z and another apiserver identity now holds its address 10.0.0.1:6443');
+    expect(r.expired.get('apiserver-old')?.reason).toBe(
+      'its identity lease expired at 2026-11-23T07:59:00.000Z and another apiserver identity now holds its address 10.0.0.1:6443',
+    );
   });
 });

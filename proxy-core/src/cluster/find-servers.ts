@@ -40,11 +40,14 @@ export interface FindResult {
 }
 
 /** Node's codes for a certificate that does not verify against the CA given. */
-const TLS_UNTRUSTED = /\b(UNABLE_TO_VERIFY_LEAF_SIGNATURE|SELF_SIGNED_CERT_IN_CHAIN|DEPTH_ZERO_SELF_SIGNED_CERT|UNABLE_TO_GET_ISSUER_CERT(_LOCALLY)?|CERT_SIGNATURE_FAILURE|CERT_UNTRUSTED|ERR_TLS_CERT_ALTNAME_INVALID|CERT_HAS_EXPIRED)\b/;
+const TLS_UNTRUSTED =
+  /\b(UNABLE_TO_VERIFY_LEAF_SIGNATURE|SELF_SIGNED_CERT_IN_CHAIN|DEPTH_ZERO_SELF_SIGNED_CERT|UNABLE_TO_GET_ISSUER_CERT(_LOCALLY)?|CERT_SIGNATURE_FAILURE|CERT_UNTRUSTED|ERR_TLS_CERT_ALTNAME_INVALID|CERT_HAS_EXPIRED)\b/;
 
-const LEASES = '/apis/coordination.k8s.io/v1/namespaces/kube-system/leases?labelSelector=apiserver.kubernetes.io%2Fidentity%3Dkube-apiserver';
+const LEASES =
+  '/apis/coordination.k8s.io/v1/namespaces/kube-system/leases?labelSelector=apiserver.kubernetes.io%2Fidentity%3Dkube-apiserver';
 const ENDPOINTS = '/api/v1/namespaces/default/endpoints/kubernetes';
-const ENDPOINT_SLICES = '/apis/discovery.k8s.io/v1/namespaces/default/endpointslices?labelSelector=kubernetes.io%2Fservice-name%3Dkubernetes';
+const ENDPOINT_SLICES =
+  '/apis/discovery.k8s.io/v1/namespaces/default/endpointslices?labelSelector=kubernetes.io%2Fservice-name%3Dkubernetes';
 
 interface Lease {
   metadata?: { name?: string; labels?: Record<string, string>; annotations?: Record<string, string> };
@@ -70,7 +73,11 @@ type Read<T> =
  * then, on a refresh, the servers already known: a kubeconfig naming one apiserver that is being
  * upgraded must not blind the refresh), and derives the servers from them.
  */
-export async function findApiservers(clients: ServerReader | readonly ServerReader[], kubeconfigServer: string, now = Date.now()): Promise<FindResult> {
+export async function findApiservers(
+  clients: ServerReader | readonly ServerReader[],
+  kubeconfigServer: string,
+  now = Date.now(),
+): Promise<FindResult> {
   const list = Array.isArray(clients) ? clients : [clients as ServerReader];
   let leases: Read<{ items?: Lease[] }> = { kind: 'error', message: 'no apiserver to ask' };
   let endpoints: Read<string[]> = { kind: 'error', message: 'no apiserver to ask' };
@@ -84,7 +91,9 @@ export async function findApiservers(clients: ServerReader | readonly ServerRead
       if (leases.kind !== 'error') asked = client.server.url;
     }
     if (endpoints.kind === 'error') endpoints = await readEndpointAddresses(client);
-    for (const r of [leases, endpoints]) if (r.kind === 'error' && TLS_UNTRUSTED.test(r.message)) untrusted ??= `${client.server.url} presented a certificate the kubeconfig's certificate-authority does not verify (${r.message})`;
+    for (const r of [leases, endpoints])
+      if (r.kind === 'error' && TLS_UNTRUSTED.test(r.message))
+        untrusted ??= `${client.server.url} presented a certificate the kubeconfig's certificate-authority does not verify (${r.message})`;
     if (leases.kind !== 'error' && endpoints.kind !== 'error') break;
   }
   const result = fromReads(leases, endpoints, kubeconfigServer, asked, now);
@@ -94,7 +103,12 @@ export async function findApiservers(clients: ServerReader | readonly ServerRead
 async function readEndpointAddresses(client: ServerReader): Promise<Read<string[]>> {
   const eps = await readObject<Endpoints>(client, ENDPOINTS);
   if (eps.kind === 'ok') {
-    return { kind: 'ok', value: (eps.value.subsets ?? []).flatMap((s) => (s.addresses ?? []).flatMap((a) => (s.ports ?? []).map((p) => hostPort(a.ip, p.port)))) };
+    return {
+      kind: 'ok',
+      value: (eps.value.subsets ?? []).flatMap((s) =>
+        (s.addresses ?? []).flatMap((a) => (s.ports ?? []).map((p) => hostPort(a.ip, p.port))),
+      ),
+    };
   }
   // Endpoints are deprecated since 1.33 and may be forbidden where EndpointSlices are not.
   if (eps.kind === 'http' && eps.status !== 401) {
@@ -102,8 +116,13 @@ async function readEndpointAddresses(client: ServerReader): Promise<Read<string[
     if (slices.kind === 'ok') {
       return {
         kind: 'ok',
-        value: (slices.value.items ?? []).flatMap((s) => (s.endpoints ?? []).filter((e) => e.conditions?.ready !== false)
-          .flatMap((e) => (e.addresses ?? []).flatMap((ip) => (s.ports ?? []).filter((p) => p.port).map((p) => hostPort(ip, p.port as number))))),
+        value: (slices.value.items ?? []).flatMap((s) =>
+          (s.endpoints ?? [])
+            .filter((e) => e.conditions?.ready !== false)
+            .flatMap((e) =>
+              (e.addresses ?? []).flatMap((ip) => (s.ports ?? []).filter((p) => p.port).map((p) => hostPort(ip, p.port as number))),
+            ),
+        ),
       };
     }
   }
@@ -114,7 +133,13 @@ function hostPort(ip: string, port: number): string {
   return ip.includes(':') ? `[${ip}]:${port}` : `${ip}:${port}`;
 }
 
-function fromReads(leases: Read<{ items?: Lease[] }>, endpoints: Read<string[]>, kubeconfigServer: string, asked: string, now: number): FindResult {
+function fromReads(
+  leases: Read<{ items?: Lease[] }>,
+  endpoints: Read<string[]>,
+  kubeconfigServer: string,
+  asked: string,
+  now: number,
+): FindResult {
   const scheme = new URL(kubeconfigServer).protocol;
   const warnings: string[] = [];
   const servers: FoundServer[] = [];
@@ -123,16 +148,26 @@ function fromReads(leases: Read<{ items?: Lease[] }>, endpoints: Read<string[]>,
   const listed = new Set(endpoints.kind === 'ok' ? endpoints.value : []);
   let unauthorized: string | undefined;
   const problem = (what: string, r: Exclude<Read<unknown>, { kind: 'ok' }>) => {
-    if (r.kind === 'http' && r.status === 401) unauthorized ??= `${asked} answered 401 Unauthorized to a read of ${what}${r.message && r.message !== 'Unauthorized' ? `: ${r.message}` : ''}`;
-    warnings.push(r.kind === 'http' ? `cannot read ${what} (HTTP ${r.status}${r.message ? `: ${r.message}` : ''})` : `cannot read ${what}: ${r.message}`);
+    if (r.kind === 'http' && r.status === 401)
+      unauthorized ??= `${asked} answered 401 Unauthorized to a read of ${what}${r.message && r.message !== 'Unauthorized' ? `: ${r.message}` : ''}`;
+    warnings.push(
+      r.kind === 'http'
+        ? `cannot read ${what} (HTTP ${r.status}${r.message ? `: ${r.message}` : ''})`
+        : `cannot read ${what}: ${r.message}`,
+    );
   };
 
   if (leases.kind !== 'ok') problem('the apiserver identity leases', leases);
-  const items = leases.kind === 'ok' ? leases.value.items ?? [] : [];
+  const items = leases.kind === 'ok' ? (leases.value.items ?? []) : [];
   // Addresses a live (unexpired) identity lease advertises: an expired lease at one of them is a
   // server replaced by another identity at the same address (a machine rebuilt under a new
   // hostname keeps its IP and port, so the endpoints still list the address).
-  const liveAddresses = new Set(items.filter((l) => !leaseExpired(l, now)).map((l) => l.metadata?.annotations?.['kubernetes.io/peer-advertise-address']).filter((a): a is string => !!a));
+  const liveAddresses = new Set(
+    items
+      .filter((l) => !leaseExpired(l, now))
+      .map((l) => l.metadata?.annotations?.['kubernetes.io/peer-advertise-address'])
+      .filter((a): a is string => !!a),
+  );
   for (const lease of items) {
     const name = lease.metadata?.name;
     const holder = lease.spec?.holderIdentity;
@@ -143,21 +178,34 @@ function fromReads(leases: Read<{ items?: Lease[] }>, endpoints: Read<string[]>,
     const expiresAt = renew ? Date.parse(renew) + (lease.spec?.leaseDurationSeconds ?? 3600) * 1000 : undefined;
     const isExpired = expiresAt !== undefined && expiresAt < now;
     if (!address || !/^[^\s/]+:\d+$/.test(address)) {
-      warnings.push(`lease ${name} has no kubernetes.io/peer-advertise-address annotation (the feature gate is off); its address comes from the endpoints`);
+      warnings.push(
+        `lease ${name} has no kubernetes.io/peer-advertise-address annotation (the feature gate is off); its address comes from the endpoints`,
+      );
       continue;
     }
     // Kubernetes keeps an expired lease as a peer until its GC deletes it (rule §4.2). Peerscope calls
     // the server gone once its address has also left the endpoints: nothing then says it still runs.
     if (isExpired && endpoints.kind === 'ok' && !listed.has(address)) {
-      expired.set(name, { url: `${scheme}//${address}`, reason: `its identity lease expired at ${new Date(expiresAt).toISOString()} and its address ${address} left the default/kubernetes endpoints` });
+      expired.set(name, {
+        url: `${scheme}//${address}`,
+        reason: `its identity lease expired at ${new Date(expiresAt).toISOString()} and its address ${address} left the default/kubernetes endpoints`,
+      });
       continue;
     }
     if (isExpired && liveAddresses.has(address)) {
-      expired.set(name, { url: `${scheme}//${address}`, reason: `its identity lease expired at ${new Date(expiresAt).toISOString()} and another apiserver identity now holds its address ${address}` });
+      expired.set(name, {
+        url: `${scheme}//${address}`,
+        reason: `its identity lease expired at ${new Date(expiresAt).toISOString()} and another apiserver identity now holds its address ${address}`,
+      });
       continue;
     }
     claimed.add(address);
-    const leaseInfo = { holderIdentity: holder, ...(renew ? { renewTime: renew } : {}), expired: isExpired, ...(lease.metadata?.labels?.['kubernetes.io/hostname'] ? { hostname: lease.metadata.labels['kubernetes.io/hostname'] } : {}) };
+    const leaseInfo = {
+      holderIdentity: holder,
+      ...(renew ? { renewTime: renew } : {}),
+      expired: isExpired,
+      ...(lease.metadata?.labels?.['kubernetes.io/hostname'] ? { hostname: lease.metadata.labels['kubernetes.io/hostname'] } : {}),
+    };
     servers.push({ name, url: `${scheme}//${address}`, source: 'lease', address, lease: leaseInfo });
   }
 
@@ -170,7 +218,9 @@ function fromReads(leases: Read<{ items?: Lease[] }>, endpoints: Read<string[]>,
   }
 
   if (servers.length === 0 && !unauthorized) {
-    warnings.push(`no apiserver found from leases or endpoints; routing through the kubeconfig's server ${kubeconfigServer} only (everything is local)`);
+    warnings.push(
+      `no apiserver found from leases or endpoints; routing through the kubeconfig's server ${kubeconfigServer} only (everything is local)`,
+    );
     const host = new URL(kubeconfigServer).host;
     servers.push({ name: host, url: kubeconfigServer, source: 'kubeconfig', address: host });
   }

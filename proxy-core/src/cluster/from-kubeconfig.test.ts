@@ -34,7 +34,13 @@ describe('servers from a kubeconfig', () => {
   });
 
   it('--server NAME=URL adds or overrides a peer', async () => {
-    const found = await serversFromKubeconfig({ kubeconfig, overrides: [{ name: 'apiserver-sim-1', url: 'https://127.0.0.1:1' }, { name: 'extra', url: 'https://127.0.0.1:2' }] });
+    const found = await serversFromKubeconfig({
+      kubeconfig,
+      overrides: [
+        { name: 'apiserver-sim-1', url: 'https://127.0.0.1:1' },
+        { name: 'extra', url: 'https://127.0.0.1:2' },
+      ],
+    });
     expect(found.servers.find((s) => s.name === 'apiserver-sim-1')?.url).toBe('https://127.0.0.1:1');
     expect(found.servers.map((s) => s.name)).toContain('extra');
   });
@@ -43,9 +49,16 @@ describe('servers from a kubeconfig', () => {
     const wrong = join(mkdtempSync(join(tmpdir(), 'kc-')), 'config');
     const other = await startSimCluster({ releases: [loadRelease('v1.36-dev')] });
     // The other cluster's CA, this cluster's servers.
-    writeFileSync(wrong, sim.kubeconfig().replace(/certificate-authority-data: .*/g, `certificate-authority-data: ${Buffer.from(other.ca ?? '').toString('base64')}`));
+    writeFileSync(
+      wrong,
+      sim
+        .kubeconfig()
+        .replace(/certificate-authority-data: .*/g, `certificate-authority-data: ${Buffer.from(other.ca ?? '').toString('base64')}`),
+    );
     await other.close();
     // Nothing could be read from any server: the error names the server and says what to fix.
-    await expect(serversFromKubeconfig({ kubeconfig: wrong })).rejects.toThrow(/^https:\/\/127\.0\.0\.1:\d+ presented a certificate the kubeconfig's certificate-authority does not verify \(.*(certificate|verify).*\): Peerscope always verifies apiserver certificates/);
+    await expect(serversFromKubeconfig({ kubeconfig: wrong })).rejects.toThrow(
+      /^https:\/\/127\.0\.0\.1:\d+ presented a certificate the kubeconfig's certificate-authority does not verify \(.*(certificate|verify).*\): Peerscope always verifies apiserver certificates/,
+    );
   });
 });

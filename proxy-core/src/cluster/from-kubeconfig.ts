@@ -36,7 +36,10 @@ export async function serversFromKubeconfig(options: FromKubeconfigOptions): Pro
   const warnings: string[] = [];
   const notes: string[] = [];
   if (kubeconfig.tls.insecureSkipVerify) {
-    throw new PeerscopeError('PEERSCOPE_ERR_KUBECONFIG', `${kubeconfig.files.join(', ')}: cluster "${kubeconfig.clusterName}" sets insecure-skip-tls-verify; Peerscope always verifies apiserver certificates: give the cluster's certificate-authority instead`);
+    throw new PeerscopeError(
+      'PEERSCOPE_ERR_KUBECONFIG',
+      `${kubeconfig.files.join(', ')}: cluster "${kubeconfig.clusterName}" sets insecure-skip-tls-verify; Peerscope always verifies apiserver certificates: give the cluster's certificate-authority instead`,
+    );
   }
   const credentials = bearerSourceFor(kubeconfig, env);
   await credentials.refresh();
@@ -53,7 +56,9 @@ export async function serversFromKubeconfig(options: FromKubeconfigOptions): Pro
     }
     if (proxy && !shownProxies.has(proxy.href)) {
       shownProxies.add(proxy.href);
-      notes.push(`connecting through the proxy ${redactProxy(proxy)} (${kubeconfig.proxyUrl ? 'the kubeconfig\'s proxy-url' : 'HTTPS_PROXY / HTTP_PROXY'})`);
+      notes.push(
+        `connecting through the proxy ${redactProxy(proxy)} (${kubeconfig.proxyUrl ? "the kubeconfig's proxy-url" : 'HTTPS_PROXY / HTTP_PROXY'})`,
+      );
     }
     return proxy?.href;
   };
@@ -103,10 +108,15 @@ export async function serversFromKubeconfig(options: FromKubeconfigOptions): Pro
 
   const first = await find([]);
   if (first.unauthorized) {
-    throw new CredentialError(`${first.unauthorized}: the cluster refused the credentials of user "${kubeconfig.userName || '(none)'}" of context "${kubeconfig.contextName}" (${describeCredential(kubeconfig)})`);
+    throw new CredentialError(
+      `${first.unauthorized}: the cluster refused the credentials of user "${kubeconfig.userName || '(none)'}" of context "${kubeconfig.contextName}" (${describeCredential(kubeconfig)})`,
+    );
   }
   if (first.untrusted && first.servers.every((s) => s.source === 'kubeconfig')) {
-    throw new PeerscopeError('PEERSCOPE_ERR_KUBECONFIG', `${first.untrusted}: Peerscope always verifies apiserver certificates; give cluster "${kubeconfig.clusterName}" the CA that signed them (certificate-authority in ${kubeconfig.files.join(', ')})`);
+    throw new PeerscopeError(
+      'PEERSCOPE_ERR_KUBECONFIG',
+      `${first.untrusted}: Peerscope always verifies apiserver certificates; give cluster "${kubeconfig.clusterName}" the CA that signed them (certificate-authority in ${kubeconfig.files.join(', ')})`,
+    );
   }
   warnings.push(...first.warnings);
 
@@ -115,7 +125,13 @@ export async function serversFromKubeconfig(options: FromKubeconfigOptions): Pro
       const readers = known.filter((k) => k.ready && k.reader).map((k) => k.reader as ServerReader);
       const r = await find(readers);
       if (r.unauthorized) {
-        return { servers: overrides(), gone: new Map(), warnings: [`${r.unauthorized}: the credentials of user "${kubeconfig.userName}" are refused now; the server list is kept as it was`] };
+        return {
+          servers: overrides(),
+          gone: new Map(),
+          warnings: [
+            `${r.unauthorized}: the credentials of user "${kubeconfig.userName}" are refused now; the server list is kept as it was`,
+          ],
+        };
       }
       if (!r.read.leases && !r.read.endpoints) return { servers: overrides(), gone: new Map(), warnings: r.warnings };
       const servers = withOverrides(r.servers.map((f) => base(f.name, f.url, f.source)));
@@ -133,7 +149,7 @@ export async function serversFromKubeconfig(options: FromKubeconfigOptions): Pro
             if (r.read.endpoints) gone.set(name, `its address ${name} left the default/kubernetes endpoints`);
             break;
           case 'kubeconfig':
-            if (!fallbackOnly) gone.set(name, 'the cluster\'s apiservers were found from the leases and endpoints');
+            if (!fallbackOnly) gone.set(name, "the cluster's apiservers were found from the leases and endpoints");
             break;
           default:
             // --server flags and other sources are the operator's: never judged gone.

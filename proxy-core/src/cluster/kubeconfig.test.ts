@@ -53,7 +53,11 @@ describe('kubeconfig loading, like kubectl', () => {
     const file = write(dir(), 'config', basic());
     const k = loadKubeconfig({ kubeconfig: file });
     expect(k).toMatchObject({
-      contextName: 'prod', clusterName: 'prod-cluster', userName: 'admin', namespace: 'kube-system', server: 'https://10.0.0.1:6443',
+      contextName: 'prod',
+      clusterName: 'prod-cluster',
+      userName: 'admin',
+      namespace: 'kube-system',
+      server: 'https://10.0.0.1:6443',
       tls: { ca: 'CA PEM', servername: 'kubernetes.default.svc', insecureSkipVerify: false },
       credential: { kind: 'token', token: 'secret-token' },
     });
@@ -61,8 +65,16 @@ describe('kubeconfig loading, like kubectl', () => {
 
   it('KUBECONFIG is a path list: the first file to define a name or current-context wins; missing files are skipped', () => {
     const d = dir();
-    const first = write(d, 'a', `current-context: dev\ncontexts:\n- name: dev\n  context: {cluster: dev, user: dev}\nclusters:\n- name: dev\n  cluster: {server: "https://dev:6443"}\n`);
-    const second = write(d, 'b', basic().replace('current-context: prod', 'current-context: prod') + `- name: dev\n  user:\n    tokenFile: ./dev-token\n`);
+    const first = write(
+      d,
+      'a',
+      `current-context: dev\ncontexts:\n- name: dev\n  context: {cluster: dev, user: dev}\nclusters:\n- name: dev\n  cluster: {server: "https://dev:6443"}\n`,
+    );
+    const second = write(
+      d,
+      'b',
+      basic().replace('current-context: prod', 'current-context: prod') + `- name: dev\n  user:\n    tokenFile: ./dev-token\n`,
+    );
     const files = kubeconfigFiles({ env: { KUBECONFIG: [first, join(d, 'missing'), second].join(delimiter) } });
     expect(files).toEqual([first, join(d, 'missing'), second]);
     const k = loadKubeconfig({ env: { KUBECONFIG: files.join(delimiter) } });
@@ -81,7 +93,13 @@ describe('kubeconfig loading, like kubectl', () => {
     write(d, 'ca.crt', 'CA FROM FILE');
     write(d, 'client.crt', 'CERT');
     write(d, 'client.key', 'KEY');
-    const file = write(d, 'config', basic().replace(/certificate-authority-data: .*/, 'certificate-authority: ca.crt').replace('token: secret-token', 'client-certificate: client.crt\n    client-key: client.key'));
+    const file = write(
+      d,
+      'config',
+      basic()
+        .replace(/certificate-authority-data: .*/, 'certificate-authority: ca.crt')
+        .replace('token: secret-token', 'client-certificate: client.crt\n    client-key: client.key'),
+    );
     const k = loadKubeconfig({ kubeconfig: file });
     expect(k.tls.ca).toBe('CA FROM FILE');
     expect(k.clientCert).toEqual({ cert: 'CERT', key: 'KEY' });
@@ -103,7 +121,9 @@ describe('kubeconfig loading, like kubectl', () => {
 
     it('a missing context lists the known ones', () => {
       const file = write(dir(), 'config', basic());
-      expect(errorOf(() => loadKubeconfig({ kubeconfig: file, context: 'stage' })).message).toBe('--context: context "stage" is not defined; the kubeconfig has prod');
+      expect(errorOf(() => loadKubeconfig({ kubeconfig: file, context: 'stage' })).message).toBe(
+        '--context: context "stage" is not defined; the kubeconfig has prod',
+      );
     });
 
     it('a cluster without server names its line', () => {
@@ -121,7 +141,11 @@ describe('kubeconfig loading, like kubectl', () => {
     });
 
     it('malformed base64 data names the field', () => {
-      const file = write(dir(), 'config', basic().replace(/certificate-authority-data: .*/, 'certificate-authority-data: "@@not base64@@"'));
+      const file = write(
+        dir(),
+        'config',
+        basic().replace(/certificate-authority-data: .*/, 'certificate-authority-data: "@@not base64@@"'),
+      );
       const e = errorOf(() => loadKubeconfig({ kubeconfig: file }));
       expect(e.message).toContain('certificate-authority-data is not valid base64');
       expect(e.where.line).toBe(8);
@@ -129,28 +153,59 @@ describe('kubeconfig loading, like kubectl', () => {
 
     it('a context naming an undefined cluster or user', () => {
       const file = write(dir(), 'config', basic().replace('cluster: prod-cluster', 'cluster: nowhere'));
-      expect(errorOf(() => loadKubeconfig({ kubeconfig: file })).message).toMatch(/context "prod" names cluster "nowhere", which is not defined/);
+      expect(errorOf(() => loadKubeconfig({ kubeconfig: file })).message).toMatch(
+        /context "prod" names cluster "nowhere", which is not defined/,
+      );
       const file2 = write(dir(), 'config', basic().replace('user: admin', 'user: ghost'));
       expect(errorOf(() => loadKubeconfig({ kubeconfig: file2 })).message).toMatch(/names user "ghost", which is not defined/);
     });
 
     it('auth-provider is refused with a hint to use exec', () => {
       const file = write(dir(), 'config', basic().replace('token: secret-token', 'auth-provider:\n      name: gcp'));
-      expect(errorOf(() => loadKubeconfig({ kubeconfig: file })).message).toContain('uses auth-provider "gcp", which Peerscope does not support');
+      expect(errorOf(() => loadKubeconfig({ kubeconfig: file })).message).toContain(
+        'uses auth-provider "gcp", which Peerscope does not support',
+      );
     });
 
     it('a SOCKS or malformed proxy-url names its line, without the proxy credentials', () => {
-      const socks = write(dir(), 'config', basic().replace('    tls-server-name: kubernetes.default.svc\n', '    tls-server-name: kubernetes.default.svc\n    proxy-url: socks5://ops:hunter2@bastion:1080\n'));
+      const socks = write(
+        dir(),
+        'config',
+        basic().replace(
+          '    tls-server-name: kubernetes.default.svc\n',
+          '    tls-server-name: kubernetes.default.svc\n    proxy-url: socks5://ops:hunter2@bastion:1080\n',
+        ),
+      );
       const e = errorOf(() => loadKubeconfig({ kubeconfig: socks }));
-      expect(e.message).toBe(`${socks}:10:1: cluster "prod-cluster": proxy-url socks5://***@bastion:1080: SOCKS proxies are not supported by Peerscope; use an http:// or https:// (CONNECT) proxy`);
-      const bad = write(dir(), 'config', basic().replace('    tls-server-name: kubernetes.default.svc\n', '    tls-server-name: kubernetes.default.svc\n    proxy-url: "http://[oops"\n'));
-      expect(errorOf(() => loadKubeconfig({ kubeconfig: bad })).message).toContain(':10:1: cluster "prod-cluster": proxy-url "http://[oops" is not a URL');
-      const good = write(dir(), 'config', basic().replace('    tls-server-name: kubernetes.default.svc\n', '    tls-server-name: kubernetes.default.svc\n    proxy-url: http://bastion:3128\n'));
+      expect(e.message).toBe(
+        `${socks}:10:1: cluster "prod-cluster": proxy-url socks5://***@bastion:1080: SOCKS proxies are not supported by Peerscope; use an http:// or https:// (CONNECT) proxy`,
+      );
+      const bad = write(
+        dir(),
+        'config',
+        basic().replace(
+          '    tls-server-name: kubernetes.default.svc\n',
+          '    tls-server-name: kubernetes.default.svc\n    proxy-url: "http://[oops"\n',
+        ),
+      );
+      expect(errorOf(() => loadKubeconfig({ kubeconfig: bad })).message).toContain(
+        ':10:1: cluster "prod-cluster": proxy-url "http://[oops" is not a URL',
+      );
+      const good = write(
+        dir(),
+        'config',
+        basic().replace(
+          '    tls-server-name: kubernetes.default.svc\n',
+          '    tls-server-name: kubernetes.default.svc\n    proxy-url: http://bastion:3128\n',
+        ),
+      );
       expect(loadKubeconfig({ kubeconfig: good }).proxyUrl).toBe('http://bastion:3128');
     });
 
     it('an explicit --kubeconfig that does not exist', () => {
-      expect(errorOf(() => loadKubeconfig({ kubeconfig: '/nonexistent/kubeconfig' })).message).toBe('/nonexistent/kubeconfig: cannot read the kubeconfig: ENOENT');
+      expect(errorOf(() => loadKubeconfig({ kubeconfig: '/nonexistent/kubeconfig' })).message).toBe(
+        '/nonexistent/kubeconfig: cannot read the kubeconfig: ENOENT',
+      );
     });
 
     it('no current-context and no --context', () => {

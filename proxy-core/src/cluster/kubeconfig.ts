@@ -11,40 +11,47 @@ import { KubeconfigError, jsonPointer } from '../util/input-error.js';
 
 const namedCluster = z.object({
   name: z.string().min(1),
-  cluster: z.object({
-    server: z.string({ error: 'a cluster needs a server' }).min(1, 'a cluster needs a server'),
-    'certificate-authority': z.string().optional(),
-    'certificate-authority-data': z.string().optional(),
-    'insecure-skip-tls-verify': z.boolean().optional(),
-    'tls-server-name': z.string().optional(),
-    'proxy-url': z.string().optional(),
-  }).passthrough(),
+  cluster: z
+    .object({
+      server: z.string({ error: 'a cluster needs a server' }).min(1, 'a cluster needs a server'),
+      'certificate-authority': z.string().optional(),
+      'certificate-authority-data': z.string().optional(),
+      'insecure-skip-tls-verify': z.boolean().optional(),
+      'tls-server-name': z.string().optional(),
+      'proxy-url': z.string().optional(),
+    })
+    .passthrough(),
 });
 
-const execConfig = z.object({
-  apiVersion: z.enum(['client.authentication.k8s.io/v1', 'client.authentication.k8s.io/v1beta1']),
-  command: z.string().min(1),
-  args: z.array(z.string()).nullish(),
-  env: z.array(z.object({ name: z.string(), value: z.string() })).nullish(),
-  interactiveMode: z.enum(['Never', 'IfAvailable', 'Always']).optional(),
-  installHint: z.string().optional(),
-  provideClusterInfo: z.boolean().optional(),
-}).passthrough();
+const execConfig = z
+  .object({
+    apiVersion: z.enum(['client.authentication.k8s.io/v1', 'client.authentication.k8s.io/v1beta1']),
+    command: z.string().min(1),
+    args: z.array(z.string()).nullish(),
+    env: z.array(z.object({ name: z.string(), value: z.string() })).nullish(),
+    interactiveMode: z.enum(['Never', 'IfAvailable', 'Always']).optional(),
+    installHint: z.string().optional(),
+    provideClusterInfo: z.boolean().optional(),
+  })
+  .passthrough();
 
 const namedUser = z.object({
   name: z.string().min(1),
-  user: z.object({
-    token: z.string().optional(),
-    tokenFile: z.string().optional(),
-    'client-certificate': z.string().optional(),
-    'client-certificate-data': z.string().optional(),
-    'client-key': z.string().optional(),
-    'client-key-data': z.string().optional(),
-    username: z.string().optional(),
-    password: z.string().optional(),
-    exec: execConfig.optional(),
-    'auth-provider': z.object({ name: z.string() }).passthrough().optional(),
-  }).passthrough().nullish(),
+  user: z
+    .object({
+      token: z.string().optional(),
+      tokenFile: z.string().optional(),
+      'client-certificate': z.string().optional(),
+      'client-certificate-data': z.string().optional(),
+      'client-key': z.string().optional(),
+      'client-key-data': z.string().optional(),
+      username: z.string().optional(),
+      password: z.string().optional(),
+      exec: execConfig.optional(),
+      'auth-provider': z.object({ name: z.string() }).passthrough().optional(),
+    })
+    .passthrough()
+    .nullish(),
 });
 
 const namedContext = z.object({
@@ -52,12 +59,14 @@ const namedContext = z.object({
   context: z.object({ cluster: z.string().min(1), user: z.string().optional(), namespace: z.string().optional() }).passthrough(),
 });
 
-const kubeconfigSchema = z.object({
-  'current-context': z.string().optional(),
-  clusters: z.array(namedCluster).nullish(),
-  users: z.array(namedUser).nullish(),
-  contexts: z.array(namedContext).nullish(),
-}).passthrough();
+const kubeconfigSchema = z
+  .object({
+    'current-context': z.string().optional(),
+    clusters: z.array(namedCluster).nullish(),
+    users: z.array(namedUser).nullish(),
+    contexts: z.array(namedContext).nullish(),
+  })
+  .passthrough();
 
 export type ExecConfig = z.infer<typeof execConfig>;
 
@@ -104,7 +113,9 @@ export function kubeconfigFiles(options: LoadOptions = {}): string[] {
   const env = options.env ?? process.env;
   if (env.KUBECONFIG) {
     const seen = new Set<string>();
-    return env.KUBECONFIG.split(delimiter).filter((p) => p && !seen.has(p) && seen.add(p)).map((p) => resolve(p));
+    return env.KUBECONFIG.split(delimiter)
+      .filter((p) => p && !seen.has(p) && seen.add(p))
+      .map((p) => resolve(p));
   }
   return [join(options.home ?? homedir(), '.kube', 'config')];
 }
@@ -134,7 +145,11 @@ export function loadKubeconfig(options: LoadOptions = {}): ResolvedKubeconfig {
     const yamlError = doc.errors[0];
     if (yamlError) {
       const pos = yamlError.linePos?.[0];
-      throw new KubeconfigError(file, `not valid YAML: ${(yamlError.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '')}`, pos ? { line: pos.line, column: pos.col } : {});
+      throw new KubeconfigError(
+        file,
+        `not valid YAML: ${(yamlError.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '')}`,
+        pos ? { line: pos.line, column: pos.col } : {},
+      );
     }
     const lineOf = (path: readonly PropertyKey[]) => {
       for (let p = [...path]; p.length > 0; p = p.slice(0, -1)) {
@@ -147,7 +162,11 @@ export function loadKubeconfig(options: LoadOptions = {}): ResolvedKubeconfig {
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
       const line = lineOf(issue.path);
-      throw new KubeconfigError(file, `${issue.message} (at ${jsonPointer(issue.path)})`, line ? { line, column: 1 } : { pointer: jsonPointer(issue.path) });
+      throw new KubeconfigError(
+        file,
+        `${issue.message} (at ${jsonPointer(issue.path)})`,
+        line ? { line, column: 1 } : { pointer: jsonPointer(issue.path) },
+      );
     }
     const cfg = parsed.data;
     const add = <T extends { name: string }>(map: Map<string, Entry<T>>, list: T[] | null | undefined, key: string) =>
@@ -167,44 +186,73 @@ export function loadKubeconfig(options: LoadOptions = {}): ResolvedKubeconfig {
   const ctx = contexts.get(contextName);
   if (!ctx) {
     const known = [...contexts.keys()];
-    throw new KubeconfigError(options.context ? '--context' : current?.file ?? where, `context "${contextName}" is not defined${known.length ? `; the kubeconfig has ${known.join(', ')}` : ''}`);
+    throw new KubeconfigError(
+      options.context ? '--context' : (current?.file ?? where),
+      `context "${contextName}" is not defined${known.length ? `; the kubeconfig has ${known.join(', ')}` : ''}`,
+    );
   }
   const cluster = clusters.get(ctx.value.context.cluster);
   if (!cluster) {
-    throw new KubeconfigError(ctx.file, `context "${contextName}" names cluster "${ctx.value.context.cluster}", which is not defined`, at(ctx, ['context', 'cluster']));
+    throw new KubeconfigError(
+      ctx.file,
+      `context "${contextName}" names cluster "${ctx.value.context.cluster}", which is not defined`,
+      at(ctx, ['context', 'cluster']),
+    );
   }
   const userName = ctx.value.context.user ?? '';
   const user = userName ? users.get(userName) : undefined;
-  if (userName && !user) throw new KubeconfigError(ctx.file, `context "${contextName}" names user "${userName}", which is not defined`, at(ctx, ['context', 'user']));
+  if (userName && !user)
+    throw new KubeconfigError(
+      ctx.file,
+      `context "${contextName}" names user "${userName}", which is not defined`,
+      at(ctx, ['context', 'user']),
+    );
 
   const c = cluster.value.cluster;
   const baseDir = dirname(cluster.file);
   const ca = c['certificate-authority-data']
     ? decodeBase64(c['certificate-authority-data'], cluster, ['cluster', 'certificate-authority-data'])
-    : c['certificate-authority'] ? readRelative(c['certificate-authority'], baseDir, cluster, ['cluster', 'certificate-authority']) : undefined;
+    : c['certificate-authority']
+      ? readRelative(c['certificate-authority'], baseDir, cluster, ['cluster', 'certificate-authority'])
+      : undefined;
   const u = user?.value.user ?? {};
   let clientCert: ResolvedKubeconfig['clientCert'];
   if (user && (u['client-certificate'] || u['client-certificate-data'])) {
     const ubase = dirname(user.file);
-    const cert = u['client-certificate-data'] ? decodeBase64(u['client-certificate-data'], user, ['user', 'client-certificate-data']) : readRelative(u['client-certificate']!, ubase, user, ['user', 'client-certificate']);
-    const keyText = u['client-key-data'] ? decodeBase64(u['client-key-data'], user, ['user', 'client-key-data']) : u['client-key'] ? readRelative(u['client-key'], ubase, user, ['user', 'client-key']) : undefined;
+    const cert = u['client-certificate-data']
+      ? decodeBase64(u['client-certificate-data'], user, ['user', 'client-certificate-data'])
+      : readRelative(u['client-certificate']!, ubase, user, ['user', 'client-certificate']);
+    const keyText = u['client-key-data']
+      ? decodeBase64(u['client-key-data'], user, ['user', 'client-key-data'])
+      : u['client-key']
+        ? readRelative(u['client-key'], ubase, user, ['user', 'client-key'])
+        : undefined;
     if (!keyText) throw new KubeconfigError(user.file, `user "${userName}" has a client certificate but no client-key`, at(user, ['user']));
     clientCert = { cert, key: keyText };
   }
   if (user && u['auth-provider']) {
-    throw new KubeconfigError(user.file, `user "${userName}" uses auth-provider "${u['auth-provider'].name}", which Peerscope does not support (kubectl dropped it too); use an exec credential plugin`, at(user, ['user', 'auth-provider']));
+    throw new KubeconfigError(
+      user.file,
+      `user "${userName}" uses auth-provider "${u['auth-provider'].name}", which Peerscope does not support (kubectl dropped it too); use an exec credential plugin`,
+      at(user, ['user', 'auth-provider']),
+    );
   }
   let credential: ResolvedKubeconfig['credential'] = { kind: 'none' };
   if (u.exec) credential = { kind: 'exec', exec: u.exec, baseDir: dirname(user!.file) };
   else if (u.token) credential = { kind: 'token', token: u.token };
-  else if (u.tokenFile) credential = { kind: 'tokenFile', path: isAbsolute(u.tokenFile) ? u.tokenFile : resolve(dirname(user!.file), u.tokenFile) };
+  else if (u.tokenFile)
+    credential = { kind: 'tokenFile', path: isAbsolute(u.tokenFile) ? u.tokenFile : resolve(dirname(user!.file), u.tokenFile) };
   else if (u.username && u.password) credential = { kind: 'basic', username: u.username, password: u.password };
 
   let server: URL;
   try {
     server = new URL(c.server);
   } catch {
-    throw new KubeconfigError(cluster.file, `cluster "${cluster.value.name}" has server "${c.server}", which is not a URL`, at(cluster, ['cluster', 'server']));
+    throw new KubeconfigError(
+      cluster.file,
+      `cluster "${cluster.value.name}" has server "${c.server}", which is not a URL`,
+      at(cluster, ['cluster', 'server']),
+    );
   }
   if (c['proxy-url']) {
     try {
@@ -251,6 +299,10 @@ function readRelative(path: string, baseDir: string, entry: Entry<unknown>, sub:
   try {
     return readFileSync(full, 'utf8');
   } catch (err) {
-    throw new KubeconfigError(entry.file, `${String(sub[sub.length - 1])} ${full}: cannot read: ${(err as NodeJS.ErrnoException).code ?? String(err)}`, at(entry, sub));
+    throw new KubeconfigError(
+      entry.file,
+      `${String(sub[sub.length - 1])} ${full}: cannot read: ${(err as NodeJS.ErrnoException).code ?? String(err)}`,
+      at(entry, sub),
+    );
   }
 }

@@ -17,10 +17,10 @@ export function ownMvpExposition(statuses: readonly PeerStatus[]): string {
   const withMvp = statuses.filter((s) => s.ownMvp);
   if (withMvp.length === 0) return '';
   const lines = [
-    '# HELP peerscope_apiserver_own_mvp Each apiserver\'s own Mixed Version Proxy as Peerscope tells it from outside (1 on the verdict it has: on, off, unknown).',
+    "# HELP peerscope_apiserver_own_mvp Each apiserver's own Mixed Version Proxy as Peerscope tells it from outside (1 on the verdict it has: on, off, unknown).",
     '# TYPE peerscope_apiserver_own_mvp gauge',
     ...withMvp.map((s) => `peerscope_apiserver_own_mvp{${labels(s.name, { verdict: s.ownMvp!.verdict })}} 1`),
-    '# HELP peerscope_apiserver_own_proxy_metrics Whether each apiserver\'s own peer-proxy counters were read from its /metrics (1 on the state: exposed, not-exposed, forbidden, unreadable, not-read).',
+    "# HELP peerscope_apiserver_own_proxy_metrics Whether each apiserver's own peer-proxy counters were read from its /metrics (1 on the state: exposed, not-exposed, forbidden, unreadable, not-read).",
     '# TYPE peerscope_apiserver_own_proxy_metrics gauge',
     ...withMvp.map((s) => `peerscope_apiserver_own_proxy_metrics{${labels(s.name, { state: s.ownMvp!.metrics.state })}} 1`),
   ];
@@ -31,8 +31,20 @@ export function ownMvpExposition(statuses: readonly PeerStatus[]): string {
       for (const x of pick(s)) lines.push(`${name}{${labels(s.name, x.labels)}} ${x.value}`);
     }
   };
-  family('peerscope_apiserver_rerouted_request_total', 'apiserver_rerouted_request_total as each apiserver\'s own /metrics gives it: requests its own peer proxy sent to a peer.', (s) => s.ownMvp!.metrics.rerouted);
-  family('peerscope_apiserver_peer_proxy_errors_total', 'apiserver_peer_proxy_errors_total as each apiserver\'s own /metrics gives it.', (s) => s.ownMvp!.metrics.proxyErrors);
-  family('peerscope_apiserver_peer_discovery_sync_errors_total', 'apiserver_peer_discovery_sync_errors_total as each apiserver\'s own /metrics gives it.', (s) => s.ownMvp!.metrics.discoverySyncErrors);
+  family(
+    'peerscope_apiserver_rerouted_request_total',
+    "apiserver_rerouted_request_total as each apiserver's own /metrics gives it: requests its own peer proxy sent to a peer.",
+    (s) => s.ownMvp!.metrics.rerouted,
+  );
+  family(
+    'peerscope_apiserver_peer_proxy_errors_total',
+    "apiserver_peer_proxy_errors_total as each apiserver's own /metrics gives it.",
+    (s) => s.ownMvp!.metrics.proxyErrors,
+  );
+  family(
+    'peerscope_apiserver_peer_discovery_sync_errors_total',
+    "apiserver_peer_discovery_sync_errors_total as each apiserver's own /metrics gives it.",
+    (s) => s.ownMvp!.metrics.discoverySyncErrors,
+  );
   return lines.join('\n') + '\n';
 }

@@ -9,7 +9,11 @@
 import type { OwnMvp, OwnProxyMetrics } from '../../contract/own-mvp.js';
 
 const GATE_HOOK = 'poststarthook/peer-endpoint-reconciler-controller';
-const PROXY_HOOKS = ['poststarthook/mixed-version-proxy-handler', 'poststarthook/local-discovery-cache-sync', 'poststarthook/peer-discovery-workers'];
+const PROXY_HOOKS = [
+  'poststarthook/mixed-version-proxy-handler',
+  'poststarthook/local-discovery-cache-sync',
+  'poststarthook/peer-discovery-workers',
+];
 /** A check every kube-apiserver lists: without it, the body was not a kube-apiserver's verbose readyz. */
 const ANY_KUBE_HOOK = 'poststarthook/start-apiserver-admission-initializer';
 
@@ -28,7 +32,15 @@ export interface OwnMvpInput {
   readonly metrics: OwnProxyMetrics;
 }
 
-export const NOT_READ: OwnProxyMetrics = { state: 'not-read', rerouted: [], reroutedTotal: 0, proxyErrors: [], proxyErrorsTotal: 0, discoverySyncErrors: [], discoverySyncErrorsTotal: 0 };
+export const NOT_READ: OwnProxyMetrics = {
+  state: 'not-read',
+  rerouted: [],
+  reroutedTotal: 0,
+  proxyErrors: [],
+  proxyErrorsTotal: 0,
+  discoverySyncErrors: [],
+  discoverySyncErrorsTotal: 0,
+};
 
 export function ownMvpOf(input: OwnMvpInput): OwnMvp {
   const checks = input.readyChecks;
@@ -37,21 +49,34 @@ export function ownMvpOf(input: OwnMvpInput): OwnMvp {
   const gate = !known ? 'unknown' : checks.includes(GATE_HOOK) ? 'yes' : 'no';
   const proxy = !known ? 'unknown' : PROXY_HOOKS.some((h) => checks.includes(h)) ? 'yes' : 'no';
   if (known) {
-    evidence.push(gate === 'yes' ? `/readyz lists ${GATE_HOOK} (the UnknownVersionInteroperabilityProxy gate is on)` : `/readyz lists no ${GATE_HOOK} (the UnknownVersionInteroperabilityProxy gate is off)`);
-    if (gate === 'yes') evidence.push(proxy === 'yes' ? `/readyz lists ${PROXY_HOOKS[0]} (the peer proxy runs)` : `/readyz lists no ${PROXY_HOOKS[0]} (no peer proxy: --peer-ca-file is not set)`);
+    evidence.push(
+      gate === 'yes'
+        ? `/readyz lists ${GATE_HOOK} (the UnknownVersionInteroperabilityProxy gate is on)`
+        : `/readyz lists no ${GATE_HOOK} (the UnknownVersionInteroperabilityProxy gate is off)`,
+    );
+    if (gate === 'yes')
+      evidence.push(
+        proxy === 'yes'
+          ? `/readyz lists ${PROXY_HOOKS[0]} (the peer proxy runs)`
+          : `/readyz lists no ${PROXY_HOOKS[0]} (no peer proxy: --peer-ca-file is not set)`,
+      );
   } else if (checks !== undefined) {
-    evidence.push('/readyz?verbose lists none of kube-apiserver\'s post-start hooks: not a kube-apiserver, or one whose checks cannot be read');
+    evidence.push(
+      "/readyz?verbose lists none of kube-apiserver's post-start hooks: not a kube-apiserver, or one whose checks cannot be read",
+    );
   }
-  if (input.advertisedAddress) evidence.push(`its identity lease advertises ${input.advertisedAddress} to peers (kubernetes.io/peer-advertise-address)`);
+  if (input.advertisedAddress)
+    evidence.push(`its identity lease advertises ${input.advertisedAddress} to peers (kubernetes.io/peer-advertise-address)`);
   const peerCaFile = gate === 'no' ? 'unknown' : proxy;
   const who = input.name;
   let verdict: OwnMvp['verdict'];
   let summary: string;
   if (gate === 'unknown') {
     verdict = 'unknown';
-    summary = checks === undefined
-      ? `${who}'s own Mixed Version Proxy: not known yet (no readable /readyz?verbose)`
-      : `${who}'s own Mixed Version Proxy: cannot tell (its /readyz?verbose names no kube-apiserver checks)`;
+    summary =
+      checks === undefined
+        ? `${who}'s own Mixed Version Proxy: not known yet (no readable /readyz?verbose)`
+        : `${who}'s own Mixed Version Proxy: cannot tell (its /readyz?verbose names no kube-apiserver checks)`;
   } else if (gate === 'no') {
     verdict = 'off';
     summary = `${who}'s own Mixed Version Proxy is off: the UnknownVersionInteroperabilityProxy feature gate is off${gateDefaultNote(input.gitVersion)}`;
@@ -63,7 +88,8 @@ export function ownMvpOf(input: OwnMvpInput): OwnMvp {
     summary = `${who}'s own Mixed Version Proxy is on: it reroutes what it cannot serve to a peer${input.advertisedAddress ? ` and is reached at ${input.advertisedAddress}` : ''}`;
   }
   // The counters exist only where a peer proxy counts: elsewhere they are "not exposed", never zero.
-  const metrics = verdict === 'on' || input.metrics.state !== 'exposed' ? input.metrics : { ...input.metrics, state: 'not-exposed' as const };
+  const metrics =
+    verdict === 'on' || input.metrics.state !== 'exposed' ? input.metrics : { ...input.metrics, state: 'not-exposed' as const };
   return {
     verdict,
     summary,

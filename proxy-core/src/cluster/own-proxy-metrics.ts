@@ -26,7 +26,8 @@ export function parseOwnProxyMetrics(text: string, readAt = Date.now()): OwnProx
     const family = m && wanted.get(m[1] as string);
     if (!m || !family) continue;
     const labels: Record<string, string> = {};
-    for (const l of (m[2] ?? '').matchAll(LABEL)) labels[l[1] as string] = (l[2] as string).replace(/\\(.)/g, (_, c: string) => (c === 'n' ? '\n' : c));
+    for (const l of (m[2] ?? '').matchAll(LABEL))
+      labels[l[1] as string] = (l[2] as string).replace(/\\(.)/g, (_, c: string) => (c === 'n' ? '\n' : c));
     const value = Number(m[3]);
     if (Number.isFinite(value)) series[family].push({ labels, value });
   }
@@ -44,13 +45,25 @@ export function parseOwnProxyMetrics(text: string, readAt = Date.now()): OwnProx
 }
 
 export async function readOwnProxyMetrics(client: ServerReader): Promise<OwnProxyMetrics> {
-  const empty = { rerouted: [], reroutedTotal: 0, proxyErrors: [], proxyErrorsTotal: 0, discoverySyncErrors: [], discoverySyncErrorsTotal: 0 };
+  const empty = {
+    rerouted: [],
+    reroutedTotal: 0,
+    proxyErrors: [],
+    proxyErrorsTotal: 0,
+    discoverySyncErrors: [],
+    discoverySyncErrorsTotal: 0,
+  };
   const readAt = Date.now();
   try {
     const res = await client.get('/metrics', { accept: 'text/plain;version=0.0.4' });
     if (res.status === 200) return parseOwnProxyMetrics(res.body, readAt);
     if (res.status === 401 || res.status === 403) {
-      return { state: 'forbidden', readAt, error: `GET /metrics answered ${res.status}: the credentials may not read the server's metrics (RBAC: nonResourceURLs /metrics, verb get)`, ...empty };
+      return {
+        state: 'forbidden',
+        readAt,
+        error: `GET /metrics answered ${res.status}: the credentials may not read the server's metrics (RBAC: nonResourceURLs /metrics, verb get)`,
+        ...empty,
+      };
     }
     return { state: 'unreadable', readAt, error: `GET /metrics answered ${res.status}`, ...empty };
   } catch (err) {

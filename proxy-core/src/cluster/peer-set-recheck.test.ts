@@ -8,7 +8,17 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PeerSet } from './peer-set.js';
 
-const APIS = JSON.stringify({ apiVersion: 'apidiscovery.k8s.io/v2', kind: 'APIGroupDiscoveryList', metadata: {}, items: [{ metadata: { name: 'resource.k8s.io' }, versions: [{ version: 'v1', resources: [{ resource: 'deviceclasses', scope: 'Cluster', verbs: ['list'] }] }] }] });
+const APIS = JSON.stringify({
+  apiVersion: 'apidiscovery.k8s.io/v2',
+  kind: 'APIGroupDiscoveryList',
+  metadata: {},
+  items: [
+    {
+      metadata: { name: 'resource.k8s.io' },
+      versions: [{ version: 'v1', resources: [{ resource: 'deviceclasses', scope: 'Cluster', verbs: ['list'] }] }],
+    },
+  ],
+});
 const API = JSON.stringify({ apiVersion: 'apidiscovery.k8s.io/v2', kind: 'APIGroupDiscoveryList', metadata: {}, items: [] });
 
 function apiserver(): Server {

@@ -53,7 +53,14 @@ export function publishCoreEvents(core: Core, sim: SimController | undefined, ba
     const now = Date.now();
     if (pendingCount > 0) {
       const events = pending.length > maxBatchEvents ? pending.slice(-maxBatchEvents) : pending;
-      emit({ type: 'routing', events, counts: pendingCounts, count: pendingCount, windowMs: now - windowStart, lastSeq: core.telemetry.lastSeq });
+      emit({
+        type: 'routing',
+        events,
+        counts: pendingCounts,
+        count: pendingCount,
+        windowMs: now - windowStart,
+        lastSeq: core.telemetry.lastSeq,
+      });
     }
     startWindow(now);
   };

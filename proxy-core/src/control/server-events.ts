@@ -3,7 +3,12 @@ import type { ServerResponse } from 'node:http';
 import type { CoreClient, CoreEvent } from '../../contract/client.js';
 
 export function openEventStream(res: ServerResponse, client: CoreClient, heartbeatMs: number, streams: Set<ServerResponse>): void {
-  res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+  res.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-store',
+    connection: 'keep-alive',
+    'x-accel-buffering': 'no',
+  });
   res.write('retry: 2000\n\n');
   streams.add(res);
   // A client too slow to read loses routing batches (it is told how many), never peer or table news.

@@ -23,11 +23,14 @@ interface Reply {
 
 function call(port: number, path: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Reply> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port, path, method: init.method ?? 'GET', headers: { host: `127.0.0.1:${port}`, ...init.headers } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
-    });
+    const req = httpRequest(
+      { host: '127.0.0.1', port, path, method: init.method ?? 'GET', headers: { host: `127.0.0.1:${port}`, ...init.headers } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+      },
+    );
     req.on('error', reject);
     req.end(init.body);
   });
@@ -41,12 +44,22 @@ describe('control host', () => {
   let coreUrl: string;
 
   const rpc = (method: string, args: unknown = {}, headers: Record<string, string> = {}) =>
-    call(control.port, `/api/rpc/${method}`, { method: 'POST', headers: { authorization: `Bearer ${control.token}`, 'content-type': 'application/json', ...headers }, body: JSON.stringify(args) });
+    call(control.port, `/api/rpc/${method}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${control.token}`, 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(args),
+    });
 
   beforeAll(async () => {
     sim = await startSimCluster({ releases: [loadRelease('v1.36-dev'), loadRelease('v1.37-dev')] });
     core = createCore({
-      servers: sim.servers.map((s) => ({ name: s.name, url: s.info().url, source: 'sim' as const, ca: sim.ca!, bearerToken: () => sim.token })),
+      servers: sim.servers.map((s) => ({
+        name: s.name,
+        url: s.info().url,
+        source: 'sim' as const,
+        ca: sim.ca!,
+        bearerToken: () => sim.token,
+      })),
       listen: { port: 0 },
       probeIntervalMs: 200,
     });
@@ -70,7 +83,11 @@ describe('control host', () => {
   });
 
   it('refuses API calls without the token or with a wrong one', async () => {
-    const missing = await call(control.port, '/api/rpc/getOverview', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const missing = await call(control.port, '/api/rpc/getOverview', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(missing.status).toBe(401);
     const wrong = await rpc('getOverview', {}, { authorization: `Bearer ${control.token.slice(0, -1)}x` });
     expect(wrong.status).toBe(401);
@@ -98,9 +115,17 @@ describe('control host', () => {
   it('refuses whatever a web page could send it, on every path and method, the token notwithstanding (issue 20)', async () => {
     const port = control.port;
     const marks: Record<string, string>[] = [
-      { origin: 'http://evil.example' }, { origin: 'null' }, { origin: 'NULL' }, { origin: `http://localhost:${port}` }, { origin: `https://127.0.0.1:${port}` },
-      { origin: `http://127.0.0.1:${port}, http://evil.example` }, { 'sec-fetch-site': 'cross-site' }, { 'sec-fetch-site': 'same-site' }, { 'sec-fetch-site': 'Cross-Site' },
-      { 'sec-fetch-site': 'same-origin, cross-site' }, { origin: `http://127.0.0.1:${port}`, 'sec-fetch-site': 'cross-site' },
+      { origin: 'http://evil.example' },
+      { origin: 'null' },
+      { origin: 'NULL' },
+      { origin: `http://localhost:${port}` },
+      { origin: `https://127.0.0.1:${port}` },
+      { origin: `http://127.0.0.1:${port}, http://evil.example` },
+      { 'sec-fetch-site': 'cross-site' },
+      { 'sec-fetch-site': 'same-site' },
+      { 'sec-fetch-site': 'Cross-Site' },
+      { 'sec-fetch-site': 'same-origin, cross-site' },
+      { origin: `http://127.0.0.1:${port}`, 'sec-fetch-site': 'cross-site' },
     ];
     const asked: Array<{ method: string; path: string; headers?: Record<string, string>; body?: string }> = [
       { method: 'GET', path: '/api/events' },
@@ -113,13 +138,28 @@ describe('control host', () => {
     ];
     for (const a of asked) {
       for (const mark of marks) {
-        const r = await call(port, a.path, { method: a.method, headers: { authorization: `Bearer ${control.token}`, ...a.headers, ...mark }, ...(a.body ? { body: a.body } : {}) });
+        const r = await call(port, a.path, {
+          method: a.method,
+          headers: { authorization: `Bearer ${control.token}`, ...a.headers, ...mark },
+          ...(a.body ? { body: a.body } : {}),
+        });
         expect(r.status, `${a.method} ${a.path} ${JSON.stringify(mark)}`).toBe(403);
       }
     }
     // Without a token, a form's text/plain POST or another method gets nothing either.
-    expect((await call(port, '/api/rpc/setPolicy', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{"policy":"random"}' })).status).toBe(401);
-    expect((await call(port, '/api/rpc/setPolicy', { method: 'POST', headers: { authorization: `Bearer ${control.token}`, 'content-type': 'text/plain' }, body: '{"policy":"random"}' })).status).toBe(415);
+    expect(
+      (await call(port, '/api/rpc/setPolicy', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{"policy":"random"}' }))
+        .status,
+    ).toBe(401);
+    expect(
+      (
+        await call(port, '/api/rpc/setPolicy', {
+          method: 'POST',
+          headers: { authorization: `Bearer ${control.token}`, 'content-type': 'text/plain' },
+          body: '{"policy":"random"}',
+        })
+      ).status,
+    ).toBe(415);
     for (const method of ['PUT', 'DELETE', 'PATCH', 'OPTIONS']) expect((await call(port, '/', { method })).status, method).toBe(405);
     expect((await call(port, '/api/rpc/getOverview', { method: 'DELETE' })).status).toBe(401);
     // None of it changed a setting.
@@ -128,7 +168,13 @@ describe('control host', () => {
     // The page itself, opened from the URL typed or clicked in a terminal, and its own calls pass.
     expect((await call(port, '/', { headers: { 'sec-fetch-site': 'none', 'sec-fetch-mode': 'navigate' } })).status).toBe(200);
     expect((await rpc('getOverview', {}, { origin: `http://127.0.0.1:${port}`, 'sec-fetch-site': 'same-origin' })).status).toBe(200);
-    expect((await call(port, '/', { headers: { host: `localhost:${port}`, origin: `http://localhost:${port}`, 'sec-fetch-site': 'same-origin' } })).status).toBe(200);
+    expect(
+      (
+        await call(port, '/', {
+          headers: { host: `localhost:${port}`, origin: `http://localhost:${port}`, 'sec-fetch-site': 'same-origin' },
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it('serves the renderer with the strict CSP, and the CSP on API answers too', async () => {
@@ -173,14 +219,42 @@ describe('control host', () => {
   it('reads snapshot files and compares snapshots for the UI, with bodies as large as a snapshot can be', async () => {
     const taken = routingSnapshotSchema.parse(JSON.parse((await rpc('takeSnapshot')).body));
     // A snapshot of a large cluster: several MB of text, far over the 64 KiB of the other calls.
-    const big = { ...taken, events: Array.from({ length: 20_000 }, (_, i) => ({ ...(taken.events[0] ?? { at: 1, userAgent: 'kubectl/v1.32', method: 'GET', verb: 'list', path: '/api/v1/pods', group: '', version: 'v1', resource: 'pods', subresource: '', namespace: '', handling: 'sim-1', answeredBy: 'sim-1', outcome: 'local' as const, status: 200, latencyMs: 1, bytesIn: 0, bytesOut: 1 }), seq: i + 1 })) };
+    const big = {
+      ...taken,
+      events: Array.from({ length: 20_000 }, (_, i) => ({
+        ...(taken.events[0] ?? {
+          at: 1,
+          userAgent: 'kubectl/v1.32',
+          method: 'GET',
+          verb: 'list',
+          path: '/api/v1/pods',
+          group: '',
+          version: 'v1',
+          resource: 'pods',
+          subresource: '',
+          namespace: '',
+          handling: 'sim-1',
+          answeredBy: 'sim-1',
+          outcome: 'local' as const,
+          status: 200,
+          latencyMs: 1,
+          bytesIn: 0,
+          bytesOut: 1,
+        }),
+        seq: i + 1,
+      })),
+    };
     const text = serializeSnapshot(big);
     expect(text.length).toBeGreaterThan(4 * 1024 * 1024);
     const read = snapshotReadResultSchema.parse(JSON.parse((await rpc('readSnapshot', { text, file: 'big.json' })).body));
     expect(read.ok && read.snapshot.events.length).toBe(20_000);
-    const broken = snapshotReadResultSchema.parse(JSON.parse((await rpc('readSnapshot', { text: text.slice(0, 1000), file: 'cut.json' })).body));
+    const broken = snapshotReadResultSchema.parse(
+      JSON.parse((await rpc('readSnapshot', { text: text.slice(0, 1000), file: 'cut.json' })).body),
+    );
     expect(broken).toMatchObject({ ok: false, error: { file: 'cut.json', reason: 'syntax' } });
-    const huge = snapshotReadResultSchema.parse(JSON.parse((await rpc('readSnapshot', { text: '', file: 'huge.json', size: 50 * 1024 * 1024 })).body));
+    const huge = snapshotReadResultSchema.parse(
+      JSON.parse((await rpc('readSnapshot', { text: '', file: 'huge.json', size: 50 * 1024 * 1024 })).body),
+    );
     expect(huge).toMatchObject({ ok: false, error: { reason: 'too-large' } });
     const after = { ...taken, servers: taken.servers.map((s) => ({ ...s, gitVersion: 'v1.37.0-dev' })) };
     const diff = snapshotDiffSchema.parse(JSON.parse((await rpc('compareSnapshots', { before: big, after })).body));
@@ -188,18 +262,27 @@ describe('control host', () => {
     // Arguments are checked: a snapshot that is not one is a 400 naming the field.
     const bad = await rpc('compareSnapshots', { before: taken, after: { ...taken, kind: 'PodList' } });
     expect(bad.status).toBe(400);
-    expect(JSON.parse(bad.body).error).toMatchObject({ code: 'PEERSCOPE_ERR_INVALID_ARGUMENTS', message: expect.stringContaining('after.kind') });
+    expect(JSON.parse(bad.body).error).toMatchObject({
+      code: 'PEERSCOPE_ERR_INVALID_ARGUMENTS',
+      message: expect.stringContaining('after.kind'),
+    });
     // The other calls keep their small limit; a snapshot call over its own limit gets a 413 it can show.
     expect((await rpc('setPolicy', { policy: 'x'.repeat(70 * 1024) })).status).toBe(413);
     const over = await rpc('readSnapshot', { text: 'x'.repeat(2 * MAX_SNAPSHOT_BYTES + 1024 * 1024), file: 'over.json' });
     expect(over.status).toBe(413);
-    expect(JSON.parse(over.body).error).toMatchObject({ code: 'PEERSCOPE_ERR_BODY_TOO_LARGE', message: expect.stringMatching(/^the body exceeds \d+ bytes$/) });
+    expect(JSON.parse(over.body).error).toMatchObject({
+      code: 'PEERSCOPE_ERR_BODY_TOO_LARGE',
+      message: expect.stringMatching(/^the body exceeds \d+ bytes$/),
+    });
   }, 60_000);
 
   it('streams routing events in batches over SSE', async () => {
     const events: CoreEvent[] = [];
     const controller = new AbortController();
-    const response = await fetch(`${control.origin}/api/events`, { headers: { authorization: `Bearer ${control.token}` }, signal: controller.signal });
+    const response = await fetch(`${control.origin}/api/events`, {
+      headers: { authorization: `Bearer ${control.token}` },
+      signal: controller.signal,
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toContain('text/event-stream');
     const reading = (async () => {
@@ -211,14 +294,20 @@ describe('control host', () => {
         while ((end = buffer.indexOf('\n\n')) >= 0) {
           const frame = buffer.slice(0, end);
           buffer = buffer.slice(end + 2);
-          const data = frame.split('\n').filter((l) => l.startsWith('data: ')).map((l) => l.slice(6)).join('\n');
+          const data = frame
+            .split('\n')
+            .filter((l) => l.startsWith('data: '))
+            .map((l) => l.slice(6))
+            .join('\n');
           if (data) events.push(coreEventSchema.parse(JSON.parse(data)));
         }
       }
     })().catch(() => undefined);
     // A GVR only v1.37 serves, asked many times: half land on sim-1 and are rerouted.
     const gvrOnlyNew = (await service.getRouteTable()).rows.find((r) => r.servers.length === 1 && r.servers[0] === 'sim-2')!;
-    const path = gvrOnlyNew.group ? `/apis/${gvrOnlyNew.group}/${gvrOnlyNew.version}/${gvrOnlyNew.resource}` : `/api/${gvrOnlyNew.version}/${gvrOnlyNew.resource}`;
+    const path = gvrOnlyNew.group
+      ? `/apis/${gvrOnlyNew.group}/${gvrOnlyNew.version}/${gvrOnlyNew.resource}`
+      : `/api/${gvrOnlyNew.version}/${gvrOnlyNew.resource}`;
     for (let i = 0; i < 20; i++) await (await fetch(`${coreUrl}${path}`)).arrayBuffer();
     const deadline = Date.now() + 10_000;
     const routed = () => events.flatMap((e) => (e.type === 'routing' ? e.events : []));
@@ -238,7 +327,25 @@ describe('control host', () => {
     try {
       // Recorded synchronously: no batch window can close in between.
       for (let i = 0; i < 1_000; i++) {
-        core.telemetry.record({ at: Date.now(), userAgent: 'test', method: 'GET', verb: 'list', path: '/api/v1/pods', group: '', version: 'v1', resource: 'pods', subresource: '', namespace: '', handling: 'sim-1', answeredBy: 'sim-1', outcome: i % 10 === 0 ? 'rerouted' : 'local', status: 200, latencyMs: 1, bytesIn: 0, bytesOut: 0 });
+        core.telemetry.record({
+          at: Date.now(),
+          userAgent: 'test',
+          method: 'GET',
+          verb: 'list',
+          path: '/api/v1/pods',
+          group: '',
+          version: 'v1',
+          resource: 'pods',
+          subresource: '',
+          namespace: '',
+          handling: 'sim-1',
+          answeredBy: 'sim-1',
+          outcome: i % 10 === 0 ? 'rerouted' : 'local',
+          status: 200,
+          latencyMs: 1,
+          bytesIn: 0,
+          bytesOut: 0,
+        });
       }
       const deadline = Date.now() + 10_000;
       while (!received.some((e) => e.type === 'routing') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
@@ -254,18 +361,24 @@ describe('control host', () => {
 
   it('drops the subscription when the browser goes away', async () => {
     let open = 0;
-    const counting = { ...service, subscribe: (l: (e: CoreEvent) => void) => {
-      open++;
-      const off = service.subscribe(l);
-      return () => {
-        open--;
-        off();
-      };
-    } };
+    const counting = {
+      ...service,
+      subscribe: (l: (e: CoreEvent) => void) => {
+        open++;
+        const off = service.subscribe(l);
+        return () => {
+          open--;
+          off();
+        };
+      },
+    };
     const host = await startControlServer({ client: counting, rendererDir: '/nonexistent' });
     try {
       const controller = new AbortController();
-      const response = await fetch(`${host.origin}/api/events`, { headers: { authorization: `Bearer ${host.token}` }, signal: controller.signal });
+      const response = await fetch(`${host.origin}/api/events`, {
+        headers: { authorization: `Bearer ${host.token}` },
+        signal: controller.signal,
+      });
       expect(response.status).toBe(200);
       expect(open).toBe(1);
       controller.abort();

@@ -62,7 +62,8 @@ export interface ControlServer {
 
 export async function startControlServer(options: ControlServerOptions): Promise<ControlServer> {
   const host = options.host ?? '127.0.0.1';
-  if (!LOOPBACK_HOSTS.has(host)) throw new PeerscopeError('PEERSCOPE_ERR_LISTEN', `the control host listens on loopback only, not on ${host}`);
+  if (!LOOPBACK_HOSTS.has(host))
+    throw new PeerscopeError('PEERSCOPE_ERR_LISTEN', `the control host listens on loopback only, not on ${host}`);
   const rendererDir = resolve(options.rendererDir ?? defaultRendererDir());
   const { token, digest: tokenDigest } = newToken();
   const heartbeatMs = options.heartbeatMs ?? 15_000;
@@ -79,12 +80,14 @@ export async function startControlServer(options: ControlServerOptions): Promise
       if (!allowedHosts().has(hostHeader)) return sendError(res, 403, 'PEERSCOPE_ERR_REFUSED', 'this host name is not allowed');
       // The local port's own rule: an Origin other than this page's own (http://<the Host sent>), null,
       // or a Sec-Fetch-Site of cross-site or same-site is a web page elsewhere.
-      if (checkOrigin(req.headers, hostHeader, [])) return sendError(res, 403, 'PEERSCOPE_ERR_REFUSED', 'requests from other origins are refused');
+      if (checkOrigin(req.headers, hostHeader, []))
+        return sendError(res, 403, 'PEERSCOPE_ERR_REFUSED', 'requests from other origins are refused');
 
       const url = new URL(req.url ?? '/', 'http://localhost');
       if (url.pathname.startsWith('/api/')) {
         res.setHeader('cache-control', 'no-store');
-        if (!authorized(req.headers.authorization, tokenDigest)) return sendError(res, 401, 'PEERSCOPE_ERR_REFUSED', 'a valid token is required: open the URL peerscope printed');
+        if (!authorized(req.headers.authorization, tokenDigest))
+          return sendError(res, 401, 'PEERSCOPE_ERR_REFUSED', 'a valid token is required: open the URL peerscope printed');
         if (url.pathname === '/api/events' && req.method === 'GET') return openEventStream(res, options.client, heartbeatMs, streams);
         const rpc = /^\/api\/rpc\/([A-Za-z]+)$/.exec(url.pathname);
         if (rpc && req.method === 'POST') return void handleCall(req, res, rpc[1]!);
@@ -101,7 +104,8 @@ export async function startControlServer(options: ControlServerOptions): Promise
   async function handleCall(req: IncomingMessage, res: ServerResponse, name: string): Promise<void> {
     if (!isMethodOf(coreClientMethods, name)) return sendError(res, 404, 'PEERSCOPE_ERR_NO_METHOD', `no method ${name}`);
     const method: CoreClientMethod = name;
-    if (!(req.headers['content-type'] ?? '').startsWith('application/json')) return sendError(res, 415, 'PEERSCOPE_ERR_BODY_NOT_JSON', 'send application/json');
+    if (!(req.headers['content-type'] ?? '').startsWith('application/json'))
+      return sendError(res, 415, 'PEERSCOPE_ERR_BODY_NOT_JSON', 'send application/json');
     try {
       const body = await readBody(req, BODY_LIMITS[method] ?? MAX_BODY_BYTES);
       const result = await dispatch(method, parseBody(body));
@@ -132,4 +136,3 @@ export async function startControlServer(options: ControlServerOptions): Promise
     },
   };
 }
-

@@ -15,7 +15,6 @@ import { takeSnapshot } from '../snapshot/take.js';
 import { publishCoreEvents } from './events.js';
 import type { SimController } from './sim-controller.js';
 
-
 export interface CoreServiceOptions {
   readonly sim?: SimController;
   /** Batch window for routing events (default 100 ms). */
@@ -61,7 +60,12 @@ export function createCoreService(core: Core, options: CoreServiceOptions = {}):
       const table = core.routes.table;
       return {
         generation: core.routes.generation,
-        columns: core.peerStatuses().map((s) => ({ name: s.name, health: s.health, discovery: s.discovery.state, ...(s.gitVersion ? { gitVersion: s.gitVersion } : {}) })),
+        columns: core.peerStatuses().map((s) => ({
+          name: s.name,
+          health: s.health,
+          discovery: s.discovery.state,
+          ...(s.gitVersion ? { gitVersion: s.gitVersion } : {}),
+        })),
         rows: table.rows().map((r) => ({ group: r.gvr.group, version: r.gvr.version, resource: r.gvr.resource, servers: [...r.servers] })),
         skewedCount: table.skewed().length,
       };
@@ -74,15 +78,21 @@ export function createCoreService(core: Core, options: CoreServiceOptions = {}):
       return { events, lastSeq: core.telemetry.lastSeq };
     },
     async getHealthHistory() {
-      return { servers: core.peers.names().map((name) => ({ name, samples: core.peers.history(name), errors: core.telemetry.errorSeries(name) })) };
+      return {
+        servers: core.peers.names().map((name) => ({ name, samples: core.peers.history(name), errors: core.telemetry.errorSeries(name) })),
+      };
     },
     async getDiscoveryViews(): Promise<DiscoveryViews> {
-      return discoveryViewsOf(core.discoveryMode(), mergedDiscoveryView(core), core.peerStatuses().map((s) => ({
-        name: s.name,
-        discovery: s.discovery.state,
-        ...(s.gitVersion ? { gitVersion: s.gitVersion } : {}),
-        gvrs: (core.peers.discovery(s.name)?.gvrs ?? []).map(gvrKey).sort(),
-      })));
+      return discoveryViewsOf(
+        core.discoveryMode(),
+        mergedDiscoveryView(core),
+        core.peerStatuses().map((s) => ({
+          name: s.name,
+          discovery: s.discovery.state,
+          ...(s.gitVersion ? { gitVersion: s.gitVersion } : {}),
+          gvrs: (core.peers.discovery(s.name)?.gvrs ?? []).map(gvrKey).sort(),
+        })),
+      );
     },
     async setDiscoveryMode({ mode }) {
       core.setDiscoveryMode(mode);
@@ -93,7 +103,10 @@ export function createCoreService(core: Core, options: CoreServiceOptions = {}):
     async setPolicy(args) {
       const policy = parsePolicy(args.policy);
       if (policy.kind === 'pin' && !core.peers.names().includes(policy.server)) {
-        throw new PeerscopeError('PEERSCOPE_ERR_POLICY', `no server is named "${policy.server}"; servers: ${core.peers.names().join(', ')}`);
+        throw new PeerscopeError(
+          'PEERSCOPE_ERR_POLICY',
+          `no server is named "${policy.server}"; servers: ${core.peers.names().join(', ')}`,
+        );
       }
       core.setPolicy(policy);
       const s = settings();
@@ -101,7 +114,10 @@ export function createCoreService(core: Core, options: CoreServiceOptions = {}):
       return s;
     },
     async takeSnapshot() {
-      return takeSnapshot(core, { source: options.snapshotSource ?? (sim ? 'sim' : 'servers'), ...(options.context ? { context: options.context } : {}) });
+      return takeSnapshot(core, {
+        source: options.snapshotSource ?? (sim ? 'sim' : 'servers'),
+        ...(options.context ? { context: options.context } : {}),
+      });
     },
     async readSnapshot(args) {
       // Validated here too: an in-process caller (Electron's IPC, the CLI) gets the same checks.

@@ -64,7 +64,13 @@ describe('sim controller', () => {
 
   it('reports a failed rollout in its status and to the host', async () => {
     const errors: string[] = [];
-    const ctl = createSimController({ servers: [fakeServer('sim-1', { failStart: true })], from: 'v1.36-dev', to: target, rollout: { drainSeconds: 0, downSeconds: 0 }, onRolloutError: (e) => errors.push(e.message) });
+    const ctl = createSimController({
+      servers: [fakeServer('sim-1', { failStart: true })],
+      from: 'v1.36-dev',
+      to: target,
+      rollout: { drainSeconds: 0, downSeconds: 0 },
+      onRolloutError: (e) => errors.push(e.message),
+    });
     ctl.startRollout();
     await until(() => ctl.status().rollout.phase === 'aborted' && errors.length > 0);
     expect(ctl.status().rollout.error).toBe('sim-1 did not come back');

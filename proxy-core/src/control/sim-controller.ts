@@ -37,7 +37,7 @@ export function createSimController(options: SimControllerOptions): SimControlle
   let controller = new RolloutController();
   let abort = new AbortController();
   let running: Promise<void> | undefined;
-  let trafficRps = options.traffic ? options.trafficRps ?? 0 : undefined;
+  let trafficRps = options.traffic ? (options.trafficRps ?? 0) : undefined;
   let rolloutError: string | undefined;
 
   const status = (): SimStatus => ({

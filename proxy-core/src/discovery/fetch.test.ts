@@ -23,13 +23,14 @@ async function legacyOnlyServer(release: string): Promise<{ url: string; request
   const server = createServer((req, res) => {
     requests.push(req.url ?? '');
     const path = req.url ?? '';
-    const json = (doc: unknown) => res.writeHead(doc ? 200 : 404, { 'content-type': 'application/json' }).end(JSON.stringify(doc ?? { kind: 'Status', code: 404 }));
+    const json = (doc: unknown) =>
+      res.writeHead(doc ? 200 : 404, { 'content-type': 'application/json' }).end(JSON.stringify(doc ?? { kind: 'Status', code: 404 }));
     if (path === '/api') return json(legacyApiVersions(catalog, '127.0.0.1:1'));
     if (path === '/apis') return json(legacyApiGroupList(catalog));
     const m = /^\/api\/(v1)$/.exec(path) ?? /^\/apis\/([^/]+\/[^/]+)$/.exec(path);
     if (m) {
       const gv = m[1] as string;
-      const [group, version] = gv.includes('/') ? gv.split('/') as [string, string] : ['', gv];
+      const [group, version] = gv.includes('/') ? (gv.split('/') as [string, string]) : ['', gv];
       return json(legacyResourceList(catalog, group, version));
     }
     json(undefined);
@@ -64,15 +65,24 @@ describe('per-server discovery', () => {
     const d = await fetchServerDiscovery(client);
     await client.close();
     expect(d.source).toBe('legacy');
-    const expected = [...aggregatedDiscovery(loadRelease('v1.36-dev'), 'api').items, ...aggregatedDiscovery(loadRelease('v1.36-dev'), 'apis').items]
-      .flatMap((g) => g.versions.flatMap((v) => (v.resources ?? []).map((r) => gvrKey({ group: g.metadata?.name ?? '', version: v.version, resource: r.resource }))));
+    const expected = [
+      ...aggregatedDiscovery(loadRelease('v1.36-dev'), 'api').items,
+      ...aggregatedDiscovery(loadRelease('v1.36-dev'), 'apis').items,
+    ].flatMap((g) =>
+      g.versions.flatMap((v) =>
+        (v.resources ?? []).map((r) => gvrKey({ group: g.metadata?.name ?? '', version: v.version, resource: r.resource })),
+      ),
+    );
     expect(d.gvrs.map(gvrKey).sort()).toEqual(expected.sort());
     expect(legacy.requests).toContain('/apis/apps/v1');
   });
 
   it('a failed read keeps the last document and marks it stale', async () => {
     const sim = await startSimCluster({ releases: [loadRelease('v1.37-dev')], http: true });
-    const peers = new PeerSet([{ name: 'sim-1', url: sim.servers[0]!.info().url }], { probeIntervalMs: 60_000, discoveryIntervalMs: 60_000 });
+    const peers = new PeerSet([{ name: 'sim-1', url: sim.servers[0]!.info().url }], {
+      probeIntervalMs: 60_000,
+      discoveryIntervalMs: 60_000,
+    });
     try {
       await peers.start();
       expect(peers.status('sim-1')?.discovery).toMatchObject({ state: 'ok', gvrCount: 100 });

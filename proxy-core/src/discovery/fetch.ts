@@ -12,7 +12,10 @@ const ACCEPT = `${MEDIA.v2JsonNoPeer},${MEDIA.v2Json},${MEDIA.v2beta1Json};q=0.9
 /** A GET client of one server (cluster/control-client.ts's ControlClient is the one the core uses). */
 export interface DiscoveryReader {
   readonly server: { readonly name: string };
-  get(path: string, headers?: Record<string, string>): Promise<{ readonly status: number; readonly headers: Record<string, string | string[] | undefined>; readonly body: string }>;
+  get(
+    path: string,
+    headers?: Record<string, string>,
+  ): Promise<{ readonly status: number; readonly headers: Record<string, string | string[] | undefined>; readonly body: string }>;
 }
 
 export type DiscoverySource = 'aggregated-v2' | 'aggregated-v2beta1' | 'legacy';
@@ -36,7 +39,11 @@ export interface ServerDiscovery {
 
 export class DiscoveryError extends PeerscopeError {
   override readonly name = 'DiscoveryError';
-  constructor(readonly server: string, readonly path: string, detail: string) {
+  constructor(
+    readonly server: string,
+    readonly path: string,
+    detail: string,
+  ) {
     super('PEERSCOPE_ERR_DISCOVERY', `discovery of ${server} failed at ${path}: ${detail}`);
   }
 }
@@ -55,7 +62,9 @@ export async function fetchServerDiscovery(client: DiscoveryReader, previous?: S
   ]);
   const excludedGroupVersions = await fetchExcludedGroupVersions(client);
   const gvrs = [...gvrsOf(api.doc), ...gvrsOf(apis.doc)];
-  const contentHash = createHash('sha256').update(JSON.stringify([api.doc, apis.doc, excludedGroupVersions])).digest('hex');
+  const contentHash = createHash('sha256')
+    .update(JSON.stringify([api.doc, apis.doc, excludedGroupVersions]))
+    .digest('hex');
   const at = now();
   const changed = !previous || previous.contentHash !== contentHash;
   return {
@@ -82,7 +91,12 @@ async function fetchRoot(
   if (previousEtag && previousDoc) headers['if-none-match'] = previousEtag;
   const res = await client.get(root, headers);
   if (res.status === 304 && previousDoc) {
-    return { doc: previousDoc, source: previousSource ?? 'aggregated-v2', unchanged: true, ...(previousEtag ? { etag: previousEtag } : {}) };
+    return {
+      doc: previousDoc,
+      source: previousSource ?? 'aggregated-v2',
+      unchanged: true,
+      ...(previousEtag ? { etag: previousEtag } : {}),
+    };
   }
   if (res.status !== 200) throw new DiscoveryError(client.server.name, root, `HTTP ${res.status}${statusMessage(res.body)}`);
   const etag = typeof res.headers.etag === 'string' ? res.headers.etag : undefined;
@@ -90,7 +104,8 @@ async function fetchRoot(
   const kind = (json as { kind?: unknown }).kind;
   if (kind === 'APIGroupDiscoveryList') {
     const parsed = apiGroupDiscoveryListSchema.safeParse(json);
-    if (!parsed.success) throw new DiscoveryError(client.server.name, root, `not a valid APIGroupDiscoveryList: ${parsed.error.issues[0]?.message}`);
+    if (!parsed.success)
+      throw new DiscoveryError(client.server.name, root, `not a valid APIGroupDiscoveryList: ${parsed.error.issues[0]?.message}`);
     const source: DiscoverySource = parsed.data.apiVersion.endsWith('v2beta1') ? 'aggregated-v2beta1' : 'aggregated-v2';
     return { doc: parsed.data, source, unchanged: false, ...(etag ? { etag } : {}) };
   }
@@ -110,11 +125,13 @@ async function crawlLegacy(client: DiscoveryReader, root: '/api' | '/apis', json
       for (const v of g.versions ?? []) paths.push(`/apis/${v.groupVersion}`);
     }
   }
-  const inputs = await Promise.all(paths.map(async (path) => {
-    const res = await client.get(path, { accept: 'application/json' });
-    if (res.status !== 200) throw new DiscoveryError(client.server.name, path, `HTTP ${res.status}`);
-    return { file: `${client.server.name}${path}`, text: res.body };
-  }));
+  const inputs = await Promise.all(
+    paths.map(async (path) => {
+      const res = await client.get(path, { accept: 'application/json' });
+      if (res.status !== 200) throw new DiscoveryError(client.server.name, path, `HTTP ${res.status}`);
+      return { file: `${client.server.name}${path}`, text: res.body };
+    }),
+  );
   if (inputs.length === 0) return { apiVersion: 'apidiscovery.k8s.io/v2', kind: 'APIGroupDiscoveryList', metadata: {}, items: [] };
   return aggregatedFromLegacy(inputs, root === '/api' ? 'api' : 'apis');
 }

@@ -46,7 +46,8 @@ export function aggregatedFromLegacy(documents: readonly LegacyDocument[], root:
 function parseResourceList(document: LegacyDocument): APIResourceList {
   const json = parseJsonText(document.text, document.file);
   const kind = (json as { kind?: unknown } | null)?.kind;
-  if (kind !== 'APIResourceList') throw new InputError(document.file, `kind is ${JSON.stringify(kind)}; expected APIResourceList`, { pointer: '/kind' });
+  if (kind !== 'APIResourceList')
+    throw new InputError(document.file, `kind is ${JSON.stringify(kind)}; expected APIResourceList`, { pointer: '/kind' });
   const parsed = apiResourceListSchema.safeParse(json);
   if (!parsed.success) throw fromZodError(document.file, parsed.error);
   return parsed.data;
@@ -63,7 +64,7 @@ function resourcesOf(list: APIResourceList, group: string, version: string, file
       const foreign = (r.group && r.group !== group) || (r.version && r.version !== version);
       const resource: APIResourceDiscovery = {
         resource: r.name,
-        responseKind: { group: foreign ? r.group ?? '' : '', version: foreign ? r.version ?? '' : '', kind: r.kind },
+        responseKind: { group: foreign ? (r.group ?? '') : '', version: foreign ? (r.version ?? '') : '', kind: r.kind },
         scope: r.namespaced ? 'Namespaced' : 'Cluster',
         singularResource: r.singularName ?? '',
         verbs: [...r.verbs],
@@ -75,7 +76,8 @@ function resourcesOf(list: APIResourceList, group: string, version: string, file
       return;
     }
     const owner = byName.get(parent);
-    if (!owner) throw new InputError(file, `subresource "${r.name}" comes before its resource "${parent}"`, { pointer: `/resources/${i}/name` });
+    if (!owner)
+      throw new InputError(file, `subresource "${r.name}" comes before its resource "${parent}"`, { pointer: `/resources/${i}/name` });
     (owner.subresources ??= []).push({
       subresource: sub,
       responseKind: { group: r.group ?? '', version: r.version ?? '', kind: r.kind },

@@ -3,7 +3,13 @@
 // and resources are unioned by name; the first-visited entry wins, except verbs (sorted union) and
 // subresources (union by name, later-visited wins, sorted); order follows an order-preserving merge.
 // Rule names (R…, D…, P…, §…) are those of docs/mixed-version-proxy-rules.md.
-import type { APIGroupDiscovery, APIGroupDiscoveryList, APIResourceDiscovery, APISubresourceDiscovery, APIVersionDiscovery } from './types.js';
+import type {
+  APIGroupDiscovery,
+  APIGroupDiscoveryList,
+  APIResourceDiscovery,
+  APISubresourceDiscovery,
+  APIVersionDiscovery,
+} from './types.js';
 
 export interface ServerDocument {
   readonly server: string;

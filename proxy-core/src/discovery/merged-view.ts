@@ -26,9 +26,10 @@ export function discoveryGvrKeys(doc: APIGroupDiscoveryList): string[] {
  */
 export function mergedDiscoveryView(core: MergedViewSource): { handling: string | null; gvrs: string[] } {
   const statuses = core.peerStatuses();
-  const handling = statuses.find((s) => s.health === 'ready' && core.peers.discovery(s.name))?.name
-    ?? statuses.find((s) => core.peers.discovery(s.name))?.name
-    ?? null;
+  const handling =
+    statuses.find((s) => s.health === 'ready' && core.peers.discovery(s.name))?.name ??
+    statuses.find((s) => core.peers.discovery(s.name))?.name ??
+    null;
   const own = handling ? core.peers.discovery(handling) : undefined;
   if (!handling || !own) return { handling: null, gvrs: [] };
   return { handling, gvrs: [...discoveryGvrKeys(own.api), ...discoveryGvrKeys(core.routes.merged(handling).doc)].sort() };

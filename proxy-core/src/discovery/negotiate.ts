@@ -6,7 +6,12 @@
 // acceptable clause, an empty header, or no acceptable clause at all means the legacy handler.
 // Rule names (R…, D…, P…, §…) are those of docs/mixed-version-proxy-rules.md.
 export type DiscoveryRepresentation =
-  | { readonly kind: 'aggregated'; readonly version: 'v2' | 'v2beta1'; readonly encoding: 'json' | 'protobuf'; readonly profile: string | undefined }
+  | {
+      readonly kind: 'aggregated';
+      readonly version: 'v2' | 'v2beta1';
+      readonly encoding: 'json' | 'protobuf';
+      readonly profile: string | undefined;
+    }
   | { readonly kind: 'legacy' };
 
 export interface MediaRange {
@@ -76,8 +81,9 @@ function byPreference(a: MediaRange, b: MediaRange): number {
 export function negotiateDiscovery(accept: string | undefined): DiscoveryRepresentation {
   for (const clause of parseAccept(accept)) {
     for (const served of SERVED) {
-      const matches = (clause.type === served.type && (clause.subtype === served.subtype || clause.subtype === '*'))
-        || (clause.type === '*' && clause.subtype === '*');
+      const matches =
+        (clause.type === served.type && (clause.subtype === served.subtype || clause.subtype === '*')) ||
+        (clause.type === '*' && clause.subtype === '*');
       if (!matches) continue;
       const g = clause.params.get('g');
       const v = clause.params.get('v');
@@ -98,6 +104,12 @@ export function negotiateDiscovery(accept: string | undefined): DiscoveryReprese
  * document as JSON only, so a client preferring protobuf but accepting JSON (kubectl) gets JSON.
  */
 export function acceptsAggregatedV2Json(accept: string | undefined): boolean {
-  return parseAccept(accept).some((m) =>
-    m.type === 'application' && m.subtype === 'json' && m.params.get('g') === AGGREGATED_GROUP && m.params.get('v') === 'v2' && m.params.get('as') === AGGREGATED_KIND);
+  return parseAccept(accept).some(
+    (m) =>
+      m.type === 'application' &&
+      m.subtype === 'json' &&
+      m.params.get('g') === AGGREGATED_GROUP &&
+      m.params.get('v') === 'v2' &&
+      m.params.get('as') === AGGREGATED_KIND,
+  );
 }

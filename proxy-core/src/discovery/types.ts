@@ -57,17 +57,21 @@ export const apiResourceListSchema = z.object({
   kind: z.literal('APIResourceList'),
   apiVersion: z.string().optional(),
   groupVersion: z.string().min(1),
-  resources: z.array(z.object({
-    name: z.string().min(1),
-    singularName: z.string().optional(),
-    namespaced: z.boolean(),
-    group: z.string().optional(),
-    version: z.string().optional(),
-    kind: z.string(),
-    verbs: z.array(z.string()),
-    shortNames: z.array(z.string()).optional(),
-    categories: z.array(z.string()).optional(),
-  }).passthrough()),
+  resources: z.array(
+    z
+      .object({
+        name: z.string().min(1),
+        singularName: z.string().optional(),
+        namespaced: z.boolean(),
+        group: z.string().optional(),
+        version: z.string().optional(),
+        kind: z.string(),
+        verbs: z.array(z.string()),
+        shortNames: z.array(z.string()).optional(),
+        categories: z.array(z.string()).optional(),
+      })
+      .passthrough(),
+  ),
 });
 
 export type GroupVersionKind = z.infer<typeof groupVersionKind>;

@@ -42,11 +42,18 @@ export function formatImpactMarkdown(r: ImpactReport): string {
   for (const kind of impactKinds) {
     const of = r.findings.filter((f) => f.impact === kind);
     if (of.length === 0) continue;
-    lines.push(`### ${HEADINGS[kind]} (${of.length})`, '', '| Client | Identity | API | Requests | What happens |', '|---|---|---|---|---|');
+    lines.push(
+      `### ${HEADINGS[kind]} (${of.length})`,
+      '',
+      '| Client | Identity | API | Requests | What happens |',
+      '|---|---|---|---|---|',
+    );
     for (const f of of) {
       const api = `${f.group ? `${f.group}/` : ''}${f.version} ${f.resource}`;
       const verbs = f.verbs.map((v) => `${v.verb} ${v.count}`).join(', ');
-      lines.push(`| ${cell(f.client.name)} | \`${cell(f.client.identity)}\` | \`${cell(api)}\` | ${verbs} | ${cell(f.message.slice(f.message.indexOf(': ') + 2))} |`);
+      lines.push(
+        `| ${cell(f.client.name)} | \`${cell(f.client.identity)}\` | \`${cell(api)}\` | ${verbs} | ${cell(f.message.slice(f.message.indexOf(': ') + 2))} |`,
+      );
     }
     lines.push('');
   }

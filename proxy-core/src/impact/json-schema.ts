@@ -5,6 +5,10 @@ import { impactReportSchema } from '../../contract/impact.js';
 
 export function impactJsonSchemaText(): string {
   const schema = z.toJSONSchema(impactReportSchema, { target: 'draft-2020-12' });
-  const doc = { $id: 'https://peerscope.dev/schemas/peerscope.dev-v1-ImpactReport.json', title: 'Peerscope ImpactReport peerscope.dev/v1', ...schema };
+  const doc = {
+    $id: 'https://peerscope.dev/schemas/peerscope.dev-v1-ImpactReport.json',
+    title: 'Peerscope ImpactReport peerscope.dev/v1',
+    ...schema,
+  };
   return JSON.stringify(doc, null, 2) + '\n';
 }

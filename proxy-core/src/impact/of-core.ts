@@ -19,7 +19,9 @@ export interface ImpactSource {
 export function impactInputOf(core: ImpactSource, now = Date.now()): ImpactInput {
   return {
     usage: core.telemetry.usage.data(now),
-    servers: core.peerStatuses().map((s) => ({ name: s.name, ...(s.gitVersion ? { gitVersion: s.gitVersion } : {}), discovered: s.discovery.state !== 'none' })),
+    servers: core
+      .peerStatuses()
+      .map((s) => ({ name: s.name, ...(s.gitVersion ? { gitVersion: s.gitVersion } : {}), discovered: s.discovery.state !== 'none' })),
     routeTable: core.routes.table.rows().map((r) => ({ gvr: gvrKey(r.gvr), servers: [...r.servers] })),
   };
 }
@@ -35,7 +37,11 @@ export function impactInputOfSnapshot(snapshot: RoutingSnapshot): ImpactInput | 
   if (!snapshot.usage) return undefined;
   return {
     usage: snapshot.usage,
-    servers: snapshot.servers.map((s) => ({ name: s.name, ...(s.gitVersion ? { gitVersion: s.gitVersion } : {}), discovered: s.discovery.state !== 'none' })),
+    servers: snapshot.servers.map((s) => ({
+      name: s.name,
+      ...(s.gitVersion ? { gitVersion: s.gitVersion } : {}),
+      discovered: s.discovery.state !== 'none',
+    })),
     routeTable: snapshot.routeTable.rows,
   };
 }

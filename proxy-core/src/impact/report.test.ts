@@ -8,8 +8,23 @@ const KCM = 'kube-controller-manager/v1.36.0 (linux/amd64) kubernetes/abc123/sys
 
 function row(over: Partial<UsageRow>): UsageRow {
   return {
-    userAgent: KCM, identity: 'admin', group: 'x.io', version: 'v1', resource: 'things', verb: 'list', count: 24, notFound: 0, warned: 0, warnings: [],
-    firstAt: T0, lastAt: T0 + 110_000, minutes: [{ at: T0, count: 12 }, { at: T0 + 60_000, count: 12 }], ...over,
+    userAgent: KCM,
+    identity: 'admin',
+    group: 'x.io',
+    version: 'v1',
+    resource: 'things',
+    verb: 'list',
+    count: 24,
+    notFound: 0,
+    warned: 0,
+    warnings: [],
+    firstAt: T0,
+    lastAt: T0 + 110_000,
+    minutes: [
+      { at: T0, count: 12 },
+      { at: T0 + 60_000, count: 12 },
+    ],
+    ...over,
   };
 }
 
@@ -17,7 +32,11 @@ function input(rows: UsageRow[]): ImpactInput {
   const usage: ClientUsage = { since: T0, at: T0 + 120_000, windowMinutes: 60, rows, untracked: 0 };
   return {
     usage,
-    servers: [{ name: 's1', gitVersion: 'v1.36.0', discovered: true }, { name: 's2', gitVersion: 'v1.37.0', discovered: true }, { name: 's3', discovered: false }],
+    servers: [
+      { name: 's1', gitVersion: 'v1.36.0', discovered: true },
+      { name: 's2', gitVersion: 'v1.37.0', discovered: true },
+      { name: 's3', discovered: false },
+    ],
     routeTable: [
       { gvr: 'x.io/v1/things', servers: ['s1', 's2'] },
       { gvr: 'x.io/v1beta1/things', servers: ['s1', 's2'] },
@@ -31,14 +50,18 @@ const target = { release: 'v1.37', gitVersion: 'v1.37.0', gvrs: new Set(['x.io/v
 
 describe('impactReport', () => {
   it('classifies each client × GVR, most severe first, in plain words', () => {
-    const report = impactReport(input([
-      row({ version: 'v1beta1' }),
-      row({ version: 'v1beta1', verb: 'watch', count: 2, minutes: [{ at: T0, count: 2 }] }),
-      row({ group: 'x.io', version: 'v1alpha1', resource: 'olds', userAgent: 'old-operator/0.9', identity: 'token:0a1b2c3d' }),
-      row({ resource: 'news', notFound: 5, userAgent: 'kubectl/v1.37.0 (linux/amd64) kubernetes/def' }),
-      row({ warned: 3, warnings: ['x.io/v1 Thing is deprecated'] }),
-      row({ group: '', version: 'v1', resource: 'pods' }),
-    ]), target, ['v1.36', 'v1.37']);
+    const report = impactReport(
+      input([
+        row({ version: 'v1beta1' }),
+        row({ version: 'v1beta1', verb: 'watch', count: 2, minutes: [{ at: T0, count: 2 }] }),
+        row({ group: 'x.io', version: 'v1alpha1', resource: 'olds', userAgent: 'old-operator/0.9', identity: 'token:0a1b2c3d' }),
+        row({ resource: 'news', notFound: 5, userAgent: 'kubectl/v1.37.0 (linux/amd64) kubernetes/def' }),
+        row({ warned: 3, warnings: ['x.io/v1 Thing is deprecated'] }),
+        row({ group: '', version: 'v1', resource: 'pods' }),
+      ]),
+      target,
+      ['v1.36', 'v1.37'],
+    );
     expect(impactReportSchema.parse(report)).toEqual(report);
     expect(report.findings.map((f) => [f.impact, f.client.name, `${f.group}/${f.version}/${f.resource}`])).toEqual([
       ['removed', 'kube-controller-manager (resourcequota-controller)', 'x.io/v1beta1/things'],
@@ -47,8 +70,13 @@ describe('impactReport', () => {
       ['target-only', 'kubectl', 'x.io/v1/news'],
     ]);
     const [removed, old, deprecated, targetOnly] = report.findings;
-    expect(removed!.message).toBe('kube-controller-manager (resourcequota-controller) lists x.io/v1beta1 things 12 times a minute and watches it about once a minute: not served by v1.37 → 404 after the upgrade');
-    expect(removed!.verbs).toEqual([{ verb: 'list', count: 24, perMinute: 12 }, { verb: 'watch', count: 2, perMinute: 1 }]);
+    expect(removed!.message).toBe(
+      'kube-controller-manager (resourcequota-controller) lists x.io/v1beta1 things 12 times a minute and watches it about once a minute: not served by v1.37 → 404 after the upgrade',
+    );
+    expect(removed!.verbs).toEqual([
+      { verb: 'list', count: 24, perMinute: 12 },
+      { verb: 'watch', count: 2, perMinute: 1 },
+    ]);
     expect(old!.evidence).toMatchObject({ servedNowBy: ['s1'], notServedNowBy: ['s2'], servedByTarget: false });
     expect(deprecated!.message).toContain('the apiserver warns "x.io/v1 Thing is deprecated"');
     expect(targetOnly!.message).toContain('served only by v1.37 → 404 now (5 so far), answered after the upgrade');
@@ -57,7 +85,11 @@ describe('impactReport', () => {
   });
 
   it('calls a GVR only some current servers serve skewed when the target keeps it', () => {
-    const report = impactReport(input([row({ version: 'v1alpha1', resource: 'olds' })]), { ...target, gvrs: new Set([...target.gvrs, 'x.io/v1alpha1/olds']) }, []);
+    const report = impactReport(
+      input([row({ version: 'v1alpha1', resource: 'olds' })]),
+      { ...target, gvrs: new Set([...target.gvrs, 'x.io/v1alpha1/olds']) },
+      [],
+    );
     expect(report.findings[0]!.impact).toBe('skewed');
     expect(report.findings[0]!.message).toContain('served by s1 but not s2 → false 404s from it while the rollout runs');
   });

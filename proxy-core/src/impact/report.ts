@@ -1,7 +1,16 @@
 // The upgrade-impact report: each client × GVR the port counted, classified against the current
 // servers' discovery and a target release's. Pure: the same input gives the same report, live or
 // from a snapshot read offline.
-import { IMPACT_REPORT_KIND, clientNameOf, impactRank, type ClientUsage, type ImpactFinding, type ImpactKind, type ImpactReport, type UsageRow } from '../../contract/impact.js';
+import {
+  IMPACT_REPORT_KIND,
+  clientNameOf,
+  impactRank,
+  type ClientUsage,
+  type ImpactFinding,
+  type ImpactKind,
+  type ImpactReport,
+  type UsageRow,
+} from '../../contract/impact.js';
 import { OTHER_CLIENTS } from '../telemetry/client-usage.js';
 
 /** What a report is made from: the shape a routing snapshot records. */
@@ -53,15 +62,26 @@ export function impactReport(input: ImpactInput, target: ImpactTarget, targets: 
       .map((r) => ({ verb: r.verb, count: r.count, perMinute: round(sum(r.minutes) / (rateSpanMs / MINUTE_MS)) }))
       .sort((a, b) => b.count - a.count || a.verb.localeCompare(b.verb));
     const evidence = {
-      servedNowBy, notServedNowBy, servedByTarget,
+      servedNowBy,
+      notServedNowBy,
+      servedByTarget,
       notFound: sum(rows.map((r) => ({ count: r.notFound }))),
       warnings,
       firstAt: Math.min(...rows.map((r) => r.firstAt)),
       lastAt: Math.max(...rows.map((r) => r.lastAt)),
     };
-    const client = { name: first.userAgent === OTHER_CLIENTS ? OTHER_CLIENTS : clientNameOf(first.userAgent), userAgent: first.userAgent, identity: first.identity };
+    const client = {
+      name: first.userAgent === OTHER_CLIENTS ? OTHER_CLIENTS : clientNameOf(first.userAgent),
+      userAgent: first.userAgent,
+      identity: first.identity,
+    };
     const finding: ImpactFinding = {
-      client, group: first.group, version: first.version, resource: first.resource, verbs, impact,
+      client,
+      group: first.group,
+      version: first.version,
+      resource: first.resource,
+      verbs,
+      impact,
       message: describe(client.name, first, verbs, impact, evidence, target.release),
       evidence,
       minutes: mergeMinutes(rows),
@@ -93,11 +113,26 @@ export function classify(servedNow: boolean, missingSomewhere: boolean, servedBy
 }
 
 const VERB_PHRASES: Record<string, string> = {
-  list: 'lists', watch: 'watches', get: 'gets', create: 'creates', update: 'updates', patch: 'patches',
-  delete: 'deletes', deletecollection: 'deletes collections of', proxy: 'proxies to', connect: 'connects to',
+  list: 'lists',
+  watch: 'watches',
+  get: 'gets',
+  create: 'creates',
+  update: 'updates',
+  patch: 'patches',
+  delete: 'deletes',
+  deletecollection: 'deletes collections of',
+  proxy: 'proxies to',
+  connect: 'connects to',
 };
 
-function describe(name: string, row: UsageRow, verbs: ImpactFinding['verbs'], impact: ImpactKind, e: ImpactFinding['evidence'], release: string): string {
+function describe(
+  name: string,
+  row: UsageRow,
+  verbs: ImpactFinding['verbs'],
+  impact: ImpactKind,
+  e: ImpactFinding['evidence'],
+  release: string,
+): string {
   const gvr = row.group ? `${row.group}/${row.version} ${row.resource}` : `${row.version} ${row.resource}`;
   const phrase = (verb: string) => VERB_PHRASES[verb] ?? `${verb}s`;
   const calls = verbs.map((v, i) => `${phrase(v.verb)}${i === 0 ? ` ${gvr}` : ' it'} ${rate(v.perMinute, v.count)}`).join(' and ');

@@ -38,13 +38,15 @@ export class ResponseQueue {
       // Node tells only the response being written that its client left; a response queued behind
       // it (pipelining) never hears, so its upstream request would wait for ever (a paused body
       // held its connection, and the port's shutdown, for good). Tell them all.
-      socket.once('close', () => setImmediate(() => {
-        for (const e of mine) {
-          if (e.res.writableFinished) continue;
-          e.res.destroy();
-          e.res.emit('close');
-        }
-      }));
+      socket.once('close', () =>
+        setImmediate(() => {
+          for (const e of mine) {
+            if (e.res.writableFinished) continue;
+            e.res.destroy();
+            e.res.emit('close');
+          }
+        }),
+      );
     }
     const entry = { req, res };
     entries.add(entry);
@@ -118,7 +120,8 @@ export class ResponseQueue {
 export function statusForParseError(err: NodeJS.ErrnoException): Status {
   const detail = `malformed request: ${err.code ?? err.message}`;
   if (err.code === 'HPE_HEADER_OVERFLOW') return failure(431, 'BadRequest', detail);
-  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT' || err.code === 'HPE_HEADER_TIMEOUT') return failure(408, 'Timeout', `the request did not arrive in time (${err.code})`);
+  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT' || err.code === 'HPE_HEADER_TIMEOUT')
+    return failure(408, 'Timeout', `the request did not arrive in time (${err.code})`);
   return failure(400, 'BadRequest', detail);
 }
 
@@ -220,10 +223,26 @@ function linger(socket: Duplex): void {
 
 /** CONNECT asks a proxy for a raw tunnel to host:port; this port only carries Kubernetes API requests. */
 export function refuseConnect(queue: ResponseQueue, req: IncomingMessage, socket: Duplex): void {
-  answerAndClose(queue, socket, failure(405, 'MethodNotAllowed', `the method CONNECT (to ${JSON.stringify((req.url ?? '').slice(0, 200))}) is not supported: the port proxies Kubernetes API requests, not tunnels`));
+  answerAndClose(
+    queue,
+    socket,
+    failure(
+      405,
+      'MethodNotAllowed',
+      `the method CONNECT (to ${JSON.stringify((req.url ?? '').slice(0, 200))}) is not supported: the port proxies Kubernetes API requests, not tunnels`,
+    ),
+  );
 }
 
 /** An Expect other than 100-continue (which Node answers itself): 417, as Go's server answers. */
 export function refuseExpectation(req: IncomingMessage, res: ServerResponse): void {
-  writeStatus(res, failure(417, '', `the expectation ${JSON.stringify(String(req.headers.expect ?? '').slice(0, 200))} cannot be met; only 100-continue is supported`), REJECTED);
+  writeStatus(
+    res,
+    failure(
+      417,
+      '',
+      `the expectation ${JSON.stringify(String(req.headers.expect ?? '').slice(0, 200))} cannot be met; only 100-continue is supported`,
+    ),
+    REJECTED,
+  );
 }

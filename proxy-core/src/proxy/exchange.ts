@@ -46,11 +46,28 @@ export function newExchange(req: IncomingMessage, res: ServerResponse | undefine
   const q = rawUrl.indexOf('?');
   // One literal of a fixed shape for plain requests and upgrades alike (one hidden class).
   return {
-    req, res, socket, head,
-    at: Date.now(), started: performance.now(), method: req.method ?? 'GET', rawUrl,
-    path: q < 0 ? rawUrl : rawUrl.slice(0, q), query: q < 0 ? '' : rawUrl.slice(q + 1),
-    decoded: undefined, info: undefined, handling: null, decision: undefined, answeredBy: null,
-    outcome: 'rejected', status: 0, bytesIn: 0, bytesOut: 0, own: false, error: undefined, warnings: undefined,
+    req,
+    res,
+    socket,
+    head,
+    at: Date.now(),
+    started: performance.now(),
+    method: req.method ?? 'GET',
+    rawUrl,
+    path: q < 0 ? rawUrl : rawUrl.slice(0, q),
+    query: q < 0 ? '' : rawUrl.slice(q + 1),
+    decoded: undefined,
+    info: undefined,
+    handling: null,
+    decision: undefined,
+    answeredBy: null,
+    outcome: 'rejected',
+    status: 0,
+    bytesIn: 0,
+    bytesOut: 0,
+    own: false,
+    error: undefined,
+    warnings: undefined,
   };
 }
 

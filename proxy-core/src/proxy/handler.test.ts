@@ -11,12 +11,30 @@ import { newExchange } from './exchange.js';
 describe('the request path as steps', () => {
   it('runs the steps in the order handler.ts says', () => {
     expect(REQUEST_STEPS.map((s) => s.name)).toEqual([
-      'absolute-target', 'request-head', 'control-endpoints', 'decode-path', 'classify', 'host-check', 'origin-check',
-      'request-filter', 'strip-identity', 'pick-handling-server', 'settle-decision', 'forward',
+      'absolute-target',
+      'request-head',
+      'control-endpoints',
+      'decode-path',
+      'classify',
+      'host-check',
+      'origin-check',
+      'request-filter',
+      'strip-identity',
+      'pick-handling-server',
+      'settle-decision',
+      'forward',
     ]);
     expect(UPGRADE_STEPS.map((s) => s.name)).toEqual([
-      'upgrade-target', 'request-head', 'classify', 'host-check', 'origin-check', 'request-filter', 'strip-identity',
-      'pick-handling-server', 'settle-decision', 'tunnel',
+      'upgrade-target',
+      'request-head',
+      'classify',
+      'host-check',
+      'origin-check',
+      'request-filter',
+      'strip-identity',
+      'pick-handling-server',
+      'settle-decision',
+      'tunnel',
     ]);
   });
 
@@ -53,17 +71,29 @@ describe('createHandler: the glue', () => {
     return port;
   }
 
-  function get(port: number, path: string, host: string): Promise<{ status: number; route: string | undefined; body: { kind?: string; code?: number; message?: string } }> {
+  function get(
+    port: number,
+    path: string,
+    host: string,
+  ): Promise<{ status: number; route: string | undefined; body: { kind?: string; code?: number; message?: string } }> {
     return new Promise((resolve, reject) => {
       request({ port, host: '127.0.0.1', path, headers: { host } }, (res) => {
         let text = '';
         res.on('data', (c: Buffer) => (text += c.toString()));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, route: res.headers[ROUTE_HEADER.toLowerCase()] as string | undefined, body: JSON.parse(text) }));
-      }).on('error', reject).end();
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            route: res.headers[ROUTE_HEADER.toLowerCase()] as string | undefined,
+            body: JSON.parse(text),
+          }),
+        );
+      })
+        .on('error', reject)
+        .end();
     });
   }
 
-  it('writes a step\'s refusal as a Status with X-Peerscope-Route and records it as one routing event', async () => {
+  it("writes a step's refusal as a Status with X-Peerscope-Route and records it as one routing event", async () => {
     const telemetry = new Telemetry(100);
     const port = await serve({ telemetry });
     const answer = await get(port, '/api/v1/namespaces/default/pods', 'evil.example:80');
@@ -75,7 +105,7 @@ describe('createHandler: the glue', () => {
     expect(events[0]).toMatchObject({ outcome: 'rejected', status: 403, resource: 'pods', namespace: 'default', handling: null });
   });
 
-  it('answers the port\'s own unknown endpoint with a 404 Status and records no routing event', async () => {
+  it("answers the port's own unknown endpoint with a 404 Status and records no routing event", async () => {
     const telemetry = new Telemetry(100);
     const port = await serve({ telemetry });
     const answer = await get(port, '/.peerscope/nothing', `127.0.0.1:${port}`);
@@ -86,7 +116,12 @@ describe('createHandler: the glue', () => {
 
   it('turns a step that throws into a 500 InternalError Status, recorded with the cause', async () => {
     const telemetry = new Telemetry(100);
-    const port = await serve({ telemetry, listenerPort: () => { throw new Error('no port yet'); } });
+    const port = await serve({
+      telemetry,
+      listenerPort: () => {
+        throw new Error('no port yet');
+      },
+    });
     const answer = await get(port, '/api/v1/pods', 'localhost');
     expect(answer).toMatchObject({ status: 500, body: { kind: 'Status', message: 'peerscope: no port yet' } });
     expect(telemetry.recent()[0]).toMatchObject({ status: 500, error: 'no port yet' });

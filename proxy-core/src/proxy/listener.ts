@@ -5,7 +5,14 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { answerAndClose, closeLingering, refuseConnect, refuseExpectation, ResponseQueue, statusForParseError } from './connection-answers.js';
+import {
+  answerAndClose,
+  closeLingering,
+  refuseConnect,
+  refuseExpectation,
+  ResponseQueue,
+  statusForParseError,
+} from './connection-answers.js';
 import type { Handler } from './handler.js';
 
 export interface ListenAddress {

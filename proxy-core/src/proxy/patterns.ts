@@ -16,7 +16,10 @@ export class PatternError extends PeerscopeError {
 
 /** Splits `text` on commas and compiles each item; a bad pattern throws naming `flag` and the item. */
 export function parsePatternList(flag: string, text: string): string[] {
-  const items = text.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const items = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
   for (const item of items) compilePattern(flag, item, false);
   return items;
 }
@@ -26,6 +29,8 @@ export function compilePattern(flag: string, source: string, whole: boolean): Re
   try {
     return new RegExp(whole ? `^(?:${source})$` : source);
   } catch (err) {
-    throw new PatternError(`${flag}: "${source}" is not a regular expression (${(err as Error).message.replace(/^Invalid regular expression: /, '')})`);
+    throw new PatternError(
+      `${flag}: "${source}" is not a regular expression (${(err as Error).message.replace(/^Invalid regular expression: /, '')})`,
+    );
   }
 }

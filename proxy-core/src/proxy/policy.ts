@@ -4,7 +4,8 @@
 // not ready is an error, never a silent fallback.
 // Rule names (R…, D…, P…, §…) are those of docs/mixed-version-proxy-rules.md.
 import { PeerscopeError } from '../../contract/errors.js';
-export type HandlingPolicy = { readonly kind: 'round-robin' } | { readonly kind: 'random' } | { readonly kind: 'pin'; readonly server: string };
+export type HandlingPolicy =
+  { readonly kind: 'round-robin' } | { readonly kind: 'random' } | { readonly kind: 'pin'; readonly server: string };
 
 export function parsePolicy(text: string): HandlingPolicy {
   if (text === 'round-robin' || text === 'random') return { kind: text };
@@ -21,7 +22,10 @@ export type Pick = { readonly server: string } | { readonly server: null; readon
 export class HandlingServerPicker {
   private counter = 0;
 
-  constructor(public policy: HandlingPolicy, private readonly random: () => number = Math.random) {}
+  constructor(
+    public policy: HandlingPolicy,
+    private readonly random: () => number = Math.random,
+  ) {}
 
   /** `ready` lists the ready servers in a stable order. */
   pick(ready: readonly string[]): Pick {

@@ -59,10 +59,12 @@ export class RouteState {
   }
 
   private build(): RouteTable {
-    return buildRouteTable(this.peers.names().map((name) => {
-      const d = this.peers.discovery(name);
-      return { name, gvrs: d?.gvrs, excludedGroupVersions: d?.excludedGroupVersions ?? [] };
-    }));
+    return buildRouteTable(
+      this.peers.names().map((name) => {
+        const d = this.peers.discovery(name);
+        return { name, gvrs: d?.gvrs, excludedGroupVersions: d?.excludedGroupVersions ?? [] };
+      }),
+    );
   }
 }
 

@@ -14,14 +14,23 @@ import {
 } from './index.js';
 import { InputError } from '../util/input-error.js';
 
-interface FixtureList { items: { metadata: { name: string }; versions: { version: string; resources: { resource: string }[] }[] }[] }
-interface FixtureLegacy { groupVersion: string; resources: { name: string }[] }
+interface FixtureList {
+  items: { metadata: { name: string }; versions: { version: string; resources: { resource: string }[] }[] }[];
+}
+interface FixtureLegacy {
+  groupVersion: string;
+  resources: { name: string }[];
+}
 
 function fixtureGvrs(release: string): string[] {
   const agg = readFixture(release, 'aggregated_v2.json') as FixtureList;
   const core = readFixture(release, 'api__v1.json') as FixtureLegacy;
-  const keys = core.resources.filter((r) => !r.name.includes('/')).map((r) => gvrKey({ group: '', version: core.groupVersion, resource: r.name }));
-  for (const g of agg.items) for (const v of g.versions) for (const r of v.resources) keys.push(gvrKey({ group: g.metadata.name, version: v.version, resource: r.resource }));
+  const keys = core.resources
+    .filter((r) => !r.name.includes('/'))
+    .map((r) => gvrKey({ group: '', version: core.groupVersion, resource: r.name }));
+  for (const g of agg.items)
+    for (const v of g.versions)
+      for (const r of v.resources) keys.push(gvrKey({ group: g.metadata.name, version: v.version, resource: r.resource }));
   return keys.sort();
 }
 
@@ -37,7 +46,9 @@ describe('release catalog', () => {
     const catalog = loadRelease(release);
 
     it('lists exactly the fixture GVRs', () => {
-      const ours = [...catalogEntries(catalog)].map((e) => gvrKey({ group: e.group, version: e.version, resource: e.resource.name })).sort();
+      const ours = [...catalogEntries(catalog)]
+        .map((e) => gvrKey({ group: e.group, version: e.version, resource: e.resource.name }))
+        .sort();
       const theirs = fixtureGvrs(release);
       expect(ours.length).toBe(theirs.length);
       expect(ours).toEqual(theirs);
@@ -82,7 +93,9 @@ describe('catalog importer errors name the file and the field', () => {
   const importText = (text: string) => () => importRelease('r', [{ file: 'capture.json', text }]);
 
   it('a JSON syntax error gives line and column', () => {
-    expect(importText('{\n  "kind": "APIGroupDiscoveryList",\n  "items": [,]\n}')).toThrowError('capture.json:3:13: not valid JSON: value expected');
+    expect(importText('{\n  "kind": "APIGroupDiscoveryList",\n  "items": [,]\n}')).toThrowError(
+      'capture.json:3:13: not valid JSON: value expected',
+    );
   });
 
   it('a document of another kind names /kind', () => {
@@ -90,9 +103,19 @@ describe('catalog importer errors name the file and the field', () => {
   });
 
   it('a wrong field names its JSON pointer', () => {
-    const doc = { apiVersion: 'apidiscovery.k8s.io/v2', kind: 'APIGroupDiscoveryList', items: [{ metadata: { name: 'x.io' }, versions: [{ version: 'v1', resources: [{ resource: 'things', scope: 'Galactic', verbs: [] }] }] }] };
+    const doc = {
+      apiVersion: 'apidiscovery.k8s.io/v2',
+      kind: 'APIGroupDiscoveryList',
+      items: [
+        { metadata: { name: 'x.io' }, versions: [{ version: 'v1', resources: [{ resource: 'things', scope: 'Galactic', verbs: [] }] }] },
+      ],
+    };
     let error: unknown;
-    try { importText(JSON.stringify(doc))(); } catch (e) { error = e; }
+    try {
+      importText(JSON.stringify(doc))();
+    } catch (e) {
+      error = e;
+    }
     expect(error).toBeInstanceOf(InputError);
     expect((error as InputError).where.pointer).toBe('/items/0/versions/0/resources/0/scope');
   });

@@ -13,13 +13,7 @@ import {
   type APIResourceList,
 } from '../discovery/types.js';
 import { InputError, fromZodError, parseJsonText } from '../util/input-error.js';
-import {
-  CATALOG_FORMAT,
-  type CatalogGroup,
-  type CatalogResource,
-  type CatalogSubresource,
-  type ReleaseCatalog,
-} from './model.js';
+import { CATALOG_FORMAT, type CatalogGroup, type CatalogResource, type CatalogSubresource, type ReleaseCatalog } from './model.js';
 
 export interface DiscoveryInput {
   /** Name shown in errors and recorded as provenance. */
@@ -49,7 +43,11 @@ export function importRelease(release: string, inputs: readonly DiscoveryInput[]
     if (kind === 'APIGroupDiscoveryList') addAggregated(groups, parseWith(apiGroupDiscoveryListSchema, doc, input.file));
     else if (kind === 'APIResourceList') addLegacy(groups, parseWith(apiResourceListSchema, doc, input.file), input.file);
     else {
-      throw new InputError(input.file, `kind is ${JSON.stringify(kind)}; expected APIGroupDiscoveryList (from /apis or /api with the aggregated Accept header) or APIResourceList (from /api/v1)`, { pointer: '/kind' });
+      throw new InputError(
+        input.file,
+        `kind is ${JSON.stringify(kind)}; expected APIGroupDiscoveryList (from /apis or /api with the aggregated Accept header) or APIResourceList (from /api/v1)`,
+        { pointer: '/kind' },
+      );
     }
   }
   if (groups.size === 0) throw new InputError(inputs[0]?.file ?? release, 'the documents list no API groups');
@@ -96,7 +94,11 @@ function addAggregated(groups: Map<string, CatalogGroup>, doc: APIGroupDiscovery
             const sub: CatalogSubresource = { name: s.subresource, verbs: [...s.verbs] };
             const srk = s.responseKind;
             if (srk && (srk.kind !== kind || otherKindRef(srk, name, v.version))) {
-              sub.responseKind = { kind: srk.kind, ...(srk.group ? { group: srk.group } : {}), ...(srk.version ? { version: srk.version } : {}) };
+              sub.responseKind = {
+                kind: srk.kind,
+                ...(srk.group ? { group: srk.group } : {}),
+                ...(srk.version ? { version: srk.version } : {}),
+              };
             }
             return sub;
           });
@@ -109,7 +111,11 @@ function addAggregated(groups: Map<string, CatalogGroup>, doc: APIGroupDiscovery
 }
 
 /** A responseKind that names another group or version than the resource's own, else undefined. */
-function otherKindRef(ref: { group?: string | undefined; version?: string | undefined; kind: string } | undefined, group: string, version: string) {
+function otherKindRef(
+  ref: { group?: string | undefined; version?: string | undefined; kind: string } | undefined,
+  group: string,
+  version: string,
+) {
   if (!ref) return undefined;
   const g = ref.group ?? '';
   const v = ref.version ?? '';
@@ -126,7 +132,13 @@ function addLegacy(groups: Map<string, CatalogGroup>, doc: APIResourceList, file
   doc.resources.forEach((r, i) => {
     const [parent, sub] = r.name.split('/', 2) as [string, string | undefined];
     if (sub === undefined) {
-      const res: CatalogResource = { name: r.name, kind: r.kind, singular: r.singularName ?? '', namespaced: r.namespaced, verbs: [...r.verbs] };
+      const res: CatalogResource = {
+        name: r.name,
+        kind: r.kind,
+        singular: r.singularName ?? '',
+        namespaced: r.namespaced,
+        verbs: [...r.verbs],
+      };
       if (r.shortNames?.length) res.shortNames = [...r.shortNames];
       if (r.categories?.length) res.categories = [...r.categories];
       if ((r.group && r.group !== groupName) || (r.version && r.version !== version)) {
@@ -137,7 +149,8 @@ function addLegacy(groups: Map<string, CatalogGroup>, doc: APIResourceList, file
       return;
     }
     const owner = parents.get(parent);
-    if (!owner) throw new InputError(file, `subresource "${r.name}" comes before its resource "${parent}"`, { pointer: `/resources/${i}/name` });
+    if (!owner)
+      throw new InputError(file, `subresource "${r.name}" comes before its resource "${parent}"`, { pointer: `/resources/${i}/name` });
     const s: CatalogSubresource = { name: sub, verbs: [...r.verbs] };
     if (r.kind !== owner.kind || r.group || r.version) {
       s.responseKind = { kind: r.kind, ...(r.group ? { group: r.group } : {}), ...(r.version ? { version: r.version } : {}) };

@@ -21,7 +21,11 @@ export function loadRelease(name: string): ReleaseCatalog {
   const cached = parsed.get(name);
   if (cached) return cached;
   const raw = bundledReleases[name];
-  if (!raw) throw new InputError('--release', `unknown release "${name}"; the catalog has ${bundledReleaseNames().join(', ')} (or load your own with --release-file NAME=FILE)`);
+  if (!raw)
+    throw new InputError(
+      '--release',
+      `unknown release "${name}"; the catalog has ${bundledReleaseNames().join(', ')} (or load your own with --release-file NAME=FILE)`,
+    );
   const catalog = releaseCatalogSchema.parse(raw);
   parsed.set(name, catalog);
   return catalog;

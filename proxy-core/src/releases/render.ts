@@ -7,7 +7,11 @@ import type { CatalogGroup, CatalogResource, ReleaseCatalog } from './model.js';
 type DiscoveryVersion = 'v2' | 'v2beta1';
 
 /** `/apis` (every non-core group) or `/api` (the core group) as an aggregated document. */
-export function aggregatedDiscovery(catalog: ReleaseCatalog, root: 'api' | 'apis', version: DiscoveryVersion = 'v2'): APIGroupDiscoveryList {
+export function aggregatedDiscovery(
+  catalog: ReleaseCatalog,
+  root: 'api' | 'apis',
+  version: DiscoveryVersion = 'v2',
+): APIGroupDiscoveryList {
   const groups = catalog.groups.filter((g) => (root === 'api' ? g.name === '' : g.name !== ''));
   return {
     apiVersion: `apidiscovery.k8s.io/${version}`,
@@ -88,7 +92,8 @@ export function legacyResourceList(catalog: ReleaseCatalog, group: string, versi
     resources.push(entry);
     for (const s of r.subresources ?? []) {
       const sub: Record<string, unknown> = { name: `${r.name}/${s.name}`, singularName: '', namespaced: r.namespaced };
-      if (s.responseKind?.group || s.responseKind?.version) Object.assign(sub, { group: s.responseKind.group ?? '', version: s.responseKind.version ?? '' });
+      if (s.responseKind?.group || s.responseKind?.version)
+        Object.assign(sub, { group: s.responseKind.group ?? '', version: s.responseKind.version ?? '' });
       Object.assign(sub, { kind: s.responseKind?.kind ?? r.kind, verbs: s.verbs });
       resources.push(sub);
     }

@@ -15,7 +15,9 @@ const DEVICECLASSES = 'resource.k8s.io/v1/deviceclasses';
 const allReady: PeerView = { health: () => 'ready' };
 
 function tableOf(servers: Record<string, string[] | undefined>, excluded: Record<string, string[]> = {}): RouteTable {
-  return buildRouteTable(Object.entries(servers).map(([name, keys]) => ({ name, gvrs: keys?.map(gvr), excludedGroupVersions: excluded[name] ?? [] })));
+  return buildRouteTable(
+    Object.entries(servers).map(([name, keys]) => ({ name, gvrs: keys?.map(gvr), excludedGroupVersions: excluded[name] ?? [] })),
+  );
 }
 
 const AB = tableOf({ A: COMMON, B: [...COMMON, DEVICECLASSES] });
@@ -23,31 +25,50 @@ const AB = tableOf({ A: COMMON, B: [...COMMON, DEVICECLASSES] });
 function input(path: string, over: Partial<DecisionInput> & { method?: string; query?: string } = {}): DecisionInput {
   const { method = 'GET', query = '', ...rest } = over;
   return {
-    info: requestInfo(method, path, query), handling: 'A', table: AB, peers: allReady,
-    peerProxiedHeader: undefined, accept: undefined, discoveryMode: 'peer-aggregated', ...rest,
+    info: requestInfo(method, path, query),
+    handling: 'A',
+    table: AB,
+    peers: allReady,
+    peerProxiedHeader: undefined,
+    accept: undefined,
+    discoveryMode: 'peer-aggregated',
+    ...rest,
   };
 }
 
 describe('decide: rules in order', () => {
-  it('R2: a non-resource request is H\'s own', () => {
+  it("R2: a non-resource request is H's own", () => {
     for (const p of ['/healthz', '/version', '/openapi/v3', '/apis/resource.k8s.io/v1', '/api/v1']) {
       expect(decide(input(p))).toEqual({ outcome: 'non-resource', target: 'A' });
     }
   });
 
   it('R2 runs before R3: the loop guard does not turn discovery into a resource decision', () => {
-    expect(decide(input('/apis', { accept: MEDIA.v2Json, peerProxiedHeader: 'true' }))).toEqual({ outcome: 'discovery-merged', target: null });
+    expect(decide(input('/apis', { accept: MEDIA.v2Json, peerProxiedHeader: 'true' }))).toEqual({
+      outcome: 'discovery-merged',
+      target: null,
+    });
   });
 
   it('R3: only the exact value "true" of x-kubernetes-peer-proxied forces local serving', () => {
-    expect(decide(input(`/apis/${DEVICECLASSES}`, { peerProxiedHeader: 'true' }))).toEqual({ outcome: 'local', target: 'A', reason: 'loop-guard' });
+    expect(decide(input(`/apis/${DEVICECLASSES}`, { peerProxiedHeader: 'true' }))).toEqual({
+      outcome: 'local',
+      target: 'A',
+      reason: 'loop-guard',
+    });
     for (const v of ['True', 'TRUE', '1', 'true ', '', undefined]) {
       expect(decide(input(`/apis/${DEVICECLASSES}`, { peerProxiedHeader: v })).outcome, String(v)).toBe('rerouted');
     }
   });
 
   it('R5: H serves the exact GVR: local, whatever the subresource, namespace, name or verb', () => {
-    for (const [method, path] of [['GET', '/apis/apps/v1/deployments'], ['PUT', '/apis/apps/v1/namespaces/d/deployments/web/status'], ['DELETE', '/api/v1/namespaces/d/pods'], ['POST', '/api/v1/namespaces/d/pods/p/exec'], ['GET', '/api/v1/namespaces/foo/status']] as const) {
+    for (const [method, path] of [
+      ['GET', '/apis/apps/v1/deployments'],
+      ['PUT', '/apis/apps/v1/namespaces/d/deployments/web/status'],
+      ['DELETE', '/api/v1/namespaces/d/pods'],
+      ['POST', '/api/v1/namespaces/d/pods/p/exec'],
+      ['GET', '/api/v1/namespaces/foo/status'],
+    ] as const) {
       expect(decide(input(path, { method }))).toEqual({ outcome: 'local', target: 'A', reason: 'serves' });
     }
   });
@@ -78,13 +99,26 @@ describe('decide: rules in order', () => {
     expect(decide(input(`/apis/${DEVICECLASSES}`))).toEqual({ outcome: 'rerouted', target: 'B', candidates: ['B'] });
   });
 
-  it('R7: candidates without an address are dropped; none left → 503 with R7\'s message', () => {
+  it("R7: candidates without an address are dropped; none left → 503 with R7's message", () => {
     const table = tableOf({ A: COMMON, B: [...COMMON, DEVICECLASSES], C: [...COMMON, DEVICECLASSES] });
-    const noB = peerViewOf(new Map([['B', { health: 'ready' as PeerHealth, address: false }], ['C', { health: 'ready' as PeerHealth, address: true }]]));
+    const noB = peerViewOf(
+      new Map([
+        ['B', { health: 'ready' as PeerHealth, address: false }],
+        ['C', { health: 'ready' as PeerHealth, address: true }],
+      ]),
+    );
     expect(decide(input(`/apis/${DEVICECLASSES}`, { table, peers: noB }))).toEqual({ outcome: 'rerouted', target: 'C', candidates: ['C'] });
-    const none = peerViewOf(new Map([['B', { health: 'ready' as PeerHealth }], ['C', { health: 'ready' as PeerHealth }]]));
+    const none = peerViewOf(
+      new Map([
+        ['B', { health: 'ready' as PeerHealth }],
+        ['C', { health: 'ready' as PeerHealth }],
+      ]),
+    );
     expect(decide(input(`/apis/${DEVICECLASSES}`, { table, peers: none }))).toEqual({
-      outcome: 'unavailable', reason: 'no-address', message: NO_ADDRESS_MESSAGE, candidates: ['B', 'C'],
+      outcome: 'unavailable',
+      reason: 'no-address',
+      message: NO_ADDRESS_MESSAGE,
+      candidates: ['B', 'C'],
     });
   });
 
@@ -121,23 +155,29 @@ describe('decide: candidate health (P2 over R8)', () => {
     expect(run(view('not-ready', 'draining'), 0.9)).toEqual({ outcome: 'rerouted', target: 'C', candidates: ['B', 'C'] });
   });
 
-  it('when every candidate is unreachable: R10\'s 503 now, naming the server and its last error (C5, C40)', () => {
+  it("when every candidate is unreachable: R10's 503 now, naming the server and its last error (C5, C40)", () => {
     expect(run(view('unreachable', 'unreachable', { B: 'connect ECONNREFUSED 127.0.0.1:6443' }), 0)).toEqual({
-      outcome: 'unavailable', reason: 'unreachable', candidates: ['B', 'C'],
+      outcome: 'unavailable',
+      reason: 'unreachable',
+      candidates: ['B', 'C'],
       message: `${PROXY_ERROR_PREFIX}apiserver "B": connect ECONNREFUSED 127.0.0.1:6443`,
     });
-    expect(run(view('unreachable', 'unreachable'), 0.9)).toMatchObject({ message: `${PROXY_ERROR_PREFIX}apiserver "C": the server is unreachable` });
+    expect(run(view('unreachable', 'unreachable'), 0.9)).toMatchObject({
+      message: `${PROXY_ERROR_PREFIX}apiserver "C": the server is unreachable`,
+    });
   });
 
   it('a candidate gone from the cluster is never chosen, even when nothing else serves the GVR: 503 naming it and why', () => {
     expect(run(view('gone', 'draining'))).toEqual({ outcome: 'rerouted', target: 'C', candidates: ['C'] });
     expect(run(view('gone', 'gone', { B: 'gone: its identity lease expired' }), 0)).toEqual({
-      outcome: 'unavailable', reason: 'unreachable', candidates: ['B', 'C'],
+      outcome: 'unavailable',
+      reason: 'unreachable',
+      candidates: ['B', 'C'],
       message: `${PROXY_ERROR_PREFIX}apiserver "B": gone: its identity lease expired`,
     });
   });
 
-  it('H\'s own health does not matter: the handling-server policy already chose it (P1)', () => {
+  it("H's own health does not matter: the handling-server policy already chose it (P1)", () => {
     const peers: PeerView = { health: (n) => (n === 'A' ? 'unreachable' : 'ready') };
     expect(decide(input('/apis/apps/v1/deployments', { peers })).outcome).toBe('local');
   });
@@ -163,7 +203,7 @@ describe('decide: discovery (D1, P6)', () => {
     if (outcome !== 'discovery-merged') expect(d).toMatchObject({ target: 'A' });
   });
 
-  it('only GET and HEAD of /apis are discovery; other methods are H\'s own', () => {
+  it("only GET and HEAD of /apis are discovery; other methods are H's own", () => {
     expect(decide(input('/apis', { accept: MEDIA.v2Json, method: 'HEAD' })).outcome).toBe('discovery-merged');
     expect(decide(input('/apis', { accept: MEDIA.v2Json, method: 'POST' }))).toEqual({ outcome: 'non-resource', target: 'A' });
   });

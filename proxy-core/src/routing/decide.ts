@@ -53,7 +53,12 @@ export type Decision =
   | { readonly outcome: 'local'; readonly target: string; readonly reason: 'serves' | 'loop-guard' }
   | { readonly outcome: 'rerouted'; readonly target: string; readonly candidates: readonly string[] }
   | { readonly outcome: 'notfound'; readonly target: string }
-  | { readonly outcome: 'unavailable'; readonly reason: UnavailableReason; readonly message: string; readonly candidates: readonly string[] }
+  | {
+      readonly outcome: 'unavailable';
+      readonly reason: UnavailableReason;
+      readonly message: string;
+      readonly candidates: readonly string[];
+    }
   | { readonly outcome: 'discovery-merged'; readonly target: null }
   | { readonly outcome: 'discovery-own'; readonly target: string }
   | { readonly outcome: 'non-resource'; readonly target: string };
@@ -64,7 +69,9 @@ export const NO_ADDRESS_MESSAGE = 'Error getting ip and port info of the remote 
 export const PEER_PROXIED_HEADER = 'x-kubernetes-peer-proxied';
 
 /** A PeerView over plain facts, for hosts and tests that hold them in a Map. */
-export function peerViewOf(facts: ReadonlyMap<string, { readonly health: PeerHealth; readonly address?: boolean; readonly lastError?: string }>): PeerView {
+export function peerViewOf(
+  facts: ReadonlyMap<string, { readonly health: PeerHealth; readonly address?: boolean; readonly lastError?: string }>,
+): PeerView {
   return {
     health: (name) => facts.get(name)?.health ?? 'unknown',
     hasAddress: (name) => facts.get(name)?.address ?? false,
@@ -131,7 +138,12 @@ function decideReroute(input: DecisionInput, servers: readonly string[]): Decisi
   // R10 (P5 form): the pick Kubernetes would make cannot be connected to.
   const target = pickUniform(unreachable, random);
   const cause = peers.lastError?.(target) ?? 'the server is unreachable';
-  return { outcome: 'unavailable', reason: 'unreachable', message: `${PROXY_ERROR_PREFIX}apiserver "${target}": ${cause}`, candidates: unreachable };
+  return {
+    outcome: 'unavailable',
+    reason: 'unreachable',
+    message: `${PROXY_ERROR_PREFIX}apiserver "${target}": ${cause}`,
+    candidates: unreachable,
+  };
 }
 
 function pickUniform(pool: readonly string[], random: () => number): string {

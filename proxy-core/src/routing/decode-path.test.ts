@@ -11,7 +11,7 @@ describe('decodePath (Go URL.Path)', () => {
     expect(decodePath('/%C3%A9')).toBe('/\u00c3\u00a9');
   });
 
-  it('fails on an invalid escape, as Go\'s server refuses the request', () => {
+  it("fails on an invalid escape, as Go's server refuses the request", () => {
     for (const p of ['/%', '/%z1', '/%4', '/a%%', '/%G0']) expect(decodePath(p), p).toBeUndefined();
   });
 

@@ -2,7 +2,14 @@
 export { requestInfo, exactMetadataName, type RequestInfo } from './request-info.js';
 export { RouteTable, buildRouteTable, type RouteRow, type RouteTableServer } from './route-table.js';
 export {
-  decide, peerViewOf, NO_ADDRESS_MESSAGE, PROXY_ERROR_PREFIX, PEER_PROXIED_HEADER,
-  type Decision, type DecisionInput, type PeerView, type UnavailableReason,
+  decide,
+  peerViewOf,
+  NO_ADDRESS_MESSAGE,
+  PROXY_ERROR_PREFIX,
+  PEER_PROXIED_HEADER,
+  type Decision,
+  type DecisionInput,
+  type PeerView,
+  type UnavailableReason,
 } from './decide.js';
 export type { DiscoveryMode } from '../../contract/settings.js';

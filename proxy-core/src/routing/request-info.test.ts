@@ -6,16 +6,59 @@ type Expected = Partial<Omit<RequestInfo, 'parts'>> & { parts?: string[] };
 
 describe('requestInfo (spec R2)', () => {
   it.each<[string, string, string, Expected]>([
-    ['GET', '/api/v1/pods', '', { isResourceRequest: true, apiPrefix: 'api', apiGroup: '', apiVersion: 'v1', resource: 'pods', verb: 'list', namespace: '', name: '', parts: ['pods'] }],
-    ['GET', '/api/v1/namespaces/d/pods/p', '', { verb: 'get', namespace: 'd', resource: 'pods', name: 'p', subresource: '', parts: ['pods', 'p'] }],
+    [
+      'GET',
+      '/api/v1/pods',
+      '',
+      {
+        isResourceRequest: true,
+        apiPrefix: 'api',
+        apiGroup: '',
+        apiVersion: 'v1',
+        resource: 'pods',
+        verb: 'list',
+        namespace: '',
+        name: '',
+        parts: ['pods'],
+      },
+    ],
+    [
+      'GET',
+      '/api/v1/namespaces/d/pods/p',
+      '',
+      { verb: 'get', namespace: 'd', resource: 'pods', name: 'p', subresource: '', parts: ['pods', 'p'] },
+    ],
     ['HEAD', '/api/v1/namespaces/d/pods/p', '', { verb: 'get', name: 'p' }],
-    ['GET', '/api/v1/namespaces/d/pods/p/log', 'follow=true', { verb: 'get', resource: 'pods', name: 'p', subresource: 'log', parts: ['pods', 'p', 'log'] }],
+    [
+      'GET',
+      '/api/v1/namespaces/d/pods/p/log',
+      'follow=true',
+      { verb: 'get', resource: 'pods', name: 'p', subresource: 'log', parts: ['pods', 'p', 'log'] },
+    ],
     ['POST', '/api/v1/namespaces/d/pods/p/exec', 'command=sh', { verb: 'create', resource: 'pods', subresource: 'exec' }],
     ['POST', '/api/v1/namespaces/d/pods', '', { verb: 'create', resource: 'pods', name: '' }],
-    ['PUT', '/apis/apps/v1/namespaces/d/deployments/web/status', '', { verb: 'update', apiPrefix: 'apis', apiGroup: 'apps', apiVersion: 'v1', resource: 'deployments', name: 'web', subresource: 'status' }],
+    [
+      'PUT',
+      '/apis/apps/v1/namespaces/d/deployments/web/status',
+      '',
+      {
+        verb: 'update',
+        apiPrefix: 'apis',
+        apiGroup: 'apps',
+        apiVersion: 'v1',
+        resource: 'deployments',
+        name: 'web',
+        subresource: 'status',
+      },
+    ],
     ['PATCH', '/apis/apps/v1/namespaces/d/deployments/web/scale', '', { verb: 'patch', subresource: 'scale' }],
     ['DELETE', '/apis/apps/v1/namespaces/d/deployments/web', '', { verb: 'delete', name: 'web' }],
-    ['DELETE', '/apis/resource.k8s.io/v1beta1/namespaces/d/resourceclaims', '', { verb: 'deletecollection', apiGroup: 'resource.k8s.io', apiVersion: 'v1beta1', resource: 'resourceclaims', namespace: 'd' }],
+    [
+      'DELETE',
+      '/apis/resource.k8s.io/v1beta1/namespaces/d/resourceclaims',
+      '',
+      { verb: 'deletecollection', apiGroup: 'resource.k8s.io', apiVersion: 'v1beta1', resource: 'resourceclaims', namespace: 'd' },
+    ],
     ['GET', '/apis/resource.k8s.io/v1/deviceclasses', 'watch=true', { verb: 'watch', resource: 'deviceclasses' }],
     ['GET', '/apis/resource.k8s.io/v1/deviceclasses', 'watch=1', { verb: 'watch' }],
     ['GET', '/apis/resource.k8s.io/v1/deviceclasses', 'watch=', { verb: 'watch' }],
@@ -26,8 +69,18 @@ describe('requestInfo (spec R2)', () => {
     ['GET', '/apis/resource.k8s.io/v1/watch/deviceclasses', '', { verb: 'watch', resource: 'deviceclasses', parts: ['deviceclasses'] }],
     ['GET', '/apis/apps/v1/watch/namespaces/ns/deployments', '', { verb: 'watch', namespace: 'ns', resource: 'deployments' }],
     ['GET', '/apis/apps/v1/watch/namespaces/ns/deployments/web/status', '', { verb: 'watch', name: 'web', subresource: '' }],
-    ['GET', '/api/v1/proxy/namespaces/ns/pods/p/a/b', '', { verb: 'proxy', namespace: 'ns', resource: 'pods', name: 'p', subresource: '', parts: ['pods', 'p', 'a', 'b'] }],
-    ['GET', '/api/v1/namespaces/foo/status', '', { verb: 'get', namespace: 'foo', resource: 'namespaces', name: 'foo', subresource: 'status' }],
+    [
+      'GET',
+      '/api/v1/proxy/namespaces/ns/pods/p/a/b',
+      '',
+      { verb: 'proxy', namespace: 'ns', resource: 'pods', name: 'p', subresource: '', parts: ['pods', 'p', 'a', 'b'] },
+    ],
+    [
+      'GET',
+      '/api/v1/namespaces/foo/status',
+      '',
+      { verb: 'get', namespace: 'foo', resource: 'namespaces', name: 'foo', subresource: 'status' },
+    ],
     ['PUT', '/api/v1/namespaces/foo/finalize', '', { verb: 'update', resource: 'namespaces', name: 'foo', subresource: 'finalize' }],
     ['GET', '/api/v1/namespaces/foo', '', { verb: 'get', namespace: 'foo', resource: 'namespaces', name: 'foo' }],
     ['GET', '/api/v1/namespaces', '', { verb: 'list', namespace: '', resource: 'namespaces' }],
@@ -50,10 +103,28 @@ describe('requestInfo (spec R2)', () => {
   });
 
   it.each([
-    '/', '', '/api', '/api/v1', '/api/v1/', '/apis', '/apis/apps', '/apis/apps/v1', '/apis/apps/v1/',
-    '/healthz', '/livez', '/readyz', '/version', '/metrics', '/openapi/v2', '/openapi/v3/apis/apps/v1',
-    '/.well-known/openid-configuration', '/logs/kube-apiserver.log', '/apix/apps/v1/deployments',
-    '/api/v1/watch', '/api/v1/proxy', '/apis/apps/v1/watch',
+    '/',
+    '',
+    '/api',
+    '/api/v1',
+    '/api/v1/',
+    '/apis',
+    '/apis/apps',
+    '/apis/apps/v1',
+    '/apis/apps/v1/',
+    '/healthz',
+    '/livez',
+    '/readyz',
+    '/version',
+    '/metrics',
+    '/openapi/v2',
+    '/openapi/v3/apis/apps/v1',
+    '/.well-known/openid-configuration',
+    '/logs/kube-apiserver.log',
+    '/apix/apps/v1/deployments',
+    '/api/v1/watch',
+    '/api/v1/proxy',
+    '/apis/apps/v1/watch',
   ])('%s is not a resource request: H serves it (R2)', (path) => {
     const info = requestInfo('GET', path, '');
     expect(info).toMatchObject({ isResourceRequest: false, path, verb: 'get', apiGroup: '', apiVersion: '', resource: '', name: '' });
@@ -94,7 +165,18 @@ describe('exactMetadataName (fieldSelector as apimachinery parses it)', () => {
  * the index-walking implementation against on generated paths.
  */
 function reference(method: string, path: string): Omit<RequestInfo, 'path' | 'verb'> & { verb: string } {
-  const none = { isResourceRequest: false, verb: method.toLowerCase(), apiPrefix: '', apiGroup: '', apiVersion: '', namespace: '', resource: '', subresource: '', name: '', parts: [] as string[] };
+  const none = {
+    isResourceRequest: false,
+    verb: method.toLowerCase(),
+    apiPrefix: '',
+    apiGroup: '',
+    apiVersion: '',
+    namespace: '',
+    resource: '',
+    subresource: '',
+    name: '',
+    parts: [] as string[],
+  };
   const trimmed = path.replace(/^\/+|\/+$/g, '');
   let cur = trimmed === '' ? [] : trimmed.split('/');
   if (cur.length < 3 || (cur[0] !== 'api' && cur[0] !== 'apis')) return none;
@@ -108,7 +190,8 @@ function reference(method: string, path: string): Omit<RequestInfo, 'path' | 've
   }
   const apiVersion = cur[0]!;
   cur = cur.slice(1);
-  let verb = ({ GET: 'get', HEAD: 'get', POST: 'create', PUT: 'update', PATCH: 'patch', DELETE: 'delete' } as Record<string, string>)[method] ?? '';
+  let verb =
+    ({ GET: 'get', HEAD: 'get', POST: 'create', PUT: 'update', PATCH: 'patch', DELETE: 'delete' } as Record<string, string>)[method] ?? '';
   let viaPrefix = false;
   if (cur[0] === 'watch' || cur[0] === 'proxy') {
     if (cur.length < 2) return none;
@@ -130,27 +213,49 @@ function reference(method: string, path: string): Omit<RequestInfo, 'path' | 've
 }
 
 describe('requestInfo properties', () => {
-  const segment = fc.constantFrom('api', 'apis', 'v1', 'apps', 'watch', 'proxy', 'namespaces', 'ns', 'status', 'finalize', 'pods', 'log', 'scale', '', 'x');
-  const pathArb = fc.tuple(fc.array(segment, { maxLength: 9 }), fc.boolean(), fc.boolean())
+  const segment = fc.constantFrom(
+    'api',
+    'apis',
+    'v1',
+    'apps',
+    'watch',
+    'proxy',
+    'namespaces',
+    'ns',
+    'status',
+    'finalize',
+    'pods',
+    'log',
+    'scale',
+    '',
+    'x',
+  );
+  const pathArb = fc
+    .tuple(fc.array(segment, { maxLength: 9 }), fc.boolean(), fc.boolean())
     .map(([segs, lead, trail]) => `${lead ? '/' : ''}${segs.join('/')}${trail ? '/' : ''}`);
   const methodArb = fc.constantFrom('GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS');
 
   it('agrees with a slice-by-slice statement of R2 on generated paths', () => {
-    fc.assert(fc.property(methodArb, pathArb, (method, path) => {
-      const { path: p, ...got } = requestInfo(method, path, '');
-      expect(p).toBe(path);
-      expect(got).toEqual(reference(method, path));
-    }), { numRuns: 3000 });
+    fc.assert(
+      fc.property(methodArb, pathArb, (method, path) => {
+        const { path: p, ...got } = requestInfo(method, path, '');
+        expect(p).toBe(path);
+        expect(got).toEqual(reference(method, path));
+      }),
+      { numRuns: 3000 },
+    );
   });
 
   it('a /watch/ path prefix names the same GVR, namespace and name as the plain path', () => {
     const name = fc.stringMatching(/^[a-z][a-z0-9-]{0,10}$/);
-    fc.assert(fc.property(fc.option(name, { nil: undefined }), name, fc.option(name, { nil: undefined }), (ns, resource, obj) => {
-      const tail = `${ns ? `namespaces/${ns}/` : ''}${resource}${obj ? `/${obj}` : ''}`;
-      const plain = requestInfo('GET', `/apis/resource.k8s.io/v1/${tail}`, '');
-      const watched = requestInfo('GET', `/apis/resource.k8s.io/v1/watch/${tail}`, '');
-      expect(watched.verb).toBe('watch');
-      for (const k of ['apiGroup', 'apiVersion', 'resource', 'namespace', 'name'] as const) expect(watched[k]).toBe(plain[k]);
-    }));
+    fc.assert(
+      fc.property(fc.option(name, { nil: undefined }), name, fc.option(name, { nil: undefined }), (ns, resource, obj) => {
+        const tail = `${ns ? `namespaces/${ns}/` : ''}${resource}${obj ? `/${obj}` : ''}`;
+        const plain = requestInfo('GET', `/apis/resource.k8s.io/v1/${tail}`, '');
+        const watched = requestInfo('GET', `/apis/resource.k8s.io/v1/watch/${tail}`, '');
+        expect(watched.verb).toBe('watch');
+        for (const k of ['apiGroup', 'apiVersion', 'resource', 'namespace', 'name'] as const) expect(watched[k]).toBe(plain[k]);
+      }),
+    );
   });
 });

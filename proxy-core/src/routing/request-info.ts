@@ -44,8 +44,17 @@ function verbOfMethod(method: string): string {
 
 function nonResource(method: string, path: string): RequestInfo {
   return {
-    isResourceRequest: false, path, verb: method.toLowerCase(), apiPrefix: '', apiGroup: '', apiVersion: '',
-    namespace: '', resource: '', subresource: '', name: '', parts: NO_PARTS,
+    isResourceRequest: false,
+    path,
+    verb: method.toLowerCase(),
+    apiPrefix: '',
+    apiGroup: '',
+    apiVersion: '',
+    namespace: '',
+    resource: '',
+    subresource: '',
+    name: '',
+    parts: NO_PARTS,
   };
 }
 

@@ -50,7 +50,12 @@ describe('RouteTable', () => {
 
   it('skewed: rows served by some but not all known servers', () => {
     expect(table.skewed().map(gvrKey)).toEqual(['resource.k8s.io/v1/deviceclasses', 'resource.k8s.io/v1beta1/resourceclaims']);
-    expect(buildRouteTable([{ name: 'A', gvrs: A.map(gvr) }, { name: 'B', gvrs: A.map(gvr) }]).skewed()).toEqual([]);
+    expect(
+      buildRouteTable([
+        { name: 'A', gvrs: A.map(gvr) },
+        { name: 'B', gvrs: A.map(gvr) },
+      ]).skewed(),
+    ).toEqual([]);
   });
 
   it('withServer: a new table; the old one is unchanged', () => {
@@ -67,7 +72,12 @@ describe('RouteTable', () => {
   });
 
   it('refuses two servers with one name', () => {
-    expect(() => buildRouteTable([{ name: 'A', gvrs: [] }, { name: 'A', gvrs: undefined }])).toThrow(/unique/);
+    expect(() =>
+      buildRouteTable([
+        { name: 'A', gvrs: [] },
+        { name: 'A', gvrs: undefined },
+      ]),
+    ).toThrow(/unique/);
   });
 
   it('withServer gives the same table as a build from scratch, for any sequence of changes', () => {
@@ -75,17 +85,19 @@ describe('RouteTable', () => {
     const names = ['A', 'B', 'C', 'D'];
     const serverKeys = fc.option(fc.subarray(keys), { nil: undefined });
     const change = fc.record({ name: fc.constantFrom(...names), keys: serverKeys });
-    fc.assert(fc.property(fc.array(serverKeys, { minLength: 4, maxLength: 4 }), fc.array(change, { maxLength: 8 }), (initial, changes) => {
-      const state = new Map(names.map((n, i) => [n, initial[i]]));
-      let table = buildRouteTable(names.map((n) => ({ name: n, gvrs: state.get(n)?.map(gvr) })));
-      for (const c of changes) {
-        state.set(c.name, c.keys);
-        table = table.withServer(c.name, c.keys?.map(gvr));
-      }
-      const scratch = buildRouteTable(names.map((n) => ({ name: n, gvrs: state.get(n)?.map(gvr) })));
-      expect(table.rows()).toEqual(scratch.rows());
-      expect(table.skewed()).toEqual(scratch.skewed());
-      for (const n of names) expect(table.known(n)).toBe(scratch.known(n));
-    }));
+    fc.assert(
+      fc.property(fc.array(serverKeys, { minLength: 4, maxLength: 4 }), fc.array(change, { maxLength: 8 }), (initial, changes) => {
+        const state = new Map(names.map((n, i) => [n, initial[i]]));
+        let table = buildRouteTable(names.map((n) => ({ name: n, gvrs: state.get(n)?.map(gvr) })));
+        for (const c of changes) {
+          state.set(c.name, c.keys);
+          table = table.withServer(c.name, c.keys?.map(gvr));
+        }
+        const scratch = buildRouteTable(names.map((n) => ({ name: n, gvrs: state.get(n)?.map(gvr) })));
+        expect(table.rows()).toEqual(scratch.rows());
+        expect(table.skewed()).toEqual(scratch.skewed());
+        for (const n of names) expect(table.known(n)).toBe(scratch.known(n));
+      }),
+    );
   });
 });

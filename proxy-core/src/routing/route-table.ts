@@ -148,7 +148,8 @@ export function buildRouteTable(servers: readonly RouteTableServer[]): RouteTabl
   const perServer = new Map<string, ReadonlySet<string>>();
   const excluded = new Map<string, ReadonlySet<string>>();
   const byKey = new Map<string, string[]>();
-  if (new Set(serverNames).size !== serverNames.length) throw new PeerscopeError('PEERSCOPE_ERR_INPUT', `server names must be unique: ${serverNames.join(', ')}`);
+  if (new Set(serverNames).size !== serverNames.length)
+    throw new PeerscopeError('PEERSCOPE_ERR_INPUT', `server names must be unique: ${serverNames.join(', ')}`);
   for (const s of servers) {
     if (s.gvrs === undefined) continue;
     const keys = new Set<string>();

@@ -17,8 +17,14 @@ const AFTER = tableOf({ A: ['/v1/pods'], B: ['/v1/pods', 'resource.k8s.io/v1/dev
 
 function input(path: string, table: RouteTable): DecisionInput {
   return {
-    info: requestInfo('GET', path, ''), handling: 'A', table, peers: { health: () => 'ready' },
-    peerProxiedHeader: undefined, accept: undefined, discoveryMode: 'peer-aggregated', random: () => 0,
+    info: requestInfo('GET', path, ''),
+    handling: 'A',
+    table,
+    peers: { health: () => 'ready' },
+    peerProxiedHeader: undefined,
+    accept: undefined,
+    discoveryMode: 'peer-aggregated',
+    random: () => 0,
   };
 }
 
@@ -61,11 +67,14 @@ describe('settleDecision', () => {
   it('keeps the 404 when the recheck changed nothing', async () => {
     const routes = { table: BEFORE, generation: 1 };
     const { waits, asked } = servers();
-    expect(await settleDecision(input('/apis/resource.k8s.io/v1/deviceclasses', BEFORE), waits, routes, 0)).toEqual({ outcome: 'notfound', target: 'A' });
+    expect(await settleDecision(input('/apis/resource.k8s.io/v1/deviceclasses', BEFORE), waits, routes, 0)).toEqual({
+      outcome: 'notfound',
+      target: 'A',
+    });
     expect(asked.rechecks).toBe(1);
   });
 
-  it('waits for the handling server\'s re-read, then decides on the new table', async () => {
+  it("waits for the handling server's re-read, then decides on the new table", async () => {
     const routes = { table: BEFORE, generation: 1 };
     let reread!: () => void;
     const pending = new Promise<void>((resolve) => (reread = resolve));

@@ -37,7 +37,12 @@ interface Settling {
  * The decision for a request that arrived at `since`, after every wait it needs; decides once in
  * the common case, at most three times (after a peer's re-read, after a recheck that changed the table).
  */
-export function settleDecision(input: DecisionInput, servers: ServerWaits, routes: CurrentRoutes, since: number): Decision | Promise<Decision> {
+export function settleDecision(
+  input: DecisionInput,
+  servers: ServerWaits,
+  routes: CurrentRoutes,
+  since: number,
+): Decision | Promise<Decision> {
   const reread = servers.rereadPending(input.handling);
   // The common request: nothing to wait for, and a decision that needs no second look.
   if (!reread) {

@@ -86,12 +86,21 @@ export async function prepareClusterSession(options: ClusterSessionOptions): Pro
       address = await core.start();
     } catch (err) {
       await core.close(0);
-      throw new PeerscopeError('PEERSCOPE_ERR_LISTEN', `cannot listen on ${listen.host}:${listen.port}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, { cause: err });
+      throw new PeerscopeError(
+        'PEERSCOPE_ERR_LISTEN',
+        `cannot listen on ${listen.host}:${listen.port}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+        { cause: err },
+      );
     }
     const service = createCoreService(core, { snapshotSource: 'kubeconfig', context: contextName });
     let closing: Promise<void> | undefined;
     return {
-      kind: 'cluster', core, service, address, contextName, warnings: found.warnings,
+      kind: 'cluster',
+      core,
+      service,
+      address,
+      contextName,
+      warnings: found.warnings,
       close() {
         closing ??= (async () => {
           service.close();

@@ -91,19 +91,40 @@ export async function startDemoSession(options: DemoSessionOptions = {}): Promis
   writeFileSync(kubeconfigPath, portKubeconfig(address.url), { mode: 0o600 });
 
   const trafficRps = options.trafficRps ?? 20;
-  const traffic = startTraffic({ targets: [address.url], rps: trafficRps, releases: [from, to], ...(options.onTrafficResult ? { onResult: options.onTrafficResult } : {}) });
+  const traffic = startTraffic({
+    targets: [address.url],
+    rps: trafficRps,
+    releases: [from, to],
+    ...(options.onTrafficResult ? { onResult: options.onTrafficResult } : {}),
+  });
   const stepSeconds = options.stepSeconds ?? 10;
   const rollout = createSimController({
-    servers: sim.servers, from: fromName, to, traffic, trafficRps,
-    rollout: { drainSeconds: stepSeconds, downSeconds: stepSeconds, ...(options.onRolloutEvent ? { onEvent: options.onRolloutEvent } : {}) },
+    servers: sim.servers,
+    from: fromName,
+    to,
+    traffic,
+    trafficRps,
+    rollout: {
+      drainSeconds: stepSeconds,
+      downSeconds: stepSeconds,
+      ...(options.onRolloutEvent ? { onEvent: options.onRolloutEvent } : {}),
+    },
     ...(options.onRolloutError ? { onRolloutError: options.onRolloutError } : {}),
   });
-  const timer = options.rolloutAfterSeconds === undefined ? undefined : setTimeout(() => rollout.startRollout(), options.rolloutAfterSeconds * 1000);
+  const timer =
+    options.rolloutAfterSeconds === undefined ? undefined : setTimeout(() => rollout.startRollout(), options.rolloutAfterSeconds * 1000);
   const service = createCoreService(core, { sim: rollout, snapshotSource: 'sim' });
 
   let closing: Promise<{ requestsSent: number }> | undefined;
   return {
-    kind: 'demo', core, sim, rollout, traffic, service, address, kubeconfigPath,
+    kind: 'demo',
+    core,
+    sim,
+    rollout,
+    traffic,
+    service,
+    address,
+    kubeconfigPath,
     close() {
       closing ??= (async () => {
         clearTimeout(timer);

@@ -15,7 +15,9 @@ import { createSwitchingClient } from './switching-client.js';
 /** A CoreClient whose every call answers with its own name, and whose events the test pushes. */
 function fakeService(name: string) {
   const listeners = new Set<(e: CoreEvent) => void>();
-  const service = Object.fromEntries(Object.keys(coreClientMethods).map((m) => [m, async (...args: unknown[]) => ({ from: name, method: m, args })])) as unknown as CoreClient;
+  const service = Object.fromEntries(
+    Object.keys(coreClientMethods).map((m) => [m, async (...args: unknown[]) => ({ from: name, method: m, args })]),
+  ) as unknown as CoreClient;
   service.subscribe = (l) => {
     listeners.add(l);
     return () => listeners.delete(l);
@@ -23,7 +25,10 @@ function fakeService(name: string) {
   return { service, label: name, push: (e: CoreEvent) => listeners.forEach((l) => l(e)), listeners };
 }
 
-const settings = (mode: 'nopeer' | 'peer-aggregated'): CoreEvent => ({ type: 'settings', settings: { policy: 'round-robin', discoveryMode: mode } });
+const settings = (mode: 'nopeer' | 'peer-aggregated'): CoreEvent => ({
+  type: 'settings',
+  settings: { policy: 'round-robin', discoveryMode: mode },
+});
 
 describe('the switching client', () => {
   it('refuses calls, with a clear message, before any cluster is open', async () => {
@@ -69,8 +74,15 @@ describe('the simulated-cluster session', () => {
   afterAll(() => new Promise<void>((r) => busy.close(() => r())));
 
   it('fails with the address when the port is taken, or takes a free port when asked to', async () => {
-    await expect(startDemoSession({ listen: { host: '127.0.0.1', port: busyPort }, trafficRps: 0 })).rejects.toThrow(`cannot listen on 127.0.0.1:${busyPort}: EADDRINUSE`);
-    const session = await startDemoSession({ listen: { host: '127.0.0.1', port: busyPort }, anyPortIfBusy: true, trafficRps: 0, servers: 2 });
+    await expect(startDemoSession({ listen: { host: '127.0.0.1', port: busyPort }, trafficRps: 0 })).rejects.toThrow(
+      `cannot listen on 127.0.0.1:${busyPort}: EADDRINUSE`,
+    );
+    const session = await startDemoSession({
+      listen: { host: '127.0.0.1', port: busyPort },
+      anyPortIfBusy: true,
+      trafficRps: 0,
+      servers: 2,
+    });
     try {
       expect(session.address.port).not.toBe(busyPort);
       const overview = await session.service.getOverview();
@@ -115,7 +127,10 @@ describe('a kubeconfig session', () => {
 
   it('lists context names for a chooser, and none for a file it cannot read', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'kc-ctx-')), 'config');
-    writeFileSync(file, 'apiVersion: v1\nkind: Config\ncurrent-context: b\ncontexts:\n- name: a\n  context: {cluster: x}\n- name: b\n  context: {cluster: x}\n');
+    writeFileSync(
+      file,
+      'apiVersion: v1\nkind: Config\ncurrent-context: b\ncontexts:\n- name: a\n  context: {cluster: x}\n- name: b\n  context: {cluster: x}\n',
+    );
     expect(kubeconfigContextNames(file)).toEqual({ names: ['a', 'b'], current: 'b' });
     expect(kubeconfigContextNames(join(file, 'missing'))).toEqual({ names: [] });
   });

@@ -40,7 +40,8 @@ export function createSwitchingClient(): SwitchingClient {
     detach = session && listeners.size > 0 ? session.service.subscribe(publish) : undefined;
   };
   const target = (): CoreClient => {
-    if (!session) throw new PeerscopeError('PEERSCOPE_ERR_NO_CLUSTER', 'no cluster is open: start the simulated cluster or open a kubeconfig');
+    if (!session)
+      throw new PeerscopeError('PEERSCOPE_ERR_NO_CLUSTER', 'no cluster is open: start the simulated cluster or open a kubeconfig');
     return session.service;
   };
   // Async wrappers so a missing session rejects like any failed call instead of throwing synchronously.
@@ -48,7 +49,10 @@ export function createSwitchingClient(): SwitchingClient {
 
   // Every request method of the contract, forwarded as is: a method added to the contract is carried too.
   const forwarded = Object.fromEntries(
-    (Object.keys(coreClientMethods) as CoreClientMethod[]).map((m) => [m, (...args: unknown[]) => call((c) => (c[m] as (...a: unknown[]) => Promise<unknown>)(...args))]),
+    (Object.keys(coreClientMethods) as CoreClientMethod[]).map((m) => [
+      m,
+      (...args: unknown[]) => call((c) => (c[m] as (...a: unknown[]) => Promise<unknown>)(...args)),
+    ]),
   ) as Omit<CoreClient, 'subscribe'>;
 
   return {

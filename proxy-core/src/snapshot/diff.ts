@@ -35,7 +35,15 @@ export function diffSnapshots(before: RoutingSnapshot, after: RoutingSnapshot): 
     for (const outcome of WATCHED) {
       const before = x ? (x.counts[outcome] ?? 0) / x.total : 0;
       const after = y ? (y.counts[outcome] ?? 0) / y.total : 0;
-      if (Math.abs(before - after) > 1e-9) outcomeRates.push({ gvr, outcome, before: round(before), after: round(after), requestsBefore: x?.total ?? 0, requestsAfter: y?.total ?? 0 });
+      if (Math.abs(before - after) > 1e-9)
+        outcomeRates.push({
+          gvr,
+          outcome,
+          before: round(before),
+          after: round(after),
+          requestsBefore: x?.total ?? 0,
+          requestsAfter: y?.total ?? 0,
+        });
     }
   }
   return {
@@ -73,15 +81,26 @@ export function formatDiff(d: SnapshotDiff): string {
   };
   section('servers added', d.servers.added);
   section('servers removed', d.servers.removed);
-  section('servers upgraded', d.servers.upgraded.map((u) => `${u.name}: ${u.from} → ${u.to}`));
-  section('health changed', d.servers.healthChanged.map((h) => `${h.name}: ${h.from} → ${h.to}`));
+  section(
+    'servers upgraded',
+    d.servers.upgraded.map((u) => `${u.name}: ${u.from} → ${u.to}`),
+  );
+  section(
+    'health changed',
+    d.servers.healthChanged.map((h) => `${h.name}: ${h.from} → ${h.to}`),
+  );
   for (const g of d.gvrs) {
     section(`${g.server} gained`, g.gained);
     section(`${g.server} lost`, g.lost);
   }
   section('became skewed', d.skew.became);
   section('no longer skewed', d.skew.resolved);
-  section('outcome shares changed', d.outcomeRates.map((r) => `${r.gvr} ${r.outcome}: ${pct(r.before)} → ${pct(r.after)} (${r.requestsBefore} → ${r.requestsAfter} requests)`));
+  section(
+    'outcome shares changed',
+    d.outcomeRates.map(
+      (r) => `${r.gvr} ${r.outcome}: ${pct(r.before)} → ${pct(r.after)} (${r.requestsBefore} → ${r.requestsAfter} requests)`,
+    ),
+  );
   return lines.length ? lines.join('\n') + '\n' : 'no differences\n';
 }
 

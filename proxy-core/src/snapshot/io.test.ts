@@ -15,8 +15,24 @@ export function sampleSnapshot(overrides: Partial<RoutingSnapshot> = {}): Routin
     source: { kind: 'sim', peerscopeVersion: '0.1.0' },
     settings: { discoveryMode: 'peer-aggregated', policy: 'round-robin' },
     servers: [
-      { name: 'sim-1', url: 'https://127.0.0.1:6443', source: 'sim', health: 'ready', failingChecks: [], gitVersion: 'v1.36.0-dev', discovery: { state: 'ok', gvrs: ['/v1/pods', 'apps/v1/deployments'] } },
-      { name: 'sim-2', url: 'https://127.0.0.1:6444', source: 'sim', health: 'ready', failingChecks: [], gitVersion: 'v1.37.0-dev', discovery: { state: 'ok', gvrs: ['/v1/pods', 'apps/v1/deployments', 'storagemigration.k8s.io/v1/storageversionmigrations'] } },
+      {
+        name: 'sim-1',
+        url: 'https://127.0.0.1:6443',
+        source: 'sim',
+        health: 'ready',
+        failingChecks: [],
+        gitVersion: 'v1.36.0-dev',
+        discovery: { state: 'ok', gvrs: ['/v1/pods', 'apps/v1/deployments'] },
+      },
+      {
+        name: 'sim-2',
+        url: 'https://127.0.0.1:6444',
+        source: 'sim',
+        health: 'ready',
+        failingChecks: [],
+        gitVersion: 'v1.37.0-dev',
+        discovery: { state: 'ok', gvrs: ['/v1/pods', 'apps/v1/deployments', 'storagemigration.k8s.io/v1/storageversionmigrations'] },
+      },
     ],
     routeTable: {
       rows: [
@@ -31,10 +47,28 @@ export function sampleSnapshot(overrides: Partial<RoutingSnapshot> = {}): Routin
       { outcome: 'rerouted', gvr: 'storagemigration.k8s.io/v1/storageversionmigrations', handling: 'sim-1', answeredBy: 'sim-2', count: 4 },
       { outcome: 'local', gvr: 'storagemigration.k8s.io/v1/storageversionmigrations', handling: 'sim-2', answeredBy: 'sim-2', count: 4 },
     ],
-    events: [{
-      seq: 1, at: 1, userAgent: 'kubectl/v1.32', method: 'GET', verb: 'list', path: '/api/v1/pods', group: '', version: 'v1', resource: 'pods',
-      subresource: '', namespace: '', handling: 'sim-1', answeredBy: 'sim-1', outcome: 'local', status: 200, latencyMs: 1.2, bytesIn: 0, bytesOut: 300,
-    }],
+    events: [
+      {
+        seq: 1,
+        at: 1,
+        userAgent: 'kubectl/v1.32',
+        method: 'GET',
+        verb: 'list',
+        path: '/api/v1/pods',
+        group: '',
+        version: 'v1',
+        resource: 'pods',
+        subresource: '',
+        namespace: '',
+        handling: 'sim-1',
+        answeredBy: 'sim-1',
+        outcome: 'local',
+        status: 200,
+        latencyMs: 1.2,
+        bytesIn: 0,
+        bytesOut: 300,
+      },
+    ],
     ...overrides,
   };
 }
@@ -89,12 +123,16 @@ describe('snapshot files', () => {
 
   it('a newer apiVersion says it was made by a newer Peerscope', () => {
     const e = errorOf(() => parseSnapshot(JSON.stringify({ ...sampleSnapshot(), apiVersion: 'peerscope.dev/v2' }), 'new.json'));
-    expect(e.message).toBe('new.json at /apiVersion: apiVersion peerscope.dev/v2 was made by a newer Peerscope; this one reads peerscope.dev/v1');
+    expect(e.message).toBe(
+      'new.json at /apiVersion: apiVersion peerscope.dev/v2 was made by a newer Peerscope; this one reads peerscope.dev/v1',
+    );
   });
 
   it('a document of another kind or group is refused by name', () => {
     expect(errorOf(() => parseSnapshot('{"kind":"PodList"}', 'p.json')).where.pointer).toBe('/kind');
-    expect(errorOf(() => parseSnapshot(JSON.stringify({ ...sampleSnapshot(), apiVersion: 'v1' }), 'p.json')).where.pointer).toBe('/apiVersion');
+    expect(errorOf(() => parseSnapshot(JSON.stringify({ ...sampleSnapshot(), apiVersion: 'v1' }), 'p.json')).where.pointer).toBe(
+      '/apiVersion',
+    );
   });
 
   it('a 50 MB file is refused before it is read', () => {
@@ -148,13 +186,18 @@ describe('readSnapshotText (CoreClient.readSnapshot): the named error as data', 
     expect(newer.message).toContain('made by a newer Peerscope');
     expect(failure('{"kind":"PodList"}')).toMatchObject({ reason: 'not-a-snapshot', pointer: '/kind' });
     expect(failure('[]')).toMatchObject({ reason: 'not-a-snapshot', pointer: '' });
-    expect(failure(JSON.stringify({ ...sampleSnapshot(), apiVersion: 'v1' }))).toMatchObject({ reason: 'unknown-version', pointer: '/apiVersion' });
+    expect(failure(JSON.stringify({ ...sampleSnapshot(), apiVersion: 'v1' }))).toMatchObject({
+      reason: 'unknown-version',
+      pointer: '/apiVersion',
+    });
     const text = serializeSnapshot(sampleSnapshot());
     expect(failure(text.slice(0, 200))).toMatchObject({ reason: 'syntax', line: text.slice(0, 200).split('\n').length });
     // A host that knows the file is 50 MB need not send its text.
     const huge = failure('', 'huge.json', 50 * 1024 * 1024);
     expect(huge).toMatchObject({ reason: 'too-large', file: 'huge.json' });
-    expect(huge.message).toBe('huge.json: is 50.0 MiB, over the 32 MiB a snapshot can be; it is not a Peerscope snapshot or it was damaged');
+    expect(huge.message).toBe(
+      'huge.json: is 50.0 MiB, over the 32 MiB a snapshot can be; it is not a Peerscope snapshot or it was damaged',
+    );
   });
 });
 
@@ -162,9 +205,15 @@ describe('snapshot diff', () => {
   it('names upgraded servers, gained and lost GVRs, skew changes and outcome share changes', () => {
     const before = sampleSnapshot();
     const after = sampleSnapshot({
-      servers: before.servers.map((s) => s.name === 'sim-1'
-        ? { ...s, gitVersion: 'v1.37.0-dev', discovery: { ...s.discovery, gvrs: [...s.discovery.gvrs, 'storagemigration.k8s.io/v1/storageversionmigrations'] } }
-        : s),
+      servers: before.servers.map((s) =>
+        s.name === 'sim-1'
+          ? {
+              ...s,
+              gitVersion: 'v1.37.0-dev',
+              discovery: { ...s.discovery, gvrs: [...s.discovery.gvrs, 'storagemigration.k8s.io/v1/storageversionmigrations'] },
+            }
+          : s,
+      ),
       routeTable: { rows: [], skewed: [] },
       counters: [
         { outcome: 'local', gvr: 'storagemigration.k8s.io/v1/storageversionmigrations', handling: 'sim-1', answeredBy: 'sim-1', count: 8 },
@@ -174,7 +223,14 @@ describe('snapshot diff', () => {
     expect(d.servers.upgraded).toEqual([{ name: 'sim-1', from: 'v1.36.0-dev', to: 'v1.37.0-dev' }]);
     expect(d.gvrs).toEqual([{ server: 'sim-1', gained: ['storagemigration.k8s.io/v1/storageversionmigrations'], lost: [] }]);
     expect(d.skew).toEqual({ became: [], resolved: ['storagemigration.k8s.io/v1/storageversionmigrations'] });
-    expect(d.outcomeRates).toContainEqual({ gvr: 'storagemigration.k8s.io/v1/storageversionmigrations', outcome: 'rerouted', before: 0.5, after: 0, requestsBefore: 8, requestsAfter: 8 });
+    expect(d.outcomeRates).toContainEqual({
+      gvr: 'storagemigration.k8s.io/v1/storageversionmigrations',
+      outcome: 'rerouted',
+      before: 0.5,
+      after: 0,
+      requestsBefore: 8,
+      requestsAfter: 8,
+    });
     expect(formatDiff(d)).toContain('sim-1: v1.36.0-dev → v1.37.0-dev');
     expect(formatDiff(diffSnapshots(before, before))).toBe('no differences\n');
     // The diff is a contract type too (CoreClient.compareSnapshots).

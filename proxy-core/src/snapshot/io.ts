@@ -20,13 +20,23 @@ type Reason = SnapshotReadError['reason'];
 
 /** An InputError that also says which kind of problem it is (for a UI to word it). */
 export class SnapshotFileError extends InputError {
-  constructor(file: string, detail: string, where: InputError['where'], readonly reason: Reason) {
+  constructor(
+    file: string,
+    detail: string,
+    where: InputError['where'],
+    readonly reason: Reason,
+  ) {
     super(file, detail, where);
   }
 }
 
 function tooLarge(file: string, bytes: number): SnapshotFileError {
-  return new SnapshotFileError(file, `is ${(bytes / 1024 / 1024).toFixed(1)} MiB, over the ${MAX_SNAPSHOT_BYTES / 1024 / 1024} MiB a snapshot can be; it is not a Peerscope snapshot or it was damaged`, {}, 'too-large');
+  return new SnapshotFileError(
+    file,
+    `is ${(bytes / 1024 / 1024).toFixed(1)} MiB, over the ${MAX_SNAPSHOT_BYTES / 1024 / 1024} MiB a snapshot can be; it is not a Peerscope snapshot or it was damaged`,
+    {},
+    'too-large',
+  );
 }
 
 /** Older apiVersions this Peerscope can read, each with its migration to the current one. */
@@ -49,19 +59,35 @@ export function parseSnapshot(text: string, file: string, sizeBytes?: number): R
     if (err instanceof InputError) throw new SnapshotFileError(err.file, err.detail, err.where, 'syntax');
     throw err;
   }
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new SnapshotFileError(file, 'is not a JSON object', { pointer: '' }, 'not-a-snapshot');
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    throw new SnapshotFileError(file, 'is not a JSON object', { pointer: '' }, 'not-a-snapshot');
   let doc = raw as Record<string, unknown>;
   if (doc.kind !== SNAPSHOT_KIND) {
-    throw new SnapshotFileError(file, `kind is ${JSON.stringify(doc.kind)}, not ${SNAPSHOT_KIND}: not a Peerscope routing snapshot`, { pointer: '/kind' }, 'not-a-snapshot');
+    throw new SnapshotFileError(
+      file,
+      `kind is ${JSON.stringify(doc.kind)}, not ${SNAPSHOT_KIND}: not a Peerscope routing snapshot`,
+      { pointer: '/kind' },
+      'not-a-snapshot',
+    );
   }
   const apiVersion = doc.apiVersion;
   if (typeof apiVersion !== 'string' || !apiVersion.startsWith(`${SNAPSHOT_API_GROUP}/`)) {
-    throw new SnapshotFileError(file, `apiVersion ${JSON.stringify(apiVersion)} is not ${SNAPSHOT_API_VERSION}`, { pointer: '/apiVersion' }, 'unknown-version');
+    throw new SnapshotFileError(
+      file,
+      `apiVersion ${JSON.stringify(apiVersion)} is not ${SNAPSHOT_API_VERSION}`,
+      { pointer: '/apiVersion' },
+      'unknown-version',
+    );
   }
   if (apiVersion !== SNAPSHOT_API_VERSION) {
     const migrate = MIGRATIONS[apiVersion];
     if (!migrate) {
-      throw new SnapshotFileError(file, `apiVersion ${apiVersion} was made by a newer Peerscope; this one reads ${[SNAPSHOT_API_VERSION, ...Object.keys(MIGRATIONS)].join(', ')}`, { pointer: '/apiVersion' }, 'newer-version');
+      throw new SnapshotFileError(
+        file,
+        `apiVersion ${apiVersion} was made by a newer Peerscope; this one reads ${[SNAPSHOT_API_VERSION, ...Object.keys(MIGRATIONS)].join(', ')}`,
+        { pointer: '/apiVersion' },
+        'newer-version',
+      );
     }
     doc = migrate(doc);
   }

@@ -7,9 +7,25 @@ const T0 = Date.UTC(2026, 0, 1, 12, 0, 0);
 
 function event(over: Partial<RoutingEvent> = {}): RoutingEvent {
   return {
-    seq: 1, at: T0, userAgent: 'kubectl/v1.36.0 (linux/amd64) kubernetes/abc', method: 'GET', verb: 'list', path: '/apis/x.io/v1/things',
-    group: 'x.io', version: 'v1', resource: 'things', subresource: '', namespace: '', handling: 's1', answeredBy: 's1',
-    outcome: 'local', status: 200, latencyMs: 1, bytesIn: 0, bytesOut: 10, ...over,
+    seq: 1,
+    at: T0,
+    userAgent: 'kubectl/v1.36.0 (linux/amd64) kubernetes/abc',
+    method: 'GET',
+    verb: 'list',
+    path: '/apis/x.io/v1/things',
+    group: 'x.io',
+    version: 'v1',
+    resource: 'things',
+    subresource: '',
+    namespace: '',
+    handling: 's1',
+    answeredBy: 's1',
+    outcome: 'local',
+    status: 200,
+    latencyMs: 1,
+    bytesIn: 0,
+    bytesOut: 10,
+    ...over,
   };
 }
 
@@ -40,8 +56,19 @@ describe('ClientUsage', () => {
     const rows = u.data(T0 + 90_000).rows;
     expect(rows).toHaveLength(2);
     const list = rows.find((r) => r.verb === 'list')!;
-    expect(list).toMatchObject({ identity: 'admin', count: 13, notFound: 1, warned: 1, warnings: ['x.io/v1 Thing is deprecated in v1.37+'], firstAt: T0, lastAt: T0 + 61_000 });
-    expect(list.minutes).toEqual([{ at: T0, count: 12 }, { at: T0 + 60_000, count: 1 }]);
+    expect(list).toMatchObject({
+      identity: 'admin',
+      count: 13,
+      notFound: 1,
+      warned: 1,
+      warnings: ['x.io/v1 Thing is deprecated in v1.37+'],
+      firstAt: T0,
+      lastAt: T0 + 61_000,
+    });
+    expect(list.minutes).toEqual([
+      { at: T0, count: 12 },
+      { at: T0 + 60_000, count: 1 },
+    ]);
     expect(rows.find((r) => r.verb === 'watch')!.identity).toBe(`token:${shortHash('t1')}`);
   });
 

@@ -88,9 +88,19 @@ class Row {
       if (count > 0) minutes.push({ at: m * MINUTE_MS, count });
     }
     return {
-      userAgent: this.userAgent, identity: this.identity, group: this.group, version: this.version, resource: this.resource, verb: this.verb,
-      count: this.count, notFound: this.notFound, warned: this.warned, warnings: [...(this.warnings ?? [])],
-      firstAt: this.firstAt, lastAt: this.lastAt, minutes,
+      userAgent: this.userAgent,
+      identity: this.identity,
+      group: this.group,
+      version: this.version,
+      resource: this.resource,
+      verb: this.verb,
+      count: this.count,
+      notFound: this.notFound,
+      warned: this.warned,
+      warnings: [...(this.warnings ?? [])],
+      firstAt: this.firstAt,
+      lastAt: this.lastAt,
+      minutes,
     };
   }
 }
@@ -132,7 +142,12 @@ export class ClientUsage {
   /** Counts one request; only resource requests the port routed (not rejected ones) are counted. */
   record(e: RoutingEvent, authorization: string | undefined, warnings: readonly string[] | undefined): void {
     if (e.resource === '' || e.outcome === 'rejected') return;
-    if (e.group.length > MAX_NAME.group || e.version.length > MAX_NAME.version || e.resource.length > MAX_NAME.resource || e.verb.length > MAX_NAME.verb) {
+    if (
+      e.group.length > MAX_NAME.group ||
+      e.version.length > MAX_NAME.version ||
+      e.resource.length > MAX_NAME.resource ||
+      e.verb.length > MAX_NAME.verb
+    ) {
       this.untracked++;
       return;
     }
@@ -178,7 +193,8 @@ export class ClientUsage {
   data(now = Date.now()): ClientUsageData {
     const nowMinute = Math.floor(now / MINUTE_MS);
     const rows: UsageRow[] = [];
-    for (const identities of this.byAgent.values()) for (const byKey of identities.values()) for (const row of byKey.values()) rows.push(row.toData(nowMinute));
+    for (const identities of this.byAgent.values())
+      for (const byKey of identities.values()) for (const row of byKey.values()) rows.push(row.toData(nowMinute));
     return { since: this.since, at: now, windowMinutes: WINDOW_MINUTES, rows, untracked: this.untracked };
   }
 }

@@ -16,7 +16,10 @@ const BUCKETS_KEPT = 720;
 export class ErrorSeries {
   private readonly series = new Map<string, RingBuffer<ErrorBucket>>();
 
-  constructor(private readonly bucketMs = ERROR_BUCKET_MS, private readonly kept = BUCKETS_KEPT) {}
+  constructor(
+    private readonly bucketMs = ERROR_BUCKET_MS,
+    private readonly kept = BUCKETS_KEPT,
+  ) {}
 
   add(server: string, at: number): void {
     const start = at - (at % this.bucketMs);

@@ -26,7 +26,28 @@ const eventArb: fc.Arbitrary<RoutingEvent> = fc.record(
     bytesOut: fc.nat(),
     error: text,
   },
-  { requiredKeys: ['seq', 'at', 'userAgent', 'method', 'verb', 'path', 'group', 'version', 'resource', 'subresource', 'namespace', 'handling', 'answeredBy', 'outcome', 'status', 'latencyMs', 'bytesIn', 'bytesOut'] },
+  {
+    requiredKeys: [
+      'seq',
+      'at',
+      'userAgent',
+      'method',
+      'verb',
+      'path',
+      'group',
+      'version',
+      'resource',
+      'subresource',
+      'namespace',
+      'handling',
+      'answeredBy',
+      'outcome',
+      'status',
+      'latencyMs',
+      'bytesIn',
+      'bytesOut',
+    ],
+  },
 );
 
 describe('EventRing', () => {
@@ -58,8 +79,23 @@ describe('EventRing', () => {
 
 function events(n: number): RoutingEvent[] {
   return Array.from({ length: n }, (_, i) => ({
-    seq: i + 1, at: 1_700_000_000_000 + i, userAgent: `agent-${i}`, method: 'GET', verb: 'get', path: `/api/v1/namespaces/ns-${i}/pods/p-${i}`,
-    group: '', version: 'v1', resource: 'pods', subresource: '', namespace: `ns-${i}`, handling: 'sim-1', answeredBy: i % 2 ? 'sim-2' : null,
-    outcome: i % 2 ? 'rerouted' : 'local', status: 200, latencyMs: i / 7, bytesIn: 0, bytesOut: i,
+    seq: i + 1,
+    at: 1_700_000_000_000 + i,
+    userAgent: `agent-${i}`,
+    method: 'GET',
+    verb: 'get',
+    path: `/api/v1/namespaces/ns-${i}/pods/p-${i}`,
+    group: '',
+    version: 'v1',
+    resource: 'pods',
+    subresource: '',
+    namespace: `ns-${i}`,
+    handling: 'sim-1',
+    answeredBy: i % 2 ? 'sim-2' : null,
+    outcome: i % 2 ? 'rerouted' : 'local',
+    status: 200,
+    latencyMs: i / 7,
+    bytesIn: 0,
+    bytesOut: i,
   }));
 }

@@ -51,7 +51,8 @@ export class EventRing {
   private count = 0;
 
   constructor(readonly capacity: number) {
-    if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`event ring capacity must be a positive integer, got ${capacity}`);
+    if (!Number.isInteger(capacity) || capacity < 1)
+      throw new RangeError(`event ring capacity must be a positive integer, got ${capacity}`);
     this.seq = new Float64Array(capacity);
     this.at = new Float64Array(capacity);
     this.latencyMs = new Float64Array(capacity);

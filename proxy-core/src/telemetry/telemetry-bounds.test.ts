@@ -4,8 +4,23 @@ import { describe, expect, it } from 'vitest';
 import { MAX_COUNTER_ROWS, MAX_EVENT_TEXT, OTHER_RESOURCE, Telemetry } from './telemetry.js';
 
 const event = (resource: string, path = `/apis/x.example/v1/${resource}`) => ({
-  at: 0, userAgent: 'u', method: 'GET', verb: 'list', path, group: 'x.example', version: 'v1', resource, subresource: '', namespace: '',
-  handling: 'a', answeredBy: 'a', outcome: 'notfound' as const, status: 404, latencyMs: 1, bytesIn: 0, bytesOut: 0,
+  at: 0,
+  userAgent: 'u',
+  method: 'GET',
+  verb: 'list',
+  path,
+  group: 'x.example',
+  version: 'v1',
+  resource,
+  subresource: '',
+  namespace: '',
+  handling: 'a',
+  answeredBy: 'a',
+  outcome: 'notfound' as const,
+  status: 404,
+  latencyMs: 1,
+  bytesIn: 0,
+  bytesOut: 0,
 });
 
 describe('telemetry bounds', () => {
@@ -23,7 +38,12 @@ describe('telemetry bounds', () => {
     for (let i = 0; i < MAX_COUNTER_ROWS + 500; i++) t.record(event(`made-up-${i}`));
     const rows = t.counterRows();
     expect(rows.length).toBe(MAX_COUNTER_ROWS + 1);
-    expect(rows.find((r) => r.resource === OTHER_RESOURCE)).toMatchObject({ outcome: 'notfound', handling: 'a', answeredBy: 'a', count: 500 });
+    expect(rows.find((r) => r.resource === OTHER_RESOURCE)).toMatchObject({
+      outcome: 'notfound',
+      handling: 'a',
+      answeredBy: 'a',
+      count: 500,
+    });
     expect(t.totals().notfound).toBe(MAX_COUNTER_ROWS + 500);
     // Known rows keep counting.
     t.record(event('made-up-0'));

@@ -4,9 +4,23 @@ import { RingBuffer } from './ring-buffer.js';
 import { Telemetry } from './telemetry.js';
 
 const base: Omit<RoutingEvent, 'seq'> = {
-  at: 0, userAgent: 'kubectl', method: 'GET', verb: 'list', path: '/apis/resource.k8s.io/v1/deviceclasses',
-  group: 'resource.k8s.io', version: 'v1', resource: 'deviceclasses', subresource: '', namespace: '',
-  handling: 'a', answeredBy: 'b', outcome: 'rerouted', status: 200, latencyMs: 1.5, bytesIn: 0, bytesOut: 120,
+  at: 0,
+  userAgent: 'kubectl',
+  method: 'GET',
+  verb: 'list',
+  path: '/apis/resource.k8s.io/v1/deviceclasses',
+  group: 'resource.k8s.io',
+  version: 'v1',
+  resource: 'deviceclasses',
+  subresource: '',
+  namespace: '',
+  handling: 'a',
+  answeredBy: 'b',
+  outcome: 'rerouted',
+  status: 200,
+  latencyMs: 1.5,
+  bytesIn: 0,
+  bytesOut: 120,
 };
 
 describe('RingBuffer', () => {
@@ -36,7 +50,15 @@ describe('Telemetry', () => {
     expect(seen).toEqual([1, 2]);
     expect(t.totals().rerouted).toBe(2);
     expect(t.totals().notfound).toBe(1);
-    expect(t.counterRows()).toContainEqual({ outcome: 'rerouted', group: 'resource.k8s.io', version: 'v1', resource: 'deviceclasses', handling: 'a', answeredBy: 'b', count: 2 });
+    expect(t.counterRows()).toContainEqual({
+      outcome: 'rerouted',
+      group: 'resource.k8s.io',
+      version: 'v1',
+      resource: 'deviceclasses',
+      handling: 'a',
+      answeredBy: 'b',
+      count: 2,
+    });
     expect(routingEventSchema.parse(t.recent(1)[0])).toBeTruthy();
   });
 

@@ -54,23 +54,81 @@ export class Telemetry {
     const seq = ++this.seq;
     const path = clip(e.path);
     const userAgent = clip(e.userAgent);
-    const full: RoutingEvent = e.error === undefined
-      ? { at: e.at, userAgent, method: e.method, verb: e.verb, path, group: e.group, version: e.version, resource: e.resource, subresource: e.subresource, namespace: e.namespace, handling: e.handling, answeredBy: e.answeredBy, outcome: e.outcome, status: e.status, latencyMs: e.latencyMs, bytesIn: e.bytesIn, bytesOut: e.bytesOut, seq }
-      : { at: e.at, userAgent, method: e.method, verb: e.verb, path, group: e.group, version: e.version, resource: e.resource, subresource: e.subresource, namespace: e.namespace, handling: e.handling, answeredBy: e.answeredBy, outcome: e.outcome, status: e.status, latencyMs: e.latencyMs, bytesIn: e.bytesIn, bytesOut: e.bytesOut, error: e.error, seq };
+    const full: RoutingEvent =
+      e.error === undefined
+        ? {
+            at: e.at,
+            userAgent,
+            method: e.method,
+            verb: e.verb,
+            path,
+            group: e.group,
+            version: e.version,
+            resource: e.resource,
+            subresource: e.subresource,
+            namespace: e.namespace,
+            handling: e.handling,
+            answeredBy: e.answeredBy,
+            outcome: e.outcome,
+            status: e.status,
+            latencyMs: e.latencyMs,
+            bytesIn: e.bytesIn,
+            bytesOut: e.bytesOut,
+            seq,
+          }
+        : {
+            at: e.at,
+            userAgent,
+            method: e.method,
+            verb: e.verb,
+            path,
+            group: e.group,
+            version: e.version,
+            resource: e.resource,
+            subresource: e.subresource,
+            namespace: e.namespace,
+            handling: e.handling,
+            answeredBy: e.answeredBy,
+            outcome: e.outcome,
+            status: e.status,
+            latencyMs: e.latencyMs,
+            bytesIn: e.bytesIn,
+            bytesOut: e.bytesOut,
+            error: e.error,
+            seq,
+          };
     this.ring.push(full);
     const key = `${full.outcome}\u0000${full.group}\u0000${full.version}\u0000${full.resource}\u0000${full.handling ?? ''}\u0000${full.answeredBy ?? ''}`;
     const counter = this.counters.get(key);
     if (counter) counter.count++;
     else if (this.counters.size < MAX_COUNTER_ROWS) {
       this.counters.set(key, {
-        row: { outcome: full.outcome, group: full.group, version: full.version, resource: full.resource, handling: full.handling ?? '', answeredBy: full.answeredBy ?? '' },
+        row: {
+          outcome: full.outcome,
+          group: full.group,
+          version: full.version,
+          resource: full.resource,
+          handling: full.handling ?? '',
+          answeredBy: full.answeredBy ?? '',
+        },
         count: 1,
       });
     } else {
       const other = `${full.outcome}\u0000\u0000\u0000${OTHER_RESOURCE}\u0000${full.handling ?? ''}\u0000${full.answeredBy ?? ''}`;
       const row = this.counters.get(other);
       if (row) row.count++;
-      else this.counters.set(other, { row: { outcome: full.outcome, group: '', version: '', resource: OTHER_RESOURCE, handling: full.handling ?? '', answeredBy: full.answeredBy ?? '' }, count: 1 });
+      else
+        this.counters.set(other, {
+          row: {
+            outcome: full.outcome,
+            group: '',
+            version: '',
+            resource: OTHER_RESOURCE,
+            handling: full.handling ?? '',
+            answeredBy: full.answeredBy ?? '',
+          },
+          count: 1,
+        });
     }
     // A server that answered 5xx itself; a failed forward was counted where it failed (serverFailed).
     if (full.answeredBy !== null && full.status >= 500) this.errors.add(full.answeredBy, full.at);
@@ -103,7 +161,16 @@ export class Telemetry {
 
   /** Totals by outcome. */
   totals(): Record<RouteOutcome, number> {
-    const out = { local: 0, rerouted: 0, notfound: 0, unavailable: 0, 'discovery-merged': 0, 'discovery-own': 0, 'non-resource': 0, rejected: 0 } as Record<RouteOutcome, number>;
+    const out = {
+      local: 0,
+      rerouted: 0,
+      notfound: 0,
+      unavailable: 0,
+      'discovery-merged': 0,
+      'discovery-own': 0,
+      'non-resource': 0,
+      rejected: 0,
+    } as Record<RouteOutcome, number>;
     for (const c of this.counters.values()) out[c.row.outcome] += c.count;
     return out;
   }
@@ -126,9 +193,15 @@ export class Telemetry {
     ];
     for (const c of this.counters.values()) {
       const r = c.row;
-      lines.push(`peerscope_requests_total{outcome="${esc(r.outcome)}",group="${esc(r.group)}",version="${esc(r.version)}",resource="${esc(r.resource)}",handling="${esc(r.handling)}",answered_by="${esc(r.answeredBy)}"} ${c.count}`);
+      lines.push(
+        `peerscope_requests_total{outcome="${esc(r.outcome)}",group="${esc(r.group)}",version="${esc(r.version)}",resource="${esc(r.resource)}",handling="${esc(r.handling)}",answered_by="${esc(r.answeredBy)}"} ${c.count}`,
+      );
     }
-    lines.push('# HELP peerscope_events_buffered Routing events held in the ring buffer.', '# TYPE peerscope_events_buffered gauge', `peerscope_events_buffered ${this.ring.size}`);
+    lines.push(
+      '# HELP peerscope_events_buffered Routing events held in the ring buffer.',
+      '# TYPE peerscope_events_buffered gauge',
+      `peerscope_events_buffered ${this.ring.size}`,
+    );
     return lines.join('\n') + '\n' + this.expositions.map((f) => f()).join('');
   }
 }

@@ -22,7 +22,9 @@ describe('generated certificates', () => {
         let text = '';
         res.on('data', (c) => (text += c));
         res.on('end', () => resolve(text));
-      }).on('error', reject).end();
+      })
+        .on('error', reject)
+        .end();
     });
     server.close();
     expect(body).toBe('alice/devs');
@@ -36,7 +38,9 @@ describe('generated certificates', () => {
     await once(server, 'listening');
     const { port } = server.address() as AddressInfo;
     const error = await new Promise<NodeJS.ErrnoException>((resolve) => {
-      request({ host: '127.0.0.1', port, ca: other.cert }, () => resolve(new Error('connected'))).on('error', resolve).end();
+      request({ host: '127.0.0.1', port, ca: other.cert }, () => resolve(new Error('connected')))
+        .on('error', resolve)
+        .end();
     });
     server.close();
     expect(error.code).toBe('UNABLE_TO_VERIFY_LEAF_SIGNATURE');

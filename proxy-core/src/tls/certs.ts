@@ -42,7 +42,10 @@ function serial(): string {
 
 async function keyPem(key: CryptoKey): Promise<string> {
   const der = await webcrypto.subtle.exportKey('pkcs8', key);
-  const b64 = Buffer.from(der).toString('base64').replace(/(.{64})/g, '$1\n').trim();
+  const b64 = Buffer.from(der)
+    .toString('base64')
+    .replace(/(.{64})/g, '$1\n')
+    .trim();
   return `-----BEGIN PRIVATE KEY-----\n${b64}\n-----END PRIVATE KEY-----\n`;
 }
 

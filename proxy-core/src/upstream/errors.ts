@@ -19,7 +19,8 @@ export interface UpstreamError extends CallError {
 export type UpstreamPhase = 'before-response' | 'after-headers';
 
 // Node's certificate verification codes (OpenSSL X509_V_ERR_* names) and its TLS/SSL error codes.
-const TLS_CODES = /^(ERR_TLS_|ERR_SSL_|UNABLE_TO_|CERT_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_MISMATCH|INVALID_CA|INVALID_PURPOSE|PATH_LENGTH_EXCEEDED|CERT_UNTRUSTED|CERT_REJECTED)/;
+const TLS_CODES =
+  /^(ERR_TLS_|ERR_SSL_|UNABLE_TO_|CERT_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_MISMATCH|INVALID_CA|INVALID_PURPOSE|PATH_LENGTH_EXCEEDED|CERT_UNTRUSTED|CERT_REJECTED)/;
 
 export const CLIENT_ABORTED: UpstreamError = { code: 'PEERSCOPE_ERR_CLIENT_ABORTED', message: 'the client went away' };
 
@@ -56,17 +57,35 @@ function messageOf(e: ErrorLike | undefined, fallback: unknown): string {
 
 function classifyOne(code: string, detail: string, phase: UpstreamPhase): UpstreamError | undefined {
   if (code === 'ECONNREFUSED') return { code: 'PEERSCOPE_ERR_UPSTREAM_CONNECT_REFUSED', message: `connection refused (${detail})` };
-  if (code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'ETIMEDOUT') return { code: 'PEERSCOPE_ERR_UPSTREAM_CONNECT_TIMEOUT', message: `connect timeout (${detail})` };
-  if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH' || code === 'EADDRNOTAVAIL') return { code: 'PEERSCOPE_ERR_UPSTREAM_UNREACHABLE', message: `host unreachable (${detail})` };
+  if (code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'ETIMEDOUT')
+    return { code: 'PEERSCOPE_ERR_UPSTREAM_CONNECT_TIMEOUT', message: `connect timeout (${detail})` };
+  if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH' || code === 'EADDRNOTAVAIL')
+    return { code: 'PEERSCOPE_ERR_UPSTREAM_UNREACHABLE', message: `host unreachable (${detail})` };
   // The CONNECT proxy could not reach the server (upstream/proxy-connector.ts): it never got the request.
   if (code === 'PEERSCOPE_ERR_PROXY_CONNECT') return { code: 'PEERSCOPE_ERR_UPSTREAM_UNREACHABLE', message: detail };
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME') return { code: 'PEERSCOPE_ERR_UPSTREAM_DNS', message: `cannot resolve the host (${detail})` };
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME')
+    return { code: 'PEERSCOPE_ERR_UPSTREAM_DNS', message: `cannot resolve the host (${detail})` };
   if (TLS_CODES.test(code)) return { code: 'PEERSCOPE_ERR_UPSTREAM_TLS', message: `TLS handshake failed: ${code}: ${detail}` };
-  if (code === 'UND_ERR_HEADERS_TIMEOUT') return { code: 'PEERSCOPE_ERR_UPSTREAM_HEADERS_TIMEOUT', message: `no response headers in time (${detail})` };
-  if (code.startsWith('HPE_') || code === 'UND_ERR_INFO' || code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH' || code === 'UND_ERR_HEADERS_OVERFLOW') {
-    return { code: phase === 'after-headers' ? 'PEERSCOPE_ERR_UPSTREAM_BODY_INTERRUPTED' : 'PEERSCOPE_ERR_UPSTREAM_BAD_RESPONSE', message: `malformed response (${code}: ${detail})` };
+  if (code === 'UND_ERR_HEADERS_TIMEOUT')
+    return { code: 'PEERSCOPE_ERR_UPSTREAM_HEADERS_TIMEOUT', message: `no response headers in time (${detail})` };
+  if (
+    code.startsWith('HPE_') ||
+    code === 'UND_ERR_INFO' ||
+    code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH' ||
+    code === 'UND_ERR_HEADERS_OVERFLOW'
+  ) {
+    return {
+      code: phase === 'after-headers' ? 'PEERSCOPE_ERR_UPSTREAM_BODY_INTERRUPTED' : 'PEERSCOPE_ERR_UPSTREAM_BAD_RESPONSE',
+      message: `malformed response (${code}: ${detail})`,
+    };
   }
-  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE' || code === 'UND_ERR_CLOSED' || code === 'UND_ERR_BODY_TIMEOUT') {
+  if (
+    code === 'ECONNRESET' ||
+    code === 'UND_ERR_SOCKET' ||
+    code === 'EPIPE' ||
+    code === 'UND_ERR_CLOSED' ||
+    code === 'UND_ERR_BODY_TIMEOUT'
+  ) {
     return phase === 'after-headers'
       ? { code: 'PEERSCOPE_ERR_UPSTREAM_BODY_INTERRUPTED', message: `the connection ended mid-body (${detail})` }
       : { code: 'PEERSCOPE_ERR_UPSTREAM_RESET', message: `the connection closed before a response (${detail})` };
@@ -92,10 +111,14 @@ export function classifyUpstreamError(err: unknown, phase: UpstreamPhase = 'befo
 
 /** The request never reached the server's HTTP layer, so it had no effect there. */
 export function isConnectFailure(error: UpstreamError): boolean {
-  return error.code === 'PEERSCOPE_ERR_UPSTREAM_CONNECT_REFUSED' || error.code === 'PEERSCOPE_ERR_UPSTREAM_CONNECT_TIMEOUT'
-    || error.code === 'PEERSCOPE_ERR_UPSTREAM_UNREACHABLE' || error.code === 'PEERSCOPE_ERR_UPSTREAM_DNS' || error.code === 'PEERSCOPE_ERR_UPSTREAM_TLS';
+  return (
+    error.code === 'PEERSCOPE_ERR_UPSTREAM_CONNECT_REFUSED' ||
+    error.code === 'PEERSCOPE_ERR_UPSTREAM_CONNECT_TIMEOUT' ||
+    error.code === 'PEERSCOPE_ERR_UPSTREAM_UNREACHABLE' ||
+    error.code === 'PEERSCOPE_ERR_UPSTREAM_DNS' ||
+    error.code === 'PEERSCOPE_ERR_UPSTREAM_TLS'
+  );
 }
-
 
 /** The 503 Peerscope answers when it could not get a response from `peerName` (rule P5). */
 export function statusForUpstreamError(peerName: string, error: UpstreamError): Status {

@@ -9,14 +9,33 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Status } from '../util/status.js';
 import type { ForwardResult } from './forward.js';
 import { Upstreams } from './pool.js';
-import { freePort, readBody, send, startHttpsUpstream, startHttpUpstream, startProxy, startTcpUpstream, within, type Handler, type TestProxy, type TestServer, useUpstreamFixtures } from '../../test/upstream-fixtures.js';
+import {
+  freePort,
+  readBody,
+  send,
+  startHttpsUpstream,
+  startHttpUpstream,
+  startProxy,
+  startTcpUpstream,
+  within,
+  type Handler,
+  type TestProxy,
+  type TestServer,
+  useUpstreamFixtures,
+} from '../../test/upstream-fixtures.js';
 
 const ROUTE = { 'x-peerscope-route': 'handling=a; answering=a; outcome=local' };
 const UNAVAILABLE = { 'x-peerscope-route': 'handling=a; answering=-; outcome=unavailable' };
 
 function watchEvents(count: number): Buffer {
   const lines: string[] = [];
-  for (let i = 0; i < count; i++) lines.push(JSON.stringify({ type: 'ADDED', object: { kind: 'ConfigMap', apiVersion: 'v1', metadata: { name: `cm-${i}`, resourceVersion: String(i + 1) } } }) + '\n');
+  for (let i = 0; i < count; i++)
+    lines.push(
+      JSON.stringify({
+        type: 'ADDED',
+        object: { kind: 'ConfigMap', apiVersion: 'v1', metadata: { name: `cm-${i}`, resourceVersion: String(i + 1) } },
+      }) + '\n',
+    );
   return Buffer.from(lines.join(''));
 }
 
@@ -27,11 +46,33 @@ function statusOf(body: Buffer): Status {
 const { tls, cleanups } = useUpstreamFixtures();
 
 /** An HTTPS upstream named "a" behind a proxy; returns the proxy and the upstream. */
-async function setUp(handler: Handler, options: { ca?: string; servername?: string; token?: string; headersTimeoutMs?: number; forward?: Parameters<typeof startProxy>[2] } = {}) {
+async function setUp(
+  handler: Handler,
+  options: { ca?: string; servername?: string; token?: string; headersTimeoutMs?: number; forward?: Parameters<typeof startProxy>[2] } = {},
+) {
   const upstream = await startHttpsUpstream(tls, handler);
-  const upstreams = new Upstreams([{ name: 'a', url: upstream.url, ca: options.ca ?? tls.ca.cert, ...(options.servername ? { servername: options.servername } : {}), ...(options.token ? { bearerToken: () => options.token } : {}) }], options.headersTimeoutMs ? { headersTimeoutMs: options.headersTimeoutMs } : {});
-  const proxy = await startProxy(upstreams, 'a', options.forward ?? { forward: { responseHeaders: ROUTE, errorResponseHeaders: UNAVAILABLE } });
-  cleanups.push(() => upstream.close(), () => upstreams.destroy(), () => proxy.close());
+  const upstreams = new Upstreams(
+    [
+      {
+        name: 'a',
+        url: upstream.url,
+        ca: options.ca ?? tls.ca.cert,
+        ...(options.servername ? { servername: options.servername } : {}),
+        ...(options.token ? { bearerToken: () => options.token } : {}),
+      },
+    ],
+    options.headersTimeoutMs ? { headersTimeoutMs: options.headersTimeoutMs } : {},
+  );
+  const proxy = await startProxy(
+    upstreams,
+    'a',
+    options.forward ?? { forward: { responseHeaders: ROUTE, errorResponseHeaders: UNAVAILABLE } },
+  );
+  cleanups.push(
+    () => upstream.close(),
+    () => upstreams.destroy(),
+    () => proxy.close(),
+  );
   return { upstream, upstreams, proxy };
 }
 
@@ -39,23 +80,29 @@ async function setUp(handler: Handler, options: { ca?: string; servername?: stri
 async function proxyTo(url: string, options: { connectTimeoutMs?: number; headersTimeoutMs?: number } = {}) {
   const upstreams = new Upstreams([{ name: 'a', url, ca: tls.ca.cert }], options);
   const proxy = await startProxy(upstreams, 'a', { forward: { responseHeaders: ROUTE, errorResponseHeaders: UNAVAILABLE } });
-  cleanups.push(() => upstreams.destroy(), () => proxy.close());
+  cleanups.push(
+    () => upstreams.destroy(),
+    () => proxy.close(),
+  );
   return proxy;
 }
 
 describe('forward over HTTPS', () => {
   it('relays a GET verified against the CA, with end-to-end headers, Warning, and without hop-by-hop headers', async () => {
     let seen: IncomingHttpHeaders = {};
-    const { proxy } = await setUp((req, res) => {
-      seen = req.headers;
-      res.setHeader('content-type', 'application/json');
-      res.setHeader('warning', ['299 - "first deprecated"', '299 - "second deprecated"']);
-      res.setHeader('connection', 'x-upstream-hop');
-      res.setHeader('x-upstream-hop', 'must not reach the client');
-      res.setHeader('keep-alive', 'timeout=99');
-      res.setHeader('audit-id', 'abc');
-      res.end('{"kind":"ConfigMap"}');
-    }, { token: 'core-token', forward: { forward: { responseHeaders: ROUTE, addRequestHeaders: { 'x-kubernetes-peer-proxied': 'true' } } } });
+    const { proxy } = await setUp(
+      (req, res) => {
+        seen = req.headers;
+        res.setHeader('content-type', 'application/json');
+        res.setHeader('warning', ['299 - "first deprecated"', '299 - "second deprecated"']);
+        res.setHeader('connection', 'x-upstream-hop');
+        res.setHeader('x-upstream-hop', 'must not reach the client');
+        res.setHeader('keep-alive', 'timeout=99');
+        res.setHeader('audit-id', 'abc');
+        res.end('{"kind":"ConfigMap"}');
+      },
+      { token: 'core-token', forward: { forward: { responseHeaders: ROUTE, addRequestHeaders: { 'x-kubernetes-peer-proxied': 'true' } } } },
+    );
 
     const answer = await send(`${proxy.url}/api/v1/namespaces/d/configmaps/x?resourceVersion=0`, {
       headers: {
@@ -95,26 +142,44 @@ describe('forward over HTTPS', () => {
     expect(result.error).toBeUndefined();
   });
 
-  it('keeps the client\'s own Authorization instead of adding the server token', async () => {
+  it("keeps the client's own Authorization instead of adding the server token", async () => {
     let seen: IncomingHttpHeaders = {};
-    const { proxy } = await setUp((req, res) => {
-      seen = req.headers;
-      res.end('ok');
-    }, { token: 'core-token' });
+    const { proxy } = await setUp(
+      (req, res) => {
+        seen = req.headers;
+        res.end('ok');
+      },
+      { token: 'core-token' },
+    );
     await send(`${proxy.url}/version`, { headers: { authorization: 'Bearer client-token' } });
     expect(seen.authorization).toBe('Bearer client-token');
   });
 
-  it('a 401 to the core\'s own token asks its source for a fresh one (exec plugin, token file); a client\'s own 401 does not', async () => {
+  it("a 401 to the core's own token asks its source for a fresh one (exec plugin, token file); a client's own 401 does not", async () => {
     const upstream = await startHttpsUpstream(tls, (req, res) => {
       res.statusCode = req.headers.authorization === 'Bearer fresh' ? 200 : 401;
       res.end();
     });
     let token = 'revoked';
     let refreshed = 0;
-    const upstreams = new Upstreams([{ name: 'a', url: upstream.url, ca: tls.ca.cert, bearerToken: () => token, onUnauthorized: () => { refreshed++; token = 'fresh'; } }]);
+    const upstreams = new Upstreams([
+      {
+        name: 'a',
+        url: upstream.url,
+        ca: tls.ca.cert,
+        bearerToken: () => token,
+        onUnauthorized: () => {
+          refreshed++;
+          token = 'fresh';
+        },
+      },
+    ]);
     const proxy = await startProxy(upstreams, 'a', { forward: { responseHeaders: ROUTE, errorResponseHeaders: UNAVAILABLE } });
-    cleanups.push(() => upstream.close(), () => upstreams.destroy(), () => proxy.close());
+    cleanups.push(
+      () => upstream.close(),
+      () => upstreams.destroy(),
+      () => proxy.close(),
+    );
     expect((await send(`${proxy.url}/api`, { headers: { authorization: 'Bearer clients-own' } })).status).toBe(401);
     expect(refreshed).toBe(0);
     expect((await send(`${proxy.url}/api`)).status).toBe(401);
@@ -125,16 +190,21 @@ describe('forward over HTTPS', () => {
 
   it('answers 503 with a PEERSCOPE_ERR_UPSTREAM_TLS cause naming the certificate problem when the CA is wrong', async () => {
     let reached = false;
-    const { proxy } = await setUp(() => {
-      reached = true;
-    }, { ca: tls.otherCa.cert });
+    const { proxy } = await setUp(
+      () => {
+        reached = true;
+      },
+      { ca: tls.otherCa.cert },
+    );
     const answer = await send(`${proxy.url}/api/v1/pods`);
     expect(answer.status).toBe(503);
     expect(answer.headers['content-type']).toBe('application/json');
     expect(answer.headers['x-peerscope-route']).toBe(UNAVAILABLE['x-peerscope-route']);
     const status = statusOf(answer.body);
     expect(status).toMatchObject({ kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 503, reason: 'ServiceUnavailable' });
-    expect(status.message).toMatch(/^Error while proxying request to destination apiserver: apiserver "a": TLS handshake failed: UNABLE_TO_VERIFY_LEAF_SIGNATURE/);
+    expect(status.message).toMatch(
+      /^Error while proxying request to destination apiserver: apiserver "a": TLS handshake failed: UNABLE_TO_VERIFY_LEAF_SIGNATURE/,
+    );
     const result = (await proxy.nextResult()) as ForwardResult;
     expect(result.error?.code).toBe('PEERSCOPE_ERR_UPSTREAM_TLS');
     expect(result).toMatchObject({ status: 503, headersSent: false });
@@ -162,7 +232,11 @@ describe('bodies are streamed byte-exact', () => {
         res.writeHead(201, { 'content-type': 'application/json' }).end('{}');
       });
     });
-    const answer = await send(`${proxy.url}/api/v1/namespaces/d/configmaps`, { method: 'POST', body, headers: { 'content-type': 'application/json', 'content-length': body.length } });
+    const answer = await send(`${proxy.url}/api/v1/namespaces/d/configmaps`, {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/json', 'content-length': body.length },
+    });
     expect(answer.status).toBe(201);
     expect(hash).toBe(createHash('sha256').update(body).digest('hex'));
     expect(length).toBe(String(body.length));
@@ -192,21 +266,24 @@ describe('bodies are streamed byte-exact', () => {
 
   it('a 10,000-event watch arrives byte-identical to what the upstream wrote', async () => {
     const events = watchEvents(10_000);
-    const { proxy } = await setUp((_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json', 'transfer-encoding': 'chunked' });
-      // Many small writes, as a watch flushes event by event.
-      let offset = 0;
-      const step = () => {
-        while (offset < events.length) {
-          const next = events.indexOf(0x0a, offset) + 1;
-          const ok = res.write(events.subarray(offset, next));
-          offset = next;
-          if (!ok) return void res.once('drain', step);
-        }
-        res.end();
-      };
-      step();
-    }, { forward: { forward: { watch: true, responseHeaders: ROUTE } } });
+    const { proxy } = await setUp(
+      (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json', 'transfer-encoding': 'chunked' });
+        // Many small writes, as a watch flushes event by event.
+        let offset = 0;
+        const step = () => {
+          while (offset < events.length) {
+            const next = events.indexOf(0x0a, offset) + 1;
+            const ok = res.write(events.subarray(offset, next));
+            offset = next;
+            if (!ok) return void res.once('drain', step);
+          }
+          res.end();
+        };
+        step();
+      },
+      { forward: { forward: { watch: true, responseHeaders: ROUTE } } },
+    );
     const answer = await send(`${proxy.url}/api/v1/configmaps?watch=true`);
     expect(answer.status).toBe(200);
     expect(answer.body.length).toBe(events.length);
@@ -219,11 +296,14 @@ describe('streaming, aborts and shutdown', () => {
   it('a watch event reaches the client before the upstream ends the stream', async () => {
     let endWatch: () => void = () => undefined;
     const ended = new Promise<void>((resolve) => (endWatch = resolve));
-    const { proxy } = await setUp((_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.write('{"type":"ADDED","object":{"kind":"Pod"}}\n');
-      void ended.then(() => res.end('{"type":"DELETED","object":{"kind":"Pod"}}\n'));
-    }, { forward: { forward: { watch: true } } });
+    const { proxy } = await setUp(
+      (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write('{"type":"ADDED","object":{"kind":"Pod"}}\n');
+        void ended.then(() => res.end('{"type":"DELETED","object":{"kind":"Pod"}}\n'));
+      },
+      { forward: { forward: { watch: true } } },
+    );
 
     const firstChunk = new Promise<{ first: string; rest: Promise<string> }>((resolve, reject) => {
       const req = httpRequest(`${proxy.url}/api/v1/pods?watch=true`, { agent: false }, (res) => {
@@ -245,11 +325,14 @@ describe('streaming, aborts and shutdown', () => {
   it('a client that disconnects mid-stream aborts the upstream request', async () => {
     let upstreamClosed: () => void = () => undefined;
     const closed = new Promise<void>((resolve) => (upstreamClosed = resolve));
-    const { proxy } = await setUp((_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.write('{"type":"ADDED"}\n');
-      res.on('close', () => upstreamClosed());
-    }, { forward: { forward: { watch: true } } });
+    const { proxy } = await setUp(
+      (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write('{"type":"ADDED"}\n');
+        res.on('close', () => upstreamClosed());
+      },
+      { forward: { forward: { watch: true } } },
+    );
     await new Promise<void>((resolve) => {
       const req = httpRequest(`${proxy.url}/api/v1/pods?watch=true`, { agent: false }, (res) => {
         res.once('data', () => {
@@ -269,10 +352,13 @@ describe('streaming, aborts and shutdown', () => {
 
   it('a shutdown ends a watch cleanly: the client sees the end of the stream, not an error', async () => {
     const shutdown = new AbortController();
-    const { proxy } = await setUp((_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.write('{"type":"ADDED"}\n');
-    }, { forward: { forward: { watch: true, shutdown: shutdown.signal } } });
+    const { proxy } = await setUp(
+      (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write('{"type":"ADDED"}\n');
+      },
+      { forward: { forward: { watch: true, shutdown: shutdown.signal } } },
+    );
     const answer = new Promise<string>((resolve, reject) => {
       const req = httpRequest(`${proxy.url}/api/v1/pods?watch=true`, { agent: false }, (res) => {
         let all = '';
@@ -377,7 +463,10 @@ describe('each failure has one code and a Status (or a clean cut after the heade
   it('writeErrors: false returns the failure without writing, for a caller that answers itself', async () => {
     const upstreams = new Upstreams([{ name: 'a', url: `http://127.0.0.1:${await freePort()}` }]);
     const proxy = await startProxy(upstreams, 'a', { forward: { writeErrors: false } });
-    cleanups.push(() => upstreams.destroy(), () => proxy.close());
+    cleanups.push(
+      () => upstreams.destroy(),
+      () => proxy.close(),
+    );
     const pending = send(`${proxy.url}/version`).catch(() => undefined);
     const result = (await proxy.nextResult()) as ForwardResult;
     expect(result).toMatchObject({ status: 0, headersSent: false, error: { code: 'PEERSCOPE_ERR_UPSTREAM_CONNECT_REFUSED' } });
@@ -402,10 +491,11 @@ describe('writes to the client', () => {
     const { Socket } = await import('node:net');
     const { _write: write, _writev: writev } = Socket.prototype;
     let writes = 0;
-    const counted = <F extends (...args: never[]) => unknown>(original: F) => function (this: InstanceType<typeof Socket>, ...args: Parameters<F>) {
-      if (this.localPort === proxyPort) writes++;
-      return original.apply(this, args);
-    };
+    const counted = <F extends (...args: never[]) => unknown>(original: F) =>
+      function (this: InstanceType<typeof Socket>, ...args: Parameters<F>) {
+        if (this.localPort === proxyPort) writes++;
+        return original.apply(this, args);
+      };
     Socket.prototype._write = counted(write);
     if (writev) Socket.prototype._writev = counted(writev);
     try {

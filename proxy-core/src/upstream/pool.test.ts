@@ -20,7 +20,10 @@ describe('Upstreams', () => {
   it('reuses keep-alive connections: 20 sequential requests open at most two', async () => {
     const server = await startHttpsUpstream(tls, (_req, res) => res.end('{"major":"1"}'));
     const upstreams = new Upstreams([{ name: 'a', url: server.url, ca: tls.ca.cert }]);
-    cleanups.push(() => server.close(), () => upstreams.destroy());
+    cleanups.push(
+      () => server.close(),
+      () => upstreams.destroy(),
+    );
     for (let i = 0; i < 20; i++) expect(await get(upstreams, 'a')).toEqual({ status: 200, body: '{"major":"1"}' });
     // A request dispatched in the tick its predecessor's body ends can find that connection still
     // busy, so undici may open a second one; never one per request.
@@ -31,15 +34,22 @@ describe('Upstreams', () => {
 
   it('presents the client certificate to a server that requires one', async () => {
     let subject: PeerCertificate['subject'] | undefined;
-    const server = await startHttpsUpstream(tls, (req, res) => {
-      subject = (req.socket as TLSSocket).getPeerCertificate().subject;
-      res.end('ok');
-    }, { requireClientCert: true });
+    const server = await startHttpsUpstream(
+      tls,
+      (req, res) => {
+        subject = (req.socket as TLSSocket).getPeerCertificate().subject;
+        res.end('ok');
+      },
+      { requireClientCert: true },
+    );
     const upstreams = new Upstreams([
       { name: 'with-cert', url: server.url, ca: tls.ca.cert, clientCert: tls.client },
       { name: 'without-cert', url: server.url, ca: tls.ca.cert },
     ]);
-    cleanups.push(() => server.close(), () => upstreams.destroy());
+    cleanups.push(
+      () => server.close(),
+      () => upstreams.destroy(),
+    );
     expect(await get(upstreams, 'with-cert')).toEqual({ status: 200, body: 'ok' });
     expect(subject?.CN).toBe('peerscope-proxy');
     // Node's server rejects the handshake without a certificate; the request fails, never succeeds.
@@ -53,7 +63,10 @@ describe('Upstreams', () => {
       { name: 'named', url: server.url, ca: tls.ca.cert, servername: 'kubernetes.default.svc' },
       { name: 'by-address', url: server.url, ca: tls.ca.cert },
     ]);
-    cleanups.push(() => server.close(), () => upstreams.destroy());
+    cleanups.push(
+      () => server.close(),
+      () => upstreams.destroy(),
+    );
     expect(await get(upstreams, 'named')).toEqual({ status: 200, body: 'ok' });
     await expect(get(upstreams, 'by-address')).rejects.toMatchObject({ code: 'ERR_TLS_CERT_ALTNAME_INVALID' });
   });
@@ -61,7 +74,10 @@ describe('Upstreams', () => {
   it('setServers keeps a pool whose transport is unchanged, replaces a changed one, closes a removed one', async () => {
     const server = await startHttpsUpstream(tls, (req, res) => res.end(req.url));
     const other = await startHttpsUpstream(tls, (_req, res) => res.end('other'));
-    cleanups.push(() => server.close(), () => other.close());
+    cleanups.push(
+      () => server.close(),
+      () => other.close(),
+    );
     const upstreams = new Upstreams([
       { name: 'a', url: server.url, ca: tls.ca.cert, bearerToken: () => 'one' },
       { name: 'b', url: server.url, ca: tls.ca.cert },
@@ -95,12 +111,16 @@ describe('Upstreams', () => {
     const upstreams = new Upstreams([{ name: 'a', url: server.url, ca: tls.ca.cert }]);
     cleanups.push(() => upstreams.destroy());
     const inFlight = get(upstreams, 'a');
-    await within(new Promise<void>((resolve) => {
-      // Wait for the server's handler itself, not only the pool's bookkeeping: on a loaded machine the
-      // pool counts the request as running well before the server has read it.
-      const poll = () => (answer ? resolve() : setTimeout(poll, 10));
-      poll();
-    }), 10_000, 'the request never reached the server');
+    await within(
+      new Promise<void>((resolve) => {
+        // Wait for the server's handler itself, not only the pool's bookkeeping: on a loaded machine the
+        // pool counts the request as running well before the server has read it.
+        const poll = () => (answer ? resolve() : setTimeout(poll, 10));
+        poll();
+      }),
+      10_000,
+      'the request never reached the server',
+    );
     const pool = upstreams.get('a')?.pool;
     upstreams.setServers([]);
     answer?.();
@@ -116,10 +136,14 @@ describe('Upstreams', () => {
     const abrupt = new Upstreams([{ name: 'a', url: server.url, ca: tls.ca.cert }]);
     const first = get(graceful, 'a');
     const second = get(abrupt, 'a');
-    await within(new Promise<void>((resolve) => {
-      const poll = () => (pending.length === 2 ? resolve() : setTimeout(poll, 10));
-      poll();
-    }), 10_000, 'the requests never reached the server');
+    await within(
+      new Promise<void>((resolve) => {
+        const poll = () => (pending.length === 2 ? resolve() : setTimeout(poll, 10));
+        poll();
+      }),
+      10_000,
+      'the requests never reached the server',
+    );
     const closing = graceful.close();
     await abrupt.destroy();
     await expect(second).rejects.toMatchObject({ code: 'UND_ERR_DESTROYED' });

@@ -45,14 +45,23 @@ export interface Upstream {
 
 /** Two configs that open identical connections can share one pool. */
 function sameTransport(a: UpstreamServer, b: UpstreamServer): boolean {
-  return a.url === b.url && a.ca === b.ca && a.servername === b.servername && a.proxy === b.proxy
-    && a.clientCert?.cert === b.clientCert?.cert && a.clientCert?.key === b.clientCert?.key;
+  return (
+    a.url === b.url &&
+    a.ca === b.ca &&
+    a.servername === b.servername &&
+    a.proxy === b.proxy &&
+    a.clientCert?.cert === b.clientCert?.cert &&
+    a.clientCert?.key === b.clientCert?.key
+  );
 }
 
 export class Upstreams {
   private readonly byName = new Map<string, Upstream>();
 
-  constructor(servers: ReadonlyArray<UpstreamServer>, private readonly options: UpstreamOptions = {}) {
+  constructor(
+    servers: ReadonlyArray<UpstreamServer>,
+    private readonly options: UpstreamOptions = {},
+  ) {
     this.setServers(servers);
   }
 
@@ -89,7 +98,8 @@ export class Upstreams {
 
   private create(config: UpstreamServer): Upstream {
     const origin = new URL(config.url);
-    if (origin.protocol !== 'https:' && origin.protocol !== 'http:') throw new PeerscopeError('PEERSCOPE_ERR_INPUT', `apiserver "${config.name}": unsupported URL scheme ${origin.protocol}`);
+    if (origin.protocol !== 'https:' && origin.protocol !== 'http:')
+      throw new PeerscopeError('PEERSCOPE_ERR_INPUT', `apiserver "${config.name}": unsupported URL scheme ${origin.protocol}`);
     const connectTimeout = this.options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
     // Verification stays on: only the trust anchors and the expected name are configurable.
     const tls = {

@@ -45,7 +45,9 @@ describe('proxy choice', () => {
   });
 
   it('SOCKS proxies and other schemes get a clear error; credentials never appear in it', () => {
-    expect(() => parseProxyUrl('socks5://user:secret@p:1080', 'proxy-url')).toThrow('proxy-url socks5://***@p:1080: SOCKS proxies are not supported by Peerscope; use an http:// or https:// (CONNECT) proxy');
+    expect(() => parseProxyUrl('socks5://user:secret@p:1080', 'proxy-url')).toThrow(
+      'proxy-url socks5://***@p:1080: SOCKS proxies are not supported by Peerscope; use an http:// or https:// (CONNECT) proxy',
+    );
     expect(() => parseProxyUrl('ftp://p:2121', 'HTTPS_PROXY')).toThrow('HTTPS_PROXY ftp://p:2121: the scheme must be http:// or https://');
     expect(() => parseProxyUrl('http://user:secret@[bad', 'proxy-url')).toThrow('proxy-url "http://***@[bad" is not a URL');
   });

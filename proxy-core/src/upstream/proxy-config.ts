@@ -26,7 +26,9 @@ export function parseProxyUrl(value: string, where: string): URL {
     throw new ProxyConfigError(`${where} "${redactUrlText(value)}" is not a URL`);
   }
   if (url.protocol === 'socks5:' || url.protocol === 'socks5h:' || url.protocol === 'socks4:' || url.protocol === 'socks:') {
-    throw new ProxyConfigError(`${where} ${redactProxy(url)}: SOCKS proxies are not supported by Peerscope; use an http:// or https:// (CONNECT) proxy`);
+    throw new ProxyConfigError(
+      `${where} ${redactProxy(url)}: SOCKS proxies are not supported by Peerscope; use an http:// or https:// (CONNECT) proxy`,
+    );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new ProxyConfigError(`${where} ${redactProxy(url)}: the scheme must be http:// or https://`);
@@ -131,7 +133,9 @@ function isLoopback(ip: string): boolean {
 /** IPv6 written out in full (eight groups, no leading zeros); IPv4 unchanged. */
 function normaliseIp(ip: string): string {
   if (isIP(ip) !== 6) return ip;
-  return ipv6Groups(ip).map((g) => g.toString(16)).join(':');
+  return ipv6Groups(ip)
+    .map((g) => g.toString(16))
+    .join(':');
 }
 
 function ipv6Groups(ip: string): number[] {
@@ -153,8 +157,14 @@ function inCidr(ip: string, cidr: string): boolean {
   const bits = Number(bitsText);
   const family = isIP(base);
   if (!family || family !== isIP(ip) || !Number.isInteger(bits)) return false;
-  const toBits = (addr: string): string => family === 4
-    ? addr.split('.').map((o) => Number(o).toString(2).padStart(8, '0')).join('')
-    : ipv6Groups(addr).map((g) => g.toString(2).padStart(16, '0')).join('');
+  const toBits = (addr: string): string =>
+    family === 4
+      ? addr
+          .split('.')
+          .map((o) => Number(o).toString(2).padStart(8, '0'))
+          .join('')
+      : ipv6Groups(addr)
+          .map((g) => g.toString(2).padStart(16, '0'))
+          .join('');
   return toBits(ip).slice(0, bits) === toBits(base).slice(0, bits);
 }

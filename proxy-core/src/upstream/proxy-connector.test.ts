@@ -20,16 +20,31 @@ async function get(upstreams: Upstreams, name: string): Promise<{ status: number
 describe('upstream connections through a CONNECT proxy', () => {
   it('tunnels to the server; TLS inside is verified with the CA and server name, the client certificate presented', async () => {
     let cn: string | undefined;
-    const server = await startHttpsUpstream(tls, (req, res) => {
-      cn = [(req.socket as TLSSocket).getPeerCertificate().subject?.CN].flat()[0];
-      res.end('ok');
-    }, { requireClientCert: true });
+    const server = await startHttpsUpstream(
+      tls,
+      (req, res) => {
+        cn = [(req.socket as TLSSocket).getPeerCertificate().subject?.CN].flat()[0];
+        res.end('ok');
+      },
+      { requireClientCert: true },
+    );
     // The proxy maps a name the test machine cannot resolve to the server.
     const proxy = await startConnectProxy({ map: { 'apiserver.internal': '127.0.0.1' } });
-    const upstreams = new Upstreams([{
-      name: 'a', url: `https://apiserver.internal:${server.port}`, ca: tls.ca.cert, servername: 'kubernetes.default.svc', clientCert: tls.client, proxy: proxy.url,
-    }]);
-    cleanups.push(() => server.close(), () => proxy.close(), () => upstreams.destroy());
+    const upstreams = new Upstreams([
+      {
+        name: 'a',
+        url: `https://apiserver.internal:${server.port}`,
+        ca: tls.ca.cert,
+        servername: 'kubernetes.default.svc',
+        clientCert: tls.client,
+        proxy: proxy.url,
+      },
+    ]);
+    cleanups.push(
+      () => server.close(),
+      () => proxy.close(),
+      () => upstreams.destroy(),
+    );
     expect(await get(upstreams, 'a')).toEqual({ status: 200, body: 'ok' });
     expect(await get(upstreams, 'a')).toEqual({ status: 200, body: 'ok' });
     // Keep-alive: a tunnel is a connection (a second may open in the tick the first body ends).
@@ -42,7 +57,11 @@ describe('upstream connections through a CONNECT proxy', () => {
     const server = await startHttpsUpstream(tls, (_req, res) => res.end('ok'));
     const proxy = await startConnectProxy();
     const upstreams = new Upstreams([{ name: 'a', url: server.url, ca: tls.otherCa.cert, proxy: proxy.url }]);
-    cleanups.push(() => server.close(), () => proxy.close(), () => upstreams.destroy());
+    cleanups.push(
+      () => server.close(),
+      () => proxy.close(),
+      () => upstreams.destroy(),
+    );
     const err = await get(upstreams, 'a').catch((e: unknown) => e);
     const classified = classifyUpstreamError(err);
     expect(classified.code).toBe('PEERSCOPE_ERR_UPSTREAM_TLS');
@@ -59,10 +78,16 @@ describe('upstream connections through a CONNECT proxy', () => {
       { name: 'good', url: server.url, ca: tls.ca.cert, proxy: good },
       { name: 'bad', url: server.url, ca: tls.ca.cert, proxy: bad },
     ]);
-    cleanups.push(() => server.close(), () => proxy.close(), () => upstreams.destroy());
+    cleanups.push(
+      () => server.close(),
+      () => proxy.close(),
+      () => upstreams.destroy(),
+    );
     expect(await get(upstreams, 'good')).toEqual({ status: 200, body: 'ok' });
     const err = classifyUpstreamError(await get(upstreams, 'bad').catch((e: unknown) => e));
-    expect(err.message).toBe(`proxy http://***@127.0.0.1:${proxy.port} answered CONNECT 127.0.0.1:${server.port} with 407 Proxy Authentication Required`);
+    expect(err.message).toBe(
+      `proxy http://***@127.0.0.1:${proxy.port} answered CONNECT 127.0.0.1:${server.port} with 407 Proxy Authentication Required`,
+    );
     expect(err.message).not.toContain('wrong-secret');
     expect(isConnectFailure(err)).toBe(true);
   });
@@ -76,9 +101,15 @@ describe('upstream connections through a CONNECT proxy', () => {
       { name: 'unreachable', url: `https://127.0.0.1:${port}`, ca: tls.ca.cert, proxy: proxy.url },
       { name: 'no-proxy', url: `https://127.0.0.1:${port}`, ca: tls.ca.cert, proxy: 'http://127.0.0.1:1' },
     ]);
-    cleanups.push(() => proxy.close(), () => upstreams.destroy());
+    cleanups.push(
+      () => proxy.close(),
+      () => upstreams.destroy(),
+    );
     const viaProxy = classifyUpstreamError(await get(upstreams, 'unreachable').catch((e: unknown) => e));
-    expect(viaProxy).toEqual({ code: 'PEERSCOPE_ERR_UPSTREAM_UNREACHABLE', message: `proxy ${proxy.url} answered CONNECT 127.0.0.1:${port} with 502 Bad Gateway` });
+    expect(viaProxy).toEqual({
+      code: 'PEERSCOPE_ERR_UPSTREAM_UNREACHABLE',
+      message: `proxy ${proxy.url} answered CONNECT 127.0.0.1:${port} with 502 Bad Gateway`,
+    });
     const noProxy = classifyUpstreamError(await get(upstreams, 'no-proxy').catch((e: unknown) => e));
     expect(noProxy.code).toBe('PEERSCOPE_ERR_UPSTREAM_CONNECT_REFUSED');
     expect(noProxy.message).toContain('proxy http://127.0.0.1:1: connect ECONNREFUSED');

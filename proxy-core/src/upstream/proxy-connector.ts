@@ -25,7 +25,11 @@ export interface UpstreamTls {
  */
 export class ProxyConnectError extends PeerscopeError {
   override readonly name = 'ProxyConnectError';
-  constructor(message: string, readonly socketCode?: string, options?: { cause?: unknown }) {
+  constructor(
+    message: string,
+    readonly socketCode?: string,
+    options?: { cause?: unknown },
+  ) {
     super('PEERSCOPE_ERR_PROXY_CONNECT', message, options);
   }
 }
@@ -51,17 +55,20 @@ export function proxyConnector(options: ProxyConnectorOptions): BuildConnector.c
   return (opts, callback) => {
     const port = opts.port || (opts.protocol === 'https:' ? '443' : '80');
     const target = `${opts.hostname}:${port}`;
-    openTunnel(options.proxy, target, options.timeoutMs).then((socket) => {
-      options.onTunnel?.(target);
-      if (opts.protocol !== 'https:') return callback(null, socket);
-      tlsConnect({ ...opts, httpSocket: socket }, (err, tlsSocket) => {
-        if (err) {
-          socket.destroy();
-          return callback(err, null);
-        }
-        callback(null, tlsSocket as Socket);
-      });
-    }, (err: Error) => callback(err, null));
+    openTunnel(options.proxy, target, options.timeoutMs).then(
+      (socket) => {
+        options.onTunnel?.(target);
+        if (opts.protocol !== 'https:') return callback(null, socket);
+        tlsConnect({ ...opts, httpSocket: socket }, (err, tlsSocket) => {
+          if (err) {
+            socket.destroy();
+            return callback(err, null);
+          }
+          callback(null, tlsSocket as Socket);
+        });
+      },
+      (err: Error) => callback(err, null),
+    );
   };
 }
 

@@ -5,7 +5,7 @@ import { mayRetryElsewhere, retriesAfter } from './retry.js';
 
 const request = (headers: Record<string, string> = {}) => ({ headers }) as unknown as IncomingMessage;
 
-describe('the load balancer\'s one retry', () => {
+describe("the load balancer's one retry", () => {
   it('only for a first forward to the handling server itself, without a body', () => {
     expect(mayRetryElsewhere(true, 'a', 'a', false, request())).toBe(true);
     expect(mayRetryElsewhere(false, 'a', 'a', false, request())).toBe(false);

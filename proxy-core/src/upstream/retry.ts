@@ -7,7 +7,13 @@ import { isConnectFailure, type UpstreamError } from './errors.js';
 import { hasBody } from './request-headers.js';
 
 /** Whether this forward may be retried elsewhere should it fail: decided before it is sent (errors are then not written). */
-export function mayRetryElsewhere(firstAttempt: boolean, target: string, handling: string | null, rerouted: boolean, req: IncomingMessage): boolean {
+export function mayRetryElsewhere(
+  firstAttempt: boolean,
+  target: string,
+  handling: string | null,
+  rerouted: boolean,
+  req: IncomingMessage,
+): boolean {
   return firstAttempt && target === handling && !rerouted && !hasBody(req);
 }
 

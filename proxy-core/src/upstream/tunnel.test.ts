@@ -8,7 +8,15 @@ import type { Duplex } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { Status } from '../util/status.js';
 import { Upstreams } from './pool.js';
-import { freePort, startHttpsUpstream, startProxy, within, type TestProxy, type TestServer, useUpstreamFixtures } from '../../test/upstream-fixtures.js';
+import {
+  freePort,
+  startHttpsUpstream,
+  startProxy,
+  within,
+  type TestProxy,
+  type TestServer,
+  useUpstreamFixtures,
+} from '../../test/upstream-fixtures.js';
 import type { TunnelResult } from './tunnel.js';
 
 const ROUTE = { 'x-peerscope-route': 'handling=a; answering=b; outcome=rerouted' };
@@ -19,7 +27,8 @@ const EXEC_HEAD = [
   'Connection: Upgrade',
   'Upgrade: SPDY/3.1',
   'X-Stream-Protocol-Version: v4.channel.k8s.io',
-  '', '',
+  '',
+  '',
 ].join('\r\n');
 
 const { tls, cleanups } = useUpstreamFixtures();
@@ -27,34 +36,42 @@ const { tls, cleanups } = useUpstreamFixtures();
 /** Reads from a raw socket until the response head is complete; returns it and what followed. */
 async function readHead(socket: Socket): Promise<{ head: string; rest: Buffer }> {
   let buffered = Buffer.alloc(0);
-  return within(new Promise((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      buffered = Buffer.concat([buffered, chunk]);
-      const end = buffered.indexOf('\r\n\r\n');
-      if (end < 0) return;
-      socket.off('data', onData);
-      socket.pause();
-      resolve({ head: buffered.subarray(0, end).toString('latin1'), rest: buffered.subarray(end + 4) });
-    };
-    socket.on('data', onData);
-    socket.once('error', reject);
-    socket.once('close', () => reject(new Error(`closed before a response head: ${buffered.toString('latin1')}`)));
-  }), 10_000, 'no response head');
+  return within(
+    new Promise((resolve, reject) => {
+      const onData = (chunk: Buffer) => {
+        buffered = Buffer.concat([buffered, chunk]);
+        const end = buffered.indexOf('\r\n\r\n');
+        if (end < 0) return;
+        socket.off('data', onData);
+        socket.pause();
+        resolve({ head: buffered.subarray(0, end).toString('latin1'), rest: buffered.subarray(end + 4) });
+      };
+      socket.on('data', onData);
+      socket.once('error', reject);
+      socket.once('close', () => reject(new Error(`closed before a response head: ${buffered.toString('latin1')}`)));
+    }),
+    10_000,
+    'no response head',
+  );
 }
 
 async function readExactly(socket: Socket, length: number, already: Buffer): Promise<Buffer> {
   let buffered = already;
   if (buffered.length >= length) return buffered;
-  return within(new Promise((resolve) => {
-    const onData = (chunk: Buffer) => {
-      buffered = Buffer.concat([buffered, chunk]);
-      if (buffered.length < length) return;
-      socket.off('data', onData);
-      resolve(buffered);
-    };
-    socket.on('data', onData);
-    socket.resume();
-  }), 10_000, `fewer than ${length} bytes arrived`);
+  return within(
+    new Promise((resolve) => {
+      const onData = (chunk: Buffer) => {
+        buffered = Buffer.concat([buffered, chunk]);
+        if (buffered.length < length) return;
+        socket.off('data', onData);
+        resolve(buffered);
+      };
+      socket.on('data', onData);
+      socket.resume();
+    }),
+    10_000,
+    `fewer than ${length} bytes arrived`,
+  );
 }
 
 async function readToClose(socket: Socket, already: Buffer): Promise<Buffer> {
@@ -72,8 +89,13 @@ function headerOf(head: string, name: string): string | undefined {
 
 async function proxyFor(url: string, ca = tls.ca.cert): Promise<TestProxy> {
   const upstreams = new Upstreams([{ name: 'b', url, ca, bearerToken: () => 'core-token' }]);
-  const proxy = await startProxy(upstreams, 'b', { tunnel: { addRequestHeaders: { 'x-kubernetes-peer-proxied': 'true' }, responseHeaders: ROUTE, errorResponseHeaders: UNAVAILABLE } });
-  cleanups.push(() => upstreams.destroy(), () => proxy.close());
+  const proxy = await startProxy(upstreams, 'b', {
+    tunnel: { addRequestHeaders: { 'x-kubernetes-peer-proxied': 'true' }, responseHeaders: ROUTE, errorResponseHeaders: UNAVAILABLE },
+  });
+  cleanups.push(
+    () => upstreams.destroy(),
+    () => proxy.close(),
+  );
   return proxy;
 }
 
@@ -90,7 +112,9 @@ async function echoUpstream(seen: { headers?: IncomingHttpHeaders; closed?: Prom
   server.server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     seen.headers = req.headers;
     seen.closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
-    socket.write('HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: SPDY/3.1\r\nX-Stream-Protocol-Version: v4.channel.k8s.io\r\n\r\n');
+    socket.write(
+      'HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: SPDY/3.1\r\nX-Stream-Protocol-Version: v4.channel.k8s.io\r\n\r\n',
+    );
     if (head.length) socket.write(head);
     socket.pipe(socket);
   });
@@ -136,7 +160,10 @@ describe('tunnel', () => {
     });
     cleanups.push(() => upstream.close());
     const proxy = await proxyFor(upstream.url);
-    const client = await openClient(proxy, 'GET /api/v1/namespaces/d/pods/p/attach HTTP/1.1\r\nHost: localhost\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n');
+    const client = await openClient(
+      proxy,
+      'GET /api/v1/namespaces/d/pods/p/attach HTTP/1.1\r\nHost: localhost\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n',
+    );
     const { head, rest } = await readHead(client);
     expect(head.split('\r\n')[0]).toBe('HTTP/1.1 101 Switching Protocols');
     expect(headerOf(head, 'upgrade')).toBe('websocket');
@@ -146,9 +173,19 @@ describe('tunnel', () => {
   });
 
   it('relays an answer other than 101 (a 404 Status) and closes', async () => {
-    const notFound = JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'pods "p" not found', reason: 'NotFound', code: 404 });
+    const notFound = JSON.stringify({
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: 'pods "p" not found',
+      reason: 'NotFound',
+      code: 404,
+    });
     // No 'upgrade' listener: Node serves the request as an ordinary one.
-    const upstream = await startHttpsUpstream(tls, (_req, res) => res.writeHead(404, { 'content-type': 'application/json', warning: '299 - "kept"' }).end(notFound));
+    const upstream = await startHttpsUpstream(tls, (_req, res) =>
+      res.writeHead(404, { 'content-type': 'application/json', warning: '299 - "kept"' }).end(notFound),
+    );
     cleanups.push(() => upstream.close());
     const proxy = await proxyFor(upstream.url);
     const client = await openClient(proxy, EXEC_HEAD);
@@ -180,7 +217,11 @@ describe('tunnel', () => {
   }
 
   it('a refused connection becomes a 503 Status on the raw socket', async () => {
-    await expectStatus503(await proxyFor(`https://127.0.0.1:${await freePort()}`), 'PEERSCOPE_ERR_UPSTREAM_CONNECT_REFUSED', /ECONNREFUSED/);
+    await expectStatus503(
+      await proxyFor(`https://127.0.0.1:${await freePort()}`),
+      'PEERSCOPE_ERR_UPSTREAM_CONNECT_REFUSED',
+      /ECONNREFUSED/,
+    );
   });
 
   it('a certificate that does not verify becomes a 503 Status naming the problem', async () => {

@@ -33,7 +33,12 @@ export interface TunnelResult {
 }
 
 /** An HTTP/1.1 response head; header values come from a parsed response or from us, never raw input. */
-function responseHead(status: number, statusMessage: string | undefined, headers: IncomingHttpHeaders, extra: Record<string, string>): string {
+function responseHead(
+  status: number,
+  statusMessage: string | undefined,
+  headers: IncomingHttpHeaders,
+  extra: Record<string, string>,
+): string {
   const lines = [`HTTP/1.1 ${status} ${statusMessage || STATUS_CODES[status] || ''}`];
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;
@@ -53,7 +58,14 @@ function endToEnd(headers: IncomingHttpHeaders): IncomingHttpHeaders {
 /** Bytes a client may send before the 101 (a SPDY or WebSocket client normally sends none). */
 const MAX_EARLY_BYTES = 1024 * 1024;
 
-export function tunnel(upstreams: Upstreams, target: string, req: IncomingMessage, client: Duplex, head: Buffer, opts: TunnelOptions = {}): Promise<TunnelResult> {
+export function tunnel(
+  upstreams: Upstreams,
+  target: string,
+  req: IncomingMessage,
+  client: Duplex,
+  head: Buffer,
+  opts: TunnelOptions = {},
+): Promise<TunnelResult> {
   // A reset by the client must not crash the process; its 'close' below does the cleanup.
   client.on('error', () => undefined);
   const upstream = upstreams.get(target);
@@ -143,7 +155,11 @@ export function tunnel(upstreams: Upstreams, target: string, req: IncomingMessag
         status = statusCode;
         // Connection and Upgrade are hop-by-hop, but on a 101 they are the answer itself.
         const answered = headers.upgrade;
-        const relayed: IncomingHttpHeaders = { ...endToEnd(headers), connection: 'Upgrade', upgrade: typeof answered === 'string' ? answered : protocol };
+        const relayed: IncomingHttpHeaders = {
+          ...endToEnd(headers),
+          connection: 'Upgrade',
+          upgrade: typeof answered === 'string' ? answered : protocol,
+        };
         client.write(responseHead(statusCode, 'Switching Protocols', relayed, opts.responseHeaders ?? {}));
         splice(socket);
       },
@@ -181,12 +197,15 @@ export function tunnel(upstreams: Upstreams, target: string, req: IncomingMessag
       },
     };
 
-    upstream.pool.dispatch({
-      path: req.url ?? '/',
-      method: req.method ?? 'GET',
-      // undici writes Connection: upgrade and Upgrade itself from `upgrade`.
-      headers: outgoingHeaders(req, opts.addRequestHeaders, upstream.config.bearerToken?.()),
-      upgrade: protocol,
-    }, handler);
+    upstream.pool.dispatch(
+      {
+        path: req.url ?? '/',
+        method: req.method ?? 'GET',
+        // undici writes Connection: upgrade and Upgrade itself from `upgrade`.
+        headers: outgoingHeaders(req, opts.addRequestHeaders, upstream.config.bearerToken?.()),
+        upgrade: protocol,
+      },
+      handler,
+    );
   });
 }

@@ -35,7 +35,12 @@ describe('undici, loaded module by module', () => {
     });
 
     it('sends the method, path with its query, headers and body, and reads the answer', async () => {
-      const res = await request(`${base}/apis/x/v1/things?watch=1&rv=5`, { dispatcher: agent, method: 'POST', headers: { 'x-test': 'yes' }, body: '{"a":1}' });
+      const res = await request(`${base}/apis/x/v1/things?watch=1&rv=5`, {
+        dispatcher: agent,
+        method: 'POST',
+        headers: { 'x-test': 'yes' },
+        body: '{"a":1}',
+      });
       expect(res.statusCode).toBe(201);
       expect(res.headers['x-echo']).toBe('yes');
       expect(await res.body.text()).toBe('POST /apis/x/v1/things?watch=1&rv=5');

@@ -3,7 +3,17 @@ import { HOP_BY_HOP_HEADERS, hopByHopNames, isHopByHop, withoutHopByHop, without
 
 describe('hop-by-hop headers', () => {
   it('are the RFC 9110 list plus what Connection names', () => {
-    expect([...HOP_BY_HOP_HEADERS].sort()).toEqual(['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
+    expect([...HOP_BY_HOP_HEADERS].sort()).toEqual([
+      'connection',
+      'keep-alive',
+      'proxy-authenticate',
+      'proxy-authorization',
+      'proxy-connection',
+      'te',
+      'trailer',
+      'transfer-encoding',
+      'upgrade',
+    ]);
     const set = hopByHopNames('keep-alive, X-Custom-Hop ,,x-other');
     expect(set.has('x-custom-hop')).toBe(true);
     expect(set.has('x-other')).toBe(true);
@@ -41,7 +51,22 @@ describe('hop-by-hop headers', () => {
   });
 
   it('are removed from a raw header array whatever their case, keeping order and repeats', () => {
-    const raw = ['Host', 'a', 'Connection', 'X-Hop', 'X-HOP', '1', 'Warning', '299 - "a"', 'TE', 'trailers', 'Warning', '299 - "b"', 'Upgrade', 'websocket'];
+    const raw = [
+      'Host',
+      'a',
+      'Connection',
+      'X-Hop',
+      'X-HOP',
+      '1',
+      'Warning',
+      '299 - "a"',
+      'TE',
+      'trailers',
+      'Warning',
+      '299 - "b"',
+      'Upgrade',
+      'websocket',
+    ];
     expect(withoutHopByHopRaw(raw)).toEqual(['Host', 'a', 'Warning', '299 - "a"', 'Warning', '299 - "b"']);
     expect(withoutHopByHopRaw([])).toEqual([]);
   });

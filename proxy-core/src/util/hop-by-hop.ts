@@ -1,8 +1,15 @@
 // Hop-by-hop headers (RFC 9110 §7.6.1) belong to one connection and are never forwarded, in either
 // direction: the fixed list below plus every name the message's own Connection header lists.
 export const HOP_BY_HOP_HEADERS: ReadonlySet<string> = new Set([
-  'connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection',
-  'te', 'trailer', 'transfer-encoding', 'upgrade',
+  'connection',
+  'keep-alive',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
 ]);
 
 // Connection values seen recently ("keep-alive", "close", "Upgrade", …) and their sets: most messages
@@ -16,7 +23,10 @@ export function hopByHopNames(connection: string | string[] | undefined): Readon
   const text = Array.isArray(connection) ? connection.join(',') : connection;
   const known = recent.get(text);
   if (known) return known;
-  const listed = text.split(',').map((t) => t.trim().toLowerCase()).filter((t) => t && !HOP_BY_HOP_HEADERS.has(t));
+  const listed = text
+    .split(',')
+    .map((t) => t.trim().toLowerCase())
+    .filter((t) => t && !HOP_BY_HOP_HEADERS.has(t));
   const set = listed.length ? new Set([...HOP_BY_HOP_HEADERS, ...listed]) : HOP_BY_HOP_HEADERS;
   if (recent.size >= RECENT_MAX) recent.clear();
   recent.set(text, set);

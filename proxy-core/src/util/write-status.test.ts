@@ -79,7 +79,11 @@ describe('writeStatus', () => {
 describe('writeStatusToSocket', () => {
   it('writes an HTTP/1.1 response with the Status and closes the socket', async () => {
     const server = createTcpServer((socket) => {
-      socket.once('data', () => writeStatusToSocket(socket, failure(503, 'ServiceUnavailable', 'no peer'), { 'x-peerscope-route': 'handling=a; answering=-; outcome=unavailable' }));
+      socket.once('data', () =>
+        writeStatusToSocket(socket, failure(503, 'ServiceUnavailable', 'no peer'), {
+          'x-peerscope-route': 'handling=a; answering=-; outcome=unavailable',
+        }),
+      );
     });
     servers.push(server);
     server.listen(0, '127.0.0.1');

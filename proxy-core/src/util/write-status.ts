@@ -11,7 +11,12 @@ export function writeStatus(res: ServerResponse, status: Status, extraHeaders: R
     res.destroy();
     return 0;
   }
-  res.writeHead(status.code, { ...extraHeaders, 'content-type': 'application/json', 'content-length': String(body.length), 'cache-control': 'no-cache, private' });
+  res.writeHead(status.code, {
+    ...extraHeaders,
+    'content-type': 'application/json',
+    'content-length': String(body.length),
+    'cache-control': 'no-cache, private',
+  });
   res.end(res.req?.method === 'HEAD' ? undefined : body);
   return body.length;
 }
@@ -22,7 +27,14 @@ export function writeStatusToSocket(socket: Duplex, status: Status, extraHeaders
     return;
   }
   const body = JSON.stringify(status) + '\n';
-  const headers = { ...extraHeaders, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), connection: 'close' };
-  const head = `HTTP/1.1 ${status.code} ${STATUS_CODES[status.code] ?? ''}\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join('\r\n')}\r\n\r\n`;
+  const headers = {
+    ...extraHeaders,
+    'content-type': 'application/json',
+    'content-length': String(Buffer.byteLength(body)),
+    connection: 'close',
+  };
+  const head = `HTTP/1.1 ${status.code} ${STATUS_CODES[status.code] ?? ''}\r\n${Object.entries(headers)
+    .map(([k, v]) => `${k}: ${v}`)
+    .join('\r\n')}\r\n\r\n`;
   socket.end(head + body);
 }

@@ -61,7 +61,15 @@ export function runConnection(port: number, requests: readonly Rendered[], optio
       clearTimeout(hangTimer);
       clearTimeout(lingerTimer);
       socket.destroy();
-      resolve({ answers, ...(syntaxError ? { syntaxError } : {}), ...(truncated ? { truncated } : {}), timedOut, closedByPeer, ...(socketError ? { socketError } : {}), ...(answeredAt !== undefined ? { closeDelayMs: performance.now() - answeredAt } : {}) });
+      resolve({
+        answers,
+        ...(syntaxError ? { syntaxError } : {}),
+        ...(truncated ? { truncated } : {}),
+        timedOut,
+        closedByPeer,
+        ...(socketError ? { socketError } : {}),
+        ...(answeredAt !== undefined ? { closeDelayMs: performance.now() - answeredAt } : {}),
+      });
     };
     const deadline = setTimeout(() => {
       timedOut = true;
@@ -112,7 +120,9 @@ export function runConnection(port: number, requests: readonly Rendered[], optio
         // extra bytes may come first); the port is given a while to end it.
         // A last answer that keeps the connection open (a HEAD's 503, HTTP/1.0 with keep-alive) ends it here.
         const lastAnswer = answers[requests.length - 1]?.finals.at(-1);
-        const closing = lastAnswer !== undefined && (lastAnswer.status === 101 || headerValues(lastAnswer, 'connection').join(',').toLowerCase().includes('close'));
+        const closing =
+          lastAnswer !== undefined &&
+          (lastAnswer.status === 101 || headerValues(lastAnswer, 'connection').join(',').toLowerCase().includes('close'));
         if ((!last.terminal || !closing) && !last.mayAnswerTwice) return finish();
         answeredAt ??= performance.now();
         lingerTimer ??= setTimeout(finish, options.closeWaitMs ?? 3_000);

@@ -41,7 +41,8 @@ export interface Rendered {
   readonly decodedPath: string | undefined;
 }
 
-const LOOPBACK_OK = (port: number) => new Set(['localhost', '127.0.0.1', '[::1]', `localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`]);
+const LOOPBACK_OK = (port: number) =>
+  new Set(['localhost', '127.0.0.1', '[::1]', `localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`]);
 
 /** Go's url.PathUnescape applied to a request path: %XX → byte; an invalid escape fails. Bytes as latin1. */
 export function goDecodePath(path: string): string | undefined {
@@ -69,7 +70,11 @@ function chunkedBytes(b: Extract<BodySpec, { kind: 'chunked' }>): Buffer {
   for (const c of [...cuts, body.length]) {
     if (c > last) {
       const size = (c - last).toString(16);
-      pieces.push(Buffer.from(`${b.upper ? size.toUpperCase() : size}${b.ext ? ';ext=1;q="x"' : ''}\r\n`, 'latin1'), body.subarray(last, c), Buffer.from('\r\n'));
+      pieces.push(
+        Buffer.from(`${b.upper ? size.toUpperCase() : size}${b.ext ? ';ext=1;q="x"' : ''}\r\n`, 'latin1'),
+        body.subarray(last, c),
+        Buffer.from('\r\n'),
+      );
     }
     last = c;
   }
@@ -91,9 +96,14 @@ const INVALID_LINES: Record<InvalidHeader, string> = {
 
 export function render(spec: RequestSpec, id: string, port: number): Rendered {
   const method = spec.method.name;
-  const target = spec.target.form === 'origin' ? `${spec.target.path}${spec.target.query ? `?${spec.target.query}` : ''}`
-    : spec.target.form === 'absolute' ? spec.target.url
-    : spec.target.form === 'asterisk' ? '*' : spec.target.authority;
+  const target =
+    spec.target.form === 'origin'
+      ? `${spec.target.path}${spec.target.query ? `?${spec.target.query}` : ''}`
+      : spec.target.form === 'absolute'
+        ? spec.target.url
+        : spec.target.form === 'asterisk'
+          ? '*'
+          : spec.target.authority;
   const headers: [string, string][] = [];
   if (spec.host.kind === 'ok' || spec.host.kind === 'foreign') headers.push(['Host', spec.host.value]);
   if (spec.host.kind === 'empty') headers.push(['Host', '']);
@@ -138,18 +148,55 @@ export function render(spec: RequestSpec, id: string, port: number): Rendered {
     badFraming = true;
     const v = b.variant;
     const add = (n: string, val: string) => headers.push([n, val]);
-    if (v === 'cl-and-te') { add('Content-Length', '3'); add('Transfer-Encoding', 'chunked'); wireBody = Buffer.from('3\r\nabc\r\n0\r\n\r\n'); }
-    if (v === 'cl-not-a-number') { add('Content-Length', 'abc'); wireBody = Buffer.from('abc'); }
-    if (v === 'cl-negative') { add('Content-Length', '-3'); wireBody = Buffer.from('abc'); }
-    if (v === 'cl-duplicate') { add('Content-Length', '3'); add('Content-Length', '4'); wireBody = Buffer.from('abcd'); }
-    if (v === 'cl-list') { add('Content-Length', '3, 3'); wireBody = Buffer.from('abc'); }
+    if (v === 'cl-and-te') {
+      add('Content-Length', '3');
+      add('Transfer-Encoding', 'chunked');
+      wireBody = Buffer.from('3\r\nabc\r\n0\r\n\r\n');
+    }
+    if (v === 'cl-not-a-number') {
+      add('Content-Length', 'abc');
+      wireBody = Buffer.from('abc');
+    }
+    if (v === 'cl-negative') {
+      add('Content-Length', '-3');
+      wireBody = Buffer.from('abc');
+    }
+    if (v === 'cl-duplicate') {
+      add('Content-Length', '3');
+      add('Content-Length', '4');
+      wireBody = Buffer.from('abcd');
+    }
+    if (v === 'cl-list') {
+      add('Content-Length', '3, 3');
+      wireBody = Buffer.from('abc');
+    }
     // Chunk errors show only in the body, after the request went to the handler (and upstream).
-    if (v === 'chunk-size-garbage') { add('Transfer-Encoding', 'chunked'); wireBody = Buffer.from('zz\r\nabc\r\n0\r\n\r\n'); midBodyError = true; }
-    if (v === 'chunk-no-crlf') { add('Transfer-Encoding', 'chunked'); wireBody = Buffer.from('3\r\nabcX0\r\n\r\n'); midBodyError = true; }
+    if (v === 'chunk-size-garbage') {
+      add('Transfer-Encoding', 'chunked');
+      wireBody = Buffer.from('zz\r\nabc\r\n0\r\n\r\n');
+      midBodyError = true;
+    }
+    if (v === 'chunk-no-crlf') {
+      add('Transfer-Encoding', 'chunked');
+      wireBody = Buffer.from('3\r\nabcX0\r\n\r\n');
+      midBodyError = true;
+    }
     // Refused (400 by the parser, or 501 by the port, which then closes); 'abc' may be read as a next request.
-    if (v === 'te-unknown') { add('Transfer-Encoding', 'identity'); wireBody = Buffer.from('abc'); mayAnswerTwice = true; }
-    if (v === 'short-body') { add('Content-Length', '100'); wireBody = Buffer.from('only a part'); mayHang = true; }
-    if (v === 'long-body') { add('Content-Length', '3'); wireBody = Buffer.from('abcGARBAGE-AFTER-THE-BODY\r\n\r\n'); mayAnswerTwice = true; }
+    if (v === 'te-unknown') {
+      add('Transfer-Encoding', 'identity');
+      wireBody = Buffer.from('abc');
+      mayAnswerTwice = true;
+    }
+    if (v === 'short-body') {
+      add('Content-Length', '100');
+      wireBody = Buffer.from('only a part');
+      mayHang = true;
+    }
+    if (v === 'long-body') {
+      add('Content-Length', '3');
+      wireBody = Buffer.from('abcGARBAGE-AFTER-THE-BODY\r\n\r\n');
+      mayAnswerTwice = true;
+    }
   }
 
   const invalidLine = spec.invalidHeader ? INVALID_LINES[spec.invalidHeader] : undefined;
@@ -177,8 +224,14 @@ export function render(spec: RequestSpec, id: string, port: number): Rendered {
   // Authority-form (host:port) is for CONNECT only; the parser refuses it on any other method.
   const authorityForm = spec.target.form === 'authority' && spec.method.cls !== 'connect';
   const connect = spec.method.cls === 'connect';
-  const parserRefuses = authorityForm || spec.method.cls === 'unknown' || (!http11 && spec.version !== 'HTTP/1.0' && !oddVersion) || invalidLine !== undefined
-    || [...target].some((c) => c.charCodeAt(0) <= 0x20 || c.charCodeAt(0) >= 0x7f) || (!connect && ((badFraming && !mayHang && !mayAnswerTwice && !midBodyError) || (b.kind === 'bad' && b.variant === 'te-unknown'))) || headBytes > PORT_MAX_HEAD;
+  const parserRefuses =
+    authorityForm ||
+    spec.method.cls === 'unknown' ||
+    (!http11 && spec.version !== 'HTTP/1.0' && !oddVersion) ||
+    invalidLine !== undefined ||
+    [...target].some((c) => c.charCodeAt(0) <= 0x20 || c.charCodeAt(0) >= 0x7f) ||
+    (!connect && ((badFraming && !mayHang && !mayAnswerTwice && !midBodyError) || (b.kind === 'bad' && b.variant === 'te-unknown'))) ||
+    headBytes > PORT_MAX_HEAD;
   if (parserRefuses) {
     // Node's parser answers (clientError): 400, or 431 for an oversized head.
     codes.add(400);
@@ -213,7 +266,14 @@ export function render(spec: RequestSpec, id: string, port: number): Rendered {
     if (control && codes.size === 0) expect = 'own';
     if (path !== undefined && !control && goDecodePath(path) === undefined) codes.add(400);
     if (coded && !upgrade) codes.add(501);
-    if (codes.size === 0 && expect === 'forward' && path !== undefined && isDiscoveryRoot(goDecodePath(path) ?? '') && (method === 'GET' || method === 'HEAD') && !upgrade) {
+    if (
+      codes.size === 0 &&
+      expect === 'forward' &&
+      path !== undefined &&
+      isDiscoveryRoot(goDecodePath(path) ?? '') &&
+      (method === 'GET' || method === 'HEAD') &&
+      !upgrade
+    ) {
       // Merged discovery is the port's own answer; the nopeer profile and other forms are forwarded.
       either = true;
     }
@@ -234,14 +294,41 @@ export function render(spec: RequestSpec, id: string, port: number): Rendered {
   if (codes.size > 0) expect = either ? 'either' : 'refuse';
   else if (either || mayHang || mayAnswerTwice || spec.method.cls === 'odd' || spec.version === 'HTTP/1.0' || oddVersion) expect = 'either';
   const connectionClose = connection !== undefined && connection.split(',').some((t) => t.trim().toLowerCase() === 'close');
-  const terminalReason = upgrade ? 'upgrade' : parserRefuses ? 'parser-refuses' : spec.method.cls === 'connect' ? 'connect' : badFraming ? `framing-${(b as { variant?: string }).variant}` : coded ? 'coded'
-    : !http11 ? 'version' : connectionClose ? 'connection-close' : spec.reply === 'cut-mid-body' ? 'cut' : undefined;
+  const terminalReason = upgrade
+    ? 'upgrade'
+    : parserRefuses
+      ? 'parser-refuses'
+      : spec.method.cls === 'connect'
+        ? 'connect'
+        : badFraming
+          ? `framing-${(b as { variant?: string }).variant}`
+          : coded
+            ? 'coded'
+            : !http11
+              ? 'version'
+              : connectionClose
+                ? 'connection-close'
+                : spec.reply === 'cut-mid-body'
+                  ? 'cut'
+                  : undefined;
   const terminal = terminalReason !== undefined;
   const path = spec.target.form === 'origin' ? spec.target.path : '';
   return {
-    id, spec, bytes, method, target,
-    head: method === 'HEAD', upgrade: upgrade && !parserRefuses,
-    headers, body, expect, codes: [...codes], terminal, terminalReason, mayHang, mayAnswerTwice,
+    id,
+    spec,
+    bytes,
+    method,
+    target,
+    head: method === 'HEAD',
+    upgrade: upgrade && !parserRefuses,
+    headers,
+    body,
+    expect,
+    codes: [...codes],
+    terminal,
+    terminalReason,
+    mayHang,
+    mayAnswerTwice,
     decodedPath: goDecodePath(path),
   };
 }
@@ -249,7 +336,11 @@ export function render(spec: RequestSpec, id: string, port: number): Rendered {
 export function browserRefuses(marks: BrowserMarks | undefined, host: string | undefined): boolean {
   if (!marks) return false;
   const origin = marks.origin;
-  if (origin !== undefined && (origin.toLowerCase() === 'null' || host === undefined || origin.toLowerCase() !== `http://${host.toLowerCase()}`)) return true;
+  if (
+    origin !== undefined &&
+    (origin.toLowerCase() === 'null' || host === undefined || origin.toLowerCase() !== `http://${host.toLowerCase()}`)
+  )
+    return true;
   const site = marks.fetchSite?.toLowerCase();
   return site === 'cross-site' || site === 'same-site';
 }

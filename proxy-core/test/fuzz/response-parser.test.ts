@@ -21,8 +21,18 @@ function parseAll(text: string, expecting: { head?: boolean; upgrade?: boolean }
 
 describe('ResponseParser', () => {
   it('reads Content-Length, chunked (with extensions and trailers), 1xx, 204, HEAD and close-delimited bodies', () => {
-    const r = parseAll('HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\nabcHTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2;x=y\r\nab\r\n1\r\nc\r\n0\r\nX-T: 1\r\n\r\nHTTP/1.1 204 No Content\r\n\r\nHTTP/1.1 404 Not Found\r\nContent-Length: 10\r\n\r\nHTTP/1.0 200 OK\r\n\r\nto the end', [{}, {}, {}, { head: true }, {}]);
-    expect(r.map((x) => [x.status, x.interim, x.body.toString()])).toEqual([[100, true, ''], [200, false, 'abc'], [200, false, 'abc'], [204, false, ''], [404, false, ''], [200, false, 'to the end']]);
+    const r = parseAll(
+      'HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\nabcHTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2;x=y\r\nab\r\n1\r\nc\r\n0\r\nX-T: 1\r\n\r\nHTTP/1.1 204 No Content\r\n\r\nHTTP/1.1 404 Not Found\r\nContent-Length: 10\r\n\r\nHTTP/1.0 200 OK\r\n\r\nto the end',
+      [{}, {}, {}, { head: true }, {}],
+    );
+    expect(r.map((x) => [x.status, x.interim, x.body.toString()])).toEqual([
+      [100, true, ''],
+      [200, false, 'abc'],
+      [200, false, 'abc'],
+      [204, false, ''],
+      [404, false, ''],
+      [200, false, 'to the end'],
+    ]);
     expect(r.at(-1)?.closeDelimited).toBe(true);
   });
 

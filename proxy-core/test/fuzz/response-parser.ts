@@ -21,7 +21,10 @@ export interface ParsedResponse {
 export class ResponseSyntaxError extends Error {
   override readonly name = 'ResponseSyntaxError';
   /** Well-formed so far, but the connection closed before the response ended (a cut, not bad syntax). */
-  constructor(message: string, readonly truncated = false) {
+  constructor(
+    message: string,
+    readonly truncated = false,
+  ) {
     super(message);
   }
 }
@@ -79,7 +82,16 @@ export class ResponseParser {
 
   next(expecting: Expecting): ParsedResponse | undefined {
     const r = this.parse(expecting);
-    if (r && !r.interim && headerValues(r, 'connection').join(',').toLowerCase().split(',').some((t) => t.trim() === 'close')) this.closing = true;
+    if (
+      r &&
+      !r.interim &&
+      headerValues(r, 'connection')
+        .join(',')
+        .toLowerCase()
+        .split(',')
+        .some((t) => t.trim() === 'close')
+    )
+      this.closing = true;
     return r;
   }
 
@@ -96,7 +108,11 @@ export class ResponseParser {
     const headEnd = this.buf.indexOf('\r\n\r\n');
     if (headEnd < 0) {
       if (this.buf.length > MAX_HEAD) throw new ResponseSyntaxError('response head larger than 256 KiB without an end');
-      if (this.closed && this.buf.length > 0) throw new ResponseSyntaxError(`connection closed inside a response head: ${JSON.stringify(this.buf.subarray(0, 200).toString('latin1'))}`, true);
+      if (this.closed && this.buf.length > 0)
+        throw new ResponseSyntaxError(
+          `connection closed inside a response head: ${JSON.stringify(this.buf.subarray(0, 200).toString('latin1'))}`,
+          true,
+        );
       return undefined;
     }
     const head = this.buf.subarray(0, headEnd).toString('latin1');
@@ -106,14 +122,17 @@ export class ResponseParser {
     if (!m) throw new ResponseSyntaxError(`bad status line ${JSON.stringify(statusLine.slice(0, 200))}`);
     const headers: [string, string][] = [];
     for (const line of lines.slice(1)) {
-      if (line.includes('\n') || line.includes('\r')) throw new ResponseSyntaxError(`bare CR or LF in header line ${JSON.stringify(line.slice(0, 200))}`);
-      if (line.startsWith(' ') || line.startsWith('\t')) throw new ResponseSyntaxError(`obs-fold continuation line ${JSON.stringify(line.slice(0, 200))}`);
+      if (line.includes('\n') || line.includes('\r'))
+        throw new ResponseSyntaxError(`bare CR or LF in header line ${JSON.stringify(line.slice(0, 200))}`);
+      if (line.startsWith(' ') || line.startsWith('\t'))
+        throw new ResponseSyntaxError(`obs-fold continuation line ${JSON.stringify(line.slice(0, 200))}`);
       const colon = line.indexOf(':');
       if (colon <= 0) throw new ResponseSyntaxError(`header line without a name ${JSON.stringify(line.slice(0, 200))}`);
       const name = line.slice(0, colon);
       const value = line.slice(colon + 1).replace(/^[ \t]+|[ \t]+$/g, '');
       if (!TOKEN.test(name)) throw new ResponseSyntaxError(`header name is not a token: ${JSON.stringify(name)}`);
-      if (!FIELD_VALUE.test(value)) throw new ResponseSyntaxError(`invalid byte in the value of ${name}: ${JSON.stringify(value.slice(0, 200))}`);
+      if (!FIELD_VALUE.test(value))
+        throw new ResponseSyntaxError(`invalid byte in the value of ${name}: ${JSON.stringify(value.slice(0, 200))}`);
       headers.push([name, value]);
     }
     const status = Number(m[2]);
@@ -142,21 +161,31 @@ export class ResponseParser {
       return { ...base, body: Buffer.alloc(0), closeDelimited: false, interim: false };
     }
     if (te.length) {
-      const codings = te.join(',').split(',').map((s) => s.trim().toLowerCase());
-      if (codings.length !== 1 || codings[0] !== 'chunked') throw new ResponseSyntaxError(`unsupported Transfer-Encoding ${JSON.stringify(te)}`);
+      const codings = te
+        .join(',')
+        .split(',')
+        .map((s) => s.trim().toLowerCase());
+      if (codings.length !== 1 || codings[0] !== 'chunked')
+        throw new ResponseSyntaxError(`unsupported Transfer-Encoding ${JSON.stringify(te)}`);
       const chunked = this.parseChunked(bodyStart);
       if (!chunked) return undefined;
       this.buf = this.buf.subarray(chunked.end);
       return { ...base, body: chunked.body, closeDelimited: false, interim: false };
     }
     if (cl.length) {
-      const values = new Set(cl.join(',').split(',').map((s) => s.trim()));
+      const values = new Set(
+        cl
+          .join(',')
+          .split(',')
+          .map((s) => s.trim()),
+      );
       if (values.size !== 1) throw new ResponseSyntaxError(`conflicting Content-Length ${JSON.stringify(cl)}`);
       const text = [...values][0] as string;
       if (!/^\d{1,15}$/.test(text)) throw new ResponseSyntaxError(`invalid Content-Length ${JSON.stringify(text)}`);
       const length = Number(text);
       if (this.buf.length - bodyStart < length) {
-        if (this.closed) throw new ResponseSyntaxError(`connection closed after ${this.buf.length - bodyStart} of ${length} body bytes`, true);
+        if (this.closed)
+          throw new ResponseSyntaxError(`connection closed after ${this.buf.length - bodyStart} of ${length} body bytes`, true);
         return undefined;
       }
       const body = this.buf.subarray(bodyStart, bodyStart + length);
@@ -191,7 +220,8 @@ export class ResponseParser {
           at = end + 2;
           if (trailer === '') return { body: Buffer.concat(parts), end: at };
           const colon = trailer.indexOf(':');
-          if (colon <= 0 || !TOKEN.test(trailer.slice(0, colon))) throw new ResponseSyntaxError(`bad trailer ${JSON.stringify(trailer.slice(0, 100))}`);
+          if (colon <= 0 || !TOKEN.test(trailer.slice(0, colon)))
+            throw new ResponseSyntaxError(`bad trailer ${JSON.stringify(trailer.slice(0, 100))}`);
         }
       }
       if (this.buf.length < at + size + 2) return this.needMore(`inside a chunk of ${size} bytes`);

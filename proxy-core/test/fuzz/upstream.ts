@@ -14,7 +14,19 @@ export const FUZZ_ID_HEADER = 'x-fuzz-id';
 export const FUZZ_REPLY_HEADER = 'x-fuzz-reply';
 export const UPSTREAM_HEADER = 'x-fuzz-upstream';
 
-export const REPLY_MODES = ['json', 'chunked', 'no-content', 'not-found', 'hop-by-hop', 'big', 'slow', 'warnings', 'reset', 'garbage', 'cut-mid-body'] as const;
+export const REPLY_MODES = [
+  'json',
+  'chunked',
+  'no-content',
+  'not-found',
+  'hop-by-hop',
+  'big',
+  'slow',
+  'warnings',
+  'reset',
+  'garbage',
+  'cut-mid-body',
+] as const;
 export type ReplyMode = (typeof REPLY_MODES)[number];
 /** Hop-by-hop headers the `hop-by-hop` reply sends; none may reach the client. */
 export const RESPONSE_HOP_HEADERS = ['connection', 'keep-alive', 'proxy-authenticate', 'trailer', 'x-hop-secret', 'proxy-connection'];
@@ -55,7 +67,16 @@ export interface FuzzGvr {
   readonly namespaced: boolean;
 }
 
-const CONTROL_PATHS = new Set(['/readyz', '/livez', '/healthz', '/version', '/api', '/apis', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', '/apis/apiregistration.k8s.io/v1/apiservices']);
+const CONTROL_PATHS = new Set([
+  '/readyz',
+  '/livez',
+  '/healthz',
+  '/version',
+  '/api',
+  '/apis',
+  '/apis/apiextensions.k8s.io/v1/customresourcedefinitions',
+  '/apis/apiregistration.k8s.io/v1/apiservices',
+]);
 
 function discovery(gvrs: readonly FuzzGvr[], core: boolean): string {
   const groups = new Map<string, Map<string, FuzzGvr[]>>();
@@ -96,8 +117,16 @@ export async function startFuzzUpstream(name: string, gvrs: readonly FuzzGvr[]):
 
   const record = (req: IncomingMessage, upgrade: boolean): UpstreamRecord => {
     const r: UpstreamRecord = {
-      server: name, method: req.method ?? '', url: req.url ?? '', httpVersion: req.httpVersion, rawHeaders: [...req.rawHeaders],
-      fuzzId: header(req, FUZZ_ID_HEADER), upgrade, bodyBytes: 0, bodyHash: '', bodyComplete: false,
+      server: name,
+      method: req.method ?? '',
+      url: req.url ?? '',
+      httpVersion: req.httpVersion,
+      rawHeaders: [...req.rawHeaders],
+      fuzzId: header(req, FUZZ_ID_HEADER),
+      upgrade,
+      bodyBytes: 0,
+      bodyHash: '',
+      bodyComplete: false,
     };
     records.push(r);
     return r;
@@ -132,7 +161,9 @@ export async function startFuzzUpstream(name: string, gvrs: readonly FuzzGvr[]):
   server.on('upgrade', (req: IncomingMessage, socket: Duplex) => {
     record(req, true);
     socket.on('error', () => undefined);
-    socket.end(`HTTP/1.1 101 Switching Protocols\r\nUpgrade: ${header(req, 'upgrade') ?? 'websocket'}\r\nConnection: Upgrade\r\n${UPSTREAM_HEADER}: ${name}\r\n\r\n`);
+    socket.end(
+      `HTTP/1.1 101 Switching Protocols\r\nUpgrade: ${header(req, 'upgrade') ?? 'websocket'}\r\nConnection: Upgrade\r\n${UPSTREAM_HEADER}: ${name}\r\n\r\n`,
+    );
   });
   server.on('clientError', (_err, socket) => socket.destroy());
   server.on('connection', (s: Socket) => {
@@ -158,19 +189,34 @@ export async function startFuzzUpstream(name: string, gvrs: readonly FuzzGvr[]):
         res.writeHead(204, base).end();
         return;
       case 'not-found': {
-        const body = JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'the server could not find the requested resource', reason: 'NotFound', details: {}, code: 404 });
+        const body = JSON.stringify({
+          kind: 'Status',
+          apiVersion: 'v1',
+          metadata: {},
+          status: 'Failure',
+          message: 'the server could not find the requested resource',
+          reason: 'NotFound',
+          details: {},
+          code: 404,
+        });
         res.writeHead(404, { ...base, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
         return;
       }
       case 'hop-by-hop':
         // Chunked: Node allows a Trailer header only there.
-        res.writeHead(200, {
-          ...base, 'content-type': 'application/json',
-          connection: 'x-hop-secret', 'keep-alive': 'timeout=99, max=7', 'x-hop-secret': 'must not reach the client',
-          'proxy-authenticate': 'Basic realm="upstream"', 'proxy-connection': 'keep-alive',
-          // Node refuses a Trailer header where there is no chunked body (HEAD, 204, 304).
-          ...(req.method === 'HEAD' ? {} : { trailer: 'x-checksum' }),
-        }).end(echo);
+        res
+          .writeHead(200, {
+            ...base,
+            'content-type': 'application/json',
+            connection: 'x-hop-secret',
+            'keep-alive': 'timeout=99, max=7',
+            'x-hop-secret': 'must not reach the client',
+            'proxy-authenticate': 'Basic realm="upstream"',
+            'proxy-connection': 'keep-alive',
+            // Node refuses a Trailer header where there is no chunked body (HEAD, 204, 304).
+            ...(req.method === 'HEAD' ? {} : { trailer: 'x-checksum' }),
+          })
+          .end(echo);
         return;
       case 'big': {
         const body = Buffer.alloc(BIG_BODY_BYTES, 0x61);
@@ -178,7 +224,10 @@ export async function startFuzzUpstream(name: string, gvrs: readonly FuzzGvr[]):
         return;
       }
       case 'slow':
-        setTimeout(() => res.writeHead(200, { ...base, 'content-type': 'application/json', 'content-length': Buffer.byteLength(echo) }).end(echo), 30);
+        setTimeout(
+          () => res.writeHead(200, { ...base, 'content-type': 'application/json', 'content-length': Buffer.byteLength(echo) }).end(echo),
+          30,
+        );
         return;
       case 'warnings':
         res.setHeader('warning', ['299 - "first"', '299 - "second"']);

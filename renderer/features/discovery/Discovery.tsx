@@ -10,7 +10,11 @@ import { Empty, ErrorState, Loading } from '../../src/ui/states.js';
 import { useView } from '../../src/view-mode.js';
 
 const MODES: { mode: DiscoveryMode; label: string; help: string }[] = [
-  { mode: 'peer-aggregated', label: 'Peer-aggregated', help: 'one document merged across every apiserver (what kube-apiserver does with the Mixed Version Proxy on)' },
+  {
+    mode: 'peer-aggregated',
+    label: 'Peer-aggregated',
+    help: 'one document merged across every apiserver (what kube-apiserver does with the Mixed Version Proxy on)',
+  },
   { mode: 'nopeer', label: 'No peer', help: "the handling server's own document, as with profile=nopeer" },
 ];
 
@@ -42,7 +46,12 @@ export function Discovery() {
         <legend>Discovery on the local port</legend>
         {MODES.map((m) => (
           <label key={m.mode} className={`segment${mode === m.mode ? ' selected' : ''}`}>
-            <input type="radio" name="discovery-mode" value={m.mode} checked={mode === m.mode} onChange={() => {
+            <input
+              type="radio"
+              name="discovery-mode"
+              value={m.mode}
+              checked={mode === m.mode}
+              onChange={() => {
                 setChosen(m.mode);
                 setMode.mutate(m.mode, { onSettled: () => setChosen(null) });
               }}
@@ -52,7 +61,11 @@ export function Discovery() {
           </label>
         ))}
       </fieldset>
-      {setMode.error && <p className="error-text" role="alert">{setMode.error.message}</p>}
+      {setMode.error && (
+        <p className="error-text" role="alert">
+          {setMode.error.message}
+        </p>
+      )}
       {views.isPending ? (
         <Loading what="discovery" />
       ) : views.isError ? (
@@ -74,17 +87,30 @@ function DiscoveryDiff({ views }: { views: DiscoveryViews }) {
       <div className="card">
         <h3>Merged vs each server's own</h3>
         <table className="simple-table">
-          <caption className="muted small">Merged document as {views.merged.handling ?? '—'} answers it: {views.merged.gvrs.length} GVRs</caption>
+          <caption className="muted small">
+            Merged document as {views.merged.handling ?? '—'} answers it: {views.merged.gvrs.length} GVRs
+          </caption>
           <thead>
-            <tr><th scope="col">apiserver</th><th scope="col">release</th><th scope="col">own GVRs</th><th scope="col">added by merge</th><th scope="col">own only</th></tr>
+            <tr>
+              <th scope="col">apiserver</th>
+              <th scope="col">release</th>
+              <th scope="col">own GVRs</th>
+              <th scope="col">added by merge</th>
+              <th scope="col">own only</th>
+            </tr>
           </thead>
           <tbody>
             {views.servers.map((s) => (
               <tr key={s.name} className={s.name === server.name ? 'selected' : ''}>
                 <th scope="row">
-                  <button type="button" className="link" aria-pressed={s.name === server.name} onClick={() => setSelected(s.name)}>{s.name}</button>
+                  <button type="button" className="link" aria-pressed={s.name === server.name} onClick={() => setSelected(s.name)}>
+                    {s.name}
+                  </button>
                 </th>
-                <td className="mono">{shortRelease(s.gitVersion)}{s.discovery === 'stale' && <span className="badge warn">stale</span>}</td>
+                <td className="mono">
+                  {shortRelease(s.gitVersion)}
+                  {s.discovery === 'stale' && <span className="badge warn">stale</span>}
+                </td>
                 <td className="mono">{s.gvrs.length}</td>
                 <td className={`mono${s.onlyInMerged.length ? ' t-rerouted' : ''}`}>+{s.onlyInMerged.length}</td>
                 <td className="mono">{s.onlyInOwn.length ? `−${s.onlyInOwn.length}` : '0'}</td>
@@ -97,7 +123,9 @@ function DiscoveryDiff({ views }: { views: DiscoveryViews }) {
         <h3>
           Only in the merged document, not in {server.name}’s own <span className="count">{server.onlyInMerged.length}</span>
         </h3>
-        <p className="muted small diff-help">A client handled by {server.name} sees these only with peer-aggregated discovery; its requests for them are rerouted to a peer.</p>
+        <p className="muted small diff-help">
+          A client handled by {server.name} sees these only with peer-aggregated discovery; its requests for them are rerouted to a peer.
+        </p>
         {server.onlyInMerged.length === 0 ? (
           <Empty>{server.name} serves every GVR of the merged document.</Empty>
         ) : (
@@ -107,7 +135,9 @@ function DiscoveryDiff({ views }: { views: DiscoveryViews }) {
                 <span className="diff-group">{group}</span>
                 <ul>
                   {keys.map((k) => (
-                    <li key={k} className="mono diff-add">+ {gvrKeyLabel(k)}</li>
+                    <li key={k} className="mono diff-add">
+                      + {gvrKeyLabel(k)}
+                    </li>
                   ))}
                 </ul>
               </li>
@@ -118,7 +148,11 @@ function DiscoveryDiff({ views }: { views: DiscoveryViews }) {
           <>
             <h4>Only in {server.name}’s own</h4>
             <ul className="gvr-diff">
-              {server.onlyInOwn.map((k) => <li key={k} className="mono diff-del">− {gvrKeyLabel(k)}</li>)}
+              {server.onlyInOwn.map((k) => (
+                <li key={k} className="mono diff-del">
+                  − {gvrKeyLabel(k)}
+                </li>
+              ))}
             </ul>
           </>
         )}
@@ -143,7 +177,11 @@ function DiscoveryHeader({ offline = false }: { offline?: boolean }) {
     <header className="panel-head">
       <div>
         <h2 id="discovery-title">{offline ? 'Discovery at capture time' : 'Discovery'}</h2>
-        <p className="muted">{offline ? 'What GET /api and /apis answered on the local port when the snapshot was taken.' : 'What GET /api and /apis answer on the local port.'}</p>
+        <p className="muted">
+          {offline
+            ? 'What GET /api and /apis answered on the local port when the snapshot was taken.'
+            : 'What GET /api and /apis answer on the local port.'}
+        </p>
       </div>
     </header>
   );
@@ -157,16 +195,19 @@ export function DiscoveryOffline() {
   const view = useView();
   const client = useCoreClient();
   const recorded = view?.offline?.snapshot.mergedDiscovery !== undefined;
-  const views = useQuery({ queryKey: [...queryKeys.discoveryViews, 'recorded'], queryFn: () => client.getDiscoveryViews(), enabled: recorded });
+  const views = useQuery({
+    queryKey: [...queryKeys.discoveryViews, 'recorded'],
+    queryFn: () => client.getDiscoveryViews(),
+    enabled: recorded,
+  });
   return (
     <section className="panel discovery" aria-labelledby="discovery-title">
       <DiscoveryHeader offline />
       {!recorded ? (
         <Empty>
           <p>
-            This snapshot was taken by an earlier Peerscope, which did not record the merged discovery document: the
-            comparison needs the live cluster. The snapshot has each server’s own GVRs — see the GVR matrix — and the mode the
-            port was in (shown at the top).
+            This snapshot was taken by an earlier Peerscope, which did not record the merged discovery document: the comparison needs the
+            live cluster. The snapshot has each server’s own GVRs — see the GVR matrix — and the mode the port was in (shown at the top).
           </p>
           {view && (
             <button type="button" className="btn btn-primary" onClick={view.leave}>

@@ -15,13 +15,22 @@ describe('GVR matrix', () => {
     renderWithClient(<GvrMatrix />, new FakeCoreClient());
     await screen.findByText(/2 skewed/);
     // Rows keep the core's order within each section.
-    expect(rowTexts()).toEqual(['certificates.k8s.io/v1alpha1/clustertrustbundles', 'certificates.k8s.io/v1/clustertrustbundles', 'v1/pods', 'apps/v1/deployments']);
+    expect(rowTexts()).toEqual([
+      'certificates.k8s.io/v1alpha1/clustertrustbundles',
+      'certificates.k8s.io/v1/clustertrustbundles',
+      'v1/pods',
+      'apps/v1/deployments',
+    ]);
     const headers = screen.getAllByRole('columnheader').map((h) => h.textContent);
     expect(headers[1]).toContain('sim-1');
     expect(headers[1]).toContain('v1.37');
     expect(headers[3]).toContain('down');
     const v1 = screen.getAllByRole('row').find((r) => r.getAttribute('data-gvr') === 'certificates.k8s.io/v1/clustertrustbundles')!;
-    expect(within(v1).getAllByRole('cell').map((c) => c.textContent)).toEqual(['served', 'not served', 'server down']);
+    expect(
+      within(v1)
+        .getAllByRole('cell')
+        .map((c) => c.textContent),
+    ).toEqual(['served', 'not served', 'server down']);
     expect(v1.className).toContain('skewed');
   });
 
@@ -59,7 +68,12 @@ describe('GVR matrix', () => {
 
   it('renders only a window of rows for thousands of GVRs (CRDs)', async () => {
     const client = new FakeCoreClient();
-    const crds = Array.from({ length: 5_000 }, (_, i) => ({ group: `crd${Math.floor(i / 10)}.example.com`, version: 'v1', resource: `widgets${i}`, servers: ['sim-1', 'sim-2', 'sim-3'] }));
+    const crds = Array.from({ length: 5_000 }, (_, i) => ({
+      group: `crd${Math.floor(i / 10)}.example.com`,
+      version: 'v1',
+      resource: `widgets${i}`,
+      servers: ['sim-1', 'sim-2', 'sim-3'],
+    }));
     client.routeTable = { ...client.routeTable, rows: [...client.routeTable.rows, ...crds] };
     renderWithClient(<GvrMatrix />, client);
     await screen.findByText(/Showing/);
@@ -80,7 +94,15 @@ describe('GVR matrix', () => {
   });
 
   it('a server never read does not make every row skewed', () => {
-    const view = { generation: 0, skewedCount: 0, columns: [{ name: 'a', health: 'ready' as const, discovery: 'ok' as const }, { name: 'b', health: 'unknown' as const, discovery: 'none' as const }], rows: [{ group: '', version: 'v1', resource: 'pods', servers: ['a'] }] };
+    const view = {
+      generation: 0,
+      skewedCount: 0,
+      columns: [
+        { name: 'a', health: 'ready' as const, discovery: 'ok' as const },
+        { name: 'b', health: 'unknown' as const, discovery: 'none' as const },
+      ],
+      rows: [{ group: '', version: 'v1', resource: 'pods', servers: ['a'] }],
+    };
     expect(matrixItems(view, 'skewed', '').shown).toBe(0);
   });
 });

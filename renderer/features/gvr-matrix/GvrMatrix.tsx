@@ -80,7 +80,10 @@ export function GvrMatrix() {
       <header className="panel-head">
         <div>
           <h2 id="matrix-title">GVR matrix</h2>
-          <p className="muted">Which apiserver serves which group/version/resource, from each server's own discovery{offline ? ', as the snapshot recorded it' : ''}.</p>
+          <p className="muted">
+            Which apiserver serves which group/version/resource, from each server's own discovery
+            {offline ? ', as the snapshot recorded it' : ''}.
+          </p>
         </div>
         <div className="toolbar">
           <label className="field">
@@ -142,16 +145,21 @@ function MatrixBody({ view, filter, search }: { view: RouteTableView; filter: Ma
   return (
     <>
       <p className="summary" aria-live="polite">
-        Showing <strong>{shown}</strong> of {view.rows.length} GVRs · <strong className={view.skewedCount ? 'warn-text' : ''}>{view.skewedCount} skewed</strong>
+        Showing <strong>{shown}</strong> of {view.rows.length} GVRs ·{' '}
+        <strong className={view.skewedCount ? 'warn-text' : ''}>{view.skewedCount} skewed</strong>
       </p>
       <div className="matrix-table" role="table" aria-label="GVRs by apiserver" aria-rowcount={items.length + 1}>
         <div className="matrix-row matrix-header" role="row" style={{ gridTemplateColumns: template }}>
-          <div role="columnheader" className="matrix-gvr">Group / version / resource</div>
+          <div role="columnheader" className="matrix-gvr">
+            Group / version / resource
+          </div>
           {view.columns.map((c) => (
             <div role="columnheader" key={c.name} className="matrix-col">
               <span className="col-name">{c.name}</span>
               <span className="col-meta">
-                <span className="release" title={c.gitVersion}>{shortRelease(c.gitVersion)}</span>
+                <span className="release" title={c.gitVersion}>
+                  {shortRelease(c.gitVersion)}
+                </span>
                 <HealthBadge health={c.health} />
               </span>
             </div>
@@ -164,7 +172,11 @@ function MatrixBody({ view, filter, search }: { view: RouteTableView; filter: Ma
             <div className="matrix-virtual" role="presentation" style={{ height: virtualizer.getTotalSize() }}>
               {virtualizer.getVirtualItems().map((v) => {
                 const item = items[v.index]!;
-                const common = { 'data-index': v.index, role: 'row', style: { transform: `translateY(${v.start}px)`, gridTemplateColumns: template } } as const;
+                const common = {
+                  'data-index': v.index,
+                  role: 'row',
+                  style: { transform: `translateY(${v.start}px)`, gridTemplateColumns: template },
+                } as const;
                 if (item.kind === 'section') {
                   return (
                     <div {...common} key={item.key} className="matrix-row matrix-section">
@@ -185,9 +197,17 @@ function MatrixBody({ view, filter, search }: { view: RouteTableView; filter: Ma
                 }
                 const r = item.row;
                 return (
-                  <div {...common} key={item.key} className={`matrix-row matrix-gvr-row${item.skewed ? ' skewed' : ''}`} data-gvr={`${r.group}/${r.version}/${r.resource}`}>
+                  <div
+                    {...common}
+                    key={item.key}
+                    className={`matrix-row matrix-gvr-row${item.skewed ? ' skewed' : ''}`}
+                    data-gvr={`${r.group}/${r.version}/${r.resource}`}
+                  >
                     <div role="rowheader" className="matrix-gvr">
-                      <span className="gv">{r.group ? `${r.group}/` : ''}{r.version}/</span>
+                      <span className="gv">
+                        {r.group ? `${r.group}/` : ''}
+                        {r.version}/
+                      </span>
                       <span className="res">{r.resource}</span>
                     </div>
                     {view.columns.map((c) => {

@@ -24,7 +24,18 @@ describe('Live routing', () => {
     renderWithClient(<LiveRouting />, client);
     await screen.findByRole('table', { name: 'Requests, newest first' });
     expect(streamRows()).toHaveLength(2);
-    act(() => client.emit(batch([routingEvent(3, { outcome: 'rerouted', handling: 'sim-2', answeredBy: 'sim-1', path: '/apis/certificates.k8s.io/v1/clustertrustbundles' })])));
+    act(() =>
+      client.emit(
+        batch([
+          routingEvent(3, {
+            outcome: 'rerouted',
+            handling: 'sim-2',
+            answeredBy: 'sim-1',
+            path: '/apis/certificates.k8s.io/v1/clustertrustbundles',
+          }),
+        ]),
+      ),
+    );
     const first = streamRows()[0]!;
     expect(first.getAttribute('data-outcome')).toBe('rerouted');
     expect(first.textContent).toContain('→ sim-1');
@@ -78,7 +89,12 @@ describe('Live routing', () => {
     let series = addToSeries([], 10_000, totals({ local: 3 }));
     series = addToSeries(series, 10_500, totals({ local: 2, rerouted: 1 }));
     series = addToSeries(series, 13_100, totals({ notfound: 1 }));
-    expect(series.map((p) => [p.t, p.local, p.rerouted, p.notfound])).toEqual([[10, 5, 1, 0], [11, 0, 0, 0], [12, 0, 0, 0], [13, 0, 0, 1]]);
+    expect(series.map((p) => [p.t, p.local, p.rerouted, p.notfound])).toEqual([
+      [10, 5, 1, 0],
+      [11, 0, 0, 0],
+      [12, 0, 0, 0],
+      [13, 0, 0, 1],
+    ]);
     series = addToSeries(series, 10_000_000, totals({ local: 1 }));
     expect(series.length).toBeLessThanOrEqual(RATE_SECONDS);
   });

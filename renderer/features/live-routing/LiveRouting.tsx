@@ -67,7 +67,15 @@ function useOutcomeFilter(rows: readonly RoutingEvent[]) {
   return { hidden, visible, inBuffer, toggle };
 }
 
-function OutcomeFilter({ hidden, inBuffer, toggle }: { hidden: ReadonlySet<RouteOutcome>; inBuffer: Record<RouteOutcome, number>; toggle: (o: RouteOutcome) => void }) {
+function OutcomeFilter({
+  hidden,
+  inBuffer,
+  toggle,
+}: {
+  hidden: ReadonlySet<RouteOutcome>;
+  inBuffer: Record<RouteOutcome, number>;
+  toggle: (o: RouteOutcome) => void;
+}) {
   return (
     <div className="outcome-filter" role="group" aria-label="Show outcomes">
       {routeOutcomes.map((o) => (
@@ -96,7 +104,8 @@ function RecordedRouting({ offline }: { offline: OfflineView }) {
           <h2 id="routing-title">Routing at capture time</h2>
           <p className="muted">
             The requests the snapshot recorded before {formatDateTime(Date.parse(offline.snapshot.takenAt))}
-            {recorded > rows.length ? ` (the newest ${rows.length.toLocaleString()} of ${recorded.toLocaleString()})` : ''}: the server a load balancer handed each to, what Peerscope decided, and who answered.
+            {recorded > rows.length ? ` (the newest ${rows.length.toLocaleString()} of ${recorded.toLocaleString()})` : ''}: the server a
+            load balancer handed each to, what Peerscope decided, and who answered.
           </p>
         </div>
       </header>
@@ -132,13 +141,24 @@ function StreamingRouting() {
       <header className="panel-head">
         <div>
           <h2 id="routing-title">Live routing</h2>
-          <p className="muted">Every request through the local port: the server a load balancer handed it to, what Peerscope decided, and who answered.</p>
+          <p className="muted">
+            Every request through the local port: the server a load balancer handed it to, what Peerscope decided, and who answered.
+          </p>
         </div>
         <div className="toolbar">
-          <button type="button" className={`btn${frozen ? ' btn-primary' : ''}`} aria-pressed={frozen !== null} onClick={() => setFrozen(frozen ? null : state.rows)}>
+          <button
+            type="button"
+            className={`btn${frozen ? ' btn-primary' : ''}`}
+            aria-pressed={frozen !== null}
+            onClick={() => setFrozen(frozen ? null : state.rows)}
+          >
             {frozen ? 'Resume stream' : 'Pause stream'}
           </button>
-          {frozen && heldWhilePaused > 0 && <span className="muted" role="status">{heldWhilePaused.toLocaleString()} new while paused</span>}
+          {frozen && heldWhilePaused > 0 && (
+            <span className="muted" role="status">
+              {heldWhilePaused.toLocaleString()} new while paused
+            </span>
+          )}
         </div>
       </header>
 
@@ -175,7 +195,14 @@ function RateChart({ series: all, live }: { series: readonly RatePoint[]; live: 
 }
 
 function RateChartView({ series, live }: { series: readonly RatePoint[]; live: boolean }) {
-  if (series.length < 2) return <Empty>{live ? 'The rate chart fills in as requests arrive.' : 'The recorded requests span less than two seconds: too short for a rate chart.'}</Empty>;
+  if (series.length < 2)
+    return (
+      <Empty>
+        {live
+          ? 'The rate chart fills in as requests arrive.'
+          : 'The recorded requests span less than two seconds: too short for a rate chart.'}
+      </Empty>
+    );
   const latest = series.at(-1)!;
   const latestParts = routeOutcomes.filter((o) => latest[o] > 0).map((o) => `${outcomeStyle[o].label} ${latest[o]}`);
   const label = `Request rate by outcome over the last ${series.length} seconds; at ${formatClock(latest.t * 1000)}: ${latestParts.length ? latestParts.join(', ') : 'no request'}`;
@@ -188,13 +215,20 @@ function EventTable({ events }: { events: readonly RoutingEvent[] }) {
   const scrollRef = useRef<HTMLDivElement>(null);
   // Rows are keyed by position: a batch shifts every event down, and reusing the row elements (new
   // text) is far cheaper than unmounting and mounting every visible row ten times a second.
-  const virtualizer = useVirtualizer({ count: events.length, getScrollElement: () => scrollRef.current, estimateSize: () => 30, overscan: 15 });
+  const virtualizer = useVirtualizer({
+    count: events.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => 30,
+    overscan: 15,
+  });
   if (events.length === 0) return <Empty>No request matches the outcomes shown.</Empty>;
   return (
     <div className="stream-table" role="table" aria-label="Requests, newest first">
       <div className="stream-row stream-header" role="row" style={{ gridTemplateColumns: TEMPLATE }}>
         {['time', 'client', 'request', 'handling', 'outcome', 'answered by', 'status', 'latency'].map((h) => (
-          <div role="columnheader" key={h}>{h}</div>
+          <div role="columnheader" key={h}>
+            {h}
+          </div>
         ))}
       </div>
       <div className="stream-scroll" role="rowgroup" ref={scrollRef} tabIndex={0} aria-label="Request stream, scroll with the arrow keys">
@@ -202,9 +236,19 @@ function EventTable({ events }: { events: readonly RoutingEvent[] }) {
           {virtualizer.getVirtualItems().map((v) => {
             const e = events[v.index]!;
             return (
-              <div key={v.index} role="row" className={`stream-row outcome-${e.outcome}`} data-outcome={e.outcome} style={{ transform: `translateY(${v.start}px)`, gridTemplateColumns: TEMPLATE }}>
-                <div role="cell" className="mono muted">{formatTime(e.at)}</div>
-                <div role="cell" className="ellipsis" title={e.userAgent}>{e.userAgent.split(/[ /]/)[0] || '—'}</div>
+              <div
+                key={v.index}
+                role="row"
+                className={`stream-row outcome-${e.outcome}`}
+                data-outcome={e.outcome}
+                style={{ transform: `translateY(${v.start}px)`, gridTemplateColumns: TEMPLATE }}
+              >
+                <div role="cell" className="mono muted">
+                  {formatTime(e.at)}
+                </div>
+                <div role="cell" className="ellipsis" title={e.userAgent}>
+                  {e.userAgent.split(/[ /]/)[0] || '—'}
+                </div>
                 <div role="cell" className="mono ellipsis" title={`${e.method} ${e.path}`}>
                   <span className="method">{e.method}</span> {e.path}
                 </div>
@@ -216,8 +260,12 @@ function EventTable({ events }: { events: readonly RoutingEvent[] }) {
                   </span>
                 </div>
                 <div role="cell">{e.answeredBy ?? 'peerscope'}</div>
-                <div role="cell" className={`mono ${e.status >= 500 ? 'error-text' : e.status >= 400 ? 'warn-text' : ''}`}>{e.status}</div>
-                <div role="cell" className="mono muted">{formatMs(e.latencyMs)}</div>
+                <div role="cell" className={`mono ${e.status >= 500 ? 'error-text' : e.status >= 400 ? 'warn-text' : ''}`}>
+                  {e.status}
+                </div>
+                <div role="cell" className="mono muted">
+                  {formatMs(e.latencyMs)}
+                </div>
               </div>
             );
           })}

@@ -62,7 +62,11 @@ describe('StackedRateChart', () => {
   it('draws an area per outcome and a labelled image', () => {
     render(<StackedRateChart series={series} label="Request rate by outcome" />);
     expect(screen.getByRole('img', { name: 'Request rate by outcome' })).toBeVisible();
-    expect([...document.querySelectorAll('.rate-area')].map((p) => p.getAttribute('data-outcome'))).toEqual(['local', 'rerouted', 'notfound']);
+    expect([...document.querySelectorAll('.rate-area')].map((p) => p.getAttribute('data-outcome'))).toEqual([
+      'local',
+      'rerouted',
+      'notfound',
+    ]);
   });
 
   it('shows the second under the pointer with each outcome’s rate', () => {

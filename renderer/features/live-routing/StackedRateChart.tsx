@@ -26,7 +26,12 @@ export interface RateChartGeometry {
 /** Everything the SVG draws, from the series and the chart's width (pure, so it is tested alone). */
 export function rateChartGeometry(series: readonly RatePoint[], width: number): RateChartGeometry {
   const shown = routeOutcomes.filter((o) => series.some((p) => p[o] > 0));
-  const plot = { left: MARGIN.left, right: Math.max(MARGIN.left + 10, width - MARGIN.right), top: MARGIN.top, bottom: HEIGHT - MARGIN.bottom };
+  const plot = {
+    left: MARGIN.left,
+    right: Math.max(MARGIN.left + 10, width - MARGIN.right),
+    top: MARGIN.top,
+    bottom: HEIGHT - MARGIN.bottom,
+  };
   const first = series[0]?.t ?? 0;
   const last = series.at(-1)?.t ?? first;
   const x = scaleLinear().domain([first, last]).range([plot.left, plot.right]);
@@ -36,7 +41,10 @@ export function rateChartGeometry(series: readonly RatePoint[], width: number): 
     for (const o of shown) total += p[o];
     peak = Math.max(peak, total);
   }
-  const y = scaleLinear().domain([0, Math.max(1, peak)]).range([plot.bottom, plot.top]).nice(4);
+  const y = scaleLinear()
+    .domain([0, Math.max(1, peak)])
+    .range([plot.bottom, plot.top])
+    .nice(4);
   const layers = stack<RatePoint, RouteOutcome>().keys(shown)(series as RatePoint[]);
   const shape = area<SeriesPoint<RatePoint>>()
     .x((d) => x(d.data.t))
@@ -47,7 +55,10 @@ export function rateChartGeometry(series: readonly RatePoint[], width: number): 
     shown,
     areas: layers.map((layer) => ({ outcome: layer.key, path: shape(layer) ?? '' })),
     xTicks: clockTicks(first, last, clockTickBudget(width), 1_000).map((t) => ({ t, x: x(t) })),
-    yTicks: y.ticks(4).filter(Number.isInteger).map((value) => ({ value, y: y(value) })),
+    yTicks: y
+      .ticks(4)
+      .filter(Number.isInteger)
+      .map((value) => ({ value, y: y(value) })),
     x,
     plot,
   };
@@ -77,15 +88,27 @@ export const StackedRateChart = memo(function StackedRateChart({ series, label }
           ))}
         </g>
         {areas.map((a) => (
-          <path key={a.outcome} className="rate-area" data-outcome={a.outcome} d={a.path} fill={outcomeStyle[a.outcome].color} fillOpacity={0.55} stroke={outcomeStyle[a.outcome].color} />
+          <path
+            key={a.outcome}
+            className="rate-area"
+            data-outcome={a.outcome}
+            d={a.path}
+            fill={outcomeStyle[a.outcome].color}
+            fillOpacity={0.55}
+            stroke={outcomeStyle[a.outcome].color}
+          />
         ))}
         <g className="axis">
           <line className="axis-line" x1={plot.left} x2={plot.right} y1={plot.bottom} y2={plot.bottom} />
           {xTicks.map((t) => (
-            <text key={t.t} x={t.x} y={plot.bottom + 15} textAnchor="middle">{formatClock(t.t * 1000)}</text>
+            <text key={t.t} x={t.x} y={plot.bottom + 15} textAnchor="middle">
+              {formatClock(t.t * 1000)}
+            </text>
           ))}
           {yTicks.map((t) => (
-            <text key={t.value} x={plot.left - 6} y={t.y + 4} textAnchor="end">{t.value.toLocaleString()}</text>
+            <text key={t.value} x={plot.left - 6} y={t.y + 4} textAnchor="end">
+              {t.value.toLocaleString()}
+            </text>
           ))}
         </g>
         {point && <line className="hover-line" x1={x(point.t)} x2={x(point.t)} y1={plot.top} y2={plot.bottom} />}
@@ -96,7 +119,8 @@ export const StackedRateChart = memo(function StackedRateChart({ series, label }
           <ul>
             {[...shown].reverse().map((o) => (
               <li key={o}>
-                <span className="swatch" style={{ background: outcomeStyle[o].color }} aria-hidden="true" /> {outcomeStyle[o].label} <b>{point[o].toLocaleString()}/s</b>
+                <span className="swatch" style={{ background: outcomeStyle[o].color }} aria-hidden="true" /> {outcomeStyle[o].label}{' '}
+                <b>{point[o].toLocaleString()}/s</b>
               </li>
             ))}
           </ul>

@@ -16,7 +16,14 @@ describe('routing feed', () => {
       return getEvents();
     };
     const stop = feed.start();
-    client.emit({ type: 'routing', events: [routingEvent(3), routingEvent(4)], counts: totals({ local: 2 }), count: 2, windowMs: 100, lastSeq: 4 });
+    client.emit({
+      type: 'routing',
+      events: [routingEvent(3), routingEvent(4)],
+      counts: totals({ local: 2 }),
+      count: 2,
+      windowMs: 100,
+      lastSeq: 4,
+    });
     expect(feed.getState().rows.map((e) => e.seq)).toEqual([4, 3]);
     resolveLoad();
     await feed.load();
@@ -38,7 +45,8 @@ describe('routing feed', () => {
       const stop = feed.start();
       await vi.advanceTimersByTimeAsync(1_000);
       told = 0;
-      const batch = (seq: number) => client.emit({ type: 'routing', events: [routingEvent(seq)], counts: totals({ local: 1 }), count: 1, windowMs: 100, lastSeq: seq });
+      const batch = (seq: number) =>
+        client.emit({ type: 'routing', events: [routingEvent(seq)], counts: totals({ local: 1 }), count: 1, windowMs: 100, lastSeq: seq });
       batch(1);
       expect(told).toBe(1); // the first at once
       batch(2);
@@ -71,7 +79,14 @@ describe('routing feed', () => {
     await feed.load();
     expect(feed.getState()).toMatchObject({ status: 'error', error: 'core unreachable' });
     const many = Array.from({ length: MAX_ROWS + 10 }, (_, i) => routingEvent(i + 1));
-    client.emit({ type: 'routing', events: many, counts: totals({ local: many.length }), count: many.length, windowMs: 100, lastSeq: many.length });
+    client.emit({
+      type: 'routing',
+      events: many,
+      counts: totals({ local: many.length }),
+      count: many.length,
+      windowMs: 100,
+      lastSeq: many.length,
+    });
     expect(feed.getState().rows).toHaveLength(MAX_ROWS);
     expect(feed.getState().rows[0]!.seq).toBe(MAX_ROWS + 10);
     stop();

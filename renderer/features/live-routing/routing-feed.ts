@@ -55,7 +55,10 @@ export class RoutingFeed {
   private state: FeedState = { status: 'loading', rows: [], series: [], lastSeq: 0 };
   private readonly listeners = new Set<() => void>();
 
-  constructor(private readonly client: CoreClient, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly client: CoreClient,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   /** Subscribes to the core and loads recent events; returns the stop function. */
   start(): () => void {
@@ -68,10 +71,13 @@ export class RoutingFeed {
       }
       if (event.type !== 'routing') return;
       const fresh = event.events.filter((e) => e.seq > this.state.lastSeq).reverse();
-      this.set({
-        series: addToSeries(this.state.series, this.now(), event.counts),
-        ...(fresh.length ? { rows: [...fresh, ...this.state.rows].slice(0, MAX_ROWS), lastSeq: fresh[0]!.seq } : {}),
-      }, true);
+      this.set(
+        {
+          series: addToSeries(this.state.series, this.now(), event.counts),
+          ...(fresh.length ? { rows: [...fresh, ...this.state.rows].slice(0, MAX_ROWS), lastSeq: fresh[0]!.seq } : {}),
+        },
+        true,
+      );
     });
     void this.load();
     return () => {

@@ -8,13 +8,34 @@ import { OwnMvpFacts } from './OwnMvp.js';
 
 afterEach(cleanup);
 
-const metrics = { rerouted: [], reroutedTotal: 0, proxyErrors: [], proxyErrorsTotal: 0, discoverySyncErrors: [], discoverySyncErrorsTotal: 0 };
+const metrics = {
+  rerouted: [],
+  reroutedTotal: 0,
+  proxyErrors: [],
+  proxyErrorsTotal: 0,
+  discoverySyncErrors: [],
+  discoverySyncErrorsTotal: 0,
+};
 
 describe('OwnMvpFacts', () => {
   it('on: the verdict, the series it rerouted and what Peerscope rerouted', () => {
     const mvp: OwnMvp = {
-      verdict: 'on', summary: "apiserver-b's own Mixed Version Proxy is on", featureGate: 'yes', peerCaFile: 'yes', advertisedAddress: '10.0.0.2:6443', peerAggregatedDiscovery: 'yes', evidence: [],
-      metrics: { ...metrics, state: 'exposed', rerouted: [{ labels: { code: '200', group: '', version: '', resource: '' }, value: 8 }, { labels: { code: '200', group: 'coordination.k8s.io', version: 'v1beta1', resource: 'leasecandidates' }, value: 5 }], reroutedTotal: 13 },
+      verdict: 'on',
+      summary: "apiserver-b's own Mixed Version Proxy is on",
+      featureGate: 'yes',
+      peerCaFile: 'yes',
+      advertisedAddress: '10.0.0.2:6443',
+      peerAggregatedDiscovery: 'yes',
+      evidence: [],
+      metrics: {
+        ...metrics,
+        state: 'exposed',
+        rerouted: [
+          { labels: { code: '200', group: '', version: '', resource: '' }, value: 8 },
+          { labels: { code: '200', group: 'coordination.k8s.io', version: 'v1beta1', resource: 'leasecandidates' }, value: 5 },
+        ],
+        reroutedTotal: 13,
+      },
       peerscope: { reroutedAway: 3, reroutedHere: 0 },
     };
     render(<OwnMvpFacts mvp={mvp} />);
@@ -28,7 +49,15 @@ describe('OwnMvpFacts', () => {
   });
 
   it('off: says why, and its counters are not exposed rather than zero', () => {
-    const mvp: OwnMvp = { verdict: 'off', summary: "sim-2's own Mixed Version Proxy is off: no --peer-ca-file", featureGate: 'yes', peerCaFile: 'no', peerAggregatedDiscovery: 'no', evidence: [], metrics: { ...metrics, state: 'not-exposed' } };
+    const mvp: OwnMvp = {
+      verdict: 'off',
+      summary: "sim-2's own Mixed Version Proxy is off: no --peer-ca-file",
+      featureGate: 'yes',
+      peerCaFile: 'no',
+      peerAggregatedDiscovery: 'no',
+      evidence: [],
+      metrics: { ...metrics, state: 'not-exposed' },
+    };
     render(<OwnMvpFacts mvp={mvp} />);
     const section = screen.getByRole('region', { name: 'its own Mixed Version Proxy' });
     expect(section.textContent).toContain('no --peer-ca-file');

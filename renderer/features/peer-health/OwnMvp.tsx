@@ -32,24 +32,58 @@ export function OwnMvpFacts({ mvp }: { mvp: OwnMvp }) {
   return (
     <section className={`own-mvp own-mvp-${mvp.verdict}`} aria-label="its own Mixed Version Proxy">
       <p className="own-mvp-verdict">
-        <span className={`badge own-mvp-badge-${mvp.verdict}`}>{VERDICT_LABEL[mvp.verdict]}</span> <span className="small">{mvp.summary}</span>
+        <span className={`badge own-mvp-badge-${mvp.verdict}`}>{VERDICT_LABEL[mvp.verdict]}</span>{' '}
+        <span className="small">{mvp.summary}</span>
       </p>
       <dl className="facts">
-        <div><dt>feature gate</dt><dd>{TRISTATE[mvp.featureGate]}</dd></div>
-        <div><dt>--peer-ca-file</dt><dd>{TRISTATE[mvp.peerCaFile]}</dd></div>
-        <div><dt>advertised</dt><dd className="mono">{mvp.advertisedAddress ?? '—'}</dd></div>
-        <div><dt>peer-aggregated /apis</dt><dd>{TRISTATE[mvp.peerAggregatedDiscovery]}</dd></div>
-        <div><dt>it rerouted</dt><dd className="mono" title={m.error}>{countersText(m)}</dd></div>
+        <div>
+          <dt>feature gate</dt>
+          <dd>{TRISTATE[mvp.featureGate]}</dd>
+        </div>
+        <div>
+          <dt>--peer-ca-file</dt>
+          <dd>{TRISTATE[mvp.peerCaFile]}</dd>
+        </div>
+        <div>
+          <dt>advertised</dt>
+          <dd className="mono">{mvp.advertisedAddress ?? '—'}</dd>
+        </div>
+        <div>
+          <dt>peer-aggregated /apis</dt>
+          <dd>{TRISTATE[mvp.peerAggregatedDiscovery]}</dd>
+        </div>
+        <div>
+          <dt>it rerouted</dt>
+          <dd className="mono" title={m.error}>
+            {countersText(m)}
+          </dd>
+        </div>
         {m.state === 'exposed' && (m.proxyErrorsTotal > 0 || m.discoverySyncErrorsTotal > 0) && (
-          <div><dt>its proxy errors</dt><dd className="mono">{m.proxyErrorsTotal} proxy, {m.discoverySyncErrorsTotal} discovery sync</dd></div>
+          <div>
+            <dt>its proxy errors</dt>
+            <dd className="mono">
+              {m.proxyErrorsTotal} proxy, {m.discoverySyncErrorsTotal} discovery sync
+            </dd>
+          </div>
         )}
         {mvp.peerscope && (
-          <div><dt>Peerscope rerouted</dt><dd className="mono">{mvp.peerscope.reroutedAway} away from it, {mvp.peerscope.reroutedHere} to it</dd></div>
+          <div>
+            <dt>Peerscope rerouted</dt>
+            <dd className="mono">
+              {mvp.peerscope.reroutedAway} away from it, {mvp.peerscope.reroutedHere} to it
+            </dd>
+          </div>
         )}
       </dl>
       {m.state === 'exposed' && m.rerouted.length > 0 && (
         <table className="own-mvp-series small" aria-label="requests it rerouted, by GVR and code">
-          <thead><tr><th>GVR</th><th>code</th><th>count</th></tr></thead>
+          <thead>
+            <tr>
+              <th>GVR</th>
+              <th>code</th>
+              <th>count</th>
+            </tr>
+          </thead>
           <tbody>
             {m.rerouted.map((x, i) => (
               <tr key={i}>

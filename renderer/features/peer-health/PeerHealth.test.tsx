@@ -30,12 +30,15 @@ describe('Peer health', () => {
   });
 
   it('segments: consecutive equal samples merge; the last runs to now', () => {
-    const segs = timelineSegments([
-      { at: 1, health: 'ready', gitVersion: 'v1.36.0-dev' },
-      { at: 2, health: 'ready', gitVersion: 'v1.36.0-dev' },
-      { at: 3, health: 'unreachable' },
-      { at: 4, health: 'ready', gitVersion: 'v1.37.0-dev' },
-    ], 10);
+    const segs = timelineSegments(
+      [
+        { at: 1, health: 'ready', gitVersion: 'v1.36.0-dev' },
+        { at: 2, health: 'ready', gitVersion: 'v1.36.0-dev' },
+        { at: 3, health: 'unreachable' },
+        { at: 4, health: 'ready', gitVersion: 'v1.37.0-dev' },
+      ],
+      10,
+    );
     expect(segs).toEqual([
       { from: 1, to: 3, health: 'ready', release: 'v1.36' },
       { from: 3, to: 4, health: 'unreachable', release: 'v1.36' },
@@ -45,7 +48,9 @@ describe('Peer health', () => {
 
   it('charts failed requests per server, totals in its label', async () => {
     renderWithClient(<PeerHealth />, new FakeCoreClient());
-    expect((await screen.findByRole('img', { name: /^Failed requests per apiserver/ })).getAttribute('aria-label')).toBe('Failed requests per apiserver per 5 seconds: sim-1 9, sim-2 0, sim-3 0');
+    expect((await screen.findByRole('img', { name: /^Failed requests per apiserver/ })).getAttribute('aria-label')).toBe(
+      'Failed requests per apiserver per 5 seconds: sim-1 9, sim-2 0, sim-3 0',
+    );
   });
 
   it('says so when no request has failed', async () => {
@@ -56,11 +61,31 @@ describe('Peer health', () => {
   });
 
   it('error rows: one per bucket, a column per server that failed in it', () => {
-    expect(errorRows([
-      { name: 'a', samples: [], errors: [{ at: 5_000, count: 1 }, { at: 10_000, count: 2 }] },
-      { name: 'b', samples: [], errors: [{ at: 0, count: 4 }, { at: 10_000, count: 3 }] },
-      { name: 'c', samples: [] },
-    ])).toEqual([{ at: 0, b: 4 }, { at: 5_000, a: 1 }, { at: 10_000, a: 2, b: 3 }]);
+    expect(
+      errorRows([
+        {
+          name: 'a',
+          samples: [],
+          errors: [
+            { at: 5_000, count: 1 },
+            { at: 10_000, count: 2 },
+          ],
+        },
+        {
+          name: 'b',
+          samples: [],
+          errors: [
+            { at: 0, count: 4 },
+            { at: 10_000, count: 3 },
+          ],
+        },
+        { name: 'c', samples: [] },
+      ]),
+    ).toEqual([
+      { at: 0, b: 4 },
+      { at: 5_000, a: 1 },
+      { at: 10_000, a: 2, b: 3 },
+    ]);
   });
 
   it('shows an error when the core cannot be reached', async () => {

@@ -41,7 +41,12 @@ export function PeerHealth() {
   // A snapshot holds each server as it was when taken, not its history over the rollout.
   const offline = useOffline();
   const overview = useQuery({ queryKey: queryKeys.overview, queryFn: () => client.getOverview() });
-  const history = useQuery({ queryKey: queryKeys.healthHistory, queryFn: () => client.getHealthHistory(), refetchInterval: 2_000, enabled: !offline });
+  const history = useQuery({
+    queryKey: queryKeys.healthHistory,
+    queryFn: () => client.getHealthHistory(),
+    refetchInterval: 2_000,
+    enabled: !offline,
+  });
   const takenAt = offline ? formatDateTime(Date.parse(offline.snapshot.takenAt)) : '';
 
   return (
@@ -72,7 +77,10 @@ export function PeerHealth() {
       {offline ? (
         <div className="card">
           <h3>Health and release over time</h3>
-          <Empty>A snapshot records each server at one moment ({takenAt}), shown above; the timeline and latency series of a rollout are drawn live only.</Empty>
+          <Empty>
+            A snapshot records each server at one moment ({takenAt}), shown above; the timeline and latency series of a rollout are drawn
+            live only.
+          </Empty>
         </div>
       ) : history.isError ? (
         <ErrorState error={history.error} retry={() => void history.refetch()} />
@@ -108,8 +116,14 @@ function ServerCard({ server: s }: { server: PeerStatus }) {
         <HealthBadge health={s.health} />
       </header>
       <dl className="facts">
-        <div><dt>release</dt><dd className="mono">{s.gitVersion ?? '—'}</dd></div>
-        <div><dt>latency</dt><dd className="mono">{formatMs(s.latencyMs)}</dd></div>
+        <div>
+          <dt>release</dt>
+          <dd className="mono">{s.gitVersion ?? '—'}</dd>
+        </div>
+        <div>
+          <dt>latency</dt>
+          <dd className="mono">{formatMs(s.latencyMs)}</dd>
+        </div>
         <div>
           <dt>discovery</dt>
           <dd>
@@ -117,12 +131,28 @@ function ServerCard({ server: s }: { server: PeerStatus }) {
             {stale && <span className="badge warn"> stale</span>}
           </dd>
         </div>
-        <div><dt>{offline ? 'recorded' : 'last probe'}</dt><dd className="mono">{s.lastProbeAt ? formatClock(s.lastProbeAt) : '—'}</dd></div>
-        <div><dt>url</dt><dd className="mono ellipsis" title={s.url}>{s.url}</dd></div>
+        <div>
+          <dt>{offline ? 'recorded' : 'last probe'}</dt>
+          <dd className="mono">{s.lastProbeAt ? formatClock(s.lastProbeAt) : '—'}</dd>
+        </div>
+        <div>
+          <dt>url</dt>
+          <dd className="mono ellipsis" title={s.url}>
+            {s.url}
+          </dd>
+        </div>
       </dl>
-      {s.gone && <p className="muted small">left the cluster at {formatClock(s.gone.at)}; never routed to; leaves this list at {formatClock(s.gone.removeAt)}</p>}
+      {s.gone && (
+        <p className="muted small">
+          left the cluster at {formatClock(s.gone.at)}; never routed to; leaves this list at {formatClock(s.gone.removeAt)}
+        </p>
+      )}
       {s.failingChecks.length > 0 && <p className="warn-text small">failing: {s.failingChecks.join(', ')}</p>}
-      {(s.lastError || s.discovery.error) && <p className="error-text small" title={s.lastError ?? s.discovery.error}>{s.lastError ?? s.discovery.error}</p>}
+      {(s.lastError || s.discovery.error) && (
+        <p className="error-text small" title={s.lastError ?? s.discovery.error}>
+          {s.lastError ?? s.discovery.error}
+        </p>
+      )}
       {s.ownMvp && <OwnMvpFacts mvp={s.ownMvp} />}
     </article>
   );
@@ -138,7 +168,9 @@ function Timeline({ history }: { history: { name: string; samples: HealthSample[
     <div className="timeline" role="list" aria-label="Health and release per apiserver over time">
       {history.map((h) => (
         <div className="timeline-row" role="listitem" key={h.name}>
-          <span className="timeline-name" title={h.name}>{h.name}</span>
+          <span className="timeline-name" title={h.name}>
+            {h.name}
+          </span>
           <div className="timeline-track">
             {timelineSegments(h.samples, now).map((seg, i) => {
               const widthPercent = Math.max(((seg.to - seg.from) / span) * 100, 0.4);
@@ -163,7 +195,9 @@ function Timeline({ history }: { history: { name: string; samples: HealthSample[
       </div>
       <ul className="legend">
         {(['ready', 'draining', 'not-ready', 'unreachable', 'gone', 'unknown'] as Health[]).map((hs) => (
-          <li key={hs}><span className={`cell-chip seg-${hs}`} aria-hidden="true" /> {healthLabel[hs]}</li>
+          <li key={hs}>
+            <span className={`cell-chip seg-${hs}`} aria-hidden="true" /> {healthLabel[hs]}
+          </li>
         ))}
       </ul>
     </div>
@@ -171,19 +205,44 @@ function Timeline({ history }: { history: { name: string; samples: HealthSample[
 }
 
 function LatencyChart({ history }: { history: { name: string; samples: HealthSample[] }[] }) {
-  const withLatency = history.map((h) => ({ name: h.name, data: h.samples.filter((s) => s.latencyMs !== undefined).map((s) => ({ at: s.at, latencyMs: s.latencyMs })) }));
+  const withLatency = history.map((h) => ({
+    name: h.name,
+    data: h.samples.filter((s) => s.latencyMs !== undefined).map((s) => ({ at: s.at, latencyMs: s.latencyMs })),
+  }));
   if (withLatency.every((h) => h.data.length === 0)) return <Empty>No latency measured yet.</Empty>;
   return (
     <div className="chart" role="img" aria-label="Probe latency per apiserver over time">
       <ResponsiveContainer width="100%" height={200}>
         <LineChart margin={{ top: 8, right: 16, bottom: 0, left: 0 }}>
           <CartesianGrid strokeDasharray="3 3" className="grid" vertical={false} />
-          <XAxis dataKey="at" type="number" domain={['dataMin', 'dataMax']} tickFormatter={(t: number) => formatClock(t)} minTickGap={48} className="axis" allowDuplicatedCategory={false} />
+          <XAxis
+            dataKey="at"
+            type="number"
+            domain={['dataMin', 'dataMax']}
+            tickFormatter={(t: number) => formatClock(t)}
+            minTickGap={48}
+            className="axis"
+            allowDuplicatedCategory={false}
+          />
           <YAxis unit=" ms" width={60} className="axis" />
-          <Tooltip labelFormatter={(t) => formatClock(Number(t))} formatter={(v) => formatMs(Number(v))} isAnimationActive={false} wrapperClassName="tooltip" />
+          <Tooltip
+            labelFormatter={(t) => formatClock(Number(t))}
+            formatter={(v) => formatMs(Number(v))}
+            isAnimationActive={false}
+            wrapperClassName="tooltip"
+          />
           <Legend />
           {withLatency.map((h, i) => (
-            <Line key={h.name} data={h.data} dataKey="latencyMs" name={h.name} stroke={SERIES_COLORS[i % SERIES_COLORS.length]} dot={false} strokeWidth={1.5} isAnimationActive={false} />
+            <Line
+              key={h.name}
+              data={h.data}
+              dataKey="latencyMs"
+              name={h.name}
+              stroke={SERIES_COLORS[i % SERIES_COLORS.length]}
+              dot={false}
+              strokeWidth={1.5}
+              isAnimationActive={false}
+            />
           ))}
         </LineChart>
       </ResponsiveContainer>
@@ -211,11 +270,22 @@ function ErrorChart({ history }: { history: HealthHistory['servers'] }) {
   if (rows.length === 0) return <Empty>No request through the port has failed at any apiserver.</Empty>;
   const total = (name: string) => rows.reduce((n, r) => n + (r[name] ?? 0), 0);
   return (
-    <div className="chart" role="img" aria-label={`Failed requests per apiserver per 5 seconds: ${history.map((h) => `${h.name} ${total(h.name)}`).join(', ')}`}>
+    <div
+      className="chart"
+      role="img"
+      aria-label={`Failed requests per apiserver per 5 seconds: ${history.map((h) => `${h.name} ${total(h.name)}`).join(', ')}`}
+    >
       <ResponsiveContainer width="100%" height={180}>
         <BarChart data={rows} margin={{ top: 8, right: 16, bottom: 0, left: 0 }}>
           <CartesianGrid strokeDasharray="3 3" className="grid" vertical={false} />
-          <XAxis dataKey="at" type="number" domain={['dataMin', 'dataMax']} tickFormatter={(t: number) => formatClock(t)} minTickGap={48} className="axis" />
+          <XAxis
+            dataKey="at"
+            type="number"
+            domain={['dataMin', 'dataMax']}
+            tickFormatter={(t: number) => formatClock(t)}
+            minTickGap={48}
+            className="axis"
+          />
           <YAxis allowDecimals={false} width={60} className="axis" />
           <Tooltip labelFormatter={(t) => `${formatClock(Number(t))} (5 s)`} isAnimationActive={false} wrapperClassName="tooltip" />
           <Legend />

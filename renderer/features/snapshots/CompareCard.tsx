@@ -13,7 +13,9 @@ export function CompareCard({ state }: { state: LibraryState }) {
   const options = (
     <>
       {entries.map((e) => (
-        <option key={e.id} value={e.id}>{e.label} · {formatDateTime(Date.parse(e.snapshot.takenAt))}</option>
+        <option key={e.id} value={e.id}>
+          {e.label} · {formatDateTime(Date.parse(e.snapshot.takenAt))}
+        </option>
       ))}
       <option value={LIVE_NOW}>Current live state (taken now)</option>
     </>
@@ -32,11 +34,17 @@ export function CompareCard({ state }: { state: LibraryState }) {
         <label className="field">
           <span>Before</span>
           <select value={compare.beforeId} onChange={(e) => view.library.setCompare({ beforeId: e.target.value })}>
-            {compare.beforeId === '' && <option value="" disabled>choose a snapshot</option>}
+            {compare.beforeId === '' && (
+              <option value="" disabled>
+                choose a snapshot
+              </option>
+            )}
             {options}
           </select>
         </label>
-        <span className="muted" aria-hidden="true">→</span>
+        <span className="muted" aria-hidden="true">
+          →
+        </span>
         <label className="field">
           <span>After</span>
           <select value={compare.afterId} onChange={(e) => view.library.setCompare({ afterId: e.target.value })}>
@@ -48,11 +56,15 @@ export function CompareCard({ state }: { state: LibraryState }) {
         </button>
       </form>
       {entries.length === 0 && compare.status === 'idle' && (
-        <p className="muted small">Keep the live state (or open a file) before a rollout step, then compare it with the current live state after the step.</p>
+        <p className="muted small">
+          Keep the live state (or open a file) before a rollout step, then compare it with the current live state after the step.
+        </p>
       )}
       {compare.status === 'running' && <Loading what="the comparison" />}
       {compare.status === 'error' && <ErrorState error={compare.error} />}
-      {compare.status === 'done' && compare.result && <SnapshotDiffView before={compare.result.before} after={compare.result.after} diff={compare.result.diff} />}
+      {compare.status === 'done' && compare.result && (
+        <SnapshotDiffView before={compare.result.before} after={compare.result.after} diff={compare.result.diff} />
+      )}
     </div>
   );
 }

@@ -17,17 +17,31 @@ export function CountersTable({ snapshot }: { snapshot: RoutingSnapshot }) {
         <thead>
           <tr>
             <th scope="col">GVR</th>
-            <th scope="col" className="num">requests</th>
-            {COUNTER_COLUMNS.map((o) => <th scope="col" key={o} className="num">{outcomeStyle[o].label}</th>)}
-            <th scope="col" className="num">other</th>
+            <th scope="col" className="num">
+              requests
+            </th>
+            {COUNTER_COLUMNS.map((o) => (
+              <th scope="col" key={o} className="num">
+                {outcomeStyle[o].label}
+              </th>
+            ))}
+            <th scope="col" className="num">
+              other
+            </th>
           </tr>
         </thead>
         <tbody>
           {shown.map((r) => (
             <tr key={r.gvr}>
-              <th scope="row" className="mono">{r.gvr ? gvrKeyLabel(r.gvr) : '(discovery and non-resource paths)'}</th>
+              <th scope="row" className="mono">
+                {r.gvr ? gvrKeyLabel(r.gvr) : '(discovery and non-resource paths)'}
+              </th>
               <td className="num mono">{r.total.toLocaleString()}</td>
-              {COUNTER_COLUMNS.map((o) => <td key={o} className={`num mono${r[o] && o !== 'local' ? ` t-${o}` : ''}`}>{r[o] ? r[o].toLocaleString() : '·'}</td>)}
+              {COUNTER_COLUMNS.map((o) => (
+                <td key={o} className={`num mono${r[o] && o !== 'local' ? ` t-${o}` : ''}`}>
+                  {r[o] ? r[o].toLocaleString() : '·'}
+                </td>
+              ))}
               <td className="num mono">{r.other ? r.other.toLocaleString() : '·'}</td>
             </tr>
           ))}

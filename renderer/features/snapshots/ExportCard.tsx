@@ -15,7 +15,10 @@ export function ExportCard() {
   return (
     <div className="card">
       <h3>Record the live state</h3>
-      <p className="muted small">Servers and releases, each server’s own GVRs, the route table with its skew, counters by outcome × GVR × server and the recent requests. Never credentials.</p>
+      <p className="muted small">
+        Servers and releases, each server’s own GVRs, the route table with its skew, counters by outcome × GVR × server and the recent
+        requests. Never credentials.
+      </p>
       <div className="toolbar card-actions">
         <button type="button" className="btn btn-primary" onClick={() => exporting.mutate()} disabled={exporting.isPending}>
           {exporting.isPending ? 'Exporting…' : 'Export current state'}
@@ -24,7 +27,11 @@ export function ExportCard() {
           Keep for comparison
         </button>
       </div>
-      {error && <p className="error-text small" role="alert">{error.message}</p>}
+      {error && (
+        <p className="error-text small" role="alert">
+          {error.message}
+        </p>
+      )}
     </div>
   );
 }

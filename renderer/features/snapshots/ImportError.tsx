@@ -21,9 +21,22 @@ export function ImportError({ failure }: { failure: ImportFailure }) {
       {e ? (
         <>
           <dl className="facts">
-            <div><dt>file</dt><dd className="mono">{e.file}</dd></div>
-            {e.line !== undefined && <div><dt>line</dt><dd className="mono">{`line ${e.line}, column ${e.column ?? 1}`}</dd></div>}
-            {e.pointer !== undefined && <div><dt>field</dt><dd className="mono">{e.pointer || '/'}</dd></div>}
+            <div>
+              <dt>file</dt>
+              <dd className="mono">{e.file}</dd>
+            </div>
+            {e.line !== undefined && (
+              <div>
+                <dt>line</dt>
+                <dd className="mono">{`line ${e.line}, column ${e.column ?? 1}`}</dd>
+              </div>
+            )}
+            {e.pointer !== undefined && (
+              <div>
+                <dt>field</dt>
+                <dd className="mono">{e.pointer || '/'}</dd>
+              </div>
+            )}
           </dl>
           <p className="muted small">{REASON_HINT[e.reason]}</p>
         </>

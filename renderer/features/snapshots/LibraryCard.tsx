@@ -24,7 +24,9 @@ export function LibraryCard({ entries }: { entries: readonly LibraryEntry[] }) {
                 <th scope="col">servers</th>
                 <th scope="col">GVRs</th>
                 <th scope="col">events</th>
-                <th scope="col"><span className="sr-only">actions</span></th>
+                <th scope="col">
+                  <span className="sr-only">actions</span>
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -33,19 +35,38 @@ export function LibraryCard({ entries }: { entries: readonly LibraryEntry[] }) {
                 const s = e.snapshot;
                 return (
                   <tr key={e.id} className={viewing ? 'selected' : ''}>
-                    <th scope="row" className="mono">{e.label}{e.origin === 'live' && <span className="badge">kept live</span>}</th>
+                    <th scope="row" className="mono">
+                      {e.label}
+                      {e.origin === 'live' && <span className="badge">kept live</span>}
+                    </th>
                     <td className="mono">{formatDateTime(Date.parse(s.takenAt))}</td>
                     <td>{describeSource(s)}</td>
-                    <td>{s.servers.length} · <span className="mono">{releasesSummary(s)}</span></td>
-                    <td>{s.routeTable.rows.length.toLocaleString()} <span className={s.routeTable.skewed.length ? 'warn-text' : 'muted'}>({s.routeTable.skewed.length} skewed)</span></td>
+                    <td>
+                      {s.servers.length} · <span className="mono">{releasesSummary(s)}</span>
+                    </td>
+                    <td>
+                      {s.routeTable.rows.length.toLocaleString()}{' '}
+                      <span className={s.routeTable.skewed.length ? 'warn-text' : 'muted'}>({s.routeTable.skewed.length} skewed)</span>
+                    </td>
                     <td>{s.events.length.toLocaleString()}</td>
                     <td className="row-actions">
                       {viewing ? (
-                        <button type="button" className="btn" onClick={view.leave}>Return to live</button>
+                        <button type="button" className="btn" onClick={view.leave}>
+                          Return to live
+                        </button>
                       ) : (
-                        <button type="button" className="btn" onClick={() => view.open(e)} aria-label={`View ${e.label} offline`}>View offline</button>
+                        <button type="button" className="btn" onClick={() => view.open(e)} aria-label={`View ${e.label} offline`}>
+                          View offline
+                        </button>
                       )}
-                      <button type="button" className="btn" onClick={() => (viewing ? (view.leave(), view.library.remove(e.id)) : view.library.remove(e.id))} aria-label={`Remove ${e.label}`}>Remove</button>
+                      <button
+                        type="button"
+                        className="btn"
+                        onClick={() => (viewing ? (view.leave(), view.library.remove(e.id)) : view.library.remove(e.id))}
+                        aria-label={`Remove ${e.label}`}
+                      >
+                        Remove
+                      </button>
                     </td>
                   </tr>
                 );

@@ -10,7 +10,8 @@ export function OfflineBanner({ offline, onLeave }: { offline: OfflineView; onLe
       <span className="offline-mark" aria-hidden="true" />
       <p>
         <strong>
-          Viewing snapshot taken at <time dateTime={s.takenAt}>{formatDateTime(Date.parse(s.takenAt))}</time> from {describeSource(s)} — offline.
+          Viewing snapshot taken at <time dateTime={s.takenAt}>{formatDateTime(Date.parse(s.takenAt))}</time> from {describeSource(s)} —
+          offline.
         </strong>{' '}
         <span className="muted">
           {offline.entry.label} · Peerscope {s.source.peerscopeVersion} · read-only: nothing here reaches the cluster.

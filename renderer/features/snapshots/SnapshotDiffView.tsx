@@ -41,18 +41,24 @@ export function SnapshotDiffView({ before, after, diff }: { before: LibraryEntry
   return (
     <section className="diff-result" aria-label="Comparison">
       <p className="diff-title">
-        <strong className="mono">{before.label}</strong> <span className="muted">({formatDateTime(Date.parse(before.snapshot.takenAt))})</span>
+        <strong className="mono">{before.label}</strong>{' '}
+        <span className="muted">({formatDateTime(Date.parse(before.snapshot.takenAt))})</span>
         <span aria-label="to"> → </span>
-        <strong className="mono">{after.label}</strong> <span className="muted">({formatDateTime(Date.parse(after.snapshot.takenAt))})</span>
+        <strong className="mono">{after.label}</strong>{' '}
+        <span className="muted">({formatDateTime(Date.parse(after.snapshot.takenAt))})</span>
       </p>
       {none ? (
         <Empty>No differences: the same servers and releases, the same GVRs, the same skew and the same outcome shares.</Empty>
       ) : (
         <>
           <ul className="diff-summary" aria-label="Summary of changes">
-            {chips.filter(([count]) => count > 0).map(([count, one, many]) => (
-              <li key={many} className="summary-chip"><strong>{count.toLocaleString()}</strong> {count === 1 ? one : many}</li>
-            ))}
+            {chips
+              .filter(([count]) => count > 0)
+              .map(([count, one, many]) => (
+                <li key={many} className="summary-chip">
+                  <strong>{count.toLocaleString()}</strong> {count === 1 ? one : many}
+                </li>
+              ))}
           </ul>
           <div className="diff-sections">
             {(n.added || n.removed || n.upgraded || n.healthChanged) > 0 && <ServersSection diff={diff} />}
@@ -61,7 +67,9 @@ export function SnapshotDiffView({ before, after, diff }: { before: LibraryEntry
                 <h4 id="diff-gvrs">GVRs gained and lost, per server</h4>
                 {diff.gvrs.map((g) => (
                   <div key={g.server} className="diff-server">
-                    <p className="diff-group">{g.server} <span className="diff-add">+{g.gained.length}</span> <span className="diff-del">−{g.lost.length}</span></p>
+                    <p className="diff-group">
+                      {g.server} <span className="diff-add">+{g.gained.length}</span> <span className="diff-del">−{g.lost.length}</span>
+                    </p>
                     {g.gained.length > 0 && <p className="diff-sub">gained</p>}
                     <GvrList items={g.gained} sign="+" label={`GVRs ${g.server} gained`} />
                     {g.lost.length > 0 && <p className="diff-sub">lost</p>}
@@ -99,7 +107,11 @@ function ServersSection({ diff }: { diff: SnapshotDiff }) {
       <h4 id="diff-servers">Servers</h4>
       <table className="simple-table">
         <thead>
-          <tr><th scope="col">server</th><th scope="col">change</th><th scope="col">from → to</th></tr>
+          <tr>
+            <th scope="col">server</th>
+            <th scope="col">change</th>
+            <th scope="col">from → to</th>
+          </tr>
         </thead>
         <tbody>
           {rows.map((r) => (
@@ -123,7 +135,9 @@ function GvrList({ items, sign, label, tone }: { items: readonly string[]; sign:
   return (
     <ul className="gvr-list mono" aria-label={label}>
       {shown.map((g) => (
-        <li key={g} className={cls}>{sign} {gvrKeyLabel(g)}</li>
+        <li key={g} className={cls}>
+          {sign} {gvrKeyLabel(g)}
+        </li>
       ))}
       {items.length > LIST_SHOWN && (
         <li>
@@ -138,7 +152,9 @@ function GvrList({ items, sign, label, tone }: { items: readonly string[]; sign:
 
 function RatesSection({ diff }: { diff: SnapshotDiff }) {
   const [all, setAll] = useState(false);
-  const sorted = [...diff.outcomeRates].sort((a, b) => Math.abs(b.after - b.before) - Math.abs(a.after - a.before) || a.gvr.localeCompare(b.gvr));
+  const sorted = [...diff.outcomeRates].sort(
+    (a, b) => Math.abs(b.after - b.before) - Math.abs(a.after - a.before) || a.gvr.localeCompare(b.gvr),
+  );
   const shown = all ? sorted : sorted.slice(0, RATES_SHOWN);
   return (
     <section aria-labelledby="diff-rates">
@@ -149,10 +165,18 @@ function RatesSection({ diff }: { diff: SnapshotDiff }) {
             <tr>
               <th scope="col">GVR</th>
               <th scope="col">outcome</th>
-              <th scope="col" className="num">before</th>
-              <th scope="col" className="num">after</th>
-              <th scope="col" className="num">change</th>
-              <th scope="col" className="num">requests</th>
+              <th scope="col" className="num">
+                before
+              </th>
+              <th scope="col" className="num">
+                after
+              </th>
+              <th scope="col" className="num">
+                change
+              </th>
+              <th scope="col" className="num">
+                requests
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -162,14 +186,22 @@ function RatesSection({ diff }: { diff: SnapshotDiff }) {
               const tone = delta > 0 ? (r.outcome === 'rerouted' ? 'warn-text' : 'error-text') : 'diff-add';
               return (
                 <tr key={`${r.gvr}-${r.outcome}`}>
-                  <th scope="row" className="mono">{gvrKeyLabel(r.gvr)}</th>
+                  <th scope="row" className="mono">
+                    {gvrKeyLabel(r.gvr)}
+                  </th>
                   <td>
-                    <span className="swatch" style={{ background: outcomeStyle[r.outcome].color }} aria-hidden="true" /> {outcomeStyle[r.outcome].label}
+                    <span className="swatch" style={{ background: outcomeStyle[r.outcome].color }} aria-hidden="true" />{' '}
+                    {outcomeStyle[r.outcome].label}
                   </td>
                   <td className="num mono">{formatShare(r.before)}</td>
                   <td className="num mono">{formatShare(r.after)}</td>
-                  <td className={`num mono ${tone}`}>{delta > 0 ? '+' : '−'}{(Math.abs(delta) * 100).toFixed(1)} pt</td>
-                  <td className="num mono muted">{r.requestsBefore.toLocaleString()} → {r.requestsAfter.toLocaleString()}</td>
+                  <td className={`num mono ${tone}`}>
+                    {delta > 0 ? '+' : '−'}
+                    {(Math.abs(delta) * 100).toFixed(1)} pt
+                  </td>
+                  <td className="num mono muted">
+                    {r.requestsBefore.toLocaleString()} → {r.requestsAfter.toLocaleString()}
+                  </td>
                 </tr>
               );
             })}

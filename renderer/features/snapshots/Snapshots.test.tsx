@@ -39,7 +39,9 @@ describe('Snapshots: open a file offline', () => {
     await choose(input, file('before.json', JSON.stringify(sampleSnapshot())));
 
     const region = await screen.findByRole('region', { name: 'Offline snapshot' });
-    expect(region.textContent).toContain(`Viewing snapshot taken at ${formatDateTime(Date.parse(TAKEN_AT))} from the simulated cluster — offline.`);
+    expect(region.textContent).toContain(
+      `Viewing snapshot taken at ${formatDateTime(Date.parse(TAKEN_AT))} from the simulated cluster — offline.`,
+    );
     expect(region.textContent).toContain('before.json');
     // The core read the file (validation is its job), with the file's size.
     expect(client.calls).toContain('readSnapshot:before.json');
@@ -55,7 +57,11 @@ describe('Snapshots: open a file offline', () => {
     expect((screen.getByLabelText('Handling policy') as HTMLSelectElement).value).toBe('pin:sim-2');
     expect(screen.queryByRole('group', { name: 'Simulated rollout' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Export snapshot' })).toBeNull();
-    expect(within(screen.getByRole('list', { name: 'Apiservers' })).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['sim-1v1.37ready', 'sim-2v1.36draining']);
+    expect(
+      within(screen.getByRole('list', { name: 'Apiservers' }))
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['sim-1v1.37ready', 'sim-2v1.36draining']);
 
     // GVR matrix: the snapshot's route table.
     fireEvent.click(screen.getByRole('tab', { name: 'GVR matrix' }));
@@ -87,7 +93,9 @@ describe('Snapshots: open a file offline', () => {
     fireEvent.click(within(banner()!).getByRole('button', { name: 'Return to live' }));
     expect(banner()).toBeNull();
     fireEvent.click(screen.getByRole('tab', { name: 'GVR matrix' }));
-    await waitFor(() => expect(screen.getAllByRole('rowheader').map((r) => r.textContent)).toContain('certificates.k8s.io/v1alpha1/clustertrustbundles'));
+    await waitFor(() =>
+      expect(screen.getAllByRole('rowheader').map((r) => r.textContent)).toContain('certificates.k8s.io/v1alpha1/clustertrustbundles'),
+    );
     expect(await screen.findByRole('button', { name: 'Export snapshot' })).toBeVisible();
     expect(screen.getByRole('group', { name: 'Simulated rollout' })).toBeVisible();
     // Nothing offline reached the live core's mutations.
@@ -97,7 +105,10 @@ describe('Snapshots: open a file offline', () => {
   it('compares the recorded merged discovery with each server’s own, read-only', async () => {
     const client = new FakeCoreClient();
     const input = await openSnapshotsTab(client);
-    const merged = { handling: 'sim-1', gvrs: ['/v1/pods', 'apps/v1/deployments', 'certificates.k8s.io/v1/clustertrustbundles', 'recorded.example.com/v1/widgets'] };
+    const merged = {
+      handling: 'sim-1',
+      gvrs: ['/v1/pods', 'apps/v1/deployments', 'certificates.k8s.io/v1/clustertrustbundles', 'recorded.example.com/v1/widgets'],
+    };
     await choose(input, file('recorded.json', JSON.stringify(sampleSnapshot({ mergedDiscovery: merged }))));
     await screen.findByRole('region', { name: 'Offline snapshot' });
     fireEvent.click(screen.getByRole('tab', { name: 'Discovery' }));
@@ -107,7 +118,9 @@ describe('Snapshots: open a file offline', () => {
     expect(await screen.findByText('No peer')).toBeVisible();
     // sim-2 (v1.36) lacks the two newer GVRs: the merge adds them for its clients.
     const table = await screen.findByRole('table');
-    const row = within(table).getAllByRole('row').find((r) => r.textContent?.startsWith('sim-2'))!;
+    const row = within(table)
+      .getAllByRole('row')
+      .find((r) => r.textContent?.startsWith('sim-2'))!;
     expect(row.textContent).toContain('+2');
     const added = screen.getByRole('list', { name: 'GVRs added by the merge for sim-2' });
     expect(added.textContent).toContain('certificates.k8s.io/v1/clustertrustbundles');
@@ -119,11 +132,24 @@ describe('Snapshots: open a file offline', () => {
     const client = new FakeCoreClient();
     client.readResults.set('broken.json', {
       ok: false,
-      error: { file: 'broken.json', message: 'broken.json:4:3: not valid JSON: comma expected', detail: 'not valid JSON: comma expected', reason: 'syntax', line: 4, column: 3 },
+      error: {
+        file: 'broken.json',
+        message: 'broken.json:4:3: not valid JSON: comma expected',
+        detail: 'not valid JSON: comma expected',
+        reason: 'syntax',
+        line: 4,
+        column: 3,
+      },
     });
     client.readResults.set('future.json', {
       ok: false,
-      error: { file: 'future.json', message: 'future.json at /apiVersion: apiVersion peerscope.dev/v2 was made by a newer Peerscope; this one reads peerscope.dev/v1', detail: 'apiVersion peerscope.dev/v2 was made by a newer Peerscope; this one reads peerscope.dev/v1', reason: 'newer-version', pointer: '/apiVersion' },
+      error: {
+        file: 'future.json',
+        message: 'future.json at /apiVersion: apiVersion peerscope.dev/v2 was made by a newer Peerscope; this one reads peerscope.dev/v1',
+        detail: 'apiVersion peerscope.dev/v2 was made by a newer Peerscope; this one reads peerscope.dev/v1',
+        reason: 'newer-version',
+        pointer: '/apiVersion',
+      },
     });
     const input = await openSnapshotsTab(client);
     await choose(input, file('broken.json', '{"kind": "RoutingSnapshot"'));
@@ -171,7 +197,11 @@ describe('Snapshots: open a file offline', () => {
     expect((await screen.findByRole('region', { name: 'Offline snapshot' })).textContent).toContain('from-menu.json');
     await screen.findByText(/2 skewed/);
     fireEvent.click(screen.getByRole('tab', { name: 'Snapshots' }));
-    expect(within(screen.getByRole('table', { name: 'Snapshots opened or kept in this window' })).getAllByRole('rowheader').map((r) => r.textContent)).toEqual(['from-menu.json']);
+    expect(
+      within(screen.getByRole('table', { name: 'Snapshots opened or kept in this window' }))
+        .getAllByRole('rowheader')
+        .map((r) => r.textContent),
+    ).toEqual(['from-menu.json']);
   });
 
   it('opens dropped files; several wait in the list, each can be viewed and removed', async () => {
@@ -179,16 +209,30 @@ describe('Snapshots: open a file offline', () => {
     await openSnapshotsTab(client);
     const after = sampleSnapshot({ takenAt: '2026-11-23T08:05:00.000Z' });
     await act(async () => {
-      fireEvent.drop(screen.getByTestId('snapshot-dropzone'), { dataTransfer: { files: [file('before.json', JSON.stringify(sampleSnapshot())), file('after.json', JSON.stringify(after))] } });
+      fireEvent.drop(screen.getByTestId('snapshot-dropzone'), {
+        dataTransfer: { files: [file('before.json', JSON.stringify(sampleSnapshot())), file('after.json', JSON.stringify(after))] },
+      });
     });
     const list = await screen.findByRole('table', { name: 'Snapshots opened or kept in this window' });
-    expect(within(list).getAllByRole('rowheader').map((r) => r.textContent)).toEqual(['before.json', 'after.json']);
+    expect(
+      within(list)
+        .getAllByRole('rowheader')
+        .map((r) => r.textContent),
+    ).toEqual(['before.json', 'after.json']);
     expect(banner()).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'View after.json offline' }));
-    expect((await screen.findByRole('region', { name: 'Offline snapshot' })).textContent).toContain(formatDateTime(Date.parse(after.takenAt)));
+    expect((await screen.findByRole('region', { name: 'Offline snapshot' })).textContent).toContain(
+      formatDateTime(Date.parse(after.takenAt)),
+    );
     fireEvent.click(screen.getByRole('button', { name: 'Remove after.json' }));
     expect(banner()).toBeNull();
-    await waitFor(() => expect(within(screen.getByRole('table', { name: 'Snapshots opened or kept in this window' })).getAllByRole('rowheader').map((r) => r.textContent)).toEqual(['before.json']));
+    await waitFor(() =>
+      expect(
+        within(screen.getByRole('table', { name: 'Snapshots opened or kept in this window' }))
+          .getAllByRole('rowheader')
+          .map((r) => r.textContent),
+      ).toEqual(['before.json']),
+    );
   });
 });
 
@@ -220,11 +264,29 @@ describe('Snapshots: export and compare', () => {
     const kept = `live state at ${formatClock(Date.parse(TAKEN_AT))}`;
     await screen.findByRole('rowheader', { name: new RegExp(kept) });
     const diff: SnapshotDiff = {
-      servers: { added: [], removed: [], upgraded: [{ name: 'sim-2', from: 'v1.36.0-dev', to: 'v1.37.0-dev' }], healthChanged: [{ name: 'sim-2', from: 'draining', to: 'ready' }] },
-      gvrs: [{ server: 'sim-2', gained: ['certificates.k8s.io/v1/clustertrustbundles', 'recorded.example.com/v1/widgets'], lost: ['certificates.k8s.io/v1alpha1/clustertrustbundles'] }],
+      servers: {
+        added: [],
+        removed: [],
+        upgraded: [{ name: 'sim-2', from: 'v1.36.0-dev', to: 'v1.37.0-dev' }],
+        healthChanged: [{ name: 'sim-2', from: 'draining', to: 'ready' }],
+      },
+      gvrs: [
+        {
+          server: 'sim-2',
+          gained: ['certificates.k8s.io/v1/clustertrustbundles', 'recorded.example.com/v1/widgets'],
+          lost: ['certificates.k8s.io/v1alpha1/clustertrustbundles'],
+        },
+      ],
       skew: { became: [], resolved: ['certificates.k8s.io/v1/clustertrustbundles'] },
       outcomeRates: [
-        { gvr: 'certificates.k8s.io/v1/clustertrustbundles', outcome: 'rerouted', before: 0.5, after: 0, requestsBefore: 20, requestsAfter: 30 },
+        {
+          gvr: 'certificates.k8s.io/v1/clustertrustbundles',
+          outcome: 'rerouted',
+          before: 0.5,
+          after: 0,
+          requestsBefore: 20,
+          requestsAfter: 30,
+        },
         { gvr: 'recorded.example.com/v1/widgets', outcome: 'notfound', before: 0, after: 0.25, requestsBefore: 4, requestsAfter: 8 },
       ],
     };
@@ -240,14 +302,28 @@ describe('Snapshots: export and compare', () => {
     expect(client.compared[0]!.before).toEqual(before);
     expect(client.compared[0]!.after.takenAt).toBe('2026-11-23T08:05:00.000Z');
     const summary = within(result).getByRole('list', { name: 'Summary of changes' });
-    expect(within(summary).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['1 server upgraded', '1 health change', '2 GVRs gained', '1 GVR lost', '1 no longer skewed', '2 outcome shares changed']);
+    expect(
+      within(summary)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['1 server upgraded', '1 health change', '2 GVRs gained', '1 GVR lost', '1 no longer skewed', '2 outcome shares changed']);
     const upgraded = within(result).getByRole('row', { name: /sim-2 upgraded/ });
     expect(upgraded.textContent).toContain('v1.36.0-dev → v1.37.0-dev');
-    expect(within(within(result).getByRole('list', { name: 'GVRs sim-2 gained' })).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['+ certificates.k8s.io/v1/clustertrustbundles', '+ recorded.example.com/v1/widgets']);
-    expect(within(result).getByRole('list', { name: 'GVRs sim-2 lost' }).textContent).toContain('certificates.k8s.io/v1alpha1/clustertrustbundles');
-    expect(within(result).getByRole('list', { name: 'GVRs no longer skewed' }).textContent).toContain('certificates.k8s.io/v1/clustertrustbundles');
+    expect(
+      within(within(result).getByRole('list', { name: 'GVRs sim-2 gained' }))
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['+ certificates.k8s.io/v1/clustertrustbundles', '+ recorded.example.com/v1/widgets']);
+    expect(within(result).getByRole('list', { name: 'GVRs sim-2 lost' }).textContent).toContain(
+      'certificates.k8s.io/v1alpha1/clustertrustbundles',
+    );
+    expect(within(result).getByRole('list', { name: 'GVRs no longer skewed' }).textContent).toContain(
+      'certificates.k8s.io/v1/clustertrustbundles',
+    );
     // Largest change first; more 404s stand out.
-    const rates = within(result).getAllByRole('row').filter((r) => /pt/.test(r.textContent ?? ''));
+    const rates = within(result)
+      .getAllByRole('row')
+      .filter((r) => /pt/.test(r.textContent ?? ''));
     expect(rates.map((r) => r.textContent)).toEqual([
       'certificates.k8s.io/v1/clustertrustbundles rerouted50.0%0.0%−50.0 pt20 → 30',
       'recorded.example.com/v1/widgets 404 not found0.0%25.0%+25.0 pt4 → 8',
@@ -256,7 +332,12 @@ describe('Snapshots: export and compare', () => {
     expect(screen.getAllByRole('rowheader', { name: /live state at/ })).toHaveLength(2);
 
     // The same snapshot on both sides: no differences.
-    client.diff = { servers: { added: [], removed: [], upgraded: [], healthChanged: [] }, gvrs: [], skew: { became: [], resolved: [] }, outcomeRates: [] };
+    client.diff = {
+      servers: { added: [], removed: [], upgraded: [], healthChanged: [] },
+      gvrs: [],
+      skew: { became: [], resolved: [] },
+      outcomeRates: [],
+    };
     await act(async () => fireEvent.click(within(form).getByRole('button', { name: 'Compare' })));
     expect(await screen.findByText(/No differences: the same servers/)).toBeVisible();
   });

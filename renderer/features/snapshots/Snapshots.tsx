@@ -17,7 +17,9 @@ export function Snapshots() {
       <header className="panel-head">
         <div>
           <h2 id="snapshots-title">Snapshots</h2>
-          <p className="muted">Record the routing state at each step of an upgrade, open a saved one offline, and compare two (before and after a step).</p>
+          <p className="muted">
+            Record the routing state at each step of an upgrade, open a saved one offline, and compare two (before and after a step).
+          </p>
         </div>
       </header>
       {view.offline && <OfflineSummary entry={view.offline.entry} />}

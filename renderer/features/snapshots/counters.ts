@@ -5,8 +5,13 @@ export const COUNTER_COLUMNS = ['local', 'rerouted', 'notfound', 'unavailable'] 
 export const COUNTERS_SHOWN = 10;
 
 /** Requests per GVR by outcome, busiest first. */
-export function counterRows(s: RoutingSnapshot): { gvr: string; total: number; local: number; rerouted: number; notfound: number; unavailable: number; other: number }[] {
-  const byGvr = new Map<string, { gvr: string; total: number; local: number; rerouted: number; notfound: number; unavailable: number; other: number }>();
+export function counterRows(
+  s: RoutingSnapshot,
+): { gvr: string; total: number; local: number; rerouted: number; notfound: number; unavailable: number; other: number }[] {
+  const byGvr = new Map<
+    string,
+    { gvr: string; total: number; local: number; rerouted: number; notfound: number; unavailable: number; other: number }
+  >();
   for (const c of s.counters) {
     let row = byGvr.get(c.gvr);
     if (!row) byGvr.set(c.gvr, (row = { gvr: c.gvr, total: 0, local: 0, rerouted: 0, notfound: 0, unavailable: 0, other: 0 }));

@@ -21,7 +21,10 @@ export function releasesSummary(s: RoutingSnapshot): string {
     const r = shortRelease(server.gitVersion);
     counts.set(r, (counts.get(r) ?? 0) + 1);
   }
-  return [...counts].sort(([a], [b]) => a.localeCompare(b, undefined, { numeric: true })).map(([r, n]) => `${r} ×${n}`).join(', ');
+  return [...counts]
+    .sort(([a], [b]) => a.localeCompare(b, undefined, { numeric: true }))
+    .map(([r, n]) => `${r} ×${n}`)
+    .join(', ');
 }
 
 /** peerscope-snapshot-2026-11-23T08-00-00-000Z.json */

@@ -71,7 +71,11 @@ export class SnapshotLibrary {
     const c = this.state.compare;
     this.set({
       entries,
-      compare: { ...c, beforeId: c.beforeId === id ? (entries[0]?.id ?? '') : c.beforeId, afterId: c.afterId === id ? LIVE_NOW : c.afterId },
+      compare: {
+        ...c,
+        beforeId: c.beforeId === id ? (entries[0]?.id ?? '') : c.beforeId,
+        afterId: c.afterId === id ? LIVE_NOW : c.afterId,
+      },
     });
   }
 

@@ -24,9 +24,11 @@ export async function importSnapshotFiles(view: ViewState, files: readonly File[
     } catch (err) {
       // A transport failure says nothing about the file: say so, and what to try, rather than blame it.
       const advice = adviceFor(err);
-      failures.push(isTransportFailure(err)
-        ? { file: name, message: `${name} was not read: ${errorMessage(err)}`, ...(advice ? { advice } : {}) }
-        : { file: name, message: `${name}: could not be read: ${errorMessage(err)}`, ...(advice ? { advice } : {}) });
+      failures.push(
+        isTransportFailure(err)
+          ? { file: name, message: `${name} was not read: ${errorMessage(err)}`, ...(advice ? { advice } : {}) }
+          : { file: name, message: `${name}: could not be read: ${errorMessage(err)}`, ...(advice ? { advice } : {}) },
+      );
     }
   }
   view.library.setImporting({ failures });

@@ -14,7 +14,13 @@ export function MinuteBars({ finding, report }: { finding: ImpactFinding; report
   const bar = WIDTH / Math.max(slots, 10);
   const label = finding.minutes.map((m) => `${new Date(m.at).toISOString().slice(11, 16)} ${m.count}`).join(', ');
   return (
-    <svg className="minute-bars" width={WIDTH} height={HEIGHT} role="img" aria-label={`requests per minute (UTC): ${label || 'none in the window'}`}>
+    <svg
+      className="minute-bars"
+      width={WIDTH}
+      height={HEIGHT}
+      role="img"
+      aria-label={`requests per minute (UTC): ${label || 'none in the window'}`}
+    >
       {finding.minutes.map((m) => {
         const slot = Math.floor(m.at / MINUTE_MS) - first;
         if (slot < 0 || slot >= slots) return null;

@@ -13,7 +13,10 @@ afterEach(cleanup);
 /** The impact badge and client name of each row, top to bottom. */
 function rows(): string[] {
   const table = screen.getByRole('table');
-  return within(table).getAllByRole('row').slice(1).map((r) => `${r.getAttribute('data-impact')} ${within(r).getByRole('rowheader').firstChild?.textContent}`);
+  return within(table)
+    .getAllByRole('row')
+    .slice(1)
+    .map((r) => `${r.getAttribute('data-impact')} ${within(r).getByRole('rowheader').firstChild?.textContent}`);
 }
 
 describe('UpgradeImpact', () => {

@@ -15,7 +15,10 @@ export const impactQueryKey = ['impact-report'] as const;
 
 export const IMPACT_LABELS: Record<ImpactKind, { label: string; help: string }> = {
   removed: { label: 'removed', help: 'served now, not by the target release: 404 after the upgrade' },
-  skewed: { label: 'skewed', help: 'served by some current servers only: false 404s while the rollout runs, unless a mixed version proxy reroutes' },
+  skewed: {
+    label: 'skewed',
+    help: 'served by some current servers only: false 404s while the rollout runs, unless a mixed version proxy reroutes',
+  },
   deprecated: { label: 'deprecated', help: 'an apiserver answered with a Warning: 299 header' },
   'target-only': { label: 'target only', help: 'only the target release serves it: 404 today, answered after the upgrade' },
 };
@@ -48,7 +51,10 @@ export function UpgradeImpact() {
           <h2 id="impact-title">{offline ? 'Upgrade impact at capture time' : 'Upgrade impact'}</h2>
           <p className="muted small">
             Which clients call what the upgrade changes, from the requests
-            {report.data ? ` of ${report.data.clients} ${report.data.clients === 1 ? 'client' : 'clients'} through the port over the last ${formatWindow(report.data.window.minutes)}` : ' through the port'}.
+            {report.data
+              ? ` of ${report.data.clients} ${report.data.clients === 1 ? 'client' : 'clients'} through the port over the last ${formatWindow(report.data.window.minutes)}`
+              : ' through the port'}
+            .
           </p>
         </div>
         {report.data && (
@@ -58,7 +64,11 @@ export function UpgradeImpact() {
               <code>{report.data.target.release}</code>
             ) : (
               <select value={to ?? report.data.target.release} onChange={(e) => setTo(e.target.value)}>
-                {report.data.targets.map((t) => <option key={t} value={t}>{t}</option>)}
+                {report.data.targets.map((t) => (
+                  <option key={t} value={t}>
+                    {t}
+                  </option>
+                ))}
               </select>
             )}
           </label>
@@ -83,14 +93,18 @@ function Findings({ report }: { report: ImpactReport }) {
     () => sortFindings(clientFilter ? report.findings.filter((f) => clientKey(f) === clientFilter) : report.findings, sort),
     [report.findings, clientFilter, sort],
   );
-  const counts = useMemo(() => Object.fromEntries(impactKinds.map((k) => [k, report.findings.filter((f) => f.impact === k).length])) as Record<ImpactKind, number>, [report.findings]);
+  const counts = useMemo(
+    () =>
+      Object.fromEntries(impactKinds.map((k) => [k, report.findings.filter((f) => f.impact === k).length])) as Record<ImpactKind, number>,
+    [report.findings],
+  );
   const from = [...new Set(report.current.map((s) => s.gitVersion ?? '?'))].join(', ');
 
   if (report.findings.length === 0) {
     return (
       <Empty>
-        Nothing the clients called changes with the upgrade from {from || 'the current servers'} to {report.target.release}: every GVR they used is served by
-        every current server and by the target, and no apiserver sent a deprecation warning.
+        Nothing the clients called changes with the upgrade from {from || 'the current servers'} to {report.target.release}: every GVR they
+        used is served by every current server and by the target, and no apiserver sent a deprecation warning.
       </Empty>
     );
   }
@@ -108,7 +122,11 @@ function Findings({ report }: { report: ImpactReport }) {
           <span>Client</span>
           <select value={clientFilter} onChange={(e) => setClientFilter(e.target.value)} aria-label="Filter by client">
             <option value="">All {clients.length} with findings</option>
-            {clients.map((c) => <option key={c} value={c}>{c}</option>)}
+            {clients.map((c) => (
+              <option key={c} value={c}>
+                {c}
+              </option>
+            ))}
           </select>
         </label>
         <span className="muted small">
@@ -117,7 +135,9 @@ function Findings({ report }: { report: ImpactReport }) {
         </span>
       </div>
       <table className="simple-table impact-table">
-        <caption className="muted small">{rows.length} of {report.findings.length} findings, sorted by {sort}</caption>
+        <caption className="muted small">
+          {rows.length} of {report.findings.length} findings, sorted by {sort}
+        </caption>
         <thead>
           <tr>
             <SortHeader label="Impact" by="impact" sort={sort} setSort={setSort} />
@@ -130,15 +150,26 @@ function Findings({ report }: { report: ImpactReport }) {
         <tbody>
           {rows.map((f) => (
             <tr key={`${clientKey(f)} ${f.client.userAgent} ${f.group}/${f.version}/${f.resource}`} data-impact={f.impact}>
-              <td><span className={`badge impact-${f.impact}`} title={IMPACT_LABELS[f.impact].help}>{IMPACT_LABELS[f.impact].label}</span></td>
+              <td>
+                <span className={`badge impact-${f.impact}`} title={IMPACT_LABELS[f.impact].help}>
+                  {IMPACT_LABELS[f.impact].label}
+                </span>
+              </td>
               <th scope="row" title={`user agent: ${f.client.userAgent}`}>
                 {f.client.name}
                 <div className="muted small">{f.client.identity}</div>
               </th>
-              <td><code>{f.group ? `${f.group}/` : ''}{f.version} {f.resource}</code></td>
+              <td>
+                <code>
+                  {f.group ? `${f.group}/` : ''}
+                  {f.version} {f.resource}
+                </code>
+              </td>
               <td className="num">
                 {f.verbs.map((v) => (
-                  <div key={v.verb}>{v.verb} {v.count.toLocaleString()} <span className="muted">({formatRate(v.perMinute)})</span></div>
+                  <div key={v.verb}>
+                    {v.verb} {v.count.toLocaleString()} <span className="muted">({formatRate(v.perMinute)})</span>
+                  </div>
                 ))}
                 <MinuteBars finding={f} report={report} />
               </td>
@@ -155,7 +186,8 @@ function SortHeader({ label, by, sort, setSort }: { label: string; by: SortKey; 
   return (
     <th scope="col" aria-sort={sort === by ? 'descending' : 'none'} className={by === 'volume' ? 'num' : undefined}>
       <button type="button" className="sort-button" onClick={() => setSort(by)} aria-pressed={sort === by}>
-        {label}{sort === by ? ' ▾' : ''}
+        {label}
+        {sort === by ? ' ▾' : ''}
       </button>
     </th>
   );

@@ -25,7 +25,9 @@ export function Controls({ overview }: { overview: Overview }) {
           <option value="round-robin">round-robin</option>
           <option value="random">random</option>
           {overview.servers.map((s) => (
-            <option key={s.name} value={`pin:${s.name}`}>pin to {s.name}</option>
+            <option key={s.name} value={`pin:${s.name}`}>
+              pin to {s.name}
+            </option>
           ))}
         </select>
       </label>
@@ -35,7 +37,11 @@ export function Controls({ overview }: { overview: Overview }) {
           Export snapshot
         </button>
       )}
-      {(setPolicy.error || snapshot.error) && <span className="error-text" role="alert">{(setPolicy.error ?? snapshot.error)?.message}</span>}
+      {(setPolicy.error || snapshot.error) && (
+        <span className="error-text" role="alert">
+          {(setPolicy.error ?? snapshot.error)?.message}
+        </span>
+      )}
     </div>
   );
 }

@@ -9,7 +9,9 @@ export function ServerStrip({ overview }: { overview: Overview }) {
       {overview.servers.map((s) => (
         <li key={s.name} className="server-chip">
           <span className="server-name">{s.name}</span>
-          <span className="release" title={s.gitVersion}>{shortRelease(s.gitVersion)}</span>
+          <span className="release" title={s.gitVersion}>
+            {shortRelease(s.gitVersion)}
+          </span>
           <HealthBadge health={s.health} />
         </li>
       ))}

@@ -17,10 +17,13 @@ export function SimControls({ overview }: { overview: Overview }) {
   return (
     <div className="sim-controls" role="group" aria-label="Simulated rollout">
       <span className={`rollout-phase phase-${phase}`} role="status">
-        rollout {sim.rollout.from} → {sim.rollout.to}: {phase}{step}
+        rollout {sim.rollout.from} → {sim.rollout.to}: {phase}
+        {step}
       </span>
       {phase === 'running' ? (
-        <button type="button" className="btn" onClick={() => pause.mutate()}>Pause rollout</button>
+        <button type="button" className="btn" onClick={() => pause.mutate()}>
+          Pause rollout
+        </button>
       ) : (
         <button type="button" className="btn btn-primary" onClick={() => start.mutate()} disabled={phase === 'done'}>
           {phase === 'paused' ? 'Resume rollout' : 'Start rollout'}
@@ -37,7 +40,9 @@ export function SimControls({ overview }: { overview: Overview }) {
         >
           <label htmlFor="traffic-rps">Traffic (req/s)</label>
           <input id="traffic-rps" type="number" min={0} max={10000} value={rps} onChange={(e) => setRps(e.target.value)} />
-          <button type="submit" className="btn">Set</button>
+          <button type="submit" className="btn">
+            Set
+          </button>
         </form>
       )}
     </div>

@@ -14,7 +14,11 @@ export function TopBar({ connection }: { connection: ConnectionSource | undefine
   const client = useCoreClient();
   const queryClient = useQueryClient();
   const offline = useOffline();
-  const overview = useQuery({ queryKey: queryKeys.overview, queryFn: () => client.getOverview(), refetchInterval: offline ? false : 5_000 });
+  const overview = useQuery({
+    queryKey: queryKeys.overview,
+    queryFn: () => client.getOverview(),
+    refetchInterval: offline ? false : 5_000,
+  });
   const state = useConnection(connection);
   // Events pushed while the stream was down are lost: after a reconnect, read everything again.
   const previous = useRef(state);
@@ -27,16 +31,29 @@ export function TopBar({ connection }: { connection: ConnectionSource | undefine
       <div className="brand">
         <span className="logo" aria-hidden="true" />
         <span className="brand-name">Peerscope</span>
-        {overview.data?.listen && <code className="port" title="The local port: point kubectl here">{overview.data.listen.host}:{overview.data.listen.port}</code>}
+        {overview.data?.listen && (
+          <code className="port" title="The local port: point kubectl here">
+            {overview.data.listen.host}:{overview.data.listen.port}
+          </code>
+        )}
         {overview.data && (
-          <span className={`mode-chip${overview.data.discoveryMode === 'nopeer' ? ' mode-nopeer' : ''}`} title="Discovery on the local port (change it on the Discovery screen)">
+          <span
+            className={`mode-chip${overview.data.discoveryMode === 'nopeer' ? ' mode-nopeer' : ''}`}
+            title="Discovery on the local port (change it on the Discovery screen)"
+          >
             discovery: {overview.data.discoveryMode}
           </span>
         )}
         {offline ? (
-          <span className="conn conn-offline" role="status">offline snapshot</span>
+          <span className="conn conn-offline" role="status">
+            offline snapshot
+          </span>
         ) : (
-          state && <span className={`conn conn-${state}`} role="status">{state === 'live' ? 'live' : state === 'unauthorized' ? 'token refused' : state}</span>
+          state && (
+            <span className={`conn conn-${state}`} role="status">
+              {state === 'live' ? 'live' : state === 'unauthorized' ? 'token refused' : state}
+            </span>
+          )
         )}
       </div>
       {overview.isError ? (

@@ -29,7 +29,11 @@ export interface HttpCoreClientOptions {
 /** A refused or failed call: the code the control server sent (contract/errors.ts) and the HTTP status. */
 export class CoreCallError extends PeerscopeError {
   override readonly name = 'CoreCallError';
-  constructor(code: PeerscopeErrorCode, message: string, readonly status: number) {
+  constructor(
+    code: PeerscopeErrorCode,
+    message: string,
+    readonly status: number,
+  ) {
     super(code, message);
   }
 }
@@ -83,7 +87,11 @@ export function createHttpCoreClient(options: HttpCoreClientOptions): HttpCoreCl
     let backoffMs = 500;
     while (!abort.signal.aborted) {
       try {
-        const response = await doFetch(`${base}/api/events`, { headers: { authorization, accept: 'text/event-stream' }, signal: abort.signal, cache: 'no-store' });
+        const response = await doFetch(`${base}/api/events`, {
+          headers: { authorization, accept: 'text/event-stream' },
+          signal: abort.signal,
+          cache: 'no-store',
+        });
         if (response.status === 401) {
           setConnection('unauthorized');
           return;
@@ -146,7 +154,11 @@ export async function readFrames(body: ReadableStream<Uint8Array>, onData: (data
     while ((end = buffer.indexOf('\n\n')) >= 0) {
       const frame = buffer.slice(0, end);
       buffer = buffer.slice(end + 2);
-      const data = frame.split('\n').filter((line) => line.startsWith('data:')).map((line) => line.slice(line.startsWith('data: ') ? 6 : 5)).join('\n');
+      const data = frame
+        .split('\n')
+        .filter((line) => line.startsWith('data:'))
+        .map((line) => line.slice(line.startsWith('data: ') ? 6 : 5))
+        .join('\n');
       if (data) onData(data);
     }
   }

@@ -1,6 +1,12 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it } from 'vitest';
-import { coreClientMethods, toCallError, type CoreBridge, type CoreClientMethod, type CoreEvent } from '../../../proxy-core/contract/index.js';
+import {
+  coreClientMethods,
+  toCallError,
+  type CoreBridge,
+  type CoreClientMethod,
+  type CoreEvent,
+} from '../../../proxy-core/contract/index.js';
 import { FakeCoreClient, totals } from '../../test/fake-client.js';
 
 /** What the preload exposes, over a fake core: each call's reply envelope, as the main side sends it. */
@@ -46,7 +52,10 @@ describe('desktop (IPC) client', () => {
     const client = validatingClient(bridgeOver(fake));
     fake.failWith = 'the core is gone';
     // Not a PeerscopeError in the core: only its code crosses, as from the real main side.
-    await expect(client.getOverview()).rejects.toMatchObject({ code: 'PEERSCOPE_ERR_INTERNAL', message: 'getOverview failed inside the core (its log has the details)' });
+    await expect(client.getOverview()).rejects.toMatchObject({
+      code: 'PEERSCOPE_ERR_INTERNAL',
+      message: 'getOverview failed inside the core (its log has the details)',
+    });
   });
 
   it('delivers valid events and drops malformed ones', () => {

@@ -8,7 +8,9 @@ import { createBridgedCoreClient, type CoreBridge, type CoreClient } from '../..
 /** The preload's bridge, when this page runs in the desktop app. */
 export function bridgedCoreClient(): CoreBridge | undefined {
   const candidate = (globalThis as { peerscope?: unknown }).peerscope;
-  return candidate && typeof candidate === 'object' && typeof (candidate as CoreBridge).subscribe === 'function' ? (candidate as CoreBridge) : undefined;
+  return candidate && typeof candidate === 'object' && typeof (candidate as CoreBridge).subscribe === 'function'
+    ? (candidate as CoreBridge)
+    : undefined;
 }
 
 /** The bridge's calls and events, checked against the contract. */

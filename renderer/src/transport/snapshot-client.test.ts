@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { coreClientMethods, discoveryViewsSchema, eventsPageSchema, healthHistorySchema, overviewSchema, routeTableViewSchema } from '../../../proxy-core/contract/index.js';
+import {
+  coreClientMethods,
+  discoveryViewsSchema,
+  eventsPageSchema,
+  healthHistorySchema,
+  overviewSchema,
+  routeTableViewSchema,
+} from '../../../proxy-core/contract/index.js';
 import { FakeCoreClient } from '../../test/fake-client.js';
 import { sampleSnapshot, TAKEN_AT } from '../../test/snapshot.js';
 import { createSnapshotClient, OfflineError, splitGvrKey } from './snapshot-client.js';
@@ -36,7 +43,14 @@ describe('the read-only CoreClient of a snapshot', () => {
   });
 
   it('refuses everything that would change a cluster, saying why', async () => {
-    for (const call of [() => client.setPolicy({ policy: 'random' }), () => client.setDiscoveryMode({ mode: 'peer-aggregated' }), () => client.startRollout(), () => client.pauseRollout(), () => client.setTrafficRate({ rps: 5 }), () => client.getDiscoveryViews()]) {
+    for (const call of [
+      () => client.setPolicy({ policy: 'random' }),
+      () => client.setDiscoveryMode({ mode: 'peer-aggregated' }),
+      () => client.startRollout(),
+      () => client.pauseRollout(),
+      () => client.setTrafficRate({ rps: 5 }),
+      () => client.getDiscoveryViews(),
+    ]) {
       const err = await call().catch((e: unknown) => e);
       expect(err).toBeInstanceOf(OfflineError);
       expect((err as Error).message).toMatch(/snapshot, viewed offline: .* only possible on the live cluster\. Return to live first\./);
@@ -45,7 +59,10 @@ describe('the read-only CoreClient of a snapshot', () => {
   });
 
   it('gives the discovery views the snapshot recorded, compared as the core compares them', async () => {
-    const merged = { handling: 'sim-1', gvrs: ['/v1/pods', 'apps/v1/deployments', 'certificates.k8s.io/v1/clustertrustbundles', 'recorded.example.com/v1/widgets'] };
+    const merged = {
+      handling: 'sim-1',
+      gvrs: ['/v1/pods', 'apps/v1/deployments', 'certificates.k8s.io/v1/clustertrustbundles', 'recorded.example.com/v1/widgets'],
+    };
     const recorded = createSnapshotClient(sampleSnapshot({ mergedDiscovery: merged }), { label: 'recorded.json' });
     const views = discoveryViewsSchema.parse(await recorded.getDiscoveryViews());
     expect(views.mode).toBe('nopeer');
@@ -68,7 +85,8 @@ describe('the read-only CoreClient of a snapshot', () => {
   });
 
   it('implements every method of the contract', () => {
-    for (const method of Object.keys(coreClientMethods)) expect(typeof (client as unknown as Record<string, unknown>)[method], method).toBe('function');
+    for (const method of Object.keys(coreClientMethods))
+      expect(typeof (client as unknown as Record<string, unknown>)[method], method).toBe('function');
     expect(splitGvrKey('apps/v1/deployments')).toEqual({ group: 'apps', version: 'v1', resource: 'deployments' });
     expect(splitGvrKey('/v1/pods')).toEqual({ group: '', version: 'v1', resource: 'pods' });
   });

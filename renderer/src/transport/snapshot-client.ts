@@ -13,7 +13,13 @@ import type {
   RouteTableView,
   RoutingSnapshot,
 } from '../../../proxy-core/contract/index.js';
-import { clientFromHandlers, coreClientMethods, discoveryViewsOf, PeerscopeError, routeOutcomes } from '../../../proxy-core/contract/index.js';
+import {
+  clientFromHandlers,
+  coreClientMethods,
+  discoveryViewsOf,
+  PeerscopeError,
+  routeOutcomes,
+} from '../../../proxy-core/contract/index.js';
 
 /** A call the offline view cannot make (it would change a cluster, or needs one). */
 export class OfflineError extends PeerscopeError {
@@ -78,52 +84,82 @@ export function createSnapshotClient(snapshot: RoutingSnapshot, options: { label
   };
   const routeTable: RouteTableView = {
     generation: 0,
-    columns: snapshot.servers.map((s) => ({ name: s.name, health: s.health, discovery: s.discovery.state, ...(s.gitVersion !== undefined ? { gitVersion: s.gitVersion } : {}) })),
+    columns: snapshot.servers.map((s) => ({
+      name: s.name,
+      health: s.health,
+      discovery: s.discovery.state,
+      ...(s.gitVersion !== undefined ? { gitVersion: s.gitVersion } : {}),
+    })),
     rows: snapshot.routeTable.rows.map((r) => ({ ...splitGvrKey(r.gvr), servers: [...r.servers] })),
     skewedCount: snapshot.routeTable.skewed.length,
   };
   const history: HealthHistory = {
     servers: snapshot.servers.map((s) => ({
       name: s.name,
-      samples: [{ at: takenAt, health: s.health, ...(s.latencyMs !== undefined ? { latencyMs: s.latencyMs } : {}), ...(s.gitVersion !== undefined ? { gitVersion: s.gitVersion } : {}) }],
+      samples: [
+        {
+          at: takenAt,
+          health: s.health,
+          ...(s.latencyMs !== undefined ? { latencyMs: s.latencyMs } : {}),
+          ...(s.gitVersion !== undefined ? { gitVersion: s.gitVersion } : {}),
+        },
+      ],
     })),
   };
 
-  const refuse = (what: string) => Promise.reject(new OfflineError(`This is a snapshot, viewed offline: ${what} is only possible on the live cluster. Return to live first.`));
+  const refuse = (what: string) =>
+    Promise.reject(
+      new OfflineError(`This is a snapshot, viewed offline: ${what} is only possible on the live cluster. Return to live first.`),
+    );
   const live = <T>(call: (c: CoreClient) => Promise<T>): Promise<T> =>
     options.live ? call(options.live) : Promise.reject(new OfflineError('No live core is connected to read or compare snapshots.'));
 
   // Every method not answered here changes a cluster or needs one: refused, whatever it is.
-  const calls = clientFromHandlers(coreClientMethods, {
-    getOverview: async () => structuredClone(overview),
-    getRouteTable: async () => structuredClone(routeTable),
-    getEvents: async (args = {}): Promise<EventsPage> => {
-      let events = snapshot.events;
-      if (args.sinceSeq !== undefined) events = events.filter((e) => e.seq > args.sinceSeq!);
-      if (args.limit !== undefined && events.length > args.limit) events = events.slice(-args.limit);
-      return { events: [...events], lastSeq: overview.lastSeq };
+  const calls = clientFromHandlers(
+    coreClientMethods,
+    {
+      getOverview: async () => structuredClone(overview),
+      getRouteTable: async () => structuredClone(routeTable),
+      getEvents: async (args = {}): Promise<EventsPage> => {
+        let events = snapshot.events;
+        if (args.sinceSeq !== undefined) events = events.filter((e) => e.seq > args.sinceSeq!);
+        if (args.limit !== undefined && events.length > args.limit) events = events.slice(-args.limit);
+        return { events: [...events], lastSeq: overview.lastSeq };
+      },
+      getHealthHistory: async () => structuredClone(history),
+      // Recorded since the snapshot format had mergedDiscovery; an older file cannot show the comparison.
+      getDiscoveryViews: async () => {
+        if (!snapshot.mergedDiscovery)
+          return refuse(
+            'comparing the merged discovery document with each server’s own (this snapshot did not record the merged document)',
+          );
+        return discoveryViewsOf(
+          snapshot.settings.discoveryMode,
+          snapshot.mergedDiscovery,
+          snapshot.servers.map((s) => ({
+            name: s.name,
+            discovery: s.discovery.state,
+            ...(s.gitVersion !== undefined ? { gitVersion: s.gitVersion } : {}),
+            gvrs: s.discovery.gvrs,
+          })),
+        );
+      },
+      takeSnapshot: async () => snapshot,
+      readSnapshot: (args) => live((c) => c.readSnapshot(args)),
+      compareSnapshots: (args) => live((c) => c.compareSnapshots(args)),
+      // The report the port made when the snapshot was taken, against the release it chose then.
+      getImpactReport: async (args = {}) => {
+        if (!snapshot.impact)
+          return refuse('the upgrade-impact report (this snapshot was taken before Peerscope recorded which clients call what)');
+        if (args.to !== undefined && args.to !== snapshot.impact.target.release)
+          return refuse(
+            `a report against ${args.to} (this snapshot holds the one against ${snapshot.impact.target.release}; \`peerscope report --snapshot FILE --to ${args.to}\` makes another)`,
+          );
+        return structuredClone(snapshot.impact);
+      },
     },
-    getHealthHistory: async () => structuredClone(history),
-    // Recorded since the snapshot format had mergedDiscovery; an older file cannot show the comparison.
-    getDiscoveryViews: async () => {
-      if (!snapshot.mergedDiscovery) return refuse('comparing the merged discovery document with each server’s own (this snapshot did not record the merged document)');
-      return discoveryViewsOf(snapshot.settings.discoveryMode, snapshot.mergedDiscovery, snapshot.servers.map((s) => ({
-        name: s.name,
-        discovery: s.discovery.state,
-        ...(s.gitVersion !== undefined ? { gitVersion: s.gitVersion } : {}),
-        gvrs: s.discovery.gvrs,
-      })));
-    },
-    takeSnapshot: async () => snapshot,
-    readSnapshot: (args) => live((c) => c.readSnapshot(args)),
-    compareSnapshots: (args) => live((c) => c.compareSnapshots(args)),
-    // The report the port made when the snapshot was taken, against the release it chose then.
-    getImpactReport: async (args = {}) => {
-      if (!snapshot.impact) return refuse('the upgrade-impact report (this snapshot was taken before Peerscope recorded which clients call what)');
-      if (args.to !== undefined && args.to !== snapshot.impact.target.release) return refuse(`a report against ${args.to} (this snapshot holds the one against ${snapshot.impact.target.release}; \`peerscope report --snapshot FILE --to ${args.to}\` makes another)`);
-      return structuredClone(snapshot.impact);
-    },
-  }, (method) => refuse(REFUSED[method] ?? `calling ${method}`));
+    (method) => refuse(REFUSED[method] ?? `calling ${method}`),
+  );
 
   return {
     snapshot,

@@ -4,7 +4,9 @@ import { clockTickBudget, clockTicks } from './clock-ticks.js';
 describe('clockTicks', () => {
   it('puts ticks on round clock times within the range', () => {
     // 120 seconds, at most 8 ticks: every 15 s, starting at the first multiple of 15 in range.
-    expect(clockTicks(1_000_003, 1_000_122, 8, 1_000)).toEqual([1_000_005, 1_000_020, 1_000_035, 1_000_050, 1_000_065, 1_000_080, 1_000_095, 1_000_110]);
+    expect(clockTicks(1_000_003, 1_000_122, 8, 1_000)).toEqual([
+      1_000_005, 1_000_020, 1_000_035, 1_000_050, 1_000_065, 1_000_080, 1_000_095, 1_000_110,
+    ]);
   });
 
   it('never gives more than the budget', () => {

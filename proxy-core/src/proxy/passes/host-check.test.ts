@@ -35,7 +35,15 @@ describe('host check (spec P4)', () => {
     const result = checkHost('Attacker.example:8001', listener, []);
     expect(result).toEqual({
       ok: false,
-      status: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 403, reason: 'Forbidden', message: 'Host header "Attacker.example:8001" is not allowed' },
+      status: {
+        kind: 'Status',
+        apiVersion: 'v1',
+        metadata: {},
+        status: 'Failure',
+        code: 403,
+        reason: 'Forbidden',
+        message: 'Host header "Attacker.example:8001" is not allowed',
+      },
     });
   });
 

@@ -41,9 +41,17 @@ describe('origin check (issue 20)', () => {
 
   it('refuses with a 403 Forbidden Status that names the origin and the flag', () => {
     expect(checkOrigin({ origin: 'http://evil.example' }, HOST, [])).toEqual({
-      kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 403, reason: 'Forbidden',
-      message: 'Origin "http://evil.example" is not allowed: the local port refuses requests from web pages; --accept-origins allows chosen origins',
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      code: 403,
+      reason: 'Forbidden',
+      message:
+        'Origin "http://evil.example" is not allowed: the local port refuses requests from web pages; --accept-origins allows chosen origins',
     });
-    expect(checkOrigin({ 'sec-fetch-site': 'same-site' }, HOST, [])?.message).toMatch(/^a request marked Sec-Fetch-Site: "same-site" is not allowed/);
+    expect(checkOrigin({ 'sec-fetch-site': 'same-site' }, HOST, [])?.message).toMatch(
+      /^a request marked Sec-Fetch-Site: "same-site" is not allowed/,
+    );
   });
 });

@@ -8,7 +8,12 @@ const kubectlDefault = { rejectPaths: compile('reject-paths', '^/api/.*/pods/.*/
 
 describe('request filter (--reject-paths, --reject-methods)', () => {
   it('refuses nothing by default', () => {
-    expect(checkRequestFilter('POST', '/api/v1/namespaces/d/pods/p/exec', '/api/v1/namespaces/d/pods/p/exec', { rejectPaths: [], rejectMethods: [] })).toBeUndefined();
+    expect(
+      checkRequestFilter('POST', '/api/v1/namespaces/d/pods/p/exec', '/api/v1/namespaces/d/pods/p/exec', {
+        rejectPaths: [],
+        rejectMethods: [],
+      }),
+    ).toBeUndefined();
   });
 
   it.each([
@@ -19,14 +24,16 @@ describe('request filter (--reject-paths, --reject-methods)', () => {
     ['GET', '/apis/apps/v1/deployments', false],
     // Encoded: matched as decoded too.
     ['GET', '/api/v1/namespaces/d/pods/p/ex%65c', true],
-  ])('kubectl\'s default paths: %s %s → refused %s', (method, path, refused) => {
+  ])("kubectl's default paths: %s %s → refused %s", (method, path, refused) => {
     const decoded = decodeURIComponent(path);
     expect(checkRequestFilter(method, path, decoded, kubectlDefault) !== undefined).toBe(refused);
   });
 
   it('matches methods anywhere unless anchored, as kubectl does', () => {
     const filter = { rejectPaths: [], rejectMethods: compile('reject-methods', 'POST,^PUT$') };
-    expect(checkRequestFilter('POST', '/api', '/api', filter)?.message).toBe('the method POST is refused by the port (--reject-methods POST)');
+    expect(checkRequestFilter('POST', '/api', '/api', filter)?.message).toBe(
+      'the method POST is refused by the port (--reject-methods POST)',
+    );
     expect(checkRequestFilter('PUT', '/api', '/api', filter)).toBeDefined();
     expect(checkRequestFilter('XPOSTX', '/api', '/api', filter)).toBeDefined();
     expect(checkRequestFilter('XPUT', '/api', '/api', filter)).toBeUndefined();
@@ -34,12 +41,17 @@ describe('request filter (--reject-paths, --reject-methods)', () => {
   });
 
   it('refuses with a 403 Forbidden Status naming the path and the pattern', () => {
-    expect(checkRequestFilter('GET', '/api/v1/namespaces/d/pods/p/exec', '/api/v1/namespaces/d/pods/p/exec', kubectlDefault)).toMatchObject({
-      kind: 'Status', code: 403, reason: 'Forbidden', message: 'the path "/api/v1/namespaces/d/pods/p/exec" is refused by the port (--reject-paths ^/api/.*/pods/.*/exec)',
-    });
+    expect(checkRequestFilter('GET', '/api/v1/namespaces/d/pods/p/exec', '/api/v1/namespaces/d/pods/p/exec', kubectlDefault)).toMatchObject(
+      {
+        kind: 'Status',
+        code: 403,
+        reason: 'Forbidden',
+        message: 'the path "/api/v1/namespaces/d/pods/p/exec" is refused by the port (--reject-paths ^/api/.*/pods/.*/exec)',
+      },
+    );
   });
 
-  it('reads a list as kubectl does, but an empty item is no pattern (kubectl\'s would match everything)', () => {
+  it("reads a list as kubectl does, but an empty item is no pattern (kubectl's would match everything)", () => {
     expect(parsePatternList('reject-paths', '')).toEqual([]);
     expect(parsePatternList('reject-paths', 'a, ,b,')).toEqual(['a', 'b']);
   });

@@ -10,13 +10,22 @@ export interface RequestFilter {
   readonly rejectMethods: readonly RegExp[];
 }
 
-export function checkRequestFilter(method: string, path: string, decodedPath: string | undefined, filter: RequestFilter): Status | undefined {
+export function checkRequestFilter(
+  method: string,
+  path: string,
+  decodedPath: string | undefined,
+  filter: RequestFilter,
+): Status | undefined {
   for (const re of filter.rejectMethods) {
     if (re.test(method)) return failure(403, 'Forbidden', `the method ${method} is refused by the port (--reject-methods ${shown(re)})`);
   }
   for (const re of filter.rejectPaths) {
     if (re.test(path) || (decodedPath !== undefined && re.test(decodedPath))) {
-      return failure(403, 'Forbidden', `the path ${JSON.stringify(path.slice(0, 200))} is refused by the port (--reject-paths ${shown(re)})`);
+      return failure(
+        403,
+        'Forbidden',
+        `the path ${JSON.stringify(path.slice(0, 200))} is refused by the port (--reject-paths ${shown(re)})`,
+      );
     }
   }
   return undefined;

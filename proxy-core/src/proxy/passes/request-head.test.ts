@@ -19,11 +19,20 @@ describe('request head checks (RFC 9112 §3.2, §6.1)', () => {
   });
 
   it('refuses more than one Host line with 400', () => {
-    expect(checkRequestHead(head(['Host', 'localhost', 'HOST', 'evil.example']))).toMatchObject({ kind: 'Status', code: 400, reason: 'BadRequest' });
+    expect(checkRequestHead(head(['Host', 'localhost', 'HOST', 'evil.example']))).toMatchObject({
+      kind: 'Status',
+      code: 400,
+      reason: 'BadRequest',
+    });
   });
 
   it('refuses any other transfer coding, or chunked twice, with 501', () => {
-    for (const raw of [['Transfer-Encoding', 'gzip, chunked'], ['Transfer-Encoding', 'identity'], ['Transfer-Encoding', 'gzip', 'Transfer-Encoding', 'chunked'], ['Transfer-Encoding', 'chunked', 'transfer-encoding', 'chunked']]) {
+    for (const raw of [
+      ['Transfer-Encoding', 'gzip, chunked'],
+      ['Transfer-Encoding', 'identity'],
+      ['Transfer-Encoding', 'gzip', 'Transfer-Encoding', 'chunked'],
+      ['Transfer-Encoding', 'chunked', 'transfer-encoding', 'chunked'],
+    ]) {
       expect(checkRequestHead(head(raw)), raw.join(' ')).toMatchObject({ kind: 'Status', code: 501 });
     }
   });

@@ -32,7 +32,12 @@ describe('strip identity headers (spec §3, P7)', () => {
       accept: 'application/json',
     };
     expect(stripIdentityHeaders(headers)).toBe(4);
-    expect(headers).toEqual({ 'impersonate-user': 'jane', 'impersonate-group': 'dev', authorization: 'Bearer client', accept: 'application/json' });
+    expect(headers).toEqual({
+      'impersonate-user': 'jane',
+      'impersonate-group': 'dev',
+      authorization: 'Bearer client',
+      accept: 'application/json',
+    });
     expect(stripIdentityHeaders(headers)).toBe(0);
   });
 });

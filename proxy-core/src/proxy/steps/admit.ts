@@ -32,9 +32,11 @@ export const stripIdentity: Step = {
 
 /** The same three refusals for a request to the port's own endpoints, on its decoded path. */
 export function admissionRefusal(x: Exchange, ctx: ProxyContext, decodedPath: string | undefined): Status | undefined {
-  return checkHostOf(x, ctx)
-    ?? checkOrigin(x.req.headers, x.req.headers.host, ctx.settings.acceptOrigins)
-    ?? checkRequestFilter(x.method, x.path, decodedPath, ctx.settings.filter);
+  return (
+    checkHostOf(x, ctx) ??
+    checkOrigin(x.req.headers, x.req.headers.host, ctx.settings.acceptOrigins) ??
+    checkRequestFilter(x.method, x.path, decodedPath, ctx.settings.filter)
+  );
 }
 
 function checkHostOf(x: Exchange, ctx: ProxyContext): Status | undefined {

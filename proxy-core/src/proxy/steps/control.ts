@@ -32,7 +32,14 @@ export const controlEndpoints: Step = {
       serveImpact({ peerStatuses: () => ctx.peers.statuses(), routes: ctx.state, telemetry: ctx.telemetry }, req.url ?? '', res);
     } else {
       x.status = 404;
-      writeStatus(res, failure(404, 'NotFound', `peerscope has no control endpoint ${path}; it has ${CONTROL_PREFIX}metrics, ${CONTROL_PREFIX}snapshot and ${CONTROL_PREFIX}impact`));
+      writeStatus(
+        res,
+        failure(
+          404,
+          'NotFound',
+          `peerscope has no control endpoint ${path}; it has ${CONTROL_PREFIX}metrics, ${CONTROL_PREFIX}snapshot and ${CONTROL_PREFIX}impact`,
+        ),
+      );
     }
     return ANSWERED;
   },

@@ -26,7 +26,11 @@ async function act(x: Exchange, ctx: ProxyContext, firstAttempt: boolean): Promi
   const d = x.decision as Routed;
   if (d.outcome === 'discovery-merged') return serveMerged(x, ctx);
   const { req } = x;
-  if (d.outcome === 'discovery-own' && ctx.settings.discoveryMode === 'nopeer' && !String(req.headers.accept ?? '').startsWith(MEDIA.v2JsonNoPeer)) {
+  if (
+    d.outcome === 'discovery-own' &&
+    ctx.settings.discoveryMode === 'nopeer' &&
+    !String(req.headers.accept ?? '').startsWith(MEDIA.v2JsonNoPeer)
+  ) {
     // Ask H for its own document even where H itself runs the mixed version proxy.
     req.headers.accept = `${MEDIA.v2JsonNoPeer},${req.headers.accept ?? ''}`;
   }

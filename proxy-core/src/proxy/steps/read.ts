@@ -9,7 +9,8 @@ import type { Step } from './step.js';
 /** The target of a plain request must be an absolute path (400). */
 export const absoluteTarget: Step = {
   name: 'absolute-target',
-  run: (x) => (x.path.startsWith('/') ? undefined : failure(400, 'BadRequest', `the request target "${truncate(x.rawUrl)}" is not an absolute path`)),
+  run: (x) =>
+    x.path.startsWith('/') ? undefined : failure(400, 'BadRequest', `the request target "${truncate(x.rawUrl)}" is not an absolute path`),
 };
 
 /** An upgrade's target must be a decodable absolute path outside the port's own (400). */
@@ -37,7 +38,9 @@ export const decode: Step = {
   name: 'decode-path',
   run(x) {
     x.decoded = decodePath(x.path);
-    return x.decoded === undefined ? failure(400, 'BadRequest', `the request path "${truncate(x.path)}" has an invalid percent-encoding`) : undefined;
+    return x.decoded === undefined
+      ? failure(400, 'BadRequest', `the request path "${truncate(x.path)}" has an invalid percent-encoding`)
+      : undefined;
   },
 };
 

@@ -26,16 +26,21 @@ export const pickHandling: Step = {
 export const settle: Step = {
   name: 'settle-decision',
   run(x, ctx) {
-    const decision = settleDecision({
-      info: x.info as RequestInfo,
-      handling: x.handling as string,
-      table: ctx.state.table,
-      peers: ctx.peers,
-      peerProxiedHeader: headerValue(x.req.headers[PEER_PROXIED_HEADER]),
-      accept: headerValue(x.req.headers.accept),
-      discoveryMode: ctx.settings.discoveryMode,
-      random: ctx.random,
-    }, ctx.peers, ctx.state, x.started);
+    const decision = settleDecision(
+      {
+        info: x.info as RequestInfo,
+        handling: x.handling as string,
+        table: ctx.state.table,
+        peers: ctx.peers,
+        peerProxiedHeader: headerValue(x.req.headers[PEER_PROXIED_HEADER]),
+        accept: headerValue(x.req.headers.accept),
+        discoveryMode: ctx.settings.discoveryMode,
+        random: ctx.random,
+      },
+      ctx.peers,
+      ctx.state,
+      x.started,
+    );
     return decision instanceof Promise ? decision.then((d) => adopt(x, d)) : adopt(x, decision);
   },
 };

@@ -21,7 +21,8 @@ export function runSteps(steps: readonly Step[], x: Exchange, ctx: ProxyContext,
     const result = (steps[i] as Step).run(x, ctx);
     if (result === undefined) continue;
     // The last step's promise is the answer itself: no second promise to wrap it (the forward's case).
-    if (result instanceof Promise) return i === steps.length - 1 ? result : result.then((r: StepResult) => (r === undefined ? runSteps(steps, x, ctx, i + 1) : r));
+    if (result instanceof Promise)
+      return i === steps.length - 1 ? result : result.then((r: StepResult) => (r === undefined ? runSteps(steps, x, ctx, i + 1) : r));
     return result;
   }
   return undefined;

@@ -15,7 +15,9 @@ export const tunnelUpgrade: Step = {
     const socket = x.socket!;
     if (d.outcome === 'discovery-merged') {
       x.status = 400;
-      writeStatusToSocket(socket, failure(400, 'BadRequest', 'discovery cannot be upgraded'), { [ROUTE_HEADER]: routeHeader(x.handling, null, 'rejected') });
+      writeStatusToSocket(socket, failure(400, 'BadRequest', 'discovery cannot be upgraded'), {
+        [ROUTE_HEADER]: routeHeader(x.handling, null, 'rejected'),
+      });
       return ANSWERED;
     }
     const result = await tunnel(ctx.upstreams, d.target, x.req, socket, x.head!, {
