@@ -12,7 +12,8 @@ import { createCertificateAuthority, issueServerCertificate } from '../../proxy-
 import { timeWatch, undiciGenerator, wrkGenerator, type LoadGenerator, type LoadResult, type Scenario } from './load.js';
 import { buildBodies, NEW_RELEASE, OLD_RELEASE, PATHS } from './objects.js';
 import { cpuSeconds, procAvailable, rssMiB } from './procs.js';
-import { report, type Report, type ReportInput, type Run, type TargetInfo, type WatchRun } from './report.js';
+import { report } from './report.js';
+import type { Report, ReportInput, Run, TargetInfo, WatchRun } from './report-types.js';
 import {
   findTool,
   startBareUndici,
