@@ -9,25 +9,16 @@ import { build } from 'esbuild';
 import { Agent, request } from 'undici';
 import { aggregatedDiscovery, loadRelease } from '../../proxy-core/src/releases/index.js';
 import { createCertificateAuthority, issueServerCertificate } from '../../proxy-core/src/tls/certs.js';
+import { findTool } from './child-processes.js';
 import { timeWatch, undiciGenerator, wrkGenerator, type LoadGenerator, type LoadResult, type Scenario } from './load.js';
 import { buildBodies, NEW_RELEASE, OLD_RELEASE, PATHS } from './objects.js';
 import { cpuSeconds, procAvailable, rssMiB } from './procs.js';
 import { report } from './report.js';
 import type { Report, ReportInput, Run, TargetInfo, WatchRun } from './report-types.js';
-import {
-  findTool,
-  startBareUndici,
-  startDirect,
-  startKubectlProxy,
-  startNginx,
-  startNodeFloor,
-  startPeerscope,
-  startUpstream,
-  type Files,
-  type Target,
-  type TargetName,
-  type UpstreamProcess,
-} from './targets.js';
+import { startKubectlProxy, startNginx } from './external-targets.js';
+import { startBareUndici, startDirect, startNodeFloor, startPeerscope } from './node-targets.js';
+import type { Files, Target, TargetName, UpstreamProcess } from './targets.js';
+import { startUpstream } from './upstream-process.js';
 
 export interface ThroughputOptions {
   readonly quick: boolean;
