@@ -11,7 +11,7 @@ import { findTool } from './child-processes.js';
 import { undiciGenerator, wrkGenerator, type Scenario } from './load.js';
 import { cpuSeconds } from './procs.js';
 import { startBareUndici, startPeerscope } from './node-targets.js';
-import { bundle, prepareFiles, startUpstreams } from './index.js';
+import { bundle, prepareFiles, startUpstreams } from './setup.js';
 import type { Target, UpstreamProcess } from './targets.js';
 
 const argv = process.argv.slice(2);
