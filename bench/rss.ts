@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { loadRelease } from '../proxy-core/src/releases/index.js';
 import { startSimCluster } from '../proxy-core/sim/index.js';
-import { IDLE_SETTLE_MS } from './throughput/index.js';
+import { IDLE_SETTLE_MS } from './throughput/plan.js';
 
 export async function idleRssMiB(settleMs = IDLE_SETTLE_MS): Promise<number> {
   const sim = await startSimCluster({ releases: [loadRelease('v1.36-dev'), loadRelease('v1.37-dev')], http: true });

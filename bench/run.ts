@@ -5,7 +5,8 @@ import { microFigures, type Figure } from './micro.js';
 import { idleRssMiB } from './rss.js';
 import { snapshotFigures } from './snapshot.js';
 import { longSoakFromArgs } from './soak/index.js';
-import { IDLE_SETTLE_MS, runThroughput } from './throughput/index.js';
+import { runThroughput } from './throughput/index.js';
+import { IDLE_SETTLE_MS } from './throughput/plan.js';
 import { uiFigures } from './ui/chromium.js';
 
 const quick = process.argv.includes('--quick');

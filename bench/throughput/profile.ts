@@ -7,10 +7,12 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { bundle, prepareFiles, startUpstreams } from './index.js';
+import { findTool } from './child-processes.js';
 import { undiciGenerator, wrkGenerator, type Scenario } from './load.js';
 import { cpuSeconds } from './procs.js';
-import { findTool, startBareUndici, startPeerscope, type Target, type UpstreamProcess } from './targets.js';
+import { startBareUndici, startPeerscope } from './node-targets.js';
+import { bundle, prepareFiles, startUpstreams } from './setup.js';
+import type { Target, UpstreamProcess } from './targets.js';
 
 const argv = process.argv.slice(2);
 const flag = (name: string, dflt: string) => {

@@ -1,0 +1,67 @@
+// The targets that need nothing but Node and this repository: no proxy at all, Peerscope itself,
+// the bare undici proxy and the Node floor (the last two bundled into the build directory).
+import { join } from 'node:path';
+import { startServing, stopChild } from './child-processes.js';
+import type { Files, Target, UpstreamProcess } from './targets.js';
+
+export function startDirect(upstream: UpstreamProcess): Target {
+  return { name: 'direct', url: upstream.url, direct: true, pids: () => [], stop: async () => undefined };
+}
+
+export async function startPeerscope(
+  files: Files,
+  servers: readonly UpstreamProcess[],
+  name: 'peerscope' | 'peerscope-local',
+  nodeFlags: readonly string[] = [],
+): Promise<Target> {
+  const args = [
+    ...nodeFlags,
+    'bin/peerscope',
+    'serve',
+    ...servers.flatMap((s) => ['--server', `${s.name}=${s.url}`]),
+    '--ca',
+    files.caFile,
+    '--token-file',
+    files.tokenFile,
+    '--listen',
+    '127.0.0.1:0',
+    '--policy',
+    'round-robin',
+  ];
+  const { child, port } = await startServing(process.execPath, args);
+  return { name, url: `http://127.0.0.1:${port}`, direct: false, pids: () => [child.pid as number], stop: () => stopChild(child) };
+}
+
+export async function startBareUndici(files: Files, upstream: UpstreamProcess, nodeFlags: readonly string[] = []): Promise<Target> {
+  const { child, port } = await startServing(process.execPath, [
+    ...nodeFlags,
+    join(files.buildDir, 'bare-proxy.mjs'),
+    upstream.url,
+    files.caFile,
+    files.token,
+  ]);
+  return {
+    name: 'bare-undici',
+    url: `http://127.0.0.1:${port}`,
+    direct: false,
+    pids: () => [child.pid as number],
+    stop: () => stopChild(child),
+  };
+}
+
+/** floor-proxy.ts: what any Node proxy keeps of the gap (no node:http on the client side, no checks). */
+export async function startNodeFloor(files: Files, upstream: UpstreamProcess): Promise<Target> {
+  const { child, port } = await startServing(process.execPath, [
+    join(files.buildDir, 'floor-proxy.mjs'),
+    upstream.url,
+    files.caFile,
+    files.token,
+  ]);
+  return {
+    name: 'node-floor',
+    url: `http://127.0.0.1:${port}`,
+    direct: false,
+    pids: () => [child.pid as number],
+    stop: () => stopChild(child),
+  };
+}

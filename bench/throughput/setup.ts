@@ -1,0 +1,88 @@
+// What every bench run needs before a target starts: the bundled child processes, the CA, the
+// certificates, the token, the discovery documents, and the two fake apiservers.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+import { aggregatedDiscovery, loadRelease } from '../../proxy-core/src/releases/index.js';
+import { createCertificateAuthority, issueServerCertificate } from '../../proxy-core/src/tls/certs.js';
+import { buildBodies, NEW_RELEASE, OLD_RELEASE } from './objects.js';
+import type { Files, UpstreamProcess } from './targets.js';
+import { startUpstream } from './upstream-process.js';
+
+/** Bundles the processes the bench starts, so none of them carries tsx's loader. */
+export async function bundle(buildDir: string): Promise<void> {
+  const here = new URL('.', import.meta.url).pathname;
+  mkdirSync(buildDir, { recursive: true });
+  await build({
+    entryPoints: {
+      upstream: join(here, 'upstream.ts'),
+      'bare-proxy': join(here, 'bare-proxy.ts'),
+      'floor-proxy': join(here, 'floor-proxy.ts'),
+      'load-child': join(here, 'load-child.ts'),
+    },
+    outdir: buildDir,
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    logLevel: 'warning',
+  });
+}
+
+export async function prepareFiles(dir: string): Promise<Files> {
+  const ca = await createCertificateAuthority('peerscope-bench-ca');
+  const server = await issueServerCertificate(ca);
+  const files: Files = {
+    dir,
+    caFile: join(dir, 'ca.pem'),
+    certFile: join(dir, 'server.pem'),
+    keyFile: join(dir, 'server-key.pem'),
+    token: 'bench-token-0123456789abcdef',
+    tokenFile: join(dir, 'token'),
+    // Inside the repository, so the bundles resolve undici from its node_modules.
+    buildDir: join(process.cwd(), 'dist', 'bench'),
+  };
+  writeFileSync(files.caFile, ca.cert);
+  writeFileSync(files.certFile, server.cert);
+  writeFileSync(files.keyFile, server.key, { mode: 0o600 });
+  writeFileSync(files.tokenFile, files.token, { mode: 0o600 });
+  for (const release of [OLD_RELEASE, NEW_RELEASE]) {
+    const catalog = loadRelease(release);
+    writeFileSync(join(dir, `${release}-apis.json`), JSON.stringify(aggregatedDiscovery(catalog, 'apis')));
+    writeFileSync(join(dir, `${release}-api.json`), JSON.stringify(aggregatedDiscovery(catalog, 'api')));
+  }
+  writeFileSync(join(dir, 'create.json'), buildBodies().create);
+  return files;
+}
+
+/** The two fake apiservers: "old" lacks the bench GVR, "new" serves it (and gets every bench request). */
+export async function startUpstreams(
+  files: Files,
+  workers: number,
+  watchEvents: number,
+  started: UpstreamProcess[] = [],
+): Promise<[UpstreamProcess, UpstreamProcess]> {
+  const old = await startUpstream(files, {
+    name: 'old',
+    gitVersion: 'v1.36.0-bench',
+    apisFile: join(files.dir, `${OLD_RELEASE}-apis.json`),
+    apiFile: join(files.dir, `${OLD_RELEASE}-api.json`),
+    servesBench: false,
+    workers: 1,
+    watchEvents: 0,
+  });
+  started.push(old);
+  const neu = await startUpstream(files, {
+    name: 'new',
+    gitVersion: 'v1.37.0-bench',
+    apisFile: join(files.dir, `${NEW_RELEASE}-apis.json`),
+    apiFile: join(files.dir, `${NEW_RELEASE}-api.json`),
+    servesBench: true,
+    workers,
+    watchEvents,
+  });
+  started.push(neu);
+  return [old, neu];
+}
