@@ -15,24 +15,9 @@ import { kubeBinaries, type KubeBinaries } from './binaries.js';
 import { writePki, type ControlPlanePki } from './pki.js';
 import { portFreeOnAll, startProcess, waitFor, withHostname, type Started } from './processes.js';
 import { ensureTestNetwork, HOST_IP, inTestNetwork } from './test-network.js';
+import { apiserverFlags, etcdArgs, type ApiserverSpec } from './server-flags.js';
 
-/**
- * The servers' own Mixed Version Proxy (KEP-4020): on = --peer-ca-file, the proxy client certificate
- * and --peer-advertise-ip/port; no-peer-ca = the gate on (the default since v1.36) without
- * --peer-ca-file, as kubeadm sets it up; gate-off = UnknownVersionInteroperabilityProxy=false.
- */
-export type OwnMvp = 'on' | 'no-peer-ca' | 'gate-off';
-
-export interface ApiserverSpec {
-  /** The machine's hostname: the identity lease is named after it. */
-  readonly host: string;
-  readonly release: string;
-  /** --runtime-config, e.g. flowcontrol.apiserver.k8s.io/v1beta3=true. */
-  readonly runtimeConfig?: string;
-  readonly mvp?: OwnMvp;
-  /** --shutdown-delay-duration: after SIGTERM, readyz fails this long while the server still serves (what load balancers and Peerscope's probe see). */
-  readonly shutdownDelaySeconds?: number;
-}
+export type { ApiserverSpec, OwnMvp } from './server-flags.js';
 
 export interface KubeApiserver {
   readonly spec: ApiserverSpec;
@@ -75,8 +60,6 @@ export interface ControlPlane {
   close(): Promise<void>;
 }
 
-const SERVICE_RANGE = '10.96.0.0/16';
-
 /** The first `n` server addresses in the tests' network namespace (198.18.0.11 …). */
 export function serverIps(n: number): string[] {
   return Array.from({ length: n }, (_, i) => `198.18.0.${11 + i}`);
@@ -101,30 +84,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
   const port = await portFreeOnAll(['127.0.0.1']);
   const [clientPort, peerPort] = [await portFreeOnAll([HOST_IP]), await portFreeOnAll([HOST_IP])];
   const etcdUrl = `http://${HOST_IP}:${clientPort}`;
-  const etcd = startProcess(
-    binaries.etcd,
-    [
-      '--name',
-      'etcd0',
-      '--data-dir',
-      join(dir, 'etcd'),
-      '--listen-client-urls',
-      etcdUrl,
-      '--advertise-client-urls',
-      etcdUrl,
-      '--listen-peer-urls',
-      `http://${HOST_IP}:${peerPort}`,
-      '--initial-advertise-peer-urls',
-      `http://${HOST_IP}:${peerPort}`,
-      '--initial-cluster',
-      `etcd0=http://${HOST_IP}:${peerPort}`,
-      // A test cluster's data dies with the test: skipping fsync keeps two busy cores responsive.
-      '--unsafe-no-fsync',
-      '--log-level',
-      'warn',
-    ],
-    join(dir, 'etcd.log'),
-  );
+  const etcd = startProcess(binaries.etcd, etcdArgs(dir, etcdUrl, `http://${HOST_IP}:${peerPort}`), join(dir, 'etcd.log'));
   const agent = new Agent({ connect: { ca: pki.caPem }, connections: 8 });
   const servers: KubeApiserver[] = [];
   const all: KubeApiserver[] = [];
@@ -149,47 +109,11 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
 
   const startServer = async (spec: ApiserverSpec, ip?: string): Promise<KubeApiserver> => {
     const address = ip ?? ips.find((i) => !usedIps.has(i));
-    if (!address) throw new Error('no loopback IP left for another apiserver: raise spareIps');
+    if (!address) throw new Error('no address left in the test network for another apiserver: raise spareIps');
     usedIps.add(address);
     const binary = binaries.apiservers.get(spec.release);
     if (!binary) throw new Error(`no kube-apiserver ${spec.release} was built (have ${[...binaries.apiservers.keys()].join(', ')})`);
-    const mvp = spec.mvp ?? 'on';
-    const f = pki.files;
-    const flags = [
-      `--etcd-servers=${etcdUrl}`,
-      `--bind-address=${address}`,
-      `--advertise-address=${address}`,
-      `--secure-port=${port}`,
-      `--cert-dir=${join(dir, spec.host)}`,
-      `--tls-cert-file=${f.serving.cert}`,
-      `--tls-private-key-file=${f.serving.key}`,
-      `--client-ca-file=${f.ca}`,
-      `--token-auth-file=${f.tokens}`,
-      '--authorization-mode=RBAC',
-      `--service-cluster-ip-range=${SERVICE_RANGE}`,
-      '--service-account-issuer=https://kubernetes.default.svc.cluster.local',
-      `--service-account-key-file=${f.serviceAccountPub}`,
-      `--service-account-signing-key-file=${f.serviceAccountKey}`,
-      `--requestheader-client-ca-file=${f.frontProxyCa}`,
-      '--requestheader-allowed-names=front-proxy-client',
-      '--requestheader-username-headers=X-Remote-User',
-      '--requestheader-group-headers=X-Remote-Group',
-      '--requestheader-extra-headers-prefix=X-Remote-Extra-',
-      `--proxy-client-cert-file=${f.proxyClient.cert}`,
-      `--proxy-client-key-file=${f.proxyClient.key}`,
-      '--profiling=false',
-      ...(spec.runtimeConfig ? [`--runtime-config=${spec.runtimeConfig}`] : []),
-      ...(spec.shutdownDelaySeconds ? [`--shutdown-delay-duration=${spec.shutdownDelaySeconds}s`] : []),
-      ...(mvp === 'on'
-        ? [
-            `--peer-ca-file=${f.ca}`,
-            `--peer-advertise-ip=${address}`,
-            `--peer-advertise-port=${port}`,
-            '--feature-gates=UnknownVersionInteroperabilityProxy=true',
-          ]
-        : []),
-      ...(mvp === 'gate-off' ? ['--feature-gates=UnknownVersionInteroperabilityProxy=false'] : []),
-    ];
+    const flags = apiserverFlags(spec, { address, port, etcdUrl, certDir: join(dir, spec.host), files: pki.files });
     const hosted = withHostname(spec.host, binary, flags);
     const { command, args } = inTestNetwork(hosted.command, hosted.args);
     const env = {
