@@ -1,0 +1,75 @@
+// What the resident memory of `peerscope serve` is made of after load, and an interleaved A/B of
+// environment settings for it (the same upstream and load as the throughput bench).
+//
+//   npx tsx bench/memory/main.ts [--rounds 5] [--seconds 6]
+// Each round starts a fresh port per variant (variants in a rotated order), loads it with GET, LIST and
+// POST, waits 5 s, then reads RSS (/proc) and the port's own split (probe.mjs).
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { bundle, prepareFiles, startUpstreams } from '../throughput/setup.js';
+import { undiciGenerator, wrkGenerator, type Scenario } from '../throughput/load.js';
+import { rssMiB } from '../throughput/procs.js';
+import { findTool } from '../throughput/child-processes.js';
+import { startPeerscope } from '../throughput/node-targets.js';
+import type { UpstreamProcess } from '../throughput/targets.js';
+
+const argv = process.argv.slice(2);
+const flag = (name: string, dflt: string) => {
+  const i = argv.indexOf(name);
+  return i >= 0 ? (argv[i + 1] as string) : dflt;
+};
+const rounds = Number(flag('--rounds', '5'));
+const seconds = Number(flag('--seconds', '6'));
+const MiB = 1024 * 1024;
+
+const VARIANTS: Record<string, Record<string, string>> = {
+  default: {},
+  'malloc-fixed-thresholds': { MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_TRIM_THRESHOLD_: '131072', MALLOC_ARENA_MAX: '2' },
+};
+
+const dir = mkdtempSync(join(tmpdir(), 'peerscope-memory-'));
+const upstreams: UpstreamProcess[] = [];
+const results: Record<string, number[][]> = {};
+try {
+  const files = await prepareFiles(dir);
+  await bundle(files.buildDir);
+  const [old, neu] = await startUpstreams(files, 2, 100_000, upstreams);
+  const wrk = findTool('wrk');
+  const load = wrk ? wrkGenerator(wrk, files, join(dir, 'create.json')) : undiciGenerator(files, join(dir, 'create.json'));
+  const names = Object.keys(VARIANTS);
+  const base = { ...process.env };
+  for (let r = 0; r < rounds; r++) {
+    for (let k = 0; k < names.length; k++) {
+      const name = names[(r + k) % names.length] as string;
+      const probeFile = join(dir, `${name}.json`);
+      process.env = { ...base, ...VARIANTS[name], PEERSCOPE_MEMPROBE: probeFile };
+      const target = await startPeerscope(files, [old!, neu!], 'peerscope', ['--import', resolve('bench/memory/probe.mjs')]);
+      process.env = base;
+      try {
+        for (const s of ['get', 'list', 'post'] as Scenario[]) await load.run(target, s, { connections: 16, durationSeconds: seconds / 3 });
+        await sleep(5_000);
+        const rss = rssMiB(target.pids());
+        const m = JSON.parse(readFileSync(probeFile, 'utf8'));
+        const row = [rss, m.heapTotal / MiB, m.heapUsed / MiB, m.spaces.new_space / MiB, m.external / MiB, m.arrayBuffers / MiB];
+        (results[name] ??= []).push(row);
+        console.log(
+          `round ${r + 1} ${name}: RSS ${rss.toFixed(1)} MiB; heapTotal ${row[1]!.toFixed(1)}, heapUsed ${row[2]!.toFixed(1)}, new space ${row[3]!.toFixed(1)}, external ${row[4]!.toFixed(1)} (ArrayBuffers ${row[5]!.toFixed(1)}); rest (code, stacks, malloc) ${(rss - row[1]! - row[4]!).toFixed(1)}`,
+        );
+      } finally {
+        await target.stop();
+      }
+    }
+  }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
+  for (const [name, rows] of Object.entries(results)) {
+    const col = (i: number) => rows.map((x) => x[i] as number);
+    console.log(
+      `${name}: RSS after load median ${median(col(0)).toFixed(1)} MiB (${Math.min(...col(0)).toFixed(1)}–${Math.max(...col(0)).toFixed(1)}), heapTotal ${median(col(1)).toFixed(1)}, new space ${median(col(3)).toFixed(1)}, rest ${median(rows.map((x) => (x[0] as number) - (x[1] as number) - (x[4] as number))).toFixed(1)}`,
+    );
+  }
+} finally {
+  await Promise.all(upstreams.map((u) => u.stop()));
+  rmSync(dir, { recursive: true, force: true });
+}

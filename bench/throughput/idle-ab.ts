@@ -1,0 +1,74 @@
+// The slower seconds after an idle spell, as an interleaved A/B of two environments: both ports are
+// warmed with GETs, sit idle together, then each is loaded second by second (order rotated each round),
+// printing proxy CPU per GET for each of those seconds.
+//
+//   npx tsx bench/throughput/idle-ab.ts --rounds 3 --idle 45 --b-node '--min-semi-space-size=16'
+// (--a / --b: environment as 'K=V,K=V'; --a-node / --b-node: node flags, space-separated)
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { bundle, prepareFiles, startUpstreams } from './setup.js';
+import { undiciGenerator, wrkGenerator } from './load.js';
+import { cpuSeconds } from './procs.js';
+import { findTool } from './child-processes.js';
+import { startPeerscope } from './node-targets.js';
+import type { Target, UpstreamProcess } from './targets.js';
+
+const argv = process.argv.slice(2);
+const flag = (name: string, dflt: string) => {
+  const i = argv.indexOf(name);
+  return i >= 0 ? (argv[i + 1] as string) : dflt;
+};
+const rounds = Number(flag('--rounds', '3'));
+const idleSeconds = Number(flag('--idle', '45'));
+const slices = 5;
+const envOf = (spec: string) =>
+  Object.fromEntries(
+    spec
+      .split(',')
+      .filter(Boolean)
+      .map((kv) => {
+        const at = kv.indexOf('=');
+        return [kv.slice(0, at), kv.slice(at + 1)] as [string, string];
+      }),
+  );
+const variants = { A: envOf(flag('--a', '')), B: envOf(flag('--b', '')) };
+const nodeFlags = { A: flag('--a-node', '').split(' ').filter(Boolean), B: flag('--b-node', '').split(' ').filter(Boolean) };
+
+const dir = mkdtempSync(join(tmpdir(), 'peerscope-idle-'));
+const upstreams: UpstreamProcess[] = [];
+const targets: Partial<Record<'A' | 'B', Target>> = {};
+try {
+  const files = await prepareFiles(dir);
+  await bundle(files.buildDir);
+  const [old, neu] = await startUpstreams(files, 2, 100_000, upstreams);
+  const base = process.env;
+  for (const k of ['A', 'B'] as const) {
+    process.env = { ...base, ...variants[k] };
+    targets[k] = await startPeerscope(files, [old!, neu!], 'peerscope', nodeFlags[k]);
+    process.env = base;
+  }
+  const wrk = findTool('wrk');
+  const load = wrk ? wrkGenerator(wrk, files, join(dir, 'create.json')) : undiciGenerator(files, join(dir, 'create.json'));
+  for (let r = 0; r < rounds; r++) {
+    for (const k of ['A', 'B'] as const) await load.run(targets[k]!, 'get', { connections: 16, durationSeconds: 3 });
+    await sleep(idleSeconds * 1000);
+    for (const k of r % 2 === 0 ? (['A', 'B'] as const) : (['B', 'A'] as const)) {
+      const t = targets[k]!;
+      const perSecond: string[] = [];
+      for (let s = 0; s < slices; s++) {
+        const cpu0 = cpuSeconds(t.pids());
+        const res = await load.run(t, 'get', { connections: 16, durationSeconds: 1 });
+        perSecond.push((((cpuSeconds(t.pids()) - cpu0) * 1e6) / res.requests).toFixed(0));
+      }
+      console.log(
+        `round ${r + 1} ${k} ${JSON.stringify(variants[k])} ${nodeFlags[k].join(' ')}: µs CPU per GET in the seconds after ${idleSeconds} s idle: ${perSecond.join(' ')}`,
+      );
+    }
+  }
+} finally {
+  await Promise.all(Object.values(targets).map((t) => t.stop()));
+  await Promise.all(upstreams.map((u) => u.stop()));
+  rmSync(dir, { recursive: true, force: true });
+}
