@@ -2,107 +2,46 @@
 // v1.37-dev, two at v1.36-dev), the core and the control host in-process, the built renderer opened
 // with the per-launch token. Checks what an operator relies on and saves a screenshot of every screen
 // (light and dark) under test-results/.
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startControlServer, type ControlServer } from '../../proxy-core/src/control/server.js';
-import { createCoreService, type CoreService } from '../../proxy-core/src/control/service.js';
-import { createSimController, type SimController } from '../../proxy-core/src/control/sim-controller.js';
+import type { ControlServer } from '../../proxy-core/src/control/server.js';
+import type { CoreService } from '../../proxy-core/src/control/service.js';
+import type { SimController } from '../../proxy-core/src/control/sim-controller.js';
 import type { RoutingSnapshot } from '../../proxy-core/contract/index.js';
-import { createCore, type Core } from '../../proxy-core/src/core.js';
+import type { Core } from '../../proxy-core/src/core.js';
 import { gvrKey } from '../../proxy-core/src/discovery/types.js';
 import { impactReportOf } from '../../proxy-core/src/impact/of-core.js';
 import { loadRelease } from '../../proxy-core/src/releases/index.js';
-import { startSimCluster, type SimCluster } from '../../proxy-core/sim/index.js';
-import { legacyOperatorGvr, startTraffic, type TrafficHandle } from '../../proxy-core/sim/traffic/index.js';
-import { repoRoot } from '../fixtures.js';
+import type { SimCluster } from '../../proxy-core/sim/index.js';
+import { legacyOperatorGvr } from '../../proxy-core/sim/traffic/index.js';
+import { CHROMIUM, shootScreens, shots, startUiDemo, stopUiDemo, type UiDemo } from './ui-demo.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);
 if (!hasChromium) console.warn(`test/e2e/ui.test.ts: skipped, ${CHROMIUM} is missing (apt-get install chromium)`);
-
-const shots = join(repoRoot, 'test-results');
 
 describe.skipIf(!hasChromium)('the UI in Chromium', () => {
   let sim: SimCluster;
   let core: Core;
   let simController: SimController;
-  let traffic: TrafficHandle;
   let service: CoreService;
   let control: ControlServer;
   let browser: Browser;
   let page: Page;
   const problems: string[] = [];
+  const demo: UiDemo = { problems };
 
   beforeAll(async () => {
-    // Only the renderer (what scripts/build.mjs runs for it): rebuilding dist/cli.mjs here could race
-    // with other test files that run the CLI at the same time.
-    // NODE_ENV is 'test' under vitest, and vite would then bundle React's development build into
-    // dist/renderer — the build `npm start` serves afterwards. Build what users get.
-    execFileSync(
-      process.execPath,
-      [join(repoRoot, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'renderer/vite.config.ts', '--logLevel', 'warn'],
-      { cwd: repoRoot, stdio: 'pipe', env: { ...process.env, NODE_ENV: 'production' } },
-    );
-    mkdirSync(shots, { recursive: true });
-    const v136 = loadRelease('v1.36-dev');
-    const v137 = loadRelease('v1.37-dev');
-    sim = await startSimCluster({ releases: [v137, v136, v136] });
-    core = createCore({
-      servers: sim.servers.map((s) => ({
-        name: s.name,
-        url: s.info().url,
-        source: 'sim' as const,
-        ca: sim.ca!,
-        bearerToken: () => sim.token,
-      })),
-      listen: { port: 0 },
-      probeIntervalMs: 250,
-      ownIdentity: 'sim-admin',
-    });
-    const port = await core.start();
-    traffic = startTraffic({ targets: [port.url], rps: 15, releases: [v136, v137], seed: 7 });
-    simController = createSimController({
-      servers: sim.servers,
-      from: 'v1.36-dev',
-      to: v137,
-      traffic,
-      trafficRps: 15,
-      rollout: { drainSeconds: 0.5, downSeconds: 0.5 },
-    });
-    service = createCoreService(core, { sim: simController });
-    control = await startControlServer({ client: service, rendererDir: join(repoRoot, 'dist', 'renderer') });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    });
-    page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-    page.on('console', (m) => {
-      if (m.type() === 'error' || /Content Security Policy/i.test(m.text())) problems.push(`console ${m.type()}: ${m.text()}`);
-    });
-    page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
-    await page.goto(control.url);
+    await startUiDemo(demo);
+    ({ sim, core, simController, service, control, browser, page } = demo as Required<UiDemo>);
   }, 180_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await control?.close();
-    service?.close();
-    await traffic?.stop();
-    await simController?.close();
-    await core?.close(0);
-    await sim?.close();
+    await stopUiDemo(demo);
   });
 
-  const shoot = async (name: string) => {
-    await page.emulateMedia({ colorScheme: 'light' });
-    await page.screenshot({ path: join(shots, `ui-${name}.png`) });
-    await page.emulateMedia({ colorScheme: 'dark' });
-    await page.screenshot({ path: join(shots, `ui-${name}-dark.png`) });
-    await page.emulateMedia({ colorScheme: 'light' });
-  };
+  const shoot = (name: string) => shootScreens(page, name);
 
   it('takes the token out of the address bar', async () => {
     await page.getByRole('tab', { name: 'GVR matrix' }).waitFor();

@@ -3,34 +3,19 @@
 // coordination.k8s.io/v1beta1 (LeaseCandidates, off by default), kube-b not; both with their own
 // Mixed Version Proxy on. `peerscope serve --kubeconfig` pinned to kube-b, with the real kubectl.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OwnMvp } from '../../proxy-core/contract/index.js';
 import { KUBECTL } from '../kubectl/kubectl.js';
 import { kubeBinaries, skipKube } from './binaries.js';
-import { startControlPlane, type ControlPlane } from './control-plane.js';
+import type { ControlPlane } from './control-plane.js';
 import { aggregatedGvrs, compareDiscovery, DISCOVERY_ACCEPT } from './discovery-compare.js';
-import { kubectl, peerscope, startServe, type Serve } from './peerscope-cli.js';
+import { peerscope, startServe, type kubectl, type Serve } from './peerscope-cli.js';
 import { track, waitFor } from './processes.js';
 import { startRecorder } from './recorder.js';
-
-const GV = 'coordination.k8s.io/v1beta1';
-const RESOURCE = 'leasecandidates.v1beta1.coordination.k8s.io';
-const candidate = (name: string, label = 'one') => `apiVersion: ${GV}
-kind: LeaseCandidate
-metadata:
-  name: ${name}
-  namespace: default
-  labels: {step: "${label}"}
-spec:
-  leaseName: ${name}-lease
-  binaryVersion: "1.37.2"
-  emulationVersion: "1.37.0"
-  strategy: OldestEmulationVersion
-`;
+import { candidate, GV, RESOURCE, reroutedCount, startSkewBed } from './runtime-config-skew-bed.js';
 
 describe.skipIf(skipKube())('real kube-apiservers, runtime-config skew (one serves coordination.k8s.io/v1beta1)', () => {
   let cp: ControlPlane;
@@ -41,25 +26,7 @@ describe.skipIf(skipKube())('real kube-apiservers, runtime-config skew (one serv
   const release = kubeBinaries?.newer ?? '';
 
   beforeAll(async () => {
-    cp = await startControlPlane({
-      servers: [
-        { host: 'kube-a', release, runtimeConfig: `${GV}=true` },
-        { host: 'kube-b', release },
-      ],
-    });
-    names = await cp.leaseNames();
-    dir = mkdtempSync(join(tmpdir(), 'kube-skew-'));
-    serve = await startServe([
-      '--kubeconfig',
-      cp.kubeconfig('kube-b'),
-      '--policy',
-      `pin:${names.get('kube-b')}`,
-      '--server-metrics',
-      '1',
-      '--peer-refresh',
-      '2',
-    ]);
-    viaPort = kubectl({ server: serve.url }, join(dir, 'cache'));
+    ({ cp, names, dir, serve, viaPort } = await startSkewBed(release));
   });
   afterAll(async () => {
     await serve?.stop();
@@ -314,11 +281,3 @@ describe.skipIf(skipKube())('real kube-apiservers, runtime-config skew (one serv
     expect(viaKubectl.stderr).toMatch(/ServiceUnavailable|503|unavailable/i);
   });
 });
-
-function reroutedCount(metrics: string): number {
-  const m =
-    /apiserver_rerouted_request_total\{code="200",group="coordination.k8s.io",resource="leasecandidates",version="v1beta1"\} (\d+)/.exec(
-      metrics,
-    );
-  return m ? Number(m[1]) : 0;
-}
