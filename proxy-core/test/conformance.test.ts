@@ -1,6 +1,6 @@
 // The conformance cases C1–C48 (docs/mixed-version-proxy-rules.md) on real sockets: simulated
 // apiservers A, B, C, D with exactly the GVRs the cases give them, and the local port in front.
-// Cases decided by the pure decision alone are also in proxy-core/src/routing/conformance.test.ts.
+// Cases decided by the pure decision alone are also in proxy-core/src/routing/conformance-*.test.ts.
 import { connect } from 'node:net';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
