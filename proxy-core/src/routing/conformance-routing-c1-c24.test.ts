@@ -1,7 +1,7 @@
 // Conformance cases C1–C24 (docs/mixed-version-proxy-rules.md §7) as the pure routing core decides them:
 // local, rerouted and not-found resource requests, peers down, subresources, watches, non-resource paths;
 // plus the 404 and 503 messages, request classification and the uniform C36 split. Servers from
-// proxy-core/test/routing-conformance-fixtures.ts; sockets are covered by proxy-core/test/conformance.test.ts.
+// proxy-core/test/routing-conformance-fixtures.ts; sockets are covered by proxy-core/test/conformance-*.test.ts.
 import { describe, expect, it } from 'vitest';
 import { NOT_FOUND_MESSAGE } from '../util/status.js';
 import { decide, NO_ADDRESS_MESSAGE, PROXY_ERROR_PREFIX } from './decide.js';
