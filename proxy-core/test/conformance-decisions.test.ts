@@ -1,4 +1,4 @@
-// The conformance cases of the spec (§7) that the socket tests (conformance.test.ts) cannot set up
+// The conformance cases of the spec (§7) that the socket tests (conformance-a-and-b, -peers-down and -server-sets) cannot set up
 // with simulated servers, decided by the pure routing core: no address (C6), protobuf and v2beta1
 // discovery (C27, C29), conflicting verbs (C37), CRDs (C38, C39).
 import { describe, expect, it } from 'vitest';

@@ -4,7 +4,7 @@
 // stream); stalled headers become a 503 Status after the configured timeout; a reset mid-body cuts
 // the answer; garbage instead of HTTP is a 503 Status; and a client that never reads stalls the
 // apiserver within bounded bytes, then releases it when it leaves. The unit-level cases (TLS,
-// connect timeout, refused) are in src/upstream/forward.test.ts.
+// connect timeout, refused) are in src/upstream/forward-failures.test.ts.
 import { spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';

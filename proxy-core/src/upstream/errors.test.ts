@@ -1,5 +1,5 @@
 // The error table: each failure shape Node, OpenSSL and undici produce maps to exactly one code, and
-// the Status names the peer (spec P5). Real-socket versions of these failures are in forward.test.ts;
+// the Status names the peer (spec P5). Real-socket versions of these failures are in forward-failures.test.ts;
 // this table covers shapes a test cannot provoke on loopback (DNS, unreachable networks).
 import { describe, expect, it } from 'vitest';
 import { classifyUpstreamError, isConnectFailure, statusForUpstreamError, type UpstreamErrorCode, type UpstreamPhase } from './errors.js';
