@@ -18,7 +18,9 @@ import { repoRoot } from '../../test/fixtures.js';
 import { runConnection } from './fuzz/client.js';
 import { checkConnection, type OracleContext } from './fuzz/oracle.js';
 import { render, type Expectation, type Rendered } from './fuzz/render.js';
-import { connectionArb, SERVER_TOKEN, SERVERS, type RequestSpec } from './fuzz/requests.js';
+import { SERVER_TOKEN, SERVERS } from './fuzz/cluster.js';
+import type { RequestSpec } from './fuzz/request-spec.js';
+import { connectionArb } from './fuzz/requests.js';
 import { startFuzzUpstream, type FuzzUpstream, type UpstreamRecord } from './fuzz/upstream.js';
 
 const SEED = Number(process.env.PEERSCOPE_FUZZ_SEED ?? 20261123);

@@ -14,7 +14,7 @@
 import { createHash } from 'node:crypto';
 import type { ConnectionOutcome } from './client.js';
 import type { Rendered } from './render.js';
-import { CLIENT_TOKEN, SERVER_TOKEN } from './requests.js';
+import { CLIENT_TOKEN, SERVER_TOKEN } from './cluster.js';
 import { headerValue, headerValues, type ParsedResponse } from './response-parser.js';
 import { FUZZ_ID_HEADER, UPSTREAM_HEADER, type FuzzGvr, type UpstreamRecord } from './upstream.js';
 

@@ -1,7 +1,8 @@
 // Rendering a request spec into the bytes on the wire with a fresh id, and the model of what the
 // port must do with it (forward, refuse with which codes, answer itself, either).
 import { FUZZ_ID_HEADER, FUZZ_REPLY_HEADER } from './upstream.js';
-import { CLIENT_TOKEN, PORT_MAX_HEAD, type BodySpec, type BrowserMarks, type InvalidHeader, type RequestSpec } from './requests.js';
+import { CLIENT_TOKEN, PORT_MAX_HEAD } from './cluster.js';
+import type { BodySpec, BrowserMarks, InvalidHeader, RequestSpec } from './request-spec.js';
 
 export type Expectation =
   /** A well-formed request the port must forward to exactly one upstream, unchanged but for the documented edits. */
