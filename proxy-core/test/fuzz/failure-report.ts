@@ -1,7 +1,7 @@
 // How the oracle describes a failure: the request's first bytes, and one line per request of the
 // connection with what was sent and what came back.
 import type { ConnectionOutcome } from './client.js';
-import type { Rendered } from './render.js';
+import type { Rendered } from './rendered.js';
 import { headerValue } from './response-parser.js';
 import { UPSTREAM_HEADER } from './upstream.js';
 

@@ -7,7 +7,7 @@ import { CLIENT_TOKEN, SERVER_TOKEN } from './cluster.js';
 import { hopSet, IDENTITY, nodeView, recordView } from './header-views.js';
 import { gvrOfPath } from './kube-path.js';
 import type { OracleContext } from './oracle-context.js';
-import type { Rendered } from './render.js';
+import type { Rendered } from './rendered.js';
 import type { UpstreamRecord } from './upstream.js';
 
 /** What must hold for anything that reached an upstream, whatever the request looked like. */

@@ -18,7 +18,7 @@ import { isStatusOf, routeOf } from './answer-readers.js';
 import { describe, trace } from './failure-report.js';
 import { fidelityOf, securityOf } from './forward-checks.js';
 import type { OracleContext } from './oracle-context.js';
-import type { Rendered } from './render.js';
+import type { Rendered } from './rendered.js';
 import { headerValue, headerValues } from './response-parser.js';
 import { FUZZ_ID_HEADER, UPSTREAM_HEADER, type UpstreamRecord } from './upstream.js';
 
