@@ -16,9 +16,13 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../test/fixtures.js';
 import { runConnection } from './fuzz/client.js';
-import { checkConnection, type OracleContext } from './fuzz/oracle.js';
-import { render, type Expectation, type Rendered } from './fuzz/render.js';
-import { connectionArb, SERVER_TOKEN, SERVERS, type RequestSpec } from './fuzz/requests.js';
+import { checkConnection } from './fuzz/oracle.js';
+import type { OracleContext } from './fuzz/oracle-context.js';
+import { render } from './fuzz/render.js';
+import type { Expectation, Rendered } from './fuzz/rendered.js';
+import { SERVER_TOKEN, SERVERS } from './fuzz/cluster.js';
+import type { RequestSpec } from './fuzz/request-spec.js';
+import { connectionArb } from './fuzz/requests.js';
 import { startFuzzUpstream, type FuzzUpstream, type UpstreamRecord } from './fuzz/upstream.js';
 
 const SEED = Number(process.env.PEERSCOPE_FUZZ_SEED ?? 20261123);

@@ -2,7 +2,7 @@
 // to back (pipelined, sometimes split across several writes), its answers cut into responses by
 // the strict parser and handed to the request each answers, in order.
 import { connect } from 'node:net';
-import type { Rendered } from './render.js';
+import type { Rendered } from './rendered.js';
 import { headerValues, ResponseParser, ResponseSyntaxError, type ParsedResponse } from './response-parser.js';
 
 export interface Answer {

@@ -1,98 +1,12 @@
 // Rendering a request spec into the bytes on the wire with a fresh id, and the model of what the
 // port must do with it (forward, refuse with which codes, answer itself, either).
+import { browserRefuses, isDiscoveryRoot, LOOPBACK_OK } from './admission-rules.js';
+import { CLIENT_TOKEN, PORT_MAX_HEAD } from './cluster.js';
+import { goDecodePath } from './kube-path.js';
+import type { RequestSpec } from './request-spec.js';
+import type { Expectation, Rendered } from './rendered.js';
 import { FUZZ_ID_HEADER, FUZZ_REPLY_HEADER } from './upstream.js';
-import { CLIENT_TOKEN, PORT_MAX_HEAD, type BodySpec, type BrowserMarks, type InvalidHeader, type RequestSpec } from './requests.js';
-
-export type Expectation =
-  /** A well-formed request the port must forward to exactly one upstream, unchanged but for the documented edits. */
-  | 'forward'
-  /** The port itself must answer with a Status of one of `codes`, and forward nothing. */
-  | 'refuse'
-  /** The port answers itself (merged discovery, its own endpoints); nothing is forwarded. */
-  | 'own'
-  /** Either is acceptable (a parser leniency, or a forward and a refusal both correct); the security checks hold. */
-  | 'either';
-
-export interface Rendered {
-  readonly id: string;
-  readonly spec: RequestSpec;
-  readonly bytes: Buffer;
-  readonly method: string;
-  /** The request-target as sent (latin1). */
-  readonly target: string;
-  readonly head: boolean;
-  readonly upgrade: boolean;
-  /** Header lines as sent, in order. */
-  readonly headers: readonly (readonly [string, string])[];
-  /** The body an upstream must receive (de-chunked). */
-  readonly body: Buffer;
-  readonly expect: Expectation;
-  /** For 'refuse': the acceptable status codes. */
-  readonly codes: readonly number[];
-  /** The connection cannot carry another request after this one (close, error, upgrade, cut). */
-  readonly terminal: boolean;
-  /** Why the connection ends after this request (for the fuzz's own statistics). */
-  readonly terminalReason: string | undefined;
-  /** The port may wait for more bytes forever (short body): the client gives up after a moment. */
-  readonly mayHang: boolean;
-  /** More than one response may come back (extra bytes after the body are parsed as a new request). */
-  readonly mayAnswerTwice: boolean;
-  /** The decoded path (Go's URL.Path), undefined when it does not decode. */
-  readonly decodedPath: string | undefined;
-}
-
-const LOOPBACK_OK = (port: number) =>
-  new Set(['localhost', '127.0.0.1', '[::1]', `localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`]);
-
-/** Go's url.PathUnescape applied to a request path: %XX → byte; an invalid escape fails. Bytes as latin1. */
-export function goDecodePath(path: string): string | undefined {
-  if (!path.includes('%')) return path;
-  let out = '';
-  for (let i = 0; i < path.length; i++) {
-    const c = path[i] as string;
-    if (c !== '%') {
-      out += c;
-      continue;
-    }
-    const hex = path.slice(i + 1, i + 3);
-    if (!/^[0-9a-fA-F]{2}$/.test(hex)) return undefined;
-    out += String.fromCharCode(Number.parseInt(hex, 16));
-    i += 2;
-  }
-  return out;
-}
-
-function chunkedBytes(b: Extract<BodySpec, { kind: 'chunked' }>): Buffer {
-  const body = Buffer.from(b.body);
-  const cuts = [...new Set(b.cuts.map((c) => (body.length ? c % body.length : 0)))].filter((c) => c > 0).sort((x, y) => x - y);
-  const pieces: Buffer[] = [];
-  let last = 0;
-  for (const c of [...cuts, body.length]) {
-    if (c > last) {
-      const size = (c - last).toString(16);
-      pieces.push(
-        Buffer.from(`${b.upper ? size.toUpperCase() : size}${b.ext ? ';ext=1;q="x"' : ''}\r\n`, 'latin1'),
-        body.subarray(last, c),
-        Buffer.from('\r\n'),
-      );
-    }
-    last = c;
-  }
-  pieces.push(Buffer.from(`0\r\n${b.trailers ? 'X-Trailer: t\r\n' : ''}\r\n`, 'latin1'));
-  return Buffer.concat(pieces);
-}
-
-const INVALID_LINES: Record<InvalidHeader, string> = {
-  'name-space': 'X Bad: 1',
-  'name-nul': 'X-B\x00ad: 1',
-  'name-colon': ': no-name',
-  'value-nul': 'X-Bad: a\x00b',
-  'value-cr': 'X-Bad: a\rb',
-  'value-lf': 'X-Bad: a\nb',
-  'value-del': 'X-Bad: a\x7fb',
-  'obs-fold': 'X-Bad: one\r\n two',
-  'name-8bit': 'X-B\xe9d: 1',
-};
+import { chunkedBytes, INVALID_LINES } from './wire-pieces.js';
 
 export function render(spec: RequestSpec, id: string, port: number): Rendered {
   const method = spec.method.name;
@@ -331,20 +245,4 @@ export function render(spec: RequestSpec, id: string, port: number): Rendered {
     mayAnswerTwice,
     decodedPath: goDecodePath(path),
   };
-}
-
-export function browserRefuses(marks: BrowserMarks | undefined, host: string | undefined): boolean {
-  if (!marks) return false;
-  const origin = marks.origin;
-  if (
-    origin !== undefined &&
-    (origin.toLowerCase() === 'null' || host === undefined || origin.toLowerCase() !== `http://${host.toLowerCase()}`)
-  )
-    return true;
-  const site = marks.fetchSite?.toLowerCase();
-  return site === 'cross-site' || site === 'same-site';
-}
-
-function isDiscoveryRoot(path: string): boolean {
-  return path === '/apis' || path === '/apis/' || path === '/api' || path === '/api/';
 }
