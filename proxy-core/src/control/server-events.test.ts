@@ -6,6 +6,7 @@ import { type Core } from '../core.js';
 import { startControlServer, type ControlServer } from './server.js';
 import { createCoreService, type CoreService } from './service.js';
 import { call, startControlHost, type ControlHost } from '../../test/control-host.js';
+import { routingEvent } from '../../test/routing-event.js';
 
 describe('control host', () => {
   let core: Core;
@@ -71,25 +72,9 @@ describe('control host', () => {
     try {
       // Recorded synchronously: no batch window can close in between.
       for (let i = 0; i < 1_000; i++) {
-        core.telemetry.record({
-          at: Date.now(),
-          userAgent: 'test',
-          method: 'GET',
-          verb: 'list',
-          path: '/api/v1/pods',
-          group: '',
-          version: 'v1',
-          resource: 'pods',
-          subresource: '',
-          namespace: '',
-          handling: 'sim-1',
-          answeredBy: 'sim-1',
-          outcome: i % 10 === 0 ? 'rerouted' : 'local',
-          status: 200,
-          latencyMs: 1,
-          bytesIn: 0,
-          bytesOut: 0,
-        });
+        core.telemetry.record(
+          routingEvent({ at: Date.now(), userAgent: 'test', outcome: i % 10 === 0 ? 'rerouted' : 'local', bytesOut: 0 }),
+        );
       }
       const deadline = Date.now() + 10_000;
       while (!received.some((e) => e.type === 'routing') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));

@@ -8,6 +8,7 @@ import { type Core } from '../core.js';
 import { type SimCluster } from '../../sim/index.js';
 import { type ControlServer } from './server.js';
 import { rpcCall, startControlHost, type ControlHost } from '../../test/control-host.js';
+import { routingEvent } from '../../test/routing-event.js';
 
 describe('control host', () => {
   let sim: SimCluster;
@@ -54,25 +55,7 @@ describe('control host', () => {
     const big = {
       ...taken,
       events: Array.from({ length: 20_000 }, (_, i) => ({
-        ...(taken.events[0] ?? {
-          at: 1,
-          userAgent: 'kubectl/v1.32',
-          method: 'GET',
-          verb: 'list',
-          path: '/api/v1/pods',
-          group: '',
-          version: 'v1',
-          resource: 'pods',
-          subresource: '',
-          namespace: '',
-          handling: 'sim-1',
-          answeredBy: 'sim-1',
-          outcome: 'local' as const,
-          status: 200,
-          latencyMs: 1,
-          bytesIn: 0,
-          bytesOut: 1,
-        }),
+        ...(taken.events[0] ?? routingEvent()),
         seq: i + 1,
       })),
     };

@@ -6,6 +6,7 @@ import { routingSnapshotSchema, snapshotDiffSchema, snapshotReadResultSchema, ty
 import { InputError } from '../util/input-error.js';
 import { MAX_SNAPSHOT_BYTES, parseSnapshot, readSnapshotFile, readSnapshotText, serializeSnapshot, writeSnapshotFile } from './io.js';
 import { diffSnapshots, formatDiff } from './diff.js';
+import { routingEvent } from '../../test/routing-event.js';
 
 export function sampleSnapshot(overrides: Partial<RoutingSnapshot> = {}): RoutingSnapshot {
   return {
@@ -47,28 +48,7 @@ export function sampleSnapshot(overrides: Partial<RoutingSnapshot> = {}): Routin
       { outcome: 'rerouted', gvr: 'storagemigration.k8s.io/v1/storageversionmigrations', handling: 'sim-1', answeredBy: 'sim-2', count: 4 },
       { outcome: 'local', gvr: 'storagemigration.k8s.io/v1/storageversionmigrations', handling: 'sim-2', answeredBy: 'sim-2', count: 4 },
     ],
-    events: [
-      {
-        seq: 1,
-        at: 1,
-        userAgent: 'kubectl/v1.32',
-        method: 'GET',
-        verb: 'list',
-        path: '/api/v1/pods',
-        group: '',
-        version: 'v1',
-        resource: 'pods',
-        subresource: '',
-        namespace: '',
-        handling: 'sim-1',
-        answeredBy: 'sim-1',
-        outcome: 'local',
-        status: 200,
-        latencyMs: 1.2,
-        bytesIn: 0,
-        bytesOut: 300,
-      },
-    ],
+    events: [{ seq: 1, ...routingEvent({ latencyMs: 1.2, bytesOut: 300 }) }],
     ...overrides,
   };
 }
