@@ -1,7 +1,7 @@
 // What the resident memory of `peerscope serve` is made of after load, and an interleaved A/B of
 // environment settings for it (the same upstream and load as the throughput bench).
 //
-//   npx tsx bench/memory/main.ts [--rounds 5] [--seconds 6]
+//   npx tsx bench/memory/main.ts [--rounds 5] [--seconds 6] [--variants default,node-floor,bare-undici,malloc-fixed-thresholds]
 // Each round starts a fresh port per variant (variants in a rotated order), loads it with GET, LIST and
 // POST, waits 5 s, then reads RSS (/proc) and the port's own split (probe.mjs).
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -12,7 +12,7 @@ import { bundle, prepareFiles, startUpstreams } from '../throughput/setup.js';
 import { undiciGenerator, wrkGenerator, type Scenario } from '../throughput/load.js';
 import { rssMiB } from '../throughput/procs.js';
 import { findTool } from '../throughput/child-processes.js';
-import { startPeerscope } from '../throughput/node-targets.js';
+import { startBareUndici, startNodeFloor, startPeerscope } from '../throughput/node-targets.js';
 import type { UpstreamProcess } from '../throughput/targets.js';
 
 const argv = process.argv.slice(2);
@@ -24,10 +24,32 @@ const rounds = Number(flag('--rounds', '5'));
 const seconds = Number(flag('--seconds', '6'));
 const MiB = 1024 * 1024;
 
-const VARIANTS: Record<string, Record<string, string>> = {
-  default: {},
-  'malloc-fixed-thresholds': { MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_TRIM_THRESHOLD_: '131072', MALLOC_ARENA_MAX: '2' },
+/** What runs in a variant: which proxy, with which environment and node flags. */
+interface Variant {
+  readonly proxy: 'peerscope' | 'node-floor' | 'bare-undici';
+  readonly env?: Record<string, string>;
+  readonly nodeFlags?: readonly string[];
+}
+
+const ALL_VARIANTS: Record<string, Variant> = {
+  default: { proxy: 'peerscope' },
+  'malloc-fixed-thresholds': {
+    proxy: 'peerscope',
+    env: { MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_TRIM_THRESHOLD_: '131072', MALLOC_ARENA_MAX: '2' },
+  },
+  'node-floor': { proxy: 'node-floor' },
+  'bare-undici': { proxy: 'bare-undici' },
 };
+// `--variants default,node-floor` picks some; the default is the malloc A/B.
+const VARIANTS = Object.fromEntries(
+  flag('--variants', 'default,malloc-fixed-thresholds')
+    .split(',')
+    .map((name) => {
+      const v = ALL_VARIANTS[name];
+      if (!v) throw new Error(`unknown variant ${name}; known: ${Object.keys(ALL_VARIANTS).join(', ')}`);
+      return [name, v];
+    }),
+);
 
 const dir = mkdtempSync(join(tmpdir(), 'peerscope-memory-'));
 const upstreams: UpstreamProcess[] = [];
@@ -44,8 +66,15 @@ try {
     for (let k = 0; k < names.length; k++) {
       const name = names[(r + k) % names.length] as string;
       const probeFile = join(dir, `${name}.json`);
-      process.env = { ...base, ...VARIANTS[name], PEERSCOPE_MEMPROBE: probeFile };
-      const target = await startPeerscope(files, [old!, neu!], 'peerscope', ['--import', resolve('bench/memory/probe.mjs')]);
+      const variant = VARIANTS[name] as Variant;
+      process.env = { ...base, ...variant.env, PEERSCOPE_MEMPROBE: probeFile };
+      const flags = [...(variant.nodeFlags ?? []), '--import', resolve('bench/memory/probe.mjs')];
+      const target =
+        variant.proxy === 'peerscope'
+          ? await startPeerscope(files, [old!, neu!], 'peerscope', flags)
+          : variant.proxy === 'node-floor'
+            ? await startNodeFloor(files, neu!, flags)
+            : await startBareUndici(files, neu!, flags);
       process.env = base;
       try {
         for (const s of ['get', 'list', 'post'] as Scenario[]) await load.run(target, s, { connections: 16, durationSeconds: seconds / 3 });

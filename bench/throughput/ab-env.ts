@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bundle, prepareFiles, startUpstreams } from './setup.js';
 import { undiciGenerator, wrkGenerator, type Scenario } from './load.js';
-import { cpuSeconds } from './procs.js';
+import { cpuSeconds, syscallCounts } from './procs.js';
 import { findTool } from './child-processes.js';
 import { startPeerscope } from './node-targets.js';
 import type { Target, UpstreamProcess } from './targets.js';
@@ -27,7 +27,7 @@ const envOf = (spec: string) =>
     spec
       .split(',')
       .filter(Boolean)
-      .map((kv) => kv.split('=', 2) as [string, string]),
+      .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
   );
 const variants = { A: envOf(flag('--a', '')), B: envOf(flag('--b', '')) };
 
@@ -55,13 +55,18 @@ try {
     for (const k of r % 2 === 0 ? (['A', 'B'] as const) : (['B', 'A'] as const)) {
       const t = targets[k]!;
       const cpu0 = cpuSeconds(t.pids());
+      const io0 = syscallCounts(t.pids());
       const res = await load.run(t, scenario, { connections: 16, durationSeconds: seconds });
       const us = ((cpuSeconds(t.pids()) - cpu0) * 1e6) / res.requests;
+      const io1 = syscallCounts(t.pids());
       const rps = res.requests / (res.durationUs / 1e6);
       rows[k].rps.push(rps);
       rows[k].us.push(us);
       rows[k].p99.push(res.p99Us / 1000);
-      console.log(`round ${r + 1} ${k}: ${Math.round(rps)} req/s, ${us.toFixed(1)} µs CPU/req, p99 ${(res.p99Us / 1000).toFixed(2)} ms`);
+      const per = (n: number) => (n / res.requests).toFixed(2);
+      console.log(
+        `round ${r + 1} ${k}: ${Math.round(rps)} req/s, ${us.toFixed(1)} µs CPU/req, p99 ${(res.p99Us / 1000).toFixed(2)} ms, system calls per request: ${per(io1.reads - io0.reads)} reads, ${per(io1.writes - io0.writes)} writes`,
+      );
     }
   }
   const median = (xs: number[]) => {

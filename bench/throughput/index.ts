@@ -1,4 +1,4 @@
-// The side-by-side throughput bench (issue 9): Peerscope beside no proxy, kubectl proxy, nginx and
+// The side-by-side throughput bench: Peerscope beside no proxy, kubectl proxy, nginx and
 // a bare undici proxy, in front of the same HTTPS fake apiservers, driven by a load generator in its
 // own process, in interleaved rounds after a warm-up. See docs/performance.md for what it measures
 // and docs/decisions.md for why it is run this way.

@@ -50,8 +50,9 @@ export async function startBareUndici(files: Files, upstream: UpstreamProcess, n
 }
 
 /** floor-proxy.ts: what any Node proxy keeps of the gap (no node:http on the client side, no checks). */
-export async function startNodeFloor(files: Files, upstream: UpstreamProcess): Promise<Target> {
+export async function startNodeFloor(files: Files, upstream: UpstreamProcess, nodeFlags: readonly string[] = []): Promise<Target> {
   const { child, port } = await startServing(process.execPath, [
+    ...nodeFlags,
     join(files.buildDir, 'floor-proxy.mjs'),
     upstream.url,
     files.caFile,

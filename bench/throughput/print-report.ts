@@ -1,5 +1,5 @@
 // The printed throughput report: one table per scenario, the watch, memory, Peerscope's routing,
-// the ratios, the upstream check, and the targets of issue 9 with ok / MISS / skip.
+// the ratios, the upstream check, and the targets with ok / MISS / skip.
 import { cpus } from 'node:os';
 import type { Scenario } from './load.js';
 import type { Check, Report, ReportInput } from './report-types.js';
@@ -106,7 +106,7 @@ export function printReport(
   }
   for (const s of input.skipped) log(`skipped ${s.target}: ${s.reason}`);
 
-  log(`\ntargets (issue 9)${input.quick ? ' — quick mode, indicative only' : ''}`);
+  log(`\ntargets (judged on medians)${input.quick ? ' — quick mode, indicative only' : ''}`);
   for (const c of checks) {
     const status = c.ok === undefined ? 'skip' : c.ok ? 'ok  ' : 'MISS';
     const value = c.spread && c.spread.n > 1 ? fmtSpread(c.spread, 2) : fmt(c.value, 2);

@@ -55,3 +55,19 @@ export function processTree(pid: number): number[] {
   }
   return out;
 }
+
+/** Read and write system calls made so far by `pids` (/proc/PID/io syscr, syscw; writev counts as a write). */
+export function syscallCounts(pids: readonly number[]): { reads: number; writes: number } {
+  let reads = 0;
+  let writes = 0;
+  for (const pid of pids) {
+    try {
+      const io = readFileSync(`/proc/${pid}/io`, 'utf8');
+      reads += Number(/syscr:\s+(\d+)/.exec(io)?.[1] ?? 0);
+      writes += Number(/syscw:\s+(\d+)/.exec(io)?.[1] ?? 0);
+    } catch {
+      // gone, or not readable
+    }
+  }
+  return { reads, writes };
+}

@@ -1,7 +1,7 @@
 // Profiles one proxy under one scenario: the same upstream and load as the bench, the proxy started
 // with `node --cpu-prof` (and optionally `--trace-gc`), then the hottest functions by self time.
 //
-//   npx tsx bench/throughput/profile.ts [--target peerscope|peerscope-local|bare-undici] [--scenario get|list|post]
+//   npx tsx bench/throughput/profile.ts [--target peerscope|peerscope-local|bare-undici|node-floor] [--scenario get|list|post]
 //                                       [--seconds 10] [--connections 16] [--trace-gc] [--top 40]
 // The .cpuprofile is kept in bench/results/profiles/ (open it in Chrome DevTools or speedscope).
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { findTool } from './child-processes.js';
 import { undiciGenerator, wrkGenerator, type Scenario } from './load.js';
 import { cpuSeconds } from './procs.js';
-import { startBareUndici, startPeerscope } from './node-targets.js';
+import { startBareUndici, startNodeFloor, startPeerscope } from './node-targets.js';
 import { bundle, prepareFiles, startUpstreams } from './setup.js';
 import type { Target, UpstreamProcess } from './targets.js';
 
@@ -46,12 +46,14 @@ try {
   target =
     targetName === 'bare-undici'
       ? await startBareUndici(files, neu, flags)
-      : await startPeerscope(
-          files,
-          targetName === 'peerscope-local' ? [neu] : [old, neu],
-          targetName === 'peerscope-local' ? 'peerscope-local' : 'peerscope',
-          flags,
-        );
+      : targetName === 'node-floor'
+        ? await startNodeFloor(files, neu, flags)
+        : await startPeerscope(
+            files,
+            targetName === 'peerscope-local' ? [neu] : [old, neu],
+            targetName === 'peerscope-local' ? 'peerscope-local' : 'peerscope',
+            flags,
+          );
   const wrk = findTool('wrk');
   const load = wrk ? wrkGenerator(wrk, files, join(dir, 'create.json')) : undiciGenerator(files, join(dir, 'create.json'));
   await load.run(target, scenario, { connections, durationSeconds: 2 });

@@ -1,5 +1,5 @@
 // The shape of a throughput bench result: what was measured (runs, watches, memory), what the
-// report adds (summaries, ratios, the checks of issue 9). Shared by the bench, the report and its printer.
+// report adds (summaries, ratios, the checks). Shared by the bench, the report and its printer.
 import type { Scenario } from './load.js';
 import type { Spread } from './stats.js';
 import type { TargetName } from './targets.js';
