@@ -4,6 +4,7 @@ import { app, BrowserWindow, clipboard, dialog, ipcMain, Menu, protocol, session
 import { join } from 'node:path';
 import {
   createSwitchingClient,
+  fixHeapGrowth,
   kubeconfigContextNames,
   prepareClusterSession,
   readSnapshotFile,
@@ -22,6 +23,8 @@ const client = createSwitchingClient();
 // What the port refuses, from the app's command line; the same for every session the app runs.
 let filters: ReturnType<typeof portSettingsFromArgv>;
 try {
+  // The port runs in this process: the same garbage-collector setting as the CLI's.
+  fixHeapGrowth();
   filters = portSettingsFromArgv(process.argv);
 } catch (err) {
   process.stderr.write(`peerscope: ${(err as Error).message}\n`);

@@ -8,7 +8,16 @@ import { registerReportCommand } from './cli/report.js';
 import { registerServeCommand } from './cli/serve.js';
 import { registerSimCommand } from './cli/sim.js';
 import { registerSnapshotCommands } from './cli/snapshot.js';
+import { fixHeapGrowth } from './util/heap-growth.js';
 import { PEERSCOPE_VERSION } from './version.js';
+
+// Before any load: keeps the port's CPU per request from depending on the GC's luck (util/heap-growth.ts).
+try {
+  fixHeapGrowth();
+} catch (err) {
+  process.stderr.write(`peerscope: ${(err as Error).message}\n`);
+  process.exit(2);
+}
 
 const program = new Command('peerscope')
   .description('See and route every request of a Kubernetes control-plane upgrade across mixed-version apiservers.')

@@ -8,3 +8,4 @@ export { parseRouteHeader, ROUTE_HEADER } from './proxy/route-header.js';
 export { createCoreService, type CoreService } from './control/service.js';
 export * from './session/index.js';
 export { parseSnapshot, readSnapshotFile, serializeSnapshot, writeSnapshotFile } from './snapshot/index.js';
+export { fixHeapGrowth } from './util/heap-growth.js';
