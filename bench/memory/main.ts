@@ -3,7 +3,7 @@
 //
 //   npx tsx bench/memory/main.ts [--rounds 5] [--seconds 6] [--variants default,node-floor,bare-undici,malloc-fixed-thresholds]
 // Each round starts a fresh port per variant (variants in a rotated order), loads it with GET, LIST and
-// POST, waits 5 s, then reads RSS (/proc) and the port's own split (probe.mjs).
+// POST, then prints RSS (/proc) 0–20 s after the load and the split (probe.mjs) at --split-at seconds.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -23,6 +23,9 @@ const flag = (name: string, dflt: string) => {
 const rounds = Number(flag('--rounds', '5'));
 const seconds = Number(flag('--seconds', '6'));
 const MiB = 1024 * 1024;
+/** Seconds after the load at which RSS is printed, and the one the split (and the median) is read at. */
+const AFTER_LOAD_S = [0, 5, 10, 15, 20];
+const SPLIT_AT_S = Number(flag('--split-at', '5'));
 
 /** What runs in a variant: which proxy, with which environment and node flags. */
 interface Variant {
@@ -78,10 +81,28 @@ try {
       process.env = base;
       try {
         for (const s of ['get', 'list', 'post'] as Scenario[]) await load.run(target, s, { connections: 16, durationSeconds: seconds / 3 });
-        await sleep(5_000);
-        const rss = rssMiB(target.pids());
-        const m = JSON.parse(readFileSync(probeFile, 'utf8'));
-        const row = [rss, m.heapTotal / MiB, m.heapUsed / MiB, m.spaces.new_space / MiB, m.external / MiB, m.arrayBuffers / MiB];
+        // RSS over the seconds after the load (V8's memory reducer starts ~8 s after allocation slows);
+        // the split is read at SPLIT_AT_S, as the bench reads RSS after load.
+        const timeline: string[] = [];
+        let row: number[] = [];
+        for (let at = 0; at <= AFTER_LOAD_S[AFTER_LOAD_S.length - 1]!; at++) {
+          if (AFTER_LOAD_S.includes(at)) timeline.push(`${at} s: ${rssMiB(target.pids()).toFixed(1)}`);
+          if (at === SPLIT_AT_S) {
+            await sleep(600); // a probe sample taken after this second began
+            const m = JSON.parse(readFileSync(probeFile, 'utf8'));
+            row = [
+              rssMiB(target.pids()),
+              m.heapTotal / MiB,
+              m.heapUsed / MiB,
+              m.spaces.new_space / MiB,
+              m.external / MiB,
+              m.arrayBuffers / MiB,
+            ];
+            await sleep(400);
+          } else await sleep(1000);
+        }
+        const rss = row[0]!;
+        console.log(`round ${r + 1} ${name}: RSS after the load (MiB) at ${timeline.join(', ')}`);
         (results[name] ??= []).push(row);
         console.log(
           `round ${r + 1} ${name}: RSS ${rss.toFixed(1)} MiB; heapTotal ${row[1]!.toFixed(1)}, heapUsed ${row[2]!.toFixed(1)}, new space ${row[3]!.toFixed(1)}, external ${row[4]!.toFixed(1)} (ArrayBuffers ${row[5]!.toFixed(1)}); rest (code, stacks, malloc) ${(rss - row[1]! - row[4]!).toFixed(1)}`,

@@ -1,15 +1,15 @@
 // The slower seconds after an idle spell, as an interleaved A/B of two environments: both ports are
-// warmed with GETs, sit idle together, then each is loaded second by second (order rotated each round),
-// printing proxy CPU per GET for each of those seconds.
+// warmed with the scenario's requests (GET by default), sit idle together, then each is loaded second by second (order rotated each round),
+// printing proxy CPU per request for each of those seconds.
 //
-//   npx tsx bench/throughput/idle-ab.ts --rounds 3 --idle 45 --b-node '--min-semi-space-size=16'
+//   npx tsx bench/throughput/idle-ab.ts --rounds 3 --idle 45 [--scenario get|list|post] --b-node '--min-semi-space-size=16'
 // (--a / --b: environment as 'K=V,K=V'; --a-node / --b-node: node flags, space-separated)
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { bundle, prepareFiles, startUpstreams } from './setup.js';
-import { undiciGenerator, wrkGenerator } from './load.js';
+import { undiciGenerator, wrkGenerator, type Scenario } from './load.js';
 import { cpuSeconds } from './procs.js';
 import { findTool } from './child-processes.js';
 import { startPeerscope } from './node-targets.js';
@@ -23,6 +23,7 @@ const flag = (name: string, dflt: string) => {
 const rounds = Number(flag('--rounds', '3'));
 const idleSeconds = Number(flag('--idle', '45'));
 const slices = 5;
+const scenario = flag('--scenario', 'get') as Scenario;
 const envOf = (spec: string) =>
   Object.fromEntries(
     spec
@@ -52,18 +53,18 @@ try {
   const wrk = findTool('wrk');
   const load = wrk ? wrkGenerator(wrk, files, join(dir, 'create.json')) : undiciGenerator(files, join(dir, 'create.json'));
   for (let r = 0; r < rounds; r++) {
-    for (const k of ['A', 'B'] as const) await load.run(targets[k]!, 'get', { connections: 16, durationSeconds: 3 });
+    for (const k of ['A', 'B'] as const) await load.run(targets[k]!, scenario, { connections: 16, durationSeconds: 3 });
     await sleep(idleSeconds * 1000);
     for (const k of r % 2 === 0 ? (['A', 'B'] as const) : (['B', 'A'] as const)) {
       const t = targets[k]!;
       const perSecond: string[] = [];
       for (let s = 0; s < slices; s++) {
         const cpu0 = cpuSeconds(t.pids());
-        const res = await load.run(t, 'get', { connections: 16, durationSeconds: 1 });
+        const res = await load.run(t, scenario, { connections: 16, durationSeconds: 1 });
         perSecond.push((((cpuSeconds(t.pids()) - cpu0) * 1e6) / res.requests).toFixed(0));
       }
       console.log(
-        `round ${r + 1} ${k} ${JSON.stringify(variants[k])} ${nodeFlags[k].join(' ')}: µs CPU per GET in the seconds after ${idleSeconds} s idle: ${perSecond.join(' ')}`,
+        `round ${r + 1} ${k} ${JSON.stringify(variants[k])} ${nodeFlags[k].join(' ')}: µs CPU per ${scenario.toUpperCase()} in the seconds after ${idleSeconds} s idle: ${perSecond.join(' ')}`,
       );
     }
   }

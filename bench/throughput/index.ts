@@ -51,7 +51,13 @@ export async function runThroughput(options: ThroughputOptions): Promise<Report>
       try {
         await sanityCheck(t, files, bodies.object.length);
         targets.push(t);
-        infos.set(t.name, { name: t.name, idleRssMiB: idle.get(t.name), peakRssMiB: undefined, afterLoadRssMiB: undefined });
+        infos.set(t.name, {
+          name: t.name,
+          idleRssMiB: idle.get(t.name),
+          peakRssMiB: undefined,
+          endOfLoadRssMiB: undefined,
+          afterLoadRssMiB: undefined,
+        });
       } catch (err) {
         skipped.push({ target: t.name, reason: (err as Error).message });
         log(`skip  ${t.name}: ${(err as Error).message}`);
@@ -60,6 +66,8 @@ export async function runThroughput(options: ThroughputOptions): Promise<Report>
 
     const runs: Run[] = [];
     const watches: WatchRun[] = [];
+    /** When each proxy's last request of the last round ended. */
+    const lastLoadEnded = new Map<TargetName, number>();
     const measure = async (t: Target, scenario: Scenario, round: number, seconds: number): Promise<Run> => {
       const pids = t.pids();
       const cpu0 = cpuSeconds(pids);
@@ -122,6 +130,11 @@ export async function runThroughput(options: ThroughputOptions): Promise<Report>
         const pids = t.pids();
         const cpu0 = cpuSeconds(pids);
         const w = await timeWatch(t, files, p.watchEvents);
+        const info = infos.get(t.name);
+        if (info && !t.direct && round === p.rounds - 1) {
+          info.endOfLoadRssMiB = rssMiB(pids);
+          lastLoadEnded.set(t.name, Date.now());
+        }
         watches.push({
           target: t.name,
           round,
@@ -133,6 +146,10 @@ export async function runThroughput(options: ThroughputOptions): Promise<Report>
       }
       log(`round ${round + 1}/${p.rounds} done in ${((Date.now() - roundStarted) / 1000).toFixed(0)} s`);
     }
+    // What each proxy keeps once the burst is over, read as idle is: settled, at least
+    // idleSettleMs after its own last request (the memory reducer starts ~8 s after allocation stops).
+    const lastEnded = Math.max(0, ...lastLoadEnded.values());
+    await new Promise((r) => setTimeout(r, Math.max(0, lastEnded + p.idleSettleMs - Date.now())));
     for (const t of targets) {
       const info = infos.get(t.name);
       if (info && !t.direct) info.afterLoadRssMiB = rssMiB(t.pids());

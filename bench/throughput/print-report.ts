@@ -68,12 +68,16 @@ export function printReport(
     );
   }
 
-  log('\nmemory of the proxy process (MiB)');
-  log(`${pad('target', 36)}${pad('idle', 10)}${pad('peak', 10)}after load`);
+  log(
+    `\nmemory of the proxy process (MiB; idle and after load read ${(plan.idleSettleMs / 1000).toFixed(0)} s or more after the last request)`,
+  );
+  log(`${pad('target', 36)}${pad('idle', 10)}${pad('peak', 10)}${pad('end of load', 13)}after load (settled)`);
   for (const t of order) {
     const info = input.targets.find((x) => x.name === t);
     if (!info || t === 'direct') continue;
-    log(`${pad(TARGET_LABEL[t], 36)}${pad(fmt(info.idleRssMiB, 1), 10)}${pad(fmt(info.peakRssMiB, 1), 10)}${fmt(info.afterLoadRssMiB, 1)}`);
+    log(
+      `${pad(TARGET_LABEL[t], 36)}${pad(fmt(info.idleRssMiB, 1), 10)}${pad(fmt(info.peakRssMiB, 1), 10)}${pad(fmt(info.endOfLoadRssMiB, 1), 13)}${fmt(info.afterLoadRssMiB, 1)}`,
+    );
   }
 
   const o = input.peerscopeOutcomes;

@@ -1,14 +1,14 @@
 // Profiles one proxy under one scenario: the same upstream and load as the bench, the proxy started
 // with `node --cpu-prof` (and optionally `--trace-gc`), then the hottest functions by self time.
 //
-//   npx tsx bench/throughput/profile.ts [--target peerscope|peerscope-local|bare-undici|node-floor] [--scenario get|list|post]
+//   npx tsx bench/throughput/profile.ts [--target peerscope|peerscope-local|bare-undici|node-floor] [--scenario get|list|post|watch]
 //                                       [--seconds 10] [--connections 16] [--trace-gc] [--top 40]
 // The .cpuprofile is kept in bench/results/profiles/ (open it in Chrome DevTools or speedscope).
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { findTool } from './child-processes.js';
-import { undiciGenerator, wrkGenerator, type Scenario } from './load.js';
+import { timeWatch, undiciGenerator, wrkGenerator, type Scenario } from './load.js';
 import { cpuSeconds } from './procs.js';
 import { startBareUndici, startNodeFloor, startPeerscope } from './node-targets.js';
 import { bundle, prepareFiles, startUpstreams } from './setup.js';
@@ -20,7 +20,7 @@ const flag = (name: string, dflt: string) => {
   return i >= 0 ? (argv[i + 1] as string) : dflt;
 };
 const targetName = flag('--target', 'peerscope');
-const scenario = flag('--scenario', 'get') as Scenario;
+const scenario = flag('--scenario', 'get') as Scenario | 'watch';
 const seconds = Number(flag('--seconds', '10'));
 const connections = Number(flag('--connections', '16'));
 const top = Number(flag('--top', '40'));
@@ -54,15 +54,28 @@ try {
             targetName === 'peerscope-local' ? 'peerscope-local' : 'peerscope',
             flags,
           );
-  const wrk = findTool('wrk');
-  const load = wrk ? wrkGenerator(wrk, files, join(dir, 'create.json')) : undiciGenerator(files, join(dir, 'create.json'));
-  await load.run(target, scenario, { connections, durationSeconds: 2 });
-  const cpu0 = cpuSeconds(target.pids());
-  const r = await load.run(target, scenario, { connections, durationSeconds: seconds });
-  const cpu1 = cpuSeconds(target.pids());
-  console.log(
-    `${targetName} ${scenario}: ${Math.round(r.requests / (r.durationUs / 1e6))} req/s, p99 ${(r.p99Us / 1000).toFixed(2)} ms, ${Math.round(((cpu1 - cpu0) * 1e6) / r.requests)} µs CPU per request, ${r.statusErrors} error statuses`,
-  );
+  if (scenario === 'watch') {
+    // Watches of 100,000 events one after another for the measured seconds.
+    await timeWatch(target, files, 100_000);
+    const cpu0 = cpuSeconds(target.pids());
+    const times: number[] = [];
+    for (const until = Date.now() + seconds * 1000; Date.now() < until;) times.push((await timeWatch(target, files, 100_000)).ms);
+    const cpuMs = ((cpuSeconds(target.pids()) - cpu0) * 1000) / times.length;
+    times.sort((a, b) => a - b);
+    console.log(
+      `${targetName} watch: ${times.length} watches, median ${times[times.length >> 1]!.toFixed(0)} ms, ${cpuMs.toFixed(0)} ms CPU each`,
+    );
+  } else {
+    const wrk = findTool('wrk');
+    const load = wrk ? wrkGenerator(wrk, files, join(dir, 'create.json')) : undiciGenerator(files, join(dir, 'create.json'));
+    await load.run(target, scenario, { connections, durationSeconds: 2 });
+    const cpu0 = cpuSeconds(target.pids());
+    const r = await load.run(target, scenario, { connections, durationSeconds: seconds });
+    const cpu1 = cpuSeconds(target.pids());
+    console.log(
+      `${targetName} ${scenario}: ${Math.round(r.requests / (r.durationUs / 1e6))} req/s, p99 ${(r.p99Us / 1000).toFixed(2)} ms, ${Math.round(((cpu1 - cpu0) * 1e6) / r.requests)} µs CPU per request, ${r.statusErrors} error statuses`,
+    );
+  }
   await target.stop();
   target = undefined;
   const file = readdirSync(outDir).find((f) => f.endsWith('.cpuprofile') && !before.has(f));

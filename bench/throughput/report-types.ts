@@ -39,6 +39,9 @@ export interface TargetInfo {
   readonly name: TargetName;
   readonly idleRssMiB: number | undefined;
   peakRssMiB: number | undefined;
+  /** Right after its last request of the last round. */
+  endOfLoadRssMiB: number | undefined;
+  /** Settled: at least the idle settle time after its last request. */
   afterLoadRssMiB: number | undefined;
 }
 
@@ -50,6 +53,7 @@ export interface ReportInput {
     readonly warmupSeconds: number;
     readonly connections: number;
     readonly watchEvents: number;
+    readonly idleSettleMs: number;
   };
   readonly loadGenerator: string;
   readonly upstreamWorkers: number;
