@@ -34,6 +34,19 @@ interface ProfileNode {
   children?: number[];
 }
 
+/** Where a sampled function comes from: the proxy's own bundle, undici, node:http, the rest of Node, native. */
+function originOf(f: ProfileNode['callFrame']): string {
+  if (f.url.includes('node_modules/undici') || f.url.startsWith('wasm')) return 'undici (JavaScript and llhttp)';
+  if (f.url.startsWith('node:')) return /node:_http|node:http/.test(f.url) ? 'node:http' : 'Node (streams, events, timers, net, TLS)';
+  if (f.url.includes('/dist/') || f.url.includes('floor-proxy') || f.url.includes('bare-proxy')) return 'the proxy itself';
+  if (f.url === '') {
+    if (/^\(/.test(f.functionName)) return f.functionName; // (garbage collector), (program)
+    return /^write/.test(f.functionName) ? `native ${f.functionName} (a socket write)` : 'native, other';
+  }
+  return 'other';
+}
+
+let cost = { value: 0, unit: 'µs per request' };
 const dir = mkdtempSync(join(tmpdir(), 'peerscope-profile-'));
 const upstreams: UpstreamProcess[] = [];
 let target: Target | undefined;
@@ -61,6 +74,7 @@ try {
     const times: number[] = [];
     for (const until = Date.now() + seconds * 1000; Date.now() < until;) times.push((await timeWatch(target, files, 100_000)).ms);
     const cpuMs = ((cpuSeconds(target.pids()) - cpu0) * 1000) / times.length;
+    cost = { value: cpuMs, unit: 'ms per watch' };
     times.sort((a, b) => a - b);
     console.log(
       `${targetName} watch: ${times.length} watches, median ${times[times.length >> 1]!.toFixed(0)} ms, ${cpuMs.toFixed(0)} ms CPU each`,
@@ -72,6 +86,7 @@ try {
     const cpu0 = cpuSeconds(target.pids());
     const r = await load.run(target, scenario, { connections, durationSeconds: seconds });
     const cpu1 = cpuSeconds(target.pids());
+    cost = { value: ((cpu1 - cpu0) * 1e6) / r.requests, unit: 'µs per request' };
     console.log(
       `${targetName} ${scenario}: ${Math.round(r.requests / (r.durationUs / 1e6))} req/s, p99 ${(r.p99Us / 1000).toFixed(2)} ms, ${Math.round(((cpu1 - cpu0) * 1e6) / r.requests)} µs CPU per request, ${r.statusErrors} error statuses`,
     );
@@ -82,17 +97,25 @@ try {
   if (!file) throw new Error('no profile written');
   const profile = JSON.parse(readFileSync(join(outDir, file), 'utf8')) as { nodes: ProfileNode[] };
   const self = new Map<string, number>();
+  const byOrigin = new Map<string, number>();
   let total = 0;
+  let idle = 0;
   for (const n of profile.nodes) {
     const hits = n.hitCount ?? 0;
     total += hits;
     const f = n.callFrame;
     const key = `${f.functionName || '(anonymous)'} ${f.url.replace(/^.*\/(node_modules\/|dist\/|node:)/, '$1')}:${f.lineNumber + 1}`;
     self.set(key, (self.get(key) ?? 0) + hits);
+    if (f.functionName === '(idle)') idle += hits;
+    else byOrigin.set(originOf(f), (byOrigin.get(originOf(f)) ?? 0) + hits);
   }
   console.log(`profile: ${join(outDir, file)} (${total} samples); top ${top} by self time:`);
   for (const [k, v] of [...self].sort((a, b) => b[1] - a[1]).slice(0, top))
     console.log(`${((100 * v) / total).toFixed(1).padStart(5)} %  ${k}`);
+  // The busy samples by where the code comes from, scaled to the CPU measured per request (or watch).
+  console.log(`self time by origin, ${cost.unit} (busy samples scaled to the measured CPU):`);
+  for (const [k, v] of [...byOrigin].sort((a, b) => b[1] - a[1]))
+    console.log(`${((cost.value * v) / (total - idle)).toFixed(1).padStart(7)}  ${k}`);
 } finally {
   await target?.stop();
   await Promise.all(upstreams.map((u) => u.stop()));
