@@ -32,4 +32,17 @@ describe('peerscope --help', () => {
     expect(serve).toMatch(/\(default: 127\.0\.0\.1:8001\)/);
     expect(serve).toMatch(/--discovery <mode>.*\(default: peer-aggregated\)/);
   });
+
+  it('names the environment variable serve reads, and refuses a value it cannot use in one line with exit 2', async () => {
+    expect(await help('serve')).toMatch(/Environment:\s+PEERSCOPE_HEAP_GROWING_PERCENT .*\(default 300; 0 = V8's own heuristic\)/);
+    const bad = await run(process.execPath, ['bin/peerscope', 'serve', '--help'], {
+      cwd: repoRoot,
+      env: { ...process.env, PEERSCOPE_HEAP_GROWING_PERCENT: 'lots' },
+    }).then(
+      () => ({ code: 0, stderr: '' }),
+      (err: { code: number; stderr: string }) => err,
+    );
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toBe('peerscope: PEERSCOPE_HEAP_GROWING_PERCENT: "lots" is not a whole number from 0 to 1000\n');
+  });
 });

@@ -10,6 +10,7 @@ import { createCore, DEFAULT_SERVER_REFRESH_MS, type ServerRefresh } from '../co
 import { formatPolicy } from '../proxy/policy.js';
 import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_HEADERS_TIMEOUT_MS } from '../upstream/pool.js';
 import { proxyFor, redactProxy } from '../upstream/proxy-config.js';
+import { HEAP_GROWING_PERCENT } from '../util/heap-growth.js';
 import { addPortFilterOptions, portFilters, type PortFilterFlags } from './port-filters.js';
 import { startUiHost } from './ui.js';
 import { parseDiscoveryMode, parseListen, parseNameEqualsUrl, parsePolicyOption, parsePositiveInt, onShutdown } from './options.js';
@@ -90,6 +91,10 @@ export function registerServeCommand(program: Command): void {
       "give up waiting for an apiserver's response headers after this long: 503 PEERSCOPE_ERR_UPSTREAM_HEADERS_TIMEOUT (watches and follows send theirs at once); 0 = never",
       parseSeconds,
       DEFAULT_HEADERS_TIMEOUT_MS / 1000,
+    )
+    .addHelpText(
+      'after',
+      `\nEnvironment:\n  PEERSCOPE_HEAP_GROWING_PERCENT  how far V8 lets the old generation grow past what is live, in percent (default ${HEAP_GROWING_PERCENT}; 0 = V8's own heuristic)`,
     )
     .action(async (flags: ServeFlags) => {
       let servers: ServerConfig[];
