@@ -107,6 +107,13 @@ export class Relay implements Dispatcher.DispatchHandler {
     opts.shutdown?.addEventListener('abort', this.onShutdown, { once: true });
   }
 
+  /** The client went away while its request body was still being read: nothing was sent upstream. */
+  clientLeftBeforeSending(): void {
+    this.clientGone = true;
+    this.res.destroy();
+    this.finish(CLIENT_ABORTED);
+  }
+
   onConnect(abort: (err?: Error) => void): void {
     this.abort = abort;
     // The client left, or the port began shutting down, while the request waited for a connection.
