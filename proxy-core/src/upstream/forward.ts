@@ -1,5 +1,6 @@
-// Forwards one request to one apiserver and streams the answer back: bodies are streamed both ways,
-// never buffered; watch and log streams flush as they arrive; back-pressure reaches the upstream; a
+// Forwards one request to one apiserver and streams the answer back: answers and long or chunked request
+// bodies are streamed (a request body of known length up to 64 KiB is read whole first, to go out with its
+// head); watch and log streams flush as they arrive; back-pressure reaches the upstream; a
 // client that goes away aborts the upstream request. Nothing is retried here: a 503 stays visible.
 // This file builds and dispatches the request; relay.ts carries the answer to the client.
 import type { IncomingMessage, ServerResponse } from 'node:http';
