@@ -14,6 +14,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../test/fixtures.js';
 import { createCore, type Core } from '../src/core.js';
 
+/** Waits until `ok()` holds (5 s at most). */
+async function within(ok: () => boolean): Promise<void> {
+  for (const until = Date.now() + 5_000; !ok();) {
+    if (Date.now() > until) throw new Error('the condition did not hold within 5 s');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
 const APIS = JSON.stringify({ apiVersion: 'apidiscovery.k8s.io/v2', kind: 'APIGroupDiscoveryList', metadata: {}, items: [] });
 const API = JSON.stringify({
   apiVersion: 'apidiscovery.k8s.io/v2',
@@ -52,6 +60,7 @@ async function startFaulty(): Promise<Faulty> {
       return;
     }
     if (mode === 'stall') return; // never a byte
+    if (mode === 'watch-open') return void res.writeHead(200, { 'content-type': 'application/json' }).write(EVENT(1));
     if (mode === 'reset-mid-body') {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100000' });
       res.write('{"kind":"ConfigMapList","items":[');
@@ -117,6 +126,19 @@ describe('upstream faults through the port', () => {
 
   it('a watch the apiserver cuts is cut for the client too: the reflector resumes rather than trust a partial stream', async () => {
     expect(await readWatch('watch-cut')).toMatchObject({ events: 3, ending: 'cut' });
+  });
+
+  it('a client that leaves a watch is not counted as a failure of the apiserver; a cut answer is', async () => {
+    const failures = () => core.telemetry.errorSeries('f').reduce((n, b) => n + b.count, 0);
+    const before = failures();
+    const res = await request(`${url}/api/v1/namespaces/d/configmaps?watch=true&fault=watch-open`);
+    const reader = res.body[Symbol.asyncIterator]();
+    await reader.next(); // the first event has come through
+    res.body.destroy();
+    await within(() => core.telemetry.recent().some((e) => e.path.endsWith('/configmaps') && /went away/.test(e.error ?? '')));
+    expect(failures()).toBe(before);
+    expect(await readWatch('watch-cut')).toMatchObject({ ending: 'cut' });
+    await within(() => failures() === before + 1);
   });
 
   it('stalled response headers become a 503 Status after the configured timeout', async () => {

@@ -54,7 +54,8 @@ async function act(x: Exchange, ctx: ProxyContext, firstAttempt: boolean): Promi
   x.answeredBy = result.error && !result.headersSent ? null : target;
   if (!result.error) return ANSWERED;
   x.error = result.error.message;
-  ctx.telemetry.serverFailed(target);
+  // A client that went away is not the apiserver's failure (a kubectl watch ended with Ctrl-C).
+  if (result.error.code !== 'PEERSCOPE_ERR_CLIENT_ABORTED') ctx.telemetry.serverFailed(target);
   const refused = isConnectFailure(result.error);
   if (refused) ctx.peers.reportUnreachable(target, result.error.message);
   if (result.headersSent) return ANSWERED;

@@ -31,7 +31,8 @@ export const tunnelUpgrade: Step = {
     x.answeredBy = result.error && result.status >= 500 ? null : d.target;
     if (result.error) {
       x.error = result.error.message;
-      ctx.telemetry.serverFailed(d.target);
+      // A client that closed its shell is not the apiserver's failure.
+      if (result.error.code !== 'PEERSCOPE_ERR_CLIENT_ABORTED') ctx.telemetry.serverFailed(d.target);
       if (result.status === 503) x.outcome = 'unavailable';
     }
     return ANSWERED;
