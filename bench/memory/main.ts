@@ -9,17 +9,12 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { bundle, prepareFiles, startUpstreams } from '../throughput/setup.js';
-import { undiciGenerator, wrkGenerator, type Scenario } from '../throughput/load.js';
+import { loadGenerator, type Scenario } from '../throughput/load.js';
+import { flag } from '../throughput/args.js';
 import { rssMiB } from '../throughput/procs.js';
-import { findTool } from '../throughput/child-processes.js';
 import { startBareUndici, startNodeFloor, startPeerscope } from '../throughput/node-targets.js';
 import type { UpstreamProcess } from '../throughput/targets.js';
 
-const argv = process.argv.slice(2);
-const flag = (name: string, dflt: string) => {
-  const i = argv.indexOf(name);
-  return i >= 0 ? (argv[i + 1] as string) : dflt;
-};
 const rounds = Number(flag('--rounds', '5'));
 const seconds = Number(flag('--seconds', '6'));
 const MiB = 1024 * 1024;
@@ -61,24 +56,21 @@ try {
   const files = await prepareFiles(dir);
   await bundle(files.buildDir);
   const [old, neu] = await startUpstreams(files, 2, 100_000, upstreams);
-  const wrk = findTool('wrk');
-  const load = wrk ? wrkGenerator(wrk, files, join(dir, 'create.json')) : undiciGenerator(files, join(dir, 'create.json'));
+  const load = loadGenerator(files, join(dir, 'create.json'));
   const names = Object.keys(VARIANTS);
-  const base = { ...process.env };
   for (let r = 0; r < rounds; r++) {
     for (let k = 0; k < names.length; k++) {
       const name = names[(r + k) % names.length] as string;
       const probeFile = join(dir, `${name}.json`);
       const variant = VARIANTS[name] as Variant;
-      process.env = { ...base, ...variant.env, PEERSCOPE_MEMPROBE: probeFile };
+      const env = { ...variant.env, PEERSCOPE_MEMPROBE: probeFile };
       const flags = [...(variant.nodeFlags ?? []), '--import', resolve('bench/memory/probe.mjs')];
       const target =
         variant.proxy === 'peerscope'
-          ? await startPeerscope(files, [old!, neu!], 'peerscope', flags)
+          ? await startPeerscope(files, [old!, neu!], 'peerscope', flags, env)
           : variant.proxy === 'node-floor'
-            ? await startNodeFloor(files, neu!, flags)
-            : await startBareUndici(files, neu!, flags);
-      process.env = base;
+            ? await startNodeFloor(files, neu!, flags, env)
+            : await startBareUndici(files, neu!, flags, env);
       try {
         for (const s of ['get', 'list', 'post'] as Scenario[]) await load.run(target, s, { connections: 16, durationSeconds: seconds / 3 });
         // RSS over the seconds after the load (V8's memory reducer starts ~8 s after allocation slows);

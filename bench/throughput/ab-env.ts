@@ -8,28 +8,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bundle, prepareFiles, startUpstreams } from './setup.js';
-import { undiciGenerator, wrkGenerator, type Scenario } from './load.js';
+import { loadGenerator, type Scenario } from './load.js';
+import { envSpec, flag } from './args.js';
 import { cpuSeconds, syscallCounts } from './procs.js';
-import { findTool } from './child-processes.js';
 import { startPeerscope } from './node-targets.js';
 import type { Target, UpstreamProcess } from './targets.js';
 
-const argv = process.argv.slice(2);
-const flag = (name: string, dflt: string) => {
-  const i = argv.indexOf(name);
-  return i >= 0 ? (argv[i + 1] as string) : dflt;
-};
 const scenario = flag('--scenario', 'list') as Scenario;
 const rounds = Number(flag('--rounds', '6'));
 const seconds = Number(flag('--seconds', '3'));
-const envOf = (spec: string) =>
-  Object.fromEntries(
-    spec
-      .split(',')
-      .filter(Boolean)
-      .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
-  );
-const variants = { A: envOf(flag('--a', '')), B: envOf(flag('--b', '')) };
+const variants = { A: envSpec(flag('--a', '')), B: envSpec(flag('--b', '')) };
 
 const dir = mkdtempSync(join(tmpdir(), 'peerscope-ab-'));
 const upstreams: UpstreamProcess[] = [];
@@ -42,14 +30,8 @@ try {
   const files = await prepareFiles(dir);
   await bundle(files.buildDir);
   const [old, neu] = await startUpstreams(files, 2, 100_000, upstreams);
-  const base = process.env;
-  for (const k of ['A', 'B'] as const) {
-    process.env = { ...base, ...variants[k] };
-    targets[k] = await startPeerscope(files, [old!, neu!], 'peerscope');
-    process.env = base;
-  }
-  const wrk = findTool('wrk');
-  const load = wrk ? wrkGenerator(wrk, files, join(dir, 'create.json')) : undiciGenerator(files, join(dir, 'create.json'));
+  for (const k of ['A', 'B'] as const) targets[k] = await startPeerscope(files, [old!, neu!], 'peerscope', [], variants[k]);
+  const load = loadGenerator(files, join(dir, 'create.json'));
   for (const k of ['A', 'B'] as const) await load.run(targets[k]!, scenario, { connections: 16, durationSeconds: 2 });
   for (let r = 0; r < rounds; r++) {
     for (const k of r % 2 === 0 ? (['A', 'B'] as const) : (['B', 'A'] as const)) {

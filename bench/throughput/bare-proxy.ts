@@ -1,33 +1,11 @@
-// The Node floor: a reverse proxy with no routing, no discovery and no telemetry — node:http in
+// A bare undici proxy: a reverse proxy with no routing, no discovery and no telemetry — node:http in
 // front of one undici Pool, hop-by-hop headers dropped, bodies streamed both ways. What Peerscope
 // would cost if routing, discovery and telemetry were free.
 //
 // `node bare-proxy.mjs UPSTREAM_URL CA_FILE TOKEN`; prints `Starting to serve on 127.0.0.1:PORT`.
-import { readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Pool } from 'undici';
-
-const [upstream, caFile, token] = process.argv.slice(2) as [string, string, string];
-const pool = new Pool(upstream, {
-  connections: 64,
-  bodyTimeout: 0,
-  keepAliveTimeout: 30_000,
-  connect: { ca: readFileSync(caFile, 'utf8') },
-});
-const HOP = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-authenticate',
-  'proxy-authorization',
-  'proxy-connection',
-  'te',
-  'trailer',
-  'transfer-encoding',
-  'upgrade',
-  'host',
-]);
-const bearer = `Bearer ${token}`;
+import { bearer, HOP, pool } from './yardstick-upstream.js';
 
 function endToEnd(headers: IncomingHttpHeaders | Record<string, string | string[] | undefined>): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};

@@ -7,31 +7,11 @@
 // budget, this says how much of the gap any Node proxy would keep.
 //
 // `node floor-proxy.mjs UPSTREAM_URL CA_FILE TOKEN`; prints `Starting to serve on 127.0.0.1:PORT`.
-import { readFileSync } from 'node:fs';
 import { STATUS_CODES } from 'node:http';
 import { createServer, type AddressInfo, type Socket } from 'node:net';
-import { Pool, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { bearer, HOP, pool } from './yardstick-upstream.js';
 
-const [upstream, caFile, token] = process.argv.slice(2) as [string, string, string];
-const pool = new Pool(upstream, {
-  connections: 64,
-  bodyTimeout: 0,
-  keepAliveTimeout: 30_000,
-  connect: { ca: readFileSync(caFile, 'utf8') },
-});
-const HOP = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-authenticate',
-  'proxy-authorization',
-  'proxy-connection',
-  'te',
-  'trailer',
-  'transfer-encoding',
-  'upgrade',
-  'host',
-]);
-const bearer = `Bearer ${token}`;
 const HEAD_END = Buffer.from('\r\n\r\n');
 const MAX_HEAD = 64 * 1024;
 

@@ -9,32 +9,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { bundle, prepareFiles, startUpstreams } from './setup.js';
-import { undiciGenerator, wrkGenerator, type Scenario } from './load.js';
+import { loadGenerator, type Scenario } from './load.js';
+import { envSpec, flag } from './args.js';
 import { cpuSeconds } from './procs.js';
-import { findTool } from './child-processes.js';
 import { startPeerscope } from './node-targets.js';
 import type { Target, UpstreamProcess } from './targets.js';
 
-const argv = process.argv.slice(2);
-const flag = (name: string, dflt: string) => {
-  const i = argv.indexOf(name);
-  return i >= 0 ? (argv[i + 1] as string) : dflt;
-};
 const rounds = Number(flag('--rounds', '3'));
 const idleSeconds = Number(flag('--idle', '45'));
 const slices = 5;
 const scenario = flag('--scenario', 'get') as Scenario;
-const envOf = (spec: string) =>
-  Object.fromEntries(
-    spec
-      .split(',')
-      .filter(Boolean)
-      .map((kv) => {
-        const at = kv.indexOf('=');
-        return [kv.slice(0, at), kv.slice(at + 1)] as [string, string];
-      }),
-  );
-const variants = { A: envOf(flag('--a', '')), B: envOf(flag('--b', '')) };
+const variants = { A: envSpec(flag('--a', '')), B: envSpec(flag('--b', '')) };
 const nodeFlags = { A: flag('--a-node', '').split(' ').filter(Boolean), B: flag('--b-node', '').split(' ').filter(Boolean) };
 
 const dir = mkdtempSync(join(tmpdir(), 'peerscope-idle-'));
@@ -44,14 +29,8 @@ try {
   const files = await prepareFiles(dir);
   await bundle(files.buildDir);
   const [old, neu] = await startUpstreams(files, 2, 100_000, upstreams);
-  const base = process.env;
-  for (const k of ['A', 'B'] as const) {
-    process.env = { ...base, ...variants[k] };
-    targets[k] = await startPeerscope(files, [old!, neu!], 'peerscope', nodeFlags[k]);
-    process.env = base;
-  }
-  const wrk = findTool('wrk');
-  const load = wrk ? wrkGenerator(wrk, files, join(dir, 'create.json')) : undiciGenerator(files, join(dir, 'create.json'));
+  for (const k of ['A', 'B'] as const) targets[k] = await startPeerscope(files, [old!, neu!], 'peerscope', nodeFlags[k], variants[k]);
+  const load = loadGenerator(files, join(dir, 'create.json'));
   for (let r = 0; r < rounds; r++) {
     for (const k of ['A', 'B'] as const) await load.run(targets[k]!, scenario, { connections: 16, durationSeconds: 3 });
     await sleep(idleSeconds * 1000);

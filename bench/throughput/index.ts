@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findTool } from './child-processes.js';
 import { launchTargets } from './launch-targets.js';
-import { timeWatch, undiciGenerator, wrkGenerator, type LoadGenerator, type LoadResult, type Scenario } from './load.js';
+import { loadGenerator, timeWatch, type LoadGenerator, type LoadResult, type Scenario } from './load.js';
 import { buildBodies } from './objects.js';
 import { plan, SCENARIOS, type ThroughputOptions } from './plan.js';
 import { metricsOutcomes, sanityCheck } from './probes.js';
@@ -39,9 +39,9 @@ export async function runThroughput(options: ThroughputOptions): Promise<Report>
     const bodies = buildBodies();
     const [old, neu] = await startUpstreams(files, p.upstreamWorkers, p.watchEvents, upstreams);
 
-    const wrk = findTool('wrk');
-    const load: LoadGenerator = wrk ? wrkGenerator(wrk, files, join(dir, 'create.json')) : undiciGenerator(files, join(dir, 'create.json'));
-    if (!wrk) log('note: wrk not found on PATH: load comes from the undici load child (slower; ratios still compare like with like)');
+    const load: LoadGenerator = loadGenerator(files, join(dir, 'create.json'));
+    if (!findTool('wrk'))
+      log('note: wrk not found on PATH: load comes from the undici load child (slower; ratios still compare like with like)');
 
     await launchTargets(files, [old, neu], options.only, launched, skipped, log);
     // Idle: started, discovery read, no request served yet.

@@ -8,6 +8,7 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { findTool } from './child-processes.js';
 import { PATHS } from './objects.js';
 import type { Files, Target } from './targets.js';
 
@@ -83,6 +84,12 @@ export interface LoadGenerator {
   /** What prints in the report: "wrk 4.1.0 (…)" or "undici load child". */
   readonly description: string;
   run(target: Target, scenario: Scenario, options: LoadOptions): Promise<LoadResult>;
+}
+
+/** wrk when it is on PATH, otherwise the undici load child; `bodyFile` is where the POST body is written. */
+export function loadGenerator(files: Files, bodyFile: string): LoadGenerator {
+  const wrk = findTool('wrk');
+  return wrk ? wrkGenerator(wrk, files, bodyFile) : undiciGenerator(files, bodyFile);
 }
 
 export function wrkGenerator(wrk: string, files: Files, bodyFile: string): LoadGenerator {

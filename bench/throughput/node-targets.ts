@@ -13,6 +13,7 @@ export async function startPeerscope(
   servers: readonly UpstreamProcess[],
   name: 'peerscope' | 'peerscope-local',
   nodeFlags: readonly string[] = [],
+  env: Env = {},
 ): Promise<Target> {
   const args = [
     ...nodeFlags,
@@ -28,41 +29,40 @@ export async function startPeerscope(
     '--policy',
     'round-robin',
   ];
-  const { child, port } = await startServing(process.execPath, args);
+  const { child, port } = await startServing(process.execPath, args, { ...process.env, ...env });
   return { name, url: `http://127.0.0.1:${port}`, direct: false, pids: () => [child.pid as number], stop: () => stopChild(child) };
 }
 
-export async function startBareUndici(files: Files, upstream: UpstreamProcess, nodeFlags: readonly string[] = []): Promise<Target> {
-  const { child, port } = await startServing(process.execPath, [
-    ...nodeFlags,
-    join(files.buildDir, 'bare-proxy.mjs'),
-    upstream.url,
-    files.caFile,
-    files.token,
-  ]);
-  return {
-    name: 'bare-undici',
-    url: `http://127.0.0.1:${port}`,
-    direct: false,
-    pids: () => [child.pid as number],
-    stop: () => stopChild(child),
-  };
+/** bare-proxy.ts: node:http and undici's request() + pipe(), no routing. */
+export function startBareUndici(
+  files: Files,
+  upstream: UpstreamProcess,
+  nodeFlags: readonly string[] = [],
+  env: Env = {},
+): Promise<Target> {
+  return startYardstick('bare-undici', 'bare-proxy.mjs', files, upstream, nodeFlags, env);
 }
 
 /** floor-proxy.ts: what any Node proxy keeps of the gap (no node:http on the client side, no checks). */
-export async function startNodeFloor(files: Files, upstream: UpstreamProcess, nodeFlags: readonly string[] = []): Promise<Target> {
-  const { child, port } = await startServing(process.execPath, [
-    ...nodeFlags,
-    join(files.buildDir, 'floor-proxy.mjs'),
-    upstream.url,
-    files.caFile,
-    files.token,
-  ]);
-  return {
-    name: 'node-floor',
-    url: `http://127.0.0.1:${port}`,
-    direct: false,
-    pids: () => [child.pid as number],
-    stop: () => stopChild(child),
-  };
+export function startNodeFloor(files: Files, upstream: UpstreamProcess, nodeFlags: readonly string[] = [], env: Env = {}): Promise<Target> {
+  return startYardstick('node-floor', 'floor-proxy.mjs', files, upstream, nodeFlags, env);
+}
+
+type Env = Readonly<Record<string, string>>;
+
+/** One of the yardstick proxies bundled into the build directory, in front of one upstream. */
+async function startYardstick(
+  name: 'bare-undici' | 'node-floor',
+  bundleFile: string,
+  files: Files,
+  upstream: UpstreamProcess,
+  nodeFlags: readonly string[],
+  env: Env,
+): Promise<Target> {
+  const { child, port } = await startServing(
+    process.execPath,
+    [...nodeFlags, join(files.buildDir, bundleFile), upstream.url, files.caFile, files.token],
+    { ...process.env, ...env },
+  );
+  return { name, url: `http://127.0.0.1:${port}`, direct: false, pids: () => [child.pid as number], stop: () => stopChild(child) };
 }

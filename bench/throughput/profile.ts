@@ -7,18 +7,13 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { findTool } from './child-processes.js';
-import { timeWatch, undiciGenerator, wrkGenerator, type Scenario } from './load.js';
+import { loadGenerator, timeWatch, type Scenario } from './load.js';
+import { flag } from './args.js';
 import { cpuSeconds } from './procs.js';
 import { startBareUndici, startNodeFloor, startPeerscope } from './node-targets.js';
 import { bundle, prepareFiles, startUpstreams } from './setup.js';
 import type { Target, UpstreamProcess } from './targets.js';
 
-const argv = process.argv.slice(2);
-const flag = (name: string, dflt: string) => {
-  const i = argv.indexOf(name);
-  return i >= 0 ? (argv[i + 1] as string) : dflt;
-};
 const targetName = flag('--target', 'peerscope');
 const scenario = flag('--scenario', 'get') as Scenario | 'watch';
 const seconds = Number(flag('--seconds', '10'));
@@ -54,7 +49,7 @@ try {
   const files = await prepareFiles(dir);
   await bundle(files.buildDir);
   const [old, neu] = await startUpstreams(files, 2, 100_000, upstreams);
-  const flags = ['--cpu-prof', '--cpu-prof-dir', outDir, ...(argv.includes('--trace-gc') ? ['--trace-gc'] : [])];
+  const flags = ['--cpu-prof', '--cpu-prof-dir', outDir, ...(process.argv.includes('--trace-gc') ? ['--trace-gc'] : [])];
   const before = new Set(readdirSync(outDir));
   target =
     targetName === 'bare-undici'
@@ -80,8 +75,7 @@ try {
       `${targetName} watch: ${times.length} watches, median ${times[times.length >> 1]!.toFixed(0)} ms, ${cpuMs.toFixed(0)} ms CPU each`,
     );
   } else {
-    const wrk = findTool('wrk');
-    const load = wrk ? wrkGenerator(wrk, files, join(dir, 'create.json')) : undiciGenerator(files, join(dir, 'create.json'));
+    const load = loadGenerator(files, join(dir, 'create.json'));
     await load.run(target, scenario, { connections, durationSeconds: 2 });
     const cpu0 = cpuSeconds(target.pids());
     const r = await load.run(target, scenario, { connections, durationSeconds: seconds });

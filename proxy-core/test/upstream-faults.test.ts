@@ -13,14 +13,7 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../test/fixtures.js';
 import { createCore, type Core } from '../src/core.js';
-
-/** Waits until `ok()` holds (5 s at most). */
-async function within(ok: () => boolean): Promise<void> {
-  for (const until = Date.now() + 5_000; !ok();) {
-    if (Date.now() > until) throw new Error('the condition did not hold within 5 s');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+import { eventually } from './harness.js';
 
 const APIS = JSON.stringify({ apiVersion: 'apidiscovery.k8s.io/v2', kind: 'APIGroupDiscoveryList', metadata: {}, items: [] });
 const API = JSON.stringify({
@@ -135,10 +128,13 @@ describe('upstream faults through the port', () => {
     const reader = res.body[Symbol.asyncIterator]();
     await reader.next(); // the first event has come through
     res.body.destroy();
-    await within(() => core.telemetry.recent().some((e) => e.path.endsWith('/configmaps') && /went away/.test(e.error ?? '')));
+    await eventually(
+      () => core.telemetry.recent().some((e) => e.path.endsWith('/configmaps') && /went away/.test(e.error ?? '')),
+      'the routing event of the abandoned watch',
+    );
     expect(failures()).toBe(before);
     expect(await readWatch('watch-cut')).toMatchObject({ ending: 'cut' });
-    await within(() => failures() === before + 1);
+    await eventually(() => failures() === before + 1, 'the cut answer counted against the server');
   });
 
   it('stalled response headers become a 503 Status after the configured timeout', async () => {

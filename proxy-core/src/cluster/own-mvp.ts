@@ -7,6 +7,7 @@
 // - its identity lease: with the gate on, the annotation kubernetes.io/peer-advertise-address.
 // (Facts from k8s.io/kubernetes pkg/controlplane/apiserver, v1.36 and v1.37.)
 import type { OwnMvp, OwnProxyMetrics } from '../../contract/own-mvp.js';
+import { NO_COUNTS } from './own-proxy-metrics.js';
 
 const GATE_HOOK = 'poststarthook/peer-endpoint-reconciler-controller';
 const PROXY_HOOKS = [
@@ -32,15 +33,7 @@ export interface OwnMvpInput {
   readonly metrics: OwnProxyMetrics;
 }
 
-export const NOT_READ: OwnProxyMetrics = {
-  state: 'not-read',
-  rerouted: [],
-  reroutedTotal: 0,
-  proxyErrors: [],
-  proxyErrorsTotal: 0,
-  discoverySyncErrors: [],
-  discoverySyncErrorsTotal: 0,
-};
+export const NOT_READ: OwnProxyMetrics = { state: 'not-read', ...NO_COUNTS };
 
 export function ownMvpOf(input: OwnMvpInput): OwnMvp {
   const checks = input.readyChecks;

@@ -44,15 +44,17 @@ export function parseOwnProxyMetrics(text: string, readAt = Date.now()): OwnProx
   };
 }
 
+/** No series and no counts: what a server's counters are when they could not be read. */
+export const NO_COUNTS = {
+  rerouted: [],
+  reroutedTotal: 0,
+  proxyErrors: [],
+  proxyErrorsTotal: 0,
+  discoverySyncErrors: [],
+  discoverySyncErrorsTotal: 0,
+} as const satisfies Omit<OwnProxyMetrics, 'state' | 'readAt' | 'error'>;
+
 export async function readOwnProxyMetrics(client: ServerReader): Promise<OwnProxyMetrics> {
-  const empty = {
-    rerouted: [],
-    reroutedTotal: 0,
-    proxyErrors: [],
-    proxyErrorsTotal: 0,
-    discoverySyncErrors: [],
-    discoverySyncErrorsTotal: 0,
-  };
   const readAt = Date.now();
   try {
     const res = await client.get('/metrics', { accept: 'text/plain;version=0.0.4' });
@@ -62,11 +64,11 @@ export async function readOwnProxyMetrics(client: ServerReader): Promise<OwnProx
         state: 'forbidden',
         readAt,
         error: `GET /metrics answered ${res.status}: the credentials may not read the server's metrics (RBAC: nonResourceURLs /metrics, verb get)`,
-        ...empty,
+        ...NO_COUNTS,
       };
     }
-    return { state: 'unreadable', readAt, error: `GET /metrics answered ${res.status}`, ...empty };
+    return { state: 'unreadable', readAt, error: `GET /metrics answered ${res.status}`, ...NO_COUNTS };
   } catch (err) {
-    return { state: 'unreadable', readAt, error: describeError(err), ...empty };
+    return { state: 'unreadable', readAt, error: describeError(err), ...NO_COUNTS };
   }
 }

@@ -24,6 +24,11 @@ const TLS_CODES =
 
 export const CLIENT_ABORTED: UpstreamError = { code: 'PEERSCOPE_ERR_CLIENT_ABORTED', message: 'the client went away' };
 
+/** Whether a failed forward or tunnel counts against the apiserver: not when the client went away. */
+export function failedAtServer(error: UpstreamError): boolean {
+  return error.code !== 'PEERSCOPE_ERR_CLIENT_ABORTED';
+}
+
 interface ErrorLike {
   readonly name?: unknown;
   readonly code?: unknown;

@@ -43,8 +43,8 @@ export interface Upstream {
   connectionsOpened: number;
 }
 
-/** Two configs that open identical connections can share one pool. */
-function sameTransport(a: UpstreamServer, b: UpstreamServer): boolean {
+/** Two configs that open identical connections: they can share one pool, and the core's reads reach them the same way. */
+export function sameTransport(a: UpstreamServer, b: UpstreamServer): boolean {
   return (
     a.url === b.url &&
     a.ca === b.ca &&

@@ -7,6 +7,7 @@
 import { PeerscopeError } from '../../../contract/errors.js';
 import { ControlClient } from '../control-client.js';
 import type { ServerConfig, ServerUpdate } from '../server-config.js';
+import { sameTransport } from '../../upstream/pool.js';
 
 export type MembershipChange = 'added' | 'gone' | 'back' | 'removed' | 'changed';
 
@@ -155,14 +156,5 @@ export class Membership {
   }
 }
 
-/** Two configs the core's reads reach the same way. */
-export function sameEndpoint(a: ServerConfig, b: ServerConfig): boolean {
-  return (
-    a.url === b.url &&
-    a.ca === b.ca &&
-    a.servername === b.servername &&
-    a.proxy === b.proxy &&
-    a.clientCert?.cert === b.clientCert?.cert &&
-    a.clientCert?.key === b.clientCert?.key
-  );
-}
+/** Two configs the core's reads reach the same way: the data path's own test (upstream/pool.ts). */
+export const sameEndpoint: (a: ServerConfig, b: ServerConfig) => boolean = sameTransport;

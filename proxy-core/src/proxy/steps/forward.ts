@@ -7,7 +7,7 @@ import { acceptsAggregatedV2Json, negotiateDiscovery } from '../../discovery/neg
 import { ifNoneMatchHits } from '../../discovery/etag.js';
 import { MEDIA } from '../../discovery/types.js';
 import { PEER_PROXIED_HEADER } from '../../routing/decide.js';
-import { isConnectFailure, statusForUpstreamError } from '../../upstream/errors.js';
+import { failedAtServer, isConnectFailure, statusForUpstreamError } from '../../upstream/errors.js';
 import { forward } from '../../upstream/forward.js';
 import { mayRetryElsewhere, retriesAfter } from '../../upstream/retry.js';
 import { failure } from '../../util/status.js';
@@ -54,8 +54,8 @@ async function act(x: Exchange, ctx: ProxyContext, firstAttempt: boolean): Promi
   x.answeredBy = result.error && !result.headersSent ? null : target;
   if (!result.error) return ANSWERED;
   x.error = result.error.message;
-  // A client that went away is not the apiserver's failure (a kubectl watch ended with Ctrl-C).
-  if (result.error.code !== 'PEERSCOPE_ERR_CLIENT_ABORTED') ctx.telemetry.serverFailed(target);
+  // A client that went away (a kubectl watch ended with Ctrl-C) is not the apiserver's failure.
+  if (failedAtServer(result.error)) ctx.telemetry.serverFailed(target);
   const refused = isConnectFailure(result.error);
   if (refused) ctx.peers.reportUnreachable(target, result.error.message);
   if (result.headersSent) return ANSWERED;

@@ -1,6 +1,7 @@
 // Acting on an upgrade's decision (exec, attach, port-forward): upstream/tunnel.ts joins the client's
 // socket to the target's. The merged discovery document cannot be upgraded (400).
 import { PEER_PROXIED_HEADER } from '../../routing/decide.js';
+import { failedAtServer } from '../../upstream/errors.js';
 import { tunnel } from '../../upstream/tunnel.js';
 import { failure } from '../../util/status.js';
 import { writeStatusToSocket } from '../../util/write-status.js';
@@ -31,8 +32,7 @@ export const tunnelUpgrade: Step = {
     x.answeredBy = result.error && result.status >= 500 ? null : d.target;
     if (result.error) {
       x.error = result.error.message;
-      // A client that closed its shell is not the apiserver's failure.
-      if (result.error.code !== 'PEERSCOPE_ERR_CLIENT_ABORTED') ctx.telemetry.serverFailed(d.target);
+      if (failedAtServer(result.error)) ctx.telemetry.serverFailed(d.target);
       if (result.status === 503) x.outcome = 'unavailable';
     }
     return ANSWERED;

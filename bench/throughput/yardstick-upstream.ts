@@ -1,0 +1,31 @@
+// What the two yardstick proxies (bare-proxy.ts, floor-proxy.ts) share, independent of the code they
+// measure Peerscope against: their command line, one undici Pool to the upstream with TLS verified
+// against the CA, the hop-by-hop header names they drop, and the bearer token they add.
+import { readFileSync } from 'node:fs';
+import { Pool } from 'undici';
+
+const [upstream, caFile, token] = process.argv.slice(2) as [string, string, string];
+
+/** `node bare-proxy.mjs|floor-proxy.mjs UPSTREAM_URL CA_FILE TOKEN`: the upstream's pool. */
+export const pool = new Pool(upstream, {
+  connections: 64,
+  bodyTimeout: 0,
+  keepAliveTimeout: 30_000,
+  connect: { ca: readFileSync(caFile, 'utf8') },
+});
+
+/** RFC 9110 §7.6.1's hop-by-hop names, and Host (undici sets its own). */
+export const HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'host',
+]);
+
+export const bearer = `Bearer ${token}`;
