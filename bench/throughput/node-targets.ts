@@ -48,11 +48,16 @@ export function startNodeFloor(files: Files, upstream: UpstreamProcess, nodeFlag
   return startYardstick('node-floor', 'floor-proxy.mjs', files, upstream, nodeFlags, env);
 }
 
+/** pipe-proxy.ts: a watch's bytes copied between two sockets, the least a Node relay can do. */
+export function startNodePipe(files: Files, upstream: UpstreamProcess, nodeFlags: readonly string[] = [], env: Env = {}): Promise<Target> {
+  return startYardstick('node-pipe', 'pipe-proxy.mjs', files, upstream, nodeFlags, env);
+}
+
 type Env = Readonly<Record<string, string>>;
 
 /** One of the yardstick proxies bundled into the build directory, in front of one upstream. */
 async function startYardstick(
-  name: 'bare-undici' | 'node-floor',
+  name: 'bare-undici' | 'node-floor' | 'node-pipe',
   bundleFile: string,
   files: Files,
   upstream: UpstreamProcess,

@@ -18,6 +18,7 @@ export async function bundle(buildDir: string): Promise<void> {
       upstream: join(here, 'upstream.ts'),
       'bare-proxy': join(here, 'bare-proxy.ts'),
       'floor-proxy': join(here, 'floor-proxy.ts'),
+      'pipe-proxy': join(here, 'pipe-proxy.ts'),
       'load-child': join(here, 'load-child.ts'),
     },
     outdir: buildDir,

@@ -14,6 +14,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type ServerOptions } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer as createTcpServer, type AddressInfo } from 'node:net';
+import { DEFAULT_CIPHERS } from 'node:tls';
 import { buildBodies, COLLECTION, PATHS, watchStream } from './objects.js';
 
 export interface UpstreamConfig {
@@ -252,11 +253,17 @@ function worker(): void {
     send(res, 404, 'application/json', notFound);
   };
 
+  const GO_FIRST_SUITE = 'TLS_AES_128_GCM_SHA256';
   const options: ServerOptions = {
     cert: readFileSync(config.certFile),
     key: readFileSync(config.keyFile),
     keepAliveTimeout: 120_000,
     requestTimeout: 0,
+    // As kube-apiserver chooses: Go's TLS 1.3 server takes AES-128-GCM for any client that prefers an
+    // AES-GCM suite, while Node's server would take the client's first choice (AES-256-GCM for Node,
+    // AES-128-GCM for Go). Every proxy in the bench decrypts what it would in front of a real apiserver.
+    ciphers: [GO_FIRST_SUITE, ...DEFAULT_CIPHERS.split(':').filter((c) => c !== GO_FIRST_SUITE)].join(':'),
+    honorCipherOrder: true,
   };
   const server = createServer(options, handler);
   server.on('secureConnection', () => {
