@@ -104,7 +104,7 @@ export async function runThroughput(options: ThroughputOptions): Promise<Report>
     const order = (round: number) => targets.map((_, i) => targets[(i + round) % targets.length] as Target);
     if (p.warmupSeconds > 0) {
       log(`warm-up: ${targets.length} targets × ${SCENARIOS.length} scenarios × ${p.warmupSeconds} s`);
-      for (const scenario of SCENARIOS) for (const t of targets) await measure(t, scenario, -1, p.warmupSeconds);
+      for (const scenario of SCENARIOS) for (const t of targets) if (!t.watchOnly) await measure(t, scenario, -1, p.warmupSeconds);
       for (const t of targets) await timeWatch(t, files, p.watchEvents);
     }
     // How much the upstream serves when pushed harder than any proxy pushes it: if this is well above
@@ -124,7 +124,7 @@ export async function runThroughput(options: ThroughputOptions): Promise<Report>
     for (let round = 0; round < p.rounds; round++) {
       const roundStarted = Date.now();
       for (const scenario of SCENARIOS) {
-        for (const t of order(round)) runs.push(await measure(t, scenario, round, p.seconds));
+        for (const t of order(round)) if (!t.watchOnly) runs.push(await measure(t, scenario, round, p.seconds));
       }
       for (const t of order(round)) {
         const pids = t.pids();

@@ -2,7 +2,7 @@
 // to start is skipped with the reason printed, so one absent tool never stops the bench.
 import { findTool } from './child-processes.js';
 import { startKubectlProxy, startNginx } from './external-targets.js';
-import { startBareUndici, startDirect, startNodeFloor, startPeerscope } from './node-targets.js';
+import { startBareUndici, startDirect, startNodeFloor, startNodePipe, startPeerscope } from './node-targets.js';
 import type { Files, Target, TargetName, UpstreamProcess } from './targets.js';
 
 /**
@@ -41,6 +41,7 @@ export async function launchTargets(
     ],
     ['bare-undici', () => startBareUndici(files, neu)],
     ['node-floor', () => startNodeFloor(files, neu)],
+    ['node-pipe', () => startNodePipe(files, neu)],
   ];
   for (const [name, start] of starters) {
     if (!want(name)) continue;

@@ -49,8 +49,13 @@ export function startNodeFloor(files: Files, upstream: UpstreamProcess, nodeFlag
 }
 
 /** pipe-proxy.ts: a watch's bytes copied between two sockets, the least a Node relay can do. */
-export function startNodePipe(files: Files, upstream: UpstreamProcess, nodeFlags: readonly string[] = [], env: Env = {}): Promise<Target> {
-  return startYardstick('node-pipe', 'pipe-proxy.mjs', files, upstream, nodeFlags, env);
+export async function startNodePipe(
+  files: Files,
+  upstream: UpstreamProcess,
+  nodeFlags: readonly string[] = [],
+  env: Env = {},
+): Promise<Target> {
+  return { ...(await startYardstick('node-pipe', 'pipe-proxy.mjs', files, upstream, nodeFlags, env)), watchOnly: true };
 }
 
 type Env = Readonly<Record<string, string>>;

@@ -53,7 +53,10 @@ const BUCKETS: readonly (readonly [string, (frames: readonly string[], chain: st
   ['socket writes (kernel: send, loopback delivery to the reader)', (_, c) => /do_writev|ksys_write|__sys_sendto/.test(c)],
   ['socket reads (kernel: copy to user space)', (_, c) => /ksys_read|__sys_recvfrom/.test(c)],
   ['waiting for events (epoll)', (_, c) => c.includes('epoll')],
-  ['TLS (OpenSSL: cipher, record copies)', (f, c) => /aesni|gcm_|ghash/.test(f[0] ?? '') || (/SSL_(read|write)|ssl3_/.test(c) && !c.includes('CallJSOnread'))],
+  [
+    'TLS (OpenSSL: cipher, record copies)',
+    (f, c) => /aesni|gcm_|ghash/.test(f[0] ?? '') || (/SSL_(read|write)|ssl3_/.test(c) && !c.includes('CallJSOnread')),
+  ],
   ['garbage collector', (_, c) => /Heap::|Scaveng|MarkCompact|ConcurrentMarking/.test(c)],
   ['malloc / free', (f) => /malloc|free|unlink_chunk|_int_/.test(f[0] ?? '')],
   ['memory copies (memmove)', (f) => /memmove|memcpy/.test(f[0] ?? '')],
@@ -91,5 +94,6 @@ export function splitPerf(file: string): PerfSplit {
 /** Prints the split scaled to a measured cost (µs per request, ms per watch). */
 export function printPerfSplit(split: PerfSplit, cost: { value: number; unit: string }): void {
   console.log(`CPU by kernel samples (perf, ${split.samples} samples, every thread), ${cost.unit}:`);
-  for (const [k, share] of split.shares) console.log(`${(cost.value * share).toFixed(1).padStart(7)}  ${(100 * share).toFixed(1).padStart(5)} %  ${k}`);
+  for (const [k, share] of split.shares)
+    console.log(`${(cost.value * share).toFixed(1).padStart(7)}  ${(100 * share).toFixed(1).padStart(5)} %  ${k}`);
 }

@@ -25,9 +25,9 @@ export function printReport(
   log: (line: string) => void,
 ): void {
   const { plan, runs, watches } = input;
-  const order = (['direct', 'peerscope', 'peerscope-local', 'kubectl', 'nginx', 'bare-undici', 'node-floor'] as TargetName[]).filter((t) =>
-    input.targets.some((x) => x.name === t),
-  );
+  const order = (
+    ['direct', 'peerscope', 'peerscope-local', 'kubectl', 'nginx', 'bare-undici', 'node-floor', 'node-pipe'] as TargetName[]
+  ).filter((t) => input.targets.some((x) => x.name === t));
   const rounds = plan.rounds === 1 ? '1 round' : `${plan.rounds} rounds`;
   log(
     `\nthroughput${input.quick ? ' (quick: one short round, figures are indicative only)' : ''}: ${input.loadGenerator}, ${plan.connections} connections, ${rounds} × ${plan.seconds} s per target and scenario${plan.warmupSeconds ? ` after a ${plan.warmupSeconds} s warm-up of each` : ''}, targets interleaved`,

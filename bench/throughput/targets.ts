@@ -31,7 +31,7 @@ export interface UpstreamProcess {
   stop(): Promise<void>;
 }
 
-export type TargetName = 'direct' | 'peerscope' | 'peerscope-local' | 'kubectl' | 'nginx' | 'bare-undici' | 'node-floor';
+export type TargetName = 'direct' | 'peerscope' | 'peerscope-local' | 'kubectl' | 'nginx' | 'bare-undici' | 'node-floor' | 'node-pipe';
 
 export interface Target {
   readonly name: TargetName;
@@ -42,6 +42,8 @@ export interface Target {
   /** The proxy's processes (its whole tree, for nginx's worker); empty for direct. */
   pids(): number[];
   stop(): Promise<void>;
+  /** Relays a watch only (the byte pipe): left out of the GET, LIST and POST runs. */
+  readonly watchOnly?: boolean;
 }
 
 export const TARGET_LABEL: Record<TargetName, string> = {
@@ -52,4 +54,5 @@ export const TARGET_LABEL: Record<TargetName, string> = {
   nginx: 'nginx (1 worker, keepalive)',
   'bare-undici': 'bare undici proxy',
   'node-floor': 'Node floor (raw socket + undici)',
+  'node-pipe': 'Node byte pipe (watch only)',
 };

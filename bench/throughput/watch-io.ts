@@ -1,28 +1,33 @@
-// Experiment: one 100,000-event watch through each proxy — time, proxy CPU, and its write system calls
-// and bytes (/proc/PID/io), to see where a watch's CPU goes beside the profile.
-import { spawn } from 'node:child_process';
+// A 100,000-event watch through each proxy, round after round: its time, the proxy's CPU, and the
+// proxy's read and write system calls with their average size (/proc/PID/io). Says how each proxy
+// moves a watch's 65 MB, beside profile.ts's split of where the CPU goes.
+//
+//   npx tsx bench/throughput/watch-io.ts [--rounds 6] [--warm 5]
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { timeWatch } from './load.js';
 import { flag } from './args.js';
 import { cpuSeconds } from './procs.js';
-import { startDirect, startNodeFloor, startPeerscope } from './node-targets.js';
+import { startDirect, startNodeFloor, startNodePipe, startPeerscope } from './node-targets.js';
 import { startKubectlProxy } from './external-targets.js';
 import { bundle, prepareFiles, startUpstreams } from './setup.js';
 import type { Target, UpstreamProcess } from './targets.js';
 
-const rounds = Number(flag('--rounds', '8'));
-function io(pids: readonly number[]) {
-  let syscw = 0, wchar = 0, syscr = 0, rchar = 0;
+const rounds = Number(flag('--rounds', '6'));
+const warm = Number(flag('--warm', '5'));
+
+/** Bytes and system calls so far, from /proc/PID/io (writev counts as one write). */
+function io(pids: readonly number[]): { syscw: number; wchar: number; syscr: number; rchar: number } {
+  const sum = { syscw: 0, wchar: 0, syscr: 0, rchar: 0 };
   for (const pid of pids) {
-    const t = readFileSync(`/proc/${pid}/io`, 'utf8');
-    const g = (k: string) => Number(new RegExp(`${k}:\\s+(\\d+)`).exec(t)?.[1] ?? 0);
-    syscw += g('syscw'); wchar += g('wchar'); syscr += g('syscr'); rchar += g('rchar');
+    const text = readFileSync(`/proc/${pid}/io`, 'utf8');
+    for (const k of Object.keys(sum) as (keyof typeof sum)[]) sum[k] += Number(new RegExp(`${k}:\\s+(\\d+)`).exec(text)?.[1] ?? 0);
   }
-  return { syscw, wchar, syscr, rchar };
+  return sum;
 }
-const dir = mkdtempSync(join(tmpdir(), 'peerscope-watchio-'));
+
+const dir = mkdtempSync(join(tmpdir(), 'peerscope-watch-io-'));
 const upstreams: UpstreamProcess[] = [];
 const targets: Target[] = [];
 try {
@@ -30,23 +35,30 @@ try {
   await bundle(files.buildDir);
   const [old, neu] = await startUpstreams(files, 2, 100_000, upstreams);
   targets.push(startDirect(neu!));
-  targets.push(await startPeerscope(files, [old!, neu!], 'peerscope', (process.env.PS_FLAGS ?? '').split(' ').filter(Boolean), Object.fromEntries((process.env.PS_ENV ?? '').split(',').filter(Boolean).map((kv) => kv.split('=') as [string, string]))));
+  targets.push(await startPeerscope(files, [old!, neu!], 'peerscope'));
   targets.push(await startNodeFloor(files, neu!));
+  targets.push(await startNodePipe(files, neu!));
   targets.push(await startKubectlProxy(files, '/usr/bin/kubectl', neu!));
-  for (let w = 0; w < Number(flag('--warm', '1')); w++) for (const t of targets) await timeWatch(t, files, 100_000);
-  const perfOf = targets.find((t) => t.name === flag('--perf', ''));
-  const perf = perfOf && spawn('perf', ['record', '-e', 'cpu-clock', '-g', '-o', '/tmp/watch.perf', '-p', String(perfOf.pids()[0])], { stdio: 'inherit' });
-  if (perf) await new Promise((r) => setTimeout(r, 500));
+  // The first watches through a Node proxy still optimise its relay path on V8's compiler threads.
+  for (let w = 0; w < warm; w++) for (const t of targets) await timeWatch(t, files, 100_000);
+  const kib = (bytes: number, calls: number) => (calls ? (bytes / calls / 1024).toFixed(1) : '—');
   for (let r = 0; r < rounds; r++)
     for (const t of targets) {
       const pids = t.pids();
-      const c0 = cpuSeconds(pids), i0 = pids.length ? io(pids) : undefined;
+      const c0 = cpuSeconds(pids);
+      const i0 = io(pids);
       const w = await timeWatch(t, files, 100_000);
-      const c1 = cpuSeconds(pids), i1 = pids.length ? io(pids) : undefined;
-      const s = i0 && i1 ? `writes ${i1.syscw - i0.syscw} (${((i1.wchar - i0.wchar) / (i1.syscw - i0.syscw) / 1024).toFixed(1)} KiB each) reads ${i1.syscr - i0.syscr} (${((i1.rchar - i0.rchar) / (i1.syscr - i0.syscr) / 1024).toFixed(1)} KiB each)` : '';
-      console.log(`${t.name.padEnd(10)} ${w.ms.toFixed(0).padStart(4)} ms  CPU ${((c1 - c0) * 1000).toFixed(0).padStart(4)} ms  ${s}`);
+      const c1 = cpuSeconds(pids);
+      const i1 = io(pids);
+      const writes = i1.syscw - i0.syscw;
+      const reads = i1.syscr - i0.syscr;
+      console.log(
+        `${t.name.padEnd(11)} ${w.ms.toFixed(0).padStart(4)} ms` +
+          (t.direct
+            ? ''
+            : `  CPU ${((c1 - c0) * 1000).toFixed(0).padStart(4)} ms  writes ${writes} (${kib(i1.wchar - i0.wchar, writes)} KiB each)  reads ${reads} (${kib(i1.rchar - i0.rchar, reads)} KiB each)`),
+      );
     }
-  if (perf) { perf.kill('SIGINT'); await new Promise((r) => perf.once('exit', r)); }
 } finally {
   for (const t of targets) await t.stop();
   await Promise.all(upstreams.map((u) => u.stop()));
