@@ -48,6 +48,11 @@ export function startNodeFloor(files: Files, upstream: UpstreamProcess, nodeFlag
   return startYardstick('node-floor', 'floor-proxy.mjs', files, upstream, nodeFlags, env);
 }
 
+/** http-floor-proxy.ts: the Node floor behind node:http's server (profile.ts only, not a bench target). */
+export function startHttpFloor(files: Files, upstream: UpstreamProcess, nodeFlags: readonly string[] = [], env: Env = {}): Promise<Target> {
+  return startYardstick('http-floor', 'http-floor-proxy.mjs', files, upstream, nodeFlags, env);
+}
+
 /** pipe-proxy.ts: a watch's bytes copied between two sockets, the least a Node relay can do. */
 export async function startNodePipe(
   files: Files,
@@ -62,7 +67,7 @@ type Env = Readonly<Record<string, string>>;
 
 /** One of the yardstick proxies bundled into the build directory, in front of one upstream. */
 async function startYardstick(
-  name: 'bare-undici' | 'node-floor' | 'node-pipe',
+  name: 'bare-undici' | 'node-floor' | 'node-pipe' | 'http-floor',
   bundleFile: string,
   files: Files,
   upstream: UpstreamProcess,

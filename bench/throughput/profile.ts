@@ -1,7 +1,7 @@
 // Profiles one proxy under one scenario: the same upstream and load as the bench, the proxy started
 // with `node --cpu-prof` (and optionally `--trace-gc`), then the hottest functions by self time.
 //
-//   npx tsx bench/throughput/profile.ts [--target peerscope|peerscope-local|bare-undici|node-floor|node-pipe] [--scenario get|list|post|watch]
+//   npx tsx bench/throughput/profile.ts [--target peerscope|peerscope-local|bare-undici|node-floor|http-floor|node-pipe] [--scenario get|list|post|watch]
 //                                       [--seconds 10] [--connections 16] [--trace-gc] [--top 40] [--perf]
 // The .cpuprofile is kept in bench/results/profiles/ (open it in Chrome DevTools or speedscope).
 // --perf: instead of V8's profiler, `perf record` during the measured seconds (perf-split.ts): the CPU
@@ -12,7 +12,7 @@ import { join, resolve } from 'node:path';
 import { loadGenerator, timeWatch, type Scenario } from './load.js';
 import { flag } from './args.js';
 import { cpuSeconds } from './procs.js';
-import { startBareUndici, startNodeFloor, startNodePipe, startPeerscope } from './node-targets.js';
+import { startBareUndici, startHttpFloor, startNodeFloor, startNodePipe, startPeerscope } from './node-targets.js';
 import { bundle, prepareFiles, startUpstreams } from './setup.js';
 import { printPerfSplit, splitPerf, startPerf, type PerfRecording } from './perf-split.js';
 import type { Target, UpstreamProcess } from './targets.js';
@@ -70,14 +70,16 @@ try {
       ? await startBareUndici(files, neu, flags)
       : targetName === 'node-floor'
         ? await startNodeFloor(files, neu, flags)
-        : targetName === 'node-pipe'
-          ? await startNodePipe(files, neu, flags)
-          : await startPeerscope(
-              files,
-              targetName === 'peerscope-local' ? [neu] : [old, neu],
-              targetName === 'peerscope-local' ? 'peerscope-local' : 'peerscope',
-              flags,
-            );
+        : targetName === 'http-floor'
+          ? await startHttpFloor(files, neu, flags)
+          : targetName === 'node-pipe'
+            ? await startNodePipe(files, neu, flags)
+            : await startPeerscope(
+                files,
+                targetName === 'peerscope-local' ? [neu] : [old, neu],
+                targetName === 'peerscope-local' ? 'peerscope-local' : 'peerscope',
+                flags,
+              );
   if (scenario === 'watch') {
     // Watches of 100,000 events one after another for the measured seconds, after five to warm the
     // JIT (the first watches still optimise their relay path on V8's compiler threads).

@@ -19,6 +19,7 @@ export async function bundle(buildDir: string): Promise<void> {
       'bare-proxy': join(here, 'bare-proxy.ts'),
       'floor-proxy': join(here, 'floor-proxy.ts'),
       'pipe-proxy': join(here, 'pipe-proxy.ts'),
+      'http-floor-proxy': join(here, 'http-floor-proxy.ts'),
       'load-child': join(here, 'load-child.ts'),
     },
     outdir: buildDir,

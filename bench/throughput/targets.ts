@@ -31,7 +31,8 @@ export interface UpstreamProcess {
   stop(): Promise<void>;
 }
 
-export type TargetName = 'direct' | 'peerscope' | 'peerscope-local' | 'kubectl' | 'nginx' | 'bare-undici' | 'node-floor' | 'node-pipe';
+export type TargetName =
+  'direct' | 'peerscope' | 'peerscope-local' | 'kubectl' | 'nginx' | 'bare-undici' | 'node-floor' | 'node-pipe' | 'http-floor';
 
 export interface Target {
   readonly name: TargetName;
@@ -55,4 +56,5 @@ export const TARGET_LABEL: Record<TargetName, string> = {
   'bare-undici': 'bare undici proxy',
   'node-floor': 'Node floor (raw socket + undici)',
   'node-pipe': 'Node byte pipe (watch only)',
+  'http-floor': 'Node floor behind node:http',
 };
