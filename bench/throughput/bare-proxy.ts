@@ -4,8 +4,7 @@
 //
 // `node bare-proxy.mjs UPSTREAM_URL CA_FILE TOKEN`; prints `Starting to serve on 127.0.0.1:PORT`.
 import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { bearer, HOP, pool } from './yardstick-upstream.js';
+import { bearer, HOP, pool, serveYardstick } from './yardstick-upstream.js';
 
 function endToEnd(headers: IncomingHttpHeaders | Record<string, string | string[] | undefined>): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
@@ -36,11 +35,4 @@ const server = createServer((req, res) => {
   );
 });
 server.keepAliveTimeout = 120_000;
-server.listen(0, '127.0.0.1', () => {
-  console.log(`Starting to serve on 127.0.0.1:${(server.address() as AddressInfo).port}`);
-});
-process.on('SIGTERM', () => {
-  server.close();
-  server.closeAllConnections();
-  void pool.destroy().then(() => process.exit(0));
-});
+serveYardstick(server);

@@ -8,9 +8,9 @@
 //
 // `node floor-proxy.mjs UPSTREAM_URL CA_FILE TOKEN`; prints `Starting to serve on 127.0.0.1:PORT`.
 import { STATUS_CODES } from 'node:http';
-import { createServer, type AddressInfo, type Socket } from 'node:net';
+import { createServer, type Socket } from 'node:net';
 import type { Dispatcher } from 'undici';
-import { bearer, HOP, pool } from './yardstick-upstream.js';
+import { bearer, HOP, pool, serveYardstick } from './yardstick-upstream.js';
 
 const HEAD_END = Buffer.from('\r\n\r\n');
 const MAX_HEAD = 64 * 1024;
@@ -142,10 +142,4 @@ function serve(socket: Socket): void {
 }
 
 const server = createServer({ noDelay: true }, serve);
-server.listen(0, '127.0.0.1', () => {
-  console.log(`Starting to serve on 127.0.0.1:${(server.address() as AddressInfo).port}`);
-});
-process.on('SIGTERM', () => {
-  server.close();
-  void pool.destroy().then(() => process.exit(0));
-});
+serveYardstick(server);

@@ -6,9 +6,8 @@
 //
 // `node http-floor-proxy.mjs UPSTREAM_URL CA_FILE TOKEN`; prints `Starting to serve on 127.0.0.1:PORT`.
 import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Dispatcher } from 'undici';
-import { bearer, HOP, pool } from './yardstick-upstream.js';
+import { bearer, HOP, pool, serveYardstick } from './yardstick-upstream.js';
 
 /** Writes one answer through `res`: the chunks of one event-loop turn in one corked write. */
 class Answer implements Dispatcher.DispatchHandler {
@@ -75,11 +74,4 @@ const server = createServer((req, res) => {
   req.on('end', () => forward(req, res, Buffer.concat(chunks)));
 });
 server.keepAliveTimeout = 120_000;
-server.listen(0, '127.0.0.1', () => {
-  console.log(`Starting to serve on 127.0.0.1:${(server.address() as AddressInfo).port}`);
-});
-process.on('SIGTERM', () => {
-  server.close();
-  server.closeAllConnections();
-  void pool.destroy().then(() => process.exit(0));
-});
+serveYardstick(server);

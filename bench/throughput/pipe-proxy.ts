@@ -6,8 +6,9 @@
 //
 // `node pipe-proxy.mjs UPSTREAM_URL CA_FILE TOKEN`; prints `Starting to serve on 127.0.0.1:PORT`.
 import { readFileSync } from 'node:fs';
-import { createServer, type AddressInfo, type Socket } from 'node:net';
+import { createServer, type Socket } from 'node:net';
 import { connect } from 'node:tls';
+import { serveYardstick } from './yardstick-upstream.js';
 
 const [upstream, caFile, token] = process.argv.slice(2) as [string, string, string];
 const target = new URL(upstream);
@@ -60,4 +61,4 @@ const server = createServer((client) => {
   };
   client.on('data', onHead);
 });
-server.listen(0, '127.0.0.1', () => console.log(`Starting to serve on 127.0.0.1:${(server.address() as AddressInfo).port}`));
+serveYardstick(server);

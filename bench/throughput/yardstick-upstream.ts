@@ -1,7 +1,8 @@
 // What the two yardstick proxies (bare-proxy.ts, floor-proxy.ts) share, independent of the code they
-// measure Peerscope against: their command line, one undici Pool to the upstream with TLS verified
+// measure Peerscope against: their command line, how they listen and stop, one undici Pool to the upstream with TLS verified
 // against the CA, the hop-by-hop header names they drop, and the bearer token they add.
 import { readFileSync } from 'node:fs';
+import type { Server } from 'node:net';
 import { Pool } from 'undici';
 
 const [upstream, caFile, token] = process.argv.slice(2) as [string, string, string];
@@ -29,3 +30,15 @@ export const HOP = new Set([
 ]);
 
 export const bearer = `Bearer ${token}`;
+
+/** Listens on a free loopback port, prints it as the bench waits for it, and stops on SIGTERM. */
+export function serveYardstick(server: Server): void {
+  server.listen(0, '127.0.0.1', () => {
+    console.log(`Starting to serve on 127.0.0.1:${(server.address() as { port: number }).port}`);
+  });
+  process.on('SIGTERM', () => {
+    server.close();
+    if ('closeAllConnections' in server && typeof server.closeAllConnections === 'function') server.closeAllConnections();
+    void pool.destroy().then(() => process.exit(0));
+  });
+}
