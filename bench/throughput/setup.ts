@@ -20,6 +20,7 @@ export async function bundle(buildDir: string): Promise<void> {
       'floor-proxy': join(here, 'floor-proxy.ts'),
       'pipe-proxy': join(here, 'pipe-proxy.ts'),
       'http-floor-proxy': join(here, 'http-floor-proxy.ts'),
+      'cluster-peerscope': join(here, 'cluster-peerscope.ts'),
       'load-child': join(here, 'load-child.ts'),
     },
     outdir: buildDir,
