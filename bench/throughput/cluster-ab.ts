@@ -3,17 +3,16 @@
 // process tree, per scenario. What a second process would buy against kubectl proxy's several threads.
 //
 //   npx tsx bench/throughput/cluster-ab.ts --scenario get --rounds 4 --seconds 3 [--workers 2]
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { bundle, prepareFiles, startUpstreams } from './setup.js';
+import { experiment } from './setup.js';
 import { loadGenerator, type Scenario } from './load.js';
 import { flag } from './args.js';
 import { cpuSeconds, processTree } from './procs.js';
 import { startServing, stopChild } from './child-processes.js';
 import { startPeerscope } from './node-targets.js';
 import { startKubectlProxy } from './external-targets.js';
-import type { Target, UpstreamProcess } from './targets.js';
+import type { Target } from './targets.js';
 
 const scenario = flag('--scenario', 'get') as Scenario;
 const rounds = Number(flag('--rounds', '4'));
@@ -23,32 +22,26 @@ const workers = flag('--workers', '2');
 const rssMiB = (pids: readonly number[]) =>
   pids.reduce((sum, pid) => sum + Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0), 0) / 1024;
 
-const dir = mkdtempSync(join(tmpdir(), 'peerscope-cluster-ab-'));
-const upstreams: UpstreamProcess[] = [];
-const targets: Target[] = [];
-try {
-  const files = await prepareFiles(dir);
-  await bundle(files.buildDir);
-  const [old, neu] = await startUpstreams(files, 2, 100_000, upstreams);
-  targets.push(await startPeerscope(files, [old!, neu!], 'peerscope'));
+await experiment('cluster-ab', async ({ files, old, neu, started }) => {
+  started.push(await startPeerscope(files, [old, neu], 'peerscope'));
   const args = [
-    ...[old!, neu!].flatMap((s) => ['--server', `${s.name}=${s.url}`]),
+    ...[old, neu].flatMap((s) => ['--server', `${s.name}=${s.url}`]),
     ...['--ca', files.caFile, '--token-file', files.tokenFile, '--listen', '127.0.0.1:0', '--policy', 'round-robin'],
   ];
   const { child, port } = await startServing(process.execPath, [join(files.buildDir, 'cluster-peerscope.mjs'), workers, 'serve', ...args]);
-  targets.push({
+  started.push({
     name: 'peerscope-local', // a label only: "Peerscope in N processes"
     url: `http://127.0.0.1:${port}`,
     direct: false,
     pids: () => processTree(child.pid as number),
     stop: () => stopChild(child),
   });
-  targets.push(await startKubectlProxy(files, '/usr/bin/kubectl', neu!));
+  started.push(await startKubectlProxy(files, '/usr/bin/kubectl', neu));
   const label = (t: Target) => (t.name === 'peerscope-local' ? `peerscope ×${workers}` : t.name);
-  const load = loadGenerator(files, join(dir, 'create.json'));
-  for (const t of targets) await load.run(t, scenario, { connections: 16, durationSeconds: 2 });
+  const load = loadGenerator(files, join(files.dir, 'create.json'));
+  for (const t of started) await load.run(t, scenario, { connections: 16, durationSeconds: 2 });
   for (let r = 0; r < rounds; r++) {
-    const order = r % 2 === 0 ? targets : [...targets].reverse();
+    const order = r % 2 === 0 ? started : [...started].reverse();
     for (const t of order) {
       const pids = t.pids();
       const cpu0 = cpuSeconds(pids);
@@ -60,8 +53,4 @@ try {
       );
     }
   }
-} finally {
-  for (const t of targets) await t.stop();
-  await Promise.all(upstreams.map((u) => u.stop()));
-  rmSync(dir, { recursive: true, force: true });
-}
+});

@@ -3,43 +3,32 @@
 // of request shapes a process has served changes what a GET costs it.
 //
 //   npx tsx bench/throughput/mix-ab.ts --rounds 4 [--mix list,post,watch]
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { bundle, prepareFiles, startUpstreams } from './setup.js';
+import { experiment } from './setup.js';
 import { loadGenerator, timeWatch } from './load.js';
 import { flag } from './args.js';
 import { cpuSeconds } from './procs.js';
 import { startPeerscope } from './node-targets.js';
-import type { Target, UpstreamProcess } from './targets.js';
+import type { Target } from './targets.js';
 
 const rounds = Number(flag('--rounds', '4'));
 const mixed = flag('--mix', 'list,post,watch').split(',');
-const dir = mkdtempSync(join(tmpdir(), 'peerscope-mix-ab-'));
-const upstreams: UpstreamProcess[] = [];
-const t: Target[] = [];
-try {
-  const files = await prepareFiles(dir);
-  await bundle(files.buildDir);
-  const [old, neu] = await startUpstreams(files, 2, 100_000, upstreams);
-  t.push(await startPeerscope(files, [old!, neu!], 'peerscope'), await startPeerscope(files, [old!, neu!], 'peerscope'));
-  const load = loadGenerator(files, join(dir, 'create.json'));
+await experiment('mix-ab', async ({ files, old, neu, started: t }) => {
+  t.push(await startPeerscope(files, [old, neu], 'peerscope'), await startPeerscope(files, [old, neu], 'peerscope'));
+  const [only, mixedPort] = t as [Target, Target];
+  const load = loadGenerator(files, join(files.dir, 'create.json'));
   for (const x of t) await load.run(x, 'get', { connections: 16, durationSeconds: 2 });
   for (let r = 0; r < rounds; r++) {
     for (const m of mixed)
-      if (m === 'watch') await timeWatch(t[1]!, files, 100_000);
-      else await load.run(t[1]!, m as 'list' | 'post', { connections: 16, durationSeconds: 3 });
-    for (const i of r % 2 ? [1, 0] : [0, 1]) {
-      const c0 = cpuSeconds(t[i]!.pids());
-      const res = await load.run(t[i]!, 'get', { connections: 16, durationSeconds: 3 });
-      const us = ((cpuSeconds(t[i]!.pids()) - c0) * 1e6) / res.requests;
+      if (m === 'watch') await timeWatch(mixedPort, files, 100_000);
+      else await load.run(mixedPort, m as 'list' | 'post', { connections: 16, durationSeconds: 3 });
+    for (const x of r % 2 ? [mixedPort, only] : [only, mixedPort]) {
+      const c0 = cpuSeconds(x.pids());
+      const res = await load.run(x, 'get', { connections: 16, durationSeconds: 3 });
+      const us = ((cpuSeconds(x.pids()) - c0) * 1e6) / res.requests;
       console.log(
-        `round ${r + 1} ${i ? 'mixed   ' : 'GET only'} ${Math.round(res.requests / (res.durationUs / 1e6))} req/s ${us.toFixed(1)} µs CPU/req`,
+        `round ${r + 1} ${x === mixedPort ? 'mixed   ' : 'GET only'} ${Math.round(res.requests / (res.durationUs / 1e6))} req/s ${us.toFixed(1)} µs CPU/req`,
       );
     }
   }
-} finally {
-  for (const x of t) await x.stop();
-  await Promise.all(upstreams.map((u) => u.stop()));
-  rmSync(dir, { recursive: true, force: true });
-}
+});

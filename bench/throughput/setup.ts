@@ -1,12 +1,13 @@
 // What every bench run needs before a target starts: the bundled child processes, the CA, the
 // certificates, the token, the discovery documents, and the two fake apiservers.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { aggregatedDiscovery, loadRelease } from '../../proxy-core/src/releases/index.js';
 import { createCertificateAuthority, issueServerCertificate } from '../../proxy-core/src/tls/certs.js';
 import { buildBodies, NEW_RELEASE, OLD_RELEASE } from './objects.js';
-import type { Files, UpstreamProcess } from './targets.js';
+import type { Files, Target, UpstreamProcess } from './targets.js';
 import { startUpstream } from './upstream-process.js';
 
 /** Bundles the processes the bench starts, so none of them carries tsx's loader. */
@@ -88,4 +89,28 @@ export async function startUpstreams(
   });
   started.push(neu);
   return [old, neu];
+}
+
+/**
+ * The frame of an experiment script: the files and the two fake apiservers ("old" and "new", 100,000
+ * watch events) up, `run` given them, then every target it pushed onto `started` and both apiservers
+ * stopped and the files removed, however `run` ends.
+ */
+export async function experiment(
+  name: string,
+  run: (x: { files: Files; old: UpstreamProcess; neu: UpstreamProcess; started: Target[] }) => Promise<void>,
+): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), `peerscope-${name}-`));
+  const upstreams: UpstreamProcess[] = [];
+  const started: Target[] = [];
+  try {
+    const files = await prepareFiles(dir);
+    await bundle(files.buildDir);
+    const [old, neu] = await startUpstreams(files, 2, 100_000, upstreams);
+    await run({ files, old: old as UpstreamProcess, neu: neu as UpstreamProcess, started });
+  } finally {
+    for (const t of started) await t.stop();
+    await Promise.all(upstreams.map((u) => u.stop()));
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

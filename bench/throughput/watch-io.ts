@@ -3,16 +3,13 @@
 // moves a watch's 65 MB, beside profile.ts's split of where the CPU goes.
 //
 //   npx tsx bench/throughput/watch-io.ts [--rounds 6] [--warm 5]
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { timeWatch } from './load.js';
 import { flag } from './args.js';
 import { cpuSeconds } from './procs.js';
 import { startDirect, startNodeFloor, startNodePipe, startPeerscope } from './node-targets.js';
 import { startKubectlProxy } from './external-targets.js';
-import { bundle, prepareFiles, startUpstreams } from './setup.js';
-import type { Target, UpstreamProcess } from './targets.js';
+import { experiment } from './setup.js';
 
 const rounds = Number(flag('--rounds', '6'));
 const warm = Number(flag('--warm', '5'));
@@ -27,23 +24,17 @@ function io(pids: readonly number[]): { syscw: number; wchar: number; syscr: num
   return sum;
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'peerscope-watch-io-'));
-const upstreams: UpstreamProcess[] = [];
-const targets: Target[] = [];
-try {
-  const files = await prepareFiles(dir);
-  await bundle(files.buildDir);
-  const [old, neu] = await startUpstreams(files, 2, 100_000, upstreams);
-  targets.push(startDirect(neu!));
-  targets.push(await startPeerscope(files, [old!, neu!], 'peerscope'));
-  targets.push(await startNodeFloor(files, neu!));
-  targets.push(await startNodePipe(files, neu!));
-  targets.push(await startKubectlProxy(files, '/usr/bin/kubectl', neu!));
+await experiment('watch-io', async ({ files, old, neu, started }) => {
+  started.push(startDirect(neu));
+  started.push(await startPeerscope(files, [old, neu], 'peerscope'));
+  started.push(await startNodeFloor(files, neu));
+  started.push(await startNodePipe(files, neu));
+  started.push(await startKubectlProxy(files, '/usr/bin/kubectl', neu));
   // The first watches through a Node proxy still optimise its relay path on V8's compiler threads.
-  for (let w = 0; w < warm; w++) for (const t of targets) await timeWatch(t, files, 100_000);
+  for (let w = 0; w < warm; w++) for (const t of started) await timeWatch(t, files, 100_000);
   const kib = (bytes: number, calls: number) => (calls ? (bytes / calls / 1024).toFixed(1) : '—');
   for (let r = 0; r < rounds; r++)
-    for (const t of targets) {
+    for (const t of started) {
       const pids = t.pids();
       const c0 = cpuSeconds(pids);
       const i0 = io(pids);
@@ -59,8 +50,4 @@ try {
             : `  CPU ${((c1 - c0) * 1000).toFixed(0).padStart(4)} ms  writes ${writes} (${kib(i1.wchar - i0.wchar, writes)} KiB each)  reads ${reads} (${kib(i1.rchar - i0.rchar, reads)} KiB each)`),
       );
     }
-} finally {
-  for (const t of targets) await t.stop();
-  await Promise.all(upstreams.map((u) => u.stop()));
-  rmSync(dir, { recursive: true, force: true });
-}
+});
