@@ -3,12 +3,11 @@
 // process tree, per scenario. What a second process would buy against kubectl proxy's several threads.
 //
 //   npx tsx bench/throughput/cluster-ab.ts --scenario get --rounds 4 --seconds 3 [--workers 2]
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { experiment } from './setup.js';
 import { loadGenerator, type Scenario } from './load.js';
 import { flag } from './args.js';
-import { cpuSeconds, processTree } from './procs.js';
+import { cpuSeconds, processTree, rssMiB } from './procs.js';
 import { startServing, stopChild } from './child-processes.js';
 import { startPeerscope } from './node-targets.js';
 import { startKubectlProxy } from './external-targets.js';
@@ -18,9 +17,6 @@ const scenario = flag('--scenario', 'get') as Scenario;
 const rounds = Number(flag('--rounds', '4'));
 const seconds = Number(flag('--seconds', '3'));
 const workers = flag('--workers', '2');
-
-const rssMiB = (pids: readonly number[]) =>
-  pids.reduce((sum, pid) => sum + Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0), 0) / 1024;
 
 await experiment('cluster-ab', async ({ files, old, neu, started }) => {
   started.push(await startPeerscope(files, [old, neu], 'peerscope'));

@@ -56,18 +56,22 @@ export function processTree(pid: number): number[] {
   return out;
 }
 
-/** Read and write system calls made so far by `pids` (/proc/PID/io syscr, syscw; writev counts as a write). */
-export function syscallCounts(pids: readonly number[]): { reads: number; writes: number } {
-  let reads = 0;
-  let writes = 0;
+/**
+ * Read and write system calls made so far by `pids`, and the bytes they moved (/proc/PID/io syscr,
+ * syscw, rchar, wchar; writev counts as one write).
+ */
+export function syscallCounts(pids: readonly number[]): { reads: number; writes: number; readBytes: number; writeBytes: number } {
+  const sum = { reads: 0, writes: 0, readBytes: 0, writeBytes: 0 };
   for (const pid of pids) {
     try {
       const io = readFileSync(`/proc/${pid}/io`, 'utf8');
-      reads += Number(/syscr:\s+(\d+)/.exec(io)?.[1] ?? 0);
-      writes += Number(/syscw:\s+(\d+)/.exec(io)?.[1] ?? 0);
+      sum.reads += Number(/syscr:\s+(\d+)/.exec(io)?.[1] ?? 0);
+      sum.writes += Number(/syscw:\s+(\d+)/.exec(io)?.[1] ?? 0);
+      sum.readBytes += Number(/rchar:\s+(\d+)/.exec(io)?.[1] ?? 0);
+      sum.writeBytes += Number(/wchar:\s+(\d+)/.exec(io)?.[1] ?? 0);
     } catch {
       // gone, or not readable
     }
   }
-  return { reads, writes };
+  return sum;
 }

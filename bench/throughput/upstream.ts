@@ -15,6 +15,7 @@ import { createServer, type ServerOptions } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer as createTcpServer, type AddressInfo } from 'node:net';
 import { DEFAULT_CIPHERS } from 'node:tls';
+import { notFound as notFoundStatus } from '../../proxy-core/src/util/status.js';
 import { buildBodies, COLLECTION, PATHS, watchStream } from './objects.js';
 
 export interface UpstreamConfig {
@@ -117,18 +118,7 @@ function worker(): void {
     Buffer.from(JSON.stringify({ kind, apiVersion, metadata: { resourceVersion: '1999' }, items: [] }));
   const crds = emptyList('CustomResourceDefinitionList', 'apiextensions.k8s.io/v1');
   const apiServices = emptyList('APIServiceList', 'apiregistration.k8s.io/v1');
-  const notFound = Buffer.from(
-    JSON.stringify({
-      kind: 'Status',
-      apiVersion: 'v1',
-      metadata: {},
-      status: 'Failure',
-      message: 'the server could not find the requested resource',
-      reason: 'NotFound',
-      details: {},
-      code: 404,
-    }),
-  );
+  const notFound = Buffer.from(JSON.stringify(notFoundStatus()));
   const unauthorized = Buffer.from(
     JSON.stringify({
       kind: 'Status',

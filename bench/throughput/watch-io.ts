@@ -3,26 +3,15 @@
 // moves a watch's 65 MB, beside profile.ts's split of where the CPU goes.
 //
 //   npx tsx bench/throughput/watch-io.ts [--rounds 6] [--warm 5]
-import { readFileSync } from 'node:fs';
 import { timeWatch } from './load.js';
 import { flag } from './args.js';
-import { cpuSeconds } from './procs.js';
+import { cpuSeconds, syscallCounts } from './procs.js';
 import { startDirect, startNodeFloor, startNodePipe, startPeerscope } from './node-targets.js';
 import { startKubectlProxy } from './external-targets.js';
 import { experiment } from './setup.js';
 
 const rounds = Number(flag('--rounds', '6'));
 const warm = Number(flag('--warm', '5'));
-
-/** Bytes and system calls so far, from /proc/PID/io (writev counts as one write). */
-function io(pids: readonly number[]): { syscw: number; wchar: number; syscr: number; rchar: number } {
-  const sum = { syscw: 0, wchar: 0, syscr: 0, rchar: 0 };
-  for (const pid of pids) {
-    const text = readFileSync(`/proc/${pid}/io`, 'utf8');
-    for (const k of Object.keys(sum) as (keyof typeof sum)[]) sum[k] += Number(new RegExp(`${k}:\\s+(\\d+)`).exec(text)?.[1] ?? 0);
-  }
-  return sum;
-}
 
 await experiment('watch-io', async ({ files, old, neu, started }) => {
   started.push(startDirect(neu));
@@ -37,17 +26,17 @@ await experiment('watch-io', async ({ files, old, neu, started }) => {
     for (const t of started) {
       const pids = t.pids();
       const c0 = cpuSeconds(pids);
-      const i0 = io(pids);
+      const i0 = syscallCounts(pids);
       const w = await timeWatch(t, files, 100_000);
       const c1 = cpuSeconds(pids);
-      const i1 = io(pids);
-      const writes = i1.syscw - i0.syscw;
-      const reads = i1.syscr - i0.syscr;
+      const i1 = syscallCounts(pids);
+      const writes = i1.writes - i0.writes;
+      const reads = i1.reads - i0.reads;
       console.log(
         `${t.name.padEnd(11)} ${w.ms.toFixed(0).padStart(4)} ms` +
           (t.direct
             ? ''
-            : `  CPU ${((c1 - c0) * 1000).toFixed(0).padStart(4)} ms  writes ${writes} (${kib(i1.wchar - i0.wchar, writes)} KiB each)  reads ${reads} (${kib(i1.rchar - i0.rchar, reads)} KiB each)`),
+            : `  CPU ${((c1 - c0) * 1000).toFixed(0).padStart(4)} ms  writes ${writes} (${kib(i1.writeBytes - i0.writeBytes, writes)} KiB each)  reads ${reads} (${kib(i1.readBytes - i0.readBytes, reads)} KiB each)`),
       );
     }
 });

@@ -47,6 +47,15 @@ export interface SimKubeconfigOptions {
   readonly user?: Record<string, unknown>;
 }
 
+/** How to reach one simulated server: its URL, the cluster CA and the token (HTTPS mode). */
+export interface SimServerConfig {
+  readonly name: string;
+  readonly url: string;
+  readonly source: 'sim';
+  readonly ca?: string;
+  readonly bearerToken?: () => string;
+}
+
 export interface SimCluster {
   readonly servers: readonly SimServer[];
   /** The server of that name; throws on an unknown name. */
@@ -56,6 +65,8 @@ export interface SimCluster {
   readonly ca?: string;
   /** Bearer token the servers accept; undefined in HTTP mode. */
   readonly token?: string;
+  /** What a core needs to reach every server now in the cluster (the shape of the core's server config). */
+  serverConfigs(): SimServerConfig[];
   /** Kubeconfig YAML: one cluster, context and user per server (context = server name). */
   kubeconfig(options?: SimKubeconfigOptions): string;
   /** A client certificate signed by the cluster CA: CN = user name, O = groups (HTTPS mode). */
@@ -209,6 +220,14 @@ export async function startSimCluster(options: SimClusterOptions): Promise<SimCl
     store,
     ...(ca ? { ca } : {}),
     ...(token ? { token } : {}),
+    serverConfigs: () =>
+      servers.map((s) => ({
+        name: s.name,
+        url: s.info().url,
+        source: 'sim' as const,
+        ...(ca ? { ca } : {}),
+        ...(token ? { bearerToken: () => token } : {}),
+      })),
     kubeconfig: (kc = {}) => renderKubeconfig(servers, ca, kc.user ?? (token ? { token } : {})),
     async issueClientCertificate(user, groups = []) {
       if (!authority) throw new Error('a simulated cluster in HTTP mode has no CA to sign client certificates');

@@ -68,13 +68,7 @@ export async function startControlHost(): Promise<ControlHost> {
   };
   try {
     core = createCore({
-      servers: sim.servers.map((s) => ({
-        name: s.name,
-        url: s.info().url,
-        source: 'sim' as const,
-        ca: sim.ca!,
-        bearerToken: () => sim.token,
-      })),
+      servers: sim.serverConfigs(),
       listen: { port: 0 },
       probeIntervalMs: 200,
     });

@@ -68,14 +68,13 @@ export async function startBed(
     return 'groups' in s ? s : pickCatalog(`conf-${n}`, s);
   });
   const cluster = await startSimCluster({ releases, names, basePort: 0, ...(sim.http ? { http: true } : {}) });
-  const configs = cluster.servers.map((s) => ({
-    name: s.name,
-    url: s.info().url,
-    source: 'sim' as const,
-    ...(cluster.ca ? { ca: cluster.ca } : {}),
-    ...(cluster.token ? { bearerToken: () => cluster.token } : {}),
-  }));
-  const c = createCore({ servers: configs, listen: { port: 0 }, probeIntervalMs: 200, discoveryIntervalMs: 60_000, ...core });
+  const c = createCore({
+    servers: cluster.serverConfigs(),
+    listen: { port: 0 },
+    probeIntervalMs: 200,
+    discoveryIntervalMs: 60_000,
+    ...core,
+  });
   const address = await c.start();
   const send = async (method: string, path: string, headers: Record<string, string> = {}, body?: string): Promise<Reply> => {
     const res = await request(`${address.url}${path}`, { method, headers, ...(body !== undefined ? { body } : {}) });

@@ -46,13 +46,7 @@ export async function startUiDemo(d: UiDemo): Promise<void> {
   const v137 = loadRelease('v1.37-dev');
   const sim = (d.sim = await startSimCluster({ releases: [v137, v136, v136] }));
   const core = (d.core = createCore({
-    servers: sim.servers.map((s) => ({
-      name: s.name,
-      url: s.info().url,
-      source: 'sim' as const,
-      ca: sim.ca!,
-      bearerToken: () => sim.token,
-    })),
+    servers: sim.serverConfigs(),
     listen: { port: 0 },
     probeIntervalMs: 250,
     ownIdentity: 'sim-admin',

@@ -59,13 +59,7 @@ export async function startDemoSession(options: DemoSessionOptions = {}): Promis
   const to = loadRelease(options.to ?? 'v1.37-dev');
   const sim = await startSimCluster({ releases: Array.from({ length: options.servers ?? 3 }, () => from), basePort: 0 });
   const core = createCore({
-    servers: sim.servers.map((s) => ({
-      name: s.name,
-      url: s.info().url,
-      source: 'sim' as const,
-      ...(sim.ca ? { ca: sim.ca } : {}),
-      ...(sim.token ? { bearerToken: () => sim.token } : {}),
-    })),
+    servers: sim.serverConfigs(),
     listen: options.listen ?? { host: '127.0.0.1', port: 8001 },
     ...(options.policy ? { policy: options.policy } : {}),
     ...options.filters,

@@ -54,49 +54,28 @@ export class Telemetry {
     const seq = ++this.seq;
     const path = clip(e.path);
     const userAgent = clip(e.userAgent);
-    const full: RoutingEvent =
-      e.error === undefined
-        ? {
-            at: e.at,
-            userAgent,
-            method: e.method,
-            verb: e.verb,
-            path,
-            group: e.group,
-            version: e.version,
-            resource: e.resource,
-            subresource: e.subresource,
-            namespace: e.namespace,
-            handling: e.handling,
-            answeredBy: e.answeredBy,
-            outcome: e.outcome,
-            status: e.status,
-            latencyMs: e.latencyMs,
-            bytesIn: e.bytesIn,
-            bytesOut: e.bytesOut,
-            seq,
-          }
-        : {
-            at: e.at,
-            userAgent,
-            method: e.method,
-            verb: e.verb,
-            path,
-            group: e.group,
-            version: e.version,
-            resource: e.resource,
-            subresource: e.subresource,
-            namespace: e.namespace,
-            handling: e.handling,
-            answeredBy: e.answeredBy,
-            outcome: e.outcome,
-            status: e.status,
-            latencyMs: e.latencyMs,
-            bytesIn: e.bytesIn,
-            bytesOut: e.bytesOut,
-            error: e.error,
-            seq,
-          };
+    // One literal, so every event has one shape (an absent error is an undefined field).
+    const full: RoutingEvent = {
+      at: e.at,
+      userAgent,
+      method: e.method,
+      verb: e.verb,
+      path,
+      group: e.group,
+      version: e.version,
+      resource: e.resource,
+      subresource: e.subresource,
+      namespace: e.namespace,
+      handling: e.handling,
+      answeredBy: e.answeredBy,
+      outcome: e.outcome,
+      status: e.status,
+      latencyMs: e.latencyMs,
+      bytesIn: e.bytesIn,
+      bytesOut: e.bytesOut,
+      error: e.error,
+      seq,
+    };
     this.ring.push(full);
     const key = `${full.outcome}\u0000${full.group}\u0000${full.version}\u0000${full.resource}\u0000${full.handling ?? ''}\u0000${full.answeredBy ?? ''}`;
     const counter = this.counters.get(key);

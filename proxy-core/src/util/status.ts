@@ -46,11 +46,11 @@ export function failure(code: number, reason: StatusReason, message: string, det
   return s;
 }
 
-/** The not-found handler's answer for a path no handler serves (notfoundhandler/not_found_handler.go). */
 /** R10: kube-apiserver's log line for a failed proxy, which Peerscope uses as its 503 Status message (P5). */
 export const PROXY_ERROR_PREFIX = 'Error while proxying request to destination apiserver: ';
 
 export const NOT_FOUND_MESSAGE = 'the server could not find the requested resource';
+/** The not-found handler's answer for a path no handler serves (notfoundhandler/not_found_handler.go). */
 export function notFound(): Status {
   return failure(404, 'NotFound', NOT_FOUND_MESSAGE, {});
 }

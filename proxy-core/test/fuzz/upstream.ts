@@ -9,6 +9,7 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { notFound } from '../../src/util/status.js';
 
 export const FUZZ_ID_HEADER = 'x-fuzz-id';
 export const FUZZ_REPLY_HEADER = 'x-fuzz-reply';
@@ -189,16 +190,7 @@ export async function startFuzzUpstream(name: string, gvrs: readonly FuzzGvr[]):
         res.writeHead(204, base).end();
         return;
       case 'not-found': {
-        const body = JSON.stringify({
-          kind: 'Status',
-          apiVersion: 'v1',
-          metadata: {},
-          status: 'Failure',
-          message: 'the server could not find the requested resource',
-          reason: 'NotFound',
-          details: {},
-          code: 404,
-        });
+        const body = JSON.stringify(notFound());
         res.writeHead(404, { ...base, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
         return;
       }
