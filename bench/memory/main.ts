@@ -35,6 +35,7 @@ const ALL_VARIANTS: Record<string, Variant> = {
     proxy: 'peerscope',
     env: { MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_TRIM_THRESHOLD_: '131072', MALLOC_ARENA_MAX: '2' },
   },
+  'memory-reducer-off': { proxy: 'peerscope', nodeFlags: ['--no-memory-reducer'] },
   'node-floor': { proxy: 'node-floor' },
   'bare-undici': { proxy: 'bare-undici' },
 };

@@ -10,10 +10,13 @@ export interface PerfRecording {
   stop(): Promise<void>;
 }
 
-/** Starts sampling `pid` (all its threads) into `file`; undefined when perf is not installed. */
-export async function startPerf(pid: number, file: string): Promise<PerfRecording | undefined> {
+/**
+ * Starts sampling `pid` (all its threads) into `file` `hz` times a second; undefined when perf is not
+ * installed. Each sample costs the process a few µs in this VM (a timer interrupt is a VM exit).
+ */
+export async function startPerf(pid: number, file: string, hz = 4000): Promise<PerfRecording | undefined> {
   if (spawnSync('perf', ['--version']).status !== 0) return undefined;
-  const child: ChildProcess = spawn('perf', ['record', '-q', '-e', 'cpu-clock', '-F', '4000', '-g', '-o', file, '-p', String(pid)], {
+  const child: ChildProcess = spawn('perf', ['record', '-q', '-e', 'cpu-clock', '-F', String(hz), '-g', '-o', file, '-p', String(pid)], {
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   // perf needs a moment to attach to every thread before the load starts.
@@ -70,9 +73,19 @@ export interface PerfSplit {
   readonly shares: ReadonlyMap<string, number>;
 }
 
+/** A helper thread's sample: V8's optimising compiler, the garbage collector's helpers, or the rest. */
+function otherThreadBucket(chain: string): string {
+  if (/compiler::|Turbofan|OptimizedCompilationJob|Maglev/.test(chain)) return 'other threads: V8 compiling optimised code';
+  if (/Scaveng|Marking|MarkCompact|Sweep|Evacuat|Heap::|Collect/.test(chain)) return 'other threads: garbage collector helpers';
+  return 'other threads: the rest (libuv pool, V8 platform, kernel)';
+}
+
 /** Buckets the samples of `file`; the busiest thread is taken for the event loop. */
 export function splitPerf(file: string): PerfSplit {
-  const samples = readSamples(file);
+  return splitSamples(readSamples(file));
+}
+
+function splitSamples(samples: readonly Sample[]): PerfSplit {
   const perThread = new Map<string, number>();
   for (const s of samples) perThread.set(s.tid, (perThread.get(s.tid) ?? 0) + 1);
   const main = [...perThread].sort((a, b) => b[1] - a[1])[0]?.[0];
@@ -80,7 +93,7 @@ export function splitPerf(file: string): PerfSplit {
   const add = (k: string) => counts.set(k, (counts.get(k) ?? 0) + 1);
   for (const s of samples) {
     if (s.tid !== main) {
-      add('other threads (V8 compiler and GC helpers, libuv pool)');
+      add(otherThreadBucket(s.frames.join(' | ')));
       continue;
     }
     const chain = s.frames.join(' | ');
@@ -96,4 +109,15 @@ export function printPerfSplit(split: PerfSplit, cost: { value: number; unit: st
   console.log(`CPU by kernel samples (perf, ${split.samples} samples, every thread), ${cost.unit}:`);
   for (const [k, share] of split.shares)
     console.log(`${(cost.value * share).toFixed(1).padStart(7)}  ${(100 * share).toFixed(1).padStart(5)} %  ${k}`);
+}
+
+/** Samples per innermost function (self time), every thread; V8's `*` (optimised) and `~` (interpreted) marks kept. */
+export function selfSamples(file: string): { samples: number; bySymbol: ReadonlyMap<string, number> } {
+  const samples = readSamples(file);
+  const bySymbol = new Map<string, number>();
+  for (const s of samples) {
+    const sym = (s.frames[0] ?? '[unknown]').replace(/\s*\(.*\)$/, '');
+    bySymbol.set(sym, (bySymbol.get(sym) ?? 0) + 1);
+  }
+  return { samples: samples.length, bySymbol };
 }

@@ -37,3 +37,14 @@ export function fmtSpread(s: Spread | undefined, digits = 0): string {
   if (s.n === 1) return fmt(s.median, digits);
   return `${fmt(s.median, digits)} (${fmt(s.min, digits)}–${fmt(s.max, digits)})`;
 }
+
+/**
+ * Prints two measurements of the same keys side by side with their difference (b − a), the largest
+ * differences first: the A/B scripts' per-function and per-kind tables.
+ */
+export function printSideBySide(title: string, a: ReadonlyMap<string, number>, b: ReadonlyMap<string, number>, top = 30): void {
+  console.log(title);
+  const rows = [...new Set([...a.keys(), ...b.keys()])].map((k) => [k, a.get(k) ?? 0, b.get(k) ?? 0] as const);
+  for (const [k, x, y] of rows.sort((p, q) => Math.abs(q[2] - q[1]) - Math.abs(p[2] - p[1])).slice(0, top))
+    console.log(`${x.toFixed(2).padStart(7)} ${y.toFixed(2).padStart(7)} ${(y - x).toFixed(2).padStart(7)}  ${k}`);
+}
