@@ -4,9 +4,11 @@
 // function inlined into another still has its own line here, unlike in a `perf` profile.
 import { readFileSync } from 'node:fs';
 
-interface ProfileNode {
+/** One node of a .cpuprofile's call tree. */
+export interface ProfileNode {
   id: number;
   callFrame: { functionName: string; url: string; lineNumber: number };
+  hitCount?: number;
   children?: number[];
 }
 interface CpuProfile {
@@ -33,7 +35,8 @@ export function nowUs(): number {
   return Number(process.hrtime.bigint() / 1000n);
 }
 
-function keyOf(f: ProfileNode['callFrame']): string {
+/** How a function is named in the bench's profile listings: name, file (from node_modules/, dist/ or node:), line. */
+export function functionKey(f: ProfileNode['callFrame']): string {
   return `${f.functionName || '(anonymous)'} ${f.url.replace(/^.*\/(node_modules\/|dist\/|node:)/, '$1')}:${f.lineNumber + 1}`;
 }
 
@@ -48,7 +51,7 @@ export function readWindows(file: string, windows: readonly Window[]): WindowedP
     let s = stacks.get(id);
     if (s) return s;
     const up = parent.get(id);
-    const own = keyOf(byId.get(id)!.callFrame);
+    const own = functionKey(byId.get(id)!.callFrame);
     const above = up === undefined ? [] : stackOf(up);
     s = above.includes(own) ? above : [...above, own];
     stacks.set(id, s);
@@ -65,7 +68,7 @@ export function readWindows(file: string, windows: readonly Window[]): WindowedP
     const name = byId.get(id)!.callFrame.functionName;
     if (name === '(idle)') continue;
     busy++;
-    const leaf = keyOf(byId.get(id)!.callFrame);
+    const leaf = functionKey(byId.get(id)!.callFrame);
     self.set(leaf, (self.get(leaf) ?? 0) + 1);
     for (const k of stackOf(id)) inclusive.set(k, (inclusive.get(k) ?? 0) + 1);
   }

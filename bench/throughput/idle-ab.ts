@@ -20,7 +20,7 @@ import { startPeerscope } from './node-targets.js';
 import type { Target, UpstreamProcess } from './targets.js';
 import { printSideBySide } from './stats.js';
 import { nowUs, readWindows, type Window } from './cpu-profile-windows.js';
-import { selfSamples, splitPerf, startPerf, type PerfRecording } from './perf-split.js';
+import { splitPerf, startPerf, type PerfRecording } from './perf-split.js';
 
 const rounds = Number(flag('--rounds', '3'));
 const idleSeconds = Number(flag('--idle', '45'));
@@ -114,21 +114,23 @@ function printFirstAgainstSteady(file: string): void {
 
 /** The same comparison from perf's samples: by kind of work, then the functions that differ most. */
 function printPerfFirstAgainstSteady(): void {
-  const sum = (parts: { file: string; us: number }[], of: (file: string) => ReadonlyMap<string, number>) => {
-    const out = new Map<string, number>();
-    for (const { file, us } of parts) for (const [k, share] of of(file)) out.set(k, (out.get(k) ?? 0) + (us * share) / parts.length);
-    return out;
+  // Per part, each recording read once: both views scaled to its CPU per request, averaged.
+  const sum = (parts: { file: string; us: number }[]) => {
+    const byKind = new Map<string, number>();
+    const byFunction = new Map<string, number>();
+    for (const { file, us } of parts) {
+      const split = splitPerf(file);
+      for (const [into, shares] of [
+        [byKind, split.shares],
+        [byFunction, split.selfShares],
+      ] as const)
+        for (const [k, share] of shares) into.set(k, (into.get(k) ?? 0) + (us * share) / parts.length);
+    }
+    return { byKind, byFunction };
   };
-  const shares = (file: string) => splitPerf(file).shares;
-  const symbols = (file: string) => {
-    const { samples, bySymbol } = selfSamples(file);
-    return new Map([...bySymbol].map(([k, n]) => [k, n / samples]));
-  };
-  for (const [title, of, n] of [
-    ['by kind of work', shares, 20],
-    ['self, by function', symbols, 30],
-  ] as const) {
-    const heading = `CPU µs per ${scenario.toUpperCase()} ${title} (perf, port A): third to fifth second after idle, first, difference`;
-    printSideBySide(heading, sum(perfFiles.steady, of), sum(perfFiles.first, of), n);
-  }
+  const [a, b] = [sum(perfFiles.steady), sum(perfFiles.first)];
+  const heading = (what: string) =>
+    `CPU µs per ${scenario.toUpperCase()} ${what} (perf, port A): third to fifth second after idle, first, difference`;
+  printSideBySide(heading('by kind of work'), a.byKind, b.byKind, 20);
+  printSideBySide(heading('self, by function'), a.byFunction, b.byFunction, 30);
 }

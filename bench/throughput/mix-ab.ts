@@ -15,7 +15,7 @@ import { loadGenerator, timeWatch } from './load.js';
 import { flag } from './args.js';
 import { cpuSeconds } from './procs.js';
 import { startHttpFloor, startNodeFloor, startPeerscope } from './node-targets.js';
-import { selfSamples, splitPerf, startPerf } from './perf-split.js';
+import { splitPerf, startPerf } from './perf-split.js';
 import { nowUs, readWindows, type Window } from './cpu-profile-windows.js';
 import type { Target } from './targets.js';
 import { printSideBySide } from './stats.js';
@@ -26,16 +26,6 @@ const targetName = flag('--target', 'peerscope');
 const usePerf = process.argv.includes('--perf');
 const nodeFlags = [...flag('--node-flags', '').split(' ').filter(Boolean), ...(usePerf ? ['--perf-basic-prof'] : [])];
 
-/** Per port: CPU µs per GET by function, summed over the rounds' perf recordings. */
-const bySymbol = new Map<'GET only' | 'mixed', Map<string, number>>([
-  ['GET only', new Map()],
-  ['mixed', new Map()],
-]);
-/** Per port: CPU µs per GET by perf-split.ts bucket. */
-const byBucket = new Map<'GET only' | 'mixed', Map<string, number>>([
-  ['GET only', new Map()],
-  ['mixed', new Map()],
-]);
 const outDir = resolve('bench/results/profiles');
 const useCpuProf = process.argv.includes('--cpu-prof');
 if (usePerf || useCpuProf) mkdirSync(outDir, { recursive: true });
@@ -43,14 +33,20 @@ const profDir = join(outDir, 'mix-ab');
 if (useCpuProf) rmSync(profDir, { recursive: true, force: true });
 /** The port's --cpu-prof flags: its profile lands in a directory of its own. */
 const profFlags = (label: string) => (useCpuProf ? ['--cpu-prof', '--cpu-prof-dir', join(profDir, label)] : []);
-const windows = new Map<'GET only' | 'mixed', Window[]>([
-  ['GET only', []],
-  ['mixed', []],
-]);
-const cpuPerGet = new Map<'GET only' | 'mixed', number[]>([
-  ['GET only', []],
-  ['mixed', []],
-]);
+
+/** What each port's GET runs measured: CPU per GET, when they ran, and perf's split of it (mean of the rounds). */
+interface PortRuns {
+  readonly cpuPerGet: number[];
+  readonly windows: Window[];
+  readonly byKind: Map<string, number>;
+  readonly byFunction: Map<string, number>;
+}
+const newRuns = (): PortRuns => ({ cpuPerGet: [], windows: [], byKind: new Map(), byFunction: new Map() });
+const runs = { 'GET only': newRuns(), mixed: newRuns() };
+/** Adds `shares` of `us` µs, one round's part of the mean, to `into`. */
+function addShares(into: Map<string, number>, shares: ReadonlyMap<string, number>, us: number): void {
+  for (const [k, share] of shares) into.set(k, (into.get(k) ?? 0) + (us * share) / rounds);
+}
 
 await experiment('mix-ab', async ({ files, old, neu, started: t }) => {
   // The floors show whether Node and undici alone pay the same (they serve "new" only, no rerouting).
@@ -72,24 +68,23 @@ await experiment('mix-ab', async ({ files, old, neu, started: t }) => {
       else await load.run(mixedPort, m as 'list' | 'post', { connections: 16, durationSeconds: 3 });
     for (const x of r % 2 ? [mixedPort, only] : [only, mixedPort]) {
       const label = x === mixedPort ? 'mixed' : 'GET only';
+      const port = runs[label];
       const perfFile = join(outDir, `mix-ab-${r}-${x === mixedPort ? 'mixed' : 'only'}.perf.data`);
       const recording = usePerf ? await startPerf(x.pids()[0] as number, perfFile, 1000) : undefined;
       const c0 = cpuSeconds(x.pids());
       const from = nowUs();
       const res = await load.run(x, 'get', { connections: 16, durationSeconds: 3 });
-      windows.get(label)!.push({ fromUs: from, toUs: nowUs() });
+      port.windows.push({ fromUs: from, toUs: nowUs() });
       const us = ((cpuSeconds(x.pids()) - c0) * 1e6) / res.requests;
-      cpuPerGet.get(label)!.push(us);
+      port.cpuPerGet.push(us);
       await recording?.stop();
       console.log(
         `round ${r + 1} ${label.padEnd(8)} ${Math.round(res.requests / (res.durationUs / 1e6))} req/s ${us.toFixed(1)} µs CPU/req`,
       );
       if (recording) {
-        const { samples, bySymbol: counts } = selfSamples(perfFile);
-        const sums = bySymbol.get(label)!;
-        for (const [sym, n] of counts) sums.set(sym, (sums.get(sym) ?? 0) + (us * n) / samples / rounds);
-        const buckets = byBucket.get(label)!;
-        for (const [k, share] of splitPerf(perfFile).shares) buckets.set(k, (buckets.get(k) ?? 0) + (us * share) / rounds);
+        const split = splitPerf(perfFile);
+        addShares(port.byKind, split.shares, us);
+        addShares(port.byFunction, split.selfShares, us);
       }
     }
   }
@@ -97,9 +92,9 @@ await experiment('mix-ab', async ({ files, old, neu, started: t }) => {
 
 if (usePerf) {
   const kinds = 'CPU µs per GET by kind of work (perf, mean of the rounds): GET only, mixed, difference';
-  printSideBySide(kinds, byBucket.get('GET only')!, byBucket.get('mixed')!, 20);
+  printSideBySide(kinds, runs['GET only'].byKind, runs.mixed.byKind, 20);
   const fns = 'self CPU µs per GET by function (perf, mean of the rounds): GET only, mixed, difference';
-  printSideBySide(fns, bySymbol.get('GET only')!, bySymbol.get('mixed')!, 40);
+  printSideBySide(fns, runs['GET only'].byFunction, runs.mixed.byFunction, 40);
 }
 
 if (useCpuProf) {
@@ -107,8 +102,8 @@ if (useCpuProf) {
   const per = (label: 'GET only' | 'mixed', dir: string) => {
     const file = readdirSync(join(profDir, dir)).find((f) => f.endsWith('.cpuprofile'));
     if (!file) throw new Error(`no profile written in ${join(profDir, dir)}`);
-    const w = readWindows(join(profDir, dir, file), windows.get(label)!);
-    const us = cpuPerGet.get(label)!.reduce((a, b) => a + b, 0) / rounds;
+    const w = readWindows(join(profDir, dir, file), runs[label].windows);
+    const us = runs[label].cpuPerGet.reduce((a, b) => a + b, 0) / rounds;
     const scale = (m: ReadonlyMap<string, number>) => new Map([...m].map(([k, n]) => [k, (us * n) / w.busy]));
     return { self: scale(w.self), inclusive: scale(w.inclusive) };
   };

@@ -69,8 +69,10 @@ const BUCKETS: readonly (readonly [string, (frames: readonly string[], chain: st
 
 export interface PerfSplit {
   readonly samples: number;
-  /** Share of the samples per bucket, main thread; other threads in one line of their own. */
+  /** Share of the samples per bucket, main thread; other threads in lines of their own. */
   readonly shares: ReadonlyMap<string, number>;
+  /** Share of the samples per innermost function (self time), every thread; V8's `*` (optimised) and `~` (interpreted) marks kept. */
+  readonly selfShares: ReadonlyMap<string, number>;
 }
 
 /** A helper thread's sample: V8's optimising compiler, the garbage collector's helpers, or the rest. */
@@ -82,16 +84,16 @@ function otherThreadBucket(chain: string): string {
 
 /** Buckets the samples of `file`; the busiest thread is taken for the event loop. */
 export function splitPerf(file: string): PerfSplit {
-  return splitSamples(readSamples(file));
-}
-
-function splitSamples(samples: readonly Sample[]): PerfSplit {
+  const samples = readSamples(file);
   const perThread = new Map<string, number>();
   for (const s of samples) perThread.set(s.tid, (perThread.get(s.tid) ?? 0) + 1);
   const main = [...perThread].sort((a, b) => b[1] - a[1])[0]?.[0];
   const counts = new Map<string, number>();
   const add = (k: string) => counts.set(k, (counts.get(k) ?? 0) + 1);
+  const self = new Map<string, number>();
   for (const s of samples) {
+    const sym = (s.frames[0] ?? '[unknown]').replace(/\s*\(.*\)$/, '');
+    self.set(sym, (self.get(sym) ?? 0) + 1);
     if (s.tid !== main) {
       add(otherThreadBucket(s.frames.join(' | ')));
       continue;
@@ -101,7 +103,8 @@ function splitSamples(samples: readonly Sample[]): PerfSplit {
   }
   const shares = new Map<string, number>();
   for (const [k, v] of [...counts].sort((a, b) => b[1] - a[1])) shares.set(k, v / samples.length);
-  return { samples: samples.length, shares };
+  const selfShares = new Map([...self].map(([k, v]) => [k, v / samples.length]));
+  return { samples: samples.length, shares, selfShares };
 }
 
 /** Prints the split scaled to a measured cost (µs per request, ms per watch). */
@@ -109,15 +112,4 @@ export function printPerfSplit(split: PerfSplit, cost: { value: number; unit: st
   console.log(`CPU by kernel samples (perf, ${split.samples} samples, every thread), ${cost.unit}:`);
   for (const [k, share] of split.shares)
     console.log(`${(cost.value * share).toFixed(1).padStart(7)}  ${(100 * share).toFixed(1).padStart(5)} %  ${k}`);
-}
-
-/** Samples per innermost function (self time), every thread; V8's `*` (optimised) and `~` (interpreted) marks kept. */
-export function selfSamples(file: string): { samples: number; bySymbol: ReadonlyMap<string, number> } {
-  const samples = readSamples(file);
-  const bySymbol = new Map<string, number>();
-  for (const s of samples) {
-    const sym = (s.frames[0] ?? '[unknown]').replace(/\s*\(.*\)$/, '');
-    bySymbol.set(sym, (bySymbol.get(sym) ?? 0) + 1);
-  }
-  return { samples: samples.length, bySymbol };
 }

@@ -16,6 +16,7 @@ import { startBareUndici, startHttpFloor, startNodeFloor, startNodePipe, startPe
 import { bundle, prepareFiles, startUpstreams } from './setup.js';
 import { printPerfSplit, splitPerf, startPerf, type PerfRecording } from './perf-split.js';
 import type { Target, UpstreamProcess } from './targets.js';
+import { functionKey, type ProfileNode } from './cpu-profile-windows.js';
 
 const targetName = flag('--target', 'peerscope');
 const scenario = flag('--scenario', 'get') as Scenario | 'watch';
@@ -26,12 +27,6 @@ const usePerf = process.argv.includes('--perf');
 const outDir = resolve('bench/results/profiles');
 mkdirSync(outDir, { recursive: true });
 
-interface ProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
-  hitCount?: number;
-  children?: number[];
-}
 
 /** Where a sampled function comes from: the proxy's own bundle, undici, node:http, the rest of Node, native. */
 function originOf(f: ProfileNode['callFrame']): string {
@@ -122,7 +117,7 @@ try {
       const hits = n.hitCount ?? 0;
       total += hits;
       const f = n.callFrame;
-      const key = `${f.functionName || '(anonymous)'} ${f.url.replace(/^.*\/(node_modules\/|dist\/|node:)/, '$1')}:${f.lineNumber + 1}`;
+      const key = functionKey(f);
       self.set(key, (self.get(key) ?? 0) + hits);
       if (f.functionName === '(idle)') idle += hits;
       else byOrigin.set(originOf(f), (byOrigin.get(originOf(f)) ?? 0) + hits);

@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import type { Server } from 'node:net';
 import { Pool } from 'undici';
+import { HOP_BY_HOP_HEADERS } from '../../proxy-core/src/util/hop-by-hop.js';
 
 const [upstream, caFile, token] = process.argv.slice(2) as [string, string, string];
 
@@ -15,19 +16,8 @@ export const pool = new Pool(upstream, {
   connect: { ca: readFileSync(caFile, 'utf8') },
 });
 
-/** RFC 9110 §7.6.1's hop-by-hop names, and Host (undici sets its own). */
-export const HOP = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-authenticate',
-  'proxy-authorization',
-  'proxy-connection',
-  'te',
-  'trailer',
-  'transfer-encoding',
-  'upgrade',
-  'host',
-]);
+/** RFC 9110 §7.6.1's hop-by-hop names (the list the port itself uses), and Host (undici sets its own). */
+export const HOP: ReadonlySet<string> = new Set([...HOP_BY_HOP_HEADERS, 'host']);
 
 export const bearer = `Bearer ${token}`;
 
