@@ -27,7 +27,6 @@ const usePerf = process.argv.includes('--perf');
 const outDir = resolve('bench/results/profiles');
 mkdirSync(outDir, { recursive: true });
 
-
 /** Where a sampled function comes from: the proxy's own bundle, undici, node:http, the rest of Node, native. */
 function originOf(f: ProfileNode['callFrame']): string {
   if (f.url.includes('node_modules/undici') || f.url.startsWith('wasm')) return 'undici (JavaScript and llhttp)';
