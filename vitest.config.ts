@@ -8,6 +8,14 @@ const SOAK = ['proxy-core/test/rollout-soak.test.ts'];
 // The real-Kubernetes tests (project "kube", `npm run test:kube`) start etcd and several real
 // kube-apiservers per file: one file at a time, after the rest, with room for a server's start.
 const KUBE = ['test/kube/**/*.test.ts'];
+// The port's own tests (request path, forwarding, streams, the fuzz), which `npm test` also runs on the
+// lowest Node `engines` admits (project "port"; they stay in "main" too).
+const PORT = [
+  'proxy-core/src/proxy/**/*.test.ts',
+  'proxy-core/src/routing/**/*.test.ts',
+  'proxy-core/src/upstream/**/*.test.ts',
+  'proxy-core/test/{port-*,conformance-*,streaming,large-streams,upstream-faults,fuzz-port,cli-serve,cli-shutdown}.test.ts',
+];
 
 export default defineConfig({
   resolve: {
@@ -38,6 +46,7 @@ export default defineConfig({
         },
       },
       { extends: true, test: { name: 'soak', include: SOAK } },
+      { extends: true, test: { name: 'port', include: PORT } },
       { extends: true, test: { name: 'kube', include: KUBE, fileParallelism: false, testTimeout: 120_000, hookTimeout: 300_000 } },
     ],
   },
