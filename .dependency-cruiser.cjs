@@ -17,6 +17,8 @@ const layers = {
   // the simulator serves.
   releases: ['util', 'discovery'],
   routing: ['util', 'discovery'],
+  // What the apiservers themselves answered, from their audit logs, judged against the route table.
+  audit: ['util', 'discovery', 'routing'],
   // The upgrade-impact report: client usage (telemetry) against the servers and a target release.
   impact: ['util', 'telemetry', 'discovery', 'routing', 'releases'],
   cluster: ['util', 'tls', 'telemetry', 'upstream', 'discovery'],
