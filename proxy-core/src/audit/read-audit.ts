@@ -115,7 +115,13 @@ export async function readAuditLogs(inputs: readonly AuditInput[], options: Read
     return state;
   };
 
-  const states = await Promise.all(plan.map(readOne));
+  // One after the other, so problems and rows come in the order given; followed files all at once.
+  let states: InputState[];
+  if (options.follow) states = await Promise.all(plan.map(readOne));
+  else {
+    states = [];
+    for (const p of plan) states.push(await readOne(p));
+  }
   progress();
   return {
     judgedAgainst: options.judgement.description,

@@ -112,6 +112,7 @@ class FileTail {
     const buffer = Buffer.alloc(CHUNK_BYTES);
     let position = 0;
     let pending: Buffer = Buffer.alloc(0);
+    let rotated = false;
     const identity = (await this.handle.stat()).ino;
     try {
       while (!signal?.aborted) {
@@ -125,12 +126,17 @@ class FileTail {
           if (end > 0) yield data.subarray(0, end);
           continue;
         }
-        const now = await stat(this.file).catch(() => undefined);
-        if (now && now.ino !== identity) {
-          // Rotated: this file is complete (its writer moved on), so its last line is too.
+        if (rotated) {
+          // Its writer moved on to the new file, so its last line is complete.
           if (pending.length > 0) yield pending;
           this.next = await open(this.file, 'r');
           return;
+        }
+        const now = await stat(this.file).catch(() => undefined);
+        if (now && now.ino !== identity) {
+          // Rotated: read what was written here between the last read and the rename, then move on.
+          rotated = true;
+          continue;
         }
         if (now && now.size < position) {
           position = 0;
