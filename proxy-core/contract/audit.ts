@@ -88,20 +88,22 @@ export const auditReportSchema = z.object({
   /** Per client: user agent and user name as the server recorded them. */
   perClient: z.array(auditCountsSchema.extend({ userAgent: z.string(), user: z.string() })),
   perGvr: z.array(auditCountsSchema.extend({ gvr: auditGvrSchema })),
-  /** Every (client, server, GVR) that got a false 404, most first. */
-  false404s: z.array(
-    z.object({
-      userAgent: z.string(),
-      user: z.string(),
-      server: z.string(),
-      gvr: auditGvrSchema,
-      /** The servers whose discovery lists the GVR. */
-      servedBy: z.array(z.string()),
-      count,
-      first: z.string(),
-      last: z.string(),
-    }),
-  ),
+  /** Every (client, server, GVR) that got a false 404, most first; null when nothing was judged. */
+  false404s: z
+    .array(
+      z.object({
+        userAgent: z.string(),
+        user: z.string(),
+        server: z.string(),
+        gvr: auditGvrSchema,
+        /** The servers whose discovery lists the GVR. */
+        servedBy: z.array(z.string()),
+        count,
+        first: z.string(),
+        last: z.string(),
+      }),
+    )
+    .nullable(),
   /** Lines that could not be used, "file:line: why"; the first ones only (problemCount has them all). */
   problems: z.array(z.string()),
   problemCount: count,

@@ -13,10 +13,11 @@ const REFUSED_BEFORE_ROUTING = new Set([401, 403, 429]);
 
 /** The outcome, or null when it cannot be judged: no table, or the server's discovery is not in it. */
 export function classifyAuditRecord(record: AuditRecord, table: RouteTable | undefined): AuditOutcome | null {
+  if (!table) return null;
   const target = record.target;
   // R2: a request without an objectRef is the handling server's own.
   if (!target) return 'non-resource';
-  if (!table?.known(record.server)) return null;
+  if (!table.known(record.server)) return null;
   if (record.code !== null && REFUSED_BEFORE_ROUTING.has(record.code)) return 'rejected';
   const gvr = { group: target.group, version: target.version, resource: target.resource };
   // R5: exact group, version and resource; a 404 here is an object that does not exist.

@@ -12,3 +12,4 @@ export { parseAuditInputSpec, resolveAuditInputs, type AuditInput, type AuditInp
 export { judgeByServers, judgeBySnapshot, NO_JUDGEMENT, type AuditJudgement, type JudgeServer } from './judge.js';
 export { readAuditLogs, MAX_PROBLEMS_LISTED, type AuditProgress, type ReadAuditOptions } from './read-audit.js';
 export { STDIN } from './read-lines.js';
+export { formatAuditText, formatFinding, gvrLabel } from './format.js';

@@ -130,6 +130,7 @@ export async function readAuditLogs(inputs: readonly AuditInput[], options: Read
     stages,
     duplicates,
     ...tally.report(),
+    ...(table ? {} : { false404s: null }),
     problems,
     problemCount,
   };

@@ -1,17 +1,15 @@
 // `peerscope serve`: the local port in front of every apiserver of a cluster.
-import { readFileSync } from 'node:fs';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { DiscoveryMode } from '../../contract/settings.js';
-import { tokenFileSource } from '../cluster/credentials.js';
 import { serversFromKubeconfig } from '../cluster/from-kubeconfig.js';
 import { identityOf } from '../telemetry/client-identity.js';
 import type { ServerConfig, ServerSource } from '../cluster/server-config.js';
 import { createCore, DEFAULT_SERVER_REFRESH_MS, type ServerRefresh } from '../core.js';
 import { formatPolicy } from '../proxy/policy.js';
 import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_HEADERS_TIMEOUT_MS } from '../upstream/pool.js';
-import { proxyFor, redactProxy } from '../upstream/proxy-config.js';
 import { HEAP_GROWING_PERCENT } from '../util/heap-growth.js';
 import { addPortFilterOptions, portFilters, type PortFilterFlags } from './port-filters.js';
+import { serversFromFlags } from './server-flags.js';
 import { startUiHost } from './ui.js';
 import { parseDiscoveryMode, parseListen, parseNameEqualsUrl, parsePolicyOption, parsePositiveInt, onShutdown } from './options.js';
 
@@ -114,38 +112,15 @@ export function registerServeCommand(program: Command): void {
         ownIdentity = found.kubeconfig.userName || undefined;
         serverSource = found.source;
       } else {
-        const ca = flags.ca ? readOrExit(flags.ca, '--ca') : undefined;
-        let bearerToken: ReturnType<typeof tokenFileSource> | undefined;
-        try {
-          bearerToken = flags.tokenFile ? tokenFileSource(flags.tokenFile) : undefined;
-          const tokens = bearerToken;
-          // The impact report names requests sent with the port's token as a client bringing it would be.
-          if (tokens)
-            ownIdentity = () => {
-              const token = tokens.token();
-              return token ? identityOf(`Bearer ${token}`, undefined) : undefined;
-            };
-        } catch (err) {
-          fail(`--token-file: ${(err as Error).message}`);
-        }
-        // Like any client-go program, HTTPS_PROXY / NO_PROXY apply to the servers given on the command line.
-        servers = flags.server.map((s) => {
-          let proxy: URL | undefined;
-          try {
-            proxy = proxyFor(s.url, { env: process.env });
-          } catch (err) {
-            fail(`${(err as Error).message} (from the environment)`);
-          }
-          if (proxy)
-            process.stderr.write(`peerscope: ${s.name}: connecting through the proxy ${redactProxy(proxy)} (HTTPS_PROXY / HTTP_PROXY)\n`);
-          return {
-            ...s,
-            source: 'flag' as const,
-            ...(ca ? { ca } : {}),
-            ...(proxy ? { proxy: proxy.href } : {}),
-            ...(bearerToken ? { bearerToken: () => bearerToken?.token() } : {}),
+        const given = serversFromFlags(flags);
+        const tokens = given.tokens;
+        // The impact report names requests sent with the port's token as a client bringing it would be.
+        if (tokens)
+          ownIdentity = () => {
+            const token = tokens.token();
+            return token ? identityOf(`Bearer ${token}`, undefined) : undefined;
           };
-        });
+        servers = given.servers;
       }
       const policy = flags.policy;
       if (policy.kind === 'pin' && !servers.some((s) => s.name === policy.server)) {
@@ -222,14 +197,6 @@ function parseSeconds(value: string): number {
   const n = Number(value);
   if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError(`"${value}" is not a number of seconds (0 or more)`);
   return n;
-}
-
-function readOrExit(file: string, flag: string): string {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (err) {
-    return fail(`${flag} ${file}: cannot read: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
-  }
 }
 
 function fail(message: string): never {
