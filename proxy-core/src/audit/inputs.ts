@@ -1,5 +1,8 @@
 // Which server wrote each audit log: `SERVER=FILE` says it; a bare FILE is matched to the one server
-// whose name its path contains (`/var/log/apiserver-b/audit.log`, `apiserver-b-audit.log`).
+// whose name its file name or its folder's name holds as a word (`apiserver-b-audit.log`,
+// `/var/log/apiserver-b/audit.log`; "apiserver-1" is not in "apiserver-10.log").
+import { basename, dirname } from 'node:path';
+import { escapeRegExp } from '../util/regexp.js';
 import { STDIN } from './read-lines.js';
 
 export interface AuditInputSpec {
@@ -25,12 +28,14 @@ export function resolveAuditInputs(specs: readonly AuditInputSpec[], serverNames
   return specs.map((spec) => {
     if (spec.server !== undefined) return { server: spec.server, file: spec.file };
     if (spec.file === STDIN) throw new Error('standard input has no file name to match a server by: give it as SERVER=-');
-    // Longest names first, so "apiserver-10" is not also taken for "apiserver-1".
-    const matches = serverNames.filter((name) => spec.file.includes(name));
-    const longest = matches.filter((m) => !matches.some((other) => other !== m && other.includes(m)));
-    if (longest.length === 1) return { server: longest[0]!, file: spec.file };
+    const names = [basename(spec.file), basename(dirname(spec.file))];
+    const matches = serverNames.filter((server) => {
+      const word = new RegExp(`(^|[^A-Za-z0-9])${escapeRegExp(server)}($|[^A-Za-z0-9])`);
+      return names.some((n) => word.test(n));
+    });
+    if (matches.length === 1) return { server: matches[0]!, file: spec.file };
     const known = serverNames.length > 0 ? ` (servers: ${serverNames.join(', ')})` : ' (no servers are known to match it against)';
-    const why = longest.length === 0 ? 'its path names no server' : `its path names several servers: ${longest.join(', ')}`;
+    const why = matches.length === 0 ? 'its file name names no server' : `its file name names several servers: ${matches.join(', ')}`;
     throw new Error(`--audit-log ${spec.file}: ${why}${known}; give it as SERVER=${spec.file}`);
   });
 }

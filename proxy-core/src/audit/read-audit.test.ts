@@ -211,7 +211,7 @@ describe('resolveAuditInputs', () => {
   const names = ['apiserver-1', 'apiserver-10', 'apiserver-2'];
   const resolve = (...specs: string[]) => resolveAuditInputs(specs.map(parseAuditInputSpec), names);
 
-  it('takes SERVER=FILE as given, and matches a bare FILE to the one server its path names', () => {
+  it('takes SERVER=FILE as given, and matches a bare FILE to the one server its file or folder name holds as a word', () => {
     expect(resolve('cp=/var/log/audit.log', '/logs/apiserver-10/audit.log', '/logs/apiserver-1-audit.log.gz', 'apiserver-2=-')).toEqual([
       { server: 'cp', file: '/var/log/audit.log' },
       { server: 'apiserver-10', file: '/logs/apiserver-10/audit.log' },
@@ -224,9 +224,10 @@ describe('resolveAuditInputs', () => {
 
   it('says what to do when a bare FILE names no server, several, or is standard input', () => {
     expect(() => resolve('/var/log/kubernetes/audit.log')).toThrow(
-      '--audit-log /var/log/kubernetes/audit.log: its path names no server (servers: apiserver-1, apiserver-10, apiserver-2); give it as SERVER=/var/log/kubernetes/audit.log',
+      '--audit-log /var/log/kubernetes/audit.log: its file name names no server (servers: apiserver-1, apiserver-10, apiserver-2); give it as SERVER=/var/log/kubernetes/audit.log',
     );
-    expect(() => resolve('/logs/apiserver-1/apiserver-2.log')).toThrow('its path names several servers: apiserver-1, apiserver-2');
+    expect(() => resolve('/logs/apiserver-10x.log')).toThrow('names no server');
+    expect(() => resolve('/logs/apiserver-1/apiserver-2.log')).toThrow('its file name names several servers: apiserver-1, apiserver-2');
     expect(() => resolve('-')).toThrow('give it as SERVER=-');
   });
 });

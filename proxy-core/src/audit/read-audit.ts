@@ -2,6 +2,7 @@
 // Bad input never stops a read: a line that is not an audit event, a file that cannot be opened, a .gz
 // cut short — each is counted and named (file and line), and every other line and input is still read.
 import { statSync } from 'node:fs';
+import type { Readable } from 'node:stream';
 import type { AuditOutcome, AuditReport } from '../../contract/audit.js';
 import { classifyAuditRecord } from './classify.js';
 import { RequestDedupe } from './dedupe.js';
@@ -33,7 +34,7 @@ export interface ReadAuditOptions {
   /** Ends the read (Ctrl-C); the report then says it is not complete. */
   readonly signal?: AbortSignal;
   readonly pollMs?: number;
-  readonly stdin?: NodeJS.ReadableStream;
+  readonly stdin?: Readable;
   /** Called as lines are read; the caller decides how often to show it. */
   readonly onProgress?: (p: AuditProgress) => void;
   /** Called with each request as it is counted, judged (a follow prints the false 404s as they come). */

@@ -3,7 +3,7 @@
 import { appendFileSync, mkdtempSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readLines, type AuditLine } from './read-lines.js';
@@ -52,6 +52,16 @@ describe('readLines', () => {
 
   it('reads standard input ("-")', async () => {
     expect(await collect(readLines('-', { stdin: Readable.from(['a\nb', '\nc\n']) }))).toEqual(['1:a', '2:b', '3:c']);
+  });
+
+  it('ends a read of standard input that never ends when aborted, after the lines that came', async () => {
+    const input = new PassThrough();
+    input.write('a\nb\n');
+    const abort = new AbortController();
+    const lines: string[] = [];
+    setTimeout(() => abort.abort(), 50);
+    for await (const l of readLines('-', { stdin: input, signal: abort.signal })) lines.push(l.text);
+    expect(lines).toEqual(['a', 'b']);
   });
 
   it('follows a file as it grows, holds back a half-written line, and reads the file that takes its name after a rotation', async () => {

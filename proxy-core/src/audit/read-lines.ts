@@ -4,7 +4,7 @@
 import { createReadStream } from 'node:fs';
 import { open, stat, type FileHandle } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
-import { Readable } from 'node:stream';
+import { addAbortSignal, Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createGunzip } from 'node:zlib';
 
@@ -28,7 +28,7 @@ export interface ReadLinesOptions {
   /** Bytes read from disk (compressed bytes for .gz), for a progress line. */
   readonly onBytes?: (bytes: number) => void;
   /** Standard input, replaceable in tests. */
-  readonly stdin?: NodeJS.ReadableStream;
+  readonly stdin?: Readable;
 }
 
 const CHUNK_BYTES = 64 * 1024;
@@ -37,7 +37,10 @@ const NEWLINE = 0x0a;
 /** Every line of `file`. Rejects (after yielding what came before) when the file cannot be read or a .gz is cut short. */
 export async function* readLines(file: string, options: ReadLinesOptions = {}): AsyncGenerator<AuditLine> {
   if (file === STDIN) {
-    yield* linesOf(file, Readable.from(options.stdin ?? process.stdin), options.signal);
+    const input = options.stdin ?? process.stdin;
+    // Standard input may never end (a pipe from a tail): the signal must end the wait for its next line.
+    if (options.signal) addAbortSignal(options.signal, input);
+    yield* linesOf(file, input, options.signal);
     return;
   }
   if (options.follow && !isGzip(file)) {

@@ -3,6 +3,7 @@
 // `.gz` with --audit-log-compress) and logrotate's (`audit.log.1`, `audit.log.2.gz`, higher is older).
 import { readdirSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
+import { escapeRegExp } from '../util/regexp.js';
 
 const TIMESTAMP = String.raw`\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}\.\d{3}`;
 
@@ -11,8 +12,8 @@ export function rotatedFiles(file: string): string[] {
   const name = basename(file);
   const ext = extname(name);
   const stem = name.slice(0, name.length - ext.length);
-  const byTimestamp = new RegExp(`^${escape(stem)}-(${TIMESTAMP})${escape(ext)}(\\.gz)?$`);
-  const byNumber = new RegExp(`^${escape(name)}\\.(\\d+)(\\.gz)?$`);
+  const byTimestamp = new RegExp(`^${escapeRegExp(stem)}-(${TIMESTAMP})${escapeRegExp(ext)}(\\.gz)?$`);
+  const byNumber = new RegExp(`^${escapeRegExp(name)}\\.(\\d+)(\\.gz)?$`);
   let entries: string[];
   try {
     entries = readdirSync(dir);
@@ -30,8 +31,4 @@ export function rotatedFiles(file: string): string[] {
   stamped.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
   numbered.sort((a, b) => b.n - a.n);
   return [...numbered.map((x) => x.file), ...stamped.map((x) => x.file)];
-}
-
-function escape(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
