@@ -3,7 +3,7 @@
 // (v1.36-dev lacks certificates.k8s.io/v1 podcertificaterequests, v1.37-dev serves it): read live
 // from a kubeconfig, from --server with --ca and --token-file, and offline from a routing snapshot.
 import { execFile, spawn } from 'node:child_process';
-import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -14,6 +14,7 @@ import { auditReportSchema, type AuditReport } from '../contract/audit.js';
 import { loadRelease } from '../src/releases/index.js';
 import { startSimCluster, type SimCluster } from '../sim/index.js';
 import { auditLog, PCR, PCR_PATH, PODS, PODS_PATH } from './audit-events.js';
+import { callServer } from './sim-client.js';
 
 interface Run {
   code: number;
@@ -49,9 +50,16 @@ describe('peerscope audit (the CLI)', () => {
   let kubeconfig: string;
   let logA: string;
   let logB: string;
+  let simAuditDir: string;
   beforeAll(async () => {
-    sim = await startSimCluster({ releases: [loadRelease('v1.36-dev'), loadRelease('v1.37-dev')], names: ['a', 'b'] });
     dir = mkdtempSync(join(tmpdir(), 'cli-audit-'));
+    simAuditDir = join(dir, 'sim-audit');
+    mkdirSync(simAuditDir);
+    sim = await startSimCluster({
+      releases: [loadRelease('v1.36-dev'), loadRelease('v1.37-dev')],
+      names: ['a', 'b'],
+      auditLogDir: simAuditDir,
+    });
     kubeconfig = join(dir, 'kubeconfig');
     writeFileSync(kubeconfig, sim.kubeconfig());
     writeFileSync(join(dir, 'ca.crt'), sim.ca ?? '');
@@ -231,5 +239,39 @@ describe('peerscope audit (the CLI)', () => {
     } finally {
       child.kill('SIGKILL');
     }
+  }, 60_000);
+  it('counts exactly what was sent straight to the simulated servers, from the audit logs they write', async () => {
+    const [a, b] = sim.servers.map((s) => s.info().url) as [string, string];
+    const ua = { 'user-agent': 'rollout-check/1.0' };
+    // Sent to the servers themselves, not through a port: 3 false 404s at a, the GVR served at b, pods at a.
+    for (let i = 0; i < 3; i++) expect((await callServer(sim, a, PCR_PATH, { headers: ua })).status).toBe(404);
+    expect((await callServer(sim, b, PCR_PATH, { headers: ua })).status).toBe(200);
+    expect((await callServer(sim, a, '/api/v1/namespaces/default/pods', { headers: ua })).status).toBe(200);
+    const logs = ['a', 'b'].map((n) => join(simAuditDir, `apiserver-${n}-audit.log`));
+    // Each event is written once its response has ended: wait for the five.
+    const sent = () =>
+      logs
+        .map((f) => readFileSync(f, 'utf8'))
+        .join('')
+        .split('rollout-check/1.0').length - 1;
+    for (let i = 0; i < 100 && sent() < 5; i++) await new Promise((r) => setTimeout(r, 20));
+    // Bare files: matched to apiserver-a and apiserver-b by their names.
+    const report = json(
+      await peerscope(['audit', '--audit-log', logs[0]!, '--audit-log', logs[1]!, '--kubeconfig', kubeconfig, '--output', 'json']),
+    );
+    expect(report.problemCount).toBe(0);
+    const client = report.perClient.find((c) => c.userAgent === 'rollout-check/1.0');
+    expect(client).toMatchObject({ user: 'sim-admin', requests: 5, unjudged: 0, codes: { '200': 2, '404': 3 } });
+    expect(client?.outcomes).toMatchObject({ local: 2, 'false-404': 3 });
+    expect(report.false404s).toEqual([
+      expect.objectContaining({
+        userAgent: 'rollout-check/1.0',
+        user: 'sim-admin',
+        server: 'apiserver-a',
+        gvr: PCR,
+        servedBy: ['apiserver-b'],
+        count: 3,
+      }),
+    ]);
   }, 60_000);
 });
