@@ -88,6 +88,7 @@ export async function readAuditLogs(inputs: readonly AuditInput[], options: Read
           lastLine = line.line;
           state.lines++;
           lines++;
+          if ((lines & 0x3ff) === 0) progress();
           const parsed = parseAuditLine(input.server, line.text);
           if (parsed.kind === 'blank') continue;
           if (parsed.kind === 'problem') {
@@ -104,7 +105,6 @@ export async function readAuditLogs(inputs: readonly AuditInput[], options: Read
           const outcome = classifyAuditRecord(record, table);
           tally.add(record, outcome, servedBy);
           options.onRequest?.(record, outcome);
-          if ((lines & 0x3ff) === 0) progress();
         }
       } catch (err) {
         const why = describeReadError(err, file);
