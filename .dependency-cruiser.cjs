@@ -19,8 +19,8 @@ const layers = {
   routing: ['util', 'discovery'],
   // What the apiservers themselves answered, from their audit logs, judged against the route table.
   audit: ['util', 'discovery', 'routing'],
-  // The upgrade-impact report: client usage (telemetry) against the servers and a target release.
-  impact: ['util', 'telemetry', 'discovery', 'routing', 'releases'],
+  // The upgrade-impact report: client usage (telemetry, or the servers' audit logs) against the servers and a target release.
+  impact: ['util', 'telemetry', 'discovery', 'routing', 'releases', 'audit'],
   cluster: ['util', 'tls', 'telemetry', 'upstream', 'discovery'],
   proxy: ['util', 'telemetry', 'upstream', 'discovery', 'routing', 'cluster', 'impact'],
   snapshot: ['util', 'version.ts', 'telemetry', 'discovery', 'routing', 'cluster', 'proxy', 'impact'],

@@ -11,6 +11,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../test/fixtures.js';
 import { auditReportSchema, type AuditReport } from '../contract/audit.js';
+import { impactReportSchema } from '../contract/impact.js';
 import { loadRelease } from '../src/releases/index.js';
 import { startSimCluster, type SimCluster } from '../sim/index.js';
 import { auditLog, PCR, PCR_PATH, PODS, PODS_PATH } from './audit-events.js';
@@ -198,7 +199,7 @@ describe('peerscope audit (the CLI)', () => {
     expect(missing.totals.requests).toBe(5);
     const both = await peerscope(['audit', '--audit-log', `x=${logA}`, '--snapshot', 'x.json', '--server', 'a=http://127.0.0.1:1']);
     expect(both.code).toBe(2);
-    expect(both.stderr).toContain('--snapshot judges offline');
+    expect(both.stderr).toContain('--snapshot: judges offline');
   });
 
   it('--follow prints each false 404 as it is written, and Ctrl-C prints the counts of what was read', async () => {
@@ -273,5 +274,68 @@ describe('peerscope audit (the CLI)', () => {
         count: 3,
       }),
     ]);
+  }, 60_000);
+  it('report --audit-log: the clients of the whole cluster that the upgrade breaks, from the audit logs', async () => {
+    const log = join(dir, 'report-a.log');
+    const legacy = 'legacy-operator/v0.8.3 (linux/amd64) kubernetes/1a2b3c4/legacy-controller';
+    writeFileSync(
+      log,
+      auditLog([
+        // Served by a (v1.36-dev), gone in v1.37-dev: removed by the upgrade.
+        ...Array.from({ length: 2 }, () => ({
+          verb: 'list',
+          path: '/apis/storage.k8s.io/v1beta1/volumeattributesclasses',
+          ref: { group: 'storage.k8s.io', version: 'v1beta1', resource: 'volumeattributesclasses' },
+          code: 200,
+          user: 'system:serviceaccount:legacy:operator',
+          userAgent: legacy,
+        })),
+        // Served by b only: false 404s during the rollout.
+        { verb: 'list', path: PCR_PATH, ref: PCR, code: 404, userAgent: controller, user: 'system:serviceaccount:certs:controller' },
+        // Refused before routing: not a use of the API.
+        { verb: 'list', path: PCR_PATH, ref: PCR, code: 403, user: 'intern' },
+      ]),
+    );
+    const run = await peerscope([
+      'report',
+      '--audit-log',
+      `apiserver-a=${log}`,
+      '--kubeconfig',
+      kubeconfig,
+      '--to',
+      'v1.37-dev',
+      '--output',
+      'json',
+    ]);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe('peerscope: read 1 audit log(s): 4 request(s), 0 problem(s)\n');
+    const report = impactReportSchema.parse(JSON.parse(run.stdout));
+    expect(report.source).toBe('audit-logs');
+    expect(report.current).toEqual([
+      { name: 'apiserver-a', gitVersion: 'v1.36.0-dev' },
+      { name: 'apiserver-b', gitVersion: 'v1.37.0-dev' },
+    ]);
+    expect(
+      report.findings.map((f) => [f.impact, f.client.identity, f.client.userAgent, `${f.group}/${f.version}/${f.resource}`, f.verbs]),
+    ).toEqual([
+      [
+        'removed',
+        'system:serviceaccount:legacy:operator',
+        legacy,
+        'storage.k8s.io/v1beta1/volumeattributesclasses',
+        [expect.objectContaining({ verb: 'list', count: 2 })],
+      ],
+      [
+        'skewed',
+        'system:serviceaccount:certs:controller',
+        controller,
+        'certificates.k8s.io/v1/podcertificaterequests',
+        [expect.objectContaining({ verb: 'list', count: 1 })],
+      ],
+    ]);
+    expect(report.findings[1]?.evidence).toMatchObject({ servedNowBy: ['apiserver-b'], notServedNowBy: ['apiserver-a'], notFound: 1 });
+    const text = await peerscope(['report', '--audit-log', `apiserver-a=${log}`, '--kubeconfig', kubeconfig, '--to', 'v1.37-dev']);
+    expect(text.stdout).toMatch(/^Upgrade impact: .* → v1\.37-dev, from the requests of 2 clients in the apiservers' audit logs, /);
+    expect(text.stdout).toContain('legacy-operator (legacy-controller) lists storage.k8s.io/v1beta1 volumeattributesclasses');
   }, 60_000);
 });

@@ -6,6 +6,7 @@ import { PeerSet } from '../cluster/peer-set.js';
 import type { ServerConfig } from '../cluster/server-config.js';
 import { judgeByServers, judgeBySnapshot, NO_JUDGEMENT, type AuditJudgement, type JudgeServer } from '../audit/index.js';
 import { readSnapshotFile } from '../snapshot/index.js';
+import { InputError } from '../util/input-error.js';
 import { serversFromFlags, type ServerFlags } from './server-flags.js';
 
 export interface JudgeFlags extends ServerFlags {
@@ -14,10 +15,10 @@ export interface JudgeFlags extends ServerFlags {
   snapshot?: string;
 }
 
-/** Throws an Error (an InputError for files) that names what is wrong. */
+/** Throws an InputError that names the flag or file at fault (a kubeconfig, a snapshot). */
 export async function judgementOf(flags: JudgeFlags, warn: (line: string) => void): Promise<AuditJudgement> {
   const live = flags.kubeconfig !== undefined || flags.context !== undefined || flags.server.length > 0;
-  if (flags.snapshot && live) throw new Error('--snapshot judges offline: give it without --kubeconfig, --context or --server');
+  if (flags.snapshot && live) throw new InputError('--snapshot', 'judges offline: give it without --kubeconfig, --context or --server');
   if (flags.snapshot) return judgeBySnapshot(readSnapshotFile(flags.snapshot), flags.snapshot);
   if (!live) return NO_JUDGEMENT;
   if (flags.kubeconfig !== undefined || flags.context !== undefined) {

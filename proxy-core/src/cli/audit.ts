@@ -4,7 +4,7 @@ import { Option, type Command } from 'commander';
 import {
   formatAuditText,
   formatFinding,
-  parseAuditInputSpec,
+  collectAuditInputSpec,
   readAuditLogs,
   resolveAuditInputs,
   type AuditInputSpec,
@@ -37,7 +37,7 @@ export function registerAuditCommand(program: Command): void {
         '--audit-log <[server=]file>',
         'an audit log (--audit-log-path) and the server that wrote it (repeat for each; .gz is read compressed, - is standard input); a bare FILE goes to the one server its path names',
       )
-        .argParser(collectInput)
+        .argParser(collectAuditInputSpec)
         .makeOptionMandatory(),
     )
     .option('--rotated', "also read each file's rotated predecessors, oldest first (audit-<time>.log[.gz], audit.log.1[.gz])", false)
@@ -100,10 +100,6 @@ export function registerAuditCommand(program: Command): void {
       // A follow ends only by Ctrl-C: that is its normal end.
       process.exit(report.complete || flags.follow ? 0 : EXIT_CANCELLED);
     });
-}
-
-function collectInput(value: string, previous: AuditInputSpec[] = []): AuditInputSpec[] {
-  return [...previous, parseAuditInputSpec(value)];
 }
 
 /** A progress line on standard error, redrawn in place; none when standard error is not a terminal. */
