@@ -24,7 +24,7 @@ const layers = {
   cluster: ['util', 'tls', 'telemetry', 'upstream', 'discovery'],
   proxy: ['util', 'telemetry', 'upstream', 'discovery', 'routing', 'cluster', 'impact'],
   snapshot: ['util', 'version.ts', 'telemetry', 'discovery', 'routing', 'cluster', 'proxy', 'impact'],
-  'core.ts': ['util', 'telemetry', 'upstream', 'discovery', 'routing', 'cluster', 'proxy', 'snapshot', 'impact'],
+  'core.ts': ['util', 'telemetry', 'upstream', 'discovery', 'routing', 'cluster', 'proxy', 'snapshot', 'impact', 'audit'],
   // Hosts of the engine: the core service and control server, sessions, the CLI, the public entry.
   control: ['util', 'version.ts', 'discovery', 'releases', 'routing', 'cluster', 'proxy', 'snapshot', 'impact', 'core.ts'],
   session: ['util', 'tls', 'discovery', 'releases', 'cluster', 'proxy', 'snapshot', 'core.ts', 'control'],

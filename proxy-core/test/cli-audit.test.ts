@@ -338,4 +338,64 @@ describe('peerscope audit (the CLI)', () => {
     expect(text.stdout).toMatch(/^Upgrade impact: .* → v1\.37-dev, from the requests of 2 clients in the apiservers' audit logs, /);
     expect(text.stdout).toContain('legacy-operator (legacy-controller) lists storage.k8s.io/v1beta1 volumeattributesclasses');
   }, 60_000);
+  it('serve --audit-log: what each server answered, false 404s included, in /.peerscope/metrics', async () => {
+    const logs = join(dir, 'serve-audit');
+    mkdirSync(logs);
+    const cluster = await startSimCluster({
+      releases: [loadRelease('v1.36-dev'), loadRelease('v1.37-dev')],
+      names: ['a', 'b'],
+      auditLogDir: logs,
+    });
+    writeFileSync(join(dir, 'serve-ca.crt'), cluster.ca ?? '');
+    writeFileSync(join(dir, 'serve-token'), `${cluster.token}\n`);
+    const child = spawn(
+      process.execPath,
+      [
+        'bin/peerscope',
+        'serve',
+        ...cluster.servers.flatMap((s) => ['--server', `${s.name}=${s.info().url}`]),
+        '--ca',
+        join(dir, 'serve-ca.crt'),
+        '--token-file',
+        join(dir, 'serve-token'),
+        '--listen',
+        '127.0.0.1:0',
+        // Bare files: apiserver-a-audit.log is a's, apiserver-b-audit.log b's.
+        '--audit-log',
+        join(logs, 'apiserver-a-audit.log'),
+        '--audit-log',
+        join(logs, 'apiserver-b-audit.log'),
+      ],
+      { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    try {
+      const line = await new Promise<string>((resolve, reject) => {
+        createInterface({ input: child.stdout }).once('line', resolve);
+        child.once('exit', (code) => reject(new Error(`serve exited ${code}`)));
+      });
+      const port = Number(/:(\d+)$/.exec(line)?.[1]);
+      const [a, b] = cluster.servers.map((s) => s.info().url) as [string, string];
+      // Straight to the servers, past the port: the port never sees these.
+      for (let i = 0; i < 2; i++) expect((await callServer(cluster, a, PCR_PATH)).status).toBe(404);
+      expect((await callServer(cluster, b, PCR_PATH)).status).toBe(200);
+      const falseSeries =
+        'peerscope_cluster_false_404_total{server="a",group="certificates.k8s.io",version="v1",resource="podcertificaterequests"} 2';
+      let metrics = '';
+      for (let i = 0; i < 100 && !metrics.includes(falseSeries); i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        metrics = await fetch(`http://127.0.0.1:${port}/.peerscope/metrics`).then((r) => r.text());
+      }
+      expect(metrics).toContain(falseSeries);
+      expect(metrics).toContain('peerscope_cluster_requests_total{server="a",outcome="false-404",code="404"} 2');
+      expect(metrics).toMatch(/peerscope_cluster_requests_total\{server="b",outcome="local",code="200"\} [1-9]/);
+      // The port's own counters saw none of them.
+      expect(metrics).not.toMatch(/peerscope_requests_total\{[^}]*resource="podcertificaterequests"/);
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    } finally {
+      child.kill('SIGKILL');
+      await cluster.close();
+    }
+  }, 60_000);
 });

@@ -13,3 +13,4 @@ export { judgeByServers, judgeBySnapshot, NO_JUDGEMENT, type AuditJudgement, typ
 export { readAuditLogs, MAX_PROBLEMS_LISTED, type AuditProgress, type ReadAuditOptions } from './read-audit.js';
 export { STDIN } from './read-lines.js';
 export { formatAuditText, formatFinding, gvrLabel } from './format.js';
+export { AuditCounters } from './exposition.js';

@@ -16,7 +16,10 @@ export interface JudgeServer {
 }
 
 export interface AuditJudgement {
-  /** undefined: nothing to judge by. */
+  /**
+   * undefined: nothing to judge by. Read for each event, so a running core can give a getter of its
+   * current table and each event is judged by the discovery of the moment it is read.
+   */
   readonly table: RouteTable | undefined;
   readonly description: AuditJudge;
 }

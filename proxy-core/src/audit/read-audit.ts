@@ -4,6 +4,7 @@
 import { statSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import type { AuditOutcome, AuditReport } from '../../contract/audit.js';
+import type { GVR } from '../discovery/types.js';
 import { classifyAuditRecord } from './classify.js';
 import { RequestDedupe } from './dedupe.js';
 import { auditStages, type AuditRecord } from './event.js';
@@ -44,7 +45,7 @@ export interface ReadAuditOptions {
 type InputState = AuditReport['inputs'][number];
 
 export async function readAuditLogs(inputs: readonly AuditInput[], options: ReadAuditOptions): Promise<AuditReport> {
-  const { table } = options.judgement;
+  const judgement = options.judgement;
   const dedupe = new RequestDedupe();
   const tally = new AuditTally();
   const stages: Record<string, number> = Object.fromEntries(auditStages.map((s) => [s, 0]));
@@ -54,7 +55,7 @@ export async function readAuditLogs(inputs: readonly AuditInput[], options: Read
   let bytesRead = 0;
   let lines = 0;
   let requests = 0;
-  const servedBy = table ? table.serversFor.bind(table) : () => [];
+  const servedBy = (gvr: GVR) => judgement.table?.serversFor(gvr) ?? [];
 
   const plan = inputs.map((input) => ({
     input,
@@ -102,7 +103,7 @@ export async function readAuditLogs(inputs: readonly AuditInput[], options: Read
           if (verdict === 'duplicate') duplicates++;
           if (verdict !== 'count') continue;
           requests++;
-          const outcome = classifyAuditRecord(record, table);
+          const outcome = classifyAuditRecord(record, judgement.table);
           tally.add(record, outcome, servedBy);
           options.onRequest?.(record, outcome);
         }
@@ -125,13 +126,13 @@ export async function readAuditLogs(inputs: readonly AuditInput[], options: Read
   }
   progress();
   return {
-    judgedAgainst: options.judgement.description,
+    judgedAgainst: judgement.description,
     complete: !options.signal?.aborted,
     inputs: states,
     stages,
     duplicates,
     ...tally.report(),
-    ...(table ? {} : { false404s: null }),
+    ...(judgement.table ? {} : { false404s: null }),
     problems,
     problemCount,
   };

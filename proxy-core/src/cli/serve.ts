@@ -1,5 +1,7 @@
 // `peerscope serve`: the local port in front of every apiserver of a cluster.
+import { accessSync, constants } from 'node:fs';
 import { InvalidArgumentError, Option, type Command } from 'commander';
+import { collectAuditInputSpec, resolveAuditInputs, type AuditInput, type AuditInputSpec } from '../audit/index.js';
 import type { DiscoveryMode } from '../../contract/settings.js';
 import { serversFromKubeconfig } from '../cluster/from-kubeconfig.js';
 import { identityOf } from '../telemetry/client-identity.js';
@@ -14,6 +16,7 @@ import { startUiHost } from './ui.js';
 import { parseDiscoveryMode, parseListen, parseNameEqualsUrl, parsePolicyOption, parsePositiveInt, onShutdown } from './options.js';
 
 interface ServeFlags extends PortFilterFlags {
+  auditLog: AuditInputSpec[];
   server: { name: string; url: string }[];
   kubeconfig?: string;
   context?: string;
@@ -63,6 +66,14 @@ export function registerServeCommand(program: Command): void {
         .default('peer-aggregated', 'peer-aggregated'),
     )
     .option('--max-events <n>', 'routing events kept in memory', parsePositiveInt, 10_000)
+    .addOption(
+      new Option(
+        '--audit-log <[server=]file>',
+        "follow a server's audit log and count what it answered in /.peerscope/metrics (peerscope_cluster_*; repeat for each server; as `peerscope audit` reads it)",
+      )
+        .argParser(collectAuditInputSpec)
+        .default([], 'none'),
+    )
     .option('--accept-hosts <hosts>', 'comma-separated extra Host header values the port accepts');
   addPortFilterOptions(command)
     .option('--ui', 'also serve the UI on a loopback port and print its URL (browser mode)', false)
@@ -122,6 +133,7 @@ export function registerServeCommand(program: Command): void {
           };
         servers = given.servers;
       }
+      const auditLogs = auditInputsOf(flags.auditLog, servers);
       const policy = flags.policy;
       if (policy.kind === 'pin' && !servers.some((s) => s.name === policy.server)) {
         fail(`--policy ${formatPolicy(policy)}: no server is named "${policy.server}" (servers: ${servers.map((s) => s.name).join(', ')})`);
@@ -141,6 +153,7 @@ export function registerServeCommand(program: Command): void {
               .filter(Boolean)
           : [],
         ...portFilters(flags),
+        ...(auditLogs.length > 0 ? { auditLogs } : {}),
         snapshotSource: context ? 'kubeconfig' : 'servers',
         ...(ownIdentity ? { ownIdentity } : {}),
         ...(context ? { context } : {}),
@@ -191,6 +204,31 @@ function reportRefresh(): (r: ServerRefresh) => void {
     if (text && text !== last) for (const l of lines) process.stderr.write(`peerscope: ${l}\n`);
     last = text;
   };
+}
+
+/** The audit logs to follow, each matched to a server; exits 2 naming a file that matches none or cannot be read. */
+function auditInputsOf(specs: readonly AuditInputSpec[], servers: readonly ServerConfig[]): AuditInput[] {
+  let inputs: AuditInput[];
+  try {
+    inputs = resolveAuditInputs(
+      specs,
+      servers.map((s) => s.name),
+    );
+  } catch (err) {
+    return fail((err as Error).message);
+  }
+  for (const input of inputs) {
+    if (!servers.some((s) => s.name === input.server))
+      fail(
+        `--audit-log ${input.server}=${input.file}: no server is named "${input.server}" (servers: ${servers.map((s) => s.name).join(', ')})`,
+      );
+    try {
+      accessSync(input.file, constants.R_OK);
+    } catch (err) {
+      fail(`--audit-log ${input.file}: cannot read: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+    }
+  }
+  return inputs;
 }
 
 function parseSeconds(value: string): number {
