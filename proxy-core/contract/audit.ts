@@ -74,7 +74,11 @@ export const auditJudgeSchema = z.object({
 });
 export type AuditJudge = z.infer<typeof auditJudgeSchema>;
 
+export const AUDIT_REPORT_KIND = 'AuditReport';
+
 export const auditReportSchema = z.object({
+  apiVersion: z.literal('peerscope.dev/v1'),
+  kind: z.literal(AUDIT_REPORT_KIND),
   judgedAgainst: auditJudgeSchema,
   /** False when the read was cancelled (Ctrl-C) before every input ended. */
   complete: z.boolean(),

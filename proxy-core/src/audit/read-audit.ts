@@ -3,7 +3,7 @@
 // cut short — each is counted and named (file and line), and every other line and input is still read.
 import { statSync } from 'node:fs';
 import type { Readable } from 'node:stream';
-import type { AuditOutcome, AuditReport } from '../../contract/audit.js';
+import { AUDIT_REPORT_KIND, type AuditOutcome, type AuditReport } from '../../contract/audit.js';
 import type { GVR } from '../discovery/types.js';
 import { classifyAuditRecord } from './classify.js';
 import { RequestDedupe } from './dedupe.js';
@@ -126,6 +126,8 @@ export async function readAuditLogs(inputs: readonly AuditInput[], options: Read
   }
   progress();
   return {
+    apiVersion: 'peerscope.dev/v1',
+    kind: AUDIT_REPORT_KIND,
     judgedAgainst: judgement.description,
     complete: !options.signal?.aborted,
     inputs: states,
