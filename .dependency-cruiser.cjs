@@ -17,12 +17,14 @@ const layers = {
   // the simulator serves.
   releases: ['util', 'discovery'],
   routing: ['util', 'discovery'],
-  // The upgrade-impact report: client usage (telemetry) against the servers and a target release.
-  impact: ['util', 'telemetry', 'discovery', 'routing', 'releases'],
+  // What the apiservers themselves answered, from their audit logs, judged against the route table.
+  audit: ['util', 'discovery', 'routing'],
+  // The upgrade-impact report: client usage (telemetry, or the servers' audit logs) against the servers and a target release.
+  impact: ['util', 'telemetry', 'discovery', 'routing', 'releases', 'audit'],
   cluster: ['util', 'tls', 'telemetry', 'upstream', 'discovery'],
   proxy: ['util', 'telemetry', 'upstream', 'discovery', 'routing', 'cluster', 'impact'],
   snapshot: ['util', 'version.ts', 'telemetry', 'discovery', 'routing', 'cluster', 'proxy', 'impact'],
-  'core.ts': ['util', 'telemetry', 'upstream', 'discovery', 'routing', 'cluster', 'proxy', 'snapshot', 'impact'],
+  'core.ts': ['util', 'telemetry', 'upstream', 'discovery', 'routing', 'cluster', 'proxy', 'snapshot', 'impact', 'audit'],
   // Hosts of the engine: the core service and control server, sessions, the CLI, the public entry.
   control: ['util', 'version.ts', 'discovery', 'releases', 'routing', 'cluster', 'proxy', 'snapshot', 'impact', 'core.ts'],
   session: ['util', 'tls', 'discovery', 'releases', 'cluster', 'proxy', 'snapshot', 'core.ts', 'control'],

@@ -15,7 +15,8 @@ export type ImpactKind = z.infer<typeof impactKindSchema>;
 /**
  * Who sent a request, as far as the port can tell. `identity` is the kubeconfig user name when the
  * port added its own credential, `token:<8 hex>` (the first 8 hex digits of the bearer token's
- * SHA-256), `<scheme>:<8 hex>` for another Authorization scheme, or `anonymous`.
+ * SHA-256), `<scheme>:<8 hex>` for another Authorization scheme, or `anonymous`; in a report made from
+ * audit logs, the user name the apiserver authenticated.
  */
 export const impactClientSchema = z.object({
   /** Short name from the user agent: its program, and a controller's name when client-go appended one. */
@@ -104,6 +105,11 @@ export const impactReportSchema = z.object({
   current: z.array(z.object({ name: z.string(), gitVersion: z.string().optional() })),
   /** What the counts cover. */
   window: z.object({ since: z.number(), until: z.number(), minutes: z.number().nonnegative() }),
+  /**
+   * Where the requests were counted: the apiservers' own audit logs (every client of the cluster; a
+   * client's identity is then the user the apiserver authenticated); absent, the local port.
+   */
+  source: z.literal('audit-logs').optional(),
   /** Most severe first, then by volume. */
   findings: z.array(impactFindingSchema),
   /** Distinct clients seen (user agent × identity). */

@@ -2,6 +2,7 @@
 // on loopback, one shared object store, one CA and bearer token, and a kubeconfig for all of them.
 // In HTTPS mode the servers accept the token or a client certificate signed by the cluster CA.
 import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
 import { stringify as toYaml } from 'yaml';
 import {
   createCertificateAuthority,
@@ -11,6 +12,7 @@ import {
   type PemPair,
 } from '../src/tls/certs.js';
 import type { ReleaseCatalog } from '../src/releases/index.js';
+import { SimAuditLog } from './apiserver/audit-log.js';
 import { servedIndex } from './apiserver/context.js';
 import { writeKubernetesEndpoints } from './apiserver/identity.js';
 import { SimApiServer, type SimRequestRecord } from './apiserver/server.js';
@@ -40,6 +42,11 @@ export interface SimClusterOptions {
    * address the test can reach only through a proxy that maps it back. Its IP is in the certificate.
    */
   advertiseHost?: string;
+  /**
+   * A folder where each server appends an audit log, `apiserver-NAME-audit.log` (audit.k8s.io/v1
+   * events at level Metadata, apiserver/audit-log.ts); off when absent.
+   */
+  auditLogDir?: string;
 }
 
 /** The user block of a kubeconfig: the cluster's token (default), or another user. */
@@ -184,8 +191,16 @@ export async function startSimCluster(options: SimClusterOptions): Promise<SimCl
     for (const l of requestListeners) l(server, req);
   };
 
-  const newServer = (name: string, release: ReleaseCatalog, port: number) =>
-    new SimApiServer({
+  const auditLogs: SimAuditLog[] = [];
+  const auditLogOf = (name: string) => {
+    if (!options.auditLogDir) return undefined;
+    const log = new SimAuditLog(join(options.auditLogDir, `apiserver-${name}-audit.log`));
+    auditLogs.push(log);
+    return log;
+  };
+  const newServer = (name: string, release: ReleaseCatalog, port: number) => {
+    const auditLog = auditLogOf(name);
+    return new SimApiServer({
       name,
       release,
       store,
@@ -198,7 +213,9 @@ export async function startSimCluster(options: SimClusterOptions): Promise<SimCl
       ...(options.leaseDurationSeconds ? { leaseDurationSeconds: options.leaseDurationSeconds } : {}),
       onStateChange,
       onRequest,
+      ...(auditLog ? { auditLog } : {}),
     });
+  };
   releases.forEach((release, i) => {
     servers.push(newServer(names[i] as string, release, basePort === 0 ? 0 : basePort + i));
   });
@@ -259,6 +276,7 @@ export async function startSimCluster(options: SimClusterOptions): Promise<SimCl
     },
     async close() {
       await Promise.all(servers.map((s) => s.stop()));
+      await Promise.all(auditLogs.map((l) => l.close()));
       eventListeners.clear();
       requestListeners.clear();
     },

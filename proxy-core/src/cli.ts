@@ -1,5 +1,6 @@
 // The `peerscope` command. Each subcommand lives in proxy-core/src/cli/ and is registered here.
 import { Command } from 'commander';
+import { registerAuditCommand } from './cli/audit.js';
 import { registerCatalogCommands } from './cli/catalog.js';
 import { helpConfiguration } from './cli/options.js';
 import { registerDemoCommand } from './cli/demo.js';
@@ -32,6 +33,7 @@ registerSimCommand(program);
 registerPeersCommand(program);
 registerSnapshotCommands(program);
 registerReportCommand(program);
+registerAuditCommand(program);
 registerCatalogCommands(program);
 
 await program.parseAsync(process.argv);

@@ -16,6 +16,7 @@ import { RouteState } from './proxy/route-state.js';
 import { Telemetry } from './telemetry/telemetry.js';
 import { Upstreams, type UpstreamOptions } from './upstream/pool.js';
 import { takeSnapshot } from './snapshot/take.js';
+import { AuditCounters, readAuditLogs, type AuditInput } from './audit/index.js';
 
 /** What the local port refuses beyond a foreign Host (each list holds regular expressions, as typed). */
 export interface PortFilters {
@@ -63,6 +64,11 @@ export interface CoreOptions extends PortFilters {
   readonly goneRetentionMs?: number;
   /** Each refresh's outcome (warnings, or the error that stopped it), for a host's log. */
   readonly onServerRefresh?: (result: ServerRefresh) => void;
+  /**
+   * Audit logs of the servers, followed from start() to close(): what each server answered is counted
+   * in /.peerscope/metrics, judged against the route table of the moment each event is read.
+   */
+  readonly auditLogs?: readonly AuditInput[];
 }
 
 export type ServerRefresh =
@@ -110,6 +116,10 @@ export function createCore(options: CoreOptions): Core {
   const telemetry = new Telemetry(options.maxEvents ?? 10_000, options.ownIdentity ? { ownIdentity: options.ownIdentity } : {});
   telemetry.addExposition(() => ownMvpExposition(peerStatuses()));
   const routes = new RouteState(peers);
+  const auditCounters = options.auditLogs?.length ? new AuditCounters() : undefined;
+  if (auditCounters) telemetry.addExposition(() => auditCounters.exposition());
+  const auditStop = new AbortController();
+  let auditFollow: Promise<unknown> | undefined;
   const upstreams = new Upstreams(options.servers, options.upstream);
   // Data-path pools follow the peer set: a server that joins gets its pool, a removed one's closes
   // gracefully, one at another address is reconnected. A gone server keeps its pool until removed
@@ -188,6 +198,21 @@ export function createCore(options: CoreOptions): Core {
     async start() {
       if (bound) return bound;
       await peers.start();
+      if (auditCounters && options.auditLogs && !auditFollow) {
+        // A getter: each event is judged by the route table of the moment it is read.
+        const judgement = {
+          get table() {
+            return routes.table;
+          },
+          description: { kind: 'servers' as const, servers: [] },
+        };
+        auditFollow = readAuditLogs(options.auditLogs, {
+          judgement,
+          follow: true,
+          signal: auditStop.signal,
+          onRequest: (r, o) => auditCounters.add(r, o),
+        });
+      }
       const every = options.serverRefreshIntervalMs ?? DEFAULT_SERVER_REFRESH_MS;
       if (options.serverSource && every > 0 && !refreshTimer) refreshTimer = setInterval(() => void refreshServers(), every).unref();
       const host = options.listen?.host ?? '127.0.0.1';
@@ -216,6 +241,8 @@ export function createCore(options: CoreOptions): Core {
   async function closeNow(graceMs: number): Promise<void> {
     closed = true;
     clearInterval(refreshTimer);
+    auditStop.abort();
+    await auditFollow;
     const l = listener;
     listener = undefined;
     // Watches and follows end now, cleanly; other in-flight requests get graceMs to finish.

@@ -14,7 +14,7 @@ import { serveWatch } from './watch.js';
 
 type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
 
-function verbOf(method: string, rr: ResourceRequest, query: URLSearchParams): Verb | undefined {
+export function verbOf(method: string, rr: Pick<ResourceRequest, 'name' | 'watchPrefix'>, query: URLSearchParams): Verb | undefined {
   const watchParam = query.get('watch');
   const watching = rr.watchPrefix || (watchParam !== null && watchParam !== 'false' && watchParam !== '0');
   switch (method) {

@@ -8,6 +8,7 @@ import type { ReleaseCatalog } from '../../src/releases/index.js';
 import type { ObjectStore } from '../store/store.js';
 import { statusBody } from '../../src/util/status.js';
 import { authenticate, unauthorized, type SimAuthConfig, type SimUser } from './auth.js';
+import type { SimAuditLog } from './audit-log.js';
 import type { SimServer, SimServerInfo, SimServerState } from '../types.js';
 import { servedIndex, type ApiContext } from './context.js';
 import { IDENTITY_LEASE_DURATION_SECONDS, writeIdentityLease } from './identity.js';
@@ -46,6 +47,8 @@ export interface SimApiServerOptions {
   readonly leaseDurationSeconds?: number;
   readonly onStateChange?: (server: SimApiServer, state: SimServerState) => void;
   readonly onRequest?: (server: string, req: SimRequestRecord) => void;
+  /** Where the server logs each request it answers as an audit event (off when absent). */
+  readonly auditLog?: SimAuditLog;
 }
 
 export class SimApiServer implements SimServer {
@@ -120,9 +123,11 @@ export class SimApiServer implements SimServer {
     const auth = this.auth;
     const handler = (req: http.IncomingMessage, res: http.ServerResponse) => {
       res.setHeader('X-Simulated-Apiserver', this.name);
-      res.setHeader('Audit-Id', randomUUID());
+      const auditID = randomUUID();
+      res.setHeader('Audit-Id', auditID);
       if (this.state === 'draining') res.setHeader('Connection', 'close');
       const result = authenticate(req, pathOf(req.url), auth);
+      this.options.auditLog?.track(req, res, result.ok ? result.user : undefined, auditID);
       this.options.onRequest?.(this.name, {
         method: req.method ?? 'GET',
         url: req.url ?? '/',

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { serversFromKubeconfig } from '../cluster/from-kubeconfig.js';
 import { PeerSet } from '../cluster/peer-set.js';
 import type { OwnMvp } from '../../contract/own-mvp.js';
+import { formatTable } from '../util/text-table.js';
 
 export function registerPeersCommand(program: Command): void {
   program
@@ -70,14 +71,7 @@ export function registerPeersCommand(program: Command): void {
           ...(told ? ownMvpColumns(r.ownMvp) : []),
         ]),
       ];
-      const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
-      for (const row of table)
-        console.log(
-          row
-            .map((c, i) => c.padEnd(widths[i]!))
-            .join('   ')
-            .trimEnd(),
-        );
+      for (const line of formatTable(table)) console.log(line);
       // The verdicts in plain words, one line per server that has one.
       for (const r of rows) if (r.ownMvp && r.ownMvp.verdict !== 'unknown') console.log(`${r.ownMvp.summary}; ${reroutedWords(r.ownMvp)}`);
     });

@@ -1,15 +1,20 @@
 // `peerscope report`: which clients an upgrade affects, from the requests a running port has seen
-// (--from) or that a routing snapshot recorded (--snapshot), against a target release (--to).
+// (--from), that a routing snapshot recorded (--snapshot), or that the apiservers' own audit logs
+// recorded (--audit-log), against a target release (--to).
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { impactReportSchema, type ImpactReport } from '../../contract/impact.js';
 import type { RoutingSnapshot } from '../../contract/snapshot.js';
 import { formatImpactMarkdown, formatImpactText } from '../impact/format.js';
 import { impactReportOfSnapshot } from '../impact/of-core.js';
+import { impactOfAuditLogs } from '../impact/of-audit.js';
+import type { ImpactTarget } from '../impact/report.js';
 import { catalogTarget, defaultTargetName, targetOf } from '../impact/targets.js';
+import { collectAuditInputSpec, judgeBySnapshot, resolveAuditInputs, type AuditInputSpec, type AuditJudgement } from '../audit/index.js';
 import { loadReleaseFiles } from '../releases/index.js';
 import { parseSnapshot, readSnapshotFile } from '../snapshot/index.js';
 import { Agent, request } from '../upstream/undici.js';
 import { InputError } from '../util/input-error.js';
+import { judgementOf } from './audit-judge.js';
 
 interface ReportFlags {
   from: string;
@@ -17,6 +22,10 @@ interface ReportFlags {
   to?: string;
   releaseFile: Map<string, string[]>;
   output: 'text' | 'json' | 'markdown';
+  auditLog: AuditInputSpec[];
+  rotated: boolean;
+  kubeconfig?: string;
+  context?: string;
 }
 
 export function registerReportCommand(program: Command): void {
@@ -39,9 +48,20 @@ export function registerReportCommand(program: Command): void {
         .argParser(collectReleaseFile)
         .default(new Map(), 'none'),
     )
+    .addOption(
+      new Option(
+        '--audit-log <[server=]file>',
+        "count the clients in the apiservers' own audit logs instead (repeat for each; as `peerscope audit` reads them), judged against the servers of --snapshot, --kubeconfig or the running port",
+      )
+        .argParser(collectAuditInputSpec)
+        .default([], 'none'),
+    )
+    .option('--rotated', "with --audit-log: also read each file's rotated predecessors", false)
+    .option('--kubeconfig <file>', "with --audit-log: the current servers are this kubeconfig's cluster, their discovery read now")
+    .option('--context <name>', 'with --kubeconfig: the context (default: current-context)')
     .addOption(new Option('--output <format>', 'text, json or markdown').choices(['text', 'json', 'markdown']).default('text'))
     .action(async (flags: ReportFlags) => {
-      const report = await guard(() => makeReport(flags));
+      const report = await guard(() => (flags.auditLog.length > 0 ? reportOfAuditLogs(flags) : makeReport(flags)));
       const text =
         flags.output === 'json'
           ? JSON.stringify(report, null, 2) + '\n'
@@ -53,9 +73,9 @@ export function registerReportCommand(program: Command): void {
 }
 
 async function makeReport(flags: ReportFlags): Promise<ImpactReport> {
-  const files = flags.to ? flags.releaseFile.get(flags.to) : undefined;
-  if (flags.releaseFile.size > 0 && !files)
-    throw new InputError('--to', `give --to with one of the --release-file names (${[...flags.releaseFile.keys()].join(', ')})`);
+  if (flags.kubeconfig || flags.context)
+    throw new InputError('--kubeconfig', 'goes with --audit-log: a report of the port or a snapshot has its servers');
+  const files = releaseFilesOf(flags);
   // A catalog release against a running port: the port makes the report itself.
   if (!flags.snapshot && !files)
     return impactReportSchema.parse(
@@ -64,17 +84,51 @@ async function makeReport(flags: ReportFlags): Promise<ImpactReport> {
   const snapshot: RoutingSnapshot = flags.snapshot
     ? readSnapshotFile(flags.snapshot)
     : parseSnapshot(await get(flags.from, '/.peerscope/snapshot'), `${flags.from}/.peerscope/snapshot`);
-  const target =
-    files && flags.to
-      ? targetOf(loadReleaseFiles(flags.to, files))
-      : catalogTarget(flags.to ?? defaultTargetName(snapshot.servers.map((s) => s.gitVersion)));
-  const report = impactReportOfSnapshot(snapshot, target);
+  const report = impactReportOfSnapshot(snapshot, targetFor(flags, files, snapshot.servers));
   if (!report)
     throw new InputError(
       flags.snapshot ?? flags.from,
       'this snapshot was taken by a Peerscope that did not record client usage yet: no report can be made from it',
     );
   return report;
+}
+
+/**
+ * The clients of the whole cluster, from the servers' audit logs, against the current servers: a
+ * snapshot's (--snapshot), read now (--kubeconfig), or the running port's (--from).
+ */
+async function reportOfAuditLogs(flags: ReportFlags): Promise<ImpactReport> {
+  const files = releaseFilesOf(flags);
+  const judgement: AuditJudgement =
+    flags.snapshot || flags.kubeconfig || flags.context
+      ? await judgementOf({ ...flags, server: [] }, (line) => process.stderr.write(`peerscope: ${line}\n`))
+      : judgeBySnapshot(parseSnapshot(await get(flags.from, '/.peerscope/snapshot'), `${flags.from}/.peerscope/snapshot`), flags.from);
+  const inputs = resolveAuditInputs(
+    flags.auditLog,
+    judgement.description.servers.map((s) => s.name),
+  );
+  const { report, audit } = await impactOfAuditLogs(inputs, { judgement, rotated: flags.rotated }, (servers) =>
+    targetFor(flags, files, servers),
+  );
+  // What was read goes to standard error: the report itself stays one document.
+  process.stderr.write(
+    `peerscope: read ${audit.inputs.length} audit log(s): ${audit.totals.requests} request(s), ${audit.problemCount} problem(s)${audit.problems[0] ? ` (first: ${audit.problems[0]})` : ''}\n`,
+  );
+  return report;
+}
+
+function releaseFilesOf(flags: ReportFlags): string[] | undefined {
+  const files = flags.to ? flags.releaseFile.get(flags.to) : undefined;
+  if (flags.releaseFile.size > 0 && !files)
+    throw new InputError('--to', `give --to with one of the --release-file names (${[...flags.releaseFile.keys()].join(', ')})`);
+  return files;
+}
+
+/** --to from --release-file or the catalog; by default the next catalog release above the current servers'. */
+function targetFor(flags: ReportFlags, files: string[] | undefined, servers: readonly { readonly gitVersion?: string }[]): ImpactTarget {
+  return files && flags.to
+    ? targetOf(loadReleaseFiles(flags.to, files))
+    : catalogTarget(flags.to ?? defaultTargetName(servers.map((s) => s.gitVersion)));
 }
 
 /** The body of a 200 answer of the running port, or an error that says what happened. */

@@ -1,21 +1,22 @@
 // `peerscope serve`: the local port in front of every apiserver of a cluster.
-import { readFileSync } from 'node:fs';
+import { accessSync, constants } from 'node:fs';
 import { InvalidArgumentError, Option, type Command } from 'commander';
+import { collectAuditInputSpec, resolveAuditInputs, type AuditInput, type AuditInputSpec } from '../audit/index.js';
 import type { DiscoveryMode } from '../../contract/settings.js';
-import { tokenFileSource } from '../cluster/credentials.js';
 import { serversFromKubeconfig } from '../cluster/from-kubeconfig.js';
 import { identityOf } from '../telemetry/client-identity.js';
 import type { ServerConfig, ServerSource } from '../cluster/server-config.js';
 import { createCore, DEFAULT_SERVER_REFRESH_MS, type ServerRefresh } from '../core.js';
 import { formatPolicy } from '../proxy/policy.js';
 import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_HEADERS_TIMEOUT_MS } from '../upstream/pool.js';
-import { proxyFor, redactProxy } from '../upstream/proxy-config.js';
 import { HEAP_GROWING_PERCENT } from '../util/heap-growth.js';
 import { addPortFilterOptions, portFilters, type PortFilterFlags } from './port-filters.js';
+import { serversFromFlags } from './server-flags.js';
 import { startUiHost } from './ui.js';
 import { parseDiscoveryMode, parseListen, parseNameEqualsUrl, parsePolicyOption, parsePositiveInt, onShutdown } from './options.js';
 
 interface ServeFlags extends PortFilterFlags {
+  auditLog: AuditInputSpec[];
   server: { name: string; url: string }[];
   kubeconfig?: string;
   context?: string;
@@ -65,6 +66,14 @@ export function registerServeCommand(program: Command): void {
         .default('peer-aggregated', 'peer-aggregated'),
     )
     .option('--max-events <n>', 'routing events kept in memory', parsePositiveInt, 10_000)
+    .addOption(
+      new Option(
+        '--audit-log <[server=]file>',
+        "follow a server's audit log and count what it answered in /.peerscope/metrics (peerscope_cluster_*; repeat for each server; as `peerscope audit` reads it)",
+      )
+        .argParser(collectAuditInputSpec)
+        .default([], 'none'),
+    )
     .option('--accept-hosts <hosts>', 'comma-separated extra Host header values the port accepts');
   addPortFilterOptions(command)
     .option('--ui', 'also serve the UI on a loopback port and print its URL (browser mode)', false)
@@ -114,39 +123,17 @@ export function registerServeCommand(program: Command): void {
         ownIdentity = found.kubeconfig.userName || undefined;
         serverSource = found.source;
       } else {
-        const ca = flags.ca ? readOrExit(flags.ca, '--ca') : undefined;
-        let bearerToken: ReturnType<typeof tokenFileSource> | undefined;
-        try {
-          bearerToken = flags.tokenFile ? tokenFileSource(flags.tokenFile) : undefined;
-          const tokens = bearerToken;
-          // The impact report names requests sent with the port's token as a client bringing it would be.
-          if (tokens)
-            ownIdentity = () => {
-              const token = tokens.token();
-              return token ? identityOf(`Bearer ${token}`, undefined) : undefined;
-            };
-        } catch (err) {
-          fail(`--token-file: ${(err as Error).message}`);
-        }
-        // Like any client-go program, HTTPS_PROXY / NO_PROXY apply to the servers given on the command line.
-        servers = flags.server.map((s) => {
-          let proxy: URL | undefined;
-          try {
-            proxy = proxyFor(s.url, { env: process.env });
-          } catch (err) {
-            fail(`${(err as Error).message} (from the environment)`);
-          }
-          if (proxy)
-            process.stderr.write(`peerscope: ${s.name}: connecting through the proxy ${redactProxy(proxy)} (HTTPS_PROXY / HTTP_PROXY)\n`);
-          return {
-            ...s,
-            source: 'flag' as const,
-            ...(ca ? { ca } : {}),
-            ...(proxy ? { proxy: proxy.href } : {}),
-            ...(bearerToken ? { bearerToken: () => bearerToken?.token() } : {}),
+        const given = serversFromFlags(flags);
+        const tokens = given.tokens;
+        // The impact report names requests sent with the port's token as a client bringing it would be.
+        if (tokens)
+          ownIdentity = () => {
+            const token = tokens.token();
+            return token ? identityOf(`Bearer ${token}`, undefined) : undefined;
           };
-        });
+        servers = given.servers;
       }
+      const auditLogs = auditInputsOf(flags.auditLog, servers);
       const policy = flags.policy;
       if (policy.kind === 'pin' && !servers.some((s) => s.name === policy.server)) {
         fail(`--policy ${formatPolicy(policy)}: no server is named "${policy.server}" (servers: ${servers.map((s) => s.name).join(', ')})`);
@@ -166,6 +153,7 @@ export function registerServeCommand(program: Command): void {
               .filter(Boolean)
           : [],
         ...portFilters(flags),
+        ...(auditLogs.length > 0 ? { auditLogs } : {}),
         snapshotSource: context ? 'kubeconfig' : 'servers',
         ...(ownIdentity ? { ownIdentity } : {}),
         ...(context ? { context } : {}),
@@ -218,18 +206,35 @@ function reportRefresh(): (r: ServerRefresh) => void {
   };
 }
 
+/** The audit logs to follow, each matched to a server; exits 2 naming a file that matches none or cannot be read. */
+function auditInputsOf(specs: readonly AuditInputSpec[], servers: readonly ServerConfig[]): AuditInput[] {
+  let inputs: AuditInput[];
+  try {
+    inputs = resolveAuditInputs(
+      specs,
+      servers.map((s) => s.name),
+    );
+  } catch (err) {
+    return fail((err as Error).message);
+  }
+  for (const input of inputs) {
+    if (!servers.some((s) => s.name === input.server))
+      fail(
+        `--audit-log ${input.server}=${input.file}: no server is named "${input.server}" (servers: ${servers.map((s) => s.name).join(', ')})`,
+      );
+    try {
+      accessSync(input.file, constants.R_OK);
+    } catch (err) {
+      fail(`--audit-log ${input.file}: cannot read: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+    }
+  }
+  return inputs;
+}
+
 function parseSeconds(value: string): number {
   const n = Number(value);
   if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError(`"${value}" is not a number of seconds (0 or more)`);
   return n;
-}
-
-function readOrExit(file: string, flag: string): string {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (err) {
-    return fail(`${flag} ${file}: cannot read: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
-  }
 }
 
 function fail(message: string): never {

@@ -1,6 +1,6 @@
 // `peerscope sim`: the simulated control plane on its own — servers of real releases on loopback,
 // optionally a rollout and traffic — for rehearsals and for pointing any tool at it.
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { InvalidArgumentError, Option, type Command, type CommanderError } from 'commander';
 import { loadRelease, loadReleaseFiles, type ReleaseCatalog } from '../releases/index.js';
 import { startSimCluster } from '../../sim/index.js';
@@ -27,6 +27,7 @@ interface SimFlags {
   rollout?: boolean;
   stepSeconds: number;
   traffic?: number;
+  auditLogDir?: string;
 }
 
 /** A commander argument error that exits 2. */
@@ -97,6 +98,10 @@ export function registerSimCommand(program: Command): void {
       new Option('--step-seconds <s>', 'seconds each rollout phase (draining, down) lasts').argParser(parsePositiveNumber).default(10),
     )
     .addOption(new Option('--traffic <rps>', 'send this many requests per second straight to the servers').argParser(parsePositiveNumber))
+    .option(
+      '--audit-log-dir <dir>',
+      'each server appends an audit log of the requests it answers to DIR/apiserver-NAME-audit.log (audit.k8s.io/v1, level Metadata), for `peerscope audit`',
+    )
     // One line and exit 2 for every bad input, with no help text after it.
     .showHelpAfterError(false)
     .exitOverride((err: CommanderError) => process.exit(err.exitCode === 0 ? 0 : EXIT_BAD_INPUT))
@@ -128,11 +133,19 @@ export function registerSimCommand(program: Command): void {
         throw err;
       }
 
+      if (flags.auditLogDir) {
+        try {
+          mkdirSync(flags.auditLogDir, { recursive: true });
+        } catch (err) {
+          fail(`--audit-log-dir ${flags.auditLogDir}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+        }
+      }
       const sim = await startSimCluster({
         releases,
         host: flags.host,
         basePort: flags.basePort,
         ...(flags.http ? { http: true } : {}),
+        ...(flags.auditLogDir ? { auditLogDir: flags.auditLogDir } : {}),
       }).catch((err: NodeJS.ErrnoException) => fail(listenFailure(err, flags)));
       for (const s of sim.servers) {
         const i = s.info();

@@ -4,13 +4,10 @@
 // proxy, RBAC, unreadable) has a state series saying so and no counter series: never a zero.
 import type { PeerStatus } from '../../contract/peers.js';
 import type { OwnProxySeries } from '../../contract/own-mvp.js';
-
-function esc(v: string): string {
-  return v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
-}
+import { labelSet } from '../util/exposition.js';
 
 function labels(server: string, extra: Record<string, string>): string {
-  return [`server="${esc(server)}"`, ...Object.entries(extra).map(([k, v]) => `${k}="${esc(v)}"`)].join(',');
+  return labelSet({ server, ...extra });
 }
 
 export function ownMvpExposition(statuses: readonly PeerStatus[]): string {

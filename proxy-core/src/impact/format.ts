@@ -11,7 +11,12 @@ const HEADINGS: Record<ImpactKind, string> = {
 function header(r: ImpactReport): string {
   const releases = [...new Set(r.current.map((s) => s.gitVersion ?? '?'))].join(', ');
   const when = r.window.minutes >= 1 ? `${r.window.minutes.toFixed(1)} min` : `${Math.round(r.window.minutes * 60)} s`;
-  return `Upgrade impact: ${releases || 'no servers'} (${r.current.map((s) => s.name).join(', ')}) → ${r.target.release}, from the requests of ${r.clients} ${r.clients === 1 ? 'client' : 'clients'} over the last ${when}`;
+  const clients = `${r.clients} ${r.clients === 1 ? 'client' : 'clients'}`;
+  const source =
+    r.source === 'audit-logs'
+      ? `from the requests of ${clients} in the apiservers' audit logs, ${new Date(r.window.since).toISOString()} to ${new Date(r.window.until).toISOString()} (rates over the last ${when})`
+      : `from the requests of ${clients} over the last ${when}`;
+  return `Upgrade impact: ${releases || 'no servers'} (${r.current.map((s) => s.name).join(', ')}) → ${r.target.release}, ${source}`;
 }
 
 function noFindings(r: ImpactReport): string {

@@ -118,6 +118,9 @@ export function warningTexts(values: readonly string[]): string[] {
   return out;
 }
 
+/** What a usage row needs of a request. */
+export type UsageRequest = Pick<RoutingEvent, 'at' | 'userAgent' | 'group' | 'version' | 'resource' | 'verb' | 'status'>;
+
 export interface UsageOptions {
   /**
    * Who the credential the port adds for clients that bring none belongs to: a kubeconfig user name,
@@ -142,6 +145,16 @@ export class ClientUsage {
   /** Counts one request; only resource requests the port routed (not rejected ones) are counted. */
   record(e: RoutingEvent, authorization: string | undefined, warnings: readonly string[] | undefined): void {
     if (e.resource === '' || e.outcome === 'rejected') return;
+    const ownIdentity = this.options.ownIdentity;
+    this.recordAs(e, identityOf(authorization, typeof ownIdentity === 'function' ? ownIdentity() : ownIdentity), warnings);
+  }
+
+  /**
+   * Counts one resource request of a client whose identity is already known: an audit event's user,
+   * whom the apiserver authenticated (no credential to hash).
+   */
+  recordAs(e: UsageRequest, identity: string, warnings?: readonly string[]): void {
+    if (e.resource === '') return;
     if (
       e.group.length > MAX_NAME.group ||
       e.version.length > MAX_NAME.version ||
@@ -152,8 +165,6 @@ export class ClientUsage {
       return;
     }
     const userAgent = e.userAgent.length > MAX_AGENT_TEXT ? e.userAgent.slice(0, MAX_AGENT_TEXT) : e.userAgent;
-    const ownIdentity = this.options.ownIdentity;
-    const identity = identityOf(authorization, typeof ownIdentity === 'function' ? ownIdentity() : ownIdentity);
     const key = `${e.group}/${e.version}/${e.resource}/${e.verb}`;
     let row = this.byAgent.get(userAgent)?.get(identity)?.get(key);
     if (row === undefined) {
@@ -166,7 +177,7 @@ export class ClientUsage {
     row.add(e.at, e.status, warnings);
   }
 
-  private newRow(userAgent: string, identity: string, key: string, e: RoutingEvent): Row | undefined {
+  private newRow(userAgent: string, identity: string, key: string, e: UsageRequest): Row | undefined {
     if (this.rowCount >= MAX_USAGE_ROWS) {
       // Past the limit, new clients share one row per GVR and verb, up to a second limit.
       const other = this.byAgent.get(OTHER_CLIENTS)?.get(OTHER_CLIENTS)?.get(key);

@@ -4,6 +4,7 @@ import type { RouteOutcome, RoutingEvent } from '../../contract/events.js';
 import { ClientUsage, type UsageOptions } from './client-usage.js';
 import { ErrorSeries, type ErrorBucket } from './error-series.js';
 import { EventRing } from './event-ring.js';
+import { labelSet } from '../util/exposition.js';
 
 export interface CounterRow {
   readonly outcome: RouteOutcome;
@@ -173,7 +174,7 @@ export class Telemetry {
     for (const c of this.counters.values()) {
       const r = c.row;
       lines.push(
-        `peerscope_requests_total{outcome="${esc(r.outcome)}",group="${esc(r.group)}",version="${esc(r.version)}",resource="${esc(r.resource)}",handling="${esc(r.handling)}",answered_by="${esc(r.answeredBy)}"} ${c.count}`,
+        `peerscope_requests_total{${labelSet({ outcome: r.outcome, group: r.group, version: r.version, resource: r.resource, handling: r.handling, answered_by: r.answeredBy })}} ${c.count}`,
       );
     }
     lines.push(
@@ -183,8 +184,4 @@ export class Telemetry {
     );
     return lines.join('\n') + '\n' + this.expositions.map((f) => f()).join('');
   }
-}
-
-function esc(v: string): string {
-  return v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
 }

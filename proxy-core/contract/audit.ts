@@ -1,0 +1,115 @@
+// What the apiservers themselves answered, read from their audit logs: the counts `peerscope audit`
+// prints as JSON and a host may show. Plain data: no request or response bodies, no user.extra, no
+// query strings, no credentials. A count that was not read or not judged is null, never 0.
+import { z } from 'zod';
+import type { RouteOutcome } from './events.js';
+
+/**
+ * How an audited request went, judged against the servers' discovery. The port's own outcome names
+ * where they mean the same; `false-404` is the server's alone: it lacked the GVR while a peer served
+ * it and answered 404 (its own Mixed Version Proxy was off, or had not synced). The port never
+ * produces one, so it is not a RouteOutcome.
+ */
+export const auditOutcomes = [
+  'local',
+  'false-404',
+  'rerouted',
+  'unavailable',
+  'notfound',
+  'non-resource',
+  'rejected',
+] as const satisfies readonly (RouteOutcome | 'false-404')[];
+export const auditOutcomeSchema = z.enum(auditOutcomes);
+export type AuditOutcome = z.infer<typeof auditOutcomeSchema>;
+
+const count = z.number().int().nonnegative();
+
+/** Requests of one row (a server, a client, a GVR, …). */
+export const auditCountsSchema = z.object({
+  requests: count,
+  /** Per outcome, of the requests that were judged; null when none could be (no discovery to judge by). */
+  outcomes: z.record(auditOutcomeSchema, count).nullable(),
+  /** Requests not judged: their server's discovery was not known. */
+  unjudged: count,
+  /** Per HTTP status code ("200", "404", …; "none" when the event had no responseStatus). */
+  codes: z.record(z.string(), count),
+});
+export type AuditCounts = z.infer<typeof auditCountsSchema>;
+
+/** A GVR as the audit event's objectRef names it; core group "". */
+export const auditGvrSchema = z.object({ group: z.string(), version: z.string(), resource: z.string() });
+
+/** One input: a file (with its rotated predecessors) or standard input, and how it was read. */
+export const auditInputSchema = z.object({
+  server: z.string(),
+  /** The file as given; "-" is standard input. */
+  file: z.string(),
+  /** The files read for it, oldest first (rotated ones before the live one). */
+  files: z.array(z.string()),
+  lines: count,
+  /** Audit events read (every stage). */
+  events: count,
+  problems: count,
+  /** Set when the input could not be opened or ended in error; what was read before still counts. */
+  error: z.string().optional(),
+});
+
+/** What the events were judged against. */
+export const auditJudgeSchema = z.object({
+  /** none: nothing to judge by, every outcome is null; servers: read live; snapshot: a routing snapshot file. */
+  kind: z.enum(['none', 'servers', 'kubeconfig', 'snapshot']),
+  /** The snapshot file, or the kubeconfig context. */
+  from: z.string().optional(),
+  /** When the discovery was read (ISO 8601): now for live servers, the snapshot's takenAt. */
+  at: z.string().optional(),
+  servers: z.array(
+    z.object({
+      name: z.string(),
+      gitVersion: z.string().nullable(),
+      /** GVRs its own discovery lists; null when it could not be read. */
+      gvrs: count.nullable(),
+      error: z.string().optional(),
+    }),
+  ),
+});
+export type AuditJudge = z.infer<typeof auditJudgeSchema>;
+
+export const AUDIT_REPORT_KIND = 'AuditReport';
+
+export const auditReportSchema = z.object({
+  apiVersion: z.literal('peerscope.dev/v1'),
+  kind: z.literal(AUDIT_REPORT_KIND),
+  judgedAgainst: auditJudgeSchema,
+  /** False when the read was cancelled (Ctrl-C) before every input ended. */
+  complete: z.boolean(),
+  inputs: z.array(auditInputSchema),
+  /** Events per stage, before deduplication. */
+  stages: z.record(z.string(), count),
+  /** ResponseComplete/Panic events of a request already counted (same server and auditID). */
+  duplicates: count,
+  totals: auditCountsSchema,
+  perServer: z.array(auditCountsSchema.extend({ server: z.string() })),
+  /** Per client: user agent and user name as the server recorded them. */
+  perClient: z.array(auditCountsSchema.extend({ userAgent: z.string(), user: z.string() })),
+  perGvr: z.array(auditCountsSchema.extend({ gvr: auditGvrSchema })),
+  /** Every (client, server, GVR) that got a false 404, most first; null when nothing was judged. */
+  false404s: z
+    .array(
+      z.object({
+        userAgent: z.string(),
+        user: z.string(),
+        server: z.string(),
+        gvr: auditGvrSchema,
+        /** The servers whose discovery lists the GVR. */
+        servedBy: z.array(z.string()),
+        count,
+        first: z.string(),
+        last: z.string(),
+      }),
+    )
+    .nullable(),
+  /** Lines that could not be used, "file:line: why"; the first ones only (problemCount has them all). */
+  problems: z.array(z.string()),
+  problemCount: count,
+});
+export type AuditReport = z.infer<typeof auditReportSchema>;

@@ -1,0 +1,101 @@
+// The fields of a kube-apiserver audit event (audit.k8s.io/v1 Event) that Peerscope keeps, and the
+// record one event becomes. The schema lists only what is kept: zod drops every other field while it
+// parses, so requestObject, responseObject (policy level Request and RequestResponse carry the bodies
+// there), user.extra, user.groups and annotations never reach a record.
+import { z } from 'zod';
+
+export const AUDIT_API_VERSION = 'audit.k8s.io/v1';
+export const AUDIT_KIND = 'Event';
+
+export const auditStages = ['RequestReceived', 'ResponseStarted', 'ResponseComplete', 'Panic'] as const;
+export type AuditStage = (typeof auditStages)[number];
+
+/** A MicroTime ("2026-11-26T05:44:31.123456Z"); kept as epoch milliseconds. */
+const microTime = z.string().transform((text, ctx) => {
+  const ms = Date.parse(text);
+  if (Number.isNaN(ms)) {
+    ctx.addIssue({ code: 'custom', message: `"${text}" is not a time` });
+    return z.NEVER;
+  }
+  return ms;
+});
+
+export const auditEventSchema = z.object({
+  auditID: z.string().min(1),
+  stage: z.enum(auditStages),
+  requestURI: z.string(),
+  verb: z.string(),
+  user: z.object({ username: z.string().optional() }),
+  userAgent: z.string().optional(),
+  objectRef: z
+    .object({
+      apiGroup: z.string().optional(),
+      apiVersion: z.string().optional(),
+      resource: z.string().optional(),
+      subresource: z.string().optional(),
+      namespace: z.string().optional(),
+      name: z.string().optional(),
+    })
+    .optional(),
+  responseStatus: z.object({ code: z.number().int().optional() }).optional(),
+  requestReceivedTimestamp: microTime,
+  stageTimestamp: microTime,
+});
+export type AuditEvent = z.infer<typeof auditEventSchema>;
+
+/** What the request was for, from the event's objectRef (taken from the path, so also for a GVR the server does not serve). */
+export interface AuditTarget {
+  readonly group: string;
+  readonly version: string;
+  readonly resource: string;
+  readonly subresource: string;
+  readonly namespace: string;
+  readonly name: string;
+}
+
+/** One audit event as Peerscope keeps it. */
+export interface AuditRecord {
+  /** The server that wrote the event: the one that handled the request. */
+  readonly server: string;
+  readonly auditID: string;
+  readonly stage: AuditStage;
+  readonly verb: string;
+  /** The request path without its query (a query can carry secrets). */
+  readonly path: string;
+  readonly user: string;
+  readonly userAgent: string;
+  /** null: a non-resource request (/healthz, /apis, /version, …). */
+  readonly target: AuditTarget | null;
+  /** The response code; null when the event has none (RequestReceived, a Panic). */
+  readonly code: number | null;
+  /** Epoch milliseconds. */
+  readonly receivedAt: number;
+  readonly stageAt: number;
+}
+
+export function auditRecordOf(server: string, e: AuditEvent): AuditRecord {
+  const ref = e.objectRef;
+  const query = e.requestURI.indexOf('?');
+  return {
+    server,
+    auditID: e.auditID,
+    stage: e.stage,
+    verb: e.verb,
+    path: query < 0 ? e.requestURI : e.requestURI.slice(0, query),
+    user: e.user.username ?? '',
+    userAgent: e.userAgent ?? '',
+    target: ref?.resource
+      ? {
+          group: ref.apiGroup ?? '',
+          version: ref.apiVersion ?? '',
+          resource: ref.resource,
+          subresource: ref.subresource ?? '',
+          namespace: ref.namespace ?? '',
+          name: ref.name ?? '',
+        }
+      : null,
+    code: e.responseStatus?.code ?? null,
+    receivedAt: e.requestReceivedTimestamp,
+    stageAt: e.stageTimestamp,
+  };
+}

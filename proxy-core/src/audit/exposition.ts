@@ -1,0 +1,41 @@
+// What the apiservers answered, counted from their followed audit logs, in /.peerscope/metrics beside
+// the port's own counters: requests per server, outcome and code, and the false 404s per server and
+// GVR. A series exists once it has counted something: nothing read is no series, never a zero.
+import type { AuditOutcome } from '../../contract/audit.js';
+import { labelSet } from '../util/exposition.js';
+import type { AuditRecord } from './event.js';
+
+/** The outcome label of a request whose server's discovery was not known when it was read. */
+export const NOT_JUDGED = 'not-judged';
+
+export class AuditCounters {
+  /** Label set → count. Label sets are few: servers × outcomes × codes, and servers × the GVRs that got false 404s. */
+  private readonly requests = new Map<string, number>();
+  private readonly false404s = new Map<string, number>();
+
+  add(record: AuditRecord, outcome: AuditOutcome | null): void {
+    const key = labelSet({
+      server: record.server,
+      outcome: outcome ?? NOT_JUDGED,
+      code: record.code === null ? 'none' : String(record.code),
+    });
+    this.requests.set(key, (this.requests.get(key) ?? 0) + 1);
+    const t = record.target;
+    if (outcome !== 'false-404' || !t) return;
+    const gvr = labelSet({ server: record.server, group: t.group, version: t.version, resource: t.resource });
+    this.false404s.set(gvr, (this.false404s.get(gvr) ?? 0) + 1);
+  }
+
+  exposition(): string {
+    return (
+      [
+        "# HELP peerscope_cluster_requests_total Requests each apiserver answered, read from its audit log, by outcome (judged against the route table when read; not-judged before that server's discovery was) and response code.",
+        '# TYPE peerscope_cluster_requests_total counter',
+        ...[...this.requests].map(([labels, n]) => `peerscope_cluster_requests_total{${labels}} ${n}`),
+        '# HELP peerscope_cluster_false_404_total Requests an apiserver answered 404 for a GVR it did not serve while a peer did, read from its audit log.',
+        '# TYPE peerscope_cluster_false_404_total counter',
+        ...[...this.false404s].map(([labels, n]) => `peerscope_cluster_false_404_total{${labels}} ${n}`),
+      ].join('\n') + '\n'
+    );
+  }
+}

@@ -1,0 +1,16 @@
+// Audit events as a source: what every apiserver itself answered, read from its audit log.
+export {
+  auditRecordOf,
+  auditEventSchema,
+  AUDIT_API_VERSION,
+  AUDIT_KIND,
+  type AuditRecord,
+  type AuditTarget,
+  type AuditStage,
+} from './event.js';
+export { collectAuditInputSpec, parseAuditInputSpec, resolveAuditInputs, type AuditInput, type AuditInputSpec } from './inputs.js';
+export { judgeByServers, judgeBySnapshot, NO_JUDGEMENT, type AuditJudgement, type JudgeServer } from './judge.js';
+export { readAuditLogs, MAX_PROBLEMS_LISTED, type AuditProgress, type ReadAuditOptions } from './read-audit.js';
+export { STDIN } from './read-lines.js';
+export { formatAuditText, formatFinding, gvrLabel } from './format.js';
+export { AuditCounters } from './exposition.js';

@@ -1,0 +1,36 @@
+// One line of an audit log (the log backend writes one JSON Event per line) → a record, or why the
+// line cannot be used. Never throws: a bad line is the caller's to count and name, and reading goes on.
+import { jsonPointer } from '../util/input-error.js';
+import { AUDIT_API_VERSION, AUDIT_KIND, auditEventSchema, auditRecordOf, type AuditRecord } from './event.js';
+
+export type ParsedLine =
+  | { readonly kind: 'record'; readonly record: AuditRecord }
+  | { readonly kind: 'blank' }
+  | { readonly kind: 'problem'; readonly why: string };
+
+export function parseAuditLine(server: string, line: string): ParsedLine {
+  if (line.trim() === '') return { kind: 'blank' };
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch (err) {
+    return { kind: 'problem', why: `not JSON (${(err as Error).message})` };
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { kind: 'problem', why: 'not a JSON object' };
+  const { apiVersion, kind } = value as { apiVersion?: unknown; kind?: unknown };
+  if (apiVersion !== AUDIT_API_VERSION || kind !== AUDIT_KIND)
+    return { kind: 'problem', why: `not an ${AUDIT_API_VERSION} ${AUDIT_KIND} (apiVersion ${show(apiVersion)}, kind ${show(kind)})` };
+  const parsed = auditEventSchema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return {
+      kind: 'problem',
+      why: `not a valid audit event: ${issue ? `${jsonPointer(issue.path) || '/'}: ${issue.message}` : 'invalid'}`,
+    };
+  }
+  return { kind: 'record', record: auditRecordOf(server, parsed.data) };
+}
+
+function show(v: unknown): string {
+  return typeof v === 'string' ? `"${v.slice(0, 60)}"` : v === undefined ? 'missing' : JSON.stringify(v).slice(0, 60);
+}

@@ -1,0 +1,159 @@
+// Reads audit logs into a report: each line parsed, each request counted once, judged and tallied.
+// Bad input never stops a read: a line that is not an audit event, a file that cannot be opened, a .gz
+// cut short — each is counted and named (file and line), and every other line and input is still read.
+import { statSync } from 'node:fs';
+import type { Readable } from 'node:stream';
+import { AUDIT_REPORT_KIND, type AuditOutcome, type AuditReport } from '../../contract/audit.js';
+import type { GVR } from '../discovery/types.js';
+import { classifyAuditRecord } from './classify.js';
+import { RequestDedupe } from './dedupe.js';
+import { auditStages, type AuditRecord } from './event.js';
+import type { AuditInput } from './inputs.js';
+import type { AuditJudgement } from './judge.js';
+import { parseAuditLine } from './parse-line.js';
+import { isGzip, readLines, STDIN } from './read-lines.js';
+import { rotatedFiles } from './rotated.js';
+import { AuditTally } from './tally.js';
+
+/** Problems named one by one in the report; the rest are counted. */
+export const MAX_PROBLEMS_LISTED = 100;
+
+export interface AuditProgress {
+  /** Bytes read from disk so far (compressed bytes for .gz). */
+  readonly bytesRead: number;
+  /** Size of every file to read; null when an input has no end to measure (standard input, --follow). */
+  readonly bytesTotal: number | null;
+  readonly lines: number;
+  readonly requests: number;
+}
+
+export interface ReadAuditOptions {
+  readonly judgement: AuditJudgement;
+  /** Also read each file's rotated predecessors, oldest first (rotated.ts). */
+  readonly rotated?: boolean;
+  readonly follow?: boolean;
+  /** Ends the read (Ctrl-C); the report then says it is not complete. */
+  readonly signal?: AbortSignal;
+  readonly pollMs?: number;
+  readonly stdin?: Readable;
+  /** Called as lines are read; the caller decides how often to show it. */
+  readonly onProgress?: (p: AuditProgress) => void;
+  /** Called with each request as it is counted, judged (a follow prints the false 404s as they come). */
+  readonly onRequest?: (record: AuditRecord, outcome: AuditOutcome | null) => void;
+}
+
+type InputState = AuditReport['inputs'][number];
+
+export async function readAuditLogs(inputs: readonly AuditInput[], options: ReadAuditOptions): Promise<AuditReport> {
+  const judgement = options.judgement;
+  const dedupe = new RequestDedupe();
+  const tally = new AuditTally();
+  const stages: Record<string, number> = Object.fromEntries(auditStages.map((s) => [s, 0]));
+  const problems: string[] = [];
+  let problemCount = 0;
+  let duplicates = 0;
+  let bytesRead = 0;
+  let lines = 0;
+  let requests = 0;
+  const servedBy = (gvr: GVR) => judgement.table?.serversFor(gvr) ?? [];
+
+  const plan = inputs.map((input) => ({
+    input,
+    files: input.file !== STDIN && options.rotated ? [...rotatedFiles(input.file), input.file] : [input.file],
+  }));
+  const bytesTotal =
+    options.follow || plan.some((p) => p.input.file === STDIN)
+      ? null
+      : plan.reduce((sum, p) => sum + p.files.reduce((s, f) => s + sizeOf(f), 0), 0);
+  const progress = () => options.onProgress?.({ bytesRead, bytesTotal, lines, requests });
+  const problem = (state: InputState, where: string, why: string) => {
+    state.problems++;
+    problemCount++;
+    if (problems.length < MAX_PROBLEMS_LISTED) problems.push(`${where}: ${why}`);
+  };
+
+  const readOne = async ({ input, files }: (typeof plan)[number]): Promise<InputState> => {
+    const state: InputState = { server: input.server, file: input.file, files, lines: 0, events: 0, problems: 0 };
+    for (const file of files) {
+      // Only the live file grows; its rotated predecessors are complete.
+      const follow = options.follow === true && file === input.file;
+      let lastLine = 0;
+      try {
+        for await (const line of readLines(file, {
+          follow,
+          ...(options.signal ? { signal: options.signal } : {}),
+          ...(options.pollMs !== undefined ? { pollMs: options.pollMs } : {}),
+          ...(options.stdin ? { stdin: options.stdin } : {}),
+          onBytes: (n) => (bytesRead += n),
+        })) {
+          lastLine = line.line;
+          state.lines++;
+          lines++;
+          if ((lines & 0x3ff) === 0) progress();
+          const parsed = parseAuditLine(input.server, line.text);
+          if (parsed.kind === 'blank') continue;
+          if (parsed.kind === 'problem') {
+            problem(state, `${line.file}:${line.line}`, parsed.why);
+            continue;
+          }
+          state.events++;
+          const record = parsed.record;
+          stages[record.stage] = (stages[record.stage] ?? 0) + 1;
+          const verdict = dedupe.verdict(record);
+          if (verdict === 'duplicate') duplicates++;
+          if (verdict !== 'count') continue;
+          requests++;
+          const outcome = classifyAuditRecord(record, judgement.table);
+          tally.add(record, outcome, servedBy);
+          options.onRequest?.(record, outcome);
+        }
+      } catch (err) {
+        const why = describeReadError(err, file);
+        problem(state, lastLine > 0 ? `${file}:${lastLine + 1}` : file, why);
+        state.error = state.error ? `${state.error}; ${file}: ${why}` : `${file}: ${why}`;
+      }
+      if (options.signal?.aborted) break;
+    }
+    return state;
+  };
+
+  // One after the other, so problems and rows come in the order given; followed files all at once.
+  let states: InputState[];
+  if (options.follow) states = await Promise.all(plan.map(readOne));
+  else {
+    states = [];
+    for (const p of plan) states.push(await readOne(p));
+  }
+  progress();
+  return {
+    apiVersion: 'peerscope.dev/v1',
+    kind: AUDIT_REPORT_KIND,
+    judgedAgainst: judgement.description,
+    complete: !options.signal?.aborted,
+    inputs: states,
+    stages,
+    duplicates,
+    ...tally.report(),
+    ...(judgement.table ? {} : { false404s: null }),
+    problems,
+    problemCount,
+  };
+}
+
+function sizeOf(file: string): number {
+  try {
+    return statSync(file).size;
+  } catch {
+    return 0;
+  }
+}
+
+function describeReadError(err: unknown, file: string): string {
+  const e = err as NodeJS.ErrnoException;
+  if (isGzip(file) && (e.code === 'Z_BUF_ERROR' || e.code === 'Z_DATA_ERROR'))
+    return `the .gz file is cut short or damaged (${e.message}); the lines before were read`;
+  if (e.code === 'ENOENT') return 'no such file';
+  if (e.code === 'EACCES') return 'permission denied (audit logs are usually readable by root only)';
+  if (e.code === 'EISDIR') return 'a directory, not a file';
+  return e.message ?? String(err);
+}
