@@ -10,10 +10,8 @@ import type { Upstreams } from './pool.js';
 import { failBeforeResponse, Relay } from './relay.js';
 import { outgoingHeaders, hasBody } from './request-headers.js';
 
-// forward()'s options and result, and hasBody (the request path asks it beside forward()), stay
-// importable from here for its callers.
+// forward()'s options and result stay importable from here for its callers.
 export type { ForwardOptions, ForwardResult } from './forward-options.js';
-export { hasBody } from './request-headers.js';
 
 export function forward(
   upstreams: Upstreams,

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { classifyUpstreamError } from './errors.js';
-import { mayRetryElsewhere, retriesAfter } from './retry.js';
+import { classifyUpstreamError, isConnectFailure } from './errors.js';
+import { mayRetryElsewhere } from './retry.js';
 
 const request = (headers: Record<string, string> = {}) => ({ headers }) as unknown as IncomingMessage;
 
@@ -17,7 +17,7 @@ describe("the load balancer's one retry", () => {
   it('only when no connection was made', () => {
     const refused = classifyUpstreamError(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' }));
     const reset = classifyUpstreamError(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
-    expect(retriesAfter(refused)).toBe(true);
-    expect(retriesAfter(reset)).toBe(false);
+    expect(isConnectFailure(refused)).toBe(true);
+    expect(isConnectFailure(reset)).toBe(false);
   });
 });

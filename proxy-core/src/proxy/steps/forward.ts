@@ -9,7 +9,7 @@ import { MEDIA } from '../../discovery/types.js';
 import { PEER_PROXIED_HEADER } from '../../routing/decide.js';
 import { failedAtServer, isConnectFailure, statusForUpstreamError } from '../../upstream/errors.js';
 import { forward } from '../../upstream/forward.js';
-import { mayRetryElsewhere, retriesAfter } from '../../upstream/retry.js';
+import { mayRetryElsewhere } from '../../upstream/retry.js';
 import { failure } from '../../util/status.js';
 import type { ProxyContext } from '../context.js';
 import { headerValue, type Exchange, type Routed } from '../exchange.js';
@@ -61,7 +61,7 @@ async function act(x: Exchange, ctx: ProxyContext, firstAttempt: boolean): Promi
   if (result.headersSent) return ANSWERED;
   x.outcome = 'unavailable';
   if (!mayRetry) return ANSWERED; // forward() wrote the error
-  if (!retriesAfter(result.error)) return statusForUpstreamError(target, result.error);
+  if (!refused) return statusForUpstreamError(target, result.error);
   return retryOnAnotherHandlingServer(x, ctx);
 }
 
