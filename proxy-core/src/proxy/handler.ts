@@ -1,10 +1,11 @@
 // The local port's request handler: glue that runs the request path's steps (steps/index.ts) and
 // writes what they leave. In the order the code runs them, for a plain request:
-//   absolute-target → request-head → control-endpoints (/.peerscope/…) → decode-path → classify →
-//   host-check → origin-check → request-filter → strip-identity → pick-handling-server →
+//   absolute-target → request-head → decode-path → classify → host-check → origin-check →
+//   request-filter → strip-identity → control-endpoints (/.peerscope/…) → pick-handling-server →
 //   settle-decision (routing/settle.ts) → forward (or the merged discovery document; one retry on
 //   another handling server when the first refuses the connection) → record.
-// An upgrade runs upgrade-target → request-head → the same classify … settle-decision → tunnel → record.
+// An upgrade runs upgrade-target → request-head → the same classify … strip-identity, pick-handling-server,
+// settle-decision → tunnel → record.
 // Every refusal is decided before anything reaches an apiserver; every response carries
 // X-Peerscope-Route; every error Peerscope itself produces is a Status.
 import type { IncomingMessage, ServerResponse } from 'node:http';

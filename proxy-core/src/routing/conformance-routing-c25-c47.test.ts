@@ -146,7 +146,7 @@ const routingCases: RoutingCase[] = [
   // C47: the pin:B policy picks H = B (policy tests); then the decision is B local.
   { id: 'C47 pin:B: B local', servers: AB, handling: 'B', path: '/apis/apps/v1/deployments', expected: local('B') },
   // C42 (Host check → 403) and C48 (pinned H not ready → 503) are answered before any decision:
-  // covered by the host-check pass, the policy tests and the integration tests.
+  // covered by the host-check step (proxy/steps/admit.ts), the policy tests and the integration tests.
 ];
 
 describe('§7 conformance: routing decisions', () => {

@@ -8,8 +8,10 @@
 //   across origins) could be any page, so no pattern can vouch for it;
 // - `Sec-Fetch-Site: cross-site` or `same-site` (another port of localhost is same-site), unless the
 //   Origin is an accepted one; `same-origin` and `none` (typed in the address bar) pass.
+// One rule for the local port (proxy/steps/admit.ts) and the UI's control server (control/server.ts):
+// it lives here, below both layers, so each imports it.
 import type { IncomingHttpHeaders } from 'node:http';
-import { failure, type Status } from '../../util/status.js';
+import { failure, type Status } from './status.js';
 
 const HINT = 'the local port refuses requests from web pages; --accept-origins allows chosen origins';
 

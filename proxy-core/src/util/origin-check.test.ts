@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compilePattern } from '../patterns.js';
+import { compilePattern } from '../proxy/patterns.js';
 import { checkOrigin } from './origin-check.js';
 
 const HOST = '127.0.0.1:8001';
