@@ -10,12 +10,12 @@ import type { Telemetry } from '../telemetry/telemetry.js';
 /** A decision the port acts on: `unavailable` is answered as a 503 by the settle step. */
 export type Routed = Exclude<Decision, { outcome: 'unavailable' }>;
 
-export interface Exchange {
+/** An exchange whose connection is `res` for a plain request, `socket` and `head` for an upgrade. */
+interface ExchangeOf<Res extends ServerResponse | undefined, Socket extends Duplex | undefined, Head extends Buffer | undefined> {
   readonly req: IncomingMessage;
-  /** Set for a plain request; the upgrade's socket and head instead for an upgrade. */
-  readonly res: ServerResponse | undefined;
-  readonly socket: Duplex | undefined;
-  readonly head: Buffer | undefined;
+  readonly res: Res;
+  readonly socket: Socket;
+  readonly head: Head;
   readonly at: number;
   readonly started: number;
   readonly method: string;
@@ -23,6 +23,7 @@ export interface Exchange {
   /** The request target's path as sent (forwarded so) and its query. */
   readonly path: string;
   readonly query: string;
+  // Filled in by the steps (steps/step.ts, Filled): a step that reads one says so in its type.
   /** The path percent-decoded, as kube-apiserver routes it. */
   decoded: string | undefined;
   info: RequestInfo | undefined;
@@ -40,8 +41,20 @@ export interface Exchange {
   warnings: readonly string[] | undefined;
 }
 
+/** Any exchange, plain or upgrade: what the steps shared by both see. */
+export type Exchange = ExchangeOf<ServerResponse | undefined, Duplex | undefined, Buffer | undefined>;
+/** A plain request's exchange: its response is there to write. */
+export type RequestExchange = ExchangeOf<ServerResponse, undefined, undefined>;
+/** An upgrade's exchange: its socket and the bytes read past its head. */
+export type UpgradeExchange = ExchangeOf<undefined, Duplex, Buffer>;
+
 /** Splits the request target and starts the exchange every request leaves behind. */
-export function newExchange(req: IncomingMessage, res: ServerResponse | undefined, socket?: Duplex, head?: Buffer): Exchange {
+export function newExchange<Res extends ServerResponse | undefined, Socket extends Duplex | undefined, Head extends Buffer | undefined>(
+  req: IncomingMessage,
+  res: Res,
+  socket: Socket,
+  head: Head,
+): ExchangeOf<Res, Socket, Head> {
   const rawUrl = req.url ?? '/';
   const q = rawUrl.indexOf('?');
   // One literal of a fixed shape for plain requests and upgrades alike (one hidden class).

@@ -5,8 +5,12 @@ import { Telemetry } from '../telemetry/telemetry.js';
 import type { ProxyContext } from './context.js';
 import { createHandler } from './handler.js';
 import { ROUTE_HEADER } from './route-header.js';
-import { ANSWERED, REQUEST_STEPS, runSteps, UPGRADE_STEPS, type Step } from './steps/index.js';
-import { newExchange } from './exchange.js';
+import { ANSWERED, REQUEST_STEPS, runSteps, UPGRADE_STEPS, type ListedStep, type Step } from './steps/index.js';
+import { newExchange, type RequestExchange } from './exchange.js';
+import { classify, decode } from './steps/read.js';
+import { pickHandling, settle } from './steps/route.js';
+import { stepList } from './steps/step.js';
+import { tunnelUpgrade } from './steps/tunnel.js';
 
 describe('the request path as steps', () => {
   it('runs the steps in the order handler.ts says', () => {
@@ -38,10 +42,18 @@ describe('the request path as steps', () => {
     ]);
   });
 
+  it('refuses, when compiled, a list whose step needs what no step before it fills', () => {
+    // @ts-expect-error settle-decision needs the class, which classify fills only after it
+    const misordered: readonly ListedStep<RequestExchange>[] = stepList<RequestExchange>()(decode, pickHandling, settle, classify);
+    // @ts-expect-error the tunnel runs on an upgrade's exchange, not a plain request's
+    const wrongKind = stepList<RequestExchange>()(decode, classify, pickHandling, settle, tunnelUpgrade);
+    expect([misordered, wrongKind].map((l) => (l as unknown as Step[]).length)).toEqual([4, 5]);
+  });
+
   it('stays synchronous until a step waits, goes on after the wait, stops at the first refusal or answer', async () => {
     const ran: string[] = [];
     const step = (name: string, result?: ReturnType<Step['run']>): Step => ({ name, run: () => (ran.push(name), result) });
-    const x = newExchange({ url: '/a', method: 'GET', headers: {} } as never, undefined);
+    const x = newExchange({ url: '/a', method: 'GET', headers: {} } as never, undefined, undefined, undefined);
     const ctx = {} as ProxyContext;
     expect(runSteps([step('a'), step('b', ANSWERED), step('c')], x, ctx)).toBe(ANSWERED);
     expect(ran).toEqual(['a', 'b']);

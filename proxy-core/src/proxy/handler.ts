@@ -27,7 +27,7 @@ export interface Handler {
 
 export function createHandler(ctx: ProxyContext): Handler {
   async function onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const x = newExchange(req, res);
+    const x = newExchange(req, res, undefined, undefined);
     try {
       let result = runSteps(REQUEST_STEPS, x, ctx);
       if (result instanceof Promise) result = await result;

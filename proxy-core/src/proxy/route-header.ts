@@ -1,12 +1,36 @@
-// The per-request trace no other tool gives (rule P3), on every response of the local port:
-// `X-Peerscope-Route: handling=<name|->; answering=<name|->; outcome=<outcome>`.
+// The headers the port adds to what it forwards and tunnels:
+// - on every response, the per-request trace no other tool gives (rule P3):
+//   `X-Peerscope-Route: handling=<name|->; answering=<name|->; outcome=<outcome>`;
+// - on a rerouted request, the decision's headers (R8: x-kubernetes-peer-proxied: true).
 // Rule names (R…, D…, P…, §…) are those of docs/mixed-version-proxy-rules.md.
 import type { RouteOutcome } from '../../contract/events.js';
+import type { Routed } from './exchange.js';
 
 export const ROUTE_HEADER = 'x-peerscope-route';
 
 export function routeHeader(handling: string | null, answering: string | null, outcome: RouteOutcome): string {
   return `handling=${handling ?? '-'}; answering=${answering ?? '-'}; outcome=${outcome}`;
+}
+
+// The X-Peerscope-Route header objects, one per (handling, answering, outcome) seen: a handful for
+// a cluster, built once instead of twice per request. Bounded in case server names churn.
+const routeHeaderCache = new Map<string, Readonly<Record<string, string>>>();
+
+/** X-Peerscope-Route as a header object to hand to forward() or tunnel(); shared, never mutated. */
+export function routeHeaders(handling: string | null, answering: string | null, outcome: RouteOutcome): Readonly<Record<string, string>> {
+  const key = `${handling ?? ''}\u0000${answering ?? ''}\u0000${outcome}`;
+  let headers = routeHeaderCache.get(key);
+  if (!headers) {
+    if (routeHeaderCache.size >= 1_000) routeHeaderCache.clear();
+    headers = Object.freeze({ [ROUTE_HEADER]: routeHeader(handling, answering, outcome) });
+    routeHeaderCache.set(key, headers);
+  }
+  return headers;
+}
+
+/** What the decision adds to the request sent upstream: a reroute's headers (R8), else nothing. */
+export function requestHeadersOf(d: Routed): Readonly<Record<string, string>> | undefined {
+  return d.outcome === 'rerouted' ? d.headers : undefined;
 }
 
 export interface ParsedRoute {

@@ -29,7 +29,7 @@ const routingCases: RoutingCase[] = [
     handling: 'A',
     path: '/apis',
     accept: MEDIA.v2JsonNoPeer,
-    expected: { outcome: 'discovery-own', target: 'A' },
+    expected: { outcome: 'discovery-own', target: 'A', accept: undefined },
   },
   {
     id: 'C27 /apis with v2 protobuf: merged',
@@ -78,7 +78,7 @@ const routingCases: RoutingCase[] = [
     handling: 'A',
     path: '/api',
     accept: MEDIA.v2Json,
-    expected: { outcome: 'discovery-own', target: 'A' },
+    expected: { outcome: 'discovery-own', target: 'A', accept: undefined },
   },
   {
     id: 'C33 only C serves v1beta2: rerouted to C',

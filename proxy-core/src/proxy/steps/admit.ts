@@ -91,8 +91,9 @@ function shown(re: RegExp): string {
   return re.source.replace(/\\\//g, '/');
 }
 
-export const requestFilter: Step = {
+export const requestFilter: Step<'decoded'> = {
   name: 'request-filter',
+  needs: ['decoded'],
   run: (x, ctx) => rejected(x, checkRequestFilter(x.method, x.path, x.decoded, ctx.settings.filter)),
 };
 

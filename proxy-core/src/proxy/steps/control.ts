@@ -5,16 +5,16 @@ import { serveImpact } from '../../impact/endpoint.js';
 import { failure } from '../../util/status.js';
 import { writeStatus } from '../../util/write-status.js';
 import { CONTROL_PREFIX } from '../context.js';
+import type { RequestExchange } from '../exchange.js';
 import { ANSWERED, type Step } from './step.js';
 
-export const controlEndpoints: Step = {
+export const controlEndpoints: Step<never, never, RequestExchange> = {
   name: 'control-endpoints',
   run(x, ctx) {
     const path = x.path;
     if (!path.startsWith(CONTROL_PREFIX)) return undefined;
     x.own = true;
-    const { req } = x;
-    const res = x.res!;
+    const { req, res } = x;
     if (path === `${CONTROL_PREFIX}metrics` && (req.method === 'GET' || req.method === 'HEAD')) {
       const text = ctx.telemetry.prometheus();
       res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8', 'content-length': Buffer.byteLength(text) });

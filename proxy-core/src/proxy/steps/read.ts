@@ -14,8 +14,9 @@ export const absoluteTarget: Step = {
 };
 
 /** An upgrade's target must be a decodable absolute path outside the port's own (400). */
-export const upgradeTarget: Step = {
+export const upgradeTarget: Step<never, 'decoded'> = {
   name: 'upgrade-target',
+  fills: ['decoded'],
   run(x) {
     x.decoded = x.path.startsWith('/') && !x.path.startsWith(CONTROL_PREFIX) ? decodePath(x.path) : undefined;
     return x.decoded === undefined ? failure(400, 'BadRequest', 'this path cannot be upgraded') : undefined;
@@ -63,8 +64,9 @@ export const requestHead: Step = {
  * A path of the port's own endpoints is no Kubernetes path: it is matched as sent, so a bad escape
  * there is no refusal (the endpoints answer 404), and the filter sees it as sent.
  */
-export const decode: Step = {
+export const decode: Step<never, 'decoded'> = {
   name: 'decode-path',
+  fills: ['decoded'],
   run(x) {
     const decoded = decodePath(x.path);
     if (decoded !== undefined) x.decoded = decoded;
@@ -75,10 +77,12 @@ export const decode: Step = {
 };
 
 /** Resource or not, verb, group, version, resource, namespace (routing/request-info.ts). */
-export const classify: Step = {
+export const classify: Step<'decoded', 'info'> = {
   name: 'classify',
+  needs: ['decoded'],
+  fills: ['info'],
   run(x) {
-    x.info = requestInfo(x.method, x.decoded as string, x.query);
+    x.info = requestInfo(x.method, x.decoded, x.query);
     return undefined;
   },
 };

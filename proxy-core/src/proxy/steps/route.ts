@@ -1,16 +1,16 @@
 // Routing: the handling server a load balancer would pick (P1), then the settled decision
 // (routing/settle.ts: decide() plus the waits for a returning server's re-read and the rechecks
 // before a 404 / 503). An `unavailable` decision is answered as a 503 Status.
+import type { Decision } from '../../routing/decide.js';
 import { PEER_PROXIED_HEADER } from '../../routing/decide.js';
 import { settleDecision } from '../../routing/settle.js';
-import type { Decision } from '../../routing/decide.js';
 import { failure, type Status } from '../../util/status.js';
-import type { RequestInfo } from '../../routing/request-info.js';
 import { headerValue, type Exchange } from '../exchange.js';
 import type { Step } from './step.js';
 
-export const pickHandling: Step = {
+export const pickHandling: Step<never, 'handling'> = {
   name: 'pick-handling-server',
+  fills: ['handling'],
   run(x, ctx) {
     const ready = ctx.peers.names().filter((n) => ctx.peers.health(n) === 'ready');
     const pick = ctx.picker.pick(ready);
@@ -23,24 +23,22 @@ export const pickHandling: Step = {
   },
 };
 
-export const settle: Step = {
+export const settle: Step<'info' | 'handling', 'decision'> = {
   name: 'settle-decision',
+  needs: ['info', 'handling'],
+  fills: ['decision'],
   run(x, ctx) {
-    const decision = settleDecision(
-      {
-        info: x.info as RequestInfo,
-        handling: x.handling as string,
-        table: ctx.state.table,
-        peers: ctx.peers,
-        peerProxiedHeader: headerValue(x.req.headers[PEER_PROXIED_HEADER]),
-        accept: headerValue(x.req.headers.accept),
-        discoveryMode: ctx.settings.discoveryMode,
-        random: ctx.random,
-      },
-      ctx.peers,
-      ctx.state,
-      x.started,
-    );
+    const decision = settleDecision({
+      info: x.info,
+      handling: x.handling,
+      routes: ctx.state,
+      servers: ctx.peers,
+      peerProxiedHeader: headerValue(x.req.headers[PEER_PROXIED_HEADER]),
+      accept: headerValue(x.req.headers.accept),
+      discoveryMode: ctx.settings.discoveryMode,
+      random: ctx.random,
+      since: x.started,
+    });
     return decision instanceof Promise ? decision.then((d) => adopt(x, d)) : adopt(x, decision);
   },
 };
