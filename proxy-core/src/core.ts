@@ -21,7 +21,7 @@ import { takeSnapshot } from './snapshot/take.js';
 export interface PortFilters {
   /**
    * Origins (regular expressions, each matched against the whole Origin) a browser may send requests
-   * from; default none: every request a browser marks as from another origin is refused (util/origin-check.ts).
+   * from; default none: every request a browser marks as from another origin is refused (proxy/steps/admit.ts, checkOrigin).
    */
   readonly acceptOrigins?: readonly string[];
   /** Paths (regular expressions, matched anywhere, as kubectl proxy's --reject-paths) the port refuses. */

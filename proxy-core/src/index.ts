@@ -4,7 +4,7 @@ export { parsePatternList, PatternError } from './proxy/patterns.js';
 export type { ServerConfig, ServerPublicInfo } from './cluster/server-config.js';
 export { parsePolicy, formatPolicy, type HandlingPolicy } from './proxy/policy.js';
 export type { DiscoveryMode } from '../contract/settings.js';
-export { parseRouteHeader, ROUTE_HEADER } from './proxy/route-header.js';
+export { parseRouteHeader, ROUTE_HEADER } from './proxy/exchange.js';
 export { createCoreService, type CoreService } from './control/service.js';
 export * from './session/index.js';
 export { parseSnapshot, readSnapshotFile, serializeSnapshot, writeSnapshotFile } from './snapshot/index.js';

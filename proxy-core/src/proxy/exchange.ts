@@ -1,5 +1,7 @@
 // One request's passage through the port: what the steps learn about it (its path, class, handling
-// server, decision) and what it left behind (status, bytes, error), recorded as one routing event.
+// server, decision) and what it left behind (status, bytes, error), recorded as one routing event
+// and told on every answer as X-Peerscope-Route (rule P3, below with the other headers the port adds).
+// Rule names (R…, D…, P…, §…) are those of docs/mixed-version-proxy-rules.md.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { RouteOutcome } from '../../contract/events.js';
@@ -119,4 +121,48 @@ export function headerValue(v: string | string[] | undefined): string | undefine
 
 export function truncate(s: string): string {
   return s.length > 200 ? `${s.slice(0, 200)}…` : s;
+}
+
+// The headers the port adds to what it forwards and tunnels:
+// - on every response, the per-request trace no other tool gives (rule P3):
+//   `X-Peerscope-Route: handling=<name|->; answering=<name|->; outcome=<outcome>`;
+// - on a rerouted request, the decision's headers (R8: x-kubernetes-peer-proxied: true).
+export const ROUTE_HEADER = 'x-peerscope-route';
+
+export function routeHeader(handling: string | null, answering: string | null, outcome: RouteOutcome): string {
+  return `handling=${handling ?? '-'}; answering=${answering ?? '-'}; outcome=${outcome}`;
+}
+
+// The X-Peerscope-Route header objects, one per (handling, answering, outcome) seen: a handful for
+// a cluster, built once instead of twice per request. Bounded in case server names churn.
+const routeHeaderCache = new Map<string, Readonly<Record<string, string>>>();
+
+/** X-Peerscope-Route as a header object to hand to forward() or tunnel(); shared, never mutated. */
+export function routeHeaders(handling: string | null, answering: string | null, outcome: RouteOutcome): Readonly<Record<string, string>> {
+  const key = `${handling ?? ''}\u0000${answering ?? ''}\u0000${outcome}`;
+  let headers = routeHeaderCache.get(key);
+  if (!headers) {
+    if (routeHeaderCache.size >= 1_000) routeHeaderCache.clear();
+    headers = Object.freeze({ [ROUTE_HEADER]: routeHeader(handling, answering, outcome) });
+    routeHeaderCache.set(key, headers);
+  }
+  return headers;
+}
+
+/** What the decision adds to the request sent upstream: a reroute's headers (R8), else nothing. */
+export function requestHeadersOf(d: Routed): Readonly<Record<string, string>> | undefined {
+  return d.outcome === 'rerouted' ? d.headers : undefined;
+}
+
+export interface ParsedRoute {
+  readonly handling: string | null;
+  readonly answering: string | null;
+  readonly outcome: string;
+}
+
+export function parseRouteHeader(value: string | undefined): ParsedRoute | undefined {
+  if (!value) return undefined;
+  const fields = new Map(value.split(';').map((p) => p.trim().split('=', 2) as [string, string]));
+  const name = (v: string | undefined) => (v === undefined || v === '-' ? null : v);
+  return { handling: name(fields.get('handling')), answering: name(fields.get('answering')), outcome: fields.get('outcome') ?? '' };
 }

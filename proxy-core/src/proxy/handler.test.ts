@@ -3,13 +3,11 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Telemetry } from '../telemetry/telemetry.js';
 import type { ProxyContext } from './context.js';
-import { createHandler } from './handler.js';
-import { ROUTE_HEADER } from './route-header.js';
-import { ANSWERED, REQUEST_STEPS, runSteps, UPGRADE_STEPS, type ListedStep, type Step } from './steps/index.js';
-import { newExchange, type RequestExchange } from './exchange.js';
+import { createHandler, REQUEST_STEPS, UPGRADE_STEPS } from './handler.js';
+import { newExchange, ROUTE_HEADER, type RequestExchange } from './exchange.js';
 import { classify, decode } from './steps/read.js';
 import { pickHandling, settle } from './steps/route.js';
-import { stepList } from './steps/step.js';
+import { ANSWERED, runSteps, stepList, type ListedStep, type Step } from './steps/step.js';
 import { tunnelUpgrade } from './steps/tunnel.js';
 
 describe('the request path as steps', () => {

@@ -5,7 +5,7 @@
 // Rule names (R…, D…, P…, §…) are those of docs/mixed-version-proxy-rules.md.
 import type { IncomingMessage } from 'node:http';
 import { PeerscopeError } from '../../contract/errors.js';
-import { hasBody } from '../upstream/request-headers.js';
+import { hasBody } from '../upstream/forward.js';
 
 export type HandlingPolicy =
   { readonly kind: 'round-robin' } | { readonly kind: 'random' } | { readonly kind: 'pin'; readonly server: string };

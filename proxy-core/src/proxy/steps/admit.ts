@@ -4,7 +4,6 @@
 // `rejected`. Then the identity headers a client must not send are removed. Each check below is a
 // pure function and its step, in the order the steps run.
 import type { IncomingHttpHeaders } from 'node:http';
-import { checkOrigin } from '../../util/origin-check.js';
 import { failure, type Status } from '../../util/status.js';
 import type { RequestFilter } from '../context.js';
 import type { Exchange } from '../exchange.js';
@@ -51,8 +50,50 @@ export const hostCheck: Step = {
   },
 };
 
-// --- origin-check: a page of another origin (issue 20). The rule is util/origin-check.ts, shared with
-// the UI's control server.
+// --- origin-check: browser-sent requests from other origins (issue 20). The port adds the operator's
+// credentials to every request that brings none, and a web page can reach 127.0.0.1: browsers send
+// "simple" requests (a form's POST, text/plain) to any origin and open WebSockets with no same-origin
+// rule at all.
+// Browsers mark such requests; clients that are not browsers (kubectl, client-go, curl) send neither
+// mark. Refused, with a 403 Status:
+// - an Origin that is neither the port's own nor matched whole by one of --accept-origins;
+// - `Origin: null` always: an opaque origin (a sandboxed frame, a file: or data: page, a redirect
+//   across origins) could be any page, so no pattern can vouch for it;
+// - `Sec-Fetch-Site: cross-site` or `same-site` (another port of localhost is same-site), unless the
+//   Origin is an accepted one; `same-origin` and `none` (typed in the address bar) pass.
+// The UI's control server (control/server.ts) applies the same rule to its own pages and API: it
+// imports checkOrigin from here (control/ may import proxy/).
+
+const HINT = 'the local port refuses requests from web pages; --accept-origins allows chosen origins';
+
+/**
+ * `host` is the request's Host header, already checked to name the port: a page served on the
+ * port's own origin sends `Origin: http://<host>`.
+ */
+export function checkOrigin(headers: IncomingHttpHeaders, host: string | undefined, acceptOrigins: readonly RegExp[]): Status | undefined {
+  const origin = headers.origin;
+  if (origin !== undefined) {
+    if (origin.trim().toLowerCase() === 'null') return refuseOrigin(`Origin "null" (an opaque origin) is not allowed: ${HINT}`);
+    const sameOrigin = host !== undefined && origin.toLowerCase() === `http://${host.toLowerCase()}`;
+    if (!sameOrigin) {
+      // An accepted origin is another site on purpose: its Sec-Fetch-Site says so and is fine.
+      if (acceptOrigins.some((re) => re.test(origin))) return undefined;
+      return refuseOrigin(`Origin ${JSON.stringify(origin.slice(0, 200))} is not allowed: ${HINT}`);
+    }
+  }
+  const site = headers['sec-fetch-site'];
+  if (site !== undefined) {
+    const value = site.trim().toLowerCase();
+    if (value === 'cross-site' || value === 'same-site' || value.includes(',')) {
+      return refuseOrigin(`a request marked Sec-Fetch-Site: ${JSON.stringify(site.slice(0, 40))} is not allowed: ${HINT}`);
+    }
+  }
+  return undefined;
+}
+
+function refuseOrigin(message: string): Status {
+  return failure(403, 'Forbidden', message);
+}
 
 export const originCheck: Step = {
   name: 'origin-check',

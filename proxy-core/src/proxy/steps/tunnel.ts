@@ -1,12 +1,11 @@
 // Acting on an upgrade's decision (exec, attach, port-forward): upstream/tunnel.ts joins the client's
-// socket to the target's, with what the decision adds to the request (route-header.ts). The merged
+// socket to the target's, with what the decision adds to the request (exchange.ts, requestHeadersOf). The merged
 // discovery document cannot be upgraded (400).
 import { failedAtServer } from '../../upstream/errors.js';
 import { tunnel } from '../../upstream/tunnel.js';
 import { failure } from '../../util/status.js';
 import { writeStatusToSocket } from '../../util/write-status.js';
-import type { UpgradeExchange } from '../exchange.js';
-import { requestHeadersOf, routeHeaders } from '../route-header.js';
+import { requestHeadersOf, routeHeaders, type UpgradeExchange } from '../exchange.js';
 import { ANSWERED, type Step, type StepResult } from './step.js';
 
 export const tunnelUpgrade: Step<'decision', never, UpgradeExchange> = {
