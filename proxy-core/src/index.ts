@@ -1,6 +1,7 @@
 // proxy-core's public entry: what hosts (CLI, control server, Electron main) may import.
 export { createCore, type Core, type CoreOptions, type ListenAddress, type PortFilters } from './core.js';
-export { parsePatternList, PatternError } from './proxy/patterns.js';
+export { PatternError } from './proxy/patterns.js';
+export { emptyPortFilters, PORT_FILTER_FLAGS, type PortFilterFlag } from './proxy/port-filters.js';
 export type { ServerConfig, ServerPublicInfo } from './cluster/server-config.js';
 export { parsePolicy, formatPolicy, type HandlingPolicy } from './proxy/policy.js';
 export type { DiscoveryMode } from '../contract/settings.js';

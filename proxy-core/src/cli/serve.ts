@@ -26,7 +26,6 @@ interface ServeFlags extends PortFilterFlags {
   discovery: DiscoveryMode;
   maxEvents: number;
   serverMetrics: number;
-  acceptHosts?: string;
   ui: boolean;
   peerRefresh: number;
   upstreamConnectTimeout: number;
@@ -64,8 +63,7 @@ export function registerServeCommand(program: Command): void {
         .argParser(parseDiscoveryMode)
         .default('peer-aggregated', 'peer-aggregated'),
     )
-    .option('--max-events <n>', 'routing events kept in memory', parsePositiveInt, 10_000)
-    .option('--accept-hosts <hosts>', 'comma-separated extra Host header values the port accepts');
+    .option('--max-events <n>', 'routing events kept in memory', parsePositiveInt, 10_000);
   addPortFilterOptions(command)
     .option('--ui', 'also serve the UI on a loopback port and print its URL (browser mode)', false)
     .option(
@@ -159,12 +157,6 @@ export function registerServeCommand(program: Command): void {
         maxEvents: flags.maxEvents,
         ownMetricsIntervalMs: flags.serverMetrics * 1000,
         upstream: { connectTimeoutMs: flags.upstreamConnectTimeout * 1000, headersTimeoutMs: flags.upstreamHeadersTimeout * 1000 },
-        acceptHosts: flags.acceptHosts
-          ? flags.acceptHosts
-              .split(',')
-              .map((h) => h.trim())
-              .filter(Boolean)
-          : [],
         ...portFilters(flags),
         snapshotSource: context ? 'kubeconfig' : 'servers',
         ...(ownIdentity ? { ownIdentity } : {}),
