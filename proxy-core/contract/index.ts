@@ -1,6 +1,5 @@
 // The typed contract between the core and its hosts (renderer, Electron, CLI): plain serialisable
 // types and the zod schemas that validate them at every boundary.
-export const CONTRACT_VERSION = 1;
 export * from './events.js';
 export * from './peers.js';
 export * from './own-mvp.js';

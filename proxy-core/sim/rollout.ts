@@ -15,8 +15,6 @@ export interface RolloutOptions {
   readonly signal?: AbortSignal;
   readonly onEvent?: (e: SimEvent) => void;
   readonly controller?: RolloutController;
-  /** Servers are upgraded in the order given (the only order so far; the option names the contract). */
-  readonly order?: 'as-given';
 }
 
 export interface RolloutStatus {

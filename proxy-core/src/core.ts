@@ -18,11 +18,16 @@ import { Upstreams, type UpstreamOptions } from './upstream/pool.js';
 import { takeSnapshot } from './snapshot/take.js';
 import { AuditCounters, readAuditLogs, type AuditInput } from './audit/index.js';
 
-/** What the local port refuses beyond a foreign Host (each list holds regular expressions, as typed). */
+/**
+ * What the local port accepts and refuses beyond its own Host names (each list as typed), one field per
+ * flag of proxy/port-filters.ts.
+ */
 export interface PortFilters {
+  /** Extra Host header values the port accepts (rule P4). */
+  readonly acceptHosts?: readonly string[];
   /**
    * Origins (regular expressions, each matched against the whole Origin) a browser may send requests
-   * from; default none: every request a browser marks as from another origin is refused (origin-check.ts).
+   * from; default none: every request a browser marks as from another origin is refused (proxy/steps/admit.ts, checkOrigin).
    */
   readonly acceptOrigins?: readonly string[];
   /** Paths (regular expressions, matched anywhere, as kubectl proxy's --reject-paths) the port refuses. */
@@ -42,8 +47,6 @@ export interface CoreOptions extends PortFilters {
   readonly maxEvents?: number;
   /** The kubeconfig user name of the credential the port adds to requests that bring none (upgrade-impact identity). */
   readonly ownIdentity?: string | (() => string | undefined);
-  /** Extra Host header values the port accepts (rule P4). */
-  readonly acceptHosts?: readonly string[];
   readonly probeIntervalMs?: number;
   readonly discoveryIntervalMs?: number;
   /** Period of the read of each real server's own peer-proxy counters from its /metrics (default 15 s). */

@@ -1,10 +1,11 @@
 // proxy-core's public entry: what hosts (CLI, control server, Electron main) may import.
 export { createCore, type Core, type CoreOptions, type ListenAddress, type PortFilters } from './core.js';
-export { parsePatternList, PatternError } from './proxy/patterns.js';
+export { PatternError } from './proxy/patterns.js';
+export { emptyPortFilters, PORT_FILTER_FLAGS, type PortFilterFlag } from './proxy/port-filters.js';
 export type { ServerConfig, ServerPublicInfo } from './cluster/server-config.js';
 export { parsePolicy, formatPolicy, type HandlingPolicy } from './proxy/policy.js';
 export type { DiscoveryMode } from '../contract/settings.js';
-export { parseRouteHeader, ROUTE_HEADER } from './proxy/route-header.js';
+export { parseRouteHeader, ROUTE_HEADER } from './proxy/exchange.js';
 export { createCoreService, type CoreService } from './control/service.js';
 export * from './session/index.js';
 export { parseSnapshot, readSnapshotFile, serializeSnapshot, writeSnapshotFile } from './snapshot/index.js';

@@ -3,7 +3,7 @@
 // their route tables and `/apis` documents, peer views, and the shape of one routing case.
 import type { PeerHealth } from '../contract/peers.js';
 import type { APIGroupDiscovery, APIGroupDiscoveryList, GVR } from '../src/discovery/types.js';
-import type { Decision, DecisionInput, PeerView } from '../src/routing/decide.js';
+import { REROUTE_HEADERS, type Decision, type DecisionInput, type PeerView } from '../src/routing/decide.js';
 import { requestInfo } from '../src/routing/request-info.js';
 import { buildRouteTable, type RouteTable } from '../src/routing/route-table.js';
 
@@ -105,7 +105,12 @@ export interface RoutingCase {
 
 export const DEVICECLASSES = '/apis/resource.k8s.io/v1/deviceclasses';
 export const AB = ['A', 'B'];
-export const rerouted = (target: string, candidates = [target]): Decision => ({ outcome: 'rerouted', target, candidates });
+export const rerouted = (target: string, candidates = [target]): Decision => ({
+  outcome: 'rerouted',
+  target,
+  candidates,
+  headers: REROUTE_HEADERS,
+});
 export const local = (target: string): Decision => ({ outcome: 'local', target, reason: 'serves' });
 export const nonResource = (target: string): Decision => ({ outcome: 'non-resource', target });
 

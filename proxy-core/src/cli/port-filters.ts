@@ -1,21 +1,19 @@
-// The local port's request filters as command-line flags, the same in every command that hosts the
-// port (serve, demo): --accept-origins, --reject-paths, --reject-methods (kubectl proxy's names).
-// Patterns are checked when parsed, so a bad one is a usage error naming the flag and the pattern.
+// The local port's filters as command-line flags, the same in every command that hosts the port
+// (serve, demo): one option per row of PORT_FILTER_FLAGS (proxy/port-filters.ts, which the desktop
+// app reads too). Values are checked when parsed, so a bad pattern is a usage error naming the flag
+// and the pattern.
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { PortFilters } from '../core.js';
-import { parsePatternList } from '../proxy/patterns.js';
+import { PORT_FILTER_FLAGS, type PortFilterFlag } from '../proxy/port-filters.js';
 
-export interface PortFilterFlags {
-  acceptOrigins: string[];
-  rejectPaths: string[];
-  rejectMethods: string[];
-}
+/** What commander leaves for the filter flags: one list per flag. */
+export type PortFilterFlags = Record<PortFilterFlag['option'], string[]>;
 
-function patterns(flag: string): (value: string, previous: string[]) => string[] {
+function items(flag: PortFilterFlag): (value: string, previous: string[]) => string[] {
   // Repeating the flag adds to the list.
   return (value, previous) => {
     try {
-      return [...previous, ...parsePatternList(flag, value)];
+      return [...previous, ...flag.read(value)];
     } catch (err) {
       throw new InvalidArgumentError((err as Error).message.replace(/^[a-z-]+: /, ''));
     }
@@ -23,33 +21,17 @@ function patterns(flag: string): (value: string, previous: string[]) => string[]
 }
 
 export function addPortFilterOptions(command: Command): Command {
-  return command
-    .addOption(
-      new Option(
-        '--accept-origins <regexes>',
-        'comma-separated regular expressions, each matched against the whole Origin header: browser pages of these origins may use the port (every other request a browser marks as from another site is refused)',
-      )
-        .argParser(patterns('accept-origins'))
-        .default([], 'none'),
-    )
-    .addOption(
-      new Option(
-        '--reject-paths <regexes>',
-        "comma-separated regular expressions (matched anywhere in the path, as kubectl proxy's): requests to a matching path are refused (kubectl proxy refuses ^/api/.*/pods/.*/exec,^/api/.*/pods/.*/attach by default)",
-      )
-        .argParser(patterns('reject-paths'))
-        .default([], 'none'),
-    )
-    .addOption(
-      new Option(
-        '--reject-methods <regexes>',
-        'comma-separated regular expressions: requests with a matching method are refused (for example ^POST$,^PUT$,^PATCH$,^DELETE$)',
-      )
-        .argParser(patterns('reject-methods'))
-        .default([], 'none'),
-    );
+  for (const flag of PORT_FILTER_FLAGS) {
+    command.addOption(new Option(`--${flag.name} ${flag.value}`, flag.help).argParser(items(flag)).default([], 'none'));
+  }
+  return command;
 }
 
 export function portFilters(flags: PortFilterFlags): PortFilters {
-  return { acceptOrigins: flags.acceptOrigins, rejectPaths: flags.rejectPaths, rejectMethods: flags.rejectMethods };
+  return {
+    acceptHosts: flags.acceptHosts,
+    acceptOrigins: flags.acceptOrigins,
+    rejectPaths: flags.rejectPaths,
+    rejectMethods: flags.rejectMethods,
+  };
 }

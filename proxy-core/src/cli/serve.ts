@@ -27,7 +27,6 @@ interface ServeFlags extends PortFilterFlags {
   discovery: DiscoveryMode;
   maxEvents: number;
   serverMetrics: number;
-  acceptHosts?: string;
   ui: boolean;
   peerRefresh: number;
   upstreamConnectTimeout: number;
@@ -73,8 +72,7 @@ export function registerServeCommand(program: Command): void {
       )
         .argParser(collectAuditInputSpec)
         .default([], 'none'),
-    )
-    .option('--accept-hosts <hosts>', 'comma-separated extra Host header values the port accepts');
+    );
   addPortFilterOptions(command)
     .option('--ui', 'also serve the UI on a loopback port and print its URL (browser mode)', false)
     .option(
@@ -146,12 +144,6 @@ export function registerServeCommand(program: Command): void {
         maxEvents: flags.maxEvents,
         ownMetricsIntervalMs: flags.serverMetrics * 1000,
         upstream: { connectTimeoutMs: flags.upstreamConnectTimeout * 1000, headersTimeoutMs: flags.upstreamHeadersTimeout * 1000 },
-        acceptHosts: flags.acceptHosts
-          ? flags.acceptHosts
-              .split(',')
-              .map((h) => h.trim())
-              .filter(Boolean)
-          : [],
         ...portFilters(flags),
         ...(auditLogs.length > 0 ? { auditLogs } : {}),
         snapshotSource: context ? 'kubeconfig' : 'servers',

@@ -6,7 +6,7 @@
 // - Host must name this listener (DNS rebinding); what a browser marks as sent from another page
 //   (an Origin other than http://<that Host>, Origin: null, Sec-Fetch-Site cross-site or
 //   same-site) is refused on every path — the API, the event stream and the static files alike —
-//   by the same rule as the local port's (proxy/passes/origin-check.ts);
+//   by the same rule as the local port's (proxy/steps/admit.ts, checkOrigin);
 // - every API call carries `Authorization: Bearer <token>`: a random per-launch token, compared in
 //   constant time. The token reaches the page once, in the URL fragment (`/#token=…`): a fragment is
 //   never sent to a server, never logged and never leaks in a Referer; the page takes it out of the
@@ -20,7 +20,7 @@ import { coreClientMethods, createCoreDispatcher, type CoreClient, type CoreClie
 import { PeerscopeError } from '../../contract/errors.js';
 import { isMethodOf } from '../../contract/rpc.js';
 import { MAX_SNAPSHOT_BYTES } from '../../contract/snapshot.js';
-import { checkOrigin } from '../proxy/passes/origin-check.js';
+import { checkOrigin } from '../proxy/steps/admit.js';
 import { baseHeaders, parseBody, readBody, sendError, sendFailure, sendJson } from './server-answers.js';
 import { openEventStream } from './server-events.js';
 import { defaultRendererDir, serveStatic } from './server-static.js';

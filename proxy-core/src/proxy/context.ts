@@ -3,7 +3,6 @@ import type { DiscoveryMode } from '../../contract/settings.js';
 import type { PeerSet } from '../cluster/peer-set.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
 import type { Upstreams } from '../upstream/pool.js';
-import type { RequestFilter } from './passes/request-filter.js';
 import type { HandlingServerPicker } from './policy.js';
 import type { RouteState } from './route-state.js';
 
@@ -26,6 +25,12 @@ export interface ProxyContext {
   readonly snapshot: () => unknown;
   /** Aborted when the port shuts down: watches and follows end cleanly. */
   readonly shutdown: AbortSignal;
+}
+
+/** kubectl proxy's --reject-paths and --reject-methods (steps/admit.ts, request-filter). */
+export interface RequestFilter {
+  readonly rejectPaths: readonly RegExp[];
+  readonly rejectMethods: readonly RegExp[];
 }
 
 /** Paths under this prefix are the port's own (never a Kubernetes path). */

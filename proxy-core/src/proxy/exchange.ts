@@ -1,5 +1,7 @@
 // One request's passage through the port: what the steps learn about it (its path, class, handling
-// server, decision) and what it left behind (status, bytes, error), recorded as one routing event.
+// server, decision) and what it left behind (status, bytes, error), recorded as one routing event
+// and told on every answer as X-Peerscope-Route (rule P3, below with the other headers the port adds).
+// Rule names (R…, D…, P…, §…) are those of docs/mixed-version-proxy-rules.md.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { RouteOutcome } from '../../contract/events.js';
@@ -10,12 +12,12 @@ import type { Telemetry } from '../telemetry/telemetry.js';
 /** A decision the port acts on: `unavailable` is answered as a 503 by the settle step. */
 export type Routed = Exclude<Decision, { outcome: 'unavailable' }>;
 
-export interface Exchange {
+/** An exchange whose connection is `res` for a plain request, `socket` and `head` for an upgrade. */
+interface ExchangeOf<Res extends ServerResponse | undefined, Socket extends Duplex | undefined, Head extends Buffer | undefined> {
   readonly req: IncomingMessage;
-  /** Set for a plain request; the upgrade's socket and head instead for an upgrade. */
-  readonly res: ServerResponse | undefined;
-  readonly socket: Duplex | undefined;
-  readonly head: Buffer | undefined;
+  readonly res: Res;
+  readonly socket: Socket;
+  readonly head: Head;
   readonly at: number;
   readonly started: number;
   readonly method: string;
@@ -23,6 +25,7 @@ export interface Exchange {
   /** The request target's path as sent (forwarded so) and its query. */
   readonly path: string;
   readonly query: string;
+  // Filled in by the steps (steps/step.ts, Filled): a step that reads one says so in its type.
   /** The path percent-decoded, as kube-apiserver routes it. */
   decoded: string | undefined;
   info: RequestInfo | undefined;
@@ -40,8 +43,20 @@ export interface Exchange {
   warnings: readonly string[] | undefined;
 }
 
+/** Any exchange, plain or upgrade: what the steps shared by both see. */
+export type Exchange = ExchangeOf<ServerResponse | undefined, Duplex | undefined, Buffer | undefined>;
+/** A plain request's exchange: its response is there to write. */
+export type RequestExchange = ExchangeOf<ServerResponse, undefined, undefined>;
+/** An upgrade's exchange: its socket and the bytes read past its head. */
+export type UpgradeExchange = ExchangeOf<undefined, Duplex, Buffer>;
+
 /** Splits the request target and starts the exchange every request leaves behind. */
-export function newExchange(req: IncomingMessage, res: ServerResponse | undefined, socket?: Duplex, head?: Buffer): Exchange {
+export function newExchange<Res extends ServerResponse | undefined, Socket extends Duplex | undefined, Head extends Buffer | undefined>(
+  req: IncomingMessage,
+  res: Res,
+  socket: Socket,
+  head: Head,
+): ExchangeOf<Res, Socket, Head> {
   const rawUrl = req.url ?? '/';
   const q = rawUrl.indexOf('?');
   // One literal of a fixed shape for plain requests and upgrades alike (one hidden class).
@@ -106,4 +121,48 @@ export function headerValue(v: string | string[] | undefined): string | undefine
 
 export function truncate(s: string): string {
   return s.length > 200 ? `${s.slice(0, 200)}…` : s;
+}
+
+// The headers the port adds to what it forwards and tunnels:
+// - on every response, the per-request trace no other tool gives (rule P3):
+//   `X-Peerscope-Route: handling=<name|->; answering=<name|->; outcome=<outcome>`;
+// - on a rerouted request, the decision's headers (R8: x-kubernetes-peer-proxied: true).
+export const ROUTE_HEADER = 'x-peerscope-route';
+
+export function routeHeader(handling: string | null, answering: string | null, outcome: RouteOutcome): string {
+  return `handling=${handling ?? '-'}; answering=${answering ?? '-'}; outcome=${outcome}`;
+}
+
+// The X-Peerscope-Route header objects, one per (handling, answering, outcome) seen: a handful for
+// a cluster, built once instead of twice per request. Bounded in case server names churn.
+const routeHeaderCache = new Map<string, Readonly<Record<string, string>>>();
+
+/** X-Peerscope-Route as a header object to hand to forward() or tunnel(); shared, never mutated. */
+export function routeHeaders(handling: string | null, answering: string | null, outcome: RouteOutcome): Readonly<Record<string, string>> {
+  const key = `${handling ?? ''}\u0000${answering ?? ''}\u0000${outcome}`;
+  let headers = routeHeaderCache.get(key);
+  if (!headers) {
+    if (routeHeaderCache.size >= 1_000) routeHeaderCache.clear();
+    headers = Object.freeze({ [ROUTE_HEADER]: routeHeader(handling, answering, outcome) });
+    routeHeaderCache.set(key, headers);
+  }
+  return headers;
+}
+
+/** What the decision adds to the request sent upstream: a reroute's headers (R8), else nothing. */
+export function requestHeadersOf(d: Routed): Readonly<Record<string, string>> | undefined {
+  return d.outcome === 'rerouted' ? d.headers : undefined;
+}
+
+export interface ParsedRoute {
+  readonly handling: string | null;
+  readonly answering: string | null;
+  readonly outcome: string;
+}
+
+export function parseRouteHeader(value: string | undefined): ParsedRoute | undefined {
+  if (!value) return undefined;
+  const fields = new Map(value.split(';').map((p) => p.trim().split('=', 2) as [string, string]));
+  const name = (v: string | undefined) => (v === undefined || v === '-' ? null : v);
+  return { handling: name(fields.get('handling')), answering: name(fields.get('answering')), outcome: fields.get('outcome') ?? '' };
 }

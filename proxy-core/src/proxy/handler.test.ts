@@ -3,23 +3,25 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Telemetry } from '../telemetry/telemetry.js';
 import type { ProxyContext } from './context.js';
-import { createHandler } from './handler.js';
-import { ROUTE_HEADER } from './route-header.js';
-import { ANSWERED, REQUEST_STEPS, runSteps, UPGRADE_STEPS, type Step } from './steps/index.js';
-import { newExchange } from './exchange.js';
+import { createHandler, REQUEST_STEPS, UPGRADE_STEPS } from './handler.js';
+import { newExchange, ROUTE_HEADER, type RequestExchange } from './exchange.js';
+import { classify, decode } from './steps/read.js';
+import { pickHandling, settle } from './steps/route.js';
+import { ANSWERED, runSteps, stepList, type ListedStep, type Step } from './steps/step.js';
+import { tunnelUpgrade } from './steps/tunnel.js';
 
 describe('the request path as steps', () => {
   it('runs the steps in the order handler.ts says', () => {
     expect(REQUEST_STEPS.map((s) => s.name)).toEqual([
       'absolute-target',
       'request-head',
-      'control-endpoints',
       'decode-path',
       'classify',
       'host-check',
       'origin-check',
       'request-filter',
       'strip-identity',
+      'control-endpoints',
       'pick-handling-server',
       'settle-decision',
       'forward',
@@ -38,10 +40,18 @@ describe('the request path as steps', () => {
     ]);
   });
 
+  it('refuses, when compiled, a list whose step needs what no step before it fills', () => {
+    // @ts-expect-error settle-decision needs the class, which classify fills only after it
+    const misordered: readonly ListedStep<RequestExchange>[] = stepList<RequestExchange>()(decode, pickHandling, settle, classify);
+    // @ts-expect-error the tunnel runs on an upgrade's exchange, not a plain request's
+    const wrongKind = stepList<RequestExchange>()(decode, classify, pickHandling, settle, tunnelUpgrade);
+    expect([misordered, wrongKind].map((l) => (l as unknown as Step[]).length)).toEqual([4, 5]);
+  });
+
   it('stays synchronous until a step waits, goes on after the wait, stops at the first refusal or answer', async () => {
     const ran: string[] = [];
     const step = (name: string, result?: ReturnType<Step['run']>): Step => ({ name, run: () => (ran.push(name), result) });
-    const x = newExchange({ url: '/a', method: 'GET', headers: {} } as never, undefined);
+    const x = newExchange({ url: '/a', method: 'GET', headers: {} } as never, undefined, undefined, undefined);
     const ctx = {} as ProxyContext;
     expect(runSteps([step('a'), step('b', ANSWERED), step('c')], x, ctx)).toBe(ANSWERED);
     expect(ran).toEqual(['a', 'b']);

@@ -4,7 +4,7 @@
 // - an empty item is dropped (kubectl compiles "" into a pattern that matches everything, so
 //   `--reject-paths=` there refuses every request and `--accept-hosts=` accepts every host);
 // - how a pattern must match is the caller's choice: the reject lists match anywhere in the value,
-//   as kubectl's do (write ^ and $ to anchor), while origins must match whole (see origin-check.ts).
+//   as kubectl's do (write ^ and $ to anchor), while origins must match whole (see steps/admit.ts, checkOrigin).
 import { PeerscopeError } from '../../contract/errors.js';
 
 export class PatternError extends PeerscopeError {

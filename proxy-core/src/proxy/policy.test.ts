@@ -1,5 +1,7 @@
+import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { HandlingServerPicker, formatPolicy, parsePolicy } from './policy.js';
+import { classifyUpstreamError, isConnectFailure } from '../upstream/errors.js';
+import { HandlingServerPicker, formatPolicy, mayRetryElsewhere, parsePolicy } from './policy.js';
 
 describe('handling-server policy (spec P1)', () => {
   it('round-robin cycles through the ready servers', () => {
@@ -28,5 +30,24 @@ describe('handling-server policy (spec P1)', () => {
     expect(formatPolicy(parsePolicy('pin:sim-1'))).toBe('pin:sim-1');
     expect(parsePolicy('random')).toEqual({ kind: 'random' });
     expect(() => parsePolicy('pin:')).toThrow(/not one of/);
+  });
+});
+
+const request = (headers: Record<string, string> = {}) => ({ headers }) as unknown as IncomingMessage;
+
+describe("the load balancer's one retry", () => {
+  it('only for a first forward to the handling server itself, without a body', () => {
+    expect(mayRetryElsewhere(true, 'a', 'a', false, request())).toBe(true);
+    expect(mayRetryElsewhere(false, 'a', 'a', false, request())).toBe(false);
+    expect(mayRetryElsewhere(true, 'b', 'a', true, request())).toBe(false);
+    expect(mayRetryElsewhere(true, 'a', 'a', false, request({ 'content-length': '2' }))).toBe(false);
+    expect(mayRetryElsewhere(true, 'a', 'a', false, request({ 'transfer-encoding': 'chunked' }))).toBe(false);
+  });
+
+  it('only when no connection was made', () => {
+    const refused = classifyUpstreamError(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' }));
+    const reset = classifyUpstreamError(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
+    expect(isConnectFailure(refused)).toBe(true);
+    expect(isConnectFailure(reset)).toBe(false);
   });
 });

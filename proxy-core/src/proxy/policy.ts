@@ -3,7 +3,10 @@
 // on the old one". Only servers the health probe sees ready are eligible; a pinned server that is
 // not ready is an error, never a silent fallback.
 // Rule names (R…, D…, P…, §…) are those of docs/mixed-version-proxy-rules.md.
+import type { IncomingMessage } from 'node:http';
 import { PeerscopeError } from '../../contract/errors.js';
+import { hasBody } from '../upstream/forward.js';
+
 export type HandlingPolicy =
   { readonly kind: 'round-robin' } | { readonly kind: 'random' } | { readonly kind: 'pin'; readonly server: string };
 
@@ -39,4 +42,22 @@ export class HandlingServerPicker {
     this.counter = (this.counter + 1) % 1_000_000_007;
     return { server };
   }
+}
+
+/**
+ * The load balancer's one retry, as nginx's proxy_next_upstream: a forward whose handling server
+ * refused the connection never reached it, so the request may go once to another handling server.
+ * Decided before the forward is sent (its errors are then not written): only the first forward, to
+ * the handling server itself, never a reroute to a peer (spec R8, R10: that failure is the handling
+ * server's 503), never a request with a body (it may have been read). It is retried only when no
+ * connection was made (upstream/errors.ts, isConnectFailure: refused, timed out, unreachable, DNS, TLS).
+ */
+export function mayRetryElsewhere(
+  firstAttempt: boolean,
+  target: string,
+  handling: string | null,
+  rerouted: boolean,
+  req: IncomingMessage,
+): boolean {
+  return firstAttempt && target === handling && !rerouted && !hasBody(req);
 }

@@ -29,7 +29,7 @@ const routingCases: RoutingCase[] = [
     handling: 'A',
     path: '/apis',
     accept: MEDIA.v2JsonNoPeer,
-    expected: { outcome: 'discovery-own', target: 'A' },
+    expected: { outcome: 'discovery-own', target: 'A', accept: undefined },
   },
   {
     id: 'C27 /apis with v2 protobuf: merged',
@@ -78,7 +78,7 @@ const routingCases: RoutingCase[] = [
     handling: 'A',
     path: '/api',
     accept: MEDIA.v2Json,
-    expected: { outcome: 'discovery-own', target: 'A' },
+    expected: { outcome: 'discovery-own', target: 'A', accept: undefined },
   },
   {
     id: 'C33 only C serves v1beta2: rerouted to C',
@@ -146,7 +146,7 @@ const routingCases: RoutingCase[] = [
   // C47: the pin:B policy picks H = B (policy tests); then the decision is B local.
   { id: 'C47 pin:B: B local', servers: AB, handling: 'B', path: '/apis/apps/v1/deployments', expected: local('B') },
   // C42 (Host check → 403) and C48 (pinned H not ready → 503) are answered before any decision:
-  // covered by the host-check pass, the policy tests and the integration tests.
+  // covered by the host-check step (proxy/steps/admit.ts), the policy tests and the integration tests.
 ];
 
 describe('§7 conformance: routing decisions', () => {

@@ -2,7 +2,15 @@ import { describe, expect, it } from 'vitest';
 import type { PeerHealth } from '../../contract/peers.js';
 import type { DiscoveryMode } from '../../contract/settings.js';
 import { MEDIA, type GVR } from '../discovery/types.js';
-import { decide, NO_ADDRESS_MESSAGE, peerViewOf, PROXY_ERROR_PREFIX, type DecisionInput, type PeerView } from './decide.js';
+import {
+  decide,
+  NO_ADDRESS_MESSAGE,
+  peerViewOf,
+  PROXY_ERROR_PREFIX,
+  REROUTE_HEADERS,
+  type DecisionInput,
+  type PeerView,
+} from './decide.js';
 import { requestInfo } from './request-info.js';
 import { buildRouteTable, type RouteTable } from './route-table.js';
 
@@ -96,7 +104,12 @@ describe('decide: rules in order', () => {
   });
 
   it('R6/R8: rerouted to the only other server that serves it', () => {
-    expect(decide(input(`/apis/${DEVICECLASSES}`))).toEqual({ outcome: 'rerouted', target: 'B', candidates: ['B'] });
+    expect(decide(input(`/apis/${DEVICECLASSES}`))).toEqual({
+      outcome: 'rerouted',
+      target: 'B',
+      candidates: ['B'],
+      headers: REROUTE_HEADERS,
+    });
   });
 
   it("R7: candidates without an address are dropped; none left → 503 with R7's message", () => {
@@ -107,7 +120,12 @@ describe('decide: rules in order', () => {
         ['C', { health: 'ready' as PeerHealth, address: true }],
       ]),
     );
-    expect(decide(input(`/apis/${DEVICECLASSES}`, { table, peers: noB }))).toEqual({ outcome: 'rerouted', target: 'C', candidates: ['C'] });
+    expect(decide(input(`/apis/${DEVICECLASSES}`, { table, peers: noB }))).toEqual({
+      outcome: 'rerouted',
+      target: 'C',
+      candidates: ['C'],
+      headers: REROUTE_HEADERS,
+    });
     const none = peerViewOf(
       new Map([
         ['B', { health: 'ready' as PeerHealth }],
@@ -142,17 +160,27 @@ describe('decide: candidate health (P2 over R8)', () => {
 
   it('a not-ready or draining candidate is skipped while another is ready', () => {
     for (const h of ['not-ready', 'draining', 'unreachable'] as const) {
-      expect(run(view(h, 'ready'))).toEqual({ outcome: 'rerouted', target: 'C', candidates: ['C'] });
+      expect(run(view(h, 'ready'))).toEqual({ outcome: 'rerouted', target: 'C', candidates: ['C'], headers: REROUTE_HEADERS });
     }
   });
 
   it('a candidate not probed yet counts as ready', () => {
-    expect(run(view('unknown', 'ready'), 0)).toEqual({ outcome: 'rerouted', target: 'B', candidates: ['B', 'C'] });
+    expect(run(view('unknown', 'ready'), 0)).toEqual({
+      outcome: 'rerouted',
+      target: 'B',
+      candidates: ['B', 'C'],
+      headers: REROUTE_HEADERS,
+    });
   });
 
   it('when no candidate is ready, a not-ready or draining one still gets the request (Kubernetes would reroute there)', () => {
-    expect(run(view('draining', 'unreachable'))).toEqual({ outcome: 'rerouted', target: 'B', candidates: ['B'] });
-    expect(run(view('not-ready', 'draining'), 0.9)).toEqual({ outcome: 'rerouted', target: 'C', candidates: ['B', 'C'] });
+    expect(run(view('draining', 'unreachable'))).toEqual({ outcome: 'rerouted', target: 'B', candidates: ['B'], headers: REROUTE_HEADERS });
+    expect(run(view('not-ready', 'draining'), 0.9)).toEqual({
+      outcome: 'rerouted',
+      target: 'C',
+      candidates: ['B', 'C'],
+      headers: REROUTE_HEADERS,
+    });
   });
 
   it("when every candidate is unreachable: R10's 503 now, naming the server and its last error (C5, C40)", () => {
@@ -168,7 +196,7 @@ describe('decide: candidate health (P2 over R8)', () => {
   });
 
   it('a candidate gone from the cluster is never chosen, even when nothing else serves the GVR: 503 naming it and why', () => {
-    expect(run(view('gone', 'draining'))).toEqual({ outcome: 'rerouted', target: 'C', candidates: ['C'] });
+    expect(run(view('gone', 'draining'))).toEqual({ outcome: 'rerouted', target: 'C', candidates: ['C'], headers: REROUTE_HEADERS });
     expect(run(view('gone', 'gone', { B: 'gone: its identity lease expired' }), 0)).toEqual({
       outcome: 'unavailable',
       reason: 'unreachable',
@@ -201,6 +229,16 @@ describe('decide: discovery (D1, P6)', () => {
     const d = decide(input(path, { accept, discoveryMode }));
     expect(d.outcome).toBe(outcome);
     if (outcome !== 'discovery-merged') expect(d).toMatchObject({ target: 'A' });
+  });
+
+  it("carries the Accept to send for H's own document: the nopeer profile added in the nopeer mode, else the client's (P6)", () => {
+    expect(decide(input('/apis', { accept: MEDIA.v2Json, discoveryMode: 'nopeer' }))).toEqual({
+      outcome: 'discovery-own',
+      target: 'A',
+      accept: `${MEDIA.v2JsonNoPeer},${MEDIA.v2Json}`,
+    });
+    expect(decide(input('/apis', { accept: MEDIA.v2JsonNoPeer, discoveryMode: 'nopeer' }))).toMatchObject({ accept: undefined });
+    expect(decide(input('/api', { accept: MEDIA.v2Json }))).toMatchObject({ outcome: 'discovery-own', accept: undefined });
   });
 
   it("only GET and HEAD of /apis are discovery; other methods are H's own", () => {

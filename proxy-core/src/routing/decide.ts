@@ -18,6 +18,7 @@
 import type { PeerHealth } from '../../contract/peers.js';
 import type { DiscoveryMode } from '../../contract/settings.js';
 import { negotiateDiscovery } from '../discovery/negotiate.js';
+import { MEDIA } from '../discovery/types.js';
 import type { RequestInfo } from './request-info.js';
 import type { RouteTable } from './route-table.js';
 import { PROXY_ERROR_PREFIX } from '../util/status.js';
@@ -47,11 +48,19 @@ export interface DecisionInput {
   readonly random?: () => number;
 }
 
+/** Why no server can answer: R7 (no candidate has an address) or R10 (every candidate is unreachable). */
 export type UnavailableReason = 'no-address' | 'unreachable';
 
+/** The decision, with what the port does with it: where to send the request and what to change on it. */
 export type Decision =
   | { readonly outcome: 'local'; readonly target: string; readonly reason: 'serves' | 'loop-guard' }
-  | { readonly outcome: 'rerouted'; readonly target: string; readonly candidates: readonly string[] }
+  | {
+      readonly outcome: 'rerouted';
+      readonly target: string;
+      readonly candidates: readonly string[];
+      /** Added to the rerouted request (R8): REROUTE_HEADERS. */
+      readonly headers: Readonly<Record<string, string>>;
+    }
   | { readonly outcome: 'notfound'; readonly target: string }
   | {
       readonly outcome: 'unavailable';
@@ -60,13 +69,20 @@ export type Decision =
       readonly candidates: readonly string[];
     }
   | { readonly outcome: 'discovery-merged'; readonly target: null }
-  | { readonly outcome: 'discovery-own'; readonly target: string }
+  | {
+      readonly outcome: 'discovery-own';
+      readonly target: string;
+      /** The Accept to send in place of the client's (P6: the nopeer mode asks H for its own document); undefined: the client's. */
+      readonly accept: string | undefined;
+    }
   | { readonly outcome: 'non-resource'; readonly target: string };
 
 /** R7's message, verbatim from kube-apiserver. */
 export const NO_ADDRESS_MESSAGE = 'Error getting ip and port info of the remote server while proxying';
 /** R3: the header a proxying server adds; only this exact value stops proxying. */
 export const PEER_PROXIED_HEADER = 'x-kubernetes-peer-proxied';
+/** What a reroute adds to the request (R8); one frozen object, never mutated. */
+export const REROUTE_HEADERS: Readonly<Record<string, string>> = Object.freeze({ [PEER_PROXIED_HEADER]: 'true' });
 
 /** A PeerView over plain facts, for hosts and tests that hold them in a Map. */
 export function peerViewOf(
@@ -104,10 +120,17 @@ function decideNonResource(input: DecisionInput): Decision {
     if (neg.kind === 'aggregated' && neg.version === 'v2') {
       // D1.1 / P6: profile=nopeer or the global toggle → H's own; O1: /api is always H's own.
       const own = neg.profile === 'nopeer' || input.discoveryMode === 'nopeer' || !isApis;
-      return own ? { outcome: 'discovery-own', target: handling } : { outcome: 'discovery-merged', target: null };
+      if (!own) return { outcome: 'discovery-merged', target: null };
+      return { outcome: 'discovery-own', target: handling, accept: ownAccept(input) };
     }
   }
   return { outcome: 'non-resource', target: handling };
+}
+
+/** In the nopeer mode H is asked for its own document even where H itself runs the mixed version proxy. */
+function ownAccept(input: DecisionInput): string | undefined {
+  if (input.discoveryMode !== 'nopeer' || (input.accept ?? '').startsWith(MEDIA.v2JsonNoPeer)) return undefined;
+  return `${MEDIA.v2JsonNoPeer},${input.accept ?? ''}`;
 }
 
 function decideReroute(input: DecisionInput, servers: readonly string[]): Decision {
@@ -132,7 +155,7 @@ function decideReroute(input: DecisionInput, servers: readonly string[]): Decisi
   const pool = preferred.length > 0 ? preferred : leaving;
   if (pool.length > 0) {
     // R8: uniformly at random among the pool, no stickiness, no retry.
-    return { outcome: 'rerouted', target: pickUniform(pool, random), candidates: pool };
+    return { outcome: 'rerouted', target: pickUniform(pool, random), candidates: pool, headers: REROUTE_HEADERS };
   }
   if (unreachable.length === 0) return { outcome: 'unavailable', reason: 'no-address', message: NO_ADDRESS_MESSAGE, candidates };
   // R10 (P5 form): the pick Kubernetes would make cannot be connected to.

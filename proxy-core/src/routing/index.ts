@@ -7,6 +7,7 @@ export {
   NO_ADDRESS_MESSAGE,
   PROXY_ERROR_PREFIX,
   PEER_PROXIED_HEADER,
+  REROUTE_HEADERS,
   type Decision,
   type DecisionInput,
   type PeerView,

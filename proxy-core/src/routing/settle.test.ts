@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { GVR } from '../discovery/types.js';
-import type { DecisionInput } from './decide.js';
 import { requestInfo } from './request-info.js';
 import { buildRouteTable, type RouteTable } from './route-table.js';
-import { settleDecision, type CurrentRoutes, type ServerWaits } from './settle.js';
+import { settleDecision, type CurrentRoutes, type ServerWaits, type SettleInput } from './settle.js';
 
 const gvr = (key: string): GVR => {
   const [group = '', version = '', resource = ''] = key.split('/');
@@ -15,16 +14,17 @@ const tableOf = (servers: Record<string, string[]>): RouteTable =>
 const BEFORE = tableOf({ A: ['/v1/pods'], B: ['/v1/pods'] });
 const AFTER = tableOf({ A: ['/v1/pods'], B: ['/v1/pods', 'resource.k8s.io/v1/deviceclasses'] });
 
-function input(path: string, table: RouteTable): DecisionInput {
+function input(path: string, routes: CurrentRoutes, waits: ServerWaits): SettleInput {
   return {
     info: requestInfo('GET', path, ''),
     handling: 'A',
-    table,
-    peers: { health: () => 'ready' },
+    routes,
+    servers: { ...waits, health: () => 'ready' },
     peerProxiedHeader: undefined,
     accept: undefined,
     discoveryMode: 'peer-aggregated',
     random: () => 0,
+    since: 0,
   };
 }
 
@@ -49,7 +49,7 @@ describe('settleDecision', () => {
   it('answers the common request at once: no promise, no recheck', () => {
     const routes: CurrentRoutes = { table: BEFORE, generation: 1 };
     const { waits, asked } = servers();
-    const settled = settleDecision(input('/api/v1/pods', BEFORE), waits, routes, 0);
+    const settled = settleDecision(input('/api/v1/pods', routes, waits));
     expect(settled).not.toBeInstanceOf(Promise);
     expect(settled).toEqual({ outcome: 'local', target: 'A', reason: 'serves' });
     expect(asked).toEqual({ rereads: ['A'], rechecks: 0 });
@@ -58,7 +58,7 @@ describe('settleDecision', () => {
   it('rechecks before a 404 and decides again on the table the recheck brought', async () => {
     const routes = { table: BEFORE, generation: 1 };
     const { waits, asked } = servers({}, () => Object.assign(routes, { table: AFTER, generation: 2 }));
-    const settled = settleDecision(input('/apis/resource.k8s.io/v1/deviceclasses', BEFORE), waits, routes, 0);
+    const settled = settleDecision(input('/apis/resource.k8s.io/v1/deviceclasses', routes, waits));
     expect(settled).toBeInstanceOf(Promise);
     expect(await settled).toMatchObject({ outcome: 'rerouted', target: 'B' });
     expect(asked.rechecks).toBe(1);
@@ -67,7 +67,7 @@ describe('settleDecision', () => {
   it('keeps the 404 when the recheck changed nothing', async () => {
     const routes = { table: BEFORE, generation: 1 };
     const { waits, asked } = servers();
-    expect(await settleDecision(input('/apis/resource.k8s.io/v1/deviceclasses', BEFORE), waits, routes, 0)).toEqual({
+    expect(await settleDecision(input('/apis/resource.k8s.io/v1/deviceclasses', routes, waits))).toEqual({
       outcome: 'notfound',
       target: 'A',
     });
@@ -79,7 +79,7 @@ describe('settleDecision', () => {
     let reread!: () => void;
     const pending = new Promise<void>((resolve) => (reread = resolve));
     const { waits, asked } = servers({ A: pending });
-    const settled = settleDecision(input('/apis/resource.k8s.io/v1/deviceclasses', BEFORE), waits, routes, 0);
+    const settled = settleDecision(input('/apis/resource.k8s.io/v1/deviceclasses', routes, waits));
     Object.assign(routes, { table: AFTER, generation: 2 });
     reread();
     expect(await settled).toMatchObject({ outcome: 'rerouted', target: 'B' });

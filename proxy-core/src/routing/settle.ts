@@ -6,7 +6,7 @@
 // - No false 404 and no needless 503: before a `notfound` or an R10 `unavailable`, the servers out of
 //   service are looked at again (PeerSet.recheckOutOfService); if the route table changed, decide again.
 // Synchronous unless one of these waits applies, so the common request allocates no promise here.
-import { decide, PROXY_ERROR_PREFIX, type Decision, type DecisionInput } from './decide.js';
+import { decide, type Decision, type DecisionInput, type PeerView } from './decide.js';
 import type { RouteTable } from './route-table.js';
 
 /** The longest a request waits for a returning server's discovery to be read again. */
@@ -26,42 +26,37 @@ export interface CurrentRoutes {
   readonly generation: number;
 }
 
-interface Settling {
-  readonly input: DecisionInput;
-  readonly servers: ServerWaits;
+/** A request to settle: what decide() reads of it, the server list and the routes, each once. */
+export interface SettleInput extends Omit<DecisionInput, 'table' | 'peers'> {
+  readonly servers: PeerView & ServerWaits;
   readonly routes: CurrentRoutes;
+  /** When the request arrived (performance.now()): a recheck need not be newer. */
   readonly since: number;
 }
 
 /**
- * The decision for a request that arrived at `since`, after every wait it needs; decides once in
- * the common case, at most three times (after a peer's re-read, after a recheck that changed the table).
+ * The decision for a request, after every wait it needs; decides once in the common case, at most
+ * three times (after a peer's re-read, after a recheck that changed the table).
  */
-export function settleDecision(
-  input: DecisionInput,
-  servers: ServerWaits,
-  routes: CurrentRoutes,
-  since: number,
-): Decision | Promise<Decision> {
-  const reread = servers.rereadPending(input.handling);
+export function settleDecision(s: SettleInput): Decision | Promise<Decision> {
+  const reread = s.servers.rereadPending(s.handling);
   // The common request: nothing to wait for, and a decision that needs no second look.
   if (!reread) {
-    const decision = decide(input);
-    const peerReread = decision.outcome === 'rerouted' ? servers.rereadPending(decision.target) : undefined;
+    const decision = decideOn(s);
+    const peerReread = decision.outcome === 'rerouted' ? s.servers.rereadPending(decision.target) : undefined;
     if (!peerReread && !needsRecheck(decision)) return decision;
-    return checkPeerThenRecheck(decision, { input, servers, routes, since });
+    return checkPeerThenRecheck(decision, s);
   }
-  const s: Settling = { input, servers, routes, since };
   return waitAtMost(reread).then(() => checkPeerThenRecheck(decideOn(s), s));
 }
 
-function checkPeerThenRecheck(decision: Decision, s: Settling): Decision | Promise<Decision> {
+function checkPeerThenRecheck(decision: Decision, s: SettleInput): Decision | Promise<Decision> {
   const peerReread = decision.outcome === 'rerouted' ? s.servers.rereadPending(decision.target) : undefined;
   if (peerReread) return waitAtMost(peerReread).then(() => recheckBeforeRefusing(decideOn(s), s));
   return recheckBeforeRefusing(decision, s);
 }
 
-function recheckBeforeRefusing(decision: Decision, s: Settling): Decision | Promise<Decision> {
+function recheckBeforeRefusing(decision: Decision, s: SettleInput): Decision | Promise<Decision> {
   if (!needsRecheck(decision)) return decision;
   const generation = s.routes.generation;
   return s.servers.recheckOutOfService(s.since).then(() => (s.routes.generation !== generation ? decideOn(s) : decision));
@@ -69,13 +64,22 @@ function recheckBeforeRefusing(decision: Decision, s: Settling): Decision | Prom
 
 /** A 404, or an R10 503 (a peer that could serve it is out of service): worth a second look. */
 function needsRecheck(decision: Decision): boolean {
-  return decision.outcome === 'notfound' || (decision.outcome === 'unavailable' && decision.message.startsWith(PROXY_ERROR_PREFIX));
+  return decision.outcome === 'notfound' || (decision.outcome === 'unavailable' && decision.reason === 'unreachable');
 }
 
 /** Decides on the route table as it is now (it may have been rebuilt while the request waited). */
-function decideOn(s: Settling): Decision {
-  const table = s.routes.table;
-  return decide(s.input.table === table ? s.input : { ...s.input, table });
+function decideOn(s: SettleInput): Decision {
+  // One literal of a fixed shape (a spread would take V8's slow object-clone path).
+  return decide({
+    info: s.info,
+    handling: s.handling,
+    table: s.routes.table,
+    peers: s.servers,
+    peerProxiedHeader: s.peerProxiedHeader,
+    accept: s.accept,
+    discoveryMode: s.discoveryMode,
+    random: s.random,
+  });
 }
 
 function waitAtMost(pending: Promise<void>): Promise<unknown> {

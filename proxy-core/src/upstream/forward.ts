@@ -2,18 +2,18 @@
 // bodies are streamed (a request body of known length up to 64 KiB is read whole first, to go out with its
 // head); watch and log streams flush as they arrive; back-pressure reaches the upstream; a
 // client that goes away aborts the upstream request. Nothing is retried here: a 503 stays visible.
-// This file builds and dispatches the request; relay.ts carries the answer to the client.
+// This file builds and dispatches the request (what of the client's request goes upstream: its
+// end-to-end headers, plus the server's token and the port's additions; tunnel.ts sends the same);
+// relay.ts carries the answer to the client.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Dispatcher } from 'undici';
+import { hopByHopNames } from '../util/hop-by-hop.js';
 import type { ForwardOptions, ForwardResult } from './forward-options.js';
 import type { Upstreams } from './pool.js';
 import { failBeforeResponse, Relay } from './relay.js';
-import { outgoingHeaders, hasBody } from './request-headers.js';
 
-// forward()'s options and result, and hasBody (the request path asks it beside forward()), stay
-// importable from here for its callers.
+// forward()'s options and result stay importable from here for its callers.
 export type { ForwardOptions, ForwardResult } from './forward-options.js';
-export { hasBody } from './request-headers.js';
 
 export function forward(
   upstreams: Upstreams,
@@ -92,4 +92,33 @@ function readWholeBody(req: IncomingMessage, length: number, done: (body: Buffer
   const onEnd = (): void => finish(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, length));
   const onGone = (): void => finish(undefined);
   req.on('data', onData).once('end', onEnd).once('error', onGone).once('close', onGone);
+}
+
+/** Request headers that are the proxy's own business, or that undici sets itself and refuses. */
+const NOT_FORWARDED = new Set(['host', 'expect']);
+
+/** The outgoing request headers: end-to-end headers of the client, the server's token, the additions. */
+export function outgoingHeaders(
+  req: IncomingMessage,
+  add: Record<string, string> | undefined,
+  bearer: string | undefined,
+): Record<string, string | string[]> {
+  const hop = hopByHopNames(req.headers.connection);
+  const out: Record<string, string | string[]> = {};
+  const headers = req.headers;
+  for (const name in headers) {
+    const value = headers[name];
+    if (value === undefined || hop.has(name) || NOT_FORWARDED.has(name)) continue;
+    out[name] = value;
+  }
+  // As kubectl proxy does: the core's credential only for a client that brought none of its own.
+  if (bearer && out.authorization === undefined) out.authorization = `Bearer ${bearer}`;
+  if (add) for (const name in add) out[name] = add[name] as string;
+  return out;
+}
+
+/** Whether the request has a body to send (a declared length other than 0, or a transfer coding). */
+export function hasBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }

@@ -10,7 +10,7 @@ import { hopByHopNames } from '../util/hop-by-hop.js';
 import { writeStatusToSocket } from '../util/write-status.js';
 import { failure } from '../util/status.js';
 import { CLIENT_ABORTED, classifyUpstreamError, statusForUpstreamError, type UpstreamError } from './errors.js';
-import { outgoingHeaders } from './request-headers.js';
+import { outgoingHeaders } from './forward.js';
 import type { Upstreams } from './pool.js';
 
 export interface TunnelOptions {

@@ -1,10 +1,6 @@
 // Small formatting and colour helpers shared by the features.
 import type { PeerHealth, RouteOutcome } from '../../../proxy-core/contract/index.js';
 
-export function gvrLabel(group: string, version: string, resource: string): string {
-  return `${group ? group : 'core'}/${version}/${resource}`;
-}
-
 /** "/v1/pods" → "core/v1/pods". */
 export function gvrKeyLabel(key: string): string {
   return key.startsWith('/') ? `core${key}` : key;

@@ -1,23 +1,20 @@
 // The port's own endpoints under /.peerscope/: metrics, the routing snapshot, the upgrade-impact
-// report. Admitted like any request (a refusal is recorded); what they serve is not routing.
+// report. They come after admission (steps/admit.ts), like any request (a refusal is recorded); what
+// they serve is not routing, so an answer here records no routing event.
 import { serveImpact } from '../../impact/endpoint.js';
-import { decodePath } from '../../routing/request-info.js';
 import { failure } from '../../util/status.js';
 import { writeStatus } from '../../util/write-status.js';
 import { CONTROL_PREFIX } from '../context.js';
-import { admissionRefusal } from './admit.js';
+import type { RequestExchange } from '../exchange.js';
 import { ANSWERED, type Step } from './step.js';
 
-export const controlEndpoints: Step = {
+export const controlEndpoints: Step<never, never, RequestExchange> = {
   name: 'control-endpoints',
   run(x, ctx) {
     const path = x.path;
     if (!path.startsWith(CONTROL_PREFIX)) return undefined;
-    const refused = admissionRefusal(x, ctx, decodePath(path));
-    if (refused) return refused;
     x.own = true;
-    const { req } = x;
-    const res = x.res!;
+    const { req, res } = x;
     if (path === `${CONTROL_PREFIX}metrics` && (req.method === 'GET' || req.method === 'HEAD')) {
       const text = ctx.telemetry.prometheus();
       res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8', 'content-length': Buffer.byteLength(text) });

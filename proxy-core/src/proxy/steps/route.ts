@@ -1,16 +1,36 @@
-// Routing: the handling server a load balancer would pick (P1), then the settled decision
-// (routing/settle.ts: decide() plus the waits for a returning server's re-read and the rechecks
-// before a 404 / 503). An `unavailable` decision is answered as a 503 Status.
-import { PEER_PROXIED_HEADER } from '../../routing/decide.js';
+// Routing and forwarding a request, in the order the steps run:
+// - pick-handling-server: the server a load balancer would hand the request to (P1, policy.ts);
+// - settle-decision: the settled decision (routing/settle.ts: decide() plus the waits for a returning
+//   server's re-read and the rechecks before a 404 / 503); `unavailable` is answered as a 503 Status;
+// - forward (a plain request; an upgrade goes to tunnel.ts instead): the merged discovery document is
+//   answered by the port; everything else is forwarded (upstream/forward.ts) with X-Peerscope-Route on
+//   the answer and what the decision adds to the request (R8's header on a reroute, P6's Accept for
+//   H's own document). When the load balancer would retry (policy.ts, mayRetryElsewhere), a refused
+//   connection runs pick-handling-server and settle-decision once more, then forward.
+import { PEER_PROXIED_HEADER, type Decision } from '../../routing/decide.js';
 import { settleDecision } from '../../routing/settle.js';
-import type { Decision } from '../../routing/decide.js';
+import { acceptsAggregatedV2Json, negotiateDiscovery } from '../../discovery/negotiate.js';
+import { ifNoneMatchHits } from '../../discovery/etag.js';
+import { MEDIA } from '../../discovery/types.js';
+import { failedAtServer, isConnectFailure, statusForUpstreamError } from '../../upstream/errors.js';
+import { forward } from '../../upstream/forward.js';
 import { failure, type Status } from '../../util/status.js';
-import type { RequestInfo } from '../../routing/request-info.js';
-import { headerValue, type Exchange } from '../exchange.js';
-import type { Step } from './step.js';
+import type { ProxyContext } from '../context.js';
+import {
+  headerValue,
+  requestHeadersOf,
+  ROUTE_HEADER,
+  routeHeader,
+  routeHeaders,
+  type Exchange,
+  type RequestExchange,
+} from '../exchange.js';
+import { mayRetryElsewhere } from '../policy.js';
+import { ANSWERED, runSteps, stepList, type ListedStep, type Step, type StepResult, type With } from './step.js';
 
-export const pickHandling: Step = {
+export const pickHandling: Step<never, 'handling'> = {
   name: 'pick-handling-server',
+  fills: ['handling'],
   run(x, ctx) {
     const ready = ctx.peers.names().filter((n) => ctx.peers.health(n) === 'ready');
     const pick = ctx.picker.pick(ready);
@@ -23,24 +43,22 @@ export const pickHandling: Step = {
   },
 };
 
-export const settle: Step = {
+export const settle: Step<'info' | 'handling', 'decision'> = {
   name: 'settle-decision',
+  needs: ['info', 'handling'],
+  fills: ['decision'],
   run(x, ctx) {
-    const decision = settleDecision(
-      {
-        info: x.info as RequestInfo,
-        handling: x.handling as string,
-        table: ctx.state.table,
-        peers: ctx.peers,
-        peerProxiedHeader: headerValue(x.req.headers[PEER_PROXIED_HEADER]),
-        accept: headerValue(x.req.headers.accept),
-        discoveryMode: ctx.settings.discoveryMode,
-        random: ctx.random,
-      },
-      ctx.peers,
-      ctx.state,
-      x.started,
-    );
+    const decision = settleDecision({
+      info: x.info,
+      handling: x.handling,
+      routes: ctx.state,
+      servers: ctx.peers,
+      peerProxiedHeader: headerValue(x.req.headers[PEER_PROXIED_HEADER]),
+      accept: headerValue(x.req.headers.accept),
+      discoveryMode: ctx.settings.discoveryMode,
+      random: ctx.random,
+      since: x.started,
+    });
     return decision instanceof Promise ? decision.then((d) => adopt(x, d)) : adopt(x, decision);
   },
 };
@@ -50,4 +68,86 @@ function adopt(x: Exchange, decision: Decision): Status | undefined {
   if (decision.outcome === 'unavailable') return failure(503, 'ServiceUnavailable', decision.message);
   x.decision = decision;
   return undefined;
+}
+
+/** What the forward step reads: the class, the handling server and the decision. */
+type Forwarding = With<RequestExchange, 'info' | 'handling' | 'decision'>;
+
+export const forwardOrServe: Step<'info' | 'handling' | 'decision', never, RequestExchange> = {
+  name: 'forward',
+  needs: ['info', 'handling', 'decision'],
+  run: (x, ctx) => act(x, ctx, true),
+};
+
+/** What a retry runs again before forwarding: another handling server and its settled decision. */
+const RETRY_STEPS: readonly ListedStep<With<RequestExchange, 'info'>>[] = stepList<RequestExchange, 'info'>()(pickHandling, settle);
+
+async function act(x: Forwarding, ctx: ProxyContext, firstAttempt: boolean): Promise<StepResult> {
+  const d = x.decision;
+  if (d.outcome === 'discovery-merged') return serveMerged(x, ctx);
+  const { req } = x;
+  if (d.outcome === 'discovery-own' && d.accept !== undefined) req.headers.accept = d.accept;
+  const target = d.target;
+  const mayRetry = mayRetryElsewhere(firstAttempt, target, x.handling, d.outcome === 'rerouted', req);
+  const longRunning = x.info.verb === 'watch' || /(?:^|&)follow=(?:true|1)/.test(x.query);
+  const result = await forward(ctx.upstreams, target, req, x.res, {
+    addRequestHeaders: requestHeadersOf(d),
+    responseHeaders: routeHeaders(x.handling, target, d.outcome),
+    errorResponseHeaders: routeHeaders(x.handling, null, 'unavailable'),
+    watch: longRunning,
+    // Only long-running requests end at shutdown; others get the grace to finish.
+    shutdown: longRunning ? ctx.shutdown : undefined,
+    writeErrors: !mayRetry,
+  });
+  x.status = result.status;
+  x.bytesIn = result.bytesIn;
+  x.bytesOut = result.bytesOut;
+  x.warnings = result.warnings;
+  x.answeredBy = result.error && !result.headersSent ? null : target;
+  if (!result.error) return ANSWERED;
+  x.error = result.error.message;
+  // A client that went away (a kubectl watch ended with Ctrl-C) is not the apiserver's failure.
+  if (failedAtServer(result.error)) ctx.telemetry.serverFailed(target);
+  const refused = isConnectFailure(result.error);
+  if (refused) ctx.peers.reportUnreachable(target, result.error.message);
+  if (result.headersSent) return ANSWERED;
+  x.outcome = 'unavailable';
+  if (!mayRetry) return ANSWERED; // forward() wrote the error
+  if (!refused) return statusForUpstreamError(target, result.error);
+  return retryOnAnotherHandlingServer(x, ctx);
+}
+
+async function retryOnAnotherHandlingServer(x: Forwarding, ctx: ProxyContext): Promise<StepResult> {
+  const refused = await runSteps(RETRY_STEPS, x, ctx);
+  return refused !== undefined ? refused : act(x, ctx, false);
+}
+
+/** The peer-aggregated discovery document of the handling server (D1): ETag, 304, JSON only. */
+function serveMerged(x: Forwarding, ctx: ProxyContext): StepResult {
+  const { req, res, handling } = x;
+  const accept = headerValue(req.headers.accept);
+  const negotiated = negotiateDiscovery(accept);
+  if (negotiated.kind !== 'aggregated' || (negotiated.encoding !== 'json' && !acceptsAggregatedV2Json(accept))) {
+    // Decide only sends aggregated v2 here; protobuf is not encoded by Peerscope (docs/decisions.md).
+    return failure(406, 'NotAcceptable', `peerscope serves the peer-aggregated discovery document as JSON only; accept ${MEDIA.v2Json}`);
+  }
+  const merged = ctx.state.merged(handling);
+  const headers = {
+    'content-type': MEDIA.v2Json,
+    etag: merged.etag,
+    vary: 'Accept',
+    'cache-control': 'public',
+    [ROUTE_HEADER]: routeHeader(handling, null, 'discovery-merged'),
+  };
+  if (ifNoneMatchHits(headerValue(req.headers['if-none-match']), merged.etag)) {
+    res.writeHead(304, headers).end();
+    x.status = 304;
+    return ANSWERED;
+  }
+  const body = Buffer.from(merged.json);
+  res.writeHead(200, { ...headers, 'content-length': String(body.length) });
+  res.end(req.method === 'HEAD' ? undefined : body);
+  x.status = 200;
+  x.bytesOut = req.method === 'HEAD' ? 0 : body.length;
+  return ANSWERED;
 }

@@ -1,24 +1,85 @@
 // A step of the request path: a name and one job. A step lets the request go on (undefined), refuses
 // it with a Status the handler writes, or answers it itself (ANSWERED). Only a step that must wait
 // returns a promise, so a request that needs no wait runs its steps without allocating one.
+// What one step learns and a later one reads (the decoded path, the class, the handling server, the
+// decision) is in the types: a step names the fields it needs and those it fills, and stepList checks
+// a list's order when it is compiled, so no step casts what an earlier one left on the exchange.
+import type { RequestInfo } from '../../routing/request-info.js';
 import type { Status } from '../../util/status.js';
 import type { ProxyContext } from '../context.js';
-import type { Exchange } from '../exchange.js';
+import type { Exchange, Routed } from '../exchange.js';
 
 /** The step answered the request itself; nothing further runs. */
 export const ANSWERED = 'answered';
 
 export type StepResult = undefined | Status | typeof ANSWERED;
 
-export interface Step {
+/** What the steps fill in on the exchange, each from one step on. */
+export interface Filled {
+  /** decode-path, upgrade-target */
+  decoded: string;
+  /** classify */
+  info: RequestInfo;
+  /** pick-handling-server */
+  handling: string;
+  /** settle-decision */
+  decision: Routed;
+}
+
+export type Field = keyof Filled;
+
+/** The exchange `X` with the fields `F` filled in. */
+export type With<X extends Exchange, F extends Field> = X & Pick<Filled, F>;
+
+/**
+ * A step that reads the fields `Needs` (an earlier step filled them), fills `Fills` when it lets the
+ * request go on, and runs on exchanges of kind `X` (any, a plain request's, an upgrade's).
+ */
+export interface Step<Needs extends Field = never, Fills extends Field = never, X extends Exchange = Exchange> {
   readonly name: string;
-  run(x: Exchange, ctx: ProxyContext): StepResult | Promise<StepResult>;
+  readonly needs?: readonly Needs[];
+  readonly fills?: readonly Fills[];
+  // A property, not a method: its parameter is then checked contravariantly.
+  readonly run: (x: With<X, Needs>, ctx: ProxyContext) => StepResult | Promise<StepResult>;
+}
+
+/** A step of a checked list (stepList), as runSteps runs it. */
+export interface ListedStep<X extends Exchange> {
+  readonly name: string;
+  readonly run: (x: X, ctx: ProxyContext) => StepResult | Promise<StepResult>;
+}
+
+/** The first step of `Steps` whose needs the steps before it (and `Have`) do not fill; never when none. */
+type Unmet<Steps extends readonly unknown[], Have extends Field> = Steps extends readonly [infer S, ...infer Rest]
+  ? S extends { readonly needs?: readonly (infer N extends Field)[]; readonly fills?: readonly (infer F extends Field)[] }
+    ? [Exclude<N, Have>] extends [never]
+      ? Unmet<Rest, Have | F>
+      : { readonly unmet: Exclude<N, Have>; readonly step: S }
+    : never
+  : never;
+
+/**
+ * The steps in order, for exchanges of kind `X` that arrive with `Have` filled. When a step needs a
+ * field no step before it fills, the result is the `Unmet` description instead of a list, and the
+ * compiler refuses the list where it is declared.
+ */
+export function stepList<X extends Exchange, Have extends Field = never>() {
+  return <S extends readonly Step<Field, Field, X>[]>(
+    ...steps: S
+  ): [Unmet<S, Have>] extends [never] ? readonly ListedStep<With<X, Have>>[] : Unmet<S, Have> =>
+    // The one place the order is taken on trust from the type check above.
+    steps as never;
 }
 
 /** Runs `steps` in order from `from` until one refuses or answers; synchronous until a step waits. */
-export function runSteps(steps: readonly Step[], x: Exchange, ctx: ProxyContext, from = 0): StepResult | Promise<StepResult> {
+export function runSteps<X extends Exchange>(
+  steps: readonly ListedStep<X>[],
+  x: X,
+  ctx: ProxyContext,
+  from = 0,
+): StepResult | Promise<StepResult> {
   for (let i = from; i < steps.length; i++) {
-    const result = (steps[i] as Step).run(x, ctx);
+    const result = (steps[i] as ListedStep<X>).run(x, ctx);
     if (result === undefined) continue;
     // The last step's promise is the answer itself: no second promise to wrap it (the forward's case).
     if (result instanceof Promise)

@@ -1,30 +1,27 @@
 // Acting on an upgrade's decision (exec, attach, port-forward): upstream/tunnel.ts joins the client's
-// socket to the target's. The merged discovery document cannot be upgraded (400).
-import { PEER_PROXIED_HEADER } from '../../routing/decide.js';
+// socket to the target's, with what the decision adds to the request (exchange.ts, requestHeadersOf). The merged
+// discovery document cannot be upgraded (400).
 import { failedAtServer } from '../../upstream/errors.js';
 import { tunnel } from '../../upstream/tunnel.js';
 import { failure } from '../../util/status.js';
 import { writeStatusToSocket } from '../../util/write-status.js';
-import type { Routed } from '../exchange.js';
-import { ROUTE_HEADER, routeHeader } from '../route-header.js';
+import { requestHeadersOf, routeHeaders, type UpgradeExchange } from '../exchange.js';
 import { ANSWERED, type Step, type StepResult } from './step.js';
 
-export const tunnelUpgrade: Step = {
+export const tunnelUpgrade: Step<'decision', never, UpgradeExchange> = {
   name: 'tunnel',
+  needs: ['decision'],
   async run(x, ctx): Promise<StepResult> {
-    const d = x.decision as Routed;
-    const socket = x.socket!;
+    const { decision: d, socket } = x;
     if (d.outcome === 'discovery-merged') {
       x.status = 400;
-      writeStatusToSocket(socket, failure(400, 'BadRequest', 'discovery cannot be upgraded'), {
-        [ROUTE_HEADER]: routeHeader(x.handling, null, 'rejected'),
-      });
+      writeStatusToSocket(socket, failure(400, 'BadRequest', 'discovery cannot be upgraded'), routeHeaders(x.handling, null, 'rejected'));
       return ANSWERED;
     }
-    const result = await tunnel(ctx.upstreams, d.target, x.req, socket, x.head!, {
-      addRequestHeaders: d.outcome === 'rerouted' ? { [PEER_PROXIED_HEADER]: 'true' } : {},
-      responseHeaders: { [ROUTE_HEADER]: routeHeader(x.handling, d.target, d.outcome) },
-      errorResponseHeaders: { [ROUTE_HEADER]: routeHeader(x.handling, null, 'unavailable') },
+    const result = await tunnel(ctx.upstreams, d.target, x.req, socket, x.head, {
+      addRequestHeaders: requestHeadersOf(d),
+      responseHeaders: routeHeaders(x.handling, d.target, d.outcome),
+      errorResponseHeaders: routeHeaders(x.handling, null, 'unavailable'),
     });
     x.status = result.status;
     x.bytesIn = result.bytesIn;

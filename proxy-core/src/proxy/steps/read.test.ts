@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { checkRequestHead } from './request-head.js';
+import { checkRequestHead } from './read.js';
 
 function head(raw: string[]): IncomingMessage {
   const headers: Record<string, string> = {};
