@@ -9,9 +9,13 @@ export function timedConnector(connector: BuildConnector.connector, timeoutMs: n
     let settled = false;
     const timer = setTimeout(() => {
       settled = true;
-      const error = Object.assign(new Error(`no connection within ${timeoutMs} ms (TCP and TLS handshake)`), {
-        code: 'UND_ERR_CONNECT_TIMEOUT',
-      });
+      const port = options.port || (options.protocol === 'https:' ? '443' : '80');
+      const error = Object.assign(
+        new Error(`no connection to ${options.hostname}:${port} within ${timeoutMs} ms (TCP and TLS handshake)`),
+        {
+          code: 'UND_ERR_CONNECT_TIMEOUT',
+        },
+      );
       callback(error, null);
     }, timeoutMs);
     connector(options, (...args: BuildConnector.CallbackArgs) => {
