@@ -41,6 +41,8 @@ export const errorCodes = {
   PEERSCOPE_ERR_UPSTREAM_HEADERS_TIMEOUT: 'connected and sent, but no response headers within the headers timeout',
   PEERSCOPE_ERR_UPSTREAM_RESET: 'the connection was reset or closed before the response headers',
   PEERSCOPE_ERR_UPSTREAM_BAD_RESPONSE: 'the upstream answered something that is not HTTP/1.1',
+  PEERSCOPE_ERR_UPSTREAM_FOUND_DOWN:
+    "the port's health probes found the server unreachable during a watch or follow: the port ended it cleanly (a 503 before its headers)",
   PEERSCOPE_ERR_UPSTREAM_BODY_INTERRUPTED: 'the upstream failed after the headers were relayed: the client sees a truncated body',
   PEERSCOPE_ERR_UPSTREAM_UNKNOWN_SERVER: 'no pool is configured under that name (removed by setServers, or a routing bug)',
   PEERSCOPE_ERR_UPSTREAM_FAILED: 'any other upstream failure, with the underlying code in the message',

@@ -13,6 +13,7 @@ import { delay, listen, type ListenAddress, type PortListener } from './proxy/li
 import { compilePattern } from './proxy/patterns.js';
 import { HandlingServerPicker, type HandlingPolicy } from './proxy/policy.js';
 import { RouteState } from './proxy/route-state.js';
+import { ServerDownSignals } from './proxy/server-down.js';
 import { Telemetry } from './telemetry/telemetry.js';
 import { Upstreams, type UpstreamOptions } from './upstream/pool.js';
 import { takeSnapshot } from './snapshot/take.js';
@@ -162,8 +163,15 @@ export function createCore(options: CoreOptions): Core {
   const shutdown = new AbortController();
   // Every open watch and log follow listens for the shutdown: hundreds are normal, not a leak.
   setMaxListeners(0, shutdown.signal);
+  // A server found unreachable (a probe, or a forward that could not connect) ends the watches relayed
+  // to it: on a silent link nothing else would.
+  const serverDown = new ServerDownSignals();
+  peers.on('health', (name) => {
+    if (peers.health(name) === 'unreachable') serverDown.markDown(name, peers.lastError(name) ?? 'found unreachable');
+  });
   const handler = createHandler({
     shutdown: shutdown.signal,
+    serverDown: (name) => serverDown.signal(name),
     peers,
     state: routes,
     upstreams,

@@ -10,7 +10,8 @@ export const TEST_NETNS = 'peerscope-kube';
 /** This machine's end of the veth: etcd listens here, where every server reaches it. */
 export const HOST_IP = '198.18.0.1';
 const HOST_LINK = 'psk-host';
-const NS_LINK = 'psk-ns';
+/** The namespace's end of the veth: what arrives from this machine comes in here. */
+export const NS_LINK = 'psk-ns';
 const PREFIX = 24;
 
 function ip(args: readonly string[]): string {

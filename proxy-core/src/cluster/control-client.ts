@@ -1,7 +1,12 @@
 // The core's own reads of each apiserver (discovery, health): a small undici Agent per server,
 // kept apart from the data-path pools so a probe never queues behind a client's long list or watch.
-import { Agent, request } from '../upstream/undici.js';
+// Readiness probes go on a connection of their own each time, with a shorter connect timeout: a
+// silent link (a blackholed address, a hung process) fails the TCP or TLS handshake quickly, where a
+// request on a kept-alive connection would wait the whole read timeout; a server that is merely slow
+// to answer still connects at once and is judged by its answer.
+import { Agent, buildConnector, request } from '../upstream/undici.js';
 import { proxyConnector } from '../upstream/proxy-connector.js';
+import { timedConnector } from './probe-connector.js';
 import type { ServerConfig } from './server-config.js';
 
 export interface ControlResponse {
@@ -12,10 +17,12 @@ export interface ControlResponse {
 
 export class ControlClient {
   private readonly agent: Agent;
+  private readonly probeAgent: Agent;
 
   constructor(
     readonly server: ServerConfig,
     private readonly timeoutMs = 5_000,
+    probeConnectTimeoutMs = timeoutMs,
   ) {
     const tls = {
       ...(server.ca ? { ca: server.ca } : {}),
@@ -30,13 +37,32 @@ export class ControlClient {
       // Through a proxy (kubeconfig proxy-url, HTTPS_PROXY) the same TLS settings apply inside the tunnel.
       connect: server.proxy ? proxyConnector({ proxy: new URL(server.proxy), tls, timeoutMs }) : tls,
     });
+    const connect = server.proxy
+      ? proxyConnector({ proxy: new URL(server.proxy), tls, timeoutMs })
+      : buildConnector({ ...tls, timeout: timeoutMs });
+    this.probeAgent = new Agent({
+      connections: 2,
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+      connect: timedConnector(connect, probeConnectTimeoutMs),
+    });
   }
 
-  async get(path: string, headers: Record<string, string> = {}): Promise<ControlResponse> {
+  get(path: string, headers: Record<string, string> = {}): Promise<ControlResponse> {
+    return this.read(path, headers, this.agent, false);
+  }
+
+  /** A read on a new connection, closed after the answer: it fails within the probe connect timeout on a silent link. */
+  probe(path: string): Promise<ControlResponse> {
+    return this.read(path, {}, this.probeAgent, true);
+  }
+
+  private async read(path: string, headers: Record<string, string>, agent: Agent, reset: boolean): Promise<ControlResponse> {
     const token = this.server.bearerToken?.();
     const res = await request(new URL(path, this.server.url), {
       method: 'GET',
-      dispatcher: this.agent,
+      dispatcher: agent,
+      reset,
       headers: { 'user-agent': 'peerscope', ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
       signal: AbortSignal.timeout(this.timeoutMs),
     });
@@ -46,8 +72,8 @@ export class ControlClient {
     return { status: res.statusCode, headers: res.headers, body };
   }
 
-  close(): Promise<void> {
-    return this.agent.close();
+  async close(): Promise<void> {
+    await Promise.all([this.agent.close(), this.probeAgent.close()]);
   }
 }
 

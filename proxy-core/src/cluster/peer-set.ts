@@ -44,6 +44,15 @@ export interface PeerSetEvents {
   membership: [name: string, change: MembershipChange];
 }
 
+/**
+ * A probe that cannot open a connection within three quarters of a probe interval finds the server
+ * unreachable, so a silent link is told within two intervals of going silent (the next probe starts
+ * within one). At least 1.5 s: a lost SYN is sent again after 1 s, and one lost packet is no outage.
+ */
+export function probeConnectTimeout(probeIntervalMs: number, timeoutMs: number): number {
+  return Math.min(timeoutMs, Math.max(1_500, Math.round(probeIntervalMs * 0.75)));
+}
+
 export class PeerSet extends EventEmitter<PeerSetEvents> {
   private readonly membership: Membership;
   private readonly probes: HealthProbe;
@@ -72,8 +81,10 @@ export class PeerSet extends EventEmitter<PeerSetEvents> {
     });
     this.discoveries = new DiscoveryCache({ onChange: (name) => this.emit('discovery', name) });
     this.ownMvps = new OwnMvpPoll({ servers: () => this.ownMvpServers(), onRead: (name) => this.emit('health', name) });
+    const timeoutMs = options.timeoutMs ?? 5_000;
     this.membership = new Membership(servers, {
-      timeoutMs: options.timeoutMs ?? 5_000,
+      timeoutMs,
+      probeConnectTimeoutMs: probeConnectTimeout(this.probeIntervalMs, timeoutMs),
       ...(options.goneRetentionMs !== undefined ? { goneRetentionMs: options.goneRetentionMs } : {}),
       onChange: (name, change) => this.onMembership(name, change),
     });

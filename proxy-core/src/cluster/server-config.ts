@@ -39,6 +39,8 @@ export function publicInfo(s: ServerConfig): ServerPublicInfo {
 export interface ServerReader {
   readonly server: ServerConfig;
   get(path: string, headers?: Record<string, string>): Promise<{ readonly status: number; readonly body: string }>;
+  /** A readiness read on a new connection (control-client.ts); readers without one probe with get(). */
+  probe?(path: string): Promise<{ readonly status: number; readonly body: string }>;
 }
 
 /** A server the core routes to now, as a refresh of the server list sees it. */

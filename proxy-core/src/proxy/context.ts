@@ -25,6 +25,8 @@ export interface ProxyContext {
   readonly snapshot: () => unknown;
   /** Aborted when the port shuts down: watches and follows end cleanly. */
   readonly shutdown: AbortSignal;
+  /** Aborted when the server is found unreachable: its watches and follows end cleanly (server-down.ts). */
+  readonly serverDown: (name: string) => AbortSignal;
 }
 
 /** kubectl proxy's --reject-paths and --reject-methods (steps/admit.ts, request-filter). */

@@ -13,6 +13,11 @@ export interface ForwardOptions {
   readonly watch?: boolean;
   /** The port is shutting down: end this (long-running) response cleanly, as an apiserver ends watches. */
   readonly shutdown?: AbortSignal;
+  /**
+   * The server was found unreachable (its link went silent, it was killed): end this long-running
+   * response cleanly, as at shutdown, so the client re-lists elsewhere; before its headers, a 503.
+   */
+  readonly serverDown?: AbortSignal;
   /** false: on a failure before the response, return it without writing the 503 (the caller may retry). */
   readonly writeErrors?: boolean;
 }
@@ -24,7 +29,10 @@ export interface ForwardResult {
   readonly bytesIn: number;
   /** Response body bytes relayed from the upstream. */
   readonly bytesOut: number;
-  /** The upstream's headers reached the client; an error after that means a truncated body. */
+  /**
+   * The upstream's headers reached the client; an error after that means a truncated body, except
+   * PEERSCOPE_ERR_UPSTREAM_FOUND_DOWN: the port ended the body cleanly.
+   */
   readonly headersSent: boolean;
   readonly error?: UpstreamError;
   /** The upstream's `Warning` header values (deprecation notices), when it sent any. */

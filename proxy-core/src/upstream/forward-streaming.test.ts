@@ -1,5 +1,5 @@
 // forward() streams: byte-exact request bodies and watches, events before the stream ends, client aborts
-// passed upstream, and a shutdown that ends a watch cleanly.
+// passed upstream, and a shutdown or a server found unreachable that ends a watch cleanly.
 import { createHash, randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { describe, expect, it } from 'vitest';
@@ -139,21 +139,22 @@ describe('streaming, aborts and shutdown', () => {
     expect(result.headersSent).toBe(true);
   });
 
-  it('a shutdown ends a watch cleanly: the client sees the end of the stream, not an error', async () => {
-    const shutdown = new AbortController();
+  /** A watch that sends one event, whose `signal` is aborted once the client has it; resolves with what the client read and the result. */
+  async function watchEndedBy(signal: 'shutdown' | 'serverDown'): Promise<{ read: string; result: ForwardResult }> {
+    const controller = new AbortController();
     const { proxy } = await setUp(
       (_req, res) => {
         res.writeHead(200, { 'content-type': 'application/json' });
         res.write('{"type":"ADDED"}\n');
       },
-      { forward: { forward: { watch: true, shutdown: shutdown.signal } } },
+      { forward: { forward: { watch: true, [signal]: controller.signal } } },
     );
     const answer = new Promise<string>((resolve, reject) => {
       const req = httpRequest(`${proxy.url}/api/v1/pods?watch=true`, { agent: false }, (res) => {
         let all = '';
         res.on('data', (c: Buffer) => {
           all += c.toString();
-          shutdown.abort();
+          controller.abort(new Error('connect timeout'));
         });
         res.on('end', () => resolve(all));
         res.on('error', reject);
@@ -161,8 +162,42 @@ describe('streaming, aborts and shutdown', () => {
       req.on('error', reject);
       req.end();
     });
-    expect(await within(answer, 10_000, 'the watch did not end at shutdown')).toBe('{"type":"ADDED"}\n');
-    const result = (await proxy.nextResult()) as ForwardResult;
+    const read = await within(answer, 10_000, `the watch did not end on ${signal}`);
+    return { read, result: (await proxy.nextResult()) as ForwardResult };
+  }
+
+  it('a shutdown ends a watch cleanly: the client sees the end of the stream, not an error', async () => {
+    const { read, result } = await watchEndedBy('shutdown');
+    expect(read).toBe('{"type":"ADDED"}\n');
     expect(result.error).toBeUndefined();
+  });
+
+  it('a server found unreachable ends its watch cleanly, and the result says why', async () => {
+    const { read, result } = await watchEndedBy('serverDown');
+    expect(read).toBe('{"type":"ADDED"}\n');
+    expect(result.headersSent).toBe(true);
+    expect(result.error).toEqual({
+      code: 'PEERSCOPE_ERR_UPSTREAM_FOUND_DOWN',
+      message: "found unreachable by the port's health probe (connect timeout)",
+    });
+  });
+
+  it('a watch still waiting for its headers when its server is found unreachable gets a 503 Status naming it', async () => {
+    const serverDown = new AbortController();
+    const { proxy } = await setUp(
+      () => {
+        // Never a byte: the headers are what the watch waits for.
+        serverDown.abort(new Error('connect timeout'));
+      },
+      { forward: { forward: { watch: true, serverDown: serverDown.signal } } },
+    );
+    const answer = await within(send(`${proxy.url}/api/v1/pods?watch=true`), 10_000, 'the watch waited on');
+    expect(answer.status).toBe(503);
+    expect(JSON.parse(answer.body.toString())).toMatchObject({
+      kind: 'Status',
+      code: 503,
+      message: expect.stringContaining("found unreachable by the port's health probe (connect timeout)"),
+    });
+    expect(((await proxy.nextResult()) as ForwardResult).error?.code).toBe('PEERSCOPE_ERR_UPSTREAM_FOUND_DOWN');
   });
 });

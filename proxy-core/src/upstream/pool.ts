@@ -33,6 +33,12 @@ export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 // Watches and log follows send their headers at once, so this never cuts them.
 export const DEFAULT_HEADERS_TIMEOUT_MS = 70_000;
 export const DEFAULT_CONNECTIONS = 64;
+// TCP keep-alive after this long without a byte (undici's default is 60 s): a watch whose link went
+// silent while the probes' own connections still work (a middlebox that dropped one flow) fails after
+// it plus the kernel's probes — 10 s more on Node 24 (libuv ≥ 1.49 sends one a second, ten times);
+// the system's 75 s × 9 on Node 20-22. The probes end such watches sooner when the server is silent
+// as a whole (proxy/server-down.ts).
+export const UPSTREAM_KEEPALIVE_IDLE_MS = 15_000;
 
 export interface Upstream {
   readonly name: string;
@@ -103,6 +109,7 @@ export class Upstreams {
     const connectTimeout = this.options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
     // Verification stays on: only the trust anchors and the expected name are configurable.
     const tls = {
+      keepAliveInitialDelay: UPSTREAM_KEEPALIVE_IDLE_MS,
       ...(config.ca ? { ca: config.ca } : {}),
       ...(config.servername ? { servername: config.servername } : {}),
       ...(config.clientCert ? { cert: config.clientCert.cert, key: config.clientCert.key } : {}),

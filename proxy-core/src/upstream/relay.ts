@@ -10,6 +10,12 @@ import { relayedRawHeaders, warningValues } from './response-headers.js';
 
 const SHUTTING_DOWN: UpstreamError = { code: 'PEERSCOPE_ERR_UPSTREAM_FAILED', message: 'the proxy is shutting down' };
 
+/** The port's probes found the server unreachable while this long-running request was open. */
+function foundDown(signal: AbortSignal): UpstreamError {
+  const reason = signal.reason instanceof Error ? signal.reason.message : String(signal.reason);
+  return { code: 'PEERSCOPE_ERR_UPSTREAM_FOUND_DOWN', message: `found unreachable by the port's health probe (${reason})` };
+}
+
 /** No answer from the upstream: the 503 Status (or nothing, when the caller may retry) and the result. */
 export function failBeforeResponse(
   req: IncomingMessage,
@@ -33,7 +39,7 @@ const MAX_PENDING_BYTES = 64 * 1024;
  * Streams the upstream's answer to the client as undici delivers it: headers, then the chunks of
  * each event-loop turn written together (no intermediate stream); when the client's socket is full the
  * upstream read pauses until it drains. A client that goes away, or a shutdown during a watch,
- * aborts the upstream request.
+ * aborts the upstream request; so does the server being found unreachable during a watch.
  *
  * undici's callback-level handler (onConnect/onHeaders/onData/onComplete/onError): it hands over the
  * raw header list, which is relayed as a list, without building and copying header objects.
@@ -47,6 +53,7 @@ export class Relay implements Dispatcher.DispatchHandler {
   private headersSent = false;
   private clientGone = false;
   private shuttingDown = false;
+  private serverFoundDown = false;
   private settled = false;
   private readonly onClose = (): void => {
     if (this.settled || this.res.writableFinished) return;
@@ -56,6 +63,10 @@ export class Relay implements Dispatcher.DispatchHandler {
   private readonly onShutdown = (): void => {
     this.shuttingDown = true;
     this.abort?.(new Error('the proxy is shutting down'));
+  };
+  private readonly onServerDown = (): void => {
+    this.serverFoundDown = true;
+    this.abort?.(new Error('the apiserver was found unreachable'));
   };
   private readonly onDrain = (): void => {
     this.blocked = false;
@@ -109,6 +120,7 @@ export class Relay implements Dispatcher.DispatchHandler {
   ) {
     res.once('close', this.onClose);
     opts.shutdown?.addEventListener('abort', this.onShutdown, { once: true });
+    opts.serverDown?.addEventListener('abort', this.onServerDown, { once: true });
   }
 
   /** The client went away while its request body was still being read: nothing was sent upstream. */
@@ -123,6 +135,7 @@ export class Relay implements Dispatcher.DispatchHandler {
     // The client left, or the port began shutting down, while the request waited for a connection.
     if (this.clientGone) abort(new Error('the client went away'));
     else if (this.shuttingDown) abort(new Error('the proxy is shutting down'));
+    else if (this.serverFoundDown || this.opts.serverDown?.aborted) this.onServerDown();
   }
 
   onHeaders(statusCode: number, rawHeaders: Buffer[], resume: () => void): boolean {
@@ -183,15 +196,17 @@ export class Relay implements Dispatcher.DispatchHandler {
       res.destroy();
       return this.finish(CLIENT_ABORTED);
     }
+    const down = this.serverFoundDown && this.opts.serverDown ? foundDown(this.opts.serverDown) : undefined;
     if (!this.headersSent) {
-      const error = this.shuttingDown ? SHUTTING_DOWN : classifyUpstreamError(err, 'before-response');
+      const error = this.shuttingDown ? SHUTTING_DOWN : (down ?? classifyUpstreamError(err, 'before-response'));
       return this.settle(failBeforeResponse(this.req, res, this.target, this.opts, this.bytesIn, error));
     }
     // After the headers a failure can only cut the stream, as kube-apiserver's proxy does; a
-    // shutdown ends it cleanly instead (the terminating chunk tells the client the watch is over).
-    if (this.shuttingDown) {
+    // shutdown, or the server found unreachable, ends it cleanly instead (the terminating chunk
+    // tells the client the watch is over, and a reflector lists again).
+    if (this.shuttingDown || down) {
       this.endWithPending();
-      return this.finish(undefined);
+      return this.finish(down);
     }
     this.takePending();
     res.destroy();
@@ -216,6 +231,7 @@ export class Relay implements Dispatcher.DispatchHandler {
     this.res.off('close', this.onClose);
     this.res.off('drain', this.onDrain);
     this.opts.shutdown?.removeEventListener('abort', this.onShutdown);
+    this.opts.serverDown?.removeEventListener('abort', this.onServerDown);
     this.resolve(result);
   }
 }

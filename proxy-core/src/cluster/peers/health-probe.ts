@@ -97,7 +97,9 @@ export class HealthProbe {
     let gitVersion = state.gitVersion;
     let error: string | undefined;
     try {
-      const [ready, version] = await Promise.all([client.get('/readyz?verbose'), client.get('/version')]);
+      // Either failing fails the probe at once: a silent link is told by the readiness read's connect timeout.
+      const readyz = client.probe ? client.probe('/readyz?verbose') : client.get('/readyz?verbose');
+      const [ready, version] = await Promise.all([readyz, client.get('/version')]);
       const readiness = readReadyz(ready.status, ready.body);
       health = readiness.health;
       failing = readiness.failingChecks;

@@ -29,6 +29,8 @@ export interface Member {
 
 export interface MembershipOptions {
   readonly timeoutMs: number;
+  /** Connect timeout (TCP + TLS) of the readiness probe's own connection (ControlClient.probe). */
+  readonly probeConnectTimeoutMs?: number;
   readonly goneRetentionMs?: number;
   /** Told of every change, synchronously and in order (the first servers are not "added"). */
   readonly onChange?: (name: string, change: MembershipChange) => void;
@@ -61,7 +63,10 @@ export class Membership {
 
   private add(config: ServerConfig): void {
     if (this.entries.has(config.name)) throw new PeerscopeError('PEERSCOPE_ERR_INPUT', `two servers are named "${config.name}"`);
-    this.entries.set(config.name, { config, client: new ControlClient(config, this.options.timeoutMs) });
+    this.entries.set(config.name, {
+      config,
+      client: new ControlClient(config, this.options.timeoutMs, this.options.probeConnectTimeoutMs),
+    });
   }
 
   /** Every server in the list, gone ones included. */
@@ -106,7 +111,7 @@ export class Membership {
       const moved = !sameEndpoint(entry.config, config);
       if (moved) {
         const old = entry.client;
-        entry.client = new ControlClient(config, this.options.timeoutMs);
+        entry.client = new ControlClient(config, this.options.timeoutMs, this.options.probeConnectTimeoutMs);
         void old.close().catch(() => undefined);
       }
       entry.config = config;

@@ -97,6 +97,8 @@ async function act(x: Forwarding, ctx: ProxyContext, firstAttempt: boolean): Pro
     watch: longRunning,
     // Only long-running requests end at shutdown; others get the grace to finish.
     shutdown: longRunning ? ctx.shutdown : undefined,
+    // Others are bounded by the headers timeout; a watch has no bound but this.
+    serverDown: longRunning ? ctx.serverDown(target) : undefined,
     writeErrors: !mayRetry,
   });
   x.status = result.status;

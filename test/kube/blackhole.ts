@@ -1,0 +1,56 @@
+// A blackhole of one server's address inside the tests' network namespace (test-network.ts): an
+// nftables table of this file's own that drops every packet to and from that address and port —
+// what its clients send (input) and what it sends them (output). Nothing answers, nothing is
+// refused: TCP retransmits into the void, as on a firewall that drops. Only the serving port: the
+// servers' own connections to etcd leave from the namespace's first address whichever server makes
+// them (the kernel's source address choice), and dropping a whole address cut every server off etcd. The table is removed by lift(), and at process exit should a test fail first,
+// so no rule outlives its test (the namespace is shared by every run of the kube suite).
+import { execFileSync } from 'node:child_process';
+import { NS_LINK, TEST_NETNS } from './test-network.js';
+
+const TABLE = 'peerscope_blackhole';
+
+function nft(args: readonly string[]): void {
+  execFileSync('ip', ['netns', 'exec', TEST_NETNS, 'nft', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+}
+
+function removeTable(): void {
+  try {
+    nft(['delete', 'table', 'inet', TABLE]);
+  } catch {
+    // not there: nothing to remove
+  }
+}
+
+let exitHook = false;
+
+export interface Blackhole {
+  /** Removes the drop rule (the table). */
+  lift(): void;
+}
+
+/** Drops every packet to and from `ip`:`port` from now on. */
+export function blackhole(ip: string, port: number): Blackhole {
+  if (!/^\d+\.\d+\.\d+\.\d+$/.test(ip) || !Number.isInteger(port)) throw new Error(`not an IPv4 address and port: ${ip}:${port}`);
+  removeTable();
+  if (!exitHook) {
+    exitHook = true;
+    process.once('exit', removeTable);
+  }
+  nft(['add', 'table', 'inet', TABLE]);
+  nft(['add', 'chain', 'inet', TABLE, 'input', '{ type filter hook input priority -10 ; policy accept ; }']);
+  nft(['add', 'chain', 'inet', TABLE, 'output', '{ type filter hook output priority -10 ; policy accept ; }']);
+  nft(['add', 'rule', 'inet', TABLE, 'input', 'iifname', NS_LINK, 'ip', 'daddr', ip, 'tcp', 'dport', String(port), 'drop']);
+  nft(['add', 'rule', 'inet', TABLE, 'output', 'oifname', NS_LINK, 'ip', 'saddr', ip, 'tcp', 'sport', String(port), 'drop']);
+  return { lift: removeTable };
+}
+
+/** Why nftables cannot be used in the namespace, or undefined when it can. */
+export function blackholeUnavailable(): string | undefined {
+  try {
+    execFileSync('ip', ['netns', 'exec', TEST_NETNS, 'nft', 'list', 'tables'], { stdio: 'ignore' });
+    return undefined;
+  } catch {
+    return 'nftables (`nft`, Debian package nftables) does not run in the test network namespace';
+  }
+}
