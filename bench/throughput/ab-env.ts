@@ -3,7 +3,8 @@
 // prints req/s, proxy CPU per request and p99, then the medians with their spread.
 //
 //   npx tsx bench/throughput/ab-env.ts --scenario list --rounds 6 --seconds 3 --a 'NAME=1' --b 'NAME=0'
-// A code switch under test reads its environment variable once at start.
+// A code switch under test reads its environment variable once at start. Two builds instead of two
+// environments: --a-cli and --b-cli name each side's built CLI (a dist/cli.mjs built from another commit).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +19,7 @@ const scenario = flag('--scenario', 'list') as Scenario;
 const rounds = Number(flag('--rounds', '6'));
 const seconds = Number(flag('--seconds', '3'));
 const variants = { A: envSpec(flag('--a', '')), B: envSpec(flag('--b', '')) };
+const clis = { A: flag('--a-cli', 'bin/peerscope'), B: flag('--b-cli', 'bin/peerscope') };
 
 const dir = mkdtempSync(join(tmpdir(), 'peerscope-ab-'));
 const upstreams: UpstreamProcess[] = [];
@@ -30,7 +32,7 @@ try {
   const files = await prepareFiles(dir);
   await bundle(files.buildDir);
   const [old, neu] = await startUpstreams(files, 2, 100_000, upstreams);
-  for (const k of ['A', 'B'] as const) targets[k] = await startPeerscope(files, [old!, neu!], 'peerscope', [], variants[k]);
+  for (const k of ['A', 'B'] as const) targets[k] = await startPeerscope(files, [old!, neu!], 'peerscope', [], variants[k], clis[k]);
   const load = loadGenerator(files, join(dir, 'create.json'));
   for (const k of ['A', 'B'] as const) await load.run(targets[k]!, scenario, { connections: 16, durationSeconds: 2 });
   for (let r = 0; r < rounds; r++) {

@@ -14,10 +14,11 @@ export async function startPeerscope(
   name: 'peerscope' | 'peerscope-local',
   nodeFlags: readonly string[] = [],
   env: Env = {},
+  cli = 'bin/peerscope',
 ): Promise<Target> {
   const args = [
     ...nodeFlags,
-    'bin/peerscope',
+    cli,
     'serve',
     ...servers.flatMap((s) => ['--server', `${s.name}=${s.url}`]),
     '--ca',
