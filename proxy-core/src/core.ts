@@ -16,7 +16,8 @@ import { RouteState } from './proxy/route-state.js';
 import { Telemetry } from './telemetry/telemetry.js';
 import { Upstreams, type UpstreamOptions } from './upstream/pool.js';
 import { takeSnapshot } from './snapshot/take.js';
-import { AuditCounters, readAuditLogs, type AuditInput } from './audit/index.js';
+import { AuditCounters, clusterEventOf, readAuditLogs, type AuditInput } from './audit/index.js';
+import { ClusterTraffic } from './telemetry/cluster-traffic.js';
 
 /** What the local port refuses beyond a foreign Host (each list holds regular expressions, as typed). */
 export interface PortFilters {
@@ -82,6 +83,8 @@ export type { ListenAddress };
 export interface Core {
   readonly peers: PeerSet;
   readonly telemetry: Telemetry;
+  /** The cluster source: what the servers answered, from their followed audit logs; absent when none is followed. */
+  readonly cluster: ClusterTraffic | undefined;
   readonly routes: RouteState;
   start(): Promise<ListenAddress>;
   address(): ListenAddress | undefined;
@@ -118,6 +121,7 @@ export function createCore(options: CoreOptions): Core {
   const routes = new RouteState(peers);
   const auditCounters = options.auditLogs?.length ? new AuditCounters() : undefined;
   if (auditCounters) telemetry.addExposition(() => auditCounters.exposition());
+  const cluster = options.auditLogs?.length ? new ClusterTraffic([...new Set(options.auditLogs.map((l) => l.server))]) : undefined;
   const auditStop = new AbortController();
   let auditFollow: Promise<unknown> | undefined;
   const upstreams = new Upstreams(options.servers, options.upstream);
@@ -194,6 +198,7 @@ export function createCore(options: CoreOptions): Core {
   const core: Core = {
     peers,
     telemetry,
+    cluster,
     routes,
     async start() {
       if (bound) return bound;
@@ -210,7 +215,10 @@ export function createCore(options: CoreOptions): Core {
           judgement,
           follow: true,
           signal: auditStop.signal,
-          onRequest: (r, o) => auditCounters.add(r, o),
+          onRequest: (r, o) => {
+            auditCounters.add(r, o);
+            cluster?.record(clusterEventOf(r, o));
+          },
         });
       }
       const every = options.serverRefreshIntervalMs ?? DEFAULT_SERVER_REFRESH_MS;
