@@ -57,6 +57,14 @@ export function useCoreEventsIntoCache(): void {
             return { ...old, totals, lastSeq: event.lastSeq };
           });
           break;
+        case 'cluster':
+          queryClient.setQueryData<Overview>(queryKeys.overview, (old) => {
+            if (!old?.cluster) return old;
+            const totals = { ...old.cluster.totals };
+            for (const [outcome, n] of Object.entries(event.counts) as [keyof typeof totals, number][]) totals[outcome] += n;
+            return { ...old, cluster: { ...old.cluster, totals, lastSeq: event.lastSeq } };
+          });
+          break;
       }
     });
   }, [client, queryClient]);

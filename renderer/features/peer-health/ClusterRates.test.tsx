@@ -23,6 +23,8 @@ describe('what each server answered, from its audit log, on Peer health', () => 
     expect(lastMinuteRates(minutes, now)).toEqual({ from: 9 * MINUTE, partial: false, requests: 240, errors: 2, false404s: 7 });
     expect(lastMinuteRates([minutes[0]!], now)).toEqual({ from: 9 * MINUTE, partial: false, requests: 0, errors: 0, false404s: 0 });
     expect(lastMinuteRates([minutes[2]!], now)).toEqual({ from: 10 * MINUTE, partial: true, requests: 30, errors: 0, false404s: 1 });
+    // Read from within the previous minute: it is not whole, so the current minute so far.
+    expect(lastMinuteRates([minutes[1]!], now)).toEqual({ from: 10 * MINUTE, partial: true, requests: 0, errors: 0, false404s: 0 });
     expect(lastMinuteRates([], now)).toBeUndefined();
   });
 
@@ -30,9 +32,10 @@ describe('what each server answered, from its audit log, on Peer health', () => 
     const client = new FakeCoreClient();
     const now = Date.now();
     const previous = now - (now % MINUTE) - MINUTE;
+    const earlier = { at: previous - MINUTE, requests: 1, errors: 0, false404s: 0 };
     client.history = {
       servers: client.history.servers.map((s) =>
-        s.name === 'sim-2' ? { ...s, cluster: [{ at: previous, requests: 240, errors: 3, false404s: 7 }] } : { ...s, cluster: [] },
+        s.name === 'sim-2' ? { ...s, cluster: [earlier, { at: previous, requests: 240, errors: 3, false404s: 7 }] } : { ...s, cluster: [] },
       ),
     };
     renderWithClient(<PeerHealth />, client);

@@ -15,14 +15,18 @@ export interface MinuteRates {
   readonly false404s: number;
 }
 
-/** The last full minute's counts (zero when the server answered nothing in it); the current minute's when none is full yet. */
+/**
+ * The last full minute's counts (zero when the server answered nothing in it); the current minute's so
+ * far when no whole minute has been read yet.
+ */
 export function lastMinuteRates(minutes: readonly ClusterMinute[], now: number): MinuteRates | undefined {
   if (minutes.length === 0) return undefined;
   const current = now - (now % MINUTE_MS);
   const previous = current - MINUTE_MS;
-  if (minutes[0]!.at > previous) {
-    const m = minutes.find((b) => b.at === current) ?? minutes.at(-1)!;
-    return { from: m.at, partial: true, requests: m.requests, errors: m.errors, false404s: m.false404s };
+  // The previous minute is whole only if the log was read from before it began.
+  if (minutes[0]!.at >= previous) {
+    const m = minutes.find((b) => b.at === current);
+    return { from: current, partial: true, requests: m?.requests ?? 0, errors: m?.errors ?? 0, false404s: m?.false404s ?? 0 };
   }
   const m = minutes.find((b) => b.at === previous);
   return { from: previous, partial: false, requests: m?.requests ?? 0, errors: m?.errors ?? 0, false404s: m?.false404s ?? 0 };
