@@ -30,7 +30,10 @@ export const simStatusSchema = z.object({
     /** Why the last rollout stopped, when it failed. */
     error: z.string().optional(),
   }),
-  /** Requests per second the traffic generator sends through the port; undefined when there is none. */
+  /**
+   * Requests per second the traffic generator sends through the port (the demo sends as many again
+   * straight to the servers); undefined when there is none.
+   */
   trafficRps: z.number().nonnegative().optional(),
 });
 export type SimStatus = z.infer<typeof simStatusSchema>;
