@@ -86,6 +86,7 @@ describe('IPC round trip over a kubeconfig session', () => {
       getRouteTable: () => api.getRouteTable(),
       getEvents: () => api.getEvents({ limit: 10 }),
       getClusterEvents: () => api.getClusterEvents({ limit: 10 }),
+      getClusterGvrRates: () => api.getClusterGvrRates(),
       getHealthHistory: () => api.getHealthHistory(),
       getDiscoveryViews: () => api.getDiscoveryViews(),
       setDiscoveryMode: () => api.setDiscoveryMode({ mode: 'nopeer' }),

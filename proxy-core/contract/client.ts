@@ -2,7 +2,13 @@
 // carry it (Electron IPC, HTTP + Server-Sent Events), both built from the method table below, so a
 // payload that reaches the UI has the shape it claims. No credential is ever part of any payload.
 import { z } from 'zod';
-import { clusterBatchSchema, clusterEventsPageSchema, clusterMinuteSchema, clusterSummarySchema } from './cluster.js';
+import {
+  clusterBatchSchema,
+  clusterEventsPageSchema,
+  clusterGvrRatesSchema,
+  clusterMinuteSchema,
+  clusterSummarySchema,
+} from './cluster.js';
 import { routeOutcomes, routingEventSchema, type RouteOutcome } from './events.js';
 import { getImpactReportArgsSchema, impactReportSchema } from './impact.js';
 import { healthSampleSchema, peerHealthSchema, peerStatusSchema } from './peers.js';
@@ -220,6 +226,8 @@ export const coreClientMethods = {
   getEvents: { args: getEventsArgsSchema, result: eventsPageSchema },
   /** The cluster source's recent events; empty when the core follows no audit log. */
   getClusterEvents: { args: getEventsArgsSchema, result: clusterEventsPageSchema },
+  /** What each server answered per GVR over the last minute (the cluster source); no cells when the core follows no audit log. */
+  getClusterGvrRates: { args: undefined, result: clusterGvrRatesSchema },
   getHealthHistory: { args: undefined, result: healthHistorySchema },
   getDiscoveryViews: { args: undefined, result: discoveryViewsSchema },
   setDiscoveryMode: { args: setDiscoveryModeArgsSchema, result: settingsSchema },

@@ -72,6 +72,24 @@ export const clusterMinuteSchema = z.object({
 });
 export type ClusterMinute = z.infer<typeof clusterMinuteSchema>;
 
+/** What each server answered for each GVR over the last minute, from the audit logs: the GVR matrix's cells. */
+export const clusterGvrRatesSchema = z.object({
+  /** Seconds the counts cover: 60, or fewer when the logs have been followed for less than a minute. */
+  seconds: z.number().nonnegative(),
+  /** Only (server, GVR) pairs with a request in the window. */
+  cells: z.array(
+    z.object({
+      server: z.string(),
+      group: z.string(),
+      version: z.string(),
+      resource: z.string(),
+      requests: count,
+      false404s: count,
+    }),
+  ),
+});
+export type ClusterGvrRates = z.infer<typeof clusterGvrRatesSchema>;
+
 /** A batch of cluster events, pushed as routing batches are (at most ~10 a second). */
 export const clusterBatchSchema = z.object({
   type: z.literal('cluster'),

@@ -77,6 +77,16 @@ describe('the cluster source', () => {
     const minutesOfA = history.servers.find((s) => s.name === 'a')!.cluster!;
     expect(minutesOfA.reduce((n, m) => n + m.false404s, 0)).toBe(2);
     expect(minutesOfA.reduce((n, m) => n + m.requests, 0)).toBeGreaterThanOrEqual(2);
+    // Per server and GVR over the last minute: the GVR matrix's cells.
+    const rates = await service.getClusterGvrRates();
+    expect(rates.seconds).toBeGreaterThan(0);
+    expect(rates.seconds).toBeLessThanOrEqual(60);
+    expect(rates.cells).toEqual(
+      expect.arrayContaining([
+        { server: 'a', ...PCR, requests: 2, false404s: 2 },
+        { server: 'b', ...PCR, requests: 1, false404s: 0 },
+      ]),
+    );
   });
 
   it("keeps the port's routing events and counters to the port's own requests", async () => {

@@ -21,6 +21,7 @@ export const queryKeys = {
   healthHistory: ['health-history'] as const,
   discoveryViews: ['discovery-views'] as const,
   events: ['events'] as const,
+  clusterGvrRates: ['cluster-gvr-rates'] as const,
 };
 
 /** Keeps cached queries current from the core's pushed events (no polling for what is pushed). */

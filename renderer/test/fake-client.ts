@@ -5,6 +5,7 @@ import {
   coreClientMethods,
   emptyClusterTotals,
   type ClusterEvent,
+  type ClusterGvrRates,
   type ClusterTotals,
   type CompareSnapshotsArgs,
   type CoreCalls,
@@ -195,6 +196,11 @@ export class FakeCoreClient extends UnansweredCalls implements CoreClient {
           }
         : {}),
     }));
+  };
+  /** What getClusterGvrRates answers (the GVR matrix's per-cell traffic). */
+  clusterGvrRates: ClusterGvrRates = { seconds: 60, cells: [] };
+  override getClusterGvrRates = () => {
+    return this.answer('getClusterGvrRates', () => this.clusterGvrRates);
   };
   override getClusterEvents = () => {
     return this.answer('getClusterEvents', () => ({ events: this.clusterEvents ?? [], lastSeq: this.clusterEvents?.at(-1)?.seq ?? 0 }));

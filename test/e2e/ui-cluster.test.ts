@@ -81,6 +81,23 @@ describe.skipIf(!hasChromium)('the cluster source in Chromium, on the demo', () 
     await page.getByRole('button', { name: 'Resume stream' }).click();
   });
 
+  it('the GVR matrix says per cell what each server answered per minute, the false 404s apart', async () => {
+    await page.getByRole('tab', { name: 'GVR matrix' }).click();
+    // The select's name holds its label and its chosen option ("Show All GVRs").
+    const show = page.getByRole('combobox', { name: /^Show/ });
+    await show.selectOption('skewed');
+    const falseCell = page.locator('.matrix-cell .cell-false-404');
+    await falseCell.first().waitFor({ timeout: 15_000 });
+    // A false 404 is answered by a server that does not serve the GVR.
+    const cell = page.locator('.matrix-cell', { has: page.locator('.cell-false-404') }).first();
+    expect(await cell.getAttribute('class')).toContain('cell-missing');
+    expect(await cell.getAttribute('title')).toMatch(/^sim-\d: not served; answered \d+\/min · \d+ false 404\/min$/);
+    await falseCell.first().scrollIntoViewIfNeeded();
+    await shoot('matrix');
+    await show.selectOption('all');
+    await page.getByRole('tab', { name: 'Live routing' }).click();
+  });
+
   it('the port source never shows a false 404: the port reroutes what the handling server lacks', async () => {
     const source = page.getByRole('group', { name: 'Source' });
     await source.getByRole('button', { name: 'Port' }).click();

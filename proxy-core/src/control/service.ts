@@ -89,6 +89,9 @@ export function createCoreService(core: Core, options: CoreServiceOptions = {}):
       const cluster = core.cluster;
       return { events: cluster ? pageOf(cluster.recent(), args) : [], lastSeq: cluster?.lastSeq ?? 0 };
     },
+    async getClusterGvrRates() {
+      return core.cluster?.gvrRates(Date.now()) ?? { seconds: 0, cells: [] };
+    },
     async getHealthHistory() {
       const cluster = core.cluster;
       return {

@@ -1,12 +1,22 @@
 // The cluster source's telemetry: the requests the apiservers themselves answered, as their followed
 // audit logs tell them, kept beside the port's own (telemetry.ts) and never mixed into its counters.
 // Bounded: the newest events in a ring, and an hour of per-minute counts per server.
-import { emptyClusterTotals, type ClusterEvent, type ClusterMinute, type ClusterTotals } from '../../contract/cluster.js';
+import {
+  emptyClusterTotals,
+  type ClusterEvent,
+  type ClusterGvrRates,
+  type ClusterMinute,
+  type ClusterTotals,
+} from '../../contract/cluster.js';
 import { ErrorSeries } from './error-series.js';
 import { RingBuffer } from './ring-buffer.js';
 
 const MINUTE_MS = 60_000;
 const MINUTES_KEPT = 60;
+/** The per-GVR window slides in steps this long: a minute is its last twelve. */
+const STEP_MS = 5_000;
+
+type GvrCounts = { requests: number; false404s: number };
 
 type Listener = (e: ClusterEvent) => void;
 
@@ -19,6 +29,9 @@ export class ClusterTraffic {
   private readonly false404Minutes = new ErrorSeries(MINUTE_MS, MINUTES_KEPT);
   private readonly listeners = new Set<Listener>();
   private seq = 0;
+  /** Step start → "server\0group\0version\0resource" → counts; only the last minute's steps are kept. */
+  private readonly gvrSteps = new Map<number, Map<string, GvrCounts>>();
+  private firstAt: number | undefined;
 
   /** `servers`: those whose audit logs are followed. */
   constructor(
@@ -37,6 +50,7 @@ export class ClusterTraffic {
     this.requestMinutes.add(e.server, ended);
     if (e.code !== null && e.code >= 500) this.errorMinutes.add(e.server, ended);
     if (e.outcome === 'false-404') this.false404Minutes.add(e.server, ended);
+    if (e.resource) this.countGvr(e, ended);
     for (const l of this.listeners) {
       try {
         l(e);
@@ -70,6 +84,45 @@ export class ClusterTraffic {
       errors: errors.get(b.at) ?? 0,
       false404s: false404s.get(b.at) ?? 0,
     }));
+  }
+
+  /** What each server answered per GVR in the last minute (by when each request ended), and how many seconds that covers. */
+  gvrRates(now: number): ClusterGvrRates {
+    const since = now - MINUTE_MS;
+    const totals = new Map<string, GvrCounts>();
+    for (const [start, counts] of this.gvrSteps) {
+      if (start + STEP_MS <= since) continue;
+      for (const [key, c] of counts) {
+        const t = totals.get(key) ?? { requests: 0, false404s: 0 };
+        t.requests += c.requests;
+        t.false404s += c.false404s;
+        totals.set(key, t);
+      }
+    }
+    const seconds = this.firstAt === undefined ? 0 : Math.min(60, Math.max(1, (now - this.firstAt) / 1000));
+    return {
+      seconds,
+      cells: [...totals].map(([key, c]) => {
+        const [server, group, version, resource] = key.split('\0') as [string, string, string, string];
+        return { server, group, version, resource, ...c };
+      }),
+    };
+  }
+
+  private countGvr(e: ClusterEvent, ended: number): void {
+    this.firstAt ??= ended;
+    const start = ended - (ended % STEP_MS);
+    let step = this.gvrSteps.get(start);
+    if (!step) {
+      this.gvrSteps.set(start, (step = new Map()));
+      // Steps older than a minute are never read again.
+      for (const old of this.gvrSteps.keys()) if (old + STEP_MS + MINUTE_MS <= start) this.gvrSteps.delete(old);
+    }
+    const key = `${e.server}\0${e.group}\0${e.version}\0${e.resource}`;
+    const c = step.get(key) ?? { requests: 0, false404s: 0 };
+    c.requests++;
+    if (e.outcome === 'false-404') c.false404s++;
+    step.set(key, c);
   }
 
   subscribe(listener: Listener): () => void {
