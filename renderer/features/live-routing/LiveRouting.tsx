@@ -11,7 +11,7 @@ import { formatClock, formatDateTime, formatMs, formatTime, outcomeStyle, shownO
 import { Empty, ErrorState, Loading } from '../../src/ui/states.js';
 import { useOffline, type OfflineView } from '../../src/view-mode.js';
 import { ClusterFeed, ClusterFeedContext } from './cluster-feed.js';
-import type { EventFeed } from './event-feed.js';
+import { emptyPoint, type EventFeed } from './event-feed.js';
 import { StackedRateChart } from './StackedRateChart.js';
 import { MAX_ROWS, RATE_SECONDS, RoutingFeed, RoutingFeedContext, type RatePoint } from './routing-feed.js';
 import { clusterRow, mergeNewestFirst, portRow, sumSeries, type SourceChoice, type StreamRow } from './stream-rows.js';
@@ -74,7 +74,7 @@ export function seriesFromEvents(events: readonly RoutingEvent[]): RatePoint[] {
   let last = -Infinity;
   for (const e of events) last = Math.max(last, Math.floor(e.at / 1000));
   const first = last - RATE_SECONDS + 1;
-  const points: RatePoint[] = Array.from({ length: RATE_SECONDS }, (_, i) => ({ t: first + i, ...zeroCounts() }));
+  const points: RatePoint[] = Array.from({ length: RATE_SECONDS }, (_, i) => emptyPoint(first + i));
   let earliest = last;
   for (const e of events) {
     const t = Math.floor(e.at / 1000);
