@@ -85,6 +85,8 @@ describe('IPC round trip over a kubeconfig session', () => {
       getOverview: () => api.getOverview(),
       getRouteTable: () => api.getRouteTable(),
       getEvents: () => api.getEvents({ limit: 10 }),
+      getClusterEvents: () => api.getClusterEvents({ limit: 10 }),
+      getClusterGvrRates: () => api.getClusterGvrRates(),
       getHealthHistory: () => api.getHealthHistory(),
       getDiscoveryViews: () => api.getDiscoveryViews(),
       setDiscoveryMode: () => api.setDiscoveryMode({ mode: 'nopeer' }),
@@ -100,6 +102,7 @@ describe('IPC round trip over a kubeconfig session', () => {
     // Methods with arguments get a wrong one; methods without get one they do not take.
     const invalid: Partial<Record<CoreClientMethod, unknown>> = {
       getEvents: { limit: 0 },
+      getClusterEvents: { sinceSeq: -1 },
       setDiscoveryMode: { mode: 'everything' },
       setPolicy: { policy: '' },
       readSnapshot: { text: 42, file: 'x.json' },

@@ -2,6 +2,13 @@
 // carry it (Electron IPC, HTTP + Server-Sent Events), both built from the method table below, so a
 // payload that reaches the UI has the shape it claims. No credential is ever part of any payload.
 import { z } from 'zod';
+import {
+  clusterBatchSchema,
+  clusterEventsPageSchema,
+  clusterGvrRatesSchema,
+  clusterMinuteSchema,
+  clusterSummarySchema,
+} from './cluster.js';
 import { routeOutcomes, routingEventSchema, type RouteOutcome } from './events.js';
 import { getImpactReportArgsSchema, impactReportSchema } from './impact.js';
 import { healthSampleSchema, peerHealthSchema, peerStatusSchema } from './peers.js';
@@ -29,7 +36,10 @@ export const simStatusSchema = z.object({
     /** Why the last rollout stopped, when it failed. */
     error: z.string().optional(),
   }),
-  /** Requests per second the traffic generator sends through the port; undefined when there is none. */
+  /**
+   * Requests per second the traffic generator sends through the port (the demo sends as many again
+   * straight to the servers); undefined when there is none.
+   */
   trafficRps: z.number().nonnegative().optional(),
 });
 export type SimStatus = z.infer<typeof simStatusSchema>;
@@ -48,6 +58,8 @@ export const overviewSchema = settingsSchema.extend({
   totals: outcomeTotalsSchema,
   lastSeq: z.number().int().nonnegative(),
   sim: simStatusSchema.optional(),
+  /** The cluster source: present only when the core follows the servers' audit logs. */
+  cluster: clusterSummarySchema.optional(),
 });
 export type Overview = z.infer<typeof overviewSchema>;
 
@@ -101,6 +113,8 @@ export const healthHistorySchema = z.object({
        * refused or reset connections, stalls, answers cut short, and its own 5xx answers.
        */
       errors: z.array(z.object({ at: z.number(), count: z.number().int().positive() })).optional(),
+      /** What the server answered per minute, from its audit log (the cluster source); absent when none is followed. */
+      cluster: z.array(clusterMinuteSchema).optional(),
     }),
   ),
 });
@@ -183,6 +197,8 @@ export const coreEventSchema = z.discriminatedUnion('type', [
     windowMs: z.number().nonnegative(),
     lastSeq: z.number().int().nonnegative(),
   }),
+  /** The cluster source's events (requests the apiservers answered, from their audit logs), batched as routing events are. */
+  clusterBatchSchema,
   z.object({ type: z.literal('peers'), servers: z.array(peerStatusSchema) }),
   z.object({ type: z.literal('route-table'), generation: z.number().int().nonnegative(), skewedCount: z.number().int().nonnegative() }),
   z.object({ type: z.literal('settings'), settings: settingsSchema }),
@@ -208,6 +224,10 @@ export const coreClientMethods = {
   getOverview: { args: undefined, result: overviewSchema },
   getRouteTable: { args: undefined, result: routeTableViewSchema },
   getEvents: { args: getEventsArgsSchema, result: eventsPageSchema },
+  /** The cluster source's recent events; empty when the core follows no audit log. */
+  getClusterEvents: { args: getEventsArgsSchema, result: clusterEventsPageSchema },
+  /** What each server answered per GVR over the last minute (the cluster source); no cells when the core follows no audit log. */
+  getClusterGvrRates: { args: undefined, result: clusterGvrRatesSchema },
   getHealthHistory: { args: undefined, result: healthHistorySchema },
   getDiscoveryViews: { args: undefined, result: discoveryViewsSchema },
   setDiscoveryMode: { args: setDiscoveryModeArgsSchema, result: settingsSchema },

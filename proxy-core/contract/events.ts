@@ -15,12 +15,8 @@ export const routeOutcomes = [
 export const routeOutcomeSchema = z.enum(routeOutcomes);
 export type RouteOutcome = z.infer<typeof routeOutcomeSchema>;
 
-export const routingEventSchema = z.object({
-  seq: z.number().int().nonnegative(),
-  /** Epoch milliseconds when the request arrived. */
-  at: z.number(),
-  userAgent: z.string(),
-  method: z.string(),
+/** What a request asked for, as both sources record it: the port's routing events and the cluster's (cluster.ts). */
+export const requestShape = {
   verb: z.string(),
   /** The request path without its query. */
   path: z.string(),
@@ -29,6 +25,15 @@ export const routingEventSchema = z.object({
   resource: z.string(),
   subresource: z.string(),
   namespace: z.string(),
+};
+
+export const routingEventSchema = z.object({
+  seq: z.number().int().nonnegative(),
+  /** Epoch milliseconds when the request arrived. */
+  at: z.number(),
+  userAgent: z.string(),
+  method: z.string(),
+  ...requestShape,
   /** The server a load balancer handed the request to; null when none could be (rejected, none ready). */
   handling: z.string().nullable(),
   /** The server that produced the response; null when Peerscope answered itself. */

@@ -10,3 +10,4 @@ export * from './client.js';
 export * from './errors.js';
 export * from './rpc.js';
 export * from './audit.js';
+export * from './cluster.js';

@@ -2,7 +2,6 @@
 // on loopback, one shared object store, one CA and bearer token, and a kubeconfig for all of them.
 // In HTTPS mode the servers accept the token or a client certificate signed by the cluster CA.
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
 import { stringify as toYaml } from 'yaml';
 import {
   createCertificateAuthority,
@@ -12,7 +11,7 @@ import {
   type PemPair,
 } from '../src/tls/certs.js';
 import type { ReleaseCatalog } from '../src/releases/index.js';
-import { SimAuditLog } from './apiserver/audit-log.js';
+import { SimAuditLog, simAuditLogFile } from './apiserver/audit-log.js';
 import { servedIndex } from './apiserver/context.js';
 import { writeKubernetesEndpoints } from './apiserver/identity.js';
 import { SimApiServer, type SimRequestRecord } from './apiserver/server.js';
@@ -194,7 +193,7 @@ export async function startSimCluster(options: SimClusterOptions): Promise<SimCl
   const auditLogs: SimAuditLog[] = [];
   const auditLogOf = (name: string) => {
     if (!options.auditLogDir) return undefined;
-    const log = new SimAuditLog(join(options.auditLogDir, `apiserver-${name}-audit.log`));
+    const log = new SimAuditLog(simAuditLogFile(options.auditLogDir, name));
     auditLogs.push(log);
     return log;
   };

@@ -6,3 +6,4 @@ export type * from './types.js';
 export { runRollout, RolloutController, RolloutAborted, type RolloutOptions, type RolloutStatus, type RolloutPhase } from './rollout.js';
 export * from './traffic/index.js';
 export { TOKEN_USER } from './apiserver/auth.js';
+export { simAuditLogFile } from './apiserver/audit-log.js';

@@ -17,7 +17,8 @@ import { ServerDownSignals } from './proxy/server-down.js';
 import { Telemetry } from './telemetry/telemetry.js';
 import { Upstreams, type UpstreamOptions } from './upstream/pool.js';
 import { takeSnapshot } from './snapshot/take.js';
-import { AuditCounters, readAuditLogs, type AuditInput } from './audit/index.js';
+import { AuditCounters, clusterEventOf, readAuditLogs, type AuditInput } from './audit/index.js';
+import { ClusterTraffic } from './telemetry/cluster-traffic.js';
 
 /**
  * What the local port accepts and refuses beyond its own Host names (each list as typed), one field per
@@ -86,6 +87,8 @@ export type { ListenAddress };
 export interface Core {
   readonly peers: PeerSet;
   readonly telemetry: Telemetry;
+  /** The cluster source: what the servers answered, from their followed audit logs; absent when none is followed. */
+  readonly cluster: ClusterTraffic | undefined;
   readonly routes: RouteState;
   start(): Promise<ListenAddress>;
   address(): ListenAddress | undefined;
@@ -122,6 +125,7 @@ export function createCore(options: CoreOptions): Core {
   const routes = new RouteState(peers);
   const auditCounters = options.auditLogs?.length ? new AuditCounters() : undefined;
   if (auditCounters) telemetry.addExposition(() => auditCounters.exposition());
+  const cluster = options.auditLogs?.length ? new ClusterTraffic([...new Set(options.auditLogs.map((l) => l.server))]) : undefined;
   const auditStop = new AbortController();
   let auditFollow: Promise<unknown> | undefined;
   const upstreams = new Upstreams(options.servers, options.upstream);
@@ -205,6 +209,7 @@ export function createCore(options: CoreOptions): Core {
   const core: Core = {
     peers,
     telemetry,
+    cluster,
     routes,
     async start() {
       if (bound) return bound;
@@ -221,7 +226,10 @@ export function createCore(options: CoreOptions): Core {
           judgement,
           follow: true,
           signal: auditStop.signal,
-          onRequest: (r, o) => auditCounters.add(r, o),
+          onRequest: (r, o) => {
+            auditCounters.add(r, o);
+            cluster?.record(clusterEventOf(r, o));
+          },
         });
       }
       const every = options.serverRefreshIntervalMs ?? DEFAULT_SERVER_REFRESH_MS;

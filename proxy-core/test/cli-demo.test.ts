@@ -39,9 +39,12 @@ describe('the demo command', () => {
     const res = await request(`http://127.0.0.1:${port}/.peerscope/metrics`);
     const metrics = await res.body.text();
     expect(metrics).toMatch(/peerscope_requests_total\{outcome="local"/);
+    // The cluster source: the core follows the servers' audit logs, which count what they answered.
+    expect(metrics).toMatch(/peerscope_cluster_requests_total\{server="sim-\d",outcome="local",code="200"\} \d+/);
     demo.child.kill('SIGTERM');
     const [code] = await once(demo.child, 'exit');
     expect(code).toBe(0);
-    expect(demo.lines.at(-1)).toMatch(/^demo: \d+ requests sent; through the port: local \d+/);
+    expect(demo.lines.at(-2)).toMatch(/^demo: \d+ requests sent; through the port: local \d+/);
+    expect(demo.lines.at(-1)).toMatch(/^demo: \d+ requests sent straight to the servers; in their audit logs: local \d+/);
   });
 });

@@ -3,7 +3,7 @@ import '@testing-library/jest-dom/vitest';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { App } from './App.js';
-import { FakeCoreClient } from '../test/fake-client.js';
+import { clusterEvent, clusterTotalsOf, FakeCoreClient } from '../test/fake-client.js';
 import { installLayoutStubs } from '../test/render.js';
 import type { ConnectionState } from './transport/http.js';
 
@@ -39,6 +39,18 @@ describe('App shell', () => {
     const totals = screen.getByLabelText('Requests through the port');
     expect(totals.textContent).toContain('rerouted7');
     expect(screen.getByText('live')).toBeVisible();
+  });
+
+  it("counts the cluster source's pushed batches into the top bar, apart from the port's", async () => {
+    const client = new FakeCoreClient();
+    client.clusterEvents = [clusterEvent(1)];
+    render(<App client={client} connection={connection('live')} />);
+    const cluster = await screen.findByLabelText('Requests the apiservers answered, from their audit logs');
+    expect(cluster.textContent).toContain('requests1false 4040');
+    const pushed = [clusterEvent(2, { outcome: 'false-404', code: 404 }), clusterEvent(3, { outcome: 'false-404', code: 404 })];
+    act(() => client.emit({ type: 'cluster', events: pushed, counts: clusterTotalsOf(pushed), count: 2, windowMs: 100, lastSeq: 3 }));
+    await waitFor(() => expect(cluster.textContent).toContain('requests3false 4042'));
+    expect(screen.getByLabelText('Requests through the port').textContent).toContain('requests128');
   });
 
   it('moves between screens with the arrow keys, Home and End', async () => {

@@ -8,6 +8,7 @@ import type { CoreClient } from '../../proxy-core/contract/index.js';
 import { Discovery, DiscoveryOffline } from '../features/discovery/Discovery.js';
 import { GvrMatrix } from '../features/gvr-matrix/GvrMatrix.js';
 import { LiveRouting } from '../features/live-routing/LiveRouting.js';
+import { ClusterFeed, ClusterFeedContext } from '../features/live-routing/cluster-feed.js';
 import { RoutingFeed, RoutingFeedContext } from '../features/live-routing/routing-feed.js';
 import { PeerHealth } from '../features/peer-health/PeerHealth.js';
 import { SnapshotLibrary, type LibraryEntry } from '../features/snapshots/library.js';
@@ -63,6 +64,9 @@ function Root({ connection }: { connection: ConnectionSource | undefined }) {
   const liveQueryClient = useQueryClient();
   const [feed] = useState(() => new RoutingFeed(live));
   useEffect(() => feed.start(), [feed]);
+  // The cluster source's feed runs from the start too, so its rows and rates are there when asked for.
+  const [clusterFeed] = useState(() => new ClusterFeed(live));
+  useEffect(() => clusterFeed.start(), [clusterFeed]);
   const [library] = useState(() => new SnapshotLibrary());
   const [offline, setOffline] = useState<Offline | null>(null);
   const [tab, setTab] = useState<TabId>('matrix');
@@ -114,7 +118,7 @@ function Root({ connection }: { connection: ConnectionSource | undefined }) {
         </QueryClientProvider>
       ) : (
         <RoutingFeedContext.Provider value={feed} key="live">
-          {shell}
+          <ClusterFeedContext.Provider value={clusterFeed}>{shell}</ClusterFeedContext.Provider>
         </RoutingFeedContext.Provider>
       )}
     </ViewContext.Provider>

@@ -21,6 +21,7 @@ export const queryKeys = {
   healthHistory: ['health-history'] as const,
   discoveryViews: ['discovery-views'] as const,
   events: ['events'] as const,
+  clusterGvrRates: ['cluster-gvr-rates'] as const,
 };
 
 /** Keeps cached queries current from the core's pushed events (no polling for what is pushed). */
@@ -55,6 +56,14 @@ export function useCoreEventsIntoCache(): void {
             const totals = { ...old.totals };
             for (const [outcome, n] of Object.entries(event.counts) as [keyof typeof totals, number][]) totals[outcome] += n;
             return { ...old, totals, lastSeq: event.lastSeq };
+          });
+          break;
+        case 'cluster':
+          queryClient.setQueryData<Overview>(queryKeys.overview, (old) => {
+            if (!old?.cluster) return old;
+            const totals = { ...old.cluster.totals };
+            for (const [outcome, n] of Object.entries(event.counts) as [keyof typeof totals, number][]) totals[outcome] += n;
+            return { ...old, cluster: { ...old.cluster, totals, lastSeq: event.lastSeq } };
           });
           break;
       }

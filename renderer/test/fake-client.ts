@@ -3,6 +3,10 @@
 import {
   clientFromHandlers,
   coreClientMethods,
+  emptyClusterTotals,
+  type ClusterEvent,
+  type ClusterGvrRates,
+  type ClusterTotals,
   type CompareSnapshotsArgs,
   type CoreCalls,
   type CoreClient,
@@ -53,19 +57,16 @@ function server(name: string, gitVersion: string, health: PeerStatus['health'], 
   };
 }
 
+/** What the sample events of either source asked for: a list of every pod. */
+const LIST_PODS = { verb: 'list', path: '/api/v1/pods', group: '', version: 'v1', resource: 'pods', subresource: '', namespace: '' };
+
 export function routingEvent(seq: number, partial: Partial<RoutingEvent> = {}): RoutingEvent {
   return {
     seq,
     at: 1_700_000_000_000 + seq,
     userAgent: 'kubectl/v1.37.0 (linux/amd64)',
     method: 'GET',
-    verb: 'list',
-    path: '/api/v1/pods',
-    group: '',
-    version: 'v1',
-    resource: 'pods',
-    subresource: '',
-    namespace: '',
+    ...LIST_PODS,
     handling: 'sim-2',
     answeredBy: 'sim-2',
     outcome: 'local',
@@ -75,6 +76,28 @@ export function routingEvent(seq: number, partial: Partial<RoutingEvent> = {}): 
     bytesOut: 120,
     ...partial,
   };
+}
+
+export function clusterEvent(seq: number, partial: Partial<ClusterEvent> = {}): ClusterEvent {
+  return {
+    seq,
+    at: 1_700_000_000_000 + seq,
+    server: 'sim-2',
+    userAgent: 'legacy-operator/v0.8.3 (linux/amd64) kubernetes/1a2b3c4/legacy-controller',
+    user: 'system:serviceaccount:legacy:operator',
+    ...LIST_PODS,
+    outcome: 'local',
+    code: 200,
+    latencyMs: 2.5,
+    ...partial,
+  };
+}
+
+/** Counts by cluster outcome of the events given. */
+export function clusterTotalsOf(events: readonly ClusterEvent[]): ClusterTotals {
+  const totals = emptyClusterTotals();
+  for (const e of events) totals[e.outcome]++;
+  return totals;
 }
 
 /**
@@ -141,6 +164,8 @@ export class FakeCoreClient extends UnansweredCalls implements CoreClient {
       { name: 'sim-3', samples: [] },
     ],
   };
+  /** The cluster source (the servers' audit logs); undefined: the core follows none. */
+  clusterEvents: ClusterEvent[] | undefined;
   sim: SimStatus | undefined = { rollout: { phase: 'idle', from: 'v1.36-dev', to: 'v1.37-dev', upgraded: [] }, trafficRps: 20 };
   readonly calls: string[] = [];
   private readonly listeners = new Set<(e: CoreEvent) => void>();
@@ -161,7 +186,24 @@ export class FakeCoreClient extends UnansweredCalls implements CoreClient {
       totals: totals({ local: 120, rerouted: 7, notfound: 1 }),
       lastSeq: 128,
       ...(this.sim ? { sim: this.sim } : {}),
+      ...(this.clusterEvents
+        ? {
+            cluster: {
+              servers: this.servers.map((s) => s.name),
+              totals: clusterTotalsOf(this.clusterEvents),
+              lastSeq: this.clusterEvents.at(-1)?.seq ?? 0,
+            },
+          }
+        : {}),
     }));
+  };
+  /** What getClusterGvrRates answers (the GVR matrix's per-cell traffic). */
+  clusterGvrRates: ClusterGvrRates = { seconds: 60, cells: [] };
+  override getClusterGvrRates = () => {
+    return this.answer('getClusterGvrRates', () => this.clusterGvrRates);
+  };
+  override getClusterEvents = () => {
+    return this.answer('getClusterEvents', () => ({ events: this.clusterEvents ?? [], lastSeq: this.clusterEvents?.at(-1)?.seq ?? 0 }));
   };
   override getRouteTable = () => {
     return this.answer('getRouteTable', () => this.routeTable);

@@ -32,16 +32,7 @@ export interface UiDemo {
 }
 
 export async function startUiDemo(d: UiDemo): Promise<void> {
-  // Only the renderer (what scripts/build.mjs runs for it): rebuilding dist/cli.mjs here could race
-  // with other test files that run the CLI at the same time.
-  // NODE_ENV is 'test' under vitest, and vite would then bundle React's development build into
-  // dist/renderer — the build `npm start` serves afterwards. Build what users get.
-  execFileSync(
-    process.execPath,
-    [join(repoRoot, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'renderer/vite.config.ts', '--logLevel', 'warn'],
-    { cwd: repoRoot, stdio: 'pipe', env: { ...process.env, NODE_ENV: 'production' } },
-  );
-  mkdirSync(shots, { recursive: true });
+  buildRenderer(join(repoRoot, 'dist', 'renderer'));
   const v136 = loadRelease('v1.36-dev');
   const v137 = loadRelease('v1.37-dev');
   const sim = (d.sim = await startSimCluster({ releases: [v137, v136, v136] }));
@@ -63,16 +54,48 @@ export async function startUiDemo(d: UiDemo): Promise<void> {
   }));
   const service = (d.service = createCoreService(core, { sim: simController }));
   const control = (d.control = await startControlServer({ client: service, rendererDir: join(repoRoot, 'dist', 'renderer') }));
-  const browser = (d.browser = await chromium.launch({
+  ({ browser: d.browser, page: d.page } = await openInChromium(control.url, d.problems));
+}
+
+/**
+ * Builds the renderer into `outDir` (only the renderer, as scripts/build.mjs builds it: rebuilding
+ * dist/cli.mjs here could race with other test files that run the CLI at the same time). A test file
+ * that runs beside ui.test.ts builds into a folder of its own, so the two never write one bundle.
+ */
+export function buildRenderer(outDir: string): void {
+  // NODE_ENV is 'test' under vitest, and vite would then bundle React's development build into
+  // dist/renderer — the build `npm start` serves afterwards. Build what users get.
+  execFileSync(
+    process.execPath,
+    [
+      join(repoRoot, 'node_modules/vite/bin/vite.js'),
+      'build',
+      '--config',
+      'renderer/vite.config.ts',
+      '--outDir',
+      outDir,
+      '--emptyOutDir',
+      '--logLevel',
+      'warn',
+    ],
+    { cwd: repoRoot, stdio: 'pipe', env: { ...process.env, NODE_ENV: 'production' } },
+  );
+  mkdirSync(shots, { recursive: true });
+}
+
+/** Chromium on `url`; console errors, CSP violations and page errors go to `problems`. */
+export async function openInChromium(url: string, problems: string[]): Promise<{ browser: Browser; page: Page }> {
+  const browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-  }));
-  const page = (d.page = await browser.newPage({ viewport: { width: 1440, height: 900 } }));
-  page.on('console', (m) => {
-    if (m.type() === 'error' || /Content Security Policy/i.test(m.text())) d.problems.push(`console ${m.type()}: ${m.text()}`);
   });
-  page.on('pageerror', (err) => d.problems.push(`page error: ${err.message}`));
-  await page.goto(control.url);
+  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  page.on('console', (m) => {
+    if (m.type() === 'error' || /Content Security Policy/i.test(m.text())) problems.push(`console ${m.type()}: ${m.text()}`);
+  });
+  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+  await page.goto(url);
+  return { browser, page };
 }
 
 export async function stopUiDemo(d: UiDemo): Promise<void> {

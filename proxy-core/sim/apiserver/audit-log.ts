@@ -4,9 +4,15 @@
 // is the Audit-Id the server sends back. Upgrades (exec, attach, port-forward) are not logged.
 import { createWriteStream, type WriteStream } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { join } from 'node:path';
 import type { SimUser } from './auth.js';
 import { parseResourcePath } from './request-info.js';
 import { verbOf } from './resources.js';
+
+/** Where server `name` of a cluster started with `auditLogDir: dir` writes its audit log. */
+export function simAuditLogFile(dir: string, name: string): string {
+  return join(dir, `apiserver-${name}-audit.log`);
+}
 
 export class SimAuditLog {
   private readonly out: WriteStream;

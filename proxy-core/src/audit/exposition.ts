@@ -2,11 +2,12 @@
 // the port's own counters: requests per server, outcome and code, and the false 404s per server and
 // GVR. A series exists once it has counted something: nothing read is no series, never a zero.
 import type { AuditOutcome } from '../../contract/audit.js';
+import type { ClusterOutcome } from '../../contract/cluster.js';
 import { labelSet } from '../util/exposition.js';
 import type { AuditRecord } from './event.js';
 
-/** The outcome label of a request whose server's discovery was not known when it was read. */
-export const NOT_JUDGED = 'not-judged';
+/** The outcome label of a request whose server's discovery was not known when it was read (the cluster source's outcome too). */
+export const NOT_JUDGED = 'not-judged' satisfies ClusterOutcome;
 
 export class AuditCounters {
   /** Label set → count. Label sets are few: servers × outcomes × codes, and servers × the GVRs that got false 404s. */

@@ -14,3 +14,4 @@ export { readAuditLogs, MAX_PROBLEMS_LISTED, type AuditProgress, type ReadAuditO
 export { STDIN } from './read-lines.js';
 export { formatAuditText, formatFinding, gvrLabel } from './format.js';
 export { AuditCounters } from './exposition.js';
+export { clusterEventOf } from './cluster-event.js';

@@ -2,6 +2,7 @@
 // front, a rollout upgrading the servers one by one and traffic through the port — what `npm start`
 // shows with no cluster and no Electron.
 import { Option, type Command } from 'commander';
+import { dirname } from 'node:path';
 import { startDemoSession, type DemoSession } from '../session/demo.js';
 import { addPortFilterOptions, portFilters, type PortFilterFlags } from './port-filters.js';
 import { startUiHost, type UiHost } from './ui.js';
@@ -38,7 +39,7 @@ export function registerDemoCommand(program: Command): void {
         .argParser(parsePolicyOption)
         .default({ kind: 'round-robin' }, 'round-robin'),
     )
-    .option('--traffic <rps>', 'requests per second sent through the port', parsePositiveInt, 20)
+    .option('--traffic <rps>', 'requests per second sent through the port, and as many straight to the servers', parsePositiveInt, 20)
     .option('--step-seconds <s>', 'seconds each rollout phase (draining, down) lasts', parsePositiveInt, 10)
     .option('--start-delay-seconds <s>', 'seconds before the rollout starts', parsePositiveInt, 15)
     .option('--no-rollout', 'keep the servers at --from')
@@ -67,6 +68,7 @@ export function registerDemoCommand(program: Command): void {
     console.log(`Starting to serve on ${address.host}:${address.port}`);
     for (const s of session.sim.servers) console.log(`  ${s.name}  ${s.info().release}  ${s.info().url}`);
     console.log(`Point kubectl at the port: kubectl --kubeconfig ${session.kubeconfigPath} api-resources`);
+    console.log(`The cluster source: the core follows each server's audit log in ${dirname(session.kubeconfigPath)}`);
     console.log(
       `Routing trace on every response (X-Peerscope-Route); metrics at ${address.url}/.peerscope/metrics; policy ${formatPolicy(flags.policy)}`,
     );
@@ -77,13 +79,15 @@ export function registerDemoCommand(program: Command): void {
     }
     onShutdown(async () => {
       await ui?.close();
-      const { requestsSent } = await session.close();
-      const totals = core.telemetry.totals();
-      console.log(
-        `demo: ${requestsSent} requests sent; through the port: ${Object.entries(totals)
+      const { requestsSent, sentToServers } = await session.close();
+      const nonZero = (counts: Record<string, number>) =>
+        Object.entries(counts)
           .filter(([, n]) => n > 0)
           .map(([k, n]) => `${k} ${n}`)
-          .join(', ')}`,
+          .join(', ');
+      console.log(`demo: ${requestsSent} requests sent; through the port: ${nonZero(core.telemetry.totals())}`);
+      console.log(
+        `demo: ${sentToServers} requests sent straight to the servers; in their audit logs: ${nonZero(core.cluster?.totals() ?? {}) || 'none'}`,
       );
     });
   });

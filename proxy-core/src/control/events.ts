@@ -1,10 +1,12 @@
-// The core's pushed events, once for every subscriber. Routing events are batched: at 10,000
-// requests a second a browser gets ten small messages a second, each with exact counts by outcome
-// and at most the newest `maxBatchEvents` events. Peer and route-table changes come in bursts during
+// The core's pushed events, once for every subscriber. Routing events (and the cluster source's) are
+// batched: at 10,000 requests a second a browser gets ten small messages a second, each with exact
+// counts by outcome and at most the newest `maxBatchEvents` events. Peer and route-table changes come in bursts during
 // a rollout step and are coalesced per window too; the simulator's changes and settings go at once.
 import type { CoreEvent, OutcomeTotals } from '../../contract/client.js';
-import { routeOutcomes, type RoutingEvent } from '../../contract/events.js';
+import { emptyClusterTotals, type ClusterEvent, type ClusterOutcome } from '../../contract/cluster.js';
+import { routeOutcomes, type RouteOutcome, type RoutingEvent } from '../../contract/events.js';
 import type { Core } from '../core.js';
+import { EventBatch } from './event-batch.js';
 import type { SimController } from './sim-controller.js';
 
 export interface EventPublisher {
@@ -30,41 +32,25 @@ export function publishCoreEvents(core: Core, sim: SimController | undefined, ba
     }
   };
 
-  // Routing events: gathered between ticks, sent as one batch.
-  let pending: RoutingEvent[] = [];
-  let pendingCounts = emptyTotals();
-  let pendingCount = 0;
-  let windowStart = Date.now();
-  const startWindow = (now: number) => {
-    pending = [];
-    pendingCounts = emptyTotals();
-    pendingCount = 0;
-    windowStart = now;
-  };
+  // Routing events, and the cluster source's when the core follows audit logs: gathered between
+  // ticks, each sent as one batch.
+  const routing = new EventBatch<RoutingEvent, RouteOutcome>(emptyTotals, maxBatchEvents);
+  const clusterBatch = new EventBatch<ClusterEvent, ClusterOutcome>(emptyClusterTotals, maxBatchEvents);
   const onRouting = (e: RoutingEvent) => {
-    if (listeners.size === 0) return;
-    pendingCount++;
-    pendingCounts[e.outcome]++;
-    pending.push(e);
-    // Keep memory bounded within a window: trim in chunks, not per event.
-    if (pending.length > maxBatchEvents * 2) pending = pending.slice(-maxBatchEvents);
+    if (listeners.size > 0) routing.add(e);
+  };
+  const onCluster = (e: ClusterEvent) => {
+    if (listeners.size > 0) clusterBatch.add(e);
   };
   const flush = () => {
     const now = Date.now();
-    if (pendingCount > 0) {
-      const events = pending.length > maxBatchEvents ? pending.slice(-maxBatchEvents) : pending;
-      emit({
-        type: 'routing',
-        events,
-        counts: pendingCounts,
-        count: pendingCount,
-        windowMs: now - windowStart,
-        lastSeq: core.telemetry.lastSeq,
-      });
-    }
-    startWindow(now);
+    const r = routing.take(now);
+    if (r) emit({ type: 'routing', ...r, lastSeq: core.telemetry.lastSeq });
+    const c = clusterBatch.take(now);
+    if (c && core.cluster) emit({ type: 'cluster', ...c, lastSeq: core.cluster.lastSeq });
   };
   const unsubscribeTelemetry = core.telemetry.subscribe(onRouting);
+  const unsubscribeCluster = core.cluster?.subscribe(onCluster);
   const timer = setInterval(flush, batchMs);
   timer.unref();
 
@@ -90,7 +76,10 @@ export function publishCoreEvents(core: Core, sim: SimController | undefined, ba
     emit,
     subscribe(listener) {
       // Events recorded while nobody listened are not a window's worth: start a fresh one.
-      if (listeners.size === 0) startWindow(Date.now());
+      if (listeners.size === 0) {
+        routing.restart(Date.now());
+        clusterBatch.restart(Date.now());
+      }
       listeners.add(listener);
       return () => {
         listeners.delete(listener);
@@ -100,6 +89,7 @@ export function publishCoreEvents(core: Core, sim: SimController | undefined, ba
       clearInterval(timer);
       clearInterval(notifyTimer);
       unsubscribeTelemetry();
+      unsubscribeCluster?.();
       unsubscribeSim?.();
       core.peers.off('health', onHealth);
       core.peers.off('discovery', onDiscovery);

@@ -1,7 +1,7 @@
 // CoreClient implemented in-process over a Core: what the HTTP + SSE host (and Electron's IPC) serve.
 // Each method reads or changes the core; pushed events are events.ts's (batched, coalesced).
 import { PeerscopeError } from '../../contract/errors.js';
-import type { CoreClient, DiscoveryViews, RouteTableView, Settings, SimStatus } from '../../contract/client.js';
+import type { CoreClient, DiscoveryViews, GetEventsArgs, RouteTableView, Settings, SimStatus } from '../../contract/client.js';
 import { compareSnapshotsArgsSchema, discoveryViewsOf, getEventsArgsSchema, readSnapshotArgsSchema } from '../../contract/client.js';
 import { getImpactReportArgsSchema } from '../../contract/impact.js';
 import type { Core } from '../core.js';
@@ -31,6 +31,15 @@ export interface CoreService extends CoreClient {
   close(): void;
 }
 
+/** The events after `sinceSeq`, the newest `limit` of them (oldest first, as kept). */
+function pageOf<E extends { readonly seq: number }>(events: E[], args: GetEventsArgs): E[] {
+  const { sinceSeq, limit } = getEventsArgsSchema.parse(args);
+  let page = events;
+  if (sinceSeq !== undefined) page = page.filter((e) => e.seq > sinceSeq);
+  if (limit !== undefined && page.length > limit) page = page.slice(-limit);
+  return page;
+}
+
 export function createCoreService(core: Core, options: CoreServiceOptions = {}): CoreService {
   const batchMs = options.batchMs ?? 100;
   const maxBatchEvents = options.maxBatchEvents ?? 500;
@@ -54,6 +63,9 @@ export function createCoreService(core: Core, options: CoreServiceOptions = {}):
         totals: core.telemetry.totals(),
         lastSeq: core.telemetry.lastSeq,
         ...(sim ? { sim: sim.status() } : {}),
+        ...(core.cluster
+          ? { cluster: { servers: [...core.cluster.servers], totals: core.cluster.totals(), lastSeq: core.cluster.lastSeq } }
+          : {}),
       };
     },
     async getRouteTable(): Promise<RouteTableView> {
@@ -71,15 +83,24 @@ export function createCoreService(core: Core, options: CoreServiceOptions = {}):
       };
     },
     async getEvents(args = {}) {
-      const { sinceSeq, limit } = getEventsArgsSchema.parse(args);
-      let events = core.telemetry.recent();
-      if (sinceSeq !== undefined) events = events.filter((e) => e.seq > sinceSeq);
-      if (limit !== undefined && events.length > limit) events = events.slice(-limit);
-      return { events, lastSeq: core.telemetry.lastSeq };
+      return { events: pageOf(core.telemetry.recent(), args), lastSeq: core.telemetry.lastSeq };
+    },
+    async getClusterEvents(args = {}) {
+      const cluster = core.cluster;
+      return { events: cluster ? pageOf(cluster.recent(), args) : [], lastSeq: cluster?.lastSeq ?? 0 };
+    },
+    async getClusterGvrRates() {
+      return core.cluster?.gvrRates(Date.now()) ?? { seconds: 0, cells: [] };
     },
     async getHealthHistory() {
+      const cluster = core.cluster;
       return {
-        servers: core.peers.names().map((name) => ({ name, samples: core.peers.history(name), errors: core.telemetry.errorSeries(name) })),
+        servers: core.peers.names().map((name) => ({
+          name,
+          samples: core.peers.history(name),
+          errors: core.telemetry.errorSeries(name),
+          ...(cluster?.servers.includes(name) ? { cluster: cluster.minutes(name) } : {}),
+        })),
       };
     },
     async getDiscoveryViews(): Promise<DiscoveryViews> {

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { FakeCoreClient } from '../../test/fake-client.js';
+import { clusterEvent, FakeCoreClient } from '../../test/fake-client.js';
 import { installLayoutStubs, renderWithClient } from '../../test/render.js';
 import { cellState, GvrMatrix, matrixItems } from './GvrMatrix.js';
 
@@ -32,6 +32,35 @@ describe('GVR matrix', () => {
         .map((c) => c.textContent),
     ).toEqual(['served', 'not served', 'server down']);
     expect(v1.className).toContain('skewed');
+  });
+
+  it('with the cluster source, says per cell what each server answered per minute, false 404s apart', async () => {
+    const client = new FakeCoreClient();
+    client.clusterEvents = [clusterEvent(1)];
+    const ctb = { group: 'certificates.k8s.io', version: 'v1', resource: 'clustertrustbundles' };
+    // Counted over 30 s: per minute, twice as many.
+    client.clusterGvrRates = {
+      seconds: 30,
+      cells: [
+        { server: 'sim-1', ...ctb, requests: 6, false404s: 0 },
+        { server: 'sim-2', ...ctb, requests: 2, false404s: 2 },
+      ],
+    };
+    renderWithClient(<GvrMatrix />, client);
+    const row = await screen.findByRole('row', { name: /^certificates\.k8s\.io\/v1\/clustertrustbundles/ });
+    await within(row).findByText('12/min');
+    const cells = within(row).getAllByRole('cell');
+    expect(cells.map((c) => c.textContent)).toEqual(['served12/min', 'not served4/min4 false 404', 'server down']);
+    expect(cells[1]!.getAttribute('title')).toBe('sim-2: not served; answered 4/min · 4 false 404/min');
+    expect(screen.getByRole('list', { name: 'Legend' }).textContent).toContain('the last 30 s, per minute');
+  });
+
+  it('shows no per-cell traffic when the core follows no audit log', async () => {
+    const client = new FakeCoreClient();
+    renderWithClient(<GvrMatrix />, client);
+    await screen.findByText(/2 skewed/);
+    expect(document.querySelector('.cell-rate')).toBeNull();
+    expect(client.calls).not.toContain('getClusterGvrRates');
   });
 
   it('filters by kind and by search text', async () => {

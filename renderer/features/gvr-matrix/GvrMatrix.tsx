@@ -1,10 +1,11 @@
 // The GVR matrix: which apiserver serves which group/version/resource. Skewed GVRs (served by some
-// servers only: the requests that are rerouted, or get a false 404 without a proxy) come first.
-// Virtualised: a cluster with CRDs has thousands of rows.
+// servers only: the requests that are rerouted, or get a false 404 without a proxy) come first. With
+// the cluster source, each cell also says what that server answered for that GVR per minute (from its
+// audit log), false 404s apart. Virtualised: a cluster with CRDs has thousands of rows.
 import { useQuery } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useDeferredValue, useMemo, useRef, useState } from 'react';
-import type { RouteTableColumn, RouteTableRow, RouteTableView } from '../../../proxy-core/contract/index.js';
+import type { ClusterGvrRates, RouteTableColumn, RouteTableRow, RouteTableView } from '../../../proxy-core/contract/index.js';
 import { queryKeys, useCoreClient } from '../../src/client-context.js';
 import { shortRelease } from '../../src/ui/format.js';
 import { Empty, ErrorState, HealthBadge, Loading } from '../../src/ui/states.js';
@@ -28,6 +29,31 @@ export function cellState(column: RouteTableColumn, row: RouteTableRow): CellSta
   if (column.health === 'unreachable') return 'down';
   if (column.discovery === 'stale') return 'stale';
   return row.servers.includes(column.name) ? 'served' : 'missing';
+}
+
+/** A cell's traffic from the audit logs, per minute. */
+export interface CellRate {
+  readonly requests: number;
+  readonly false404s: number;
+}
+
+/** "server|group/version/resource" → requests and false 404s per minute (scaled from the window the core counted). */
+export function cellRates(rates: ClusterGvrRates): Map<string, CellRate> {
+  const perMinute = (n: number) => (rates.seconds > 0 ? Math.round((n * 60) / rates.seconds) : 0);
+  return new Map(
+    rates.cells.map((c) => [
+      cellKey(c.server, c),
+      { requests: perMinute(c.requests), false404s: c.false404s > 0 ? Math.max(1, perMinute(c.false404s)) : 0 },
+    ]),
+  );
+}
+
+function cellKey(server: string, gvr: { group: string; version: string; resource: string }): string {
+  return `${server}|${gvr.group}/${gvr.version}/${gvr.resource}`;
+}
+
+function rateText(rate: CellRate): string {
+  return `${rate.requests}/min${rate.false404s ? ` · ${rate.false404s} false 404/min` : ''}`;
 }
 
 type Item =
@@ -71,6 +97,15 @@ export function GvrMatrix() {
   const client = useCoreClient();
   const offline = useOffline();
   const query = useQuery({ queryKey: queryKeys.routeTable, queryFn: () => client.getRouteTable() });
+  const overview = useQuery({ queryKey: queryKeys.overview, queryFn: () => client.getOverview() });
+  const hasCluster = !offline && overview.data?.cluster !== undefined;
+  const rates = useQuery({
+    queryKey: queryKeys.clusterGvrRates,
+    queryFn: () => client.getClusterGvrRates(),
+    enabled: hasCluster,
+    refetchInterval: 5_000,
+  });
+  const perCell = useMemo(() => (rates.data ? cellRates(rates.data) : undefined), [rates.data]);
   const [filter, setFilter] = useState<MatrixFilter>('all');
   const [search, setSearch] = useState('');
   const deferredSearch = useDeferredValue(search);
@@ -100,19 +135,19 @@ export function GvrMatrix() {
           </label>
         </div>
       </header>
-      <Legend />
+      <Legend rates={hasCluster ? rates.data : undefined} />
       {query.isPending ? (
         <Loading what="the route table" />
       ) : query.isError ? (
         <ErrorState error={query.error} retry={() => void query.refetch()} />
       ) : (
-        <MatrixBody view={query.data} filter={filter} search={deferredSearch} />
+        <MatrixBody view={query.data} filter={filter} search={deferredSearch} rates={perCell} />
       )}
     </section>
   );
 }
 
-function Legend() {
+function Legend({ rates }: { rates: ClusterGvrRates | undefined }) {
   return (
     <ul className="legend" aria-label="Legend">
       {(['served', 'missing', 'down', 'gone', 'stale', 'unknown'] as CellState[]).map((s) => (
@@ -123,11 +158,28 @@ function Legend() {
       <li>
         <span className="skew-mark" aria-hidden="true" /> skewed row
       </li>
+      {rates && (
+        <li>
+          <span className="cell-rate">n/min</span> what the server answered, from its audit log
+          {rates.seconds < 60 ? ` (the last ${Math.round(rates.seconds)} s, per minute)` : ' (the last minute)'};{' '}
+          <span className="cell-false-404">false 404s</span> apart
+        </li>
+      )}
     </ul>
   );
 }
 
-function MatrixBody({ view, filter, search }: { view: RouteTableView; filter: MatrixFilter; search: string }) {
+function MatrixBody({
+  view,
+  filter,
+  search,
+  rates,
+}: {
+  view: RouteTableView;
+  filter: MatrixFilter;
+  search: string;
+  rates: Map<string, CellRate> | undefined;
+}) {
   const { items, shown } = useMemo(() => matrixItems(view, filter, search), [view, filter, search]);
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
@@ -212,10 +264,14 @@ function MatrixBody({ view, filter, search }: { view: RouteTableView; filter: Ma
                     </div>
                     {view.columns.map((c) => {
                       const state = cellState(c, r);
+                      const rate = rates?.get(cellKey(c.name, r));
+                      const said = rate ? `${CELL_TEXT[state]}; answered ${rateText(rate)}` : CELL_TEXT[state];
                       return (
-                        <div role="cell" key={c.name} className={`matrix-cell cell-${state}`} title={`${c.name}: ${CELL_TEXT[state]}`}>
+                        <div role="cell" key={c.name} className={`matrix-cell cell-${state}`} title={`${c.name}: ${said}`}>
                           <span className="cell-chip" aria-hidden="true" />
                           <span className="cell-text">{CELL_TEXT[state]}</span>
+                          {rate && <span className="cell-rate">{rate.requests}/min</span>}
+                          {rate && rate.false404s > 0 && <span className="cell-rate cell-false-404">{rate.false404s} false 404</span>}
                         </div>
                       );
                     })}

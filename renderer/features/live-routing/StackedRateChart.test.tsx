@@ -4,6 +4,7 @@ import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { installLayoutStubs } from '../../test/render.js';
 import type { RatePoint } from './routing-feed.js';
+import { outcomeStyle } from '../../src/ui/format.js';
 import { rateChartGeometry, StackedRateChart } from './StackedRateChart.js';
 
 beforeAll(installLayoutStubs);
@@ -67,6 +68,22 @@ describe('StackedRateChart', () => {
       'rerouted',
       'notfound',
     ]);
+  });
+
+  it('draws false 404s (the cluster source) as an outcome of their own, in their colour, with a legend', () => {
+    const withFalse404s = series.map((p, i) => ({ ...p, 'false-404': i >= 40 ? 12 : 0 }));
+    render(<StackedRateChart series={withFalse404s} label="rate" />);
+    const area = document.querySelector('.rate-area[data-outcome="false-404"]')!;
+    expect(area.getAttribute('fill')).toBe(outcomeStyle['false-404'].color);
+    expect(outcomeStyle['false-404'].color).not.toBe(outcomeStyle.notfound.color);
+    const legend = screen.getByRole('list', { name: 'Outcomes in the chart' });
+    expect([...legend.querySelectorAll('li')].map((li) => li.textContent?.trim())).toEqual([
+      'false 404',
+      '404 not found',
+      'rerouted',
+      'local',
+    ]);
+    expect(rateChartGeometry(withFalse404s, 800).shown).toEqual(['local', 'rerouted', 'notfound', 'false-404']);
   });
 
   it('shows the second under the pointer with each outcome’s rate', () => {

@@ -1,12 +1,14 @@
-// Peer health: each apiserver's state now (ready / draining / down / discovery stale), its probe
-// latency and failed requests over the rollout, and a timeline of its health and release — when each server was upgraded.
+// Peer health: each apiserver's state now (ready / draining / down / discovery stale) and, when the
+// core follows the audit logs, what it answered per minute; its probe latency and failed requests over
+// the rollout, and a timeline of its health and release — when each server was upgraded.
 import { useQuery } from '@tanstack/react-query';
 import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import type { HealthHistory, HealthSample, PeerHealth as Health, PeerStatus } from '../../../proxy-core/contract/index.js';
+import type { ClusterMinute, HealthHistory, HealthSample, PeerHealth as Health, PeerStatus } from '../../../proxy-core/contract/index.js';
 import { queryKeys, useCoreClient } from '../../src/client-context.js';
 import { formatClock, formatDateTime, formatMs, healthLabel, shortRelease } from '../../src/ui/format.js';
 import { Empty, ErrorState, HealthBadge, Loading } from '../../src/ui/states.js';
 import { useOffline } from '../../src/view-mode.js';
+import { ClusterRates } from './ClusterRates.js';
 import { OwnMvpFacts } from './OwnMvp.js';
 
 const SERIES_COLORS = ['#5b7cfa', '#3fa66b', '#e8a23a', '#a371f7', '#e5534b', '#2bb3c0', '#d16ba5', '#8b949e'];
@@ -70,7 +72,7 @@ export function PeerHealth() {
       ) : (
         <div className="server-cards">
           {overview.data.servers.map((s) => (
-            <ServerCard key={s.name} server={s} />
+            <ServerCard key={s.name} server={s} clusterMinutes={history.data?.servers.find((h) => h.name === s.name)?.cluster} />
           ))}
         </div>
       )}
@@ -106,7 +108,7 @@ export function PeerHealth() {
   );
 }
 
-function ServerCard({ server: s }: { server: PeerStatus }) {
+function ServerCard({ server: s, clusterMinutes }: { server: PeerStatus; clusterMinutes: ClusterMinute[] | undefined }) {
   const offline = useOffline();
   const stale = s.discovery.state === 'stale';
   return (
@@ -154,6 +156,7 @@ function ServerCard({ server: s }: { server: PeerStatus }) {
         </p>
       )}
       {s.ownMvp && <OwnMvpFacts mvp={s.ownMvp} />}
+      {clusterMinutes && <ClusterRates server={s.name} minutes={clusterMinutes} now={Date.now()} />}
     </article>
   );
 }

@@ -1,5 +1,5 @@
 // Small formatting and colour helpers shared by the features.
-import type { PeerHealth, RouteOutcome } from '../../../proxy-core/contract/index.js';
+import type { ClusterOutcome, PeerHealth, RouteOutcome } from '../../../proxy-core/contract/index.js';
 
 /** "/v1/pods" → "core/v1/pods". */
 export function gvrKeyLabel(key: string): string {
@@ -42,17 +42,28 @@ export const healthLabel: Record<PeerHealth, string> = {
   gone: 'gone',
 };
 
-/** Outcomes in chart stacking order, with their colour (mid tones, legible on light and dark). */
-export const outcomeStyle: Record<RouteOutcome, { label: string; color: string }> = {
+/** An outcome either source records: the port's, or the cluster's (audit logs). */
+export type ShownOutcome = RouteOutcome | ClusterOutcome;
+
+/**
+ * Outcomes in chart stacking order, with their colour (mid tones, legible on light and dark). A false
+ * 404 is the cluster's alone and has a colour no port outcome uses: the 404 a rollout should not cause.
+ */
+export const outcomeStyle: Record<ShownOutcome, { label: string; color: string }> = {
   local: { label: 'local', color: '#3fa66b' },
   rerouted: { label: 'rerouted', color: '#5b7cfa' },
   notfound: { label: '404 not found', color: '#e8a23a' },
+  'false-404': { label: 'false 404', color: '#d6336c' },
   unavailable: { label: '503 unavailable', color: '#e5534b' },
   'discovery-merged': { label: 'discovery (merged)', color: '#a371f7' },
   'discovery-own': { label: 'discovery (own)', color: '#7d5fc9' },
   'non-resource': { label: 'non-resource', color: '#8b949e' },
   rejected: { label: 'rejected', color: '#b03a2e' },
+  'not-judged': { label: 'not judged', color: '#6e7781' },
 };
+
+/** Every outcome of either source, in the stacking order above. */
+export const shownOutcomes = Object.keys(outcomeStyle) as ShownOutcome[];
 
 /** Short release from a gitVersion: "v1.37.0-dev" → "v1.37". */
 export function shortRelease(gitVersion: string | undefined): string {

@@ -1,0 +1,104 @@
+// The cluster source: one event per request an apiserver itself answered, read from its audit log as
+// the core follows it, beside the port's own routing events (events.ts). On a real cluster most
+// requests never pass the port; these are all of them. Plain data: no credentials, no bodies, no query
+// strings, no user.extra (the audit reader drops them on read).
+import { z } from 'zod';
+import { auditOutcomes } from './audit.js';
+import { requestShape } from './events.js';
+
+/** Where a request was seen: through Peerscope's port, or in the apiservers' own audit logs. */
+export const trafficSources = ['port', 'cluster'] as const;
+export type TrafficSource = (typeof trafficSources)[number];
+
+/** The audit outcome; `not-judged` when the server's discovery was not known yet as the event was read. */
+export const clusterOutcomes = [...auditOutcomes, 'not-judged'] as const;
+export const clusterOutcomeSchema = z.enum(clusterOutcomes);
+export type ClusterOutcome = z.infer<typeof clusterOutcomeSchema>;
+
+const count = z.number().int().nonnegative();
+
+/** Requests by cluster outcome, one entry per outcome. */
+export const clusterTotalsSchema = z.object(
+  Object.fromEntries(clusterOutcomes.map((o) => [o, count])) as Record<ClusterOutcome, typeof count>,
+);
+export type ClusterTotals = Record<ClusterOutcome, number>;
+
+export function emptyClusterTotals(): ClusterTotals {
+  return Object.fromEntries(clusterOutcomes.map((o) => [o, 0])) as ClusterTotals;
+}
+
+export const clusterEventSchema = z.object({
+  seq: z.number().int().nonnegative(),
+  /** Epoch milliseconds when the server received the request. */
+  at: z.number(),
+  /** The apiserver whose audit log recorded it: the one that handled it. */
+  server: z.string(),
+  userAgent: z.string(),
+  /** The user the apiserver authenticated (its name only). */
+  user: z.string(),
+  ...requestShape,
+  outcome: clusterOutcomeSchema,
+  /** The code the server answered; null when its event had none. */
+  code: z.number().int().nullable(),
+  /** From receipt to the event's stage (a watch: its whole life). */
+  latencyMs: z.number().nonnegative(),
+});
+export type ClusterEvent = z.infer<typeof clusterEventSchema>;
+
+/** What the core follows; in getOverview() only when it follows audit logs. */
+export const clusterSummarySchema = z.object({
+  /** The servers whose audit logs are followed. */
+  servers: z.array(z.string()),
+  totals: clusterTotalsSchema,
+  lastSeq: count,
+});
+export type ClusterSummary = z.infer<typeof clusterSummarySchema>;
+
+export const clusterEventsPageSchema = z.object({
+  /** Oldest first. */
+  events: z.array(clusterEventSchema),
+  lastSeq: count,
+});
+export type ClusterEventsPage = z.infer<typeof clusterEventsPageSchema>;
+
+/** One minute of what a server answered, from its audit log (only minutes with a request). */
+export const clusterMinuteSchema = z.object({
+  /** Start of the minute, epoch ms. */
+  at: z.number(),
+  requests: count,
+  /** Answered 5xx. */
+  errors: count,
+  false404s: count,
+});
+export type ClusterMinute = z.infer<typeof clusterMinuteSchema>;
+
+/** What each server answered for each GVR over the last minute, from the audit logs: the GVR matrix's cells. */
+export const clusterGvrRatesSchema = z.object({
+  /** Seconds the counts cover: 60, or fewer when the logs have been followed for less than a minute. */
+  seconds: z.number().nonnegative(),
+  /** Only (server, GVR) pairs with a request in the window. */
+  cells: z.array(
+    z.object({
+      server: z.string(),
+      group: z.string(),
+      version: z.string(),
+      resource: z.string(),
+      requests: count,
+      false404s: count,
+    }),
+  ),
+});
+export type ClusterGvrRates = z.infer<typeof clusterGvrRatesSchema>;
+
+/** A batch of cluster events, pushed as routing batches are (at most ~10 a second). */
+export const clusterBatchSchema = z.object({
+  type: z.literal('cluster'),
+  /** The most recent events of the window, oldest first; may be fewer than `count`. */
+  events: z.array(clusterEventSchema),
+  /** Every event of the window, by outcome. */
+  counts: clusterTotalsSchema,
+  count,
+  windowMs: z.number().nonnegative(),
+  lastSeq: count,
+});
+export type ClusterBatch = z.infer<typeof clusterBatchSchema>;

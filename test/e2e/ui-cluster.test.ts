@@ -1,0 +1,134 @@
+// The cluster source in real Chromium, on the demo as `peerscope demo` and `npm start` run it: the
+// simulated servers write audit logs, the core follows them, and the traffic generator's clients are
+// sent straight to the servers as well as through the port. During the rollout an upgraded server
+// answers 404 for what only its peers still serve: Live routing's cluster source shows those false
+// 404s, the port's never does. Screenshots (light and dark) under test-results/ui-cluster-*.png.
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startControlServer, type ControlServer } from '../../proxy-core/src/control/server.js';
+import { startDemoSession, type DemoSession } from '../../proxy-core/src/session/demo.js';
+import { buildRenderer, CHROMIUM, openInChromium, shootScreens } from './ui-demo.js';
+
+const hasChromium = existsSync(CHROMIUM);
+if (!hasChromium) console.warn(`test/e2e/ui-cluster.test.ts: skipped, ${CHROMIUM} is missing (apt-get install chromium)`);
+
+describe.skipIf(!hasChromium)('the cluster source in Chromium, on the demo', () => {
+  let rendererDir: string;
+  let session: DemoSession | undefined;
+  let control: ControlServer | undefined;
+  let browser: Browser | undefined;
+  let page: Page;
+  const problems: string[] = [];
+
+  beforeAll(async () => {
+    // Its own bundle: ui.test.ts may be building dist/renderer at the same time.
+    rendererDir = mkdtempSync(join(tmpdir(), 'ui-cluster-renderer-'));
+    buildRenderer(rendererDir);
+    session = await startDemoSession({
+      listen: { host: '127.0.0.1', port: 0 },
+      trafficRps: 20,
+      stepSeconds: 3,
+      rolloutAfterSeconds: 2,
+    });
+    control = await startControlServer({ client: session.service, rendererDir });
+    ({ browser, page } = await openInChromium(control.url, problems));
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await control?.close();
+    await session?.close();
+    if (rendererDir) rmSync(rendererDir, { recursive: true, force: true });
+  });
+
+  const shoot = (name: string) => shootScreens(page, `cluster-${name}`);
+
+  it('Live routing shows the cluster source first, and the false 404s of the rollout in the table and the rate chart', async () => {
+    await page.getByRole('tab', { name: 'Live routing' }).click();
+    const source = page.getByRole('group', { name: 'Source' });
+    await source.waitFor();
+    expect(await source.getByRole('button', { name: 'Cluster' }).getAttribute('aria-pressed')).toBe('true');
+    const falseRow = page.locator('.stream-row[data-outcome="false-404"]');
+    await falseRow.first().waitFor({ timeout: 60_000 });
+    // Hold the table while false 404s are in view, for the screenshot and the checks.
+    await page.getByRole('button', { name: 'Pause stream' }).click();
+    const text = (await falseRow.first().textContent()) ?? '';
+    expect(text).toContain('false 404');
+    expect(text).toMatch(/sim-\d/);
+    expect(text).toContain('404');
+    // What the server answered for the core's own judgement: a false 404 is a GVR a peer serves.
+    const [seen] = session!.core.cluster!.recent().filter((e) => e.outcome === 'false-404');
+    expect(seen?.code).toBe(404);
+    await page.locator('.rate-area[data-outcome="false-404"]').first().waitFor({ timeout: 15_000 });
+    expect(await page.getByRole('list', { name: 'Outcomes in the chart' }).textContent()).toContain('false 404');
+    // The top bar's cluster counters count them; the port's counters name their source.
+    const clusterTotals = page.getByLabel('Requests the apiservers answered, from their audit logs');
+    // Its second counter (after requests), pushed with every cluster batch.
+    const falseCount = async () => Number((await clusterTotals.locator('dd').nth(1).textContent())?.replace(/\D/g, ''));
+    await expect.poll(falseCount, { timeout: 10_000 }).toBeGreaterThan(0);
+    expect(await page.getByLabel('Requests through the port').textContent()).toMatch(/^port/);
+    await shoot('live-routing');
+    // The operator's question: who gets false 404s? Only the 404s of either kind, still paused.
+    const outcomes = page.getByRole('group', { name: 'Show outcomes' });
+    for (const hide of [/^local/, /^non-resource/]) await outcomes.getByRole('button', { name: hide }).click();
+    expect(await page.locator('.stream-row[data-outcome="local"]').count()).toBe(0);
+    await falseRow.first().waitFor();
+    await shoot('live-routing-404s');
+    for (const show of [/^local/, /^non-resource/]) await outcomes.getByRole('button', { name: show }).click();
+    await page.getByRole('button', { name: 'Resume stream' }).click();
+  });
+
+  it('the GVR matrix says per cell what each server answered per minute, the false 404s apart', async () => {
+    await page.getByRole('tab', { name: 'GVR matrix' }).click();
+    // The select's name holds its label and its chosen option ("Show All GVRs").
+    const show = page.getByRole('combobox', { name: /^Show/ });
+    await show.selectOption('skewed');
+    const falseCell = page.locator('.matrix-cell .cell-false-404');
+    await falseCell.first().waitFor({ timeout: 15_000 });
+    // A false 404 is answered by a server that does not serve the GVR.
+    const cell = page.locator('.matrix-cell', { has: page.locator('.cell-false-404') }).first();
+    expect(await cell.getAttribute('class')).toContain('cell-missing');
+    expect(await cell.getAttribute('title')).toMatch(/^sim-\d: not served; answered \d+\/min · \d+ false 404\/min$/);
+    await falseCell.first().scrollIntoViewIfNeeded();
+    await shoot('matrix');
+    await show.selectOption('all');
+    await page.getByRole('tab', { name: 'Live routing' }).click();
+  });
+
+  it('the port source never shows a false 404: the port reroutes what the handling server lacks', async () => {
+    const source = page.getByRole('group', { name: 'Source' });
+    await source.getByRole('button', { name: 'Port' }).click();
+    await page.locator('.stream-row[data-source="port"]').first().waitFor({ timeout: 15_000 });
+    expect(await page.locator('.stream-row[data-outcome="false-404"]').count()).toBe(0);
+    expect(
+      await page
+        .getByRole('group', { name: 'Show outcomes' })
+        .getByRole('button', { name: /^false 404/ })
+        .count(),
+    ).toBe(0);
+    await source.getByRole('button', { name: 'Both' }).click();
+    await page.getByRole('columnheader', { name: 'source' }).waitFor();
+    await page.locator('.stream-row[data-source="cluster"]').first().waitFor();
+    await page.locator('.stream-row[data-source="port"]').first().waitFor();
+    await shoot('live-routing-both');
+    await source.getByRole('button', { name: 'Cluster' }).click();
+  });
+
+  it('Peer health shows what each server answered per minute, from its audit log', async () => {
+    await page.getByRole('tab', { name: 'Peer health' }).click();
+    for (const name of ['sim-1', 'sim-2', 'sim-3']) {
+      const rates = page.getByRole('region', { name: `What ${name} answered, from its audit log` });
+      await rates.waitFor({ timeout: 15_000 });
+      const perMinute = async () => Number((await rates.locator('dd').first().textContent())?.replace(/\D/g, ''));
+      await expect.poll(perMinute, { timeout: 15_000 }).toBeGreaterThan(0);
+    }
+    await shoot('peer-health');
+  });
+
+  it('ran with no CSP violation and no page error', () => {
+    expect(problems).toEqual([]);
+  });
+});
