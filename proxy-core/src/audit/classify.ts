@@ -24,7 +24,10 @@ export function classifyAuditRecord(record: AuditRecord, table: RouteTable | und
   if (table.serves(record.server, gvr)) return 'local';
   // R6: nobody serves it, or it is a CRD / aggregated group-version (never proxied): the server's 404 is real.
   const servedElsewhere = table.serversFor(gvr).some((s) => s !== record.server);
-  if (!servedElsewhere || table.excludes(target.group, target.version)) return 'notfound';
+  if (!servedElsewhere || table.excludes(target.group, target.version))
+    // A success for what the table says nobody serves: the table is older than the server (a server
+    // just back at a new release, a CRD just created), so the event cannot be judged yet.
+    return record.code !== null && record.code < 400 ? null : 'notfound';
   if (record.code === 404) return 'false-404';
   if (record.code === 503) return 'unavailable';
   return 'rerouted';
