@@ -4,6 +4,7 @@ export const CONTRACT_VERSION = 1;
 export * from './events.js';
 export * from './peers.js';
 export * from './own-mvp.js';
+export * from './server-metrics.js';
 export * from './snapshot.js';
 export * from './settings.js';
 export * from './impact.js';
