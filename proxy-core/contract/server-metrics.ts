@@ -41,8 +41,9 @@ export const deprecatedApiSchema = z.object({
 export type DeprecatedApi = z.infer<typeof deprecatedApiSchema>;
 
 /**
- * read: the counts are the server's; forbidden: RBAC refused GET /metrics; unreadable: the read or
- * the parse failed (error says how); not-read: not asked yet, or the server is not ready.
+ * read: the counts are the server's (null, with error saying so, when its /metrics has no
+ * apiserver_request_total: not a kube-apiserver); forbidden: RBAC refused GET /metrics; unreadable:
+ * the read or the parse failed (error says how); not-read: not asked yet, or the server is not ready.
  */
 export const serverMetricsSchema = z.object({
   state: z.enum(['read', 'forbidden', 'unreadable', 'not-read']),

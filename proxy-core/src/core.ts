@@ -5,6 +5,7 @@ import { PeerscopeError } from '../contract/errors.js';
 import { setMaxListeners } from 'node:events';
 import type { PeerStatus } from '../contract/peers.js';
 import { ownMvpExposition } from './cluster/own-mvp-exposition.js';
+import { serverMetricsExposition } from './cluster/metrics/server-metrics-exposition.js';
 import { PeerSet } from './cluster/peer-set.js';
 import { publicInfo, type ServerConfig, type ServerSource, type ServerUpdate } from './cluster/server-config.js';
 import type { DiscoveryMode } from '../contract/settings.js';
@@ -115,6 +116,7 @@ export function createCore(options: CoreOptions): Core {
   });
   const telemetry = new Telemetry(options.maxEvents ?? 10_000, options.ownIdentity ? { ownIdentity: options.ownIdentity } : {});
   telemetry.addExposition(() => ownMvpExposition(peerStatuses()));
+  telemetry.addExposition(() => serverMetricsExposition(peers.statuses()));
   const routes = new RouteState(peers);
   const auditCounters = options.auditLogs?.length ? new AuditCounters() : undefined;
   if (auditCounters) telemetry.addExposition(() => auditCounters.exposition());

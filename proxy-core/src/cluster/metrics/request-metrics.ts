@@ -18,6 +18,10 @@ function seriesKey(s: Pick<RequestSeries, 'group' | 'version' | 'resource' | 'su
 }
 
 export function serverMetricsOf(families: MetricFamilies, readAt: number, previous?: ServerMetrics): ServerMetrics {
+  // kube-apiserver counts every request, its own health checks included, so a scrape without the
+  // family is a server that does not expose it (a stand-in, a simulated server): nothing was read.
+  if (!families.has(REQUEST_FAMILIES.requests))
+    return { ...unreadServerMetrics('read', readAt), error: `its /metrics has no ${REQUEST_FAMILIES.requests}` };
   const bySeries = new Map<string, Omit<RequestSeries, 'requestRate' | 'serverErrorRate' | 'notFoundRate'>>();
   for (const { labels: l, value } of families.get(REQUEST_FAMILIES.requests) ?? []) {
     const id = {
@@ -76,8 +80,8 @@ export function serverMetricsOf(families: MetricFamilies, readAt: number, previo
   };
 }
 
-/** Nothing counted because nothing was read: every count null. */
-export function unreadServerMetrics(state: Exclude<ServerMetrics['state'], 'read'>, readAt?: number, error?: string): ServerMetrics {
+/** Nothing counted because nothing was read (or the scrape had none of it): every count null. */
+export function unreadServerMetrics(state: ServerMetrics['state'], readAt?: number, error?: string): ServerMetrics {
   return {
     state,
     ...(readAt !== undefined ? { readAt } : {}),

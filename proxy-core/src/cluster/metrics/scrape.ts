@@ -20,7 +20,8 @@ export type MetricFamilies = ReadonlyMap<string, readonly MetricSample[]>;
  */
 export function parseScrape(text: string, wanted: ReadonlySet<string>): MetricFamilies {
   const families = new Map<string, MetricSample[]>();
-  for (const family of parsePrometheusTextFormat(text)) {
+  // The library ends a sample at its newline: a last line without one would be dropped unseen.
+  for (const family of parsePrometheusTextFormat(text.endsWith('\n') ? text : `${text}\n`)) {
     if (!wanted.has(family.name)) continue;
     const samples: MetricSample[] = [];
     for (const m of family.metrics) {
