@@ -18,6 +18,8 @@ import { Telemetry } from './telemetry/telemetry.js';
 import { Upstreams, type UpstreamOptions } from './upstream/pool.js';
 import { takeSnapshot } from './snapshot/take.js';
 import { AuditCounters, readAuditLogs, type AuditInput } from './audit/index.js';
+import { countPostedEvents } from './audit/webhook/count-posted.js';
+import { startAuditWebhook, type AuditWebhook, type AuditWebhookOptions } from './audit/webhook/receiver.js';
 
 /** What the local port refuses beyond a foreign Host (each list holds regular expressions, as typed). */
 export interface PortFilters {
@@ -70,6 +72,11 @@ export interface CoreOptions extends PortFilters {
    * in /.peerscope/metrics, judged against the route table of the moment each event is read.
    */
   readonly auditLogs?: readonly AuditInput[];
+  /**
+   * A receiver of the servers' audit webhooks, listening from start() to close(): the events they post
+   * are counted as the followed logs' are.
+   */
+  readonly auditWebhook?: Omit<AuditWebhookOptions, 'onRecord'>;
 }
 
 export type ServerRefresh =
@@ -93,6 +100,8 @@ export interface Core {
   peerStatuses(): PeerStatus[];
   /** Finds the servers again now (see CoreOptions.serverSource); coalesced with a refresh under way. */
   refreshServers(): Promise<ServerRefresh | undefined>;
+  /** Where the audit webhook receiver listens, once started. */
+  auditWebhookUrl(): string | undefined;
   /** Stops accepting, lets in-flight requests finish within graceMs, ends watches, closes pools. */
   close(graceMs?: number): Promise<void>;
 }
@@ -118,8 +127,10 @@ export function createCore(options: CoreOptions): Core {
   telemetry.addExposition(() => ownMvpExposition(peerStatuses()));
   telemetry.addExposition(() => serverMetricsExposition(peers.statuses()));
   const routes = new RouteState(peers);
-  const auditCounters = options.auditLogs?.length ? new AuditCounters() : undefined;
+  const auditCounters = options.auditLogs?.length || options.auditWebhook ? new AuditCounters() : undefined;
   if (auditCounters) telemetry.addExposition(() => auditCounters.exposition());
+  let auditWebhook: AuditWebhook | undefined;
+  telemetry.addExposition(() => auditWebhook?.counters.exposition() ?? '');
   const auditStop = new AbortController();
   let auditFollow: Promise<unknown> | undefined;
   const upstreams = new Upstreams(options.servers, options.upstream);
@@ -215,6 +226,11 @@ export function createCore(options: CoreOptions): Core {
           onRequest: (r, o) => auditCounters.add(r, o),
         });
       }
+      if (auditCounters && options.auditWebhook && !auditWebhook)
+        auditWebhook = await startAuditWebhook({
+          ...options.auditWebhook,
+          onRecord: countPostedEvents(auditCounters, () => routes.table),
+        });
       const every = options.serverRefreshIntervalMs ?? DEFAULT_SERVER_REFRESH_MS;
       if (options.serverSource && every > 0 && !refreshTimer) refreshTimer = setInterval(() => void refreshServers(), every).unref();
       const host = options.listen?.host ?? '127.0.0.1';
@@ -233,6 +249,7 @@ export function createCore(options: CoreOptions): Core {
     },
     peerStatuses,
     refreshServers,
+    auditWebhookUrl: () => auditWebhook?.url,
     close(graceMs = 5_000) {
       // Closed once: a host's quit and a session's close may both ask.
       closing ??= closeNow(graceMs);
@@ -245,6 +262,7 @@ export function createCore(options: CoreOptions): Core {
     clearInterval(refreshTimer);
     auditStop.abort();
     await auditFollow;
+    await auditWebhook?.close();
     const l = listener;
     listener = undefined;
     // Watches and follows end now, cleanly; other in-flight requests get graceMs to finish.

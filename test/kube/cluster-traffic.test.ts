@@ -6,8 +6,11 @@
 // listable API both serve (deprecated ones among them), and kubectl. Peerscope must count exactly
 // that from the audit logs (`peerscope audit`), show the deprecated APIs and request counts from each
 // server's /metrics (`peers`, `serve`'s /.peerscope/metrics), and name the client the upgrade to the
-// newer release breaks (`report --audit-log … --to`). Which GVRs and which APIs are deprecated is
-// read from the real servers (their discovery, their Warning headers), not assumed.
+// newer release breaks (`report --audit-log … --to`). The servers also post the same events to
+// `serve`'s audit webhook receiver (each named by its own bearer token), which must count the same
+// false 404s as the files. Which GVRs and which APIs are deprecated is read from the real servers
+// (their discovery, their Warning headers), not assumed.
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,9 +19,11 @@ import { auditReportSchema, type AuditReport } from '../../proxy-core/contract/a
 import { impactReportSchema } from '../../proxy-core/contract/impact.js';
 import { serverMetricsSchema, type ServerMetrics } from '../../proxy-core/contract/server-metrics.js';
 import { kubeBinaries, skipKube } from './binaries.js';
-import { startControlPlane, type ControlPlane } from './control-plane.js';
-import { kubectl, peerscope, startServe } from './peerscope-cli.js';
-import { waitFor } from './processes.js';
+import { createCertificateAuthority, issueServerCertificate } from '../../proxy-core/src/tls/certs.js';
+import { serverIps, startControlPlane, type ControlPlane } from './control-plane.js';
+import { kubectl, peerscope, startServe, type Serve } from './peerscope-cli.js';
+import { portFreeOnAll, waitFor } from './processes.js';
+import { ensureTestNetwork, HOST_IP } from './test-network.js';
 import { ownDiscovery, servedGvrs, type ServedGvr } from './served-gvrs.js';
 
 const POLICY = `apiVersion: audit.k8s.io/v1
@@ -59,6 +64,8 @@ describe.skipIf(skipKube())("the whole cluster's traffic: real servers' audit lo
   let removed: ServedGvr;
   let kubectlUserAgent = '';
   let deprecatedBefore: Map<string, ServerMetrics>;
+  /** serve with the audit webhook receiver, from before the traffic to the end. */
+  let serve: Serve;
   const sent: Sent = { requests: new Map(), deprecated: new Map() };
   const older = kubeBinaries?.older ?? '';
   const newer = kubeBinaries?.newer ?? '';
@@ -94,7 +101,43 @@ describe.skipIf(skipKube())("the whole cluster's traffic: real servers' audit lo
     const policyFile = join(dir, 'audit-policy.yaml');
     writeFileSync(policyFile, POLICY);
     for (const host of ['kube-old', 'kube-new']) logs.set(host, join(dir, `${host}-audit.log`));
-    const audit = (host: string) => ({ policyFile, logFile: logs.get(host) as string });
+    // The webhook receiver's address, certificate (the operator's: a CA of the test's own) and a token per
+    // server must be in the servers' webhook kubeconfig before they start; serve starts once they run.
+    ensureTestNetwork(serverIps(2));
+    const webhookPort = await portFreeOnAll([HOST_IP]);
+    const webhookCa = await createCertificateAuthority('audit-webhook-ca');
+    const serving = await issueServerCertificate(webhookCa, { commonName: 'peerscope-audit-webhook', hosts: [HOST_IP] });
+    const files = (name: string, text: string) => {
+      writeFileSync(join(dir, name), text, { mode: 0o600 });
+      return join(dir, name);
+    };
+    const [caFile, certFile, keyFile] = [
+      files('webhook-ca.crt', webhookCa.cert),
+      files('webhook.crt', serving.cert),
+      files('webhook.key', serving.key),
+    ];
+    const tokenFiles = new Map<string, string>();
+    const webhookConfig = (host: string) => {
+      const token = randomBytes(16).toString('hex');
+      tokenFiles.set(host, files(`${host}-webhook.token`, token));
+      return files(
+        `${host}-webhook.kubeconfig`,
+        `apiVersion: v1
+kind: Config
+clusters:
+- name: peerscope
+  cluster: {server: "https://${HOST_IP}:${webhookPort}/", certificate-authority: ${caFile}}
+users:
+- name: ${host}
+  user: {token: ${token}}
+contexts:
+- name: webhook
+  context: {cluster: peerscope, user: ${host}}
+current-context: webhook
+`,
+      );
+    };
+    const audit = (host: string) => ({ policyFile, logFile: logs.get(host) as string, webhookConfigFile: webhookConfig(host) });
     cp = await startControlPlane({
       servers: [
         { host: 'kube-old', release: older, mvp: 'no-peer-ca', runtimeConfig: 'api/beta=true', audit: audit('kube-old') },
@@ -114,6 +157,28 @@ describe.skipIf(skipKube())("the whole cluster's traffic: real servers' audit lo
     newOnly = onlyNew[0];
     removed = onlyOld[0];
     deprecatedBefore = await peersJson();
+    serve = await startServe([
+      '--kubeconfig',
+      cp.kubeconfig('kube-old'),
+      '--server-metrics',
+      '1',
+      '--audit-webhook-listen',
+      `${HOST_IP}:${webhookPort}`,
+      '--audit-webhook-cert',
+      certFile,
+      '--audit-webhook-key',
+      keyFile,
+      ...['kube-old', 'kube-new'].flatMap((h) => ['--audit-webhook-token', `${names.get(h)}=${tokenFiles.get(h)}`]),
+    ]);
+    // The servers' first batches, posted before the receiver listened, were dropped after their retries.
+    await waitFor(
+      'a batch from each server at the audit webhook receiver',
+      async () => {
+        const body = await (await fetch(`${serve.url}/.peerscope/metrics`)).text();
+        return [...names.values()].every((n) => body.includes(`peerscope_cluster_webhook_batches_total{server="${n}"}`)) ? true : undefined;
+      },
+      30_000,
+    );
 
     // cert-rotator asks the older server for what only the newer serves: each a false 404.
     for (let i = 0; i < 5; i++) expect(await send(CERT_ROTATOR, 'kube-old', newOnly)).toBe(404);
@@ -159,6 +224,7 @@ describe.skipIf(skipKube())("the whole cluster's traffic: real servers' audit lo
     );
   });
   afterAll(async () => {
+    await serve?.stop();
     await cp?.close();
   });
 
@@ -275,33 +341,48 @@ describe.skipIf(skipKube())("the whole cluster's traffic: real servers' audit lo
   });
 
   it('serve shows the same per server in /.peerscope/metrics', async () => {
-    const serve = await startServe(['--kubeconfig', cp.kubeconfig('kube-old'), '--server-metrics', '1']);
-    try {
-      const newName = names.get('kube-new') as string;
-      const text = await waitFor(
-        'both servers read in /.peerscope/metrics',
-        async () => {
-          const body = await (await fetch(`${serve.url}/.peerscope/metrics`)).text();
-          const read = [...names.values()].every((n) => body.includes(`peerscope_apiserver_metrics_read{server="${n}",state="read"} 1`));
-          return read ? body : undefined;
-        },
-        30_000,
+    const newName = names.get('kube-new') as string;
+    const g = newOnly;
+    const lists = `peerscope_apiserver_requests_total{server="${newName}",group="${g.group}",version="${g.version}",resource="${g.resource}",subresource="",verb="LIST"}`;
+    // serve reads each server's /metrics every second: until a read after the traffic, the count is older.
+    const text = await waitFor(
+      'a read of both servers after the traffic in /.peerscope/metrics',
+      async () => {
+        const body = await (await fetch(`${serve.url}/.peerscope/metrics`)).text();
+        const read = [...names.values()].every((n) => body.includes(`peerscope_apiserver_metrics_read{server="${n}",state="read"} 1`));
+        return read && body.includes(lists) ? body : undefined;
+      },
+      30_000,
+    );
+    expect(text).toContain(`${lists} 2`);
+    for (const k of sent.deprecated.get('kube-new') ?? []) {
+      const [group, version, resource] = k.split('/');
+      expect(text).toMatch(
+        new RegExp(
+          `peerscope_apiserver_requested_deprecated_apis\\{server="${newName}",group="${group}",version="${version}",resource="${resource}",subresource="",removed_release="[^"]*"\\} 1`,
+        ),
       );
-      const g = newOnly;
-      expect(text).toContain(
-        `peerscope_apiserver_requests_total{server="${newName}",group="${g.group}",version="${g.version}",resource="${g.resource}",subresource="",verb="LIST"} 2`,
-      );
-      for (const k of sent.deprecated.get('kube-new') ?? []) {
-        const [group, version, resource] = k.split('/');
-        expect(text).toMatch(
-          new RegExp(
-            `peerscope_apiserver_requested_deprecated_apis\\{server="${newName}",group="${group}",version="${version}",resource="${resource}",subresource="",removed_release="[^"]*"\\} 1`,
-          ),
-        );
-      }
-    } finally {
-      await serve.stop();
     }
+  });
+
+  it('the audit webhook receiver counts the same false 404s as the files, each server named by its token; nothing refused', async () => {
+    const [oldName, newName] = [names.get('kube-old') as string, names.get('kube-new') as string];
+    const series = (server: string, g: ServedGvr) =>
+      `peerscope_cluster_false_404_total{server="${server}",group="${g.group}",version="${g.version}",resource="${g.resource}"}`;
+    // Batches leave a server at most 1 s apart.
+    const text = await waitFor(
+      'the false 404s posted to the webhook',
+      async () => {
+        const body = await (await fetch(`${serve.url}/.peerscope/metrics`)).text();
+        return body.includes(`${series(oldName, newOnly)} 8`) && body.includes(`${series(newName, removed)} 1`) ? body : undefined;
+      },
+      30_000,
+    );
+    const false404Lines = text.split('\n').filter((l) => l.startsWith('peerscope_cluster_false_404_total{'));
+    console.log(false404Lines.join('\n'));
+    expect(false404Lines).toEqual([`${series(oldName, newOnly)} 8`, `${series(newName, removed)} 1`]);
+    expect(text).not.toContain('peerscope_cluster_webhook_problems_total{');
+    expect(serve.stderr()).toContain(`peerscope: receiving audit events on https://${HOST_IP}:`);
   });
 
   it(`report --audit-log … --to the newer release names the client it breaks`, async () => {
