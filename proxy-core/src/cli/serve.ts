@@ -76,7 +76,6 @@ export function registerServeCommand(program: Command): void {
         .default([], 'none'),
     )
     .option('--accept-hosts <hosts>', 'comma-separated extra Host header values the port accepts');
-  addAuditWebhookOptions(command);
   addPortFilterOptions(command)
     .option('--ui', 'also serve the UI on a loopback port and print its URL (browser mode)', false)
     .option(
@@ -212,6 +211,8 @@ export function registerServeCommand(program: Command): void {
         await core.close();
       });
     });
+  // Listed last in --help: the receiver is a listener of its own beside the port.
+  addAuditWebhookOptions(command);
 }
 
 /** Logs a refresh's warnings when they differ from the last refresh's (a steady RBAC gap is said once). */
