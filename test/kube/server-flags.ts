@@ -92,7 +92,12 @@ export function apiserverFlags(spec: ApiserverSpec, where: ServerPlace): string[
       ? [`--audit-policy-file=${spec.audit.policyFile}`, `--audit-log-path=${spec.audit.logFile}`, '--audit-log-format=json']
       : []),
     ...(spec.audit?.webhookConfigFile
-      ? [`--audit-webhook-config-file=${spec.audit.webhookConfigFile}`, '--audit-webhook-batch-max-wait=1s']
+      ? [
+          `--audit-webhook-config-file=${spec.audit.webhookConfigFile}`,
+          '--audit-webhook-batch-max-wait=1s',
+          // Its batches fail until the receiver listens (it starts after the servers): retry within a second, not ten.
+          '--audit-webhook-initial-backoff=1s',
+        ]
       : []),
     ...(mvp === 'on'
       ? [
