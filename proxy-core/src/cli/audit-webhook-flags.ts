@@ -89,3 +89,23 @@ export async function auditWebhookOf(flags: AuditWebhookFlags): Promise<Omit<Aud
     senders: new WebhookSenders(flags.auditWebhookToken),
   };
 }
+
+/** How often a problem already told is told again, with its count so far. */
+export const PROBLEM_RETOLD_EVERY = 1000;
+
+/**
+ * The receiver's problems on standard error: the first of each sender and reason with its detail, then
+ * every PROBLEM_RETOLD_EVERY-th with the count, so a sender that keeps failing cannot flood the log
+ * (every one is counted in /.peerscope/metrics all the same).
+ */
+export function webhookProblemLog(write: (line: string) => void): NonNullable<AuditWebhookOptions['onProblem']> {
+  const seen = new Map<string, number>();
+  return (sender, reason, detail) => {
+    const key = `${sender}\u0000${reason}`;
+    const n = (seen.get(key) ?? 0) + 1;
+    seen.set(key, n);
+    if (n === 1) write(`peerscope: audit webhook: ${sender}: ${reason}: ${detail}\n`);
+    else if (n % PROBLEM_RETOLD_EVERY === 0)
+      write(`peerscope: audit webhook: ${sender}: ${reason}: ${n} so far (the latest: ${detail}; all counted in /.peerscope/metrics)\n`);
+  };
+}

@@ -10,7 +10,7 @@ import { createCore, DEFAULT_SERVER_REFRESH_MS, type ServerRefresh } from '../co
 import { formatPolicy } from '../proxy/policy.js';
 import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_HEADERS_TIMEOUT_MS } from '../upstream/pool.js';
 import { HEAP_GROWING_PERCENT } from '../util/heap-growth.js';
-import { addAuditWebhookOptions, auditWebhookOf, type AuditWebhookFlags } from './audit-webhook-flags.js';
+import { addAuditWebhookOptions, auditWebhookOf, webhookProblemLog, type AuditWebhookFlags } from './audit-webhook-flags.js';
 import { addPortFilterOptions, portFilters, type PortFilterFlags } from './port-filters.js';
 import { serversFromFlags } from './server-flags.js';
 import { startUiHost } from './ui.js';
@@ -163,11 +163,7 @@ export function registerServeCommand(program: Command): void {
         ...(auditLogs.length > 0 ? { auditLogs } : {}),
         ...(auditWebhook
           ? {
-              auditWebhook: {
-                ...auditWebhook,
-                onProblem: (sender: string, reason: string, detail: string) =>
-                  process.stderr.write(`peerscope: audit webhook: ${sender}: ${reason}: ${detail}\n`),
-              },
+              auditWebhook: { ...auditWebhook, onProblem: webhookProblemLog((line) => process.stderr.write(line)) },
             }
           : {}),
         snapshotSource: context ? 'kubeconfig' : 'servers',
