@@ -11,7 +11,7 @@
 // false 404s as the files. Which GVRs and which APIs are deprecated is read from the real servers
 // (their discovery, their Warning headers), not assumed.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -226,6 +226,8 @@ current-context: webhook
   afterAll(async () => {
     await serve?.stop();
     await cp?.close();
+    // The audit logs, tokens and keys go with the control plane's own directory (kept on request, as it is).
+    if (dir && !process.env.PEERSCOPE_KUBE_KEEP) rmSync(dir, { recursive: true, force: true });
   });
 
   /** The rows of my clients in an audit report: user agent → [requests, false 404s, local, codes]. */
