@@ -3,6 +3,7 @@
 export * from './events.js';
 export * from './peers.js';
 export * from './own-mvp.js';
+export * from './server-metrics.js';
 export * from './snapshot.js';
 export * from './settings.js';
 export * from './impact.js';

@@ -17,6 +17,7 @@ export type OwnProxySeries = z.infer<typeof ownProxySeriesSchema>;
  * forbidden: RBAC refused the read (the credentials may not GET /metrics).
  * unreadable: the read failed (the error says how).
  * not-read: not asked yet, or the server is not ready.
+ * The totals are null unless exposed: a count that was not read is never 0.
  */
 export const ownProxyMetricsSchema = z.object({
   state: z.enum(['exposed', 'not-exposed', 'forbidden', 'unreadable', 'not-read']),
@@ -24,13 +25,13 @@ export const ownProxyMetricsSchema = z.object({
   error: z.string().optional(),
   /** apiserver_rerouted_request_total{code,group,version,resource}. */
   rerouted: z.array(ownProxySeriesSchema),
-  reroutedTotal: z.number(),
+  reroutedTotal: z.number().nullable(),
   /** apiserver_peer_proxy_errors_total{type,group,version,resource}. */
   proxyErrors: z.array(ownProxySeriesSchema),
-  proxyErrorsTotal: z.number(),
+  proxyErrorsTotal: z.number().nullable(),
   /** apiserver_peer_discovery_sync_errors_total{type}. */
   discoverySyncErrors: z.array(ownProxySeriesSchema),
-  discoverySyncErrorsTotal: z.number(),
+  discoverySyncErrorsTotal: z.number().nullable(),
 });
 export type OwnProxyMetrics = z.infer<typeof ownProxyMetricsSchema>;
 

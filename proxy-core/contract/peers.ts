@@ -1,6 +1,7 @@
 // What the core knows of each apiserver, as any host may see it (no credentials).
 import { z } from 'zod';
 import { ownMvpSchema } from './own-mvp.js';
+import { serverMetricsSchema } from './server-metrics.js';
 
 /**
  * gone: the server left the cluster (its identity lease expired and its address left the
@@ -37,6 +38,8 @@ export const peerStatusSchema = z.object({
   }),
   /** The server's own Mixed Version Proxy, as far as Peerscope can tell from outside (own-mvp.ts). */
   ownMvp: ownMvpSchema.optional(),
+  /** What a real kube-apiserver's own /metrics counts of the requests it answered; absent for a simulated server. */
+  apiserverMetrics: serverMetricsSchema.optional(),
 });
 export type PeerStatus = z.infer<typeof peerStatusSchema>;
 

@@ -5,6 +5,7 @@ import { PeerscopeError } from '../contract/errors.js';
 import { setMaxListeners } from 'node:events';
 import type { PeerStatus } from '../contract/peers.js';
 import { ownMvpExposition } from './cluster/own-mvp-exposition.js';
+import { serverMetricsExposition } from './cluster/metrics/server-metrics-exposition.js';
 import { PeerSet } from './cluster/peer-set.js';
 import { publicInfo, type ServerConfig, type ServerSource, type ServerUpdate } from './cluster/server-config.js';
 import type { DiscoveryMode } from '../contract/settings.js';
@@ -18,6 +19,8 @@ import { Telemetry } from './telemetry/telemetry.js';
 import { Upstreams, type UpstreamOptions } from './upstream/pool.js';
 import { takeSnapshot } from './snapshot/take.js';
 import { AuditCounters, clusterEventOf, readAuditLogs, type AuditInput } from './audit/index.js';
+import { countPostedEvents } from './audit/webhook/count-posted.js';
+import { startAuditWebhook, type AuditWebhook, type AuditWebhookOptions } from './audit/webhook/receiver.js';
 import { ClusterTraffic } from './telemetry/cluster-traffic.js';
 
 /**
@@ -74,6 +77,11 @@ export interface CoreOptions extends PortFilters {
    * in /.peerscope/metrics, judged against the route table of the moment each event is read.
    */
   readonly auditLogs?: readonly AuditInput[];
+  /**
+   * A receiver of the servers' audit webhooks, listening from start() to close(): the events they post
+   * are counted as the followed logs' are.
+   */
+  readonly auditWebhook?: Omit<AuditWebhookOptions, 'onRecord'>;
 }
 
 export type ServerRefresh =
@@ -99,6 +107,8 @@ export interface Core {
   peerStatuses(): PeerStatus[];
   /** Finds the servers again now (see CoreOptions.serverSource); coalesced with a refresh under way. */
   refreshServers(): Promise<ServerRefresh | undefined>;
+  /** Where the audit webhook receiver listens, once started. */
+  auditWebhookUrl(): string | undefined;
   /** Stops accepting, lets in-flight requests finish within graceMs, ends watches, closes pools. */
   close(graceMs?: number): Promise<void>;
 }
@@ -122,10 +132,18 @@ export function createCore(options: CoreOptions): Core {
   });
   const telemetry = new Telemetry(options.maxEvents ?? 10_000, options.ownIdentity ? { ownIdentity: options.ownIdentity } : {});
   telemetry.addExposition(() => ownMvpExposition(peerStatuses()));
+  telemetry.addExposition(() => serverMetricsExposition(peers.statuses()));
   const routes = new RouteState(peers);
-  const auditCounters = options.auditLogs?.length ? new AuditCounters() : undefined;
+  const auditCounters = options.auditLogs?.length || options.auditWebhook ? new AuditCounters() : undefined;
   if (auditCounters) telemetry.addExposition(() => auditCounters.exposition());
-  const cluster = options.auditLogs?.length ? new ClusterTraffic([...new Set(options.auditLogs.map((l) => l.server))]) : undefined;
+  // The cluster source: the servers whose audit logs are followed, or every server when any may post.
+  const cluster = auditCounters
+    ? new ClusterTraffic(
+        options.auditWebhook ? options.servers.map((s) => s.name) : [...new Set((options.auditLogs ?? []).map((l) => l.server))],
+      )
+    : undefined;
+  let auditWebhook: AuditWebhook | undefined;
+  telemetry.addExposition(() => auditWebhook?.counters.exposition() ?? '');
   const auditStop = new AbortController();
   let auditFollow: Promise<unknown> | undefined;
   const upstreams = new Upstreams(options.servers, options.upstream);
@@ -232,6 +250,15 @@ export function createCore(options: CoreOptions): Core {
           },
         });
       }
+      if (auditCounters && options.auditWebhook && !auditWebhook)
+        auditWebhook = await startAuditWebhook({
+          ...options.auditWebhook,
+          onRecord: countPostedEvents(
+            auditCounters,
+            () => routes.table,
+            (r, o) => cluster?.record(clusterEventOf(r, o)),
+          ),
+        });
       const every = options.serverRefreshIntervalMs ?? DEFAULT_SERVER_REFRESH_MS;
       if (options.serverSource && every > 0 && !refreshTimer) refreshTimer = setInterval(() => void refreshServers(), every).unref();
       const host = options.listen?.host ?? '127.0.0.1';
@@ -250,6 +277,7 @@ export function createCore(options: CoreOptions): Core {
     },
     peerStatuses,
     refreshServers,
+    auditWebhookUrl: () => auditWebhook?.url,
     close(graceMs = 5_000) {
       // Closed once: a host's quit and a session's close may both ask.
       closing ??= closeNow(graceMs);
@@ -262,6 +290,7 @@ export function createCore(options: CoreOptions): Core {
     clearInterval(refreshTimer);
     auditStop.abort();
     await auditFollow;
+    await auditWebhook?.close();
     const l = listener;
     listener = undefined;
     // Watches and follows end now, cleanly; other in-flight requests get graceMs to finish.

@@ -19,6 +19,11 @@ export interface ApiserverSpec {
   readonly mvp?: OwnMvp;
   /** --shutdown-delay-duration: after SIGTERM, readyz fails this long while the server still serves (what load balancers and Peerscope's probe see). */
   readonly shutdownDelaySeconds?: number;
+  /**
+   * An audit log of every request: the policy file and the log it writes (JSON lines, one event per
+   * stage); with a webhook kubeconfig, the same events are also posted in batches (at most 1 s apart).
+   */
+  readonly audit?: { readonly policyFile: string; readonly logFile: string; readonly webhookConfigFile?: string };
 }
 
 /** The Service IP range the servers allocate from; nothing is ever routed there. */
@@ -83,6 +88,17 @@ export function apiserverFlags(spec: ApiserverSpec, where: ServerPlace): string[
     '--profiling=false',
     ...(spec.runtimeConfig ? [`--runtime-config=${spec.runtimeConfig}`] : []),
     ...(spec.shutdownDelaySeconds ? [`--shutdown-delay-duration=${spec.shutdownDelaySeconds}s`] : []),
+    ...(spec.audit
+      ? [`--audit-policy-file=${spec.audit.policyFile}`, `--audit-log-path=${spec.audit.logFile}`, '--audit-log-format=json']
+      : []),
+    ...(spec.audit?.webhookConfigFile
+      ? [
+          `--audit-webhook-config-file=${spec.audit.webhookConfigFile}`,
+          '--audit-webhook-batch-max-wait=1s',
+          // Its batches fail until the receiver listens (it starts after the servers): retry within a second, not ten.
+          '--audit-webhook-initial-backoff=1s',
+        ]
+      : []),
     ...(mvp === 'on'
       ? [
           `--peer-ca-file=${f.ca}`,

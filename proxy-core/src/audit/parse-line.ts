@@ -16,6 +16,11 @@ export function parseAuditLine(server: string, line: string): ParsedLine {
   } catch (err) {
     return { kind: 'problem', why: `not JSON (${(err as Error).message})` };
   }
+  return parseAuditValue(server, value);
+}
+
+/** One parsed JSON value (a line of a log, an item of a webhook's EventList) → a record, or why it cannot be used. */
+export function parseAuditValue(server: string, value: unknown): Exclude<ParsedLine, { kind: 'blank' }> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return { kind: 'problem', why: 'not a JSON object' };
   const { apiVersion, kind } = value as { apiVersion?: unknown; kind?: unknown };
   if (apiVersion !== AUDIT_API_VERSION || kind !== AUDIT_KIND)

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { serversFromKubeconfig } from '../cluster/from-kubeconfig.js';
 import { PeerSet } from '../cluster/peer-set.js';
 import type { OwnMvp } from '../../contract/own-mvp.js';
+import type { ServerMetrics } from '../../contract/server-metrics.js';
 import { formatTable } from '../util/text-table.js';
 
 export function registerPeersCommand(program: Command): void {
@@ -34,6 +35,7 @@ export function registerPeersCommand(program: Command): void {
           failingChecks: status?.failingChecks ?? [],
           ...(f?.lease ? { lease: f.lease } : {}),
           ...(status?.ownMvp ? { ownMvp: status.ownMvp } : {}),
+          ...(status?.apiserverMetrics ? { apiserverMetrics: status.apiserverMetrics } : {}),
           ...(status?.proxy ? { proxy: status.proxy } : {}),
           ...(status?.lastError ? { error: status.lastError } : {}),
         };
@@ -60,8 +62,18 @@ export function registerPeersCommand(program: Command): void {
       for (const n of found.notes) process.stderr.write(`peerscope: ${n}\n`);
       // The servers' own Mixed Version Proxy, where any server shows a kube-apiserver's checks.
       const told = rows.some((r) => r.ownMvp && r.ownMvp.verdict !== 'unknown');
+      // Request counts where any server's /metrics was read.
+      const counted = rows.some((r) => r.apiserverMetrics?.state === 'read' && r.apiserverMetrics.requestsTotal !== null);
       const table = [
-        ['NAME', 'URL', 'RELEASE', 'HEALTH', 'FOUND BY', ...(told ? ['OWN MVP', 'REROUTED'] : [])],
+        [
+          'NAME',
+          'URL',
+          'RELEASE',
+          'HEALTH',
+          'FOUND BY',
+          ...(told ? ['OWN MVP', 'REROUTED'] : []),
+          ...(counted ? ['REQUESTS', '5XX', '404', 'DEPRECATED APIS'] : []),
+        ],
         ...rows.map((r) => [
           r.name,
           r.url,
@@ -69,11 +81,16 @@ export function registerPeersCommand(program: Command): void {
           r.health + (r.lease?.expired ? ' (lease expired)' : ''),
           r.foundBy,
           ...(told ? ownMvpColumns(r.ownMvp) : []),
+          ...(counted ? requestColumns(r.apiserverMetrics) : []),
         ]),
       ];
       for (const line of formatTable(table)) console.log(line);
       // The verdicts in plain words, one line per server that has one.
       for (const r of rows) if (r.ownMvp && r.ownMvp.verdict !== 'unknown') console.log(`${r.ownMvp.summary}; ${reroutedWords(r.ownMvp)}`);
+      for (const r of rows) {
+        const words = r.apiserverMetrics && requestWords(r.name, r.apiserverMetrics);
+        if (words) console.log(words);
+      }
     });
 }
 
@@ -81,6 +98,28 @@ function ownMvpColumns(o: OwnMvp | undefined): [string, string] {
   if (!o) return ['-', '-'];
   const m = o.metrics;
   return [o.verdict, m.state === 'exposed' ? String(m.reroutedTotal) : m.state];
+}
+
+function requestColumns(m: ServerMetrics | undefined): [string, string, string, string] {
+  if (!m || m.state !== 'read') return [m?.state ?? '-', '-', '-', '-'];
+  if (m.requestsTotal === null) return ['not exposed', '-', '-', '-'];
+  return [String(m.requestsTotal), String(m.serverErrorsTotal), String(m.notFoundTotal), String(m.deprecatedApis?.length ?? '-')];
+}
+
+/** What a server's /metrics says it answered: the deprecated APIs requested by name, and the GVRs with 5xx. */
+function requestWords(name: string, m: ServerMetrics): string | undefined {
+  if (m.state === 'forbidden' || m.state === 'unreadable') return `${name}'s /metrics could not be read: ${m.error ?? m.state}`;
+  if (m.state !== 'read') return undefined;
+  if (m.requestsTotal === null) return `${name}'s /metrics counts no requests: ${m.error ?? 'not exposed'}`;
+  const gvr = (x: { group: string; version: string; resource: string; subresource: string }) =>
+    `${x.group || 'core'}/${x.version}/${x.resource}${x.subresource ? `/${x.subresource}` : ''}`;
+  const deprecated = (m.deprecatedApis ?? []).map((d) => `${gvr(d)}${d.removedRelease ? ` (removed in ${d.removedRelease})` : ''}`);
+  const failing = (m.requests ?? []).filter((r) => r.serverErrors > 0).map((r) => `${r.verb} ${gvr(r)} ${r.serverErrors}`);
+  return [
+    `${name}'s /metrics counts ${m.requestsTotal} request(s), ${m.serverErrorsTotal} answered 5xx, ${m.notFoundTotal} answered 404 (false 404s are not counted there: see peerscope audit)`,
+    deprecated.length ? `; deprecated APIs requested: ${deprecated.join(', ')}` : '; no deprecated API requested',
+    failing.length ? `; 5xx by GVR: ${failing.join(', ')}` : '',
+  ].join('');
 }
 
 function reroutedWords(o: OwnMvp): string {

@@ -10,12 +10,13 @@ import { createCore, DEFAULT_SERVER_REFRESH_MS, type ServerRefresh } from '../co
 import { formatPolicy } from '../proxy/policy.js';
 import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_HEADERS_TIMEOUT_MS } from '../upstream/pool.js';
 import { HEAP_GROWING_PERCENT } from '../util/heap-growth.js';
+import { addAuditWebhookOptions, auditWebhookOf, webhookProblemLog, type AuditWebhookFlags } from './audit-webhook-flags.js';
 import { addPortFilterOptions, portFilters, type PortFilterFlags } from './port-filters.js';
 import { serversFromFlags } from './server-flags.js';
 import { startUiHost } from './ui.js';
 import { parseDiscoveryMode, parseListen, parseNameEqualsUrl, parsePolicyOption, parsePositiveInt, onShutdown } from './options.js';
 
-interface ServeFlags extends PortFilterFlags {
+interface ServeFlags extends PortFilterFlags, AuditWebhookFlags {
   auditLog: AuditInputSpec[];
   server: { name: string; url: string }[];
   kubeconfig?: string;
@@ -132,6 +133,12 @@ export function registerServeCommand(program: Command): void {
         servers = given.servers;
       }
       const auditLogs = auditInputsOf(flags.auditLog, servers);
+      const auditWebhook = await auditWebhookOf(flags).catch((err: Error) => fail(err.message));
+      for (const t of flags.auditWebhookToken)
+        if (!servers.some((s) => s.name === t.server))
+          process.stderr.write(
+            `peerscope: warning: --audit-webhook-token ${t.server}: no server is named so now (servers: ${servers.map((s) => s.name).join(', ')}); its events are counted as not judged until one is\n`,
+          );
       const policy = flags.policy;
       if (policy.kind === 'pin' && !servers.some((s) => s.name === policy.server)) {
         fail(`--policy ${formatPolicy(policy)}: no server is named "${policy.server}" (servers: ${servers.map((s) => s.name).join(', ')})`);
@@ -146,6 +153,11 @@ export function registerServeCommand(program: Command): void {
         upstream: { connectTimeoutMs: flags.upstreamConnectTimeout * 1000, headersTimeoutMs: flags.upstreamHeadersTimeout * 1000 },
         ...portFilters(flags),
         ...(auditLogs.length > 0 ? { auditLogs } : {}),
+        ...(auditWebhook
+          ? {
+              auditWebhook: { ...auditWebhook, onProblem: webhookProblemLog((line) => process.stderr.write(line)) },
+            }
+          : {}),
         snapshotSource: context ? 'kubeconfig' : 'servers',
         ...(ownIdentity ? { ownIdentity } : {}),
         ...(context ? { context } : {}),
@@ -172,6 +184,8 @@ export function registerServeCommand(program: Command): void {
         );
       }
       console.log(`Starting to serve on ${address.host}:${address.port}`);
+      const webhookUrl = core.auditWebhookUrl();
+      if (webhookUrl) console.error(`peerscope: receiving audit events on ${webhookUrl}`);
       for (const s of core.peerStatuses()) {
         console.error(
           `peerscope: ${s.name} ${s.url} ${s.health}${s.gitVersion ? ` ${s.gitVersion}` : ''}, ${s.discovery.gvrCount} GVRs${s.lastError ? ` (${s.lastError})` : ''}`,
@@ -185,6 +199,8 @@ export function registerServeCommand(program: Command): void {
         await core.close();
       });
     });
+  // Listed last in --help: the receiver is a listener of its own beside the port.
+  addAuditWebhookOptions(command);
 }
 
 /** Logs a refresh's warnings when they differ from the last refresh's (a steady RBAC gap is said once). */

@@ -3,9 +3,14 @@
 // (test/kube runs the real servers; these are the lines they print), and its /metrics counters.
 import { describe, expect, it } from 'vitest';
 import { NOT_READ, ownMvpOf } from './own-mvp.js';
-import { parseOwnProxyMetrics } from './own-proxy-metrics.js';
+import { metricsOfScrape } from './metrics/read-metrics.js';
 import { ownMvpExposition } from './own-mvp-exposition.js';
 import type { PeerStatus } from '../../contract/peers.js';
+
+/** The own peer-proxy counters of a scrape, as the poll keeps them. */
+function parseOwnProxyMetrics(text: string, readAt = Date.now()) {
+  return metricsOfScrape(text, readAt).ownProxy;
+}
 
 const COMMON = [
   'ping',
@@ -42,11 +47,11 @@ describe('ownMvpOf', () => {
   });
 
   it('off without --peer-ca-file (the gate on, as kubeadm leaves it); its counters are "not exposed", never zero', () => {
-    const exposed = parseOwnProxyMetrics('# HELP x\n');
+    const exposed = parseOwnProxyMetrics('# HELP apiserver_request_total Counter of apiserver requests.\n');
     const o = ownMvpOf({ name: 'sim-2', readyChecks: [...COMMON, ...GATE], gitVersion: 'v1.36.3', metrics: exposed });
     expect(o).toMatchObject({ verdict: 'off', featureGate: 'yes', peerCaFile: 'no', peerAggregatedDiscovery: 'no' });
     expect(o.summary).toMatch(/^sim-2's own Mixed Version Proxy is off: no --peer-ca-file/);
-    expect(o.metrics.state).toBe('not-exposed');
+    expect(o.metrics).toMatchObject({ state: 'not-exposed', reroutedTotal: null, proxyErrorsTotal: null, discoverySyncErrorsTotal: null });
   });
 
   it("off with the gate off, and unknown when the checks are not a kube-apiserver's", () => {

@@ -82,7 +82,9 @@ export function ownMvpOf(input: OwnMvpInput): OwnMvp {
   }
   // The counters exist only where a peer proxy counts: elsewhere they are "not exposed", never zero.
   const metrics =
-    verdict === 'on' || input.metrics.state !== 'exposed' ? input.metrics : { ...input.metrics, state: 'not-exposed' as const };
+    verdict === 'on' || input.metrics.state !== 'exposed'
+      ? input.metrics
+      : { ...input.metrics, ...NO_COUNTS, state: 'not-exposed' as const };
   return {
     verdict,
     summary,

@@ -31,7 +31,7 @@ export interface PeerSetOptions {
   readonly historySize?: number;
   /** How long a server that left the cluster stays listed as gone (default 10 minutes). */
   readonly goneRetentionMs?: number;
-  /** Period of the read of each real server's /metrics for its own peer-proxy counters (default 15 s; 0 = never). */
+  /** Period of the read of each real server's /metrics (its own peer-proxy counters, request counts, deprecated APIs; default 15 s; 0 = never). */
   readonly ownMetricsIntervalMs?: number;
 }
 
@@ -169,7 +169,7 @@ export class PeerSet extends EventEmitter<PeerSetEvents> {
     this.ownMvps.start(this.ownMetricsIntervalMs);
   }
 
-  /** Reads every ready real server's own peer-proxy counters (simulated servers have none). */
+  /** Reads every ready real server's /metrics once (simulated servers have none). */
   readOwnMetrics(): Promise<void> {
     return this.ownMvps.readAll();
   }
@@ -238,6 +238,7 @@ export class PeerSet extends EventEmitter<PeerSetEvents> {
     const d = cached?.document;
     const error = cached?.error;
     const ownMvp = this.ownMvps.ownMvp({ config, readyChecks: h.readyChecks, gitVersion: h.gitVersion });
+    const apiserverMetrics = this.ownMvps.apiserverMetrics(config);
     return {
       name,
       url: config.url,
@@ -257,6 +258,7 @@ export class PeerSet extends EventEmitter<PeerSetEvents> {
         ...(error ? { error } : {}),
       },
       ...(ownMvp ? { ownMvp } : {}),
+      ...(apiserverMetrics ? { apiserverMetrics } : {}),
     };
   }
 

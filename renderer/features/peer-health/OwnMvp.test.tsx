@@ -56,7 +56,7 @@ describe('OwnMvpFacts', () => {
       peerCaFile: 'no',
       peerAggregatedDiscovery: 'no',
       evidence: [],
-      metrics: { ...metrics, state: 'not-exposed' },
+      metrics: { ...metrics, state: 'not-exposed', reroutedTotal: null, proxyErrorsTotal: null, discoverySyncErrorsTotal: null },
     };
     render(<OwnMvpFacts mvp={mvp} />);
     const section = screen.getByRole('region', { name: 'its own Mixed Version Proxy' });

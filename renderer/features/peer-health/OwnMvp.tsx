@@ -4,12 +4,14 @@
 import type { OwnMvp, OwnProxyMetrics } from '../../../proxy-core/contract/index.js';
 
 const VERDICT_LABEL: Record<OwnMvp['verdict'], string> = { on: 'own MVP on', off: 'own MVP off', unknown: 'own MVP unknown' };
+/** A count the server's /metrics did not give (null in the contract): never shown as 0. */
+const NOT_EXPOSED = 'not exposed';
 const TRISTATE: Record<'yes' | 'no' | 'unknown', string> = { yes: 'yes', no: 'no', unknown: '—' };
 
 function countersText(m: OwnProxyMetrics): string {
   switch (m.state) {
     case 'exposed':
-      return String(m.reroutedTotal);
+      return m.reroutedTotal === null ? NOT_EXPOSED : String(m.reroutedTotal);
     case 'not-exposed':
       return 'not exposed (no peer proxy)';
     case 'forbidden':
@@ -58,11 +60,11 @@ export function OwnMvpFacts({ mvp }: { mvp: OwnMvp }) {
             {countersText(m)}
           </dd>
         </div>
-        {m.state === 'exposed' && (m.proxyErrorsTotal > 0 || m.discoverySyncErrorsTotal > 0) && (
+        {m.state === 'exposed' && ((m.proxyErrorsTotal ?? 0) > 0 || (m.discoverySyncErrorsTotal ?? 0) > 0) && (
           <div>
             <dt>its proxy errors</dt>
             <dd className="mono">
-              {m.proxyErrorsTotal} proxy, {m.discoverySyncErrorsTotal} discovery sync
+              {m.proxyErrorsTotal ?? NOT_EXPOSED} proxy, {m.discoverySyncErrorsTotal ?? NOT_EXPOSED} discovery sync
             </dd>
           </div>
         )}

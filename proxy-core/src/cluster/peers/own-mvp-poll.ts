@@ -1,11 +1,14 @@
 // Each real server's own Mixed Version Proxy, as seen from outside: the facts its readiness checks and
-// identity lease show (../own-mvp.ts) and its own peer-proxy counters, read from its /metrics on a
-// period (../own-proxy-metrics.ts). Only a ready server whose checks are a kube-apiserver's is read:
-// a simulated or stand-in server has no such counters.
-import type { OwnMvp, OwnProxyMetrics } from '../../../contract/own-mvp.js';
+// identity lease show (../own-mvp.ts) and, from one read of its /metrics on a period
+// (../metrics/read-metrics.ts), its own peer-proxy counters and its request counts and deprecated
+// APIs requested. Only a ready server whose checks are a kube-apiserver's is read: a simulated or
+// stand-in server has no such counters.
+import type { OwnMvp } from '../../../contract/own-mvp.js';
 import type { PeerHealth } from '../../../contract/peers.js';
+import type { ServerMetrics } from '../../../contract/server-metrics.js';
+import { readServerMetrics, type ServerMetricsRead } from '../metrics/read-metrics.js';
+import { unreadServerMetrics } from '../metrics/request-metrics.js';
 import { looksLikeKubeApiserver, NOT_READ, ownMvpOf } from '../own-mvp.js';
-import { readOwnProxyMetrics } from '../own-proxy-metrics.js';
 import type { ServerConfig, ServerReader } from '../server-config.js';
 
 /** A server as the poll sees it. */
@@ -25,7 +28,7 @@ export interface OwnMvpPollOptions {
 }
 
 export class OwnMvpPoll {
-  private readonly metrics = new Map<string, { read?: OwnProxyMetrics }>();
+  private readonly metrics = new Map<string, { read?: ServerMetricsRead }>();
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
 
@@ -47,7 +50,7 @@ export class OwnMvpPoll {
     this.timer = setInterval(() => void this.readAll(), intervalMs).unref();
   }
 
-  /** Reads every ready real server's own peer-proxy counters. */
+  /** Reads every ready real server's /metrics. */
   readAll(): Promise<void> {
     const worth = this.options
       .servers()
@@ -56,7 +59,7 @@ export class OwnMvpPoll {
       worth.map(async (s) => {
         const slot = this.metrics.get(s.config.name);
         if (!slot) return;
-        const read = await readOwnProxyMetrics(s.client);
+        const read = await readServerMetrics(s.client, slot.read?.server);
         if (this.closed || this.metrics.get(s.config.name) !== slot) return;
         slot.read = read;
         this.options.onRead?.(s.config.name);
@@ -73,8 +76,14 @@ export class OwnMvpPoll {
       ...(s.readyChecks ? { readyChecks: s.readyChecks } : {}),
       ...(s.gitVersion ? { gitVersion: s.gitVersion } : {}),
       ...(s.config.source === 'lease' ? { advertisedAddress: new URL(s.config.url).host } : {}),
-      metrics: this.metrics.get(name)?.read ?? NOT_READ,
+      metrics: this.metrics.get(name)?.read?.ownProxy ?? NOT_READ,
     });
+  }
+
+  /** What the server's /metrics counts of the requests it answered; undefined for a simulated server. */
+  apiserverMetrics(config: ServerConfig): ServerMetrics | undefined {
+    if (config.source === 'sim') return undefined;
+    return this.metrics.get(config.name)?.read?.server ?? unreadServerMetrics('not-read');
   }
 
   close(): void {
