@@ -1,6 +1,7 @@
 // `npm run bench`: speed and memory figures, each printed beside its target. `--quick` runs a short
 // version (the test suite runs it as a smoke test). Results are also written to bench/results/.
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { auditFigures } from './audit.js';
 import { microFigures, type Figure } from './micro.js';
 import { idleRssMiB } from './rss.js';
 import { snapshotFigures } from './snapshot.js';
@@ -53,6 +54,12 @@ const rss = {
 };
 figures.push(rss);
 print(rss);
+
+console.log('\naudit logs (the cluster source)');
+for (const f of await auditFigures({ quick })) {
+  figures.push(f);
+  print(f);
+}
 
 // Side by side with kubectl proxy, nginx, a bare undici proxy and no proxy (bench/throughput).
 const throughput = await runThroughput({ quick });
