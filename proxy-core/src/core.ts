@@ -49,6 +49,11 @@ export interface CoreOptions extends PortFilters {
   readonly listen?: { readonly host?: string; readonly port?: number };
   readonly policy?: HandlingPolicy;
   readonly discoveryMode?: DiscoveryMode;
+  /**
+   * The servers' own MVP exactly: OpenAPI and legacy discovery are the handling server's own (rule P8
+   * off). Default false: the port answers as one cluster (docs/mixed-version-proxy-rules.md, P8).
+   */
+  readonly faithful?: boolean;
   readonly maxEvents?: number;
   /** The kubeconfig user name of the credential the port adds to requests that bring none (upgrade-impact identity). */
   readonly ownIdentity?: string | (() => string | undefined);
@@ -176,6 +181,7 @@ export function createCore(options: CoreOptions): Core {
   const picker = new HandlingServerPicker(options.policy ?? { kind: 'round-robin' }, random);
   const settings = {
     discoveryMode: options.discoveryMode ?? ('peer-aggregated' as DiscoveryMode),
+    faithful: options.faithful ?? false,
     acceptHosts: options.acceptHosts ?? [],
     ...filters,
   };

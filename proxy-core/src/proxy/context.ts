@@ -14,6 +14,8 @@ export interface ProxyContext {
   readonly picker: HandlingServerPicker;
   readonly settings: {
     discoveryMode: DiscoveryMode;
+    /** `--faithful`: the servers' own MVP exactly (rule P8 off). */
+    readonly faithful: boolean;
     readonly acceptHosts: readonly string[];
     /** Origins a browser may send requests from (whole-match patterns); none by default. */
     readonly acceptOrigins: readonly RegExp[];

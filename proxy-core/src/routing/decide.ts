@@ -17,8 +17,9 @@
 // Rule names (R…, D…, P…, §…) are those of docs/mixed-version-proxy-rules.md.
 import type { PeerHealth } from '../../contract/peers.js';
 import type { DiscoveryMode } from '../../contract/settings.js';
-import { negotiateDiscovery } from '../discovery/negotiate.js';
+import { legacyDiscoveryAsJson, negotiateDiscovery } from '../discovery/negotiate.js';
 import { MEDIA } from '../discovery/types.js';
+import { groupPathOf } from './discovery-path.js';
 import type { RequestInfo } from './request-info.js';
 import type { RouteTable } from './route-table.js';
 import { PROXY_ERROR_PREFIX } from '../util/status.js';
@@ -44,6 +45,11 @@ export interface DecisionInput {
   readonly peerProxiedHeader: string | undefined;
   readonly accept: string | undefined;
   readonly discoveryMode: DiscoveryMode;
+  /**
+   * `--faithful`: the servers' own MVP exactly, every non-resource request but aggregated /apis H's own.
+   * Otherwise (the default) P8: legacy /apis merged, per-group discovery and OpenAPI from a server that serves it.
+   */
+  readonly faithful?: boolean;
   /** Uniform in [0, 1); injected so tests are deterministic (R8). */
   readonly random?: () => number;
 }
@@ -123,8 +129,36 @@ function decideNonResource(input: DecisionInput): Decision {
       if (!own) return { outcome: 'discovery-merged', target: null };
       return { outcome: 'discovery-own', target: handling, accept: ownAccept(input) };
     }
+    // P8: legacy /apis as one cluster's list, when the client takes JSON (the encoding Peerscope writes).
+    if (isApis && !input.faithful && neg.kind === 'legacy' && legacyDiscoveryAsJson(input.accept))
+      return { outcome: 'discovery-merged', target: null };
+  }
+  if (!input.faithful && (info.verb === 'get' || info.verb === 'head')) {
+    const rerouted = decideGroupPath(input);
+    if (rerouted) return rerouted;
   }
   return { outcome: 'non-resource', target: handling };
+}
+
+/**
+ * P8: legacy `/apis/G`, `/apis/G/V` and OpenAPI v3 `/openapi/v3/apis/G/V` go to a server that serves
+ * that group (-version) when H does not, as R8 reroutes a resource request (R3's loop guard holds too).
+ * Undefined: H's own, as on the servers' own MVP.
+ */
+function decideGroupPath(input: DecisionInput): Decision | undefined {
+  const { handling, table } = input;
+  if (input.peerProxiedHeader === 'true') return undefined;
+  const target = groupPathOf(input.info.path);
+  if (!target) return undefined;
+  // The core group's /api/v1 is served by every kube-apiserver (O1): always H's own.
+  if (target.kind !== 'legacy-group' && target.group === '') return undefined;
+  const servers =
+    target.kind === 'legacy-group' ? table.serversForGroup(target.group) : table.serversForGroupVersion(target.group, target.version);
+  if (servers.length === 0 || servers.includes(handling)) return undefined;
+  // R6: CRD and aggregated group-versions are H's own to answer (or to proxy to their service).
+  if (target.kind !== 'legacy-group' && table.excludes(target.group, target.version)) return undefined;
+  const decision = decideReroute(input, servers);
+  return decision.outcome === 'notfound' ? undefined : decision;
 }
 
 /** In the nopeer mode H is asked for its own document even where H itself runs the mixed version proxy. */

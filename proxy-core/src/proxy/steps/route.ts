@@ -2,8 +2,8 @@
 // - pick-handling-server: the server a load balancer would hand the request to (P1, policy.ts);
 // - settle-decision: the settled decision (routing/settle.ts: decide() plus the waits for a returning
 //   server's re-read and the rechecks before a 404 / 503); `unavailable` is answered as a 503 Status;
-// - forward (a plain request; an upgrade goes to tunnel.ts instead): the merged discovery document is
-//   answered by the port; everything else is forwarded (upstream/forward.ts) with X-Peerscope-Route on
+// - forward (a plain request; an upgrade goes to tunnel.ts instead): the merged discovery documents
+//   (aggregated v2, and legacy /apis by P8) are answered by the port; everything else is forwarded (upstream/forward.ts) with X-Peerscope-Route on
 //   the answer and what the decision adds to the request (R8's header on a reroute, P6's Accept for
 //   H's own document). When the load balancer would retry (policy.ts, mayRetryElsewhere), a refused
 //   connection runs pick-handling-server and settle-decision once more, then forward.
@@ -56,6 +56,7 @@ export const settle: Step<'info' | 'handling', 'decision'> = {
       peerProxiedHeader: headerValue(x.req.headers[PEER_PROXIED_HEADER]),
       accept: headerValue(x.req.headers.accept),
       discoveryMode: ctx.settings.discoveryMode,
+      faithful: ctx.settings.faithful,
       random: ctx.random,
       since: x.started,
     });
@@ -124,18 +125,27 @@ async function retryOnAnotherHandlingServer(x: Forwarding, ctx: ProxyContext): P
   return refused !== undefined ? refused : act(x, ctx, false);
 }
 
-/** The peer-aggregated discovery document of the handling server (D1): ETag, 304, JSON only. */
+/**
+ * The merged discovery document the port answers itself, with ETag and 304: the peer-aggregated v2
+ * document of the handling server (D1, JSON only), or the legacy APIGroupList of the whole server set
+ * (P8; decide() sends a legacy Accept here only when it takes JSON).
+ */
 function serveMerged(x: Forwarding, ctx: ProxyContext): StepResult {
-  const { req, res, handling } = x;
+  const { req, handling } = x;
   const accept = headerValue(req.headers.accept);
   const negotiated = negotiateDiscovery(accept);
-  if (negotiated.kind !== 'aggregated' || (negotiated.encoding !== 'json' && !acceptsAggregatedV2Json(accept))) {
+  if (negotiated.kind === 'legacy') return writeMerged(x, ctx.state.mergedLegacy(), 'application/json');
+  if (negotiated.encoding !== 'json' && !acceptsAggregatedV2Json(accept)) {
     // Decide only sends aggregated v2 here; protobuf is not encoded by Peerscope (docs/decisions.md).
     return failure(406, 'NotAcceptable', `peerscope serves the peer-aggregated discovery document as JSON only; accept ${MEDIA.v2Json}`);
   }
-  const merged = ctx.state.merged(handling);
+  return writeMerged(x, ctx.state.merged(handling), MEDIA.v2Json);
+}
+
+function writeMerged(x: Forwarding, merged: { readonly json: string; readonly etag: string }, contentType: string): StepResult {
+  const { req, res, handling } = x;
   const headers = {
-    'content-type': MEDIA.v2Json,
+    'content-type': contentType,
     etag: merged.etag,
     vary: 'Accept',
     'cache-control': 'public',
