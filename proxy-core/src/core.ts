@@ -13,6 +13,7 @@ import { createHandler } from './proxy/handler.js';
 import { delay, listen, type ListenAddress, type PortListener } from './proxy/listener.js';
 import { compilePattern } from './proxy/patterns.js';
 import { HandlingServerPicker, type HandlingPolicy } from './proxy/policy.js';
+import { OpenApiIndexCache } from './proxy/openapi-index-cache.js';
 import { RouteState } from './proxy/route-state.js';
 import { ServerDownSignals } from './proxy/server-down.js';
 import { Telemetry } from './telemetry/telemetry.js';
@@ -202,6 +203,7 @@ export function createCore(options: CoreOptions): Core {
     serverDown: (name) => serverDown.signal(name),
     peers,
     state: routes,
+    openApiIndex: new OpenApiIndexCache(peers, routes),
     upstreams,
     telemetry,
     picker,

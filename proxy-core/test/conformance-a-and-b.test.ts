@@ -118,9 +118,10 @@ describe('conformance: A and B up', () => {
     }
   });
 
+  // /openapi/v3 left this list on purpose (C24 default, P8: the port's merged index; faithful: below).
   it('C21–C24: non-resource paths are served by H', async () => {
     pin('A');
-    for (const path of ['/healthz', '/livez', '/readyz', '/version', '/openapi/v2', '/openapi/v3']) {
+    for (const path of ['/healthz', '/livez', '/readyz', '/version', '/openapi/v2']) {
       const r = await bed.get(path);
       expect(r.route(), path).toBe('handling=A; answering=A; outcome=non-resource');
       expect(r.headers['x-simulated-apiserver']).toBe('A');
@@ -193,7 +194,26 @@ describe('conformance: A and B up', () => {
     expect((await bed.get('/api/v1')).headers['x-simulated-apiserver']).toBe('A');
   });
 
-  it("C30, C31, C32 faithful: legacy discovery and /api are H's own, never merged", async () => {
+  it('C24 default (P8): /openapi/v3 lists what only B serves; following its URL through the port reaches B', async () => {
+    pin('A');
+    const indexReply = await bed.get('/openapi/v3', { accept: 'application/json' });
+    expect(indexReply.status).toBe(200);
+    expect(indexReply.route()).toBe('handling=A; answering=-; outcome=discovery-merged');
+    const paths = indexReply.json<{ paths: Record<string, { serverRelativeURL: string }> }>().paths;
+    const url = paths['apis/resource.k8s.io/v1']?.serverRelativeURL ?? '';
+    expect(url).toMatch(/^\/openapi\/v3\/apis\/resource\.k8s\.io\/v1\?hash=[0-9A-F]+$/);
+    expect(paths['apis/apps/v1']).toBeDefined();
+    const again = await bed.get('/openapi/v3', { accept: 'application/json', 'if-none-match': String(indexReply.headers.etag) });
+    expect(again.status).toBe(304);
+    const doc = await bed.get(url, { accept: 'application/json' });
+    expect(doc.status).toBe(200);
+    expect(doc.route()).toBe('handling=A; answering=B; outcome=rerouted');
+    // The hash B put in the index is B's: B answers the document as immutable.
+    expect(doc.headers['cache-control']).toBe('public, immutable');
+    expect(doc.body).toContain('DeviceClass');
+  });
+
+  it("C24, C30, C31, C32 faithful: OpenAPI, legacy discovery and /api are H's own, never merged", async () => {
     const faithful = await startBed({ A: A_GVRS, B: B_GVRS }, { faithful: true, policy: { kind: 'pin', server: 'A' } });
     try {
       const legacy = await faithful.get('/apis', { accept: 'application/json' });
@@ -207,6 +227,10 @@ describe('conformance: A and B up', () => {
       const api = await faithful.get('/api', { accept: MEDIA.v2Json });
       expect(api.headers['x-simulated-apiserver']).toBe('A');
       expect((await faithful.get('/api/v1')).headers['x-simulated-apiserver']).toBe('A');
+      const openapi = await faithful.get('/openapi/v3', { accept: 'application/json' });
+      expect(openapi.route()).toBe('handling=A; answering=A; outcome=non-resource');
+      expect(Object.keys(openapi.json<{ paths: Record<string, unknown> }>().paths)).not.toContain('apis/resource.k8s.io/v1');
+      expect((await faithful.get('/openapi/v3/apis/resource.k8s.io/v1')).status).toBe(404);
       // The discovery toggle keeps its meaning: aggregated v2 is still merged.
       expect((await faithful.get('/apis', { accept: MEDIA.v2Json })).route()).toBe('handling=A; answering=-; outcome=discovery-merged');
     } finally {

@@ -115,11 +115,12 @@ export function acceptsAggregatedV2Json(accept: string | undefined): boolean {
 }
 
 /**
- * Whether a legacy discovery answer (APIGroupList) may be written as JSON for this Accept: the first
+ * Whether an answer the port writes itself as plain JSON (legacy APIGroupList, OpenAPI v3 index) fits
+ * this Accept: the first
  * acceptable clause without a conversion (g, v, as) is JSON or a wildcard; no header means JSON, as
  * kube-apiserver answers then. A client preferring YAML or protobuf gets H's own answer.
  */
-export function legacyDiscoveryAsJson(accept: string | undefined): boolean {
+export function takesPlainJson(accept: string | undefined): boolean {
   if (!accept || accept.trim() === '') return true;
   for (const clause of parseAccept(accept)) {
     if (clause.params.has('g') || clause.params.has('v') || clause.params.has('as')) continue;

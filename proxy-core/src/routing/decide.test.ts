@@ -60,7 +60,7 @@ describe('decide: rules in order', () => {
 
   it("P8: H's own where H serves the group-version, nobody does, it is core, or it is not a read", () => {
     const own = { outcome: 'non-resource', target: 'A' };
-    for (const p of ['/healthz', '/openapi/v3', '/openapi/v2', '/api/v1', '/openapi/v3/api/v1', '/apis/apps', '/apis/apps/v1']) {
+    for (const p of ['/healthz', '/openapi/v2', '/api/v1', '/openapi/v3/api/v1', '/apis/apps', '/apis/apps/v1']) {
       expect(decide(input(p))).toEqual(own);
     }
     expect(decide(input('/openapi/v3/apis/apps/v1'))).toEqual(own);
@@ -76,6 +76,18 @@ describe('decide: rules in order', () => {
     const crdOnB = tableOf({ A: COMMON, B: [...COMMON, 'example.com/v1/widgets'] }, { B: ['example.com/v1'] });
     expect(decide(input('/apis/example.com/v1', { table: crdOnB }))).toEqual({ outcome: 'non-resource', target: 'A' });
     expect(decide(input('/openapi/v3/apis/example.com/v1', { table: crdOnB }))).toEqual({ outcome: 'non-resource', target: 'A' });
+  });
+
+  it("P8: the OpenAPI v3 index is the port's (JSON only); faithful, proxied or non-JSON: H's own", () => {
+    expect(decide(input('/openapi/v3'))).toEqual({ outcome: 'discovery-merged', target: null });
+    expect(decide(input('/openapi/v3/', { accept: 'application/json', method: 'HEAD' }))).toEqual({
+      outcome: 'discovery-merged',
+      target: null,
+    });
+    const own = { outcome: 'non-resource', target: 'A' };
+    expect(decide(input('/openapi/v3', { faithful: true }))).toEqual(own);
+    expect(decide(input('/openapi/v3', { peerProxiedHeader: 'true' }))).toEqual(own);
+    expect(decide(input('/openapi/v3', { accept: 'application/vnd.kubernetes.protobuf' }))).toEqual(own);
   });
 
   it('P8 picks among the servers that serve the group-version with R8/P2 health (an unreachable one gives R10)', () => {

@@ -17,7 +17,7 @@
 // Rule names (R…, D…, P…, §…) are those of docs/mixed-version-proxy-rules.md.
 import type { PeerHealth } from '../../contract/peers.js';
 import type { DiscoveryMode } from '../../contract/settings.js';
-import { legacyDiscoveryAsJson, negotiateDiscovery } from '../discovery/negotiate.js';
+import { takesPlainJson, negotiateDiscovery } from '../discovery/negotiate.js';
 import { MEDIA } from '../discovery/types.js';
 import { groupPathOf } from './discovery-path.js';
 import type { RequestInfo } from './request-info.js';
@@ -130,10 +130,13 @@ function decideNonResource(input: DecisionInput): Decision {
       return { outcome: 'discovery-own', target: handling, accept: ownAccept(input) };
     }
     // P8: legacy /apis as one cluster's list, when the client takes JSON (the encoding Peerscope writes).
-    if (isApis && !input.faithful && neg.kind === 'legacy' && legacyDiscoveryAsJson(input.accept))
+    if (isApis && !input.faithful && neg.kind === 'legacy' && takesPlainJson(input.accept))
       return { outcome: 'discovery-merged', target: null };
   }
   if (!input.faithful && (info.verb === 'get' || info.verb === 'head')) {
+    // P8: the OpenAPI v3 index of every group-version any server serves, answered by the port.
+    if ((p === '/openapi/v3' || p === '/openapi/v3/') && input.peerProxiedHeader !== 'true' && takesPlainJson(input.accept))
+      return { outcome: 'discovery-merged', target: null };
     const rerouted = decideGroupPath(input);
     if (rerouted) return rerouted;
   }

@@ -127,28 +127,43 @@ async function retryOnAnotherHandlingServer(x: Forwarding, ctx: ProxyContext): P
 
 /**
  * The merged discovery document the port answers itself, with ETag and 304: the peer-aggregated v2
- * document of the handling server (D1, JSON only), or the legacy APIGroupList of the whole server set
- * (P8; decide() sends a legacy Accept here only when it takes JSON).
+ * document of the handling server (D1, JSON only); by P8 (decide() sends only a JSON Accept here) the
+ * legacy APIGroupList and the OpenAPI v3 index of the whole server set.
  */
-function serveMerged(x: Forwarding, ctx: ProxyContext): StepResult {
+function serveMerged(x: Forwarding, ctx: ProxyContext): StepResult | Promise<StepResult> {
   const { req, handling } = x;
+  if (x.info.path.startsWith('/openapi/')) return serveOpenApiIndex(x, ctx);
   const accept = headerValue(req.headers.accept);
   const negotiated = negotiateDiscovery(accept);
-  if (negotiated.kind === 'legacy') return writeMerged(x, ctx.state.mergedLegacy(), 'application/json');
+  if (negotiated.kind === 'legacy') return writeMerged(x, ctx.state.mergedLegacy(), 'application/json', 'public');
   if (negotiated.encoding !== 'json' && !acceptsAggregatedV2Json(accept)) {
     // Decide only sends aggregated v2 here; protobuf is not encoded by Peerscope (docs/decisions.md).
     return failure(406, 'NotAcceptable', `peerscope serves the peer-aggregated discovery document as JSON only; accept ${MEDIA.v2Json}`);
   }
-  return writeMerged(x, ctx.state.merged(handling), MEDIA.v2Json);
+  return writeMerged(x, ctx.state.merged(handling), MEDIA.v2Json, 'public');
 }
 
-function writeMerged(x: Forwarding, merged: { readonly json: string; readonly etag: string }, contentType: string): StepResult {
+/** P8: the OpenAPI v3 index of the whole server set; revalidated like kube-openapi's own (no-cache + ETag). */
+async function serveOpenApiIndex(x: Forwarding, ctx: ProxyContext): Promise<StepResult> {
+  try {
+    return writeMerged(x, await ctx.openApiIndex.merged(x.handling), 'application/json', 'no-cache, private');
+  } catch (err) {
+    return failure(503, 'ServiceUnavailable', `peerscope could not build the merged OpenAPI v3 index: ${(err as Error).message}`);
+  }
+}
+
+function writeMerged(
+  x: Forwarding,
+  merged: { readonly json: string; readonly etag: string },
+  contentType: string,
+  cacheControl: string,
+): StepResult {
   const { req, res, handling } = x;
   const headers = {
     'content-type': contentType,
     etag: merged.etag,
     vary: 'Accept',
-    'cache-control': 'public',
+    'cache-control': cacheControl,
     [ROUTE_HEADER]: routeHeader(handling, null, 'discovery-merged'),
   };
   if (ifNoneMatchHits(headerValue(req.headers['if-none-match']), merged.etag)) {
