@@ -1,5 +1,6 @@
-// The routing decision: one pure function applying the rules in order (R2–R8, D1, P6, P7) to
+// The routing decision: one pure function applying the rules in order (R2–R8, D1, P6, P7, P8) to
 // a classified request, the handling server H, the route table and what is known of each peer.
+// P8 (off with `faithful`) is the only rule that sends a non-resource request anywhere but H.
 //
 // Candidate and health model (rule §4.4, P1, P2; cases C5, C6, C7, C40):
 // - The route table holds every server whose discovery was read at least once; a server that fails
