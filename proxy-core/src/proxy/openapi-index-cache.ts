@@ -37,12 +37,9 @@ export class OpenApiIndexCache {
     const at = this.now();
     if (cached && cached.generation === this.state.generation && at - cached.readAt < INDEX_MAX_AGE_MS) return cached.merged;
     const merged = this.build(handling);
-    const entry: Entry = { generation: this.state.generation, readAt: at, merged };
-    this.byHandling.set(handling, entry);
-    // A failed read is not kept: the next request tries again.
-    merged.catch(() => {
-      if (this.byHandling.get(handling) === entry) this.byHandling.delete(handling);
-    });
+    // A failure is kept as long as a success would be: a server without an index is not read per request.
+    merged.catch(() => undefined);
+    this.byHandling.set(handling, { generation: this.state.generation, readAt: at, merged });
     return merged;
   }
 

@@ -85,7 +85,7 @@ const RETRY_STEPS: readonly ListedStep<With<RequestExchange, 'info'>>[] = stepLi
 
 async function act(x: Forwarding, ctx: ProxyContext, firstAttempt: boolean): Promise<StepResult> {
   const d = x.decision;
-  if (d.outcome === 'discovery-merged') return serveMerged(x, ctx);
+  if (d.outcome === 'discovery-merged') return serveMerged(x, ctx, firstAttempt);
   const { req } = x;
   if (d.outcome === 'discovery-own' && d.accept !== undefined) req.headers.accept = d.accept;
   const target = d.target;
@@ -130,9 +130,9 @@ async function retryOnAnotherHandlingServer(x: Forwarding, ctx: ProxyContext): P
  * document of the handling server (D1, JSON only); by P8 (decide() sends only a JSON Accept here) the
  * legacy APIGroupList and the OpenAPI v3 index of the whole server set.
  */
-function serveMerged(x: Forwarding, ctx: ProxyContext): StepResult | Promise<StepResult> {
+function serveMerged(x: Forwarding, ctx: ProxyContext, firstAttempt: boolean): StepResult | Promise<StepResult> {
   const { req, handling } = x;
-  if (x.info.path.startsWith('/openapi/')) return serveOpenApiIndex(x, ctx);
+  if (x.info.path.startsWith('/openapi/')) return serveOpenApiIndex(x, ctx, firstAttempt);
   const accept = headerValue(req.headers.accept);
   const negotiated = negotiateDiscovery(accept);
   if (negotiated.kind === 'legacy') return writeMerged(x, ctx.state.mergedLegacy(), 'application/json', 'public');
@@ -143,13 +143,17 @@ function serveMerged(x: Forwarding, ctx: ProxyContext): StepResult | Promise<Ste
   return writeMerged(x, ctx.state.merged(handling), MEDIA.v2Json, 'public');
 }
 
-/** P8: the OpenAPI v3 index of the whole server set; revalidated like kube-openapi's own (no-cache + ETag). */
-async function serveOpenApiIndex(x: Forwarding, ctx: ProxyContext): Promise<StepResult> {
-  try {
-    return writeMerged(x, await ctx.openApiIndex.merged(x.handling), 'application/json', 'no-cache, private');
-  } catch (err) {
-    return failure(503, 'ServiceUnavailable', `peerscope could not build the merged OpenAPI v3 index: ${(err as Error).message}`);
-  }
+/**
+ * P8: the OpenAPI v3 index of the whole server set; revalidated like kube-openapi's own (no-cache +
+ * ETag). When H's own index cannot be read with Peerscope's credential, the client gets H's own
+ * answer to its own request instead (as with --faithful), not an error of Peerscope's making.
+ */
+async function serveOpenApiIndex(x: Forwarding, ctx: ProxyContext, firstAttempt: boolean): Promise<StepResult> {
+  const merged = await ctx.openApiIndex.merged(x.handling).catch(() => undefined);
+  if (merged) return writeMerged(x, merged, 'application/json', 'no-cache, private');
+  x.decision = { outcome: 'non-resource', target: x.handling };
+  x.outcome = 'non-resource';
+  return act(x, ctx, firstAttempt);
 }
 
 function writeMerged(
