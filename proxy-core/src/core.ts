@@ -13,6 +13,7 @@ import { createHandler } from './proxy/handler.js';
 import { delay, listen, type ListenAddress, type PortListener } from './proxy/listener.js';
 import { compilePattern } from './proxy/patterns.js';
 import { HandlingServerPicker, type HandlingPolicy } from './proxy/policy.js';
+import { OpenApiIndexCache } from './proxy/openapi-index-cache.js';
 import { RouteState } from './proxy/route-state.js';
 import { ServerDownSignals } from './proxy/server-down.js';
 import { Telemetry } from './telemetry/telemetry.js';
@@ -49,6 +50,11 @@ export interface CoreOptions extends PortFilters {
   readonly listen?: { readonly host?: string; readonly port?: number };
   readonly policy?: HandlingPolicy;
   readonly discoveryMode?: DiscoveryMode;
+  /**
+   * The servers' own MVP exactly: OpenAPI and legacy discovery are the handling server's own (rule P8
+   * off). Default false: the port answers as one cluster (docs/mixed-version-proxy-rules.md, P8).
+   */
+  readonly faithful?: boolean;
   readonly maxEvents?: number;
   /** The kubeconfig user name of the credential the port adds to requests that bring none (upgrade-impact identity). */
   readonly ownIdentity?: string | (() => string | undefined);
@@ -176,6 +182,7 @@ export function createCore(options: CoreOptions): Core {
   const picker = new HandlingServerPicker(options.policy ?? { kind: 'round-robin' }, random);
   const settings = {
     discoveryMode: options.discoveryMode ?? ('peer-aggregated' as DiscoveryMode),
+    faithful: options.faithful ?? false,
     acceptHosts: options.acceptHosts ?? [],
     ...filters,
   };
@@ -196,6 +203,7 @@ export function createCore(options: CoreOptions): Core {
     serverDown: (name) => serverDown.signal(name),
     peers,
     state: routes,
+    openApiIndex: new OpenApiIndexCache(peers, routes),
     upstreams,
     telemetry,
     picker,

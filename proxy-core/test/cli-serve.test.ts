@@ -61,6 +61,46 @@ describe('peerscope serve (the CLI)', () => {
     expect(code).toBe(0);
   });
 
+  it("P8 by default; --faithful gives the older handling server's own legacy discovery (v1.36-dev pinned, storagemigration.k8s.io/v1 only on v1.37-dev)", async () => {
+    const servers = sim.servers.flatMap((s) => ['--server', `${s.name}=${s.info().url}`]);
+    const common = [
+      ...servers,
+      '--ca',
+      join(dir, 'ca.crt'),
+      '--token-file',
+      join(dir, 'token'),
+      '--listen',
+      '127.0.0.1:0',
+      '--policy',
+      'pin:old',
+    ];
+    const get = async (port: string, path: string) => {
+      const res = await request(`http://127.0.0.1:${port}${path}`, { headers: { accept: 'application/json' } });
+      return { status: res.statusCode, route: res.headers['x-peerscope-route'], body: await res.body.text() };
+    };
+    for (const faithful of [false, true]) {
+      const { child, firstLine } = await startServe(faithful ? [...common, '--faithful'] : common);
+      try {
+        const port = /(\d+)$/.exec(firstLine)![1]!;
+        const groups = await get(port, '/apis');
+        const gv = await get(port, '/apis/storagemigration.k8s.io/v1');
+        if (faithful) {
+          expect(groups.route).toBe('handling=old; answering=old; outcome=non-resource');
+          expect(groups.body).not.toContain('"storagemigration.k8s.io/v1"');
+          expect(gv).toMatchObject({ status: 404, route: 'handling=old; answering=old; outcome=non-resource' });
+        } else {
+          expect(groups.route).toBe('handling=old; answering=-; outcome=discovery-merged');
+          expect(groups.body).toContain('"storagemigration.k8s.io/v1"');
+          expect(gv).toMatchObject({ status: 200, route: 'handling=old; answering=new; outcome=rerouted' });
+          expect(JSON.parse(gv.body)).toMatchObject({ kind: 'APIResourceList', groupVersion: 'storagemigration.k8s.io/v1' });
+        }
+      } finally {
+        child.kill('SIGTERM');
+        await once(child, 'exit');
+      }
+    }
+  });
+
   it('shows defaults in --help as they are typed', () => {
     // One line per flag, whatever the width the help is wrapped at.
     const help = spawnSync(process.execPath, ['bin/peerscope', 'serve', '--help'], { cwd: repoRoot, encoding: 'utf8' }).stdout.replace(
@@ -71,6 +111,7 @@ describe('peerscope serve (the CLI)', () => {
       'where the local port listens (default: 127.0.0.1:8001)',
       'pin:NAME (default: round-robin)',
       '(default: peer-aggregated)',
+      "--faithful do exactly what the servers' own Mixed Version Proxy does",
     ])
       expect(help).toContain(shown);
     for (const flag of ['--accept-origins <regexes>', '--reject-paths <regexes>', '--reject-methods <regexes>']) {

@@ -118,9 +118,10 @@ describe('conformance: A and B up', () => {
     }
   });
 
+  // /openapi/v3 left this list on purpose (C24 default, P8: the port's merged index; faithful: below).
   it('C21–C24: non-resource paths are served by H', async () => {
     pin('A');
-    for (const path of ['/healthz', '/livez', '/readyz', '/version', '/openapi/v2', '/openapi/v3']) {
+    for (const path of ['/healthz', '/livez', '/readyz', '/version', '/openapi/v2']) {
       const r = await bed.get(path);
       expect(r.route(), path).toBe('handling=A; answering=A; outcome=non-resource');
       expect(r.headers['x-simulated-apiserver']).toBe('A');
@@ -164,18 +165,77 @@ describe('conformance: A and B up', () => {
     expect(groups).not.toContain('resource.k8s.io');
   });
 
-  it("C30, C31, C32: legacy discovery and /api are H's own, never merged", async () => {
+  it("C30, C31, C32 default (P8): legacy /apis is merged, a group-version only B serves is B's own answer, /api stays A's", async () => {
     pin('A');
     const legacy = await bed.get('/apis', { accept: 'application/json' });
-    expect(legacy.json<{ kind: string; groups: { name: string }[] }>().kind).toBe('APIGroupList');
-    expect(legacy.json<{ groups: { name: string }[] }>().groups.map((g) => g.name)).not.toContain('resource.k8s.io');
+    expect(legacy.status).toBe(200);
+    expect(legacy.route()).toBe('handling=A; answering=-; outcome=discovery-merged');
+    const list = legacy.json<{ kind: string; groups: { name: string; versions: { groupVersion: string }[] }[] }>();
+    expect(list.kind).toBe('APIGroupList');
+    const resourceGroup = list.groups.find((g) => g.name === 'resource.k8s.io');
+    expect(resourceGroup?.versions.map((v) => v.groupVersion).sort()).toEqual(['resource.k8s.io/v1', 'resource.k8s.io/v1beta1']);
+    const again = await bed.get('/apis', { accept: 'application/json', 'if-none-match': String(legacy.headers.etag) });
+    expect(again.status).toBe(304);
+    const probe = seenBy(bed);
     const gv = await bed.get('/apis/resource.k8s.io/v1');
-    expect(gv.status).toBe(404);
-    expect(gv.json()).toMatchObject({ reason: 'NotFound', message: NOT_FOUND });
-    expect(gv.route()).toBe('handling=A; answering=A; outcome=non-resource');
+    probe.off();
+    expect(gv.status).toBe(200);
+    expect(gv.json<{ kind: string; groupVersion: string }>()).toMatchObject({
+      kind: 'APIResourceList',
+      groupVersion: 'resource.k8s.io/v1',
+    });
+    expect(gv.route()).toBe('handling=A; answering=B; outcome=rerouted');
+    expect(probe.last('/apis/resource.k8s.io/v1')?.headers['x-kubernetes-peer-proxied']).toBe('true');
+    const group = await bed.get('/apis/resource.k8s.io');
+    expect(group.json<{ kind: string }>().kind).toBe('APIGroup');
+    expect(group.headers['x-simulated-apiserver']).toBe('B');
     const api = await bed.get('/api', { accept: MEDIA.v2Json });
     expect(api.headers['x-simulated-apiserver']).toBe('A');
     expect((await bed.get('/api/v1')).headers['x-simulated-apiserver']).toBe('A');
+  });
+
+  it('C24 default (P8): /openapi/v3 lists what only B serves; following its URL through the port reaches B', async () => {
+    pin('A');
+    const indexReply = await bed.get('/openapi/v3', { accept: 'application/json' });
+    expect(indexReply.status).toBe(200);
+    expect(indexReply.route()).toBe('handling=A; answering=-; outcome=discovery-merged');
+    const paths = indexReply.json<{ paths: Record<string, { serverRelativeURL: string }> }>().paths;
+    const url = paths['apis/resource.k8s.io/v1']?.serverRelativeURL ?? '';
+    expect(url).toMatch(/^\/openapi\/v3\/apis\/resource\.k8s\.io\/v1\?hash=[0-9A-F]+$/);
+    expect(paths['apis/apps/v1']).toBeDefined();
+    const again = await bed.get('/openapi/v3', { accept: 'application/json', 'if-none-match': String(indexReply.headers.etag) });
+    expect(again.status).toBe(304);
+    const doc = await bed.get(url, { accept: 'application/json' });
+    expect(doc.status).toBe(200);
+    expect(doc.route()).toBe('handling=A; answering=B; outcome=rerouted');
+    // The hash B put in the index is B's: B answers the document as immutable.
+    expect(doc.headers['cache-control']).toBe('public, immutable');
+    expect(doc.body).toContain('DeviceClass');
+  });
+
+  it("C24, C30, C31, C32 faithful: OpenAPI, legacy discovery and /api are H's own, never merged", async () => {
+    const faithful = await startBed({ A: A_GVRS, B: B_GVRS }, { faithful: true, policy: { kind: 'pin', server: 'A' } });
+    try {
+      const legacy = await faithful.get('/apis', { accept: 'application/json' });
+      expect(legacy.json<{ kind: string; groups: { name: string }[] }>().kind).toBe('APIGroupList');
+      expect(legacy.json<{ groups: { name: string }[] }>().groups.map((g) => g.name)).not.toContain('resource.k8s.io');
+      expect(legacy.route()).toBe('handling=A; answering=A; outcome=non-resource');
+      const gv = await faithful.get('/apis/resource.k8s.io/v1');
+      expect(gv.status).toBe(404);
+      expect(gv.json()).toMatchObject({ reason: 'NotFound', message: NOT_FOUND });
+      expect(gv.route()).toBe('handling=A; answering=A; outcome=non-resource');
+      const api = await faithful.get('/api', { accept: MEDIA.v2Json });
+      expect(api.headers['x-simulated-apiserver']).toBe('A');
+      expect((await faithful.get('/api/v1')).headers['x-simulated-apiserver']).toBe('A');
+      const openapi = await faithful.get('/openapi/v3', { accept: 'application/json' });
+      expect(openapi.route()).toBe('handling=A; answering=A; outcome=non-resource');
+      expect(Object.keys(openapi.json<{ paths: Record<string, unknown> }>().paths)).not.toContain('apis/resource.k8s.io/v1');
+      expect((await faithful.get('/openapi/v3/apis/resource.k8s.io/v1')).status).toBe(404);
+      // The discovery toggle keeps its meaning: aggregated v2 is still merged.
+      expect((await faithful.get('/apis', { accept: MEDIA.v2Json })).route()).toBe('handling=A; answering=-; outcome=discovery-merged');
+    } finally {
+      await faithful.close();
+    }
   });
 
   it('C41: client-sent X-Remote-* headers are stripped before forwarding', async () => {

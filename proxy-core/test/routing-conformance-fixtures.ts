@@ -100,6 +100,8 @@ export interface RoutingCase {
   readonly peers?: Record<string, Partial<PeerFacts>>;
   /** Servers whose discovery is not in the peer cache (down while it was rebuilt). */
   readonly absent?: readonly string[];
+  /** `--faithful`: the servers' own MVP exactly (rule P8 off). */
+  readonly faithful?: boolean;
   readonly expected: Decision | ((d: Decision) => void);
 }
 
@@ -123,6 +125,7 @@ export function decisionInput(c: RoutingCase, random?: () => number): DecisionIn
     peerProxiedHeader: c.peerProxied,
     accept: c.accept,
     discoveryMode: 'peer-aggregated',
+    ...(c.faithful ? { faithful: true } : {}),
     ...(random ? { random } : {}),
   };
 }

@@ -7,7 +7,7 @@ import { startDemoSession, type DemoSession } from '../session/demo.js';
 import { addPortFilterOptions, portFilters, type PortFilterFlags } from './port-filters.js';
 import { startUiHost, type UiHost } from './ui.js';
 import { formatPolicy } from '../proxy/policy.js';
-import { onShutdown, parseListen, parsePolicyOption, parsePositiveInt, printRolloutEvent } from './options.js';
+import { FAITHFUL_HELP, onShutdown, parseListen, parsePolicyOption, parsePositiveInt, printRolloutEvent } from './options.js';
 
 interface DemoFlags extends PortFilterFlags {
   from: string;
@@ -15,6 +15,7 @@ interface DemoFlags extends PortFilterFlags {
   servers: number;
   listen: { host: string; port: number };
   policy: ReturnType<typeof parsePolicyOption>;
+  faithful: boolean;
   traffic: number;
   stepSeconds: number;
   startDelaySeconds: number;
@@ -39,6 +40,7 @@ export function registerDemoCommand(program: Command): void {
         .argParser(parsePolicyOption)
         .default({ kind: 'round-robin' }, 'round-robin'),
     )
+    .option('--faithful', FAITHFUL_HELP, false)
     .option('--traffic <rps>', 'requests per second sent through the port, and as many straight to the servers', parsePositiveInt, 20)
     .option('--step-seconds <s>', 'seconds each rollout phase (draining, down) lasts', parsePositiveInt, 10)
     .option('--start-delay-seconds <s>', 'seconds before the rollout starts', parsePositiveInt, 15)
@@ -53,6 +55,7 @@ export function registerDemoCommand(program: Command): void {
         servers: flags.servers,
         listen: flags.listen,
         policy: flags.policy,
+        faithful: flags.faithful,
         trafficRps: flags.traffic,
         filters: portFilters(flags),
         stepSeconds: flags.stepSeconds,

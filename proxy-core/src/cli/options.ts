@@ -113,3 +113,7 @@ export const helpConfiguration: Partial<Help> = {
     return Help.prototype.optionDescription.call(this, asShown);
   },
 };
+
+/** `--faithful` of serve and demo (rule P8 off). */
+export const FAITHFUL_HELP =
+  "do exactly what the servers' own Mixed Version Proxy does: OpenAPI and legacy discovery (/apis without the aggregated Accept, /apis/G, /apis/G/V) are the handling server's own, as without Peerscope (--discovery keeps its meaning)";

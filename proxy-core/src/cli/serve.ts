@@ -14,7 +14,15 @@ import { addAuditWebhookOptions, auditWebhookOf, webhookProblemLog, type AuditWe
 import { addPortFilterOptions, portFilters, type PortFilterFlags } from './port-filters.js';
 import { serversFromFlags } from './server-flags.js';
 import { startUiHost } from './ui.js';
-import { parseDiscoveryMode, parseListen, parseNameEqualsUrl, parsePolicyOption, parsePositiveInt, onShutdown } from './options.js';
+import {
+  FAITHFUL_HELP,
+  parseDiscoveryMode,
+  parseListen,
+  parseNameEqualsUrl,
+  parsePolicyOption,
+  parsePositiveInt,
+  onShutdown,
+} from './options.js';
 
 interface ServeFlags extends PortFilterFlags, AuditWebhookFlags {
   auditLog: AuditInputSpec[];
@@ -26,6 +34,7 @@ interface ServeFlags extends PortFilterFlags, AuditWebhookFlags {
   listen: { host: string; port: number };
   policy: ReturnType<typeof parsePolicyOption>;
   discovery: DiscoveryMode;
+  faithful: boolean;
   maxEvents: number;
   serverMetrics: number;
   ui: boolean;
@@ -65,6 +74,7 @@ export function registerServeCommand(program: Command): void {
         .argParser(parseDiscoveryMode)
         .default('peer-aggregated', 'peer-aggregated'),
     )
+    .option('--faithful', FAITHFUL_HELP, false)
     .option('--max-events <n>', 'routing events kept in memory', parsePositiveInt, 10_000)
     .addOption(
       new Option(
@@ -148,6 +158,7 @@ export function registerServeCommand(program: Command): void {
         listen: flags.listen,
         policy: flags.policy,
         discoveryMode: flags.discovery,
+        faithful: flags.faithful,
         maxEvents: flags.maxEvents,
         ownMetricsIntervalMs: flags.serverMetrics * 1000,
         upstream: { connectTimeoutMs: flags.upstreamConnectTimeout * 1000, headersTimeoutMs: flags.upstreamHeadersTimeout * 1000 },

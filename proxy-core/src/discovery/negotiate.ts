@@ -113,3 +113,21 @@ export function acceptsAggregatedV2Json(accept: string | undefined): boolean {
       m.params.get('as') === AGGREGATED_KIND,
   );
 }
+
+/**
+ * Whether an answer the port writes itself as plain JSON (legacy APIGroupList, OpenAPI v3 index) fits
+ * this Accept: the first
+ * acceptable clause without a conversion (g, v, as) is JSON or a wildcard; no header means JSON, as
+ * kube-apiserver answers then. A client preferring YAML or protobuf gets H's own answer.
+ */
+export function takesPlainJson(accept: string | undefined): boolean {
+  if (!accept || accept.trim() === '') return true;
+  for (const clause of parseAccept(accept)) {
+    if (clause.params.has('g') || clause.params.has('v') || clause.params.has('as')) continue;
+    if (clause.type === '*') return true;
+    if (clause.type !== 'application') continue;
+    if (clause.subtype === 'json' || clause.subtype === '*') return true;
+    if (clause.subtype === 'yaml' || clause.subtype === 'vnd.kubernetes.protobuf') return false;
+  }
+  return false;
+}

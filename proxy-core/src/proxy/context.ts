@@ -3,17 +3,22 @@ import type { DiscoveryMode } from '../../contract/settings.js';
 import type { PeerSet } from '../cluster/peer-set.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
 import type { Upstreams } from '../upstream/pool.js';
+import type { OpenApiIndexCache } from './openapi-index-cache.js';
 import type { HandlingServerPicker } from './policy.js';
 import type { RouteState } from './route-state.js';
 
 export interface ProxyContext {
   readonly peers: PeerSet;
   readonly state: RouteState;
+  /** The merged OpenAPI v3 index (P8). */
+  readonly openApiIndex: OpenApiIndexCache;
   readonly upstreams: Upstreams;
   readonly telemetry: Telemetry;
   readonly picker: HandlingServerPicker;
   readonly settings: {
     discoveryMode: DiscoveryMode;
+    /** `--faithful`: the servers' own MVP exactly (rule P8 off). */
+    readonly faithful: boolean;
     readonly acceptHosts: readonly string[];
     /** Origins a browser may send requests from (whole-match patterns); none by default. */
     readonly acceptOrigins: readonly RegExp[];

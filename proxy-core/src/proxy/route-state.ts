@@ -4,6 +4,7 @@
 // Rule names (R…, D…, P…, §…) are those of docs/mixed-version-proxy-rules.md.
 import { discoveryETag } from '../discovery/etag.js';
 import { mergeDiscovery } from '../discovery/merge.js';
+import { mergeLegacyGroupList } from '../discovery/legacy-merge.js';
 import type { APIGroupDiscoveryList } from '../discovery/types.js';
 import type { PeerSet } from '../cluster/peer-set.js';
 import { buildRouteTable, type RouteTable } from '../routing/route-table.js';
@@ -14,10 +15,17 @@ export interface MergedDiscovery {
   readonly etag: string;
 }
 
+/** The legacy `/apis` of the whole server set (rule P8), rendered once per discovery change. */
+export interface MergedLegacyDiscovery {
+  readonly json: string;
+  readonly etag: string;
+}
+
 export class RouteState {
   private tableCache: RouteTable;
   /** Per handling server: the exclusions of R6 are the handling server's own. */
   private readonly mergedCache = new Map<string, MergedDiscovery>();
+  private legacyCache: MergedLegacyDiscovery | undefined;
   /** Bumped on every discovery change; lets hosts notice a new table cheaply. */
   generation = 0;
 
@@ -29,6 +37,7 @@ export class RouteState {
   invalidate(): void {
     this.tableCache = this.build();
     this.mergedCache.clear();
+    this.legacyCache = undefined;
     this.generation++;
   }
 
@@ -56,6 +65,22 @@ export class RouteState {
       this.mergedCache.set(handling, cached);
     }
     return cached;
+  }
+
+  /**
+   * The legacy `/apis` APIGroupList as one cluster answers it (rule P8): the same for every handling
+   * server, from every server's own document (CRD and aggregated groups are listed by every server).
+   */
+  mergedLegacy(): MergedLegacyDiscovery {
+    if (!this.legacyCache) {
+      const servers = this.peers.names().flatMap((name) => {
+        const d = this.peers.discovery(name);
+        return d ? [{ server: name, release: this.peers.status(name)?.gitVersion, doc: d.apis }] : [];
+      });
+      const json = JSON.stringify(mergeLegacyGroupList(servers));
+      this.legacyCache = { json, etag: discoveryETag(json) };
+    }
+    return this.legacyCache;
   }
 
   private build(): RouteTable {

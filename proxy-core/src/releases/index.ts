@@ -4,6 +4,7 @@ import { InputError } from '../util/input-error.js';
 import { importRelease, readDiscoveryInput } from './importer.js';
 import { releaseCatalogSchema, type ReleaseCatalog } from './model.js';
 import { bundledReleases } from './bundled/index.js';
+import { compareReleases } from '../util/release-order.js';
 
 export * from './model.js';
 export { importRelease, readDiscoveryInput, versionOf } from './importer.js';
@@ -36,15 +37,4 @@ export function loadReleaseFiles(name: string, files: readonly string[]): Releas
   return importRelease(name, files.map(readDiscoveryInput));
 }
 
-/** Orders v1.36-dev before v1.37-dev before v1.37.1; unknown shapes last, by name. */
-export function compareReleases(a: string, b: string): number {
-  const pa = /^v?(\d+)\.(\d+)(?:\.(\d+))?/.exec(a);
-  const pb = /^v?(\d+)\.(\d+)(?:\.(\d+))?/.exec(b);
-  if (pa && pb) {
-    for (let i = 1; i <= 3; i++) {
-      const d = Number(pa[i] ?? 0) - Number(pb[i] ?? 0);
-      if (d !== 0) return d;
-    }
-  } else if (pa || pb) return pa ? -1 : 1;
-  return a.localeCompare(b);
-}
+export { compareReleases };

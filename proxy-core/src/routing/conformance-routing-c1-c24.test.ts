@@ -172,8 +172,40 @@ const routingCases: RoutingCase[] = [
   { id: 'C21 /readyz', servers: AB, handling: 'A', path: '/readyz', expected: nonResource('A') },
   { id: 'C22 /version', servers: AB, handling: 'A', path: '/version', expected: nonResource('A') },
   { id: 'C23 /metrics', servers: AB, handling: 'A', path: '/metrics', expected: nonResource('A') },
+  // /openapi/v2 is not merged yet (issue 32): H's own in both modes.
   { id: 'C24 /openapi/v2', servers: AB, handling: 'A', path: '/openapi/v2', expected: nonResource('A') },
-  { id: 'C24 /openapi/v3', servers: AB, handling: 'A', path: '/openapi/v3', expected: nonResource('A') },
+  { id: 'C24 faithful: /openapi/v2', servers: AB, handling: 'A', path: '/openapi/v2', faithful: true, expected: nonResource('A') },
+  { id: 'C24 faithful: /openapi/v3', servers: AB, handling: 'A', path: '/openapi/v3', faithful: true, expected: nonResource('A') },
+  {
+    id: 'C24 default (P8): /openapi/v3 is one index of every server',
+    servers: AB,
+    handling: 'A',
+    path: '/openapi/v3',
+    expected: { outcome: 'discovery-merged', target: null },
+  },
+  {
+    id: 'C24 faithful: /openapi/v3/apis/G/V only B serves',
+    servers: AB,
+    handling: 'A',
+    path: '/openapi/v3/apis/resource.k8s.io/v1',
+    faithful: true,
+    expected: nonResource('A'),
+  },
+  // P8 (the default): one group-version's OpenAPI from a server that serves it.
+  {
+    id: 'C24 default (P8): /openapi/v3/apis/G/V only B serves',
+    servers: AB,
+    handling: 'A',
+    path: '/openapi/v3/apis/resource.k8s.io/v1',
+    expected: rerouted('B'),
+  },
+  {
+    id: 'C24 default (P8): /openapi/v3/apis/G/V A serves',
+    servers: AB,
+    handling: 'A',
+    path: '/openapi/v3/apis/apps/v1',
+    expected: nonResource('A'),
+  },
 ];
 
 describe('§7 conformance: routing decisions', () => {

@@ -45,10 +45,54 @@ function input(path: string, over: Partial<DecisionInput> & { method?: string; q
 }
 
 describe('decide: rules in order', () => {
-  it("R2: a non-resource request is H's own", () => {
+  it("R2: a non-resource request is H's own (faithful: the servers' own MVP)", () => {
     for (const p of ['/healthz', '/version', '/openapi/v3', '/apis/resource.k8s.io/v1', '/api/v1']) {
-      expect(decide(input(p))).toEqual({ outcome: 'non-resource', target: 'A' });
+      expect(decide(input(p, { faithful: true }))).toEqual({ outcome: 'non-resource', target: 'A' });
     }
+  });
+
+  it('P8: by default, what only peers serve of per-group discovery and OpenAPI v3 is rerouted as R8 reroutes', () => {
+    for (const p of ['/apis/resource.k8s.io', '/apis/resource.k8s.io/v1', '/openapi/v3/apis/resource.k8s.io/v1']) {
+      expect(decide(input(p))).toEqual({ outcome: 'rerouted', target: 'B', candidates: ['B'], headers: REROUTE_HEADERS });
+      expect(decide(input(p, { method: 'HEAD' })).outcome).toBe('rerouted');
+    }
+  });
+
+  it("P8: H's own where H serves the group-version, nobody does, it is core, or it is not a read", () => {
+    const own = { outcome: 'non-resource', target: 'A' };
+    for (const p of ['/healthz', '/openapi/v2', '/api/v1', '/openapi/v3/api/v1', '/apis/apps', '/apis/apps/v1']) {
+      expect(decide(input(p))).toEqual(own);
+    }
+    expect(decide(input('/openapi/v3/apis/apps/v1'))).toEqual(own);
+    // A version nobody serves, a trailing slash (not a discovery path to kube-apiserver's mux), a deeper OpenAPI path.
+    for (const p of ['/apis/resource.k8s.io/v1alpha3', '/apis/resource.k8s.io/v1/', '/openapi/v3/apis/resource.k8s.io/v1/x']) {
+      expect(decide(input(p))).toEqual(own);
+    }
+    expect(decide(input('/apis/resource.k8s.io/v1', { method: 'POST' }))).toEqual(own);
+  });
+
+  it("P8 keeps R3 and R6: a proxied request is served where it lands; a CRD or aggregated group-version is H's own", () => {
+    expect(decide(input('/apis/resource.k8s.io/v1', { peerProxiedHeader: 'true' }))).toEqual({ outcome: 'non-resource', target: 'A' });
+    const crdOnB = tableOf({ A: COMMON, B: [...COMMON, 'example.com/v1/widgets'] }, { B: ['example.com/v1'] });
+    expect(decide(input('/apis/example.com/v1', { table: crdOnB }))).toEqual({ outcome: 'non-resource', target: 'A' });
+    expect(decide(input('/openapi/v3/apis/example.com/v1', { table: crdOnB }))).toEqual({ outcome: 'non-resource', target: 'A' });
+  });
+
+  it("P8: the OpenAPI v3 index is the port's (JSON only); faithful, proxied or non-JSON: H's own", () => {
+    expect(decide(input('/openapi/v3'))).toEqual({ outcome: 'discovery-merged', target: null });
+    expect(decide(input('/openapi/v3/', { accept: 'application/json', method: 'HEAD' }))).toEqual({
+      outcome: 'discovery-merged',
+      target: null,
+    });
+    const own = { outcome: 'non-resource', target: 'A' };
+    expect(decide(input('/openapi/v3', { faithful: true }))).toEqual(own);
+    expect(decide(input('/openapi/v3', { peerProxiedHeader: 'true' }))).toEqual(own);
+    expect(decide(input('/openapi/v3', { accept: 'application/vnd.kubernetes.protobuf' }))).toEqual(own);
+  });
+
+  it('P8 picks among the servers that serve the group-version with R8/P2 health (an unreachable one gives R10)', () => {
+    const peers: PeerView = { health: (n) => (n === 'B' ? 'unreachable' : 'ready'), lastError: () => 'connect ECONNREFUSED' };
+    expect(decide(input('/apis/resource.k8s.io/v1', { peers }))).toMatchObject({ outcome: 'unavailable', reason: 'unreachable' });
   });
 
   it('R2 runs before R3: the loop guard does not turn discovery into a resource decision', () => {
@@ -221,14 +265,30 @@ describe('decide: discovery (D1, P6)', () => {
     ['/apis', MEDIA.v2Json, 'nopeer', 'discovery-own'],
     ['/api', MEDIA.v2Json, 'peer-aggregated', 'discovery-own'],
     ['/apis', MEDIA.v2beta1Json, 'peer-aggregated', 'non-resource'],
-    ['/apis', 'application/json', 'peer-aggregated', 'non-resource'],
-    ['/apis', undefined, 'peer-aggregated', 'non-resource'],
+    ['/apis', 'application/json', 'peer-aggregated', 'discovery-merged'],
+    ['/apis', undefined, 'peer-aggregated', 'discovery-merged'],
+    ['/apis', 'application/json', 'nopeer', 'discovery-merged'],
+    ['/apis', `${MEDIA.v2beta1Json},application/json;q=0.9`, 'peer-aggregated', 'non-resource'],
+    ['/apis', 'application/yaml', 'peer-aggregated', 'non-resource'],
+    ['/apis', 'application/vnd.kubernetes.protobuf,application/json', 'peer-aggregated', 'non-resource'],
     ['/api', 'application/json', 'peer-aggregated', 'non-resource'],
     ['/apis/apps', MEDIA.v2Json, 'peer-aggregated', 'non-resource'],
   ])('%s with %s in %s mode → %s', (path, accept, discoveryMode, outcome) => {
     const d = decide(input(path, { accept, discoveryMode }));
     expect(d.outcome).toBe(outcome);
     if (outcome !== 'discovery-merged') expect(d).toMatchObject({ target: 'A' });
+  });
+
+  it.each<[string | undefined]>([['application/json'], [undefined], ['*/*']])(
+    "faithful: legacy /apis with %s is H's own, as on the servers' own MVP",
+    (accept) => {
+      expect(decide(input('/apis', { accept, faithful: true }))).toEqual({ outcome: 'non-resource', target: 'A' });
+    },
+  );
+
+  it("faithful keeps the discovery toggle's meaning for aggregated v2 (P6)", () => {
+    expect(decide(input('/apis', { accept: MEDIA.v2Json, faithful: true })).outcome).toBe('discovery-merged');
+    expect(decide(input('/apis', { accept: MEDIA.v2Json, faithful: true, discoveryMode: 'nopeer' })).outcome).toBe('discovery-own');
   });
 
   it("carries the Accept to send for H's own document: the nopeer profile added in the nopeer mode, else the client's (P6)", () => {

@@ -1,5 +1,6 @@
-// The routing decision: one pure function applying the rules in order (R2–R8, D1, P6, P7) to
+// The routing decision: one pure function applying the rules in order (R2–R8, D1, P6, P7, P8) to
 // a classified request, the handling server H, the route table and what is known of each peer.
+// P8 (off with `faithful`) is the only rule that sends a non-resource request anywhere but H.
 //
 // Candidate and health model (rule §4.4, P1, P2; cases C5, C6, C7, C40):
 // - The route table holds every server whose discovery was read at least once; a server that fails
@@ -17,8 +18,9 @@
 // Rule names (R…, D…, P…, §…) are those of docs/mixed-version-proxy-rules.md.
 import type { PeerHealth } from '../../contract/peers.js';
 import type { DiscoveryMode } from '../../contract/settings.js';
-import { negotiateDiscovery } from '../discovery/negotiate.js';
+import { takesPlainJson, negotiateDiscovery } from '../discovery/negotiate.js';
 import { MEDIA } from '../discovery/types.js';
+import { groupPathOf } from './discovery-path.js';
 import type { RequestInfo } from './request-info.js';
 import type { RouteTable } from './route-table.js';
 import { PROXY_ERROR_PREFIX } from '../util/status.js';
@@ -44,6 +46,11 @@ export interface DecisionInput {
   readonly peerProxiedHeader: string | undefined;
   readonly accept: string | undefined;
   readonly discoveryMode: DiscoveryMode;
+  /**
+   * `--faithful`: the servers' own MVP exactly, every non-resource request but aggregated /apis H's own.
+   * Otherwise (the default) P8: legacy /apis merged, per-group discovery and OpenAPI from a server that serves it.
+   */
+  readonly faithful?: boolean;
   /** Uniform in [0, 1); injected so tests are deterministic (R8). */
   readonly random?: () => number;
 }
@@ -123,8 +130,39 @@ function decideNonResource(input: DecisionInput): Decision {
       if (!own) return { outcome: 'discovery-merged', target: null };
       return { outcome: 'discovery-own', target: handling, accept: ownAccept(input) };
     }
+    // P8: legacy /apis as one cluster's list, when the client takes JSON (the encoding Peerscope writes).
+    if (isApis && !input.faithful && neg.kind === 'legacy' && takesPlainJson(input.accept))
+      return { outcome: 'discovery-merged', target: null };
+  }
+  if (!input.faithful && (info.verb === 'get' || info.verb === 'head')) {
+    // P8: the OpenAPI v3 index of every group-version any server serves, answered by the port.
+    if ((p === '/openapi/v3' || p === '/openapi/v3/') && input.peerProxiedHeader !== 'true' && takesPlainJson(input.accept))
+      return { outcome: 'discovery-merged', target: null };
+    const rerouted = decideGroupPath(input);
+    if (rerouted) return rerouted;
   }
   return { outcome: 'non-resource', target: handling };
+}
+
+/**
+ * P8: legacy `/apis/G`, `/apis/G/V` and OpenAPI v3 `/openapi/v3/apis/G/V` go to a server that serves
+ * that group (-version) when H does not, as R8 reroutes a resource request (R3's loop guard holds too).
+ * Undefined: H's own, as on the servers' own MVP.
+ */
+function decideGroupPath(input: DecisionInput): Decision | undefined {
+  const { handling, table } = input;
+  if (input.peerProxiedHeader === 'true') return undefined;
+  const target = groupPathOf(input.info.path);
+  if (!target) return undefined;
+  // The core group's /api/v1 is served by every kube-apiserver (O1): always H's own.
+  if (target.kind !== 'legacy-group' && target.group === '') return undefined;
+  const servers =
+    target.kind === 'legacy-group' ? table.serversForGroup(target.group) : table.serversForGroupVersion(target.group, target.version);
+  if (servers.length === 0 || servers.includes(handling)) return undefined;
+  // R6: CRD and aggregated group-versions are H's own to answer (or to proxy to their service).
+  if (target.kind !== 'legacy-group' && table.excludes(target.group, target.version)) return undefined;
+  const decision = decideReroute(input, servers);
+  return decision.outcome === 'notfound' ? undefined : decision;
 }
 
 /** In the nopeer mode H is asked for its own document even where H itself runs the mixed version proxy. */

@@ -101,3 +101,38 @@ describe('RouteTable', () => {
     );
   });
 });
+
+describe('RouteTable: servers by group and group-version (P8)', () => {
+  const table = buildRouteTable([
+    {
+      name: 'b',
+      gvrs: [
+        { group: 'resource.k8s.io', version: 'v1', resource: 'deviceclasses' },
+        { group: 'resource.k8s.io', version: 'v1', resource: 'resourceclaims' },
+      ],
+    },
+    {
+      name: 'a',
+      gvrs: [
+        { group: 'resource.k8s.io', version: 'v1beta1', resource: 'resourceclaims' },
+        { group: 'apps', version: 'v1', resource: 'deployments' },
+      ],
+    },
+    { name: 'c', gvrs: undefined },
+  ]);
+
+  it('lists each server once, in configuration order; an unread server serves nothing', () => {
+    expect(table.serversForGroupVersion('resource.k8s.io', 'v1')).toEqual(['b']);
+    expect(table.serversForGroupVersion('resource.k8s.io', 'v1beta1')).toEqual(['a']);
+    expect(table.serversForGroup('resource.k8s.io')).toEqual(['b', 'a']);
+    expect(table.serversForGroup('apps')).toEqual(['a']);
+    expect(table.serversForGroup('example.com')).toEqual([]);
+    expect(table.serversForGroupVersion('apps', 'v2')).toEqual([]);
+  });
+
+  it('a derived table answers from its own servers', () => {
+    const next = table.withServer('c', [{ group: 'apps', version: 'v1', resource: 'deployments' }]);
+    expect(next.serversForGroup('apps')).toEqual(['a', 'c']);
+    expect(table.serversForGroup('apps')).toEqual(['a']);
+  });
+});

@@ -41,6 +41,8 @@ export class RouteTable {
   private readonly excludedAnywhere: ReadonlySet<string>;
   private readonly order: Map<string, number>;
   private rowsCache: readonly RouteRow[] | undefined;
+  /** "group/version" and "group" → servers; built on first use (discovery paths only, P8). */
+  private groupIndexCache: { readonly byGroupVersion: Map<string, string[]>; readonly byGroup: Map<string, string[]> } | undefined;
 
   /** Use `buildRouteTable`; the constructor takes prepared data. */
   constructor(data: TableData) {
@@ -62,6 +64,16 @@ export class RouteTable {
   /** Same as `serversFor`, by "group/version/resource" key. */
   serversForKey(key: string): readonly string[] {
     return this.byKey.get(key) ?? EMPTY;
+  }
+
+  /** Servers (in configuration order) whose own discovery lists a resource of group/version. */
+  serversForGroupVersion(group: string, version: string): readonly string[] {
+    return this.groupIndex().byGroupVersion.get(`${group}/${version}`) ?? EMPTY;
+  }
+
+  /** Servers (in configuration order) whose own discovery lists a resource of any version of group. */
+  serversForGroup(group: string): readonly string[] {
+    return this.groupIndex().byGroup.get(group) ?? EMPTY;
   }
 
   serves(server: string, gvr: GVR): boolean {
@@ -104,6 +116,25 @@ export class RouteTable {
     const out: GVR[] = [];
     for (const r of this.rows()) if (r.servers.length < known) out.push(r.gvr);
     return out;
+  }
+
+  private groupIndex(): { readonly byGroupVersion: Map<string, string[]>; readonly byGroup: Map<string, string[]> } {
+    if (!this.groupIndexCache) {
+      const byGroupVersion = new Map<string, string[]>();
+      const byGroup = new Map<string, string[]>();
+      // Servers in configuration order, so each list is in that order too.
+      for (const server of this.serverNames) {
+        const keys = this.perServer.get(server);
+        if (!keys) continue;
+        for (const key of keys) {
+          const gvr = parseGvrKey(key);
+          addOnce(byGroupVersion, `${gvr.group}/${gvr.version}`, server);
+          addOnce(byGroup, gvr.group, server);
+        }
+      }
+      this.groupIndexCache = { byGroupVersion, byGroup };
+    }
+    return this.groupIndexCache;
   }
 
   /**
@@ -179,6 +210,12 @@ function insertInOrder(servers: readonly string[], name: string, rank: number, o
   }
   if (!inserted) out.push(name);
   return out;
+}
+
+function addOnce(index: Map<string, string[]>, key: string, server: string): void {
+  const list = index.get(key);
+  if (!list) index.set(key, [server]);
+  else if (list[list.length - 1] !== server) list.push(server);
 }
 
 function cmp(a: string, b: string): number {

@@ -78,6 +78,7 @@ function decideOn(s: SettleInput): Decision {
     peerProxiedHeader: s.peerProxiedHeader,
     accept: s.accept,
     discoveryMode: s.discoveryMode,
+    faithful: s.faithful,
     random: s.random,
   });
 }

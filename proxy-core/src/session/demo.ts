@@ -25,6 +25,8 @@ export interface DemoSessionOptions {
   /** When the listen port is taken (another proxy on 8001), listen on a free port instead of failing. */
   readonly anyPortIfBusy?: boolean;
   readonly policy?: HandlingPolicy;
+  /** The servers' own MVP exactly (createCore's `faithful`). */
+  readonly faithful?: boolean;
   /** What the port refuses (--accept-origins, --reject-paths, --reject-methods); default: the port's defaults. */
   readonly filters?: PortFilters;
   /**
@@ -78,6 +80,7 @@ export async function startDemoSession(options: DemoSessionOptions = {}): Promis
     servers: sim.serverConfigs(),
     listen: options.listen ?? { host: '127.0.0.1', port: 8001 },
     ...(options.policy ? { policy: options.policy } : {}),
+    ...(options.faithful ? { faithful: true } : {}),
     ...options.filters,
     probeIntervalMs: 1_000,
     snapshotSource: 'sim',

@@ -185,10 +185,10 @@ export function render(spec: RequestSpec, id: string, port: number): Rendered {
       expect === 'forward' &&
       path !== undefined &&
       isDiscoveryRoot(goDecodePath(path) ?? '') &&
-      (method === 'GET' || method === 'HEAD') &&
-      !upgrade
+      (method === 'GET' || method === 'HEAD')
     ) {
-      // Merged discovery is the port's own answer; the nopeer profile and other forms are forwarded.
+      // Merged discovery (and by P8 legacy /apis and the OpenAPI v3 index) is the port's own answer
+      // (an upgrade of it a 400 Status); the nopeer profile and other forms are forwarded.
       either = true;
     }
   }

@@ -75,9 +75,21 @@ const CONTROL_PATHS = new Set([
   '/version',
   '/api',
   '/apis',
+  // The port's own read of each server's OpenAPI v3 index (rule P8: the merged /openapi/v3).
+  '/openapi/v3',
   '/apis/apiextensions.k8s.io/v1/customresourcedefinitions',
   '/apis/apiregistration.k8s.io/v1/apiservices',
 ]);
+
+/** A kube-openapi index naming each group-version the server serves (hashes per server). */
+function openApiV3Index(gvrs: readonly FuzzGvr[]): string {
+  const paths: Record<string, { serverRelativeURL: string }> = {};
+  for (const g of gvrs) {
+    const key = g.group === '' ? `api/${g.version}` : `apis/${g.group}/${g.version}`;
+    paths[key] = { serverRelativeURL: `/openapi/v3/${key}?hash=${createHash('sha256').update(key).digest('hex').toUpperCase()}` };
+  }
+  return JSON.stringify({ paths });
+}
 
 function discovery(gvrs: readonly FuzzGvr[], core: boolean): string {
   const groups = new Map<string, Map<string, FuzzGvr[]>>();
@@ -114,6 +126,7 @@ export async function startFuzzUpstream(name: string, gvrs: readonly FuzzGvr[]):
   const controlReads = new Map<string, number>();
   const apis = discovery(gvrs, false);
   const api = discovery(gvrs, true);
+  const openapiIndex = openApiV3Index(gvrs);
   const sockets = new Set<Socket>();
 
   const record = (req: IncomingMessage, upgrade: boolean): UpstreamRecord => {
@@ -142,6 +155,7 @@ export async function startFuzzUpstream(name: string, gvrs: readonly FuzzGvr[]):
       const json = (body: string) => res.writeHead(200, { 'content-type': 'application/json' }).end(body);
       if (path === '/apis') return json(apis);
       if (path === '/api') return json(api);
+      if (path === '/openapi/v3') return json(openapiIndex);
       if (path === '/version') return json(JSON.stringify({ gitVersion: `v1.37.0-fuzz-${name}` }));
       if (path.startsWith('/apis/')) return json('{"kind":"List","apiVersion":"v1","metadata":{},"items":[]}');
       return res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');

@@ -2,8 +2,8 @@
 // - pick-handling-server: the server a load balancer would hand the request to (P1, policy.ts);
 // - settle-decision: the settled decision (routing/settle.ts: decide() plus the waits for a returning
 //   server's re-read and the rechecks before a 404 / 503); `unavailable` is answered as a 503 Status;
-// - forward (a plain request; an upgrade goes to tunnel.ts instead): the merged discovery document is
-//   answered by the port; everything else is forwarded (upstream/forward.ts) with X-Peerscope-Route on
+// - forward (a plain request; an upgrade goes to tunnel.ts instead): the merged discovery documents
+//   (aggregated v2, and legacy /apis by P8) are answered by the port; everything else is forwarded (upstream/forward.ts) with X-Peerscope-Route on
 //   the answer and what the decision adds to the request (R8's header on a reroute, P6's Accept for
 //   H's own document). When the load balancer would retry (policy.ts, mayRetryElsewhere), a refused
 //   connection runs pick-handling-server and settle-decision once more, then forward.
@@ -56,6 +56,7 @@ export const settle: Step<'info' | 'handling', 'decision'> = {
       peerProxiedHeader: headerValue(x.req.headers[PEER_PROXIED_HEADER]),
       accept: headerValue(x.req.headers.accept),
       discoveryMode: ctx.settings.discoveryMode,
+      faithful: ctx.settings.faithful,
       random: ctx.random,
       since: x.started,
     });
@@ -84,7 +85,7 @@ const RETRY_STEPS: readonly ListedStep<With<RequestExchange, 'info'>>[] = stepLi
 
 async function act(x: Forwarding, ctx: ProxyContext, firstAttempt: boolean): Promise<StepResult> {
   const d = x.decision;
-  if (d.outcome === 'discovery-merged') return serveMerged(x, ctx);
+  if (d.outcome === 'discovery-merged') return serveMerged(x, ctx, firstAttempt);
   const { req } = x;
   if (d.outcome === 'discovery-own' && d.accept !== undefined) req.headers.accept = d.accept;
   const target = d.target;
@@ -124,21 +125,49 @@ async function retryOnAnotherHandlingServer(x: Forwarding, ctx: ProxyContext): P
   return refused !== undefined ? refused : act(x, ctx, false);
 }
 
-/** The peer-aggregated discovery document of the handling server (D1): ETag, 304, JSON only. */
-function serveMerged(x: Forwarding, ctx: ProxyContext): StepResult {
-  const { req, res, handling } = x;
+/**
+ * The merged discovery document the port answers itself, with ETag and 304: the peer-aggregated v2
+ * document of the handling server (D1, JSON only); by P8 (decide() sends only a JSON Accept here) the
+ * legacy APIGroupList and the OpenAPI v3 index of the whole server set.
+ */
+function serveMerged(x: Forwarding, ctx: ProxyContext, firstAttempt: boolean): StepResult | Promise<StepResult> {
+  const { req, handling } = x;
+  if (x.info.path.startsWith('/openapi/')) return serveOpenApiIndex(x, ctx, firstAttempt);
   const accept = headerValue(req.headers.accept);
   const negotiated = negotiateDiscovery(accept);
-  if (negotiated.kind !== 'aggregated' || (negotiated.encoding !== 'json' && !acceptsAggregatedV2Json(accept))) {
+  if (negotiated.kind === 'legacy') return writeMerged(x, ctx.state.mergedLegacy(), 'application/json', 'public');
+  if (negotiated.encoding !== 'json' && !acceptsAggregatedV2Json(accept)) {
     // Decide only sends aggregated v2 here; protobuf is not encoded by Peerscope (docs/decisions.md).
     return failure(406, 'NotAcceptable', `peerscope serves the peer-aggregated discovery document as JSON only; accept ${MEDIA.v2Json}`);
   }
-  const merged = ctx.state.merged(handling);
+  return writeMerged(x, ctx.state.merged(handling), MEDIA.v2Json, 'public');
+}
+
+/**
+ * P8: the OpenAPI v3 index of the whole server set; revalidated like kube-openapi's own (no-cache +
+ * ETag). When H's own index cannot be read with Peerscope's credential, the client gets H's own
+ * answer to its own request instead (as with --faithful), not an error of Peerscope's making.
+ */
+async function serveOpenApiIndex(x: Forwarding, ctx: ProxyContext, firstAttempt: boolean): Promise<StepResult> {
+  const merged = await ctx.openApiIndex.merged(x.handling).catch(() => undefined);
+  if (merged) return writeMerged(x, merged, 'application/json', 'no-cache, private');
+  x.decision = { outcome: 'non-resource', target: x.handling };
+  x.outcome = 'non-resource';
+  return act(x, ctx, firstAttempt);
+}
+
+function writeMerged(
+  x: Forwarding,
+  merged: { readonly json: string; readonly etag: string },
+  contentType: string,
+  cacheControl: string,
+): StepResult {
+  const { req, res, handling } = x;
   const headers = {
-    'content-type': MEDIA.v2Json,
+    'content-type': contentType,
     etag: merged.etag,
     vary: 'Accept',
-    'cache-control': 'public',
+    'cache-control': cacheControl,
     [ROUTE_HEADER]: routeHeader(handling, null, 'discovery-merged'),
   };
   if (ifNoneMatchHits(headerValue(req.headers['if-none-match']), merged.etag)) {

@@ -1,0 +1,68 @@
+// The legacy `/apis` (meta/v1 APIGroupList) of the whole server set, as one cluster would list it
+// (rule P8): every group-version any server serves, each group's preferred version the newest
+// server's. Built from each server's aggregated document (its versions are in preference order, as
+// kube-apiserver lists them), so a group whose APIService registration a server removed is still
+// listed while some server serves it.
+// Rule names (R…, D…, P…, §…) are those of docs/mixed-version-proxy-rules.md.
+import { compareReleases } from '../util/release-order.js';
+import type { APIGroupDiscoveryList } from './types.js';
+
+export interface ServerGroups {
+  readonly server: string;
+  /** The server's gitVersion ("v1.37.0-alpha.1"); undefined when its /version was never read. */
+  readonly release: string | undefined;
+  /** The server's own aggregated `/apis`. */
+  readonly doc: APIGroupDiscoveryList;
+}
+
+export interface GroupVersionForDiscovery {
+  readonly groupVersion: string;
+  readonly version: string;
+}
+
+export interface APIGroup {
+  readonly name: string;
+  readonly versions: readonly GroupVersionForDiscovery[];
+  readonly preferredVersion: GroupVersionForDiscovery;
+}
+
+export interface APIGroupList {
+  readonly kind: 'APIGroupList';
+  readonly apiVersion: 'v1';
+  readonly groups: readonly APIGroup[];
+}
+
+/** Newest release first; a server of unknown release counts as the oldest; ties by server name. */
+function newestFirst(a: ServerGroups, b: ServerGroups): number {
+  if (a.release === undefined || b.release === undefined) {
+    if (a.release !== b.release) return a.release === undefined ? 1 : -1;
+  } else {
+    const byRelease = compareReleases(b.release, a.release);
+    if (byRelease !== 0) return byRelease;
+  }
+  return a.server < b.server ? -1 : a.server > b.server ? 1 : 0;
+}
+
+/**
+ * One APIGroupList over every server: groups and versions in the newest server's order, then what
+ * only older servers serve in theirs; the preferred version is the first the newest server serving
+ * the group lists.
+ */
+export function mergeLegacyGroupList(servers: readonly ServerGroups[]): APIGroupList {
+  const groups = new Map<string, { versions: string[]; preferred: string }>();
+  for (const { doc } of [...servers].sort(newestFirst)) {
+    for (const g of doc.items) {
+      const name = g.metadata?.name ?? '';
+      if (name === '' || g.versions.length === 0) continue;
+      let entry = groups.get(name);
+      if (!entry) groups.set(name, (entry = { versions: [], preferred: (g.versions[0] as { version: string }).version }));
+      for (const v of g.versions) if (!entry.versions.includes(v.version)) entry.versions.push(v.version);
+    }
+  }
+  const out: APIGroup[] = [];
+  for (const [name, { versions, preferred }] of groups) {
+    const of = (version: string): GroupVersionForDiscovery => ({ groupVersion: `${name}/${version}`, version });
+    out.push({ name, versions: versions.map(of), preferredVersion: of(preferred) });
+  }
+  return { kind: 'APIGroupList', apiVersion: 'v1', groups: out };
+}
