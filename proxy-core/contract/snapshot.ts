@@ -17,7 +17,17 @@ const gvrKey = z.string().regex(/^[^/]*\/[^/]+\/[^/]+$/, 'a GVR is "group/versio
 
 /** A server as it was at capture time: its public status, and its own discovery as GVR lists. */
 export const snapshotServerSchema = peerStatusSchema
-  .pick({ name: true, url: true, source: true, health: true, failingChecks: true, gitVersion: true, latencyMs: true, ownMvp: true })
+  .pick({
+    name: true,
+    displayName: true,
+    url: true,
+    source: true,
+    health: true,
+    failingChecks: true,
+    gitVersion: true,
+    latencyMs: true,
+    ownMvp: true,
+  })
   .extend({
     name: z.string().min(1),
     discovery: z.object({
