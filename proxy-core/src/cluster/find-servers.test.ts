@@ -79,6 +79,7 @@ describe('findApiservers', () => {
           url: 'https://10.0.0.2:6443',
           reason:
             'its identity lease expired at 2026-11-23T07:00:00.000Z and its address 10.0.0.2:6443 left the default/kubernetes endpoints',
+          hostname: 'apiserver-b',
         },
       ],
     ]);

@@ -16,7 +16,7 @@ export interface ClusterServers {
   readonly servers: ServerConfig[];
   readonly found: FoundServer[];
   /** Servers whose lease expired while their address left the endpoints: gone from the cluster. */
-  readonly gone: { readonly name: string; readonly url: string; readonly reason: string }[];
+  readonly gone: { readonly name: string; readonly url: string; readonly reason: string; readonly hostname?: string }[];
   readonly warnings: string[];
   /** What the operator may like to know (e.g. the proxy in use, without its credentials). */
   readonly notes: string[];

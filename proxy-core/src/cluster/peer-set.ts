@@ -252,11 +252,12 @@ export class PeerSet extends EventEmitter<PeerSetEvents> {
     const cached = this.discoveries.of(name);
     const d = cached?.document;
     const error = cached?.error;
-    const ownMvp = this.ownMvps.ownMvp({ config, readyChecks: h.readyChecks, gitVersion: h.gitVersion });
+    const displayName = shown.get(name) ?? name;
+    const ownMvp = this.ownMvps.ownMvp({ config, readyChecks: h.readyChecks, gitVersion: h.gitVersion }, displayName);
     const apiserverMetrics = this.ownMvps.apiserverMetrics(config);
     return {
       name,
-      displayName: shown.get(name) ?? name,
+      displayName,
       url: config.url,
       source: config.source ?? 'flag',
       health: h.health,
