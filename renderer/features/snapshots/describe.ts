@@ -1,5 +1,5 @@
 // Words for a snapshot: where it came from, its releases, its file name.
-import type { RoutingSnapshot } from '../../../proxy-core/contract/index.js';
+import { shownName, type RoutingSnapshot } from '../../../proxy-core/contract/index.js';
 import { shortRelease } from '../../src/ui/format.js';
 
 /** "the simulated cluster", "context prod-eu", "3 apiservers (a, b, c)". */
@@ -10,8 +10,19 @@ export function describeSource(s: RoutingSnapshot): string {
     case 'kubeconfig':
       return s.source.context ? `context ${s.source.context}` : s.source.cluster ? `cluster ${s.source.cluster}` : 'a kubeconfig';
     case 'servers':
-      return `${s.servers.length} apiserver${s.servers.length === 1 ? '' : 's'} (${s.servers.map((x) => x.name).join(', ')})`;
+      return `${s.servers.length} apiserver${s.servers.length === 1 ? '' : 's'} (${s.servers.map(shownName).join(', ')})`;
   }
+}
+
+/**
+ * Identity → the name a person reads, from the snapshots given (the later first: a server in both is
+ * named as it was last); a snapshot of an earlier Peerscope version records none, and its servers are
+ * shown by their identities.
+ */
+export function snapshotServerNames(...snapshots: readonly RoutingSnapshot[]): (name: string) => string {
+  const shown = new Map<string, string>();
+  for (const s of snapshots) for (const server of s.servers) if (!shown.has(server.name)) shown.set(server.name, shownName(server));
+  return (name) => shown.get(name) ?? name;
 }
 
 /** "v1.36 ×2, v1.37 ×1": the releases of the snapshot's servers, oldest first. */
