@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { routeOutcomeSchema, routingEventSchema } from './events.js';
 import { clientUsageSchema, impactReportSchema } from './impact.js';
-import { peerStatusSchema } from './peers.js';
+import { peerStatusSchema, shownName } from './peers.js';
 import { discoveryModeSchema } from './settings.js';
 
 export const SNAPSHOT_API_GROUP = 'peerscope.dev';
@@ -87,6 +87,17 @@ export const routingSnapshotSchema = z.object({
 
 export type RoutingSnapshot = z.infer<typeof routingSnapshotSchema>;
 export type SnapshotServer = z.infer<typeof snapshotServerSchema>;
+
+/**
+ * Identity → the name a person reads, from the snapshots given (the later first: a server in both is
+ * named as it was last); a snapshot of an earlier Peerscope version records none, and its servers are
+ * shown by their identities.
+ */
+export function snapshotServerNames(...snapshots: readonly RoutingSnapshot[]): (name: string) => string {
+  const shown = new Map<string, string>();
+  for (const s of snapshots) for (const server of s.servers) if (!shown.has(server.name)) shown.set(server.name, shownName(server));
+  return (name) => shown.get(name) ?? name;
+}
 
 /**
  * The largest snapshot file Peerscope reads: far above a real one (5 servers × 1,000 GVRs × 10,000

@@ -2,9 +2,8 @@
 // each server gained and lost, GVRs that became or stopped being skewed, and per GVR the shares of
 // 404 / 503 / rerouted requests that changed. Long lists start short and open on request.
 import { useState } from 'react';
-import type { SnapshotDiff } from '../../../proxy-core/contract/index.js';
+import { snapshotServerNames, type SnapshotDiff } from '../../../proxy-core/contract/index.js';
 import { formatDateTime, formatShare, gvrKeyLabel, outcomeStyle } from '../../src/ui/format.js';
-import { snapshotServerNames } from './describe.js';
 import { Empty } from '../../src/ui/states.js';
 import type { LibraryEntry } from './library.js';
 

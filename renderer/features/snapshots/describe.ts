@@ -14,17 +14,6 @@ export function describeSource(s: RoutingSnapshot): string {
   }
 }
 
-/**
- * Identity → the name a person reads, from the snapshots given (the later first: a server in both is
- * named as it was last); a snapshot of an earlier Peerscope version records none, and its servers are
- * shown by their identities.
- */
-export function snapshotServerNames(...snapshots: readonly RoutingSnapshot[]): (name: string) => string {
-  const shown = new Map<string, string>();
-  for (const s of snapshots) for (const server of s.servers) if (!shown.has(server.name)) shown.set(server.name, shownName(server));
-  return (name) => shown.get(name) ?? name;
-}
-
 /** "v1.36 ×2, v1.37 ×1": the releases of the snapshot's servers, oldest first. */
 export function releasesSummary(s: RoutingSnapshot): string {
   const counts = new Map<string, number>();
