@@ -29,7 +29,9 @@ interface ServeFlags extends PortFilterFlags, AuditWebhookFlags {
   maxEvents: number;
   serverMetrics: number;
   ui: boolean;
-  peerRefresh: number;
+  serverRefresh: number;
+  /** The old name of --server-refresh, still accepted. */
+  peerRefresh?: number;
   upstreamConnectTimeout: number;
   upstreamHeadersTimeout: number;
 }
@@ -77,11 +79,12 @@ export function registerServeCommand(program: Command): void {
   addPortFilterOptions(command)
     .option('--ui', 'also serve the UI on a loopback port and print its URL (browser mode)', false)
     .option(
-      '--peer-refresh <seconds>',
+      '--server-refresh <seconds>',
       'with --kubeconfig: find the apiservers again this often (new ones join, departed ones show as gone); 0 = never',
       parseSeconds,
       DEFAULT_SERVER_REFRESH_MS / 1000,
     )
+    .option('--peer-refresh <seconds>', 'renamed --server-refresh (the old name still works)', parseSeconds)
     .option(
       '--server-metrics <seconds>',
       "read each real apiserver's /metrics this often for its own Mixed Version Proxy's counters (shown per server in the UI and /.peerscope/metrics); 0 = never",
@@ -105,6 +108,7 @@ export function registerServeCommand(program: Command): void {
       `\nEnvironment:\n  PEERSCOPE_HEAP_GROWING_PERCENT  how far V8 lets the old generation grow past what is live, in percent (default ${HEAP_GROWING_PERCENT}; 0 = V8's own heuristic)`,
     )
     .action(async (flags: ServeFlags) => {
+      const serverRefresh = serverRefreshOf(flags, command.getOptionValueSource('serverRefresh') === 'cli');
       let servers: ServerConfig[];
       let context: string | undefined;
       let ownIdentity: string | (() => string | undefined) | undefined;
@@ -161,7 +165,7 @@ export function registerServeCommand(program: Command): void {
         snapshotSource: context ? 'kubeconfig' : 'servers',
         ...(ownIdentity ? { ownIdentity } : {}),
         ...(context ? { context } : {}),
-        ...(serverSource ? { serverSource, serverRefreshIntervalMs: flags.peerRefresh * 1000, onServerRefresh: reportRefresh() } : {}),
+        ...(serverSource ? { serverSource, serverRefreshIntervalMs: serverRefresh * 1000, onServerRefresh: reportRefresh() } : {}),
       });
       core.peers.on('membership', (name, change) => {
         const s = core.peers.status(name);
@@ -248,4 +252,16 @@ function parseSeconds(value: string): number {
 function fail(message: string): never {
   process.stderr.write(`peerscope: ${message}\n`);
   process.exit(2);
+}
+
+/**
+ * The seconds between two searches for the servers: --server-refresh, or its old name --peer-refresh
+ * ("peer" is kept for KEP-4020's sense: not the handling server), said to be renamed. Both given is
+ * one too many.
+ */
+export function serverRefreshOf(flags: Pick<ServeFlags, 'serverRefresh' | 'peerRefresh'>, serverRefreshGiven: boolean): number {
+  if (flags.peerRefresh === undefined) return flags.serverRefresh;
+  if (serverRefreshGiven) fail('give --server-refresh only: --peer-refresh is its old name');
+  process.stderr.write('peerscope: --peer-refresh is renamed --server-refresh; the old name still works\n');
+  return flags.peerRefresh;
 }
