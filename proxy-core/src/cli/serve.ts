@@ -2,6 +2,7 @@
 import { accessSync, constants } from 'node:fs';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { collectAuditInputSpec, resolveAuditInputs, type AuditInput, type AuditInputSpec } from '../audit/index.js';
+import { shownName } from '../../contract/peers.js';
 import type { DiscoveryMode } from '../../contract/settings.js';
 import { serversFromKubeconfig } from '../cluster/from-kubeconfig.js';
 import { identityOf } from '../telemetry/client-identity.js';
@@ -167,8 +168,9 @@ export function registerServeCommand(program: Command): void {
         ...(context ? { context } : {}),
         ...(serverSource ? { serverSource, serverRefreshIntervalMs: serverRefresh * 1000, onServerRefresh: reportRefresh() } : {}),
       });
-      core.peers.on('membership', (name, change) => {
-        const s = core.peers.status(name);
+      core.peers.on('membership', (id, change) => {
+        const s = core.peers.status(id);
+        const name = s ? namedForLog(s) : id;
         if (change === 'added') console.error(`peerscope: apiserver ${name} joined: ${s?.url ?? ''} (found by ${s?.source ?? '?'})`);
         else if (change === 'gone')
           console.error(
@@ -192,7 +194,7 @@ export function registerServeCommand(program: Command): void {
       if (webhookUrl) console.error(`peerscope: receiving audit events on ${webhookUrl}`);
       for (const s of core.peerStatuses()) {
         console.error(
-          `peerscope: ${s.name} ${s.url} ${s.health}${s.gitVersion ? ` ${s.gitVersion}` : ''}, ${s.discovery.gvrCount} GVRs${s.lastError ? ` (${s.lastError})` : ''}`,
+          `peerscope: ${namedForLog(s)} ${s.url} ${s.health}${s.gitVersion ? ` ${s.gitVersion}` : ''}, ${s.discovery.gvrCount} GVRs${s.lastError ? ` (${s.lastError})` : ''}`,
         );
       }
       for (const s of core.peerStatuses()) if (s.ownMvp && s.ownMvp.verdict !== 'unknown') console.error(`peerscope: ${s.ownMvp.summary}`);
@@ -264,4 +266,10 @@ export function serverRefreshOf(flags: Pick<ServeFlags, 'serverRefresh' | 'peerR
   if (serverRefreshGiven) fail('give --server-refresh only: --peer-refresh is its old name');
   process.stderr.write('peerscope: --peer-refresh is renamed --server-refresh; the old name still works\n');
   return flags.peerRefresh;
+}
+
+/** A server in a log line: its host name, the identity beside it where they differ ("cp-1 (apiserver-fa6…)"). */
+function namedForLog(s: { readonly name: string; readonly displayName?: string }): string {
+  const shown = shownName(s);
+  return shown === s.name ? s.name : `${shown} (${s.name})`;
 }
