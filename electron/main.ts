@@ -17,15 +17,20 @@ import { createAppController, type AppDialogs, type AppSession } from './shell/a
 import { startShell } from './shell/app-shell.js';
 import { registerCoreIpc } from './shell/core-ipc.js';
 import { portSettingsFromArgv } from './shell/port-settings.js';
+import { serverRefreshFromArgv, type ServerRefreshSetting } from './shell/server-refresh.js';
 
 const client = createSwitchingClient();
 
 // What the port refuses, from the app's command line; the same for every session the app runs.
 let filters: ReturnType<typeof portSettingsFromArgv>;
+// How often a kubeconfig cluster's apiservers are found again (--server-refresh, or its old name).
+let serverRefresh: ServerRefreshSetting;
 try {
   // The port runs in this process: the same garbage-collector setting as the CLI's.
   fixHeapGrowth();
   filters = portSettingsFromArgv(process.argv);
+  serverRefresh = serverRefreshFromArgv(process.argv);
+  for (const note of serverRefresh.notes) process.stderr.write(`peerscope: ${note}\n`);
 } catch (err) {
   process.stderr.write(`peerscope: ${(err as Error).message}\n`);
   app.exit(2);
@@ -61,7 +66,13 @@ const controller = createAppController({
   client,
   startDemo: demoSession,
   async prepareCluster(kubeconfig, context) {
-    const prepared = await prepareClusterSession({ kubeconfig, anyPortIfBusy: true, filters, ...(context ? { context } : {}) });
+    const prepared = await prepareClusterSession({
+      kubeconfig,
+      anyPortIfBusy: true,
+      filters,
+      ...(serverRefresh.intervalMs !== undefined ? { serverRefreshIntervalMs: serverRefresh.intervalMs } : {}),
+      ...(context ? { context } : {}),
+    });
     if (prepared.warnings.length > 0) dialogs.info(`Context ${prepared.contextName}`, prepared.warnings.join('\n'));
     return async () => asAppSession(await prepared.start(), `context ${prepared.contextName}`);
   },

@@ -102,7 +102,14 @@ export const impactReportSchema = z.object({
   at: z.number(),
   target: z.object({ release: z.string(), gitVersion: z.string() }),
   /** The servers the GVRs were compared against, with their releases. */
-  current: z.array(z.object({ name: z.string(), gitVersion: z.string().optional() })),
+  current: z.array(
+    z.object({
+      name: z.string(),
+      /** What a person reads (peers.ts); absent in reports of earlier Peerscope versions. */
+      displayName: z.string().optional(),
+      gitVersion: z.string().optional(),
+    }),
+  ),
   /** What the counts cover. */
   window: z.object({ since: z.number(), until: z.number(), minutes: z.number().nonnegative() }),
   /**

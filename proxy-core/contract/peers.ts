@@ -12,7 +12,14 @@ export const peerHealthSchema = z.enum(['unknown', 'ready', 'not-ready', 'draini
 export type PeerHealth = z.infer<typeof peerHealthSchema>;
 
 export const peerStatusSchema = z.object({
+  /** The server's identity: the key of routing, route tables, X-Peerscope-Route, snapshots and metrics. */
   name: z.string(),
+  /**
+   * What a person reads: the host name of its identity lease, else `name`; unique across the servers
+   * (a short piece of the lease name beside a host name two servers share). Absent in snapshots of
+   * earlier Peerscope versions: `shownName` then falls back to `name`.
+   */
+  displayName: z.string().optional(),
   url: z.string(),
   /** How the server was found. */
   source: z.enum(['flag', 'kubeconfig', 'lease', 'endpoints', 'sim']),
@@ -42,6 +49,11 @@ export const peerStatusSchema = z.object({
   apiserverMetrics: serverMetricsSchema.optional(),
 });
 export type PeerStatus = z.infer<typeof peerStatusSchema>;
+
+/** The name a person reads for a server: its display name, or its identity where none was recorded. */
+export function shownName(server: { readonly name: string; readonly displayName?: string | undefined }): string {
+  return server.displayName ?? server.name;
+}
 
 /** One point of a server's health series, for charts over the rollout. */
 export const healthSampleSchema = z.object({

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { routeOutcomeSchema, routingEventSchema } from './events.js';
 import { clientUsageSchema, impactReportSchema } from './impact.js';
-import { peerStatusSchema } from './peers.js';
+import { peerStatusSchema, shownName } from './peers.js';
 import { discoveryModeSchema } from './settings.js';
 
 export const SNAPSHOT_API_GROUP = 'peerscope.dev';
@@ -17,7 +17,17 @@ const gvrKey = z.string().regex(/^[^/]*\/[^/]+\/[^/]+$/, 'a GVR is "group/versio
 
 /** A server as it was at capture time: its public status, and its own discovery as GVR lists. */
 export const snapshotServerSchema = peerStatusSchema
-  .pick({ name: true, url: true, source: true, health: true, failingChecks: true, gitVersion: true, latencyMs: true, ownMvp: true })
+  .pick({
+    name: true,
+    displayName: true,
+    url: true,
+    source: true,
+    health: true,
+    failingChecks: true,
+    gitVersion: true,
+    latencyMs: true,
+    ownMvp: true,
+  })
   .extend({
     name: z.string().min(1),
     discovery: z.object({
@@ -77,6 +87,17 @@ export const routingSnapshotSchema = z.object({
 
 export type RoutingSnapshot = z.infer<typeof routingSnapshotSchema>;
 export type SnapshotServer = z.infer<typeof snapshotServerSchema>;
+
+/**
+ * Identity → the name a person reads, from the snapshots given (the later first: a server in both is
+ * named as it was last); a snapshot of an earlier Peerscope version records none, and its servers are
+ * shown by their identities.
+ */
+export function snapshotServerNames(...snapshots: readonly RoutingSnapshot[]): (name: string) => string {
+  const shown = new Map<string, string>();
+  for (const s of snapshots) for (const server of s.servers) if (!shown.has(server.name)) shown.set(server.name, shownName(server));
+  return (name) => shown.get(name) ?? name;
+}
 
 /**
  * The largest snapshot file Peerscope reads: far above a real one (5 servers × 1,000 GVRs × 10,000

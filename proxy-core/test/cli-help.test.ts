@@ -45,4 +45,27 @@ describe('peerscope --help', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toBe('peerscope: PEERSCOPE_HEAP_GROWING_PERCENT: "lots" is not a whole number from 0 to 1000\n');
   });
+
+  it('--server-refresh is the flag; --peer-refresh, its old name, is still accepted and said to be renamed', async () => {
+    const serve = await help('serve');
+    expect(serve).toMatch(/--server-refresh <seconds>\s+with --kubeconfig: find the apiservers again this often .*\(default: 30\)/);
+    expect(serve).toMatch(/--peer-refresh <seconds>\s+renamed --server-refresh \(the old name still works\)/);
+    const serveWith = (...flags: string[]) =>
+      run(process.execPath, ['bin/peerscope', 'serve', '--server', 'a=http://127.0.0.1:1', '--listen', '127.0.0.1:0', ...flags], {
+        cwd: repoRoot,
+      }).then(
+        () => ({ code: 0, stderr: '' }),
+        (err: { code: number; stderr: string }) => err,
+      );
+    // The old name alone is read (a pin to no server then stops serve before it listens, exit 2).
+    const old = await serveWith('--peer-refresh', '5', '--policy', 'pin:nobody');
+    expect(old.code).toBe(2);
+    expect(old.stderr).toBe(
+      'peerscope: --peer-refresh is renamed --server-refresh; the old name still works\n' +
+        'peerscope: --policy pin:nobody: no server is named "nobody" (servers: a)\n',
+    );
+    const both = await serveWith('--peer-refresh', '5', '--server-refresh', '5');
+    expect(both.code).toBe(2);
+    expect(both.stderr).toBe('peerscope: give --server-refresh only: --peer-refresh is its old name\n');
+  });
 });

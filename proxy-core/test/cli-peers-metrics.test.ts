@@ -31,8 +31,15 @@ describe('peerscope peers: a count not read is null', () => {
       const kubeconfig = join(mkdtempSync(join(tmpdir(), 'peers-metrics-')), 'config');
       writeFileSync(kubeconfig, sim.kubeconfig());
       const { stdout } = await peers(kubeconfig, 'json');
-      const servers = (JSON.parse(stdout) as { servers: { name: string; ownMvp?: unknown; apiserverMetrics?: unknown }[] }).servers;
+      const servers = (
+        JSON.parse(stdout) as { servers: { name: string; displayName: string; ownMvp?: unknown; apiserverMetrics?: unknown }[] }
+      ).servers;
       expect(servers).toHaveLength(2);
+      // Named by their leases, shown by the host names the leases give.
+      expect(servers.map((s) => [s.name, s.displayName])).toEqual([
+        ['apiserver-new', 'new'],
+        ['apiserver-old', 'old'],
+      ]);
       for (const s of servers) {
         const mvp = ownMvpSchema.parse(s.ownMvp);
         expect(mvp.metrics).toMatchObject({
@@ -49,7 +56,10 @@ describe('peerscope peers: a count not read is null', () => {
 
       const text = (await peers(kubeconfig, 'text')).stdout;
       console.log(text.trim());
-      expect(text).toMatch(/^\S+ {2,}https:\/\/127\.0\.0\.1:\d+ .* off +not-exposed$/m);
+      // The host name first, the lease name beside it (a LEASE column since the display names came).
+      expect(text).toMatch(/^NAME {2,}LEASE {2,}URL /m);
+      expect(text).toMatch(/^(old|new) {2,}apiserver-\1 {2,}https:\/\/127\.0\.0\.1:\d+ .* off +not-exposed$/m);
+      expect(text).toMatch(/^old's own Mixed Version Proxy is off/m);
       expect(text).toContain('/metrics counts no requests: its /metrics has no apiserver_request_total');
       expect(text).toContain('its /metrics exposes no peer-proxy counters (no peer proxy to count)');
     } finally {

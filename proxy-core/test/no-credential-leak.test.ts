@@ -64,7 +64,7 @@ async function exercise(s: Session): Promise<{ everything: string; seen: { event
       '--listen',
       '127.0.0.1:0',
       '--ui',
-      '--peer-refresh',
+      '--server-refresh',
       '0.5',
       '--policy',
       'pin:apiserver-old',

@@ -46,6 +46,8 @@ export function totals(partial: Partial<OutcomeTotals> = {}): OutcomeTotals {
 function server(name: string, gitVersion: string, health: PeerStatus['health'], gvrCount: number): PeerStatus {
   return {
     name,
+    // A simulated server is shown by its given name, as the core names it.
+    displayName: name,
     url: `https://127.0.0.1:${6440 + Number(name.slice(-1))}`,
     source: 'sim',
     health,
@@ -318,5 +320,12 @@ export class FakeCoreClient extends UnansweredCalls implements CoreClient {
   }
   get subscriberCount(): number {
     return this.listeners.size;
+  }
+  /**
+   * The servers as found on a real cluster: found by their identity leases, shown by the host names
+   * the leases give (identity → host name); their identities, and so every key, stay as they were.
+   */
+  showHostNames(hostNames: Readonly<Record<string, string>>): void {
+    this.servers = this.servers.map((s) => ({ ...s, source: 'lease', displayName: hostNames[s.name] ?? s.name }));
   }
 }

@@ -26,7 +26,16 @@ spec:
 `;
 
 interface PeersJson {
-  servers: { name: string; url: string; release: string | null; health: string; foundBy: string; ownMvp?: OwnMvp; error?: string }[];
+  servers: {
+    name: string;
+    displayName: string;
+    url: string;
+    release: string | null;
+    health: string;
+    foundBy: string;
+    ownMvp?: OwnMvp;
+    error?: string;
+  }[];
   warnings: string[];
 }
 
@@ -58,13 +67,19 @@ describe.skipIf(skipKube())('real kube-apiservers of two releases, their own MVP
     const byUrl = new Map(out.servers.map((s) => [s.url, s]));
     const oldRow = byUrl.get(cp.server('kube-old').url);
     const newRow = byUrl.get(cp.server('kube-new').url);
-    expect(oldRow).toMatchObject({ name: names.get('kube-old'), release: older, health: 'ready', foundBy: 'lease' });
+    expect(oldRow).toMatchObject({
+      name: names.get('kube-old'),
+      displayName: 'kube-old',
+      release: older,
+      health: 'ready',
+      foundBy: 'lease',
+    });
     expect(newRow).toMatchObject({ name: new URL(cp.server('kube-new').url).host, release: newer, health: 'ready', foundBy: 'endpoints' });
     expect(out.warnings).toEqual([
       `lease ${names.get('kube-new')} has no kubernetes.io/peer-advertise-address annotation (the feature gate is off); its address comes from the endpoints`,
     ]);
     expect(oldRow?.ownMvp?.summary).toBe(
-      `${names.get('kube-old')}'s own Mixed Version Proxy is off: no --peer-ca-file (the feature gate is on, but without a peer CA the server proxies nothing; kubeadm does not set it)`,
+      `kube-old's own Mixed Version Proxy is off: no --peer-ca-file (the feature gate is on, but without a peer CA the server proxies nothing; kubeadm does not set it)`,
     );
     expect(newRow?.ownMvp?.summary).toBe(
       `${newRow?.name}'s own Mixed Version Proxy is off: the UnknownVersionInteroperabilityProxy feature gate is off (it is on by default since v1.36: set off with --feature-gates)`,

@@ -57,7 +57,7 @@ export async function startSkewBed(release: string): Promise<SkewBed> {
       `pin:${names.get('kube-b')}`,
       '--server-metrics',
       '1',
-      '--peer-refresh',
+      '--server-refresh',
       '2',
     ]);
     return { cp, names, dir, serve, viaPort: kubectl({ server: serve.url }, join(dir, 'cache')) };

@@ -1,5 +1,7 @@
-// `peerscope peers`: the apiservers found from a kubeconfig, with release, health and how each was found.
+// `peerscope peers`: the apiservers found from a kubeconfig, by host name beside their lease name, with
+// release, health and how each was found.
 import type { Command } from 'commander';
+import { displayNames } from '../cluster/display-names.js';
 import { serversFromKubeconfig } from '../cluster/from-kubeconfig.js';
 import { PeerSet } from '../cluster/peer-set.js';
 import type { OwnMvp } from '../../contract/own-mvp.js';
@@ -23,11 +25,14 @@ export function registerPeersCommand(program: Command): void {
       await Promise.all(found.servers.map((s) => peers.probe(s.name)));
       await peers.readOwnMetrics();
       await peers.close();
+      // Host names, told apart across the servers and the gone ones listed with them.
+      const shown = displayNames([...found.servers, ...found.gone]);
       const rows = found.servers.map((s) => {
         const status = peers.status(s.name);
         const f = found.found.find((x) => x.name === s.name);
         return {
           name: s.name,
+          displayName: shown.get(s.name) ?? s.name,
           url: s.url,
           foundBy: s.source ?? 'flag',
           release: status?.gitVersion ?? null,
@@ -44,6 +49,7 @@ export function registerPeersCommand(program: Command): void {
       for (const g of found.gone) {
         rows.push({
           name: g.name,
+          displayName: shown.get(g.name) ?? g.name,
           url: g.url,
           foundBy: 'lease',
           release: null,
@@ -64,9 +70,12 @@ export function registerPeersCommand(program: Command): void {
       const told = rows.some((r) => r.ownMvp && r.ownMvp.verdict !== 'unknown');
       // Request counts where any server's /metrics was read.
       const counted = rows.some((r) => r.apiserverMetrics?.state === 'read' && r.apiserverMetrics.requestsTotal !== null);
+      // The lease name beside the host name, where any server was named by a lease.
+      const leased = rows.some((r) => r.foundBy === 'lease');
       const table = [
         [
           'NAME',
+          ...(leased ? ['LEASE'] : []),
           'URL',
           'RELEASE',
           'HEALTH',
@@ -75,7 +84,8 @@ export function registerPeersCommand(program: Command): void {
           ...(counted ? ['REQUESTS', '5XX', '404', 'DEPRECATED APIS'] : []),
         ],
         ...rows.map((r) => [
-          r.name,
+          r.displayName,
+          ...(leased ? [r.foundBy === 'lease' ? r.name : '-'] : []),
           r.url,
           r.release ?? '-',
           r.health + (r.lease?.expired ? ' (lease expired)' : ''),
@@ -88,7 +98,7 @@ export function registerPeersCommand(program: Command): void {
       // The verdicts in plain words, one line per server that has one.
       for (const r of rows) if (r.ownMvp && r.ownMvp.verdict !== 'unknown') console.log(`${r.ownMvp.summary}; ${reroutedWords(r.ownMvp)}`);
       for (const r of rows) {
-        const words = r.apiserverMetrics && requestWords(r.name, r.apiserverMetrics);
+        const words = r.apiserverMetrics && requestWords(r.displayName, r.apiserverMetrics);
         if (words) console.log(words);
       }
     });

@@ -2,6 +2,7 @@
 import { accessSync, constants } from 'node:fs';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { collectAuditInputSpec, resolveAuditInputs, type AuditInput, type AuditInputSpec } from '../audit/index.js';
+import { shownName } from '../../contract/peers.js';
 import type { DiscoveryMode } from '../../contract/settings.js';
 import { serversFromKubeconfig } from '../cluster/from-kubeconfig.js';
 import { identityOf } from '../telemetry/client-identity.js';
@@ -38,7 +39,9 @@ interface ServeFlags extends PortFilterFlags, AuditWebhookFlags {
   maxEvents: number;
   serverMetrics: number;
   ui: boolean;
-  peerRefresh: number;
+  serverRefresh: number;
+  /** The old name of --server-refresh, still accepted. */
+  peerRefresh?: number;
   upstreamConnectTimeout: number;
   upstreamHeadersTimeout: number;
 }
@@ -87,11 +90,12 @@ export function registerServeCommand(program: Command): void {
   addPortFilterOptions(command)
     .option('--ui', 'also serve the UI on a loopback port and print its URL (browser mode)', false)
     .option(
-      '--peer-refresh <seconds>',
+      '--server-refresh <seconds>',
       'with --kubeconfig: find the apiservers again this often (new ones join, departed ones show as gone); 0 = never',
       parseSeconds,
       DEFAULT_SERVER_REFRESH_MS / 1000,
     )
+    .option('--peer-refresh <seconds>', 'renamed --server-refresh (the old name still works)', parseSeconds)
     .option(
       '--server-metrics <seconds>',
       "read each real apiserver's /metrics this often for its own Mixed Version Proxy's counters (shown per server in the UI and /.peerscope/metrics); 0 = never",
@@ -115,6 +119,7 @@ export function registerServeCommand(program: Command): void {
       `\nEnvironment:\n  PEERSCOPE_HEAP_GROWING_PERCENT  how far V8 lets the old generation grow past what is live, in percent (default ${HEAP_GROWING_PERCENT}; 0 = V8's own heuristic)`,
     )
     .action(async (flags: ServeFlags) => {
+      const serverRefresh = serverRefreshOf(flags, command.getOptionValueSource('serverRefresh') === 'cli');
       let servers: ServerConfig[];
       let context: string | undefined;
       let ownIdentity: string | (() => string | undefined) | undefined;
@@ -172,10 +177,11 @@ export function registerServeCommand(program: Command): void {
         snapshotSource: context ? 'kubeconfig' : 'servers',
         ...(ownIdentity ? { ownIdentity } : {}),
         ...(context ? { context } : {}),
-        ...(serverSource ? { serverSource, serverRefreshIntervalMs: flags.peerRefresh * 1000, onServerRefresh: reportRefresh() } : {}),
+        ...(serverSource ? { serverSource, serverRefreshIntervalMs: serverRefresh * 1000, onServerRefresh: reportRefresh() } : {}),
       });
-      core.peers.on('membership', (name, change) => {
-        const s = core.peers.status(name);
+      core.peers.on('membership', (id, change) => {
+        const s = core.peers.status(id);
+        const name = s ? namedForLog(s) : id;
         if (change === 'added') console.error(`peerscope: apiserver ${name} joined: ${s?.url ?? ''} (found by ${s?.source ?? '?'})`);
         else if (change === 'gone')
           console.error(
@@ -199,7 +205,7 @@ export function registerServeCommand(program: Command): void {
       if (webhookUrl) console.error(`peerscope: receiving audit events on ${webhookUrl}`);
       for (const s of core.peerStatuses()) {
         console.error(
-          `peerscope: ${s.name} ${s.url} ${s.health}${s.gitVersion ? ` ${s.gitVersion}` : ''}, ${s.discovery.gvrCount} GVRs${s.lastError ? ` (${s.lastError})` : ''}`,
+          `peerscope: ${namedForLog(s)} ${s.url} ${s.health}${s.gitVersion ? ` ${s.gitVersion}` : ''}, ${s.discovery.gvrCount} GVRs${s.lastError ? ` (${s.lastError})` : ''}`,
         );
       }
       for (const s of core.peerStatuses()) if (s.ownMvp && s.ownMvp.verdict !== 'unknown') console.error(`peerscope: ${s.ownMvp.summary}`);
@@ -259,4 +265,22 @@ function parseSeconds(value: string): number {
 function fail(message: string): never {
   process.stderr.write(`peerscope: ${message}\n`);
   process.exit(2);
+}
+
+/**
+ * The seconds between two searches for the servers: --server-refresh, or its old name --peer-refresh
+ * ("peer" is kept for KEP-4020's sense: not the handling server), said to be renamed. Both given is
+ * one too many.
+ */
+export function serverRefreshOf(flags: Pick<ServeFlags, 'serverRefresh' | 'peerRefresh'>, serverRefreshGiven: boolean): number {
+  if (flags.peerRefresh === undefined) return flags.serverRefresh;
+  if (serverRefreshGiven) fail('give --server-refresh only: --peer-refresh is its old name');
+  process.stderr.write('peerscope: --peer-refresh is renamed --server-refresh; the old name still works\n');
+  return flags.peerRefresh;
+}
+
+/** A server in a log line: its host name, the identity beside it where they differ ("cp-1 (apiserver-fa6…)"). */
+function namedForLog(s: { readonly name: string; readonly displayName?: string }): string {
+  const shown = shownName(s);
+  return shown === s.name ? s.name : `${shown} (${s.name})`;
 }

@@ -1,7 +1,8 @@
 // `peerscope snapshot save | diff | show`: routing snapshots from the command line.
 import { Agent, request } from '../upstream/undici.js';
 import type { Command } from 'commander';
-import type { RoutingSnapshot } from '../../contract/snapshot.js';
+import { shownName } from '../../contract/peers.js';
+import { snapshotServerNames, type RoutingSnapshot } from '../../contract/snapshot.js';
 import { diffSnapshots, formatDiff, parseSnapshot, readSnapshotFile, writeSnapshotFile } from '../snapshot/index.js';
 import { InputError } from '../util/input-error.js';
 import { prepareClusterSession } from '../session/cluster.js';
@@ -36,11 +37,12 @@ export function registerSnapshotCommands(program: Command): void {
     .option('--output <format>', 'text or json', 'text')
     .action((before: string, after: string, flags: { output: string }) => {
       if (flags.output !== 'text' && flags.output !== 'json') fail(`--output ${flags.output}: use text or json`);
-      const d = diffSnapshots(
-        guard(() => readSnapshotFile(before)),
-        guard(() => readSnapshotFile(after)),
+      const earlier = guard(() => readSnapshotFile(before));
+      const later = guard(() => readSnapshotFile(after));
+      const d = diffSnapshots(earlier, later);
+      process.stdout.write(
+        flags.output === 'json' ? JSON.stringify(d, null, 2) + '\n' : formatDiff(d, snapshotServerNames(later, earlier)),
       );
-      process.stdout.write(flags.output === 'json' ? JSON.stringify(d, null, 2) + '\n' : formatDiff(d));
     });
   snapshot
     .command('show')
@@ -51,7 +53,11 @@ export function registerSnapshotCommands(program: Command): void {
       console.log(
         `${file}: taken ${s.takenAt} from ${s.source.kind}${s.source.context ? ` (${s.source.context})` : ''}, policy ${s.settings.policy}, discovery ${s.settings.discoveryMode}`,
       );
-      for (const srv of s.servers) console.log(`  ${srv.name}\t${srv.gitVersion ?? '?'}\t${srv.health}\t${srv.discovery.gvrs.length} GVRs`);
+      for (const srv of s.servers) {
+        // The host name first, the identity beside it where they differ.
+        const shown = shownName(srv) === srv.name ? srv.name : `${shownName(srv)} (${srv.name})`;
+        console.log(`  ${shown}\t${srv.gitVersion ?? '?'}\t${srv.health}\t${srv.discovery.gvrs.length} GVRs`);
+      }
       console.log(`  skewed GVRs: ${s.routeTable.skewed.length ? s.routeTable.skewed.join(', ') : 'none'}`);
     });
 }

@@ -2,16 +2,21 @@
 // endpoints and, where those are forbidden, EndpointSlices; expired leases whose address left the
 // endpoints are gone; a 401 is the credentials' fault; a server that does not answer is skipped.
 import { describe, expect, it } from 'vitest';
+import { displayNames } from './display-names.js';
 import { findApiservers } from './find-servers.js';
 import type { ServerReader } from './server-config.js';
 
 const NOW = Date.parse('2026-11-23T08:00:00Z');
 
-function lease(name: string, address: string | undefined, renewedSecondsAgo: number, duration = 3600) {
+/** `hostname` null: a lease without the kubernetes.io/hostname label. */
+function lease(name: string, address: string | undefined, renewedSecondsAgo: number, duration = 3600, hostname: string | null = name) {
   return {
     metadata: {
       name,
-      labels: { 'apiserver.kubernetes.io/identity': 'kube-apiserver', 'kubernetes.io/hostname': name },
+      labels: {
+        'apiserver.kubernetes.io/identity': 'kube-apiserver',
+        ...(hostname !== null ? { 'kubernetes.io/hostname': hostname } : {}),
+      },
       ...(address ? { annotations: { 'kubernetes.io/peer-advertise-address': address } } : {}),
     },
     spec: {
@@ -74,6 +79,7 @@ describe('findApiservers', () => {
           url: 'https://10.0.0.2:6443',
           reason:
             'its identity lease expired at 2026-11-23T07:00:00.000Z and its address 10.0.0.2:6443 left the default/kubernetes endpoints',
+          hostname: 'apiserver-b',
         },
       ],
     ]);
@@ -176,5 +182,35 @@ describe('findApiservers', () => {
     expect(r.expired.get('apiserver-old')?.reason).toBe(
       'its identity lease expired at 2026-11-23T07:59:00.000Z and another apiserver identity now holds its address 10.0.0.1:6443',
     );
+  });
+
+  it('each lease gives its host name; two hosts sharing a name are shown apart by the start of their lease names', async () => {
+    const r = await findApiservers(
+      reader('https://lb:6443', {
+        [LEASES]: {
+          status: 200,
+          body: {
+            items: [
+              lease('apiserver-fa6myrjs6maza5o5onsvobwkha', '10.0.0.1:6443', 5, 3600, 'cp-1'),
+              lease('apiserver-q3ovcbhxkbbmbn5uhu4mrkaqsu', '10.0.0.2:6443', 5, 3600, 'cp-1'),
+              lease('apiserver-x7kd2m4n5p6q7r8s9t0uvwxyza', '10.0.0.3:6443', 5, 3600, 'cp-3'),
+              lease('apiserver-nolabelnolabelnolabelnola', '10.0.0.4:6443', 5, 3600, null),
+            ],
+          },
+        },
+        [ENDPOINTS]: { status: 200, body: endpoints('10.0.0.1:6443', '10.0.0.2:6443', '10.0.0.3:6443', '10.0.0.4:6443', '10.0.0.5:6443') },
+      }),
+      'https://lb:6443',
+      NOW,
+    );
+    expect(r.servers.map((s) => [s.name, s.lease?.hostname])).toEqual([
+      ['10.0.0.5:6443', undefined],
+      ['apiserver-fa6myrjs6maza5o5onsvobwkha', 'cp-1'],
+      ['apiserver-nolabelnolabelnolabelnola', undefined],
+      ['apiserver-q3ovcbhxkbbmbn5uhu4mrkaqsu', 'cp-1'],
+      ['apiserver-x7kd2m4n5p6q7r8s9t0uvwxyza', 'cp-3'],
+    ]);
+    const shown = displayNames(r.servers.map((s) => ({ name: s.name, ...(s.lease?.hostname ? { hostname: s.lease.hostname } : {}) })));
+    expect([...shown.values()]).toEqual(['10.0.0.5:6443', 'cp-1 (fa6myr)', 'apiserver-nolabelnolabelnolabelnola', 'cp-1 (q3ovcb)', 'cp-3']);
   });
 });

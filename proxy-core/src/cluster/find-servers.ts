@@ -31,8 +31,8 @@ export interface FindResult {
   readonly warnings: string[];
   /** Which lists were read: a server can only be judged gone by a list that was read. */
   readonly read: { readonly leases: boolean; readonly endpoints: boolean };
-  /** Servers whose lease expired and whose address left the endpoints: gone (lease name → where it was, why). */
-  readonly expired: ReadonlyMap<string, { readonly url: string; readonly reason: string }>;
+  /** Servers whose lease expired and whose address left the endpoints: gone (lease name → where it was, why, its host name). */
+  readonly expired: ReadonlyMap<string, { readonly url: string; readonly reason: string; readonly hostname?: string }>;
   /** The cluster answered 401: the credentials were refused (the message says by whom). */
   readonly unauthorized?: string;
   /** A server's certificate was not trusted (the kubeconfig's CA did not sign it): which server, why. */
@@ -144,7 +144,7 @@ function fromReads(
   const warnings: string[] = [];
   const servers: FoundServer[] = [];
   const claimed = new Set<string>();
-  const expired = new Map<string, { url: string; reason: string }>();
+  const expired = new Map<string, { url: string; reason: string; hostname?: string }>();
   const listed = new Set(endpoints.kind === 'ok' ? endpoints.value : []);
   let unauthorized: string | undefined;
   const problem = (what: string, r: Exclude<Read<unknown>, { kind: 'ok' }>) => {
@@ -177,6 +177,7 @@ function fromReads(
     const renew = lease.spec?.renewTime;
     const expiresAt = renew ? Date.parse(renew) + (lease.spec?.leaseDurationSeconds ?? 3600) * 1000 : undefined;
     const isExpired = expiresAt !== undefined && expiresAt < now;
+    const hostname = lease.metadata?.labels?.['kubernetes.io/hostname'];
     if (!address || !/^[^\s/]+:\d+$/.test(address)) {
       warnings.push(
         `lease ${name} has no kubernetes.io/peer-advertise-address annotation (the feature gate is off); its address comes from the endpoints`,
@@ -189,6 +190,7 @@ function fromReads(
       expired.set(name, {
         url: `${scheme}//${address}`,
         reason: `its identity lease expired at ${new Date(expiresAt).toISOString()} and its address ${address} left the default/kubernetes endpoints`,
+        ...(hostname ? { hostname } : {}),
       });
       continue;
     }
@@ -196,6 +198,7 @@ function fromReads(
       expired.set(name, {
         url: `${scheme}//${address}`,
         reason: `its identity lease expired at ${new Date(expiresAt).toISOString()} and another apiserver identity now holds its address ${address}`,
+        ...(hostname ? { hostname } : {}),
       });
       continue;
     }
@@ -204,7 +207,7 @@ function fromReads(
       holderIdentity: holder,
       ...(renew ? { renewTime: renew } : {}),
       expired: isExpired,
-      ...(lease.metadata?.labels?.['kubernetes.io/hostname'] ? { hostname: lease.metadata.labels['kubernetes.io/hostname'] } : {}),
+      ...(hostname ? { hostname } : {}),
     };
     servers.push({ name, url: `${scheme}//${address}`, source: 'lease', address, lease: leaseInfo });
   }

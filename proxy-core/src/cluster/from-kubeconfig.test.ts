@@ -7,6 +7,7 @@ import { loadRelease } from '../releases/index.js';
 import { startSimCluster, type SimCluster } from '../../sim/index.js';
 import { ControlClient } from './control-client.js';
 import { serversFromKubeconfig } from './from-kubeconfig.js';
+import { PeerSet } from './peer-set.js';
 
 describe('servers from a kubeconfig', () => {
   let sim: SimCluster;
@@ -24,6 +25,8 @@ describe('servers from a kubeconfig', () => {
     expect(found.servers.map((s) => [s.name, s.url, s.source])).toEqual(
       sim.servers.map((s) => [`apiserver-${s.name}`, s.info().url, 'lease']),
     );
+    // The host name each lease gives (kubernetes.io/hostname) travels with the server, for display.
+    expect(found.servers.map((s) => s.hostname)).toEqual(sim.servers.map((s) => s.name));
     // Each server answers an authenticated, TLS-verified read with the kubeconfig's token and CA.
     for (const server of found.servers) {
       const client = new ControlClient(server);
@@ -43,6 +46,19 @@ describe('servers from a kubeconfig', () => {
     });
     expect(found.servers.find((s) => s.name === 'apiserver-sim-1')?.url).toBe('https://127.0.0.1:1');
     expect(found.servers.map((s) => s.name)).toContain('extra');
+    // A person reads the host names of lease-found servers and the given name of a --server; the
+    // identities stay the lease names.
+    const peers = new PeerSet(found.servers);
+    try {
+      expect(peers.statuses().map((s) => [s.name, s.displayName])).toEqual([
+        ['apiserver-sim-1', 'apiserver-sim-1'],
+        ['apiserver-sim-2', 'sim-2'],
+        ['apiserver-sim-3', 'sim-3'],
+        ['extra', 'extra'],
+      ]);
+    } finally {
+      await peers.close();
+    }
   });
 
   it('a kubeconfig whose CA does not verify the servers fails with a clear TLS error', async () => {

@@ -16,7 +16,7 @@ export interface ClusterServers {
   readonly servers: ServerConfig[];
   readonly found: FoundServer[];
   /** Servers whose lease expired while their address left the endpoints: gone from the cluster. */
-  readonly gone: { readonly name: string; readonly url: string; readonly reason: string }[];
+  readonly gone: { readonly name: string; readonly url: string; readonly reason: string; readonly hostname?: string }[];
   readonly warnings: string[];
   /** What the operator may like to know (e.g. the proxy in use, without its credentials). */
   readonly notes: string[];
@@ -62,13 +62,14 @@ export async function serversFromKubeconfig(options: FromKubeconfigOptions): Pro
     }
     return proxy?.href;
   };
-  const base = (name: string, url: string, source: ServerConfig['source']): ServerConfig => {
+  const base = (name: string, url: string, source: ServerConfig['source'], hostname?: string): ServerConfig => {
     const proxy = proxyOf(url);
     // An exec plugin may hand out a client certificate instead of (or with) a token; a refresh of the
     // server list picks up a rotated one (new connections for the servers whose certificate changed).
     const clientCert = kubeconfig.clientCert ?? credentials.clientCert();
     return {
       name,
+      ...(hostname ? { hostname } : {}),
       url,
       source,
       ...(kubeconfig.tls.ca ? { ca: kubeconfig.tls.ca } : {}),
@@ -79,6 +80,7 @@ export async function serversFromKubeconfig(options: FromKubeconfigOptions): Pro
       onUnauthorized: () => credentials.unauthorized(),
     };
   };
+  const configOf = (f: FoundServer): ServerConfig => base(f.name, f.url, f.source, f.lease?.hostname);
   const overrides = () => (options.overrides ?? []).map((o) => base(o.name, o.url, 'flag'));
   const withOverrides = (servers: ServerConfig[]): ServerConfig[] => {
     for (const s of overrides()) {
@@ -134,7 +136,7 @@ export async function serversFromKubeconfig(options: FromKubeconfigOptions): Pro
         };
       }
       if (!r.read.leases && !r.read.endpoints) return { servers: overrides(), gone: new Map(), warnings: r.warnings };
-      const servers = withOverrides(r.servers.map((f) => base(f.name, f.url, f.source)));
+      const servers = withOverrides(r.servers.map(configOf));
       const current = new Set(servers.map((s) => s.name));
       const fallbackOnly = r.servers.every((s) => s.source === 'kubeconfig');
       const gone = new Map<string, string>();
@@ -163,7 +165,7 @@ export async function serversFromKubeconfig(options: FromKubeconfigOptions): Pro
 
   return {
     kubeconfig,
-    servers: withOverrides(first.servers.map((f) => base(f.name, f.url, f.source))),
+    servers: withOverrides(first.servers.map(configOf)),
     found: first.servers,
     gone: [...first.expired].map(([name, g]) => ({ name, ...g })),
     warnings,

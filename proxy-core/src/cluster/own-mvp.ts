@@ -24,6 +24,7 @@ export function looksLikeKubeApiserver(checks: readonly string[] | undefined): b
 }
 
 export interface OwnMvpInput {
+  /** The server as its summary names it (its display name). */
   readonly name: string;
   /** Every check /readyz?verbose listed (passing or not); undefined before the first readable probe. */
   readonly readyChecks?: readonly string[];

@@ -14,6 +14,7 @@ import { EventEmitter } from 'node:events';
 import type { HealthSample, PeerHealth, PeerStatus } from '../../contract/peers.js';
 import type { ServerDiscovery } from '../discovery/fetch.js';
 import { redactProxy } from '../upstream/proxy-config.js';
+import { displayNames } from './display-names.js';
 import { DiscoveryCache } from './peers/discovery-cache.js';
 import { HealthProbe } from './peers/health-probe.js';
 import { Membership, type MembershipChange, type SyncResult } from './peers/membership.js';
@@ -230,6 +231,20 @@ export class PeerSet extends EventEmitter<PeerSetEvents> {
   }
 
   status(name: string): PeerStatus | undefined {
+    return this.statusOf(name, this.displayNames());
+  }
+
+  statuses(): PeerStatus[] {
+    const shown = this.displayNames();
+    return this.names().flatMap((n) => this.statusOf(n, shown) ?? []);
+  }
+
+  /** Identity → what a person reads, unique across every listed server (gone ones are listed too). */
+  private displayNames(): Map<string, string> {
+    return displayNames(this.names().flatMap((n) => this.membership.member(n)?.config ?? []));
+  }
+
+  private statusOf(name: string, shown: ReadonlyMap<string, string>): PeerStatus | undefined {
     const m = this.membership.member(name);
     const h = this.probes.of(name);
     if (!m || !h) return undefined;
@@ -237,10 +252,12 @@ export class PeerSet extends EventEmitter<PeerSetEvents> {
     const cached = this.discoveries.of(name);
     const d = cached?.document;
     const error = cached?.error;
-    const ownMvp = this.ownMvps.ownMvp({ config, readyChecks: h.readyChecks, gitVersion: h.gitVersion });
+    const displayName = shown.get(name) ?? name;
+    const ownMvp = this.ownMvps.ownMvp({ config, readyChecks: h.readyChecks, gitVersion: h.gitVersion }, displayName);
     const apiserverMetrics = this.ownMvps.apiserverMetrics(config);
     return {
       name,
+      displayName,
       url: config.url,
       source: config.source ?? 'flag',
       health: h.health,
@@ -260,10 +277,6 @@ export class PeerSet extends EventEmitter<PeerSetEvents> {
       ...(ownMvp ? { ownMvp } : {}),
       ...(apiserverMetrics ? { apiserverMetrics } : {}),
     };
-  }
-
-  statuses(): PeerStatus[] {
-    return this.names().map((n) => this.status(n) as PeerStatus);
   }
 
   history(name: string): HealthSample[] {

@@ -1,8 +1,10 @@
 // How the core reaches one apiserver directly. Credentials live here and nowhere else: nothing of
 // this type is ever serialised into the contract, telemetry, logs or snapshots.
 export interface ServerConfig {
-  /** Unique name, shown everywhere (and the server ID for the visit order of discovery merges). */
+  /** Unique name: the server's identity in routing, snapshots and metrics (and the server ID for the visit order of discovery merges). */
   readonly name: string;
+  /** The host name its identity lease gives (kubernetes.io/hostname): what a person reads (display-names.ts). */
+  readonly hostname?: string;
   /** Base URL, http:// or https://host:port. */
   readonly url: string;
   /** PEM CA bundle that verifies the server (TLS is always verified). */

@@ -1,5 +1,6 @@
 // The upgrade-impact report for people: plain text for a terminal, Markdown for a change ticket.
 import { impactKinds, type ImpactFinding, type ImpactKind, type ImpactReport } from '../../contract/impact.js';
+import { shownName } from '../../contract/peers.js';
 
 const HEADINGS: Record<ImpactKind, string> = {
   removed: 'Removed by the upgrade: 404 after it',
@@ -16,7 +17,7 @@ function header(r: ImpactReport): string {
     r.source === 'audit-logs'
       ? `from the requests of ${clients} in the apiservers' audit logs, ${new Date(r.window.since).toISOString()} to ${new Date(r.window.until).toISOString()} (rates over the last ${when})`
       : `from the requests of ${clients} over the last ${when}`;
-  return `Upgrade impact: ${releases || 'no servers'} (${r.current.map((s) => s.name).join(', ')}) → ${r.target.release}, ${source}`;
+  return `Upgrade impact: ${releases || 'no servers'} (${r.current.map(shownName).join(', ')}) → ${r.target.release}, ${source}`;
 }
 
 function noFindings(r: ImpactReport): string {

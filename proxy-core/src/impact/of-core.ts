@@ -19,9 +19,12 @@ export interface ImpactSource {
 export function impactInputOf(core: ImpactSource, now = Date.now()): ImpactInput {
   return {
     usage: core.telemetry.usage.data(now),
-    servers: core
-      .peerStatuses()
-      .map((s) => ({ name: s.name, ...(s.gitVersion ? { gitVersion: s.gitVersion } : {}), discovered: s.discovery.state !== 'none' })),
+    servers: core.peerStatuses().map((s) => ({
+      name: s.name,
+      ...(s.displayName ? { displayName: s.displayName } : {}),
+      ...(s.gitVersion ? { gitVersion: s.gitVersion } : {}),
+      discovered: s.discovery.state !== 'none',
+    })),
     routeTable: core.routes.table.rows().map((r) => ({ gvr: gvrKey(r.gvr), servers: [...r.servers] })),
   };
 }
@@ -39,6 +42,7 @@ export function impactInputOfSnapshot(snapshot: RoutingSnapshot): ImpactInput | 
     usage: snapshot.usage,
     servers: snapshot.servers.map((s) => ({
       name: s.name,
+      ...(s.displayName ? { displayName: s.displayName } : {}),
       ...(s.gitVersion ? { gitVersion: s.gitVersion } : {}),
       discovered: s.discovery.state !== 'none',
     })),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { clientNameOf, impactReportSchema, type ClientUsage, type UsageRow } from '../../contract/impact.js';
+import { formatImpactText } from './format.js';
 import { classify, impactReport, type ImpactInput } from './report.js';
 import { catalogTarget, defaultTargetName } from './targets.js';
 
@@ -92,6 +93,26 @@ describe('impactReport', () => {
     );
     expect(report.findings[0]!.impact).toBe('skewed');
     expect(report.findings[0]!.message).toContain('served by s1 but not s2 → false 404s from it while the rollout runs');
+  });
+
+  it('names the servers by their display names in words and the heading; the evidence keeps their identities', () => {
+    const base = input([row({ version: 'v1alpha1', resource: 'olds' })]);
+    const shown: Record<string, string> = { s1: 'cp-1', s2: 'cp-1 (q3ovcb)' };
+    const report = impactReport(
+      { ...base, servers: base.servers.map((s) => (shown[s.name] ? { ...s, displayName: shown[s.name] } : s)) },
+      { ...target, gvrs: new Set([...target.gvrs, 'x.io/v1alpha1/olds']) },
+      [],
+    );
+    expect(report.findings[0]!.message).toContain('served by cp-1 but not cp-1 (q3ovcb) → false 404s from it');
+    expect(report.findings[0]!.evidence).toMatchObject({ servedNowBy: ['s1'], notServedNowBy: ['s2'] });
+    expect(report.current).toEqual([
+      { name: 's1', displayName: 'cp-1', gitVersion: 'v1.36.0' },
+      { name: 's2', displayName: 'cp-1 (q3ovcb)', gitVersion: 'v1.37.0' },
+      { name: 's3' },
+    ]);
+    expect(formatImpactText(report).split('\n')[0]).toMatch(
+      /^Upgrade impact: v1\.36\.0, v1\.37\.0, \? \(cp-1, cp-1 \(q3ovcb\), s3\) → v1\.37,/,
+    );
   });
 });
 

@@ -16,8 +16,13 @@ import { OTHER_CLIENTS } from '../telemetry/client-usage.js';
 /** What a report is made from: the shape a routing snapshot records. */
 export interface ImpactInput {
   readonly usage: ClientUsage;
-  /** `discovered`: the server's own discovery was read (its GVR list counts). */
-  readonly servers: readonly { readonly name: string; readonly gitVersion?: string; readonly discovered: boolean }[];
+  /** `discovered`: the server's own discovery was read (its GVR list counts); `displayName`: what the words call it. */
+  readonly servers: readonly {
+    readonly name: string;
+    readonly displayName?: string;
+    readonly gitVersion?: string;
+    readonly discovered: boolean;
+  }[];
   /** "group/version/resource" → servers whose own discovery lists it. */
   readonly routeTable: readonly { readonly gvr: string; readonly servers: readonly string[] }[];
 }
@@ -34,6 +39,9 @@ const MINUTE_MS = 60_000;
 export function impactReport(input: ImpactInput, target: ImpactTarget, targets: readonly string[], now = input.usage.at): ImpactReport {
   const servedBy = new Map(input.routeTable.map((r) => [r.gvr, r.servers]));
   const discovered = input.servers.filter((s) => s.discovered).map((s) => s.name);
+  // The evidence lists identities (data); the message names the servers as a person knows them.
+  const shown = new Map(input.servers.map((s) => [s.name, s.displayName ?? s.name]));
+  const nameOf = (server: string) => shown.get(server) ?? server;
   const usage = input.usage;
   const elapsedMs = Math.max(0, Math.min(usage.windowMinutes * MINUTE_MS, now - usage.since));
   // A rate over the first seconds would be a guess: until a minute has passed, it is the count so far.
@@ -82,7 +90,7 @@ export function impactReport(input: ImpactInput, target: ImpactTarget, targets: 
       resource: first.resource,
       verbs,
       impact,
-      message: describe(client.name, first, verbs, impact, evidence, target.release),
+      message: describe(client.name, first, verbs, impact, evidence, target.release, nameOf),
       evidence,
       minutes: mergeMinutes(rows),
     };
@@ -94,7 +102,11 @@ export function impactReport(input: ImpactInput, target: ImpactTarget, targets: 
     kind: IMPACT_REPORT_KIND,
     at: now,
     target: { release: target.release, gitVersion: target.gitVersion },
-    current: input.servers.map((s) => (s.gitVersion ? { name: s.name, gitVersion: s.gitVersion } : { name: s.name })),
+    current: input.servers.map((s) => ({
+      name: s.name,
+      ...(s.displayName ? { displayName: s.displayName } : {}),
+      ...(s.gitVersion ? { gitVersion: s.gitVersion } : {}),
+    })),
     window: { since: Math.max(usage.since, now - usage.windowMinutes * MINUTE_MS), until: now, minutes: round(elapsedMs / MINUTE_MS) },
     findings: findings.map(({ total: _total, ...f }) => f),
     clients: clients.size,
@@ -132,13 +144,14 @@ function describe(
   impact: ImpactKind,
   e: ImpactFinding['evidence'],
   release: string,
+  nameOf: (server: string) => string,
 ): string {
   const gvr = row.group ? `${row.group}/${row.version} ${row.resource}` : `${row.version} ${row.resource}`;
   const phrase = (verb: string) => VERB_PHRASES[verb] ?? `${verb}s`;
   const calls = verbs.map((v, i) => `${phrase(v.verb)}${i === 0 ? ` ${gvr}` : ' it'} ${rate(v.perMinute, v.count)}`).join(' and ');
   const consequence = {
     removed: `not served by ${release} → 404 after the upgrade`,
-    skewed: `served by ${e.servedNowBy.join(', ')} but not ${e.notServedNowBy.join(', ')} → false 404s from ${e.notServedNowBy.length === 1 ? 'it' : 'them'} while the rollout runs, unless a mixed version proxy reroutes`,
+    skewed: `served by ${e.servedNowBy.map(nameOf).join(', ')} but not ${e.notServedNowBy.map(nameOf).join(', ')} → false 404s from ${e.notServedNowBy.length === 1 ? 'it' : 'them'} while the rollout runs, unless a mixed version proxy reroutes`,
     deprecated: `the apiserver warns "${e.warnings[0] ?? ''}"`,
     'target-only': `served only by ${release} → 404 now${e.notFound > 0 ? ` (${e.notFound} so far)` : ''}, answered after the upgrade`,
   }[impact];

@@ -19,6 +19,8 @@ export interface ClusterSessionOptions {
   readonly discoveryMode?: DiscoveryMode;
   /** What the port refuses (--accept-origins, --reject-paths, --reject-methods); default: the port's defaults. */
   readonly filters?: PortFilters;
+  /** How often the apiservers are found again (--server-refresh); default: the core's (30 s). */
+  readonly serverRefreshIntervalMs?: number;
 }
 
 export interface ClusterSession {
@@ -78,8 +80,9 @@ export async function prepareClusterSession(options: ClusterSessionOptions): Pro
       context: contextName,
       // Requests that bring no credential get the kubeconfig's: the impact report names them by its user.
       ...(found.kubeconfig.userName ? { ownIdentity: found.kubeconfig.userName } : {}),
-      // The apiservers are found again every 30 s: new ones join, departed ones show as gone.
+      // The apiservers are found again on a period (30 s by default): new ones join, departed ones show as gone.
       serverSource: found.source,
+      ...(options.serverRefreshIntervalMs !== undefined ? { serverRefreshIntervalMs: options.serverRefreshIntervalMs } : {}),
     });
     let address: ListenAddress;
     try {

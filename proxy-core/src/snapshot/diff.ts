@@ -73,25 +73,25 @@ function round(x: number): number {
   return Math.round(x * 10_000) / 10_000;
 }
 
-/** The diff as text for a terminal. */
-export function formatDiff(d: SnapshotDiff): string {
+/** The diff as text for a terminal; `nameOf` gives the name a person reads for a server (snapshotServerNames). */
+export function formatDiff(d: SnapshotDiff, nameOf: (name: string) => string = (name) => name): string {
   const lines: string[] = [];
   const section = (title: string, items: string[]) => {
     if (items.length) lines.push(`${title}:`, ...items.map((i) => `  ${i}`));
   };
-  section('servers added', d.servers.added);
-  section('servers removed', d.servers.removed);
+  section('servers added', d.servers.added.map(nameOf));
+  section('servers removed', d.servers.removed.map(nameOf));
   section(
     'servers upgraded',
-    d.servers.upgraded.map((u) => `${u.name}: ${u.from} → ${u.to}`),
+    d.servers.upgraded.map((u) => `${nameOf(u.name)}: ${u.from} → ${u.to}`),
   );
   section(
     'health changed',
-    d.servers.healthChanged.map((h) => `${h.name}: ${h.from} → ${h.to}`),
+    d.servers.healthChanged.map((h) => `${nameOf(h.name)}: ${h.from} → ${h.to}`),
   );
   for (const g of d.gvrs) {
-    section(`${g.server} gained`, g.gained);
-    section(`${g.server} lost`, g.lost);
+    section(`${nameOf(g.server)} gained`, g.gained);
+    section(`${nameOf(g.server)} lost`, g.lost);
   }
   section('became skewed', d.skew.became);
   section('no longer skewed', d.skew.resolved);

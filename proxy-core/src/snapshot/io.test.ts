@@ -2,7 +2,13 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { routingSnapshotSchema, snapshotDiffSchema, snapshotReadResultSchema, type RoutingSnapshot } from '../../contract/snapshot.js';
+import {
+  routingSnapshotSchema,
+  snapshotDiffSchema,
+  snapshotServerNames,
+  snapshotReadResultSchema,
+  type RoutingSnapshot,
+} from '../../contract/snapshot.js';
 import { InputError } from '../util/input-error.js';
 import { MAX_SNAPSHOT_BYTES, parseSnapshot, readSnapshotFile, readSnapshotText, serializeSnapshot, writeSnapshotFile } from './io.js';
 import { diffSnapshots, formatDiff } from './diff.js';
@@ -215,5 +221,14 @@ describe('snapshot diff', () => {
     expect(formatDiff(diffSnapshots(before, before))).toBe('no differences\n');
     // The diff is a contract type too (CoreClient.compareSnapshots).
     expect(snapshotDiffSchema.parse(d)).toEqual(d);
+    // In words, the servers go by the host names the snapshots recorded (the later's first).
+    const hosts = (s: typeof after, names: Record<string, string>) => ({
+      ...s,
+      servers: s.servers.map((x) => ({ ...x, displayName: names[x.name] ?? x.name })),
+    });
+    const text = formatDiff(d, snapshotServerNames(hosts(after, { 'sim-1': 'cp-1' }), hosts(before, { 'sim-1': 'old-1' })));
+    expect(text).toContain('cp-1: v1.36.0-dev → v1.37.0-dev');
+    expect(text).toContain('cp-1 gained:');
+    expect(text).not.toContain('sim-1');
   });
 });

@@ -39,6 +39,7 @@ export function takeSnapshot(core: SnapshotSource, options: TakeOptions): Routin
     const d = core.peers.discovery(s.name);
     return {
       name: s.name,
+      ...(s.displayName ? { displayName: s.displayName } : {}),
       url: s.url,
       source: s.source,
       health: s.health,

@@ -5,6 +5,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import type { DiscoveryMode, DiscoveryViews } from '../../../proxy-core/contract/index.js';
 import { queryKeys, useCoreClient } from '../../src/client-context.js';
+import { useServerNames } from '../../src/server-names.js';
 import { gvrKeyLabel, shortRelease } from '../../src/ui/format.js';
 import { Empty, ErrorState, Loading } from '../../src/ui/states.js';
 import { useView } from '../../src/view-mode.js';
@@ -79,6 +80,7 @@ export function Discovery() {
 
 function DiscoveryDiff({ views }: { views: DiscoveryViews }) {
   const [selected, setSelected] = useState<string | undefined>(undefined);
+  const nameOf = useServerNames();
   const server = views.servers.find((s) => s.name === selected) ?? views.servers.find((s) => s.onlyInMerged.length > 0) ?? views.servers[0];
   const grouped = useMemo(() => groupKeys(server?.onlyInMerged ?? []), [server]);
   if (!server || views.merged.gvrs.length === 0) return <Empty>No server's discovery has been read yet.</Empty>;
@@ -88,7 +90,7 @@ function DiscoveryDiff({ views }: { views: DiscoveryViews }) {
         <h3>Merged vs each server's own</h3>
         <table className="simple-table">
           <caption className="muted small">
-            Merged document as {views.merged.handling ?? '—'} answers it: {views.merged.gvrs.length} GVRs
+            Merged document as {views.merged.handling ? nameOf(views.merged.handling) : '—'} answers it: {views.merged.gvrs.length} GVRs
           </caption>
           <thead>
             <tr>
@@ -104,7 +106,7 @@ function DiscoveryDiff({ views }: { views: DiscoveryViews }) {
               <tr key={s.name} className={s.name === server.name ? 'selected' : ''}>
                 <th scope="row">
                   <button type="button" className="link" aria-pressed={s.name === server.name} onClick={() => setSelected(s.name)}>
-                    {s.name}
+                    {nameOf(s.name)}
                   </button>
                 </th>
                 <td className="mono">
@@ -121,15 +123,16 @@ function DiscoveryDiff({ views }: { views: DiscoveryViews }) {
       </div>
       <div className="card">
         <h3>
-          Only in the merged document, not in {server.name}’s own <span className="count">{server.onlyInMerged.length}</span>
+          Only in the merged document, not in {nameOf(server.name)}’s own <span className="count">{server.onlyInMerged.length}</span>
         </h3>
         <p className="muted small diff-help">
-          A client handled by {server.name} sees these only with peer-aggregated discovery; its requests for them are rerouted to a peer.
+          A client handled by {nameOf(server.name)} sees these only with peer-aggregated discovery; its requests for them are rerouted to a
+          peer.
         </p>
         {server.onlyInMerged.length === 0 ? (
-          <Empty>{server.name} serves every GVR of the merged document.</Empty>
+          <Empty>{nameOf(server.name)} serves every GVR of the merged document.</Empty>
         ) : (
-          <ul className="gvr-diff" aria-label={`GVRs added by the merge for ${server.name}`}>
+          <ul className="gvr-diff" aria-label={`GVRs added by the merge for ${nameOf(server.name)}`}>
             {grouped.map(([group, keys]) => (
               <li key={group}>
                 <span className="diff-group">{group}</span>
@@ -146,7 +149,7 @@ function DiscoveryDiff({ views }: { views: DiscoveryViews }) {
         )}
         {server.onlyInOwn.length > 0 && (
           <>
-            <h4>Only in {server.name}’s own</h4>
+            <h4>Only in {nameOf(server.name)}’s own</h4>
             <ul className="gvr-diff">
               {server.onlyInOwn.map((k) => (
                 <li key={k} className="mono diff-del">

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { clusterEvent, FakeCoreClient } from '../../test/fake-client.js';
 import { installLayoutStubs, renderWithClient } from '../../test/render.js';
@@ -32,6 +32,30 @@ describe('GVR matrix', () => {
         .map((c) => c.textContent),
     ).toEqual(['served', 'not served', 'server down']);
     expect(v1.className).toContain('skewed');
+  });
+
+  it('heads each column with the host name, the identity in its title; the cells still follow the identities', async () => {
+    const client = new FakeCoreClient();
+    client.showHostNames({ 'sim-1': 'cp-1', 'sim-2': 'cp-2', 'sim-3': 'cp-3' });
+    renderWithClient(<GvrMatrix />, client);
+    await screen.findByText(/2 skewed/);
+    await waitFor(() => expect(document.querySelector('.col-name')?.textContent).toBe('cp-1'));
+    const names = [...document.querySelectorAll('.col-name')];
+    expect(names.map((n) => [n.textContent, n.getAttribute('title')])).toEqual([
+      ['cp-1', 'sim-1'],
+      ['cp-2', 'sim-2'],
+      ['cp-3', 'sim-3'],
+    ]);
+    const v1 = screen.getAllByRole('row').find((r) => r.getAttribute('data-gvr') === 'certificates.k8s.io/v1/clustertrustbundles')!;
+    expect(
+      within(v1)
+        .getAllByRole('cell')
+        .map((c) => [c.textContent, c.getAttribute('title')]),
+    ).toEqual([
+      ['served', 'cp-1: served'],
+      ['not served', 'cp-2: not served'],
+      ['server down', 'cp-3: server down'],
+    ]);
   });
 
   it('with the cluster source, says per cell what each server answered per minute, false 404s apart', async () => {

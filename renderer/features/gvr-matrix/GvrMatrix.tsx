@@ -7,6 +7,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useDeferredValue, useMemo, useRef, useState } from 'react';
 import type { ClusterGvrRates, RouteTableColumn, RouteTableRow, RouteTableView } from '../../../proxy-core/contract/index.js';
 import { queryKeys, useCoreClient } from '../../src/client-context.js';
+import { useServerNames } from '../../src/server-names.js';
 import { shortRelease } from '../../src/ui/format.js';
 import { Empty, ErrorState, HealthBadge, Loading } from '../../src/ui/states.js';
 import { useOffline } from '../../src/view-mode.js';
@@ -181,6 +182,7 @@ function MatrixBody({
   rates: Map<string, CellRate> | undefined;
 }) {
   const { items, shown } = useMemo(() => matrixItems(view, filter, search), [view, filter, search]);
+  const nameOf = useServerNames();
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
     count: items.length,
@@ -207,7 +209,9 @@ function MatrixBody({
           </div>
           {view.columns.map((c) => (
             <div role="columnheader" key={c.name} className="matrix-col">
-              <span className="col-name">{c.name}</span>
+              <span className="col-name" title={nameOf(c.name) === c.name ? undefined : c.name}>
+                {nameOf(c.name)}
+              </span>
               <span className="col-meta">
                 <span className="release" title={c.gitVersion}>
                   {shortRelease(c.gitVersion)}
@@ -267,7 +271,7 @@ function MatrixBody({
                       const rate = rates?.get(cellKey(c.name, r));
                       const said = rate ? `${CELL_TEXT[state]}; answered ${rateText(rate)}` : CELL_TEXT[state];
                       return (
-                        <div role="cell" key={c.name} className={`matrix-cell cell-${state}`} title={`${c.name}: ${said}`}>
+                        <div role="cell" key={c.name} className={`matrix-cell cell-${state}`} title={`${nameOf(c.name)}: ${said}`}>
                           <span className="cell-chip" aria-hidden="true" />
                           <span className="cell-text">{CELL_TEXT[state]}</span>
                           {rate && <span className="cell-rate">{rate.requests}/min</span>}

@@ -42,6 +42,24 @@ describe('Live routing', () => {
     expect(first.textContent).toContain('kubectl');
   });
 
+  it('names the handling and answering servers by their host names, the identities in the titles', async () => {
+    const client = new FakeCoreClient();
+    client.showHostNames({ 'sim-1': 'cp-1', 'sim-2': 'cp-2', 'sim-3': 'cp-3' });
+    renderWithClient(<LiveRouting />, client);
+    await screen.findByRole('table', { name: 'Requests, newest first' });
+    // The host names come with the overview: the rows name servers once it has arrived.
+    await waitFor(() => expect(streamRows()[0]!.textContent).toContain('cp-2'));
+    act(() => client.emit(batch([routingEvent(3, { outcome: 'rerouted', handling: 'sim-2', answeredBy: 'sim-1' })])));
+    const cells = [...streamRows()[0]!.querySelectorAll('[role=cell]')];
+    // time, client, request, handling, outcome, answered by, …
+    expect(cells.slice(3, 6).map((c) => [c.textContent, c.getAttribute('title')])).toEqual([
+      ['cp-2', 'sim-2'],
+      ['→ cp-1', null],
+      ['cp-1', 'sim-1'],
+    ]);
+    expect(streamRows()[0]!.textContent).not.toContain('sim-');
+  });
+
   it('pauses: the table holds still and counts what arrives; resuming shows it all', async () => {
     const client = new FakeCoreClient();
     renderWithClient(<LiveRouting />, client);

@@ -7,6 +7,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useContext, useEffect, useMemo, useRef, useState, useSyncExternalStore, type Context } from 'react';
 import { clusterOutcomes, routeOutcomes, type RoutingEvent } from '../../../proxy-core/contract/index.js';
 import { queryKeys, useCoreClient } from '../../src/client-context.js';
+import { useServerNames } from '../../src/server-names.js';
 import { formatClock, formatDateTime, formatMs, formatTime, outcomeStyle, shownOutcomes, type ShownOutcome } from '../../src/ui/format.js';
 import { Empty, ErrorState, Loading } from '../../src/ui/states.js';
 import { useOffline, type OfflineView } from '../../src/view-mode.js';
@@ -132,13 +133,14 @@ function RecordedRouting({ offline }: { offline: OfflineView }) {
   const client = useCoreClient();
   // Every recorded event for the chart; the table keeps the page's usual bound, newest first.
   const query = useQuery({ queryKey: [...queryKeys.events, 'recorded'], queryFn: () => client.getEvents() });
+  const nameOf = useServerNames();
   const rows = useMemo(
     () =>
       (query.data?.events ?? [])
         .slice(-MAX_ROWS)
         .reverse()
-        .map((e) => portRow(e, outcomeLabel)),
-    [query.data],
+        .map((e) => portRow(e, outcomeLabel, nameOf)),
+    [query.data, nameOf],
   );
   const series = useMemo(() => seriesFromEvents(query.data?.events ?? []), [query.data]);
   const { hidden, visible, inBuffer, toggle } = useOutcomeFilter(rows);
@@ -185,7 +187,8 @@ function StreamingRouting() {
   const port = useSyncExternalStore(portFeed.subscribe, portFeed.getState);
   const cluster = useSyncExternalStore(clusterFeed.subscribe, clusterFeed.getState);
 
-  const portRows = useMemo(() => port.rows.map((e) => portRow(e, outcomeLabel)), [port.rows]);
+  const nameOf = useServerNames();
+  const portRows = useMemo(() => port.rows.map((e) => portRow(e, outcomeLabel, nameOf)), [port.rows, nameOf]);
   const clusterRows = useMemo(() => cluster.rows.map((e) => clusterRow(e, outcomeLabel)), [cluster.rows]);
   const live = useMemo(
     () => (source === 'port' ? portRows : source === 'cluster' ? clusterRows : mergeNewestFirst(portRows, clusterRows, MAX_ROWS)),
@@ -307,6 +310,7 @@ const COLUMNS = ['time', 'client', 'request', 'handling', 'outcome', 'answered b
 
 function EventTable({ rows, withSource }: { rows: readonly StreamRow[]; withSource: boolean }) {
   const scrollRef = useRef<HTMLDivElement>(null);
+  const nameOf = useServerNames();
   // Rows are keyed by position: a batch shifts every event down, and reusing the row elements (new
   // text) is far cheaper than unmounting and mounting every visible row ten times a second.
   const virtualizer = useVirtualizer({
@@ -354,14 +358,18 @@ function EventTable({ rows, withSource }: { rows: readonly StreamRow[]; withSour
                 <div role="cell" className="mono ellipsis" title={`${e.method} ${e.path}`}>
                   <span className="method">{e.method}</span> {e.path}
                 </div>
-                <div role="cell">{e.handling ?? '—'}</div>
+                <div role="cell" title={e.handling ?? undefined}>
+                  {e.handling ? nameOf(e.handling) : '—'}
+                </div>
                 <div role="cell">
                   <span className="outcome-pill" style={{ borderColor: outcomeStyle[e.outcome].color }}>
                     <span className="swatch" style={{ background: outcomeStyle[e.outcome].color }} aria-hidden="true" />
                     {e.outcomeText}
                   </span>
                 </div>
-                <div role="cell">{e.answeredBy}</div>
+                <div role="cell" title={e.answeredBy}>
+                  {nameOf(e.answeredBy)}
+                </div>
                 <div role="cell" className={`mono ${status >= 500 ? 'error-text' : status >= 400 ? 'warn-text' : ''}`}>
                   {e.status ?? '—'}
                 </div>

@@ -16,7 +16,7 @@ export interface StreamRow {
   /** The port's HTTP method; the verb an apiserver logged. */
   readonly method: string;
   readonly path: string;
-  /** The server a load balancer handed the request to (for the cluster: the server that logged it). */
+  /** The server a load balancer handed the request to (for the cluster: the server that logged it); identities, as are answeredBy's. */
   readonly handling: string | null;
   readonly outcome: ShownOutcome;
   /** Who produced the answer, as the table says it. */
@@ -27,7 +27,12 @@ export interface StreamRow {
   readonly latencyMs: number;
 }
 
-export function portRow(e: RoutingEvent, outcomeLabel: (o: ShownOutcome) => string): StreamRow {
+/** `nameOf` gives the name a person reads for a server (its host name) in the pill of a reroute. */
+export function portRow(
+  e: RoutingEvent,
+  outcomeLabel: (o: ShownOutcome) => string,
+  nameOf: (server: string) => string = (server) => server,
+): StreamRow {
   return {
     source: 'port',
     seq: e.seq,
@@ -38,7 +43,7 @@ export function portRow(e: RoutingEvent, outcomeLabel: (o: ShownOutcome) => stri
     handling: e.handling,
     outcome: e.outcome,
     answeredBy: e.answeredBy ?? 'peerscope',
-    outcomeText: e.outcome === 'rerouted' && e.answeredBy ? `→ ${e.answeredBy}` : outcomeLabel(e.outcome),
+    outcomeText: e.outcome === 'rerouted' && e.answeredBy ? `→ ${nameOf(e.answeredBy)}` : outcomeLabel(e.outcome),
     status: e.status,
     latencyMs: e.latencyMs,
   };

@@ -20,6 +20,31 @@ describe('Peer health', () => {
     expect(sim3.textContent).toContain('stale');
   });
 
+  it('shows each server by its host name, the lease name beside it, in the cards, the timeline and the charts', async () => {
+    const client = new FakeCoreClient();
+    client.showHostNames({ 'sim-1': 'cp-1', 'sim-2': 'cp-1 (q3ovcb)', 'sim-3': 'cp-3' });
+    renderWithClient(<PeerHealth />, client);
+    const cp1 = await screen.findByRole('article', { name: 'apiserver cp-1' });
+    expect(within(cp1).getByRole('heading', { level: 3 }).textContent).toBe('cp-1');
+    expect(cp1.querySelector('.server-id')?.textContent).toBe('sim-1');
+    expect(screen.getByRole('article', { name: 'apiserver cp-1 (q3ovcb)' }).querySelector('.server-id')?.textContent).toBe('sim-2');
+    const timeline = await screen.findByRole('list', { name: /Health and release per apiserver/ });
+    expect([...timeline.querySelectorAll('.timeline-name')].map((n) => [n.textContent, n.getAttribute('title')])).toEqual([
+      ['cp-1', 'sim-1'],
+      ['cp-1 (q3ovcb)', 'sim-2'],
+      ['cp-3', 'sim-3'],
+    ]);
+    expect(screen.getByRole('img', { name: /^Failed requests per apiserver/ }).getAttribute('aria-label')).toBe(
+      'Failed requests per apiserver per 5 seconds: cp-1 9, cp-1 (q3ovcb) 0, cp-3 0',
+    );
+  });
+
+  it('a server shown by its own name has no second name beside it', async () => {
+    renderWithClient(<PeerHealth />, new FakeCoreClient());
+    const sim1 = await screen.findByRole('article', { name: 'apiserver sim-1' });
+    expect(sim1.querySelector('.server-id')).toBeNull();
+  });
+
   it('draws a timeline segment per health and release change', async () => {
     renderWithClient(<PeerHealth />, new FakeCoreClient());
     const timeline = await screen.findByRole('list', { name: /Health and release per apiserver/ });

@@ -3,8 +3,16 @@
 // the rollout, and a timeline of its health and release — when each server was upgraded.
 import { useQuery } from '@tanstack/react-query';
 import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import type { ClusterMinute, HealthHistory, HealthSample, PeerHealth as Health, PeerStatus } from '../../../proxy-core/contract/index.js';
+import {
+  shownName,
+  type ClusterMinute,
+  type HealthHistory,
+  type HealthSample,
+  type PeerHealth as Health,
+  type PeerStatus,
+} from '../../../proxy-core/contract/index.js';
 import { queryKeys, useCoreClient } from '../../src/client-context.js';
+import { useServerNames, type ServerNamer } from '../../src/server-names.js';
 import { formatClock, formatDateTime, formatMs, healthLabel, shortRelease } from '../../src/ui/format.js';
 import { Empty, ErrorState, HealthBadge, Loading } from '../../src/ui/states.js';
 import { useOffline } from '../../src/view-mode.js';
@@ -50,6 +58,7 @@ export function PeerHealth() {
     enabled: !offline,
   });
   const takenAt = offline ? formatDateTime(Date.parse(offline.snapshot.takenAt)) : '';
+  const nameOf = useServerNames();
 
   return (
     <section className="panel health" aria-labelledby="health-title">
@@ -90,15 +99,15 @@ export function PeerHealth() {
         <>
           <div className="card">
             <h3>Health and release over time</h3>
-            <Timeline history={history.data.servers} />
+            <Timeline history={history.data.servers} nameOf={nameOf} />
           </div>
           <div className="card chart-card">
             <h3>Probe latency</h3>
-            <LatencyChart history={history.data.servers} />
+            <LatencyChart history={history.data.servers} nameOf={nameOf} />
           </div>
           <div className="card chart-card">
             <h3>Failed requests per server</h3>
-            <ErrorChart history={history.data.servers} />
+            <ErrorChart history={history.data.servers} nameOf={nameOf} />
           </div>
         </>
       ) : (
@@ -111,10 +120,19 @@ export function PeerHealth() {
 function ServerCard({ server: s, clusterMinutes }: { server: PeerStatus; clusterMinutes: ClusterMinute[] | undefined }) {
   const offline = useOffline();
   const stale = s.discovery.state === 'stale';
+  const shown = shownName(s);
   return (
-    <article className={`card server-card health-border-${s.health}`} aria-label={`apiserver ${s.name}`}>
+    <article className={`card server-card health-border-${s.health}`} aria-label={`apiserver ${shown}`}>
       <header className="server-card-head">
-        <h3>{s.name}</h3>
+        <div className="server-card-title">
+          <h3>{shown}</h3>
+          {/* The identity beside the host name: what the lease, the route header and the metrics call it. */}
+          {shown !== s.name && (
+            <span className="server-id mono muted small" title={s.source === 'lease' ? 'its identity lease' : 'its identity'}>
+              {s.name}
+            </span>
+          )}
+        </div>
         <HealthBadge health={s.health} />
       </header>
       <dl className="facts">
@@ -156,12 +174,12 @@ function ServerCard({ server: s, clusterMinutes }: { server: PeerStatus; cluster
         </p>
       )}
       {s.ownMvp && <OwnMvpFacts mvp={s.ownMvp} />}
-      {clusterMinutes && <ClusterRates server={s.name} minutes={clusterMinutes} now={Date.now()} />}
+      {clusterMinutes && <ClusterRates server={shown} minutes={clusterMinutes} now={Date.now()} />}
     </article>
   );
 }
 
-function Timeline({ history }: { history: { name: string; samples: HealthSample[] }[] }) {
+function Timeline({ history, nameOf }: { history: { name: string; samples: HealthSample[] }[]; nameOf: ServerNamer }) {
   const now = Date.now();
   const all = history.flatMap((h) => h.samples.map((s) => s.at));
   if (all.length === 0) return <Empty>No probe has answered yet.</Empty>;
@@ -172,7 +190,7 @@ function Timeline({ history }: { history: { name: string; samples: HealthSample[
       {history.map((h) => (
         <div className="timeline-row" role="listitem" key={h.name}>
           <span className="timeline-name" title={h.name}>
-            {h.name}
+            {nameOf(h.name)}
           </span>
           <div className="timeline-track">
             {timelineSegments(h.samples, now).map((seg, i) => {
@@ -207,9 +225,10 @@ function Timeline({ history }: { history: { name: string; samples: HealthSample[
   );
 }
 
-function LatencyChart({ history }: { history: { name: string; samples: HealthSample[] }[] }) {
+function LatencyChart({ history, nameOf }: { history: { name: string; samples: HealthSample[] }[]; nameOf: ServerNamer }) {
   const withLatency = history.map((h) => ({
     name: h.name,
+    shown: nameOf(h.name),
     data: h.samples.filter((s) => s.latencyMs !== undefined).map((s) => ({ at: s.at, latencyMs: s.latencyMs })),
   }));
   if (withLatency.every((h) => h.data.length === 0)) return <Empty>No latency measured yet.</Empty>;
@@ -240,7 +259,7 @@ function LatencyChart({ history }: { history: { name: string; samples: HealthSam
               key={h.name}
               data={h.data}
               dataKey="latencyMs"
-              name={h.name}
+              name={h.shown}
               stroke={SERIES_COLORS[i % SERIES_COLORS.length]}
               dot={false}
               strokeWidth={1.5}
@@ -268,7 +287,7 @@ export function errorRows(history: HealthHistory['servers']): ErrorRow[] {
   return [...rows.values()].sort((a, b) => a.at - b.at);
 }
 
-function ErrorChart({ history }: { history: HealthHistory['servers'] }) {
+function ErrorChart({ history, nameOf }: { history: HealthHistory['servers']; nameOf: ServerNamer }) {
   const rows = errorRows(history);
   if (rows.length === 0) return <Empty>No request through the port has failed at any apiserver.</Empty>;
   const total = (name: string) => rows.reduce((n, r) => n + (r[name] ?? 0), 0);
@@ -276,7 +295,7 @@ function ErrorChart({ history }: { history: HealthHistory['servers'] }) {
     <div
       className="chart"
       role="img"
-      aria-label={`Failed requests per apiserver per 5 seconds: ${history.map((h) => `${h.name} ${total(h.name)}`).join(', ')}`}
+      aria-label={`Failed requests per apiserver per 5 seconds: ${history.map((h) => `${nameOf(h.name)} ${total(h.name)}`).join(', ')}`}
     >
       <ResponsiveContainer width="100%" height={180}>
         <BarChart data={rows} margin={{ top: 8, right: 16, bottom: 0, left: 0 }}>
@@ -293,7 +312,14 @@ function ErrorChart({ history }: { history: HealthHistory['servers'] }) {
           <Tooltip labelFormatter={(t) => `${formatClock(Number(t))} (5 s)`} isAnimationActive={false} wrapperClassName="tooltip" />
           <Legend />
           {history.map((h, i) => (
-            <Bar key={h.name} dataKey={h.name} stackId="errors" fill={SERIES_COLORS[i % SERIES_COLORS.length]} isAnimationActive={false} />
+            <Bar
+              key={h.name}
+              dataKey={h.name}
+              name={nameOf(h.name)}
+              stackId="errors"
+              fill={SERIES_COLORS[i % SERIES_COLORS.length]}
+              isAnimationActive={false}
+            />
           ))}
         </BarChart>
       </ResponsiveContainer>

@@ -1,4 +1,5 @@
 // The snapshot being viewed offline: what it is, its servers at capture time, and its counters.
+import { shownName } from '../../../proxy-core/contract/index.js';
 import { formatDateTime, shortRelease } from '../../src/ui/format.js';
 import { HealthBadge } from '../../src/ui/states.js';
 import { CountersTable } from './CountersTable.js';
@@ -50,7 +51,9 @@ export function OfflineSummary({ entry }: { entry: LibraryEntry }) {
       <ul className="server-strip snapshot-servers" aria-label="Apiservers at capture time">
         {s.servers.map((srv) => (
           <li key={srv.name} className="server-chip">
-            <span className="server-name">{srv.name}</span>
+            <span className="server-name" title={shownName(srv) === srv.name ? undefined : srv.name}>
+              {shownName(srv)}
+            </span>
             <span className="release" title={srv.gitVersion}>
               {shortRelease(srv.gitVersion)}
             </span>

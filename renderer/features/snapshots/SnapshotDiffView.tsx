@@ -2,7 +2,7 @@
 // each server gained and lost, GVRs that became or stopped being skewed, and per GVR the shares of
 // 404 / 503 / rerouted requests that changed. Long lists start short and open on request.
 import { useState } from 'react';
-import type { SnapshotDiff } from '../../../proxy-core/contract/index.js';
+import { snapshotServerNames, type SnapshotDiff } from '../../../proxy-core/contract/index.js';
 import { formatDateTime, formatShare, gvrKeyLabel, outcomeStyle } from '../../src/ui/format.js';
 import { Empty } from '../../src/ui/states.js';
 import type { LibraryEntry } from './library.js';
@@ -26,6 +26,7 @@ export function diffCounts(d: SnapshotDiff) {
 
 export function SnapshotDiffView({ before, after, diff }: { before: LibraryEntry; after: LibraryEntry; diff: SnapshotDiff }) {
   const n = diffCounts(diff);
+  const nameOf = snapshotServerNames(after.snapshot, before.snapshot);
   const none = Object.values(n).every((x) => x === 0);
   const chips: [number, string, string][] = [
     [n.upgraded, 'server upgraded', 'servers upgraded'],
@@ -61,19 +62,20 @@ export function SnapshotDiffView({ before, after, diff }: { before: LibraryEntry
               ))}
           </ul>
           <div className="diff-sections">
-            {(n.added || n.removed || n.upgraded || n.healthChanged) > 0 && <ServersSection diff={diff} />}
+            {(n.added || n.removed || n.upgraded || n.healthChanged) > 0 && <ServersSection diff={diff} nameOf={nameOf} />}
             {diff.gvrs.length > 0 && (
               <section aria-labelledby="diff-gvrs">
                 <h4 id="diff-gvrs">GVRs gained and lost, per server</h4>
                 {diff.gvrs.map((g) => (
                   <div key={g.server} className="diff-server">
                     <p className="diff-group">
-                      {g.server} <span className="diff-add">+{g.gained.length}</span> <span className="diff-del">−{g.lost.length}</span>
+                      {nameOf(g.server)} <span className="diff-add">+{g.gained.length}</span>{' '}
+                      <span className="diff-del">−{g.lost.length}</span>
                     </p>
                     {g.gained.length > 0 && <p className="diff-sub">gained</p>}
-                    <GvrList items={g.gained} sign="+" label={`GVRs ${g.server} gained`} />
+                    <GvrList items={g.gained} sign="+" label={`GVRs ${nameOf(g.server)} gained`} />
                     {g.lost.length > 0 && <p className="diff-sub">lost</p>}
-                    <GvrList items={g.lost} sign="−" label={`GVRs ${g.server} lost`} />
+                    <GvrList items={g.lost} sign="−" label={`GVRs ${nameOf(g.server)} lost`} />
                   </div>
                 ))}
               </section>
@@ -95,7 +97,7 @@ export function SnapshotDiffView({ before, after, diff }: { before: LibraryEntry
   );
 }
 
-function ServersSection({ diff }: { diff: SnapshotDiff }) {
+function ServersSection({ diff, nameOf }: { diff: SnapshotDiff; nameOf: (name: string) => string }) {
   const rows: { name: string; change: string; detail: string; tone: string }[] = [
     ...diff.servers.upgraded.map((u) => ({ name: u.name, change: 'upgraded', detail: `${u.from} → ${u.to}`, tone: 'diff-add' })),
     ...diff.servers.added.map((name) => ({ name, change: 'added', detail: '', tone: 'diff-add' })),
@@ -116,7 +118,9 @@ function ServersSection({ diff }: { diff: SnapshotDiff }) {
         <tbody>
           {rows.map((r) => (
             <tr key={`${r.name}-${r.change}`}>
-              <th scope="row">{r.name}</th>
+              <th scope="row" title={nameOf(r.name) === r.name ? undefined : r.name}>
+                {nameOf(r.name)}
+              </th>
               <td className={r.tone}>{r.change}</td>
               <td className="mono">{r.detail || '—'}</td>
             </tr>

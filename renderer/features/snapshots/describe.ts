@@ -1,5 +1,5 @@
 // Words for a snapshot: where it came from, its releases, its file name.
-import type { RoutingSnapshot } from '../../../proxy-core/contract/index.js';
+import { shownName, type RoutingSnapshot } from '../../../proxy-core/contract/index.js';
 import { shortRelease } from '../../src/ui/format.js';
 
 /** "the simulated cluster", "context prod-eu", "3 apiservers (a, b, c)". */
@@ -10,7 +10,7 @@ export function describeSource(s: RoutingSnapshot): string {
     case 'kubeconfig':
       return s.source.context ? `context ${s.source.context}` : s.source.cluster ? `cluster ${s.source.cluster}` : 'a kubeconfig';
     case 'servers':
-      return `${s.servers.length} apiserver${s.servers.length === 1 ? '' : 's'} (${s.servers.map((x) => x.name).join(', ')})`;
+      return `${s.servers.length} apiserver${s.servers.length === 1 ? '' : 's'} (${s.servers.map(shownName).join(', ')})`;
   }
 }
 

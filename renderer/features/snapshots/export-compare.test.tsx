@@ -122,6 +122,32 @@ describe('Snapshots: export and compare', () => {
     expect(await screen.findByText(/No differences: the same servers/)).toBeVisible();
   });
 
+  it('names the servers of a comparison by the host names the snapshots recorded, a removed one by its last', async () => {
+    const client = new FakeCoreClient();
+    const withHosts = (takenAt: string, hosts: Record<string, string>) => {
+      const s = sampleSnapshot({ takenAt });
+      return { ...s, servers: s.servers.map((x) => ({ ...x, source: 'lease' as const, displayName: hosts[x.name] ?? x.name })) };
+    };
+    client.snapshot = withHosts(TAKEN_AT, { 'sim-1': 'cp-1', 'sim-2': 'cp-2 (old host)' });
+    await openSnapshotsTab(client);
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Keep for comparison' })));
+    await screen.findByRole('rowheader', { name: /live state at/ });
+    client.diff = {
+      servers: { added: [], removed: ['sim-1'], upgraded: [{ name: 'sim-2', from: 'v1.36.0-dev', to: 'v1.37.0-dev' }], healthChanged: [] },
+      gvrs: [{ server: 'sim-2', gained: ['recorded.example.com/v1/widgets'], lost: [] }],
+      skew: { became: [], resolved: [] },
+      outcomeRates: [],
+    };
+    const after = withHosts('2026-11-23T08:05:00.000Z', { 'sim-2': 'cp-2' });
+    client.snapshot = { ...after, servers: after.servers.filter((s) => s.name === 'sim-2') };
+    const form = screen.getByRole('form', { name: 'Compare two snapshots' });
+    await act(async () => fireEvent.click(within(form).getByRole('button', { name: 'Compare' })));
+    const result = await screen.findByRole('region', { name: 'Comparison' });
+    expect(within(result).getByRole('row', { name: /^cp-2 upgraded/ }).textContent).toContain('v1.36.0-dev → v1.37.0-dev');
+    expect(within(result).getByRole('row', { name: /^cp-1 removed/ })).toBeVisible();
+    expect(within(result).getByRole('list', { name: 'GVRs cp-2 gained' }).textContent).toContain('recorded.example.com/v1/widgets');
+  });
+
   it('shows why a comparison failed', async () => {
     const client = new FakeCoreClient();
     client.snapshot = sampleSnapshot();

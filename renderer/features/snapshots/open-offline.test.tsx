@@ -87,6 +87,36 @@ describe('Snapshots: open a file offline', () => {
     expect(client.calls.filter((c) => c.startsWith('set') || c.endsWith('Rollout'))).toEqual([]);
   });
 
+  // A snapshot of an earlier version records no display names: the test above shows its servers by their identities.
+  it('shows the servers of a snapshot by the host names it recorded', async () => {
+    const client = new FakeCoreClient();
+    const input = await openSnapshotsTab(client);
+    const recorded = sampleSnapshot();
+    const hostNames: Record<string, string> = { 'sim-1': 'cp-1', 'sim-2': 'cp-2' };
+    recorded.servers = recorded.servers.map((s) => ({ ...s, source: 'lease', displayName: hostNames[s.name] ?? s.name }));
+    await choose(input, file('hosts.json', JSON.stringify(recorded)));
+    await screen.findByRole('region', { name: 'Offline snapshot' });
+    await waitFor(() =>
+      expect(
+        within(screen.getByRole('list', { name: 'Apiservers' }))
+          .getAllByRole('listitem')
+          .map((li) => li.textContent),
+      ).toEqual(['cp-1v1.37ready', 'cp-2v1.36draining']),
+    );
+    expect(
+      within(screen.getByRole('list', { name: 'Apiservers at capture time' }))
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['cp-1v1.37ready', 'cp-2v1.36draining']);
+    // The policy still pins the identity; its option reads the host name.
+    const policy = screen.getByLabelText('Handling policy') as HTMLSelectElement;
+    expect(policy.value).toBe('pin:sim-2');
+    expect(policy.selectedOptions[0]!.textContent).toBe('pin to cp-2');
+    fireEvent.click(screen.getByRole('tab', { name: 'Peer health' }));
+    const cp2 = await screen.findByRole('article', { name: 'apiserver cp-2' });
+    expect(cp2.querySelector('.server-id')?.textContent).toBe('sim-2');
+  });
+
   it('compares the recorded merged discovery with each server’s own, read-only', async () => {
     const client = new FakeCoreClient();
     const input = await openSnapshotsTab(client);

@@ -1,6 +1,6 @@
 // The handling policy, the snapshot export and, with a simulated cluster, the rollout controls.
 import { useMutation } from '@tanstack/react-query';
-import type { Overview } from '../../../proxy-core/contract/index.js';
+import { shownName, type Overview } from '../../../proxy-core/contract/index.js';
 import { downloadSnapshot } from '../../features/snapshots/describe.js';
 import { useCoreClient } from '../client-context.js';
 import { useOffline } from '../view-mode.js';
@@ -26,7 +26,7 @@ export function Controls({ overview }: { overview: Overview }) {
           <option value="random">random</option>
           {overview.servers.map((s) => (
             <option key={s.name} value={`pin:${s.name}`}>
-              pin to {s.name}
+              pin to {shownName(s)}
             </option>
           ))}
         </select>

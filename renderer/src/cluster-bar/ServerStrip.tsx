@@ -1,5 +1,5 @@
 // Each apiserver with its release and health.
-import type { Overview } from '../../../proxy-core/contract/index.js';
+import { shownName, type Overview } from '../../../proxy-core/contract/index.js';
 import { shortRelease } from '../ui/format.js';
 import { HealthBadge } from '../ui/states.js';
 
@@ -8,7 +8,9 @@ export function ServerStrip({ overview }: { overview: Overview }) {
     <ul className="server-strip" aria-label="Apiservers">
       {overview.servers.map((s) => (
         <li key={s.name} className="server-chip">
-          <span className="server-name">{s.name}</span>
+          <span className="server-name" title={shownName(s) === s.name ? undefined : s.name}>
+            {shownName(s)}
+          </span>
           <span className="release" title={s.gitVersion}>
             {shortRelease(s.gitVersion)}
           </span>

@@ -60,6 +60,7 @@ export function createSnapshotClient(snapshot: RoutingSnapshot, options: { label
   const takenAt = Date.parse(snapshot.takenAt);
   const servers: PeerStatus[] = snapshot.servers.map((s) => ({
     name: s.name,
+    ...(s.displayName !== undefined ? { displayName: s.displayName } : {}),
     url: s.url,
     source: s.source,
     health: s.health,

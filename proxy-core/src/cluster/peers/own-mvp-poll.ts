@@ -67,12 +67,12 @@ export class OwnMvpPoll {
     ).then(() => undefined);
   }
 
-  /** The server's own MVP as far as it can be told; undefined for a simulated server. */
-  ownMvp(s: Omit<OwnMvpServer, 'client' | 'health'>): OwnMvp | undefined {
+  /** The server's own MVP as far as it can be told, its summary naming it `shownAs`; undefined for a simulated server. */
+  ownMvp(s: Omit<OwnMvpServer, 'client' | 'health'>, shownAs = s.config.name): OwnMvp | undefined {
     if (s.config.source === 'sim') return undefined;
     const name = s.config.name;
     return ownMvpOf({
-      name,
+      name: shownAs,
       ...(s.readyChecks ? { readyChecks: s.readyChecks } : {}),
       ...(s.gitVersion ? { gitVersion: s.gitVersion } : {}),
       ...(s.config.source === 'lease' ? { advertisedAddress: new URL(s.config.url).host } : {}),
