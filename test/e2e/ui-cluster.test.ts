@@ -27,14 +27,19 @@ describe.skipIf(!hasChromium)('the cluster source in Chromium, on the demo', () 
     // Its own bundle: ui.test.ts may be building dist/renderer at the same time.
     rendererDir = mkdtempSync(join(tmpdir(), 'ui-cluster-renderer-'));
     buildRenderer(rendererDir);
-    session = await startDemoSession({
-      listen: { host: '127.0.0.1', port: 0 },
-      trafficRps: 20,
-      stepSeconds: 3,
-      rolloutAfterSeconds: 2,
-    });
+    session = await startDemoSession({ listen: { host: '127.0.0.1', port: 0 }, trafficRps: 20, stepSeconds: 2 });
     control = await startControlServer({ client: session.service, rendererDir });
     ({ browser, page } = await openInChromium(control.url, problems));
+    // One server upgraded, then the rollout paused: the cluster stays mixed for every test below, so
+    // false 404s keep coming however slowly a loaded machine gets to them (a rollout left running
+    // could finish first, and then there are none).
+    const rollout = session.rollout;
+    rollout.startRollout();
+    for (const until = Date.now() + 90_000; rollout.status().rollout.upgraded.length === 0;) {
+      if (Date.now() > until) throw new Error('the demo rollout upgraded no server within 90 s');
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    rollout.pauseRollout();
   }, 180_000);
 
   afterAll(async () => {
