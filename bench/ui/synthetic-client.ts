@@ -178,6 +178,8 @@ export function createSyntheticClient(options: SyntheticClientOptions): Syntheti
           for (let n = seq - limit + 1; n <= seq; n++) if (n > (args.sinceSeq ?? 0)) events.push(event(n, outcomeOf(n), Date.now()));
           return { events, lastSeq: seq };
         },
+        // No cluster source here: the feed under test is the port's.
+        getClusterEvents: async () => ({ events: [], lastSeq: 0 }),
         getHealthHistory: async () => ({
           servers: servers.map((s) => ({
             name: s.name,
