@@ -33,20 +33,21 @@ describe('peerscope serve (the CLI)', () => {
     writeFileSync(join(dir, 'token'), `${sim.token}\n`);
   });
   afterAll(() => sim?.close());
+  /** Both simulated servers with their CA and token, on a free port, the older one pinned as the handling server. */
+  const pinnedOld = (): string[] => [
+    ...sim.servers.flatMap((s) => ['--server', `${s.name}=${s.info().url}`]),
+    '--ca',
+    join(dir, 'ca.crt'),
+    '--token-file',
+    join(dir, 'token'),
+    '--listen',
+    '127.0.0.1:0',
+    '--policy',
+    'pin:old',
+  ];
 
   it('prints "Starting to serve on HOST:PORT" first, routes, and exits 0 on SIGTERM', async () => {
-    const servers = sim.servers.flatMap((s) => ['--server', `${s.name}=${s.info().url}`]);
-    const { child, firstLine } = await startServe([
-      ...servers,
-      '--ca',
-      join(dir, 'ca.crt'),
-      '--token-file',
-      join(dir, 'token'),
-      '--listen',
-      '127.0.0.1:0',
-      '--policy',
-      'pin:old',
-    ]);
+    const { child, firstLine } = await startServe(pinnedOld());
     try {
       const m = /^Starting to serve on 127\.0\.0\.1:(\d+)$/.exec(firstLine);
       expect(m, firstLine).not.toBeNull();
@@ -62,18 +63,7 @@ describe('peerscope serve (the CLI)', () => {
   });
 
   it("P8 by default; --faithful gives the older handling server's own legacy discovery (v1.36-dev pinned, storagemigration.k8s.io/v1 only on v1.37-dev)", async () => {
-    const servers = sim.servers.flatMap((s) => ['--server', `${s.name}=${s.info().url}`]);
-    const common = [
-      ...servers,
-      '--ca',
-      join(dir, 'ca.crt'),
-      '--token-file',
-      join(dir, 'token'),
-      '--listen',
-      '127.0.0.1:0',
-      '--policy',
-      'pin:old',
-    ];
+    const common = pinnedOld();
     const get = async (port: string, path: string) => {
       const res = await request(`http://127.0.0.1:${port}${path}`, { headers: { accept: 'application/json' } });
       return { status: res.statusCode, route: res.headers['x-peerscope-route'], body: await res.body.text() };
