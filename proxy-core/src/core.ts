@@ -14,6 +14,7 @@ import { delay, listen, type ListenAddress, type PortListener } from './proxy/li
 import { compilePattern } from './proxy/patterns.js';
 import { HandlingServerPicker, type HandlingPolicy } from './proxy/policy.js';
 import { OpenApiIndexCache } from './proxy/openapi-index-cache.js';
+import { OpenApiV2Cache } from './proxy/openapi-v2-cache.js';
 import { RouteState } from './proxy/route-state.js';
 import { ServerDownSignals } from './proxy/server-down.js';
 import { Telemetry } from './telemetry/telemetry.js';
@@ -204,6 +205,7 @@ export function createCore(options: CoreOptions): Core {
     peers,
     state: routes,
     openApiIndex: new OpenApiIndexCache(peers, routes),
+    openApiV2: new OpenApiV2Cache(peers, routes),
     upstreams,
     telemetry,
     picker,

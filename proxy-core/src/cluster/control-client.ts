@@ -52,12 +52,26 @@ export class ControlClient {
     return this.read(path, headers, this.agent, false);
   }
 
+  /** get() with the body as bytes (a protobuf document). */
+  async getBytes(
+    path: string,
+    headers: Record<string, string> = {},
+  ): Promise<{ readonly status: number; readonly headers: Record<string, string | string[] | undefined>; readonly body: Buffer }> {
+    const res = await this.send(path, headers, this.agent, false);
+    return { status: res.statusCode, headers: res.headers, body: Buffer.from(await res.body.arrayBuffer()) };
+  }
+
   /** A read on a new connection, closed after the answer: it fails within the probe connect timeout on a silent link. */
   probe(path: string): Promise<ControlResponse> {
     return this.read(path, {}, this.probeAgent, true);
   }
 
   private async read(path: string, headers: Record<string, string>, agent: Agent, reset: boolean): Promise<ControlResponse> {
+    const res = await this.send(path, headers, agent, reset);
+    return { status: res.statusCode, headers: res.headers, body: await res.body.text() };
+  }
+
+  private async send(path: string, headers: Record<string, string>, agent: Agent, reset: boolean) {
     const token = this.server.bearerToken?.();
     const res = await request(new URL(path, this.server.url), {
       method: 'GET',
@@ -66,10 +80,9 @@ export class ControlClient {
       headers: { 'user-agent': 'peerscope', ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
       signal: AbortSignal.timeout(this.timeoutMs),
     });
-    const body = await res.body.text();
     // client-go's exec authenticator runs the plugin again after a 401; a token file is re-read.
     if (res.statusCode === 401 && token) this.server.onUnauthorized?.();
-    return { status: res.statusCode, headers: res.headers, body };
+    return res;
   }
 
   async close(): Promise<void> {

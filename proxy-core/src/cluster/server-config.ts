@@ -43,6 +43,11 @@ export interface ServerReader {
   get(path: string, headers?: Record<string, string>): Promise<{ readonly status: number; readonly body: string }>;
   /** A readiness read on a new connection (control-client.ts); readers without one probe with get(). */
   probe?(path: string): Promise<{ readonly status: number; readonly body: string }>;
+  /** A GET whose body is kept as bytes (a protobuf document); readers without one cannot read those. */
+  getBytes?(
+    path: string,
+    headers?: Record<string, string>,
+  ): Promise<{ readonly status: number; readonly headers: Record<string, string | string[] | undefined>; readonly body: Buffer }>;
 }
 
 /** A server the core routes to now, as a refresh of the server list sees it. */

@@ -4,6 +4,7 @@ import type { PeerSet } from '../cluster/peer-set.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
 import type { Upstreams } from '../upstream/pool.js';
 import type { OpenApiIndexCache } from './openapi-index-cache.js';
+import type { OpenApiV2Cache } from './openapi-v2-cache.js';
 import type { HandlingServerPicker } from './policy.js';
 import type { RouteState } from './route-state.js';
 
@@ -12,6 +13,8 @@ export interface ProxyContext {
   readonly state: RouteState;
   /** The merged OpenAPI v3 index (P8). */
   readonly openApiIndex: OpenApiIndexCache;
+  /** The merged OpenAPI v2 document (P8). */
+  readonly openApiV2: OpenApiV2Cache;
   readonly upstreams: Upstreams;
   readonly telemetry: Telemetry;
   readonly picker: HandlingServerPicker;

@@ -21,6 +21,7 @@ import type { DiscoveryMode } from '../../contract/settings.js';
 import { takesPlainJson, negotiateDiscovery } from '../discovery/negotiate.js';
 import { MEDIA } from '../discovery/types.js';
 import { groupPathOf } from './discovery-path.js';
+import { negotiateOpenApiV2, OPENAPI_V2_PATH } from '../discovery/openapi-v2-http.js';
 import type { RequestInfo } from './request-info.js';
 import type { RouteTable } from './route-table.js';
 import { PROXY_ERROR_PREFIX } from '../util/status.js';
@@ -137,6 +138,9 @@ function decideNonResource(input: DecisionInput): Decision {
   if (!input.faithful && (info.verb === 'get' || info.verb === 'head')) {
     // P8: the OpenAPI v3 index of every group-version any server serves, answered by the port.
     if ((p === '/openapi/v3' || p === '/openapi/v3/') && input.peerProxiedHeader !== 'true' && takesPlainJson(input.accept))
+      return { outcome: 'discovery-merged', target: null };
+    // P8: one OpenAPI v2 document of every server's paths and definitions, in a form the servers serve.
+    if (p === OPENAPI_V2_PATH && input.peerProxiedHeader !== 'true' && negotiateOpenApiV2(input.accept) !== undefined)
       return { outcome: 'discovery-merged', target: null };
     const rerouted = decideGroupPath(input);
     if (rerouted) return rerouted;

@@ -3,7 +3,7 @@
 // - settle-decision: the settled decision (routing/settle.ts: decide() plus the waits for a returning
 //   server's re-read and the rechecks before a 404 / 503); `unavailable` is answered as a 503 Status;
 // - forward (a plain request; an upgrade goes to tunnel.ts instead): the merged discovery documents
-//   (aggregated v2, and legacy /apis by P8) are answered by the port; everything else is forwarded (upstream/forward.ts) with X-Peerscope-Route on
+//   (aggregated v2, and legacy /apis, the OpenAPI v3 index and /openapi/v2 by P8) are answered by the port; everything else is forwarded (upstream/forward.ts) with X-Peerscope-Route on
 //   the answer and what the decision adds to the request (R8's header on a reroute, P6's Accept for
 //   H's own document). When the load balancer would retry (policy.ts, mayRetryElsewhere), a refused
 //   connection runs pick-handling-server and settle-decision once more, then forward.
@@ -11,6 +11,7 @@ import { PEER_PROXIED_HEADER, type Decision } from '../../routing/decide.js';
 import { settleDecision } from '../../routing/settle.js';
 import { acceptsAggregatedV2Json, negotiateDiscovery } from '../../discovery/negotiate.js';
 import { ifNoneMatchHits } from '../../discovery/etag.js';
+import { negotiateOpenApiV2, OPENAPI_V2_PATH } from '../../discovery/openapi-v2-http.js';
 import { MEDIA } from '../../discovery/types.js';
 import { failedAtServer, isConnectFailure, statusForUpstreamError } from '../../upstream/errors.js';
 import { forward } from '../../upstream/forward.js';
@@ -25,6 +26,7 @@ import {
   type Exchange,
   type RequestExchange,
 } from '../exchange.js';
+import { writeOpenApiV2 } from '../openapi-v2-response.js';
 import { mayRetryElsewhere } from '../policy.js';
 import { ANSWERED, runSteps, stepList, type ListedStep, type Step, type StepResult, type With } from './step.js';
 
@@ -132,6 +134,7 @@ async function retryOnAnotherHandlingServer(x: Forwarding, ctx: ProxyContext): P
  */
 function serveMerged(x: Forwarding, ctx: ProxyContext, firstAttempt: boolean): StepResult | Promise<StepResult> {
   const { req, handling } = x;
+  if (x.info.path === OPENAPI_V2_PATH) return serveOpenApiV2(x, ctx, firstAttempt);
   if (x.info.path.startsWith('/openapi/')) return serveOpenApiIndex(x, ctx, firstAttempt);
   const accept = headerValue(req.headers.accept);
   const negotiated = negotiateDiscovery(accept);
@@ -151,6 +154,25 @@ function serveMerged(x: Forwarding, ctx: ProxyContext, firstAttempt: boolean): S
 async function serveOpenApiIndex(x: Forwarding, ctx: ProxyContext, firstAttempt: boolean): Promise<StepResult> {
   const merged = await ctx.openApiIndex.merged(x.handling).catch(() => undefined);
   if (merged) return writeMerged(x, merged, 'application/json', 'no-cache, private');
+  x.decision = { outcome: 'non-resource', target: x.handling };
+  x.outcome = 'non-resource';
+  return act(x, ctx, firstAttempt);
+}
+
+/**
+ * P8: the OpenAPI v2 document of the whole server set, in the encoding the client asks for (decide()
+ * sends only what the servers serve). When H's own document cannot be read with Peerscope's
+ * credential, the client gets H's own answer instead, as for the v3 index.
+ */
+async function serveOpenApiV2(x: Forwarding, ctx: ProxyContext, firstAttempt: boolean): Promise<StepResult> {
+  const encoding = negotiateOpenApiV2(headerValue(x.req.headers.accept));
+  const merged = encoding && (await ctx.openApiV2.merged(x.handling, encoding).catch(() => undefined));
+  if (merged) {
+    const written = writeOpenApiV2(x.req, x.res, x.handling, merged);
+    x.status = written.status;
+    x.bytesOut = written.bytesOut;
+    return ANSWERED;
+  }
   x.decision = { outcome: 'non-resource', target: x.handling };
   x.outcome = 'non-resource';
   return act(x, ctx, firstAttempt);
