@@ -118,10 +118,10 @@ describe('conformance: A and B up', () => {
     }
   });
 
-  // /openapi/v3 left this list on purpose (C24 default, P8: the port's merged index; faithful: below).
+  // /openapi/v3 and /openapi/v2 left this list on purpose (C24 default, P8: the port's merged documents; faithful: below).
   it('C21–C24: non-resource paths are served by H', async () => {
     pin('A');
-    for (const path of ['/healthz', '/livez', '/readyz', '/version', '/openapi/v2']) {
+    for (const path of ['/healthz', '/livez', '/readyz', '/version']) {
       const r = await bed.get(path);
       expect(r.route(), path).toBe('handling=A; answering=A; outcome=non-resource');
       expect(r.headers['x-simulated-apiserver']).toBe('A');
@@ -213,6 +213,22 @@ describe('conformance: A and B up', () => {
     expect(doc.body).toContain('DeviceClass');
   });
 
+  it('C24 default (P8): /openapi/v2 is one document holding what only B serves; a form the servers lack is A\'s own', async () => {
+    pin('A');
+    const merged = await bed.get('/openapi/v2', { accept: 'application/json' });
+    expect(merged.status).toBe(200);
+    expect(merged.route()).toBe('handling=A; answering=-; outcome=discovery-merged');
+    const paths = Object.keys(merged.json<{ paths: Record<string, unknown> }>().paths);
+    expect(paths).toContain('/apis/resource.k8s.io/v1/deviceclasses');
+    expect(paths).toContain('/apis/apps/v1/namespaces/{namespace}/deployments');
+    const again = await bed.get('/openapi/v2', { accept: 'application/json', 'if-none-match': String(merged.headers.etag) });
+    expect(again.status).toBe(304);
+    // The simulated servers speak no protobuf (406): the port has nothing to merge and forwards.
+    const proto = await bed.get('/openapi/v2', { accept: 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf' });
+    expect(proto.status).toBe(406);
+    expect(proto.route()).toBe('handling=A; answering=A; outcome=non-resource');
+  });
+
   it("C24, C30, C31, C32 faithful: OpenAPI, legacy discovery and /api are H's own, never merged", async () => {
     const faithful = await startBed({ A: A_GVRS, B: B_GVRS }, { faithful: true, policy: { kind: 'pin', server: 'A' } });
     try {
@@ -231,6 +247,9 @@ describe('conformance: A and B up', () => {
       expect(openapi.route()).toBe('handling=A; answering=A; outcome=non-resource');
       expect(Object.keys(openapi.json<{ paths: Record<string, unknown> }>().paths)).not.toContain('apis/resource.k8s.io/v1');
       expect((await faithful.get('/openapi/v3/apis/resource.k8s.io/v1')).status).toBe(404);
+      const v2 = await faithful.get('/openapi/v2', { accept: 'application/json' });
+      expect(v2.route()).toBe('handling=A; answering=A; outcome=non-resource');
+      expect(Object.keys(v2.json<{ paths: Record<string, unknown> }>().paths)).not.toContain('/apis/resource.k8s.io/v1/deviceclasses');
       // The discovery toggle keeps its meaning: aggregated v2 is still merged.
       expect((await faithful.get('/apis', { accept: MEDIA.v2Json })).route()).toBe('handling=A; answering=-; outcome=discovery-merged');
     } finally {

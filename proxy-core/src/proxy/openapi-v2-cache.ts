@@ -112,7 +112,9 @@ export class OpenApiV2Cache {
       if (reader.getBytes) {
         const res = await reader.getBytes(OPENAPI_V2_PATH, headers);
         if (res.status === 304 && etag) return 'unchanged';
-        if (res.status !== 200) return undefined;
+        // A server that answers another form than asked (a stand-in's JSON for protobuf) has none to merge.
+        const type = String(res.headers['content-type'] ?? '');
+        if (res.status !== 200 || !type.includes(encoding === 'json' ? 'json' : 'protobuf')) return undefined;
         return { server, etag: typeof res.headers.etag === 'string' ? res.headers.etag : undefined, body: res.body };
       }
       // A reader of text only (tests' stand-ins): JSON survives it, protobuf does not.

@@ -172,8 +172,13 @@ const routingCases: RoutingCase[] = [
   { id: 'C21 /readyz', servers: AB, handling: 'A', path: '/readyz', expected: nonResource('A') },
   { id: 'C22 /version', servers: AB, handling: 'A', path: '/version', expected: nonResource('A') },
   { id: 'C23 /metrics', servers: AB, handling: 'A', path: '/metrics', expected: nonResource('A') },
-  // /openapi/v2 is not merged yet (issue 32): H's own in both modes.
-  { id: 'C24 /openapi/v2', servers: AB, handling: 'A', path: '/openapi/v2', expected: nonResource('A') },
+  {
+    id: 'C24 default (P8): /openapi/v2 is one document of every server',
+    servers: AB,
+    handling: 'A',
+    path: '/openapi/v2',
+    expected: { outcome: 'discovery-merged', target: null },
+  },
   { id: 'C24 faithful: /openapi/v2', servers: AB, handling: 'A', path: '/openapi/v2', faithful: true, expected: nonResource('A') },
   { id: 'C24 faithful: /openapi/v3', servers: AB, handling: 'A', path: '/openapi/v3', faithful: true, expected: nonResource('A') },
   {

@@ -60,7 +60,7 @@ describe('decide: rules in order', () => {
 
   it("P8: H's own where H serves the group-version, nobody does, it is core, or it is not a read", () => {
     const own = { outcome: 'non-resource', target: 'A' };
-    for (const p of ['/healthz', '/openapi/v2', '/api/v1', '/openapi/v3/api/v1', '/apis/apps', '/apis/apps/v1']) {
+    for (const p of ['/healthz', '/api/v1', '/openapi/v3/api/v1', '/apis/apps', '/apis/apps/v1']) {
       expect(decide(input(p))).toEqual(own);
     }
     expect(decide(input('/openapi/v3/apis/apps/v1'))).toEqual(own);
@@ -88,6 +88,19 @@ describe('decide: rules in order', () => {
     expect(decide(input('/openapi/v3', { faithful: true }))).toEqual(own);
     expect(decide(input('/openapi/v3', { peerProxiedHeader: 'true' }))).toEqual(own);
     expect(decide(input('/openapi/v3', { accept: 'application/vnd.kubernetes.protobuf' }))).toEqual(own);
+  });
+
+  it("P8: /openapi/v2 is the port's in the forms the servers serve (JSON, protobuf); faithful, proxied, 406 or another path: H's own", () => {
+    const merged = { outcome: 'discovery-merged', target: null };
+    expect(decide(input('/openapi/v2'))).toEqual(merged);
+    expect(decide(input('/openapi/v2', { accept: 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf', method: 'HEAD' }))).toEqual(
+      merged,
+    );
+    const own = { outcome: 'non-resource', target: 'A' };
+    expect(decide(input('/openapi/v2', { faithful: true }))).toEqual(own);
+    expect(decide(input('/openapi/v2', { peerProxiedHeader: 'true' }))).toEqual(own);
+    expect(decide(input('/openapi/v2', { accept: 'text/html' }))).toEqual(own);
+    expect(decide(input('/openapi/v2/'))).toEqual(own);
   });
 
   it('P8 picks among the servers that serve the group-version with R8/P2 health (an unreachable one gives R10)', () => {

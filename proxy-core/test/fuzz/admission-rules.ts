@@ -1,6 +1,6 @@
 // The port's admission rules as the fuzz models them: which Host values are its own, when a
 // browser's marks refuse a request, and which paths are the discovery roots it answers itself
-// (aggregated and legacy /apis, and the OpenAPI v3 index: rule P8).
+// (aggregated and legacy /apis, the OpenAPI v3 index and /openapi/v2: rule P8).
 import type { BrowserMarks } from './request-spec.js';
 
 export const LOOPBACK_OK = (port: number) =>
@@ -20,8 +20,8 @@ export function browserRefuses(marks: BrowserMarks | undefined, host: string | u
 
 /**
  * The paths the port may answer itself for a GET or HEAD: merged discovery at /apis (aggregated v2,
- * and legacy by rule P8) and the merged OpenAPI v3 index (P8, the port's default mode).
+ * and legacy by rule P8), the merged OpenAPI v3 index and /openapi/v2 (P8, the port's default mode).
  */
 export function isDiscoveryRoot(path: string): boolean {
-  return path === '/apis' || path === '/apis/' || path === '/api' || path === '/api/' || path === '/openapi/v3' || path === '/openapi/v3/';
+  return path === '/apis' || path === '/apis/' || path === '/api' || path === '/api/' || path === '/openapi/v3' || path === '/openapi/v3/' || path === '/openapi/v2';
 }

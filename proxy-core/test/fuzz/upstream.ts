@@ -77,9 +77,14 @@ const CONTROL_PATHS = new Set([
   '/apis',
   // The port's own read of each server's OpenAPI v3 index (rule P8: the merged /openapi/v3).
   '/openapi/v3',
+  // And of its OpenAPI v2 document (P8: the merged /openapi/v2), served as JSON only.
+  '/openapi/v2',
   '/apis/apiextensions.k8s.io/v1/customresourcedefinitions',
   '/apis/apiregistration.k8s.io/v1/apiservices',
 ]);
+
+/** A minimal OpenAPI v2 document (rule P8 merges it; its content does not matter here). */
+const OPENAPI_V2 = JSON.stringify({ swagger: '2.0', info: { title: 'Kubernetes', version: 'fuzz' }, paths: {}, definitions: {} });
 
 /** A kube-openapi index naming each group-version the server serves (hashes per server). */
 function openApiV3Index(gvrs: readonly FuzzGvr[]): string {
@@ -156,6 +161,8 @@ export async function startFuzzUpstream(name: string, gvrs: readonly FuzzGvr[]):
       if (path === '/apis') return json(apis);
       if (path === '/api') return json(api);
       if (path === '/openapi/v3') return json(openapiIndex);
+      if (path === '/openapi/v2' && (req.headers.accept ?? '').includes('json')) return json(OPENAPI_V2);
+      if (path === '/openapi/v2') return res.writeHead(406).end();
       if (path === '/version') return json(JSON.stringify({ gitVersion: `v1.37.0-fuzz-${name}` }));
       if (path.startsWith('/apis/')) return json('{"kind":"List","apiVersion":"v1","metadata":{},"items":[]}');
       return res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
