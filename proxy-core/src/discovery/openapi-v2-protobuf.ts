@@ -58,10 +58,19 @@ function fieldsOf(message: Uint8Array): WireField[] {
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-/** An entry's name (its field 1); undefined when it has none. */
+/** An entry's name (its field 1, written first); undefined when it has none. Reads no further than the name. */
 function nameOf(entry: Uint8Array): string | undefined {
-  for (const field of fieldsOf(entry)) {
-    if (field.number === ENTRY_NAME_FIELD && field.content) return utf8.decode(field.content);
+  const reader = Reader.create(entry);
+  while (reader.pos < reader.len) {
+    const tag = reader.uint32();
+    const wireType = tag & 7;
+    if (tag >>> 3 === ENTRY_NAME_FIELD && wireType === LENGTH_DELIMITED) {
+      const length = reader.uint32();
+      const from = reader.pos;
+      reader.skip(length);
+      return utf8.decode(entry.subarray(from, from + length));
+    }
+    reader.skipType(wireType);
   }
   return undefined;
 }
