@@ -25,7 +25,9 @@ const TEXT =
 function generatedDocument(index: number): { json: Buffer; protobuf: Buffer; release: string } {
   const release = `v1.${35 + index}.0`;
   const resources: { group: string; version: string; kind: string }[] = [];
-  for (let g = 0; g < 28; g++) for (const version of ['v1', 'v1beta1']) for (let r = 0; r < 2; r++) resources.push({ group: `group${g}.k8s.io`, version, kind: `Kind${g}x${r}` });
+  for (let g = 0; g < 28; g++)
+    for (const version of ['v1', 'v1beta1'])
+      for (let r = 0; r < 2; r++) resources.push({ group: `group${g}.k8s.io`, version, kind: `Kind${g}x${r}` });
   // Each release serves a few group-versions of its own (the newest the most), as real releases do.
   for (let r = 0; r < 2 + index * 2; r++) resources.push({ group: `release${35 + index}.k8s.io`, version: 'v1', kind: `New${r}` });
   const paths: Record<string, Record<string, { tags: string[]; description: string; operationId: string; consumes: string[] }>> = {};
@@ -56,8 +58,14 @@ function generatedDocument(index: number): { json: Buffer; protobuf: Buffer; rel
       ['Status', 12],
     ] as const) {
       const properties: Record<string, JsonSchema> = {};
-      for (let f = 0; f < fields; f++) properties[`field${f}`] = { type: 'string', description: `Field ${f} of ${kind}${suffix} (${release}). ${TEXT}` };
-      definitions[`${prefix}${suffix}`] = { description: `${kind}${suffix} as ${release} serves it.`, type: 'object', required: ['field0'], properties };
+      for (let f = 0; f < fields; f++)
+        properties[`field${f}`] = { type: 'string', description: `Field ${f} of ${kind}${suffix} (${release}). ${TEXT}` };
+      definitions[`${prefix}${suffix}`] = {
+        description: `${kind}${suffix} as ${release} serves it.`,
+        type: 'object',
+        required: ['field0'],
+        properties,
+      };
     }
   }
   const doc = { swagger: '2.0', info: { title: 'Kubernetes', version: release.slice(1, 5) }, paths, definitions };
@@ -78,7 +86,8 @@ async function standIn(doc: { json: Buffer; protobuf: Buffer; release: string })
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (path === '/readyz' || path === '/livez') return res.end('ok');
-    if (path === '/version') return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ gitVersion: doc.release }));
+    if (path === '/version')
+      return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ gitVersion: doc.release }));
     if (path === '/apis' || path === '/api') return res.writeHead(200, { 'content-type': 'application/json' }).end(APIS);
     if (path === '/openapi/v2') {
       const headers = { etag, 'cache-control': 'no-cache, private', vary: 'Accept' };
@@ -165,8 +174,16 @@ export async function openApiV2Figures({ quick }: { quick: boolean }): Promise<F
           unit: '×',
           target: 1.2,
         },
-        { name: `/openapi/v2 ${form}: one server's own answer (median; fastest ${Math.min(...direct).toFixed(2)} ms)`, value: median(direct), unit: 'ms' },
-        { name: `/openapi/v2 ${form}: the port's merged answer (median; fastest ${Math.min(...merged).toFixed(2)} ms)`, value: median(merged), unit: 'ms' },
+        {
+          name: `/openapi/v2 ${form}: one server's own answer (median; fastest ${Math.min(...direct).toFixed(2)} ms)`,
+          value: median(direct),
+          unit: 'ms',
+        },
+        {
+          name: `/openapi/v2 ${form}: the port's merged answer (median; fastest ${Math.min(...merged).toFixed(2)} ms)`,
+          value: median(merged),
+          unit: 'ms',
+        },
         { name: `/openapi/v2 ${form}: first answer (reads and merges 3 documents)`, value: first.ms, unit: 'ms' },
       );
     }

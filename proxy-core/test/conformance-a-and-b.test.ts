@@ -213,7 +213,7 @@ describe('conformance: A and B up', () => {
     expect(doc.body).toContain('DeviceClass');
   });
 
-  it('C24 default (P8): /openapi/v2 is one document holding what only B serves; a form the servers lack is A\'s own', async () => {
+  it("C24 default (P8): /openapi/v2 is one document holding what only B serves; a form the servers lack is A's own", async () => {
     pin('A');
     const merged = await bed.get('/openapi/v2', { accept: 'application/json' });
     expect(merged.status).toBe(200);

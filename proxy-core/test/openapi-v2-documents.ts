@@ -145,7 +145,9 @@ export interface JsonSchema {
 }
 
 /** What a protobuf document says, back in SmallDocument's terms (entries in the order written). */
-export function readProtobufDocument(bytes: Uint8Array): SmallDocument & { readonly pathOrder: string[]; readonly definitionOrder: string[] } {
+export function readProtobufDocument(
+  bytes: Uint8Array,
+): SmallDocument & { readonly pathOrder: string[]; readonly definitionOrder: string[] } {
   const doc = Document.toObject(Document.decode(bytes), { defaults: false }) as {
     info?: { version?: string };
     paths?: { path?: { name: string; value?: { ref?: string } }[]; vendorExtension?: { name: string; value?: { yaml?: string } }[] };

@@ -116,7 +116,7 @@ describe('the merged /openapi/v2 through the port (stand-in servers of two relea
     await newer?.close();
   });
 
-  it('JSON: the union of both releases (the newer wins a shared name), answered by the port with the servers\' caching headers', async () => {
+  it("JSON: the union of both releases (the newer wins a shared name), answered by the port with the servers' caching headers", async () => {
     const res = await get(`${base}/openapi/v2`, { accept: 'application/json' });
     expect(res.status).toBe(200);
     expect(res.headers['x-peerscope-route']).toBe('handling=old; answering=-; outcome=discovery-merged');

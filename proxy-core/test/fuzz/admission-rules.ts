@@ -23,5 +23,13 @@ export function browserRefuses(marks: BrowserMarks | undefined, host: string | u
  * and legacy by rule P8), the merged OpenAPI v3 index and /openapi/v2 (P8, the port's default mode).
  */
 export function isDiscoveryRoot(path: string): boolean {
-  return path === '/apis' || path === '/apis/' || path === '/api' || path === '/api/' || path === '/openapi/v3' || path === '/openapi/v3/' || path === '/openapi/v2';
+  return (
+    path === '/apis' ||
+    path === '/apis/' ||
+    path === '/api' ||
+    path === '/api/' ||
+    path === '/openapi/v3' ||
+    path === '/openapi/v3/' ||
+    path === '/openapi/v2'
+  );
 }
