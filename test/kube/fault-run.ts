@@ -95,6 +95,16 @@ export async function until(what: string, check: () => boolean | Promise<boolean
   throw new Error(`${what}: not within ${timeoutMs} ms`);
 }
 
+async function firstShown(ask: () => Promise<number | undefined>, timeoutMs: number): Promise<number> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const at = await ask();
+    if (at !== undefined) return at;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`the servers did not show the fault themselves within ${timeoutMs} ms`);
+}
+
 /** What a fault run needs: the servers, the port in front of them, and where kube-a answers. */
 export interface FaultBed {
   readonly cp: ControlPlane;
@@ -153,10 +163,11 @@ export interface FaultPlan {
    */
   readonly noticed?: () => boolean;
   /**
-   * When the servers themselves say so (e.g. their own /readyz fails: etcd down takes each server
-   * seconds to tell); the port's notice is then judged from that moment, polled straight meanwhile.
+   * Asks the servers themselves, straight (e.g. whether their own /readyz fails: with etcd down each
+   * server takes seconds to tell): the moment the round of questions that first showed the fault
+   * was sent, else undefined. The port's notice is judged from that moment.
    */
-  readonly serversShow?: () => Promise<boolean>;
+  readonly serversShow?: () => Promise<number | undefined>;
   /** The heartbeat's writes fail during the fault (etcd down): watches are then silent on both sides by nature. */
   readonly heartbeatFails?: boolean;
 }
@@ -235,7 +246,7 @@ export async function underLoad(bed: FaultBed, plan: FaultPlan): Promise<FaultRu
   const faultAt = Date.now();
 
   await plan.inject();
-  const serversShowAt = plan.serversShow ? until('the servers show the fault themselves', plan.serversShow, 15_000, 100) : undefined;
+  const serversShowAt = plan.serversShow ? firstShown(plan.serversShow, 20_000) : undefined;
   const noticedAt = plan.noticed ? await until('the port shows the fault', plan.noticed, 15_000) : undefined;
   const serversShowMs = serversShowAt ? (await serversShowAt) - faultAt : undefined;
   const lastError = core.peers.lastError('kube-a');
