@@ -82,7 +82,7 @@ describe.skipIf(skip)('link and etcd faults under load, through Peerscope and st
   const bed = (): FaultBed => ({ cp, core, portUrl, serverUrls: () => [kubeA.url, cp.server('kube-b').url] });
   const say = (name: string, r: FaultRun) =>
     console.log(
-      `${name}: noticed ${r.noticeMs ?? '—'} ms (the servers' own /readyz: ${r.serversShowMs ?? '—'} ms), back ${r.recoverMs ?? '—'} ms, kube-a's last error: ${r.lastError ?? 'none'}; states shown other than ready: ${[...r.healthSeen].join(', ') || 'none'}`,
+      `${name}: noticed ${r.noticeMs ?? '—'} ms (the servers' own /readyz failing when asked ${r.serversShowMs ?? '—'} ms after the fault), back ${r.recoverMs ?? '—'} ms, kube-a's last error: ${r.lastError ?? 'none'}; states shown other than ready: ${[...r.healthSeen].join(', ') || 'none'}`,
     );
 
   it('a slow link (300 ms added to what kube-a sends): kube-a stays ready, its watches stay open, nothing is lost', async () => {
@@ -131,17 +131,19 @@ describe.skipIf(skip)('link and etcd faults under load, through Peerscope and st
       faultMs: ETCD_DOWN_MS,
       noticed: () => core.peerStatuses().every((p) => p.health !== 'ready'),
       // Each server's own /readyz takes seconds to fail its etcd check: the port is judged from then.
-      serversShow: async () =>
-        (
-          await Promise.all(
-            bed()
-              .serverUrls()
-              .map((u) => answersNotReady(bed(), u)),
-          )
-        ).every(Boolean),
+      serversShow: async () => {
+        const askedAt = Date.now();
+        const failing = await Promise.all(
+          bed()
+            .serverUrls()
+            .map((u) => answersNotReady(bed(), u)),
+        );
+        return failing.every(Boolean) ? askedAt : undefined;
+      },
       heartbeatFails: true,
     });
-    const own = r.serversShowMs === undefined ? '' : ` (the servers' own /readyz failing after ${(r.serversShowMs / 1000).toFixed(1)} s)`;
+    const own =
+      r.serversShowMs === undefined ? '' : ` (the servers' own /readyz failing when asked ${(r.serversShowMs / 1000).toFixed(1)} s)`;
     rows.push(
       row(`etcd stopped 15 s${own}`, 'through Peerscope', r.port, r.noticeMs, r.recoverMs),
       row('', 'straight, round-robin', r.direct),
