@@ -29,6 +29,10 @@ export interface Figures {
   };
   readonly watches: { opened: number; clean: number; cut: number; stalled: number; longestStallMs: number };
   readonly slowestMs: number;
+  /** The 503s the port wrote itself (answering=-): their Status messages, each once. */
+  readonly own503Messages: readonly string[];
+  /** Of those, the ones whose Status does not name a server. */
+  readonly own503Unnamed: number;
 }
 
 function figuresOf(result: LaneResult, stored: ReadonlySet<string>): Figures {
@@ -36,6 +40,7 @@ function figuresOf(result: LaneResult, stored: ReadonlySet<string>): Figures {
   const creates = requests.filter((r) => r.kind === 'create');
   const uncertain = creates.filter((r) => r.status === 0 || r.status >= 500);
   const stalls = watches.flatMap((w) => w.stallsMs);
+  const own503 = requests.filter((r) => r.status === 503 && /answering=-/.test(r.route ?? ''));
   return {
     requests: requests.length,
     falseNotFound: requests.filter((r) => (r.kind === 'get' || r.kind === 'list') && r.status === 404).length,
@@ -57,6 +62,8 @@ function figuresOf(result: LaneResult, stored: ReadonlySet<string>): Figures {
       longestStallMs: stalls.length ? Math.max(...stalls) : 0,
     },
     slowestMs: Math.max(0, ...requests.map((r) => r.ms)),
+    own503Messages: [...new Set(own503.map((r) => r.statusMessage ?? '(no Status)'))],
+    own503Unnamed: own503.filter((r) => !/apiserver "[^"]+"/.test(r.statusMessage ?? '')).length,
   };
 }
 
@@ -183,6 +190,8 @@ export interface FaultRun {
   readonly recoverMs: number | undefined;
   /** What the port said of kube-a when it noticed (its last error). */
   readonly lastError: string | undefined;
+  /** Each server's state and reason as the port showed them when it noticed (what `peers` and Peer health show). */
+  readonly shownWhenNoticed: readonly { name: string; health: string; failingChecks: string[]; lastError?: string }[];
   /** Health values other than 'ready' the port showed for any server during the run (a slow link: none expected). */
   readonly healthSeen: ReadonlySet<string>;
 }
@@ -250,6 +259,12 @@ export async function underLoad(bed: FaultBed, plan: FaultPlan): Promise<FaultRu
   const noticedAt = plan.noticed ? await until('the port shows the fault', plan.noticed, 15_000) : undefined;
   const serversShowMs = serversShowAt ? (await serversShowAt) - faultAt : undefined;
   const lastError = core.peers.lastError('kube-a');
+  const shownWhenNoticed = core.peerStatuses().map((p) => ({
+    name: p.name,
+    health: p.health,
+    failingChecks: p.failingChecks,
+    ...(p.lastError ? { lastError: p.lastError } : {}),
+  }));
   await new Promise((r) => setTimeout(r, Math.max(0, faultAt + plan.faultMs - Date.now())));
   await plan.heal();
   let recoverMs: number | undefined;
@@ -283,6 +298,7 @@ export async function underLoad(bed: FaultBed, plan: FaultPlan): Promise<FaultRu
     serversShowMs,
     recoverMs,
     lastError,
+    shownWhenNoticed,
     healthSeen,
   };
 }
@@ -302,6 +318,7 @@ export function expectPromisesKept(name: string, r: FaultRun, checks: PromiseChe
   expect(f.writes.lost, `${name}: acknowledged writes missing`).toBe(0);
   expect(f.writes.duplicated, `${name}: writes applied twice`).toBe(0);
   expect(f.writes.toldByStatus, `${name}: uncertain writes without a Status`).toBe(f.writes.uncertain);
+  expect(f.own503Unnamed, `${name}: the port's own 503s that name no server: ${f.own503Messages.join(' | ')}`).toBe(0);
   expect(f.slowestMs, `${name}: an answer past the connect and headers timeouts`).toBeLessThanOrEqual(
     DEFAULT_CONNECT_TIMEOUT_MS + HEADERS_TIMEOUT_MS + 1_000,
   );

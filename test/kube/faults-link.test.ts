@@ -80,10 +80,16 @@ describe.skipIf(skip)('link and etcd faults under load, through Peerscope and st
   });
 
   const bed = (): FaultBed => ({ cp, core, portUrl, serverUrls: () => [kubeA.url, cp.server('kube-b').url] });
-  const say = (name: string, r: FaultRun) =>
+  const say = (name: string, r: FaultRun) => {
+    if (r.noticeMs !== undefined)
+      console.log(
+        `${name}: shown when noticed: ${r.shownWhenNoticed.map((p) => `${p.name} ${p.health}${p.failingChecks.length ? ` (failing: ${p.failingChecks.join(', ')})` : ''}${p.lastError ? ` (${p.lastError})` : ''}`).join('; ')}`,
+      );
+    if (r.port.own503Messages.length) console.log(`${name}: the port's own 503s said: ${r.port.own503Messages.join(' | ')}`);
     console.log(
       `${name}: noticed ${r.noticeMs ?? '—'} ms (the servers' own /readyz failing when asked ${r.serversShowMs ?? '—'} ms after the fault), back ${r.recoverMs ?? '—'} ms, kube-a's last error: ${r.lastError ?? 'none'}; states shown other than ready: ${[...r.healthSeen].join(', ') || 'none'}`,
     );
+  };
 
   it('a slow link (300 ms added to what kube-a sends): kube-a stays ready, its watches stay open, nothing is lost', async () => {
     const r = await underLoad(bed(), {
@@ -151,6 +157,14 @@ describe.skipIf(skip)('link and etcd faults under load, through Peerscope and st
     say('etcd', r);
     // Every watch is silent while etcd is (the heartbeat cannot be written either): stalls are not the port's.
     expectPromisesKept('etcd', r, { watchStalls: false });
+    // The state and its reason: each server not ready, its failing etcd check named.
+    for (const p of r.shownWhenNoticed) {
+      expect(p.health, p.name).toBe('not-ready');
+      expect(
+        p.failingChecks.some((c) => c.includes('etcd')),
+        `${p.name} failing: ${p.failingChecks.join(', ')}`,
+      ).toBe(true);
+    }
   }, 240_000);
 
   it('a WebSocket watch tunnelled to a server whose address goes silent is ended within two probe intervals', async (ctx) => {
