@@ -10,6 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { connect, type Socket } from 'node:net';
+import { connect as tlsConnect } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCore, type Core } from '../../proxy-core/src/core.js';
 import { kubeBinaries, skipKube } from './binaries.js';
@@ -184,6 +185,12 @@ describe.skipIf(skip)('link and etcd faults under load, through Peerscope and st
     const onB = tunnels.filter((t) => /answering=kube-b/.test(t.route));
     expect(onA.length, `tunnels answered by kube-a (routes: ${tunnels.map((t) => t.route).join(' | ')})`).toBeGreaterThan(0);
     expect(onB.length).toBeGreaterThan(0);
+    // The same watch straight to kube-a, as a client without Peerscope holds it.
+    const straight = await openWebSocketWatch(kubeA.ip, cp.port, ns, 'https://peerscope.test', {
+      ca: cp.pki.caPem,
+      token: cp.pki.adminToken,
+    });
+    tunnels.push(straight);
     let hole: Blackhole | undefined;
     try {
       const silentAt = Date.now();
@@ -201,6 +208,9 @@ describe.skipIf(skip)('link and etcd faults under load, through Peerscope and st
       expect(slowestMs, 'a tunnel to the silent server outlived two probe intervals').toBeLessThanOrEqual(2 * PROBE_INTERVAL_MS + 1_000);
       // Only the silent server's tunnels end.
       expect(onB.every((t) => !t.socket.destroyed && !t.ended)).toBe(true);
+      console.log(
+        `silent tunnel: the same watch straight to kube-a ${straight.ended ? 'ended' : `still open ${((Date.now() - silentAt) / 1000).toFixed(1)} s after the blackhole (TCP says nothing)`}`,
+      );
     } finally {
       hole?.lift();
       for (const t of tunnels) t.socket.destroy();
@@ -217,14 +227,24 @@ interface WebSocketWatch {
   readonly ended: boolean;
 }
 
-/** A watch over WebSocket (kube-apiserver serves watches so to browsers) on a raw socket: the 101's head is read, frames are not. */
-async function openWebSocketWatch(host: string, port: number, ns: string, origin: string): Promise<WebSocketWatch> {
-  const socket = connect(port, host);
-  await once(socket, 'connect');
+/**
+ * A watch over WebSocket (kube-apiserver serves watches so to browsers) on a raw socket: the 101's
+ * head is read, frames are not. With `straight`, straight to a server (TLS, the admin token).
+ */
+async function openWebSocketWatch(
+  host: string,
+  port: number,
+  ns: string,
+  origin: string,
+  straight?: { ca: string; token: string },
+): Promise<WebSocketWatch> {
+  const socket = straight ? tlsConnect({ host, port, ca: straight.ca }) : connect(port, host);
+  await once(socket, straight ? 'secureConnect' : 'connect');
   socket.write(
     [
       `GET /api/v1/namespaces/${ns}/configmaps?watch=true HTTP/1.1`,
       `Host: ${host}:${port}`,
+      ...(straight ? [`Authorization: Bearer ${straight.token}`] : []),
       'Connection: Upgrade',
       'Upgrade: websocket',
       'Sec-WebSocket-Version: 13',
