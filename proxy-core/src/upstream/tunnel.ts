@@ -3,9 +3,9 @@
 // A 101 is relayed with X-Peerscope-Route and then bytes flow both ways untouched until either side
 // closes. An answer other than 101 (a 403 or 404 Status) reaches the client as it is; a failure before
 // any answer becomes a 503 Status written on the raw socket. A server found unreachable ends its
-// tunnels as it ends relayed watches (proxy/server-down.ts): before the 101 as a 503 Status naming it,
-// after it by closing the client's side as if the server had closed it —
-// on a silent link an exec or a WebSocket watch would otherwise wait for ever.
+// tunnels as it ends relayed watches (proxy/server-down.ts): before the 101 with a 503 Status naming
+// it, after it by closing the client's side as if the server had closed it. On a silent link an exec
+// or a WebSocket watch would otherwise wait for ever.
 import { STATUS_CODES, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Dispatcher } from 'undici';
