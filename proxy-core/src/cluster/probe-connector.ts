@@ -4,7 +4,7 @@
 // A connect still silent halfway through gets a second one beside it, and the first to connect
 // wins: on a lossy link one lost SYN costs the kernel a second before it sends it again, and one more
 // lost packet would then fail the probe and call a server unreachable that answers (10 % loss did so
-// about once a minute in the kube suite). Two connects both silent for the whole timeout is what a
+// in one of four 12 s runs of the kube suite). Two connects both silent for the whole timeout is what a
 // silent link looks like; a refusal or a TLS failure is an answer, reported at once.
 import type { buildConnector as BuildConnector } from 'undici';
 
