@@ -148,6 +148,32 @@ function buildEtcd(version, goLine) {
   return out;
 }
 
+// Toxiproxy (Shopify's TCP fault proxy) for the link faults of the kube suite (test/kube/toxiproxy.ts):
+// built from the Go module proxy like the servers, its own server command as published (no main.go
+// of ours: nothing to change in it). A blank import keeps the requirement through `go mod tidy`.
+const TOXIPROXY_VERSION = 'v2.5.0';
+
+function buildToxiproxy() {
+  const dir = join(cacheRoot, `toxiproxy-${TOXIPROXY_VERSION}`);
+  const out = join(dir, 'toxiproxy-server');
+  if (existsSync(out)) return out;
+  const src = join(dir, 'src');
+  mkdirSync(src, { recursive: true });
+  writeFileSync(
+    join(src, 'go.mod'),
+    ['module peerscope.test/toxiproxy', '', 'go 1.26', '', `require github.com/Shopify/toxiproxy/v2 ${TOXIPROXY_VERSION}`, ''].join('\n'),
+  );
+  writeFileSync(join(src, 'tools.go'), '//go:build tools\n\npackage tools\n\nimport _ "github.com/Shopify/toxiproxy/v2/cmd/server"\n');
+  const started = Date.now();
+  log(`toxiproxy ${TOXIPROXY_VERSION}: resolving modules in ${src}`);
+  go(['mod', 'tidy'], src);
+  const tmp = `${out}.partial`;
+  go(['build', '-trimpath', '-ldflags', '-s -w', '-o', tmp, 'github.com/Shopify/toxiproxy/v2/cmd/server'], src);
+  renameSync(tmp, out);
+  log(`toxiproxy ${TOXIPROXY_VERSION}: built in ${Math.round((Date.now() - started) / 1000)} s`);
+  return out;
+}
+
 function main() {
   mkdirSync(cacheRoot, { recursive: true });
   const started = Date.now();
@@ -164,6 +190,7 @@ function main() {
   if (!etcdVersion) throw new Error('no release names the etcd server it requires');
   const etcdPath = buildEtcd(etcdVersion, etcdVersions.get(etcdVersion));
   lines.push(['etcd', etcdVersion, etcdPath]);
+  lines.push(['toxiproxy', TOXIPROXY_VERSION, buildToxiproxy()]);
   // The manifest the test harness reads (test/kube/binaries.ts).
   const manifest = { releases, binaries: lines.map(([name, version, path]) => ({ name, version, path })) };
   writeFileSync(join(cacheRoot, 'manifest.json.tmp'), `${JSON.stringify(manifest, null, 2)}\n`);

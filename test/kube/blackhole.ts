@@ -1,4 +1,5 @@
-// A blackhole of one server's address inside the tests' network namespace (test-network.ts): an
+// A blackhole of one server's address inside the tests' network namespace (test-network.ts), or a
+// lossy link to it (a share of the packets dropped at random, lossyLink): an
 // nftables table of this file's own that drops every packet to and from that address and port —
 // what its clients send (input) and what it sends them (output). Nothing answers, nothing is
 // refused: TCP retransmits into the void, as on a firewall that drops. Only the serving port: the
@@ -31,6 +32,19 @@ export interface Blackhole {
 
 /** Drops every packet to and from `ip`:`port` from now on. */
 export function blackhole(ip: string, port: number): Blackhole {
+  return dropPackets(ip, port, 100);
+}
+
+/**
+ * Drops `percent` % of the packets to and from `ip`:`port` from now on, each drawn at random on its
+ * own (nftables `numgen random`): a lossy link, which TCP hides by retransmitting.
+ */
+export function lossyLink(ip: string, port: number, percent: number): Blackhole {
+  if (!Number.isInteger(percent) || percent < 1 || percent > 99) throw new Error(`not a loss percentage: ${percent}`);
+  return dropPackets(ip, port, percent);
+}
+
+function dropPackets(ip: string, port: number, percent: number): Blackhole {
   if (!/^\d+\.\d+\.\d+\.\d+$/.test(ip) || !Number.isInteger(port)) throw new Error(`not an IPv4 address and port: ${ip}:${port}`);
   removeTable();
   if (!exitHook) {
@@ -40,8 +54,9 @@ export function blackhole(ip: string, port: number): Blackhole {
   nft(['add', 'table', 'inet', TABLE]);
   nft(['add', 'chain', 'inet', TABLE, 'input', '{ type filter hook input priority -10 ; policy accept ; }']);
   nft(['add', 'chain', 'inet', TABLE, 'output', '{ type filter hook output priority -10 ; policy accept ; }']);
-  nft(['add', 'rule', 'inet', TABLE, 'input', 'iifname', NS_LINK, 'ip', 'daddr', ip, 'tcp', 'dport', String(port), 'drop']);
-  nft(['add', 'rule', 'inet', TABLE, 'output', 'oifname', NS_LINK, 'ip', 'saddr', ip, 'tcp', 'sport', String(port), 'drop']);
+  const share = percent >= 100 ? [] : ['numgen', 'random', 'mod', '100', '<', String(percent)];
+  nft(['add', 'rule', 'inet', TABLE, 'input', 'iifname', NS_LINK, 'ip', 'daddr', ip, 'tcp', 'dport', String(port), ...share, 'drop']);
+  nft(['add', 'rule', 'inet', TABLE, 'output', 'oifname', NS_LINK, 'ip', 'saddr', ip, 'tcp', 'sport', String(port), ...share, 'drop']);
   return { lift: removeTable };
 }
 

@@ -32,6 +32,10 @@ export interface RequestRecord {
   readonly ms: number;
   /** The answer was a Kubernetes Status (its reason), for statuses other than 2xx. */
   readonly statusReason?: string;
+  /** That Status's message. */
+  readonly statusMessage?: string;
+  /** The port's X-Peerscope-Route on the answer, where there is one. */
+  readonly route?: string;
   /** The created object's name, for a create. */
   readonly name?: string;
   readonly at: number;
@@ -86,10 +90,14 @@ export function startLane(o: LaneOptions): Lane {
       });
       const text = await res.body.text();
       let statusReason: string | undefined;
+      let statusMessage: string | undefined;
       if (res.statusCode >= 300) {
         try {
-          const s = JSON.parse(text) as { kind?: string; reason?: string };
-          if (s.kind === 'Status') statusReason = s.reason ?? '';
+          const s = JSON.parse(text) as { kind?: string; reason?: string; message?: string };
+          if (s.kind === 'Status') {
+            statusReason = s.reason ?? '';
+            statusMessage = s.message ?? '';
+          }
         } catch {
           // not JSON: no Status
         }
@@ -101,6 +109,8 @@ export function startLane(o: LaneOptions): Lane {
         ms: performance.now() - started,
         at,
         ...(statusReason !== undefined ? { statusReason } : {}),
+        ...(statusMessage !== undefined ? { statusMessage } : {}),
+        ...(typeof res.headers['x-peerscope-route'] === 'string' ? { route: res.headers['x-peerscope-route'] } : {}),
         ...(name ? { name } : {}),
       };
       requests.push(r);

@@ -1,5 +1,6 @@
 // One AbortSignal per apiserver, aborted when the port's health probes (or a forward that could not
-// connect) find that server unreachable: every watch and log follow relayed to it listens and ends.
+// connect) find that server unreachable: every watch and log follow relayed to it, and every tunnel
+// (exec, attach, port-forward, a WebSocket watch: upstream/tunnel.ts), listens and ends.
 // A link that went silent says nothing to TCP, so a watch on it would otherwise wait for ever; a
 // clean end lets a reflector re-list and watch elsewhere. A server that is merely slow, not-ready or
 // draining keeps its watches: only 'unreachable' aborts.

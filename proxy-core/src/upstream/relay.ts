@@ -11,7 +11,8 @@ import { relayedRawHeaders, warningValues } from './response-headers.js';
 const SHUTTING_DOWN: UpstreamError = { code: 'PEERSCOPE_ERR_UPSTREAM_FAILED', message: 'the proxy is shutting down' };
 
 /** The port's probes found the server unreachable while this long-running request was open. */
-function foundDown(signal: AbortSignal): UpstreamError {
+/** The error of a request ended because its server was found unreachable (`signal`'s reason says how). */
+export function foundDown(signal: AbortSignal): UpstreamError {
   const reason = signal.reason instanceof Error ? signal.reason.message : String(signal.reason);
   return { code: 'PEERSCOPE_ERR_UPSTREAM_FOUND_DOWN', message: `found unreachable by the port's health probe (${reason})` };
 }

@@ -87,10 +87,15 @@ function headerOf(head: string, name: string): string | undefined {
   return line?.slice(name.length + 1).trim();
 }
 
-async function proxyFor(url: string, ca = tls.ca.cert): Promise<TestProxy> {
+async function proxyFor(url: string, ca = tls.ca.cert, serverDown?: AbortSignal): Promise<TestProxy> {
   const upstreams = new Upstreams([{ name: 'b', url, ca, bearerToken: () => 'core-token' }]);
   const proxy = await startProxy(upstreams, 'b', {
-    tunnel: { addRequestHeaders: { 'x-kubernetes-peer-proxied': 'true' }, responseHeaders: ROUTE, errorResponseHeaders: UNAVAILABLE },
+    tunnel: {
+      addRequestHeaders: { 'x-kubernetes-peer-proxied': 'true' },
+      responseHeaders: ROUTE,
+      errorResponseHeaders: UNAVAILABLE,
+      ...(serverDown ? { serverDown } : {}),
+    },
   });
   cleanups.push(
     () => upstreams.destroy(),
@@ -198,6 +203,57 @@ describe('tunnel', () => {
     expect((await readToClose(client, rest)).toString()).toBe(notFound);
     const result = (await proxy.nextResult()) as TunnelResult;
     expect(result).toMatchObject({ status: 404, bytesOut: notFound.length });
+  });
+
+  it('an open tunnel whose server is found unreachable is ended: the client side closes after what the server sent', async () => {
+    const seen: { headers?: IncomingHttpHeaders; closed?: Promise<void> } = {};
+    const upstream = await echoUpstream(seen);
+    const serverDown = new AbortController();
+    const proxy = await proxyFor(upstream.url, tls.ca.cert, serverDown.signal);
+    const client = await openClient(proxy, EXEC_HEAD);
+    const { head, rest } = await readHead(client);
+    expect(head.split('\r\n')[0]).toBe('HTTP/1.1 101 Switching Protocols');
+    client.write('ping');
+    const echoed = await readExactly(client, 4, rest);
+    expect(echoed.toString()).toBe('ping');
+    // The upstream still holds the connection open: only the signal ends the tunnel.
+    serverDown.abort(new Error('connect timeout'));
+    expect((await readToClose(client, Buffer.alloc(0))).length).toBe(0);
+    await within(seen.closed ?? Promise.reject(new Error('no upstream socket')), 10_000, 'the upstream side stayed open');
+    const result = (await proxy.nextResult()) as TunnelResult;
+    expect(result).toMatchObject({ status: 101, bytesIn: 4, bytesOut: 4 });
+    expect(result.error).toEqual({
+      code: 'PEERSCOPE_ERR_UPSTREAM_FOUND_DOWN',
+      message: "found unreachable by the port's health probe (connect timeout)",
+    });
+  });
+
+  it('an upgrade waiting for its 101 when its server is found unreachable gets a 503 Status naming the server and why', async () => {
+    const serverDown = new AbortController();
+    const upstream = await startHttpsUpstream(tls, (_req, res) => res.end());
+    upstream.server.on('upgrade', (_req: IncomingMessage, socket: Duplex) => {
+      socket.on('error', () => undefined);
+      // Never an answer, as from a silent link; the port's probe finds the server unreachable meanwhile.
+      serverDown.abort(new Error('connect timeout'));
+    });
+    cleanups.push(() => upstream.close());
+    await expectStatus503(
+      await proxyFor(upstream.url, tls.ca.cert, serverDown.signal),
+      'PEERSCOPE_ERR_UPSTREAM_FOUND_DOWN',
+      /found unreachable by the port's health probe \(connect timeout\)/,
+    );
+  });
+
+  it('an upgrade to a server already found unreachable gets the 503 Status at once', async () => {
+    const serverDown = new AbortController();
+    serverDown.abort(new Error('connect timeout'));
+    // The signal a request gets is the one of its time: an aborted one only if the verdict came meanwhile.
+    const upstream = await echoUpstream();
+    await expectStatus503(
+      await proxyFor(upstream.url, tls.ca.cert, serverDown.signal),
+      'PEERSCOPE_ERR_UPSTREAM_FOUND_DOWN',
+      /found unreachable/,
+    );
   });
 
   async function expectStatus503(proxy: TestProxy, code: string, messagePart: RegExp) {

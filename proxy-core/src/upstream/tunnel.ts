@@ -2,7 +2,10 @@
 // undici pool: same TLS verification, client certificate and connect timeout as every other request.
 // A 101 is relayed with X-Peerscope-Route and then bytes flow both ways untouched until either side
 // closes. An answer other than 101 (a 403 or 404 Status) reaches the client as it is; a failure before
-// any answer becomes a 503 Status written on the raw socket.
+// any answer becomes a 503 Status written on the raw socket. A server found unreachable ends its
+// tunnels as it ends relayed watches (proxy/server-down.ts): before the 101 with a 503 Status naming
+// it, after it by closing the client's side as if the server had closed it. On a silent link an exec
+// or a WebSocket watch would otherwise wait for ever.
 import { STATUS_CODES, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Dispatcher } from 'undici';
@@ -12,6 +15,7 @@ import { failure } from '../util/status.js';
 import { CLIENT_ABORTED, classifyUpstreamError, statusForUpstreamError, type UpstreamError } from './errors.js';
 import { outgoingHeaders } from './forward.js';
 import type { Upstreams } from './pool.js';
+import { foundDown } from './relay.js';
 
 export interface TunnelOptions {
   /** Added to the outgoing request (e.g. x-kubernetes-peer-proxied: true). */
@@ -20,6 +24,8 @@ export interface TunnelOptions {
   readonly responseHeaders?: Record<string, string>;
   /** Added to the Status Peerscope writes when the upstream could not be reached. */
   readonly errorResponseHeaders?: Record<string, string>;
+  /** Aborted when the target is found unreachable: the tunnel ends (a tunnel has no other bound). */
+  readonly serverDown?: AbortSignal;
 }
 
 export interface TunnelResult {
@@ -87,11 +93,21 @@ export function tunnel(
     let settled = false;
     let controller: Dispatcher.DispatchController | undefined;
     let clientClosed = false;
+    let serverFoundDown: UpstreamError | undefined;
+    /** Set once spliced: ends both sides of the open tunnel. */
+    let endSpliced: (() => void) | undefined;
+    const onServerDown = () => {
+      if (settled || !opts.serverDown) return;
+      serverFoundDown = foundDown(opts.serverDown);
+      if (endSpliced) endSpliced();
+      else controller?.abort(Object.assign(new Error('the apiserver was found unreachable'), { code: 'UND_ERR_ABORTED' }));
+    };
     const finish = (error?: UpstreamError) => {
       if (settled) return;
       settled = true;
       client.off('close', onClientCloseBeforeAnswer);
       client.off('end', onClientCloseBeforeAnswer);
+      opts.serverDown?.removeEventListener('abort', onServerDown);
       resolve({ status, bytesIn, bytesOut, ...(error ? { error } : {}) });
     };
     const onClientCloseBeforeAnswer = () => {
@@ -101,6 +117,7 @@ export function tunnel(
     client.once('close', onClientCloseBeforeAnswer);
     // The listener's sockets allow half-open connections, so a client that leaves shows as 'end' first.
     client.once('end', onClientCloseBeforeAnswer);
+    opts.serverDown?.addEventListener('abort', onServerDown, { once: true });
     // Read the client while waiting for the answer: a paused socket never notices that its peer left.
     // What it sends early belongs to the new protocol and is kept for the upstream (bounded).
     const early: Buffer[] = [head];
@@ -144,12 +161,21 @@ export function tunnel(
       };
       server.once('close', onClose(client));
       client.once('close', onClose(server));
+      endSpliced = () => {
+        interruption = serverFoundDown;
+        // The client's side ends with a FIN, as when the server closes; the server's 'close' above
+        // then closes the client's socket, so a client that keeps its side open is not waited for.
+        client.end();
+        server.destroy();
+      };
+      if (serverFoundDown) endSpliced();
     };
 
     const handler: Dispatcher.DispatchHandler = {
       onRequestStart(c) {
         controller = c;
         if (clientClosed) c.abort(Object.assign(new Error('the client went away'), { code: 'UND_ERR_ABORTED' }));
+        else if (opts.serverDown?.aborted) onServerDown();
       },
       onRequestUpgrade(_c, statusCode, headers, socket) {
         status = statusCode;
@@ -187,13 +213,13 @@ export function tunnel(
           return finish(CLIENT_ABORTED);
         }
         if (status === 0) {
-          const error = classifyUpstreamError(err, 'before-response');
+          const error = serverFoundDown ?? classifyUpstreamError(err, 'before-response');
           status = 503;
           writeStatusToSocket(client, statusForUpstreamError(target, error), opts.errorResponseHeaders);
           return finish(error);
         }
         client.destroy();
-        finish(classifyUpstreamError(err, 'after-headers'));
+        finish(serverFoundDown ?? classifyUpstreamError(err, 'after-headers'));
       },
     };
 

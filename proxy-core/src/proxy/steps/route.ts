@@ -30,6 +30,15 @@ import { writeOpenApiV2 } from '../openapi-v2-response.js';
 import { mayRetryElsewhere } from '../policy.js';
 import { ANSWERED, runSteps, stepList, type ListedStep, type Step, type StepResult, type With } from './step.js';
 
+/** Each server's state and why, e.g. `apiserver "a" not-ready (failing: etcd, etcd-readiness)`. */
+function serverStates(ctx: ProxyContext): string {
+  const states = ctx.peers.statuses().map((s) => {
+    const why = s.failingChecks.length ? `failing: ${s.failingChecks.join(', ')}` : s.lastError;
+    return `apiserver "${s.name}" ${s.health}${why ? ` (${why})` : ''}`;
+  });
+  return states.join('; ') || 'none is known';
+}
+
 export const pickHandling: Step<never, 'handling'> = {
   name: 'pick-handling-server',
   fills: ['handling'],
@@ -38,7 +47,8 @@ export const pickHandling: Step<never, 'handling'> = {
     const pick = ctx.picker.pick(ready);
     if (pick.server === null) {
       x.outcome = 'unavailable';
-      return failure(503, 'ServiceUnavailable', pick.reason);
+      // With none ready, the Status names every server and what failed (etcd down fails them all).
+      return failure(503, 'ServiceUnavailable', ready.length === 0 ? `${pick.reason}: ${serverStates(ctx)}` : pick.reason);
     }
     x.handling = pick.server;
     return undefined;

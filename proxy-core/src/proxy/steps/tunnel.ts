@@ -22,6 +22,8 @@ export const tunnelUpgrade: Step<'decision', never, UpgradeExchange> = {
       addRequestHeaders: requestHeadersOf(d),
       responseHeaders: routeHeaders(x.handling, d.target, d.outcome),
       errorResponseHeaders: routeHeaders(x.handling, null, 'unavailable'),
+      // An exec, attach, port-forward or WebSocket watch has no bound but this: on a silent link it would wait for ever.
+      serverDown: ctx.serverDown(d.target),
     });
     x.status = result.status;
     x.bytesIn = result.bytesIn;
