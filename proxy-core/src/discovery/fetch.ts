@@ -55,12 +55,27 @@ interface RootResult {
   readonly unchanged: boolean;
 }
 
-export async function fetchServerDiscovery(client: DiscoveryReader, previous?: ServerDiscovery, now = Date.now): Promise<ServerDiscovery> {
+export interface FetchOptions {
+  /**
+   * 'when-changed': the CRD and APIService lists (the R6 exclusions) are read only when `/api` or
+   * `/apis` changed, else the previous ones are kept — a re-read after a watch event costs two 304s.
+   * Default 'always' (the periodic re-read).
+   */
+  readonly excluded?: 'always' | 'when-changed';
+}
+
+export async function fetchServerDiscovery(
+  client: DiscoveryReader,
+  previous?: ServerDiscovery,
+  now = Date.now,
+  options: FetchOptions = {},
+): Promise<ServerDiscovery> {
   const [apis, api] = await Promise.all([
     fetchRoot(client, '/apis', previous?.apis, previous?.etags.apis, previous?.source),
     fetchRoot(client, '/api', previous?.api, previous?.etags.api, previous?.source),
   ]);
-  const excludedGroupVersions = await fetchExcludedGroupVersions(client);
+  const keepExcluded = options.excluded === 'when-changed' && previous && apis.unchanged && api.unchanged;
+  const excludedGroupVersions = keepExcluded ? previous.excludedGroupVersions : await fetchExcludedGroupVersions(client);
   const gvrs = [...gvrsOf(api.doc), ...gvrsOf(apis.doc)];
   const contentHash = createHash('sha256')
     .update(JSON.stringify([api.doc, apis.doc, excludedGroupVersions]))
