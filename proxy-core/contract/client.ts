@@ -48,6 +48,11 @@ export const settingsSchema = z.object({
   /** "round-robin", "random" or "pin:NAME". */
   policy: z.string(),
   discoveryMode: discoveryModeSchema,
+  /**
+   * `--faithful`: the servers' own Mixed Version Proxy exactly — OpenAPI and legacy discovery are the
+   * handling server's own (rule P8 off). Absent from hosts that predate it (read as false).
+   */
+  faithful: z.boolean().optional(),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 
