@@ -213,7 +213,13 @@ function main() {
   optionalClient(lines, 'helm', HELM_VERSION, buildHelm);
   optionalClient(lines, 'legacy-discovery', stagingVersion(newer), () => buildLegacyDiscovery(newer, goLines.get(newer)));
   // The manifest the test harness reads (test/kube/binaries.ts).
-  const manifest = { releases, binaries: lines.map(([name, version, path]) => ({ name, version, path })) };
+  // Entries of binaries this script does not build (another script's) are kept as they are.
+  const built = new Set(['kube-apiserver', 'etcd', 'helm', 'legacy-discovery']);
+  const manifestFile = join(cacheRoot, 'manifest.json');
+  const others = existsSync(manifestFile)
+    ? (JSON.parse(readFileSync(manifestFile, 'utf8')).binaries ?? []).filter((b) => !built.has(b.name))
+    : [];
+  const manifest = { releases, binaries: [...lines.map(([name, version, path]) => ({ name, version, path })), ...others] };
   writeFileSync(join(cacheRoot, 'manifest.json.tmp'), `${JSON.stringify(manifest, null, 2)}\n`);
   renameSync(join(cacheRoot, 'manifest.json.tmp'), join(cacheRoot, 'manifest.json'));
   const seconds = Math.round((Date.now() - started) / 1000);
