@@ -15,6 +15,7 @@
 import { EventEmitter } from 'node:events';
 import type { HealthSample, PeerHealth, PeerStatus } from '../../contract/peers.js';
 import type { ServerDiscovery } from '../discovery/fetch.js';
+import { missingRegistrations, type MissingRegistration } from '../discovery/missing-registration.js';
 import { redactProxy } from '../upstream/proxy-config.js';
 import { displayNames } from './display-names.js';
 import { ApiWatch } from './peers/api-watch.js';
@@ -97,7 +98,7 @@ export class PeerSet extends EventEmitter<PeerSetEvents> {
         ? undefined
         : new ApiWatch({
             through: () => this.membership.inService().find((m) => this.probes.health(m.config.name) === 'ready')?.client,
-            reread: () => this.rereadAllDiscovery(),
+            reread: (resource) => this.rereadAllDiscovery(resource === 'apiservices'),
             notice: (line) => this.emit('notice', line),
             periodMs: this.discoveryIntervalMs,
           });
@@ -196,13 +197,16 @@ export class PeerSet extends EventEmitter<PeerSetEvents> {
     return this.apiWatch;
   }
 
-  /** After a CRD or APIService change: every server's discovery, read conditionally (mostly 304s). */
-  private rereadAllDiscovery(): Promise<void> {
+  /**
+   * After a CRD or APIService change: every server's discovery, read conditionally (mostly 304s). An
+   * APIService change also re-reads the registrations: one removed changes no server's discovery.
+   */
+  private rereadAllDiscovery(registrations: boolean): Promise<void> {
     return Promise.all(
       this.names().map((n) => {
         const m = this.membership.member(n);
         if (!m || m.gone || this.closed) return undefined;
-        return this.discoveries.refresh(n, m.client, { excluded: 'when-changed' });
+        return this.discoveries.refresh(n, m.client, { excluded: registrations ? 'always' : 'when-changed' });
       }),
     ).then(() => undefined);
   }
@@ -314,6 +318,18 @@ export class PeerSet extends EventEmitter<PeerSetEvents> {
       ...(ownMvp ? { ownMvp } : {}),
       ...(apiserverMetrics ? { apiserverMetrics } : {}),
     };
+  }
+
+  /** Groups a server in service serves that no APIService registers (discovery/missing-registration.ts). */
+  missingRegistrations(): MissingRegistration[] {
+    const shown = this.displayNames();
+    return missingRegistrations(
+      this.membership.inService().map((m) => {
+        const displayName = shown.get(m.config.name);
+        const document = this.discoveries.document(m.config.name);
+        return { name: m.config.name, ...(displayName ? { displayName } : {}), ...(document ? { document } : {}) };
+      }),
+    );
   }
 
   history(name: string): HealthSample[] {

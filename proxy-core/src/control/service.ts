@@ -84,6 +84,7 @@ export function createCoreService(core: Core, options: CoreServiceOptions = {}):
         })),
         rows: table.rows().map((r) => ({ group: r.gvr.group, version: r.gvr.version, resource: r.gvr.resource, servers: [...r.servers] })),
         skewedCount: table.skewed().length,
+        missingRegistrations: core.peers.missingRegistrations(),
       };
     },
     async getEvents(args = {}) {

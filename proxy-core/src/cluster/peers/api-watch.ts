@@ -22,7 +22,7 @@ export interface ApiWatchOptions {
   /** The server to watch through now (a ready one), or undefined when none is. */
   readonly through: () => WatchClient | undefined;
   /** A CRD or APIService changed: re-read every server's discovery (conditional reads, shared when under way). */
-  readonly reread: () => Promise<void>;
+  readonly reread: (resource: WatchedResource) => Promise<void>;
   /** One line for a host's log (a refused watch). */
   readonly notice: (line: string) => void;
   /** When, after the latest event, the re-reads run (ms). */
@@ -40,6 +40,7 @@ export const WATCHED_APIS = [
   { resource: 'customresourcedefinitions', path: '/apis/apiextensions.k8s.io/v1/customresourcedefinitions' },
   { resource: 'apiservices', path: '/apis/apiregistration.k8s.io/v1/apiservices' },
 ] as const;
+export type WatchedResource = (typeof WATCHED_APIS)[number]['resource'];
 
 /** Re-reads at 50 ms, 400 ms and 1.5 s after the latest event: all within the 2 s the port promises. */
 export const DEFAULT_REREAD_DELAYS_MS = [50, 400, 1_500] as const;
@@ -48,7 +49,7 @@ type WatchState = 'starting' | 'watching' | 'refused' | 'retrying';
 
 export class ApiWatch {
   private readonly stop = new AbortController();
-  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly timers = new Map<WatchedResource, Set<NodeJS.Timeout>>();
   private readonly states = new Map<string, WatchState>();
   private loops: Promise<void>[] = [];
   /** Events seen (ADDED, MODIFIED, DELETED), for tests and the log. */
@@ -69,27 +70,29 @@ export class ApiWatch {
 
   async close(): Promise<void> {
     this.stop.abort();
-    for (const t of this.timers) clearTimeout(t);
+    for (const timers of this.timers.values()) for (const t of timers) clearTimeout(t);
     this.timers.clear();
     await Promise.allSettled(this.loops);
   }
 
   /** Something changed: the re-reads are (re)scheduled from now. */
-  private changed(): void {
+  private changed(resource: WatchedResource): void {
     if (this.stop.signal.aborted) return;
-    for (const t of this.timers) clearTimeout(t);
-    this.timers.clear();
+    const timers = this.timers.get(resource) ?? new Set<NodeJS.Timeout>();
+    this.timers.set(resource, timers);
+    for (const t of timers) clearTimeout(t);
+    timers.clear();
     for (const delay of this.options.rereadDelaysMs ?? DEFAULT_REREAD_DELAYS_MS) {
       const timer = setTimeout(() => {
-        this.timers.delete(timer);
-        void this.options.reread().catch(() => undefined);
+        timers.delete(timer);
+        void this.options.reread(resource).catch(() => undefined);
       }, delay);
       timer.unref();
-      this.timers.add(timer);
+      timers.add(timer);
     }
   }
 
-  private async follow(resource: string, path: string): Promise<void> {
+  private async follow(resource: WatchedResource, path: string): Promise<void> {
     const retryMs = this.options.retryMs ?? 1_000;
     const maxRetryMs = this.options.maxRetryMs ?? 30_000;
     const watchSeconds = this.options.watchSeconds ?? 300;
@@ -108,7 +111,7 @@ export class ApiWatch {
           if (list.status !== 200) throw new Error(`HTTP ${list.status} listing ${resource}`);
           resourceVersion = (JSON.parse(list.body) as { metadata?: { resourceVersion?: string } }).metadata?.resourceVersion ?? '';
           // Listed again after a 410 or an error: what changed in between was not seen.
-          if (listedBefore) this.changed();
+          if (listedBefore) this.changed(resource);
           listedBefore = true;
         }
         const query = `watch=1&allowWatchBookmarks=true&timeoutSeconds=${watchSeconds}${resourceVersion ? `&resourceVersion=${encodeURIComponent(resourceVersion)}` : ''}`;
@@ -124,7 +127,7 @@ export class ApiWatch {
         }
         this.states.set(resource, 'watching');
         wait = retryMs;
-        const gone = await this.read(res.body, (rv) => (resourceVersion = rv));
+        const gone = await this.read(res.body, resource, (rv) => (resourceVersion = rv));
         if (gone) resourceVersion = undefined;
       } catch (err) {
         if (this.stop.signal.aborted) return;
@@ -139,7 +142,7 @@ export class ApiWatch {
   }
 
   /** Reads watch events until the stream ends; true when the server said 410 (list again). */
-  private async read(body: AsyncIterable<Buffer>, seen: (resourceVersion: string) => void): Promise<boolean> {
+  private async read(body: AsyncIterable<Buffer>, resource: WatchedResource, seen: (resourceVersion: string) => void): Promise<boolean> {
     let pending = '';
     for await (const chunk of body) {
       pending += chunk.toString('utf8');
@@ -154,7 +157,7 @@ export class ApiWatch {
         if (rv) seen(rv);
         if (event.type === 'ADDED' || event.type === 'MODIFIED' || event.type === 'DELETED') {
           this.events++;
-          this.changed();
+          this.changed(resource);
         }
       }
     }
