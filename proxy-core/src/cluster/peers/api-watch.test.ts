@@ -145,3 +145,15 @@ describe('ApiWatch', () => {
     expect(state.watches.filter((w) => w.path === API_SERVICES)).toEqual([]);
   });
 });
+
+describe('ApiWatch on a server without the API', () => {
+  it('404 (a simulated server): stops quietly, no line', async () => {
+    const state = script();
+    state.status.set(CRDS, 404);
+    state.status.set(API_SERVICES, 404);
+    const { watch, notices } = await setup(state);
+    await until(() => watch.state('customresourcedefinitions') === 'refused' && watch.state('apiservices') === 'refused', 'both to stop');
+    expect(notices).toEqual([]);
+    expect(state.watches).toEqual([]);
+  });
+});

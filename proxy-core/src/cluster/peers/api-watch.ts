@@ -7,8 +7,8 @@
 // server had no such resource. docs/decisions.md says why a watch and not polling.
 //
 // A watch that ends is opened again from the last resourceVersion; "410 Gone" (too old) lists again
-// and re-reads, as a change may have been missed. A refusal (RBAC 403, or a server without the API)
-// stops that watch with one line saying so: the periodic re-read still runs.
+// and re-reads, as a change may have been missed. An RBAC refusal stops that watch with one line
+// saying so (a server without the API, quietly): the periodic re-read still runs.
 import type { ControlStream } from '../control-client.js';
 import type { DiscoveryReader } from '../../discovery/fetch.js';
 import { describeError } from '../control-client.js';
@@ -164,10 +164,14 @@ export class ApiWatch {
     return false;
   }
 
-  /** 401/403 (RBAC) or 404 (no such API): stop this watch, say so once. */
+  /**
+   * 401/403 (RBAC): stop this watch, say so once. 404 (a server without the API, e.g. a simulated
+   * one): stop quietly, there is nothing to watch.
+   */
   private refused(resource: string, client: WatchClient, status: number, body: string): boolean {
     if (status !== 401 && status !== 403 && status !== 404) return false;
     this.states.set(resource, 'refused');
+    if (status === 404) return true;
     const message = statusMessage(body);
     this.options.notice(
       `cannot watch ${resource} through ${client.server.name} (HTTP ${status}${message ? `: ${message}` : ''}); their changes show in discovery at the periodic re-read (every ${Math.round(this.options.periodMs / 1000)} s)`,
