@@ -35,7 +35,8 @@ export class ControlClient {
       ...(server.clientCert ? { cert: server.clientCert.cert, key: server.clientCert.key } : {}),
     };
     this.agent = new Agent({
-      connections: 4,
+      // Two are held by the CRD and APIService watches (peers/api-watch.ts) on the server they go through.
+      connections: 6,
       connectTimeout: timeoutMs,
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
