@@ -31,7 +31,9 @@ function handler(state: Script) {
     if (status !== 200) {
       res
         .writeHead(status, { 'content-type': 'application/json' })
-        .end(JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', message: `${url.pathname} is forbidden`, code: status }));
+        .end(
+          JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', message: `${url.pathname} is forbidden`, code: status }),
+        );
       return;
     }
     if (url.searchParams.get('watch') === '1') {
@@ -125,7 +127,9 @@ describe('ApiWatch', () => {
     const { rereads } = await setup(state);
     await until(() => state.open.length === 1, 'the CRD watch');
     state.listVersion = '900';
-    state.open[0]!.end(`${JSON.stringify({ type: 'ERROR', object: { kind: 'Status', code: 410, reason: 'Expired', message: 'too old resource version' } })}\n`);
+    state.open[0]!.end(
+      `${JSON.stringify({ type: 'ERROR', object: { kind: 'Status', code: 410, reason: 'Expired', message: 'too old resource version' } })}\n`,
+    );
     await until(() => state.open.length === 2, 'the watch after the re-list');
     expect(state.lists.filter((l) => l.path === CRDS)).toHaveLength(2);
     expect(state.watches.filter((w) => w.path === CRDS).map((w) => w.resourceVersion)).toEqual(['100', '900']);
