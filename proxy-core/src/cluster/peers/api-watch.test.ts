@@ -161,3 +161,37 @@ describe('ApiWatch on a server without the API', () => {
     expect(state.watches).toEqual([]);
   });
 });
+
+describe('ApiWatch on a server that ends every watch at once', () => {
+  it('backs off instead of asking again in a tight loop', async () => {
+    const state = script();
+    const server = await startHttpUpstream((req, res) => {
+      const url = new URL(req.url ?? '/', 'http://x');
+      if (url.searchParams.get('watch') === '1')
+        state.watches.push({ path: url.pathname, resourceVersion: url.searchParams.get('resourceVersion') });
+      else state.lists.push({ path: url.pathname, query: url.search });
+      // Every answer a plain list, the watch included: the stream ends at once.
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end('{"kind":"List","apiVersion":"v1","metadata":{"resourceVersion":"5"},"items":[]}\n');
+    });
+    const client = new ControlClient({ name: 'server-a', url: server.url }, 2_000);
+    const watch = new ApiWatch({
+      through: () => client,
+      reread: async () => undefined,
+      notice: () => undefined,
+      periodMs: 30_000,
+      retryMs: 200,
+      maxRetryMs: 400,
+    });
+    cleanups.push(
+      () => server.close(),
+      () => client.close(),
+      () => watch.close(),
+    );
+    watch.start();
+    await until(() => state.watches.filter((w) => w.path === CRDS).length >= 3, 'three watches of CRDs');
+    // Each watch that ended at once was followed by a back-off before the next: never a tight loop.
+    expect(watch.backoffs).toBeGreaterThanOrEqual(2);
+  });
+});

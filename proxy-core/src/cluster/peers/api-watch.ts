@@ -45,6 +45,9 @@ export type WatchedResource = (typeof WATCHED_APIS)[number]['resource'];
 /** Re-reads at 50 ms, 400 ms and 1.5 s after the latest event: all within the 2 s the port promises. */
 export const DEFAULT_REREAD_DELAYS_MS = [50, 400, 1_500] as const;
 
+/** A watch that lasted less than this was not a watch: the next is opened after a backoff. */
+const MIN_WATCH_MS = 1_000;
+
 type WatchState = 'starting' | 'watching' | 'refused' | 'retrying';
 
 export class ApiWatch {
@@ -54,6 +57,8 @@ export class ApiWatch {
   private loops: Promise<void>[] = [];
   /** Events seen (ADDED, MODIFIED, DELETED), for tests and the log. */
   events = 0;
+  /** Waits before opening a watch again (after an error, or a watch the server ended at once). */
+  backoffs = 0;
   /** Why the latest attempt failed, if it did. */
   lastError: string | undefined;
 
@@ -126,15 +131,23 @@ export class ApiWatch {
           throw new Error(`HTTP ${res.status} watching ${resource}`);
         }
         this.states.set(resource, 'watching');
-        wait = retryMs;
+        const opened = Date.now();
         const gone = await this.read(res.body, resource, (rv) => (resourceVersion = rv));
         if (gone) resourceVersion = undefined;
+        // A server ends a watch after timeoutSeconds; one that ends it at once (no watch support, a
+        // proxy in the way) would otherwise be asked again in a tight loop: back off as after an error.
+        if (Date.now() - opened < MIN_WATCH_MS) {
+          this.backoffs++;
+          await this.sleep(wait);
+          wait = Math.min(wait * 2, maxRetryMs);
+        } else wait = retryMs;
       } catch (err) {
         if (this.stop.signal.aborted) return;
         this.states.set(resource, 'retrying');
         // A failed watch may have missed events: list again, then re-read.
         resourceVersion = undefined;
         this.lastError = describeError(err);
+        this.backoffs++;
         await this.sleep(wait);
         wait = Math.min(wait * 2, maxRetryMs);
       }
