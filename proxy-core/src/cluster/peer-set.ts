@@ -86,7 +86,11 @@ export class PeerSet extends EventEmitter<PeerSetEvents> {
     this.ownMetricsIntervalMs = options.ownMetricsIntervalMs ?? 15_000;
     this.probes = new HealthProbe({
       ...(options.historySize !== undefined ? { historySize: options.historySize } : {}),
-      onChange: (name) => this.emit('health', name),
+      onChange: (name) => {
+        // A watch through a server no longer ready is opened again through another.
+        if (this.probes.health(name) !== 'ready') this.apiWatch?.serverDown(name);
+        this.emit('health', name);
+      },
       onReturn: (name) => {
         const m = this.membership.member(name);
         if (m && !m.gone) this.discoveries.reread(name, m.client);

@@ -195,3 +195,39 @@ describe('ApiWatch on a server that ends every watch at once', () => {
     expect(watch.backoffs).toBeGreaterThanOrEqual(2);
   });
 });
+
+describe('ApiWatch when the server it watches through is found unreachable', () => {
+  it('ends those watches and opens them again through the server that is ready', async () => {
+    const a = script();
+    const b = script();
+    const serverA = await startHttpUpstream(handler(a));
+    const serverB = await startHttpUpstream(handler(b));
+    const clientA = new ControlClient({ name: 'server-a', url: serverA.url }, 2_000);
+    const clientB = new ControlClient({ name: 'server-b', url: serverB.url }, 2_000);
+    let ready: ControlClient = clientA;
+    const watch = new ApiWatch({
+      through: () => ready,
+      reread: async () => undefined,
+      notice: () => undefined,
+      periodMs: 30_000,
+      retryMs: 20,
+    });
+    cleanups.push(
+      () => serverA.close(),
+      () => serverB.close(),
+      () => clientA.close(),
+      () => clientB.close(),
+      async () => {
+        for (const r of [...a.open, ...b.open]) r.destroy();
+        await watch.close();
+      },
+    );
+    watch.start();
+    await until(() => a.open.length === 1, 'the CRD watch through server-a');
+    // server-a goes silent (its stream stays open, nothing more comes): the probes find it unreachable.
+    ready = clientB;
+    watch.serverDown('server-a');
+    await until(() => b.open.length === 1, 'the CRD watch through server-b');
+    expect(b.watches.map((w) => w.path).sort()).toEqual([API_SERVICES, CRDS].sort());
+  });
+});

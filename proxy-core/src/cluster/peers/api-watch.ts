@@ -54,6 +54,8 @@ export class ApiWatch {
   private readonly stop = new AbortController();
   private readonly timers = new Map<WatchedResource, Set<NodeJS.Timeout>>();
   private readonly states = new Map<string, WatchState>();
+  /** The open watches: the server each goes through, and how to end it. */
+  private readonly open = new Set<{ readonly server: string; readonly abort: AbortController }>();
   private loops: Promise<void>[] = [];
   /** Events seen (ADDED, MODIFIED, DELETED), for tests and the log. */
   events = 0;
@@ -66,6 +68,14 @@ export class ApiWatch {
 
   start(): void {
     this.loops = WATCHED_APIS.map((api) => this.follow(api.resource, api.path));
+  }
+
+  /**
+   * The server a watch goes through was found unreachable: end its watches (on a silent link nothing
+   * else would); they are opened again, after a back-off, through a server that is ready.
+   */
+  serverDown(name: string): void {
+    for (const w of this.open) if (w.server === name) w.abort.abort(new Error(`${name} was found unreachable`));
   }
 
   /** Per watched resource: starting, watching, refused (periodic re-read only) or retrying. */
@@ -120,8 +130,17 @@ export class ApiWatch {
           listedBefore = true;
         }
         const query = `watch=1&allowWatchBookmarks=true&timeoutSeconds=${watchSeconds}${resourceVersion ? `&resourceVersion=${encodeURIComponent(resourceVersion)}` : ''}`;
-        const res = await client.stream(`${path}?${query}`, this.stop.signal);
+        const own = { server: client.server.name, abort: new AbortController() };
+        this.open.add(own);
+        let res: ControlStream;
+        try {
+          res = await client.stream(`${path}?${query}`, AbortSignal.any([this.stop.signal, own.abort.signal]));
+        } catch (err) {
+          this.open.delete(own);
+          throw err;
+        }
         if (res.status !== 200) {
+          this.open.delete(own);
           const body = await res.body.text();
           if (this.refused(resource, client, res.status, body)) return;
           if (res.status === 410) {
@@ -132,7 +151,7 @@ export class ApiWatch {
         }
         this.states.set(resource, 'watching');
         const opened = Date.now();
-        const gone = await this.read(res.body, resource, (rv) => (resourceVersion = rv));
+        const gone = await this.read(res.body, resource, (rv) => (resourceVersion = rv)).finally(() => this.open.delete(own));
         if (gone) resourceVersion = undefined;
         // A server ends a watch after timeoutSeconds; one that ends it at once (no watch support, a
         // proxy in the way) would otherwise be asked again in a tight loop: back off as after an error.
