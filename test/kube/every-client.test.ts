@@ -301,6 +301,31 @@ describe.skipIf(skipKube())('every client through the port: real kube-apiservers
     console.log(`CRD deleted → gone from the port's merged /apis after ${gone - established} ms since it was established`);
   });
 
+  it('a user RBAC does not let watch CRDs: serve says so in one line per watch and keeps the periodic re-read', async () => {
+    const viewer = await startServe(['--kubeconfig', cp.kubeconfig('kube-old', { user: 'viewer' })]);
+    try {
+      await until(
+        async () =>
+          /cannot watch apiservices/.test(viewer.stderr()) && /cannot watch customresourcedefinitions/.test(viewer.stderr())
+            ? true
+            : undefined,
+        'the two lines',
+        30_000,
+      );
+      const lines = viewer
+        .stderr()
+        .split('\n')
+        .filter((l) => l.includes('cannot watch'));
+      console.log(lines.join('\n'));
+      expect(lines).toHaveLength(2);
+      expect(lines.find((l) => l.includes('customresourcedefinitions'))).toMatch(
+        /^peerscope: cannot watch customresourcedefinitions through \S+ \(HTTP 403: customresourcedefinitions\.apiextensions\.k8s\.io is forbidden: User "token-viewer" cannot list resource .*\); their changes show in discovery at the periodic re-read \(every 30 s\)$/,
+      );
+    } finally {
+      await viewer.stop();
+    }
+  });
+
   it('peers names a group served by a server but registered by no APIService (as an older server removes it at start-up); the port still lists it', async () => {
     // What kube-apiserver v1.36 does at its start-up while a v1.37 server runs: delete the APIService
     // of a group it does not serve.
