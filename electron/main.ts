@@ -16,19 +16,22 @@ import {
 import { createAppController, type AppDialogs, type AppSession } from './shell/app-controller.js';
 import { startShell } from './shell/app-shell.js';
 import { registerCoreIpc } from './shell/core-ipc.js';
-import { portSettingsFromArgv } from './shell/port-settings.js';
+import { faithfulFromArgv, portSettingsFromArgv } from './shell/port-settings.js';
 import { serverRefreshFromArgv, type ServerRefreshSetting } from './shell/server-refresh.js';
 
 const client = createSwitchingClient();
 
 // What the port refuses, from the app's command line; the same for every session the app runs.
 let filters: ReturnType<typeof portSettingsFromArgv>;
+// --faithful: every session answers as the servers' own MVP (rule P8 off).
+let faithful: boolean;
 // How often a kubeconfig cluster's apiservers are found again (--server-refresh, or its old name).
 let serverRefresh: ServerRefreshSetting;
 try {
   // The port runs in this process: the same garbage-collector setting as the CLI's.
   fixHeapGrowth();
   filters = portSettingsFromArgv(process.argv);
+  faithful = faithfulFromArgv(process.argv);
   serverRefresh = serverRefreshFromArgv(process.argv);
   for (const note of serverRefresh.notes) process.stderr.write(`peerscope: ${note}\n`);
 } catch (err) {
@@ -38,7 +41,7 @@ try {
 }
 
 const demoSession = async (): Promise<AppSession> =>
-  asAppSession(await startDemoSession({ rolloutAfterSeconds: 15, anyPortIfBusy: true, filters }), 'simulated cluster');
+  asAppSession(await startDemoSession({ rolloutAfterSeconds: 15, anyPortIfBusy: true, filters, faithful }), 'simulated cluster');
 const asAppSession = (s: DemoSession | ClusterSession, label: string): AppSession => ({
   service: s.service,
   label,
@@ -70,6 +73,7 @@ const controller = createAppController({
       kubeconfig,
       anyPortIfBusy: true,
       filters,
+      faithful,
       ...(serverRefresh.intervalMs !== undefined ? { serverRefreshIntervalMs: serverRefresh.intervalMs } : {}),
       ...(context ? { context } : {}),
     });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { portSettingsFromArgv } from './port-settings.js';
+import { faithfulFromArgv, portSettingsFromArgv } from './port-settings.js';
 
 describe("the desktop app's port settings", () => {
   it('default to refusing other origins and filtering nothing else', () => {
@@ -43,5 +43,17 @@ describe("the desktop app's port settings", () => {
   it('refuse a bad pattern or a missing value, naming the flag', () => {
     expect(() => portSettingsFromArgv(['--reject-paths', '('])).toThrow(/^reject-paths: "\(" is not a regular expression/);
     expect(() => portSettingsFromArgv(['--accept-origins'])).toThrow('--accept-origins needs a value');
+  });
+});
+
+describe("the desktop app's --faithful", () => {
+  it('is off unless given; on with the bare flag or =true; a bad value is refused naming the flag', () => {
+    expect(faithfulFromArgv(['electron', 'dist/electron/main.cjs', '--no-sandbox'])).toBe(false);
+    expect(faithfulFromArgv(['electron', '--faithful', '--reject-methods', 'POST'])).toBe(true);
+    expect(faithfulFromArgv(['--faithful=true'])).toBe(true);
+    expect(faithfulFromArgv(['--faithful', '--faithful=false'])).toBe(false);
+    expect(() => faithfulFromArgv(['--faithful=yes'])).toThrow('--faithful takes no value, or true or false (not "yes")');
+    // The filter flags are read as before beside it.
+    expect(portSettingsFromArgv(['--faithful', '--reject-methods', 'POST']).rejectMethods).toEqual(['POST']);
   });
 });

@@ -3,7 +3,8 @@
 // 'https://tool\.example'`; the flags are PORT_FILTER_FLAGS, declared once for both), and applied to
 // every session it runs (the simulated cluster and each kubeconfig's). With no flag the port accepts
 // only its own Host names, refuses every request a browser marks as from another origin and filters
-// nothing else.
+// nothing else. `--faithful` (the CLI's flag of serve and demo) makes every session answer as the
+// servers' own Mixed Version Proxy does: OpenAPI and legacy discovery the handling server's own.
 import { PeerscopeError } from '../../proxy-core/contract/errors.js';
 import { emptyPortFilters, PORT_FILTER_FLAGS, type PortFilters } from '../../proxy-core/src/index.js';
 
@@ -26,4 +27,22 @@ export function portSettingsFromArgv(argv: readonly string[]): PortFilters {
     out[flag.option].push(...flag.read(value));
   }
   return out;
+}
+
+/**
+ * `--faithful` on the app's command line (also `--faithful=true|false`): the servers' own MVP exactly
+ * (rule P8 off) in every session. Anything else than true or false after `=` throws naming the flag.
+ */
+export function faithfulFromArgv(argv: readonly string[]): boolean {
+  let faithful = false;
+  for (const arg of argv) {
+    if (arg === '--faithful') faithful = true;
+    else if (arg.startsWith('--faithful=')) {
+      const value = arg.slice('--faithful='.length);
+      if (value !== 'true' && value !== 'false')
+        throw new PeerscopeError('PEERSCOPE_ERR_INPUT', `--faithful takes no value, or true or false (not "${value}")`);
+      faithful = value === 'true';
+    }
+  }
+  return faithful;
 }

@@ -48,6 +48,11 @@ export const settingsSchema = z.object({
   /** "round-robin", "random" or "pin:NAME". */
   policy: z.string(),
   discoveryMode: discoveryModeSchema,
+  /**
+   * `--faithful`: the servers' own Mixed Version Proxy exactly — OpenAPI and legacy discovery are the
+   * handling server's own (rule P8 off). Absent from hosts that predate it (read as false).
+   */
+  faithful: z.boolean().optional(),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 
@@ -80,12 +85,30 @@ export const routeTableRowSchema = z.object({
 });
 export type RouteTableRow = z.infer<typeof routeTableRowSchema>;
 
+/**
+ * A group a server serves that no API registration (APIService) names: legacy discovery straight to
+ * the servers does not list it (an older server removed it at its start-up); the port's still does.
+ */
+export const missingRegistrationSchema = z.object({
+  group: z.string(),
+  versions: z.array(z.string()),
+  /** Servers whose own discovery lists the group. */
+  servedBy: z.array(z.string()),
+  /** The server that probably removed the registration (the only one not serving the group), when it can be told. */
+  removedBy: z.string().optional(),
+  /** The finding in plain words. */
+  message: z.string(),
+});
+export type MissingRegistration = z.infer<typeof missingRegistrationSchema>;
+
 export const routeTableViewSchema = z.object({
   /** Changes whenever any server's discovery changes. */
   generation: z.number().int().nonnegative(),
   columns: z.array(routeTableColumnSchema),
   rows: z.array(routeTableRowSchema),
   skewedCount: z.number().int().nonnegative(),
+  /** Groups served but registered by no APIService; absent from hosts that predate it. */
+  missingRegistrations: z.array(missingRegistrationSchema).optional(),
 });
 export type RouteTableView = z.infer<typeof routeTableViewSchema>;
 

@@ -56,6 +56,8 @@ export const routingSnapshotSchema = z.object({
   settings: z.object({
     discoveryMode: discoveryModeSchema,
     policy: z.string(),
+    /** Taken with `--faithful` (rule P8 off); absent in snapshots of earlier versions and when off. */
+    faithful: z.boolean().optional(),
   }),
   servers: z.array(snapshotServerSchema),
   /**

@@ -110,6 +110,8 @@ export interface Core {
   policy(): HandlingPolicy;
   setPolicy(policy: HandlingPolicy): void;
   discoveryMode(): DiscoveryMode;
+  /** `--faithful`: the servers' own MVP exactly (rule P8 off); fixed for the core's life. */
+  faithful(): boolean;
   setDiscoveryMode(mode: DiscoveryMode): void;
   peerStatuses(): PeerStatus[];
   /** Finds the servers again now (see CoreOptions.serverSource); coalesced with a refresh under way. */
@@ -282,6 +284,7 @@ export function createCore(options: CoreOptions): Core {
       picker.policy = policy;
     },
     discoveryMode: () => settings.discoveryMode,
+    faithful: () => settings.faithful,
     setDiscoveryMode(mode) {
       settings.discoveryMode = mode;
     },

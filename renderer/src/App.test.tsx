@@ -41,6 +41,18 @@ describe('App shell', () => {
     expect(screen.getByText('live')).toBeVisible();
   });
 
+  it('says in the top bar when the port runs --faithful (the servers’ own MVP), and nothing otherwise', async () => {
+    render(<App client={new FakeCoreClient()} connection={connection('live')} />);
+    await screen.findByText('discovery: peer-aggregated');
+    expect(screen.queryByText(/^faithful/)).toBeNull();
+    cleanup();
+    const client = new FakeCoreClient();
+    client.settings = { ...client.settings, faithful: true };
+    render(<App client={client} connection={connection('live')} />);
+    const chip = await screen.findByText("faithful: the servers' own MVP");
+    expect(chip.getAttribute('title')).toContain('OpenAPI and legacy discovery');
+  });
+
   it("counts the cluster source's pushed batches into the top bar, apart from the port's", async () => {
     const client = new FakeCoreClient();
     client.clusterEvents = [clusterEvent(1)];

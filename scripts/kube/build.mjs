@@ -4,6 +4,11 @@
 // the clone. Nothing of Kubernetes is committed: the two main.go files beside this script are the
 // project's own; their go.mod is written here, per release, into the cache.
 //
+// Also the clients the kube tests drive through the port (test/kube/every-client.test.ts): Helm
+// (helm.sh/helm/v4 at HELM_VERSION, installed as its own go.mod pins it) and legacy-discovery (the
+// main.go beside this script, on the client-go of the newer release). A client that fails to build is
+// left out of the manifest with a line saying why; the tests that need it skip.
+//
 // Ends with one line per binary: `NAME VERSION PATH`. A no-op when the cache is complete.
 //
 // Environment:
@@ -23,8 +28,11 @@ function log(line) {
   process.stderr.write(`kube:build: ${line}\n`);
 }
 
-function go(args, cwd) {
-  const res = spawnSync('go', args, { cwd, env: goEnv, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+/** The Helm release the kube tests install charts with. */
+const HELM_VERSION = 'v4.3.1';
+
+function go(args, cwd, env = goEnv) {
+  const res = spawnSync('go', args, { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   if (res.error) throw new Error(`go ${args.join(' ')}: ${res.error.message} (is Go installed and on PATH?)`);
   if (res.status !== 0)
     throw new Error(`go ${args.join(' ')} (in ${cwd}) exited ${res.status}:\n${res.stderr.trim().split('\n').slice(-20).join('\n')}`);
@@ -174,14 +182,51 @@ function buildToxiproxy() {
   return out;
 }
 
+function buildHelm() {
+  const dir = join(cacheRoot, `helm-${HELM_VERSION}`);
+  const out = join(dir, 'helm');
+  if (existsSync(out)) return out;
+  mkdirSync(dir, { recursive: true });
+  const started = Date.now();
+  log(`helm ${HELM_VERSION}: go install (minutes the first time)`);
+  // `go install module@version` builds with Helm's own go.mod, as its release is built.
+  go(['install', '-trimpath', '-ldflags', '-s -w', `helm.sh/helm/v4/cmd/helm@${HELM_VERSION}`], cacheRoot, { ...goEnv, GOBIN: dir });
+  log(`helm ${HELM_VERSION}: built in ${Math.round((Date.now() - started) / 1000)} s`);
+  return out;
+}
+
+function buildLegacyDiscovery(newer, goLine) {
+  const clientGo = stagingVersion(newer);
+  const dir = join(cacheRoot, `legacy-discovery-${clientGo}`);
+  const out = join(dir, 'legacy-discovery');
+  const mainSource = join(here, 'legacy-discovery', 'main.go');
+  if (upToDate(out, join(dir, 'src'), mainSource)) return out;
+  const goMod = ['module peerscope.test/legacy-discovery', '', `go ${goLine}`, '', `require k8s.io/client-go ${clientGo}`, ''].join('\n');
+  const started = Date.now();
+  buildModule({ name: `legacy-discovery (client-go ${clientGo})`, dir: join(dir, 'src'), goMod, mainSource, out, ldflags: '-s -w' });
+  log(`legacy-discovery: built in ${Math.round((Date.now() - started) / 1000)} s`);
+  return out;
+}
+
+/** A client the kube tests drive: built, or left out with a line saying why. */
+function optionalClient(lines, name, version, build) {
+  try {
+    lines.push([name, version, build()]);
+  } catch (err) {
+    log(`${name} ${version} not built, the tests that need it skip: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
 function main() {
   mkdirSync(cacheRoot, { recursive: true });
   const started = Date.now();
   const releases = releasesToBuild();
   const lines = [];
   const etcdVersions = new Map();
+  const goLines = new Map();
   for (const version of releases) {
     const facts = releaseModuleFacts(version);
+    goLines.set(version, facts.goLine);
     if (facts.etcd) etcdVersions.set(facts.etcd, facts.goLine);
     lines.push(['kube-apiserver', version, buildApiserver(version, facts)]);
   }
@@ -191,8 +236,17 @@ function main() {
   const etcdPath = buildEtcd(etcdVersion, etcdVersions.get(etcdVersion));
   lines.push(['etcd', etcdVersion, etcdPath]);
   lines.push(['toxiproxy', TOXIPROXY_VERSION, buildToxiproxy()]);
+  const newer = [...releases].sort((a, b) => a.localeCompare(b, 'en', { numeric: true })).pop();
+  optionalClient(lines, 'helm', HELM_VERSION, buildHelm);
+  optionalClient(lines, 'legacy-discovery', stagingVersion(newer), () => buildLegacyDiscovery(newer, goLines.get(newer)));
   // The manifest the test harness reads (test/kube/binaries.ts).
-  const manifest = { releases, binaries: lines.map(([name, version, path]) => ({ name, version, path })) };
+  // Entries of binaries this script does not build (another script's) are kept as they are.
+  const built = new Set(['kube-apiserver', 'etcd', 'toxiproxy', 'helm', 'legacy-discovery']);
+  const manifestFile = join(cacheRoot, 'manifest.json');
+  const others = existsSync(manifestFile)
+    ? (JSON.parse(readFileSync(manifestFile, 'utf8')).binaries ?? []).filter((b) => !built.has(b.name))
+    : [];
+  const manifest = { releases, binaries: [...lines.map(([name, version, path]) => ({ name, version, path })), ...others] };
   writeFileSync(join(cacheRoot, 'manifest.json.tmp'), `${JSON.stringify(manifest, null, 2)}\n`);
   renameSync(join(cacheRoot, 'manifest.json.tmp'), join(cacheRoot, 'manifest.json'));
   const seconds = Math.round((Date.now() - started) / 1000);

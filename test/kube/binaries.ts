@@ -14,6 +14,8 @@ export interface KubeBinaries {
   /** The two releases, oldest first. */
   readonly older: string;
   readonly newer: string;
+  /** Clients built beside them (scripts/kube/build.mjs), absent when their build failed: name → path. */
+  readonly clients: ReadonlyMap<string, string>;
 }
 
 export const kubeCache =
@@ -48,6 +50,7 @@ function load(): { binaries?: KubeBinaries; missing?: string } {
       etcdVersion: etcd.version,
       older: releases[0] as string,
       newer: releases[releases.length - 1] as string,
+      clients: new Map(entries.filter((b) => b.name !== 'kube-apiserver' && b.name !== 'etcd').map((b) => [b.name, b.path] as const)),
     },
   };
 }

@@ -24,6 +24,10 @@ export function registerPeersCommand(program: Command): void {
       const peers = new PeerSet(found.servers, { timeoutMs: 5_000 });
       await Promise.all(found.servers.map((s) => peers.probe(s.name)));
       await peers.readOwnMetrics();
+      // Each ready server's discovery and the API registrations: a group served but registered by no
+      // APIService is lost to legacy discovery straight to the servers (discovery/missing-registration.ts).
+      await Promise.all(found.servers.filter((s) => peers.health(s.name) === 'ready').map((s) => peers.refreshDiscovery(s.name)));
+      const missing = peers.missingRegistrations();
       await peers.close();
       // Host names, told apart across the servers and the gone ones listed with them.
       const shown = displayNames([...found.servers, ...found.gone]);
@@ -60,7 +64,11 @@ export function registerPeersCommand(program: Command): void {
       }
       if (flags.output === 'json') {
         process.stdout.write(
-          JSON.stringify({ context: found.kubeconfig.contextName, servers: rows, warnings: found.warnings }, null, 2) + '\n',
+          JSON.stringify(
+            { context: found.kubeconfig.contextName, servers: rows, missingRegistrations: missing, warnings: found.warnings },
+            null,
+            2,
+          ) + '\n',
         );
         return;
       }
@@ -101,6 +109,7 @@ export function registerPeersCommand(program: Command): void {
         const words = r.apiserverMetrics && requestWords(r.displayName, r.apiserverMetrics);
         if (words) console.log(words);
       }
+      for (const m of missing) console.log(`missing API registration: ${m.message}`);
     });
 }
 

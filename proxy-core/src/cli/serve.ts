@@ -191,6 +191,8 @@ export function registerServeCommand(program: Command): void {
         else if (change === 'removed') console.error(`peerscope: apiserver ${name} removed from the list (gone)`);
         else console.error(`peerscope: apiserver ${name} is now at ${s?.url ?? ''}`);
       });
+      // E.g. the CRD watch was refused: discovery is then re-read on the period only.
+      core.peers.on('notice', (line) => console.error(`peerscope: ${line}`));
       let address;
       try {
         address = await core.start();

@@ -15,6 +15,11 @@ export interface ControlResponse {
   readonly body: string;
 }
 
+export interface ControlStream {
+  readonly status: number;
+  readonly body: AsyncIterable<Buffer> & { text(): Promise<string> };
+}
+
 export class ControlClient {
   private readonly agent: Agent;
   private readonly probeAgent: Agent;
@@ -30,7 +35,8 @@ export class ControlClient {
       ...(server.clientCert ? { cert: server.clientCert.cert, key: server.clientCert.key } : {}),
     };
     this.agent = new Agent({
-      connections: 4,
+      // Two are held by the CRD and APIService watches (peers/api-watch.ts) on the server they go through.
+      connections: 6,
       connectTimeout: timeoutMs,
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
@@ -59,6 +65,23 @@ export class ControlClient {
   ): Promise<{ readonly status: number; readonly headers: Record<string, string | string[] | undefined>; readonly body: Buffer }> {
     const res = await this.send(path, headers, this.agent, false);
     return { status: res.statusCode, headers: res.headers, body: Buffer.from(await res.body.arrayBuffer()) };
+  }
+
+  /**
+   * A streamed read without a body timeout (a Kubernetes watch): the answer's status, headers and its
+   * body as it comes. It ends when the server ends it, or when `signal` aborts.
+   */
+  async stream(path: string, signal: AbortSignal): Promise<ControlStream> {
+    const token = this.server.bearerToken?.();
+    const res = await request(new URL(path, this.server.url), {
+      method: 'GET',
+      dispatcher: this.agent,
+      bodyTimeout: 0,
+      headers: { 'user-agent': 'peerscope', accept: 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      signal,
+    });
+    if (res.statusCode === 401 && token) this.server.onUnauthorized?.();
+    return { status: res.statusCode, body: res.body };
   }
 
   /** A read on a new connection, closed after the answer: it fails within the probe connect timeout on a silent link. */

@@ -6,6 +6,8 @@
 // - peers/health-probe.ts: health from periodic /readyz?verbose and /version probes, and its history;
 // - peers/discovery-cache.ts: each server's own discovery, re-read on a period, on demand, and
 //   whenever a probe sees it come back or change release; a failed read keeps the previous document;
+// - peers/api-watch.ts: a watch of CRDs and APIServices that re-reads every server's discovery at
+//   once when one changes (the periodic re-read stays, as the fallback);
 // - peers/recheck.ts: the look again at servers out of service before a 404/503;
 // - peers/own-mvp-poll.ts: each real server's own Mixed Version Proxy and its peer-proxy counters.
 // This file wires them: the events, the periodic loops, and one status per server.
@@ -13,8 +15,10 @@
 import { EventEmitter } from 'node:events';
 import type { HealthSample, PeerHealth, PeerStatus } from '../../contract/peers.js';
 import type { ServerDiscovery } from '../discovery/fetch.js';
+import { missingRegistrations, type MissingRegistration } from '../discovery/missing-registration.js';
 import { redactProxy } from '../upstream/proxy-config.js';
 import { displayNames } from './display-names.js';
+import { ApiWatch } from './peers/api-watch.js';
 import { DiscoveryCache } from './peers/discovery-cache.js';
 import { HealthProbe } from './peers/health-probe.js';
 import { Membership, type MembershipChange, type SyncResult } from './peers/membership.js';
@@ -34,6 +38,11 @@ export interface PeerSetOptions {
   readonly goneRetentionMs?: number;
   /** Period of the read of each real server's /metrics (its own peer-proxy counters, request counts, deprecated APIs; default 15 s; 0 = never). */
   readonly ownMetricsIntervalMs?: number;
+  /**
+   * Watch CRDs and APIServices through one ready server and re-read discovery when they change
+   * (peers/api-watch.ts; default true). Off: only the periodic re-read.
+   */
+  readonly watchApis?: boolean;
 }
 
 export interface PeerSetEvents {
@@ -43,6 +52,8 @@ export interface PeerSetEvents {
   discovery: [name: string];
   /** A server joined, left (gone), came back, was removed after being gone, or got another address. */
   membership: [name: string, change: MembershipChange];
+  /** A line for the host's log (e.g. the CRD watch was refused and discovery is re-read on the period only). */
+  notice: [line: string];
 }
 
 /**
@@ -64,6 +75,7 @@ export class PeerSet extends EventEmitter<PeerSetEvents> {
   private readonly probeIntervalMs: number;
   private readonly discoveryIntervalMs: number;
   private readonly ownMetricsIntervalMs: number;
+  private readonly apiWatch: ApiWatch | undefined;
   private started = false;
   private closed = false;
 
@@ -74,13 +86,26 @@ export class PeerSet extends EventEmitter<PeerSetEvents> {
     this.ownMetricsIntervalMs = options.ownMetricsIntervalMs ?? 15_000;
     this.probes = new HealthProbe({
       ...(options.historySize !== undefined ? { historySize: options.historySize } : {}),
-      onChange: (name) => this.emit('health', name),
+      onChange: (name) => {
+        // A watch through a server no longer ready is opened again through another.
+        if (this.probes.health(name) !== 'ready') this.apiWatch?.serverDown(name);
+        this.emit('health', name);
+      },
       onReturn: (name) => {
         const m = this.membership.member(name);
         if (m && !m.gone) this.discoveries.reread(name, m.client);
       },
     });
     this.discoveries = new DiscoveryCache({ onChange: (name) => this.emit('discovery', name) });
+    this.apiWatch =
+      options.watchApis === false
+        ? undefined
+        : new ApiWatch({
+            through: () => this.membership.inService().find((m) => this.probes.health(m.config.name) === 'ready')?.client,
+            reread: (resource) => this.rereadAllDiscovery(resource === 'apiservices'),
+            notice: (line) => this.emit('notice', line),
+            periodMs: this.discoveryIntervalMs,
+          });
     this.ownMvps = new OwnMvpPoll({ servers: () => this.ownMvpServers(), onRead: (name) => this.emit('health', name) });
     const timeoutMs = options.timeoutMs ?? 5_000;
     this.membership = new Membership(servers, {
@@ -168,6 +193,26 @@ export class PeerSet extends EventEmitter<PeerSetEvents> {
     this.timers.push(setInterval(() => void this.probeAll(), this.probeIntervalMs).unref());
     this.timers.push(setInterval(() => void this.refreshAllDiscovery(), this.discoveryIntervalMs).unref());
     this.ownMvps.start(this.ownMetricsIntervalMs);
+    this.apiWatch?.start();
+  }
+
+  /** The CRD and APIService watches, when on (for tests and the log). */
+  apiWatchOf(): ApiWatch | undefined {
+    return this.apiWatch;
+  }
+
+  /**
+   * After a CRD or APIService change: every server's discovery, read conditionally (mostly 304s). An
+   * APIService change also re-reads the registrations: one removed changes no server's discovery.
+   */
+  private rereadAllDiscovery(registrations: boolean): Promise<void> {
+    return Promise.all(
+      this.names().map((n) => {
+        const m = this.membership.member(n);
+        if (!m || m.gone || this.closed) return undefined;
+        return this.discoveries.refresh(n, m.client, { excluded: registrations ? 'always' : 'when-changed' });
+      }),
+    ).then(() => undefined);
   }
 
   /** Reads every ready real server's /metrics once (simulated servers have none). */
@@ -279,6 +324,18 @@ export class PeerSet extends EventEmitter<PeerSetEvents> {
     };
   }
 
+  /** Groups a server in service serves that no APIService registers (discovery/missing-registration.ts). */
+  missingRegistrations(): MissingRegistration[] {
+    const shown = this.displayNames();
+    return missingRegistrations(
+      this.membership.inService().map((m) => {
+        const displayName = shown.get(m.config.name);
+        const document = this.discoveries.document(m.config.name);
+        return { name: m.config.name, ...(displayName ? { displayName } : {}), ...(document ? { document } : {}) };
+      }),
+    );
+  }
+
   history(name: string): HealthSample[] {
     return this.probes.history(name);
   }
@@ -287,6 +344,7 @@ export class PeerSet extends EventEmitter<PeerSetEvents> {
     this.closed = true;
     for (const t of this.timers) clearInterval(t);
     this.timers = [];
+    await this.apiWatch?.close();
     this.probes.close();
     this.discoveries.close();
     this.ownMvps.close();

@@ -47,7 +47,11 @@ export function createCoreService(core: Core, options: CoreServiceOptions = {}):
   const events = publishCoreEvents(core, sim, batchMs, maxBatchEvents);
   const emit = events.emit;
 
-  const settings = (): Settings => ({ policy: formatPolicy(core.policy()), discoveryMode: core.discoveryMode() });
+  const settings = (): Settings => ({
+    policy: formatPolicy(core.policy()),
+    discoveryMode: core.discoveryMode(),
+    ...(core.faithful() ? { faithful: true } : {}),
+  });
   const requireSim = (): SimController => {
     if (!sim) throw new PeerscopeError('PEERSCOPE_ERR_NO_SIMULATOR', 'the core does not run on a simulated control plane');
     return sim;
@@ -80,6 +84,7 @@ export function createCoreService(core: Core, options: CoreServiceOptions = {}):
         })),
         rows: table.rows().map((r) => ({ group: r.gvr.group, version: r.gvr.version, resource: r.gvr.resource, servers: [...r.servers] })),
         skewedCount: table.skewed().length,
+        missingRegistrations: core.peers.missingRegistrations(),
       };
     },
     async getEvents(args = {}) {

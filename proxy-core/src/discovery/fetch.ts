@@ -28,6 +28,12 @@ export interface ServerDiscovery {
   readonly gvrs: readonly GVR[];
   /** "group/version" of CRDs and service-backed APIServices: never proxied (rule R6). */
   readonly excludedGroupVersions: readonly string[];
+  /**
+   * "group/version" of every APIService (the API registrations, shared by every server through etcd);
+   * undefined when they could not be read (RBAC). A group a server serves with none is missing from
+   * legacy discovery straight to the servers (discovery/missing-registration.ts).
+   */
+  readonly registeredGroupVersions?: readonly string[];
   readonly source: DiscoverySource;
   /** Hash of the documents' content: equal hashes mean nothing changed. */
   readonly contentHash: string;
@@ -55,15 +61,32 @@ interface RootResult {
   readonly unchanged: boolean;
 }
 
-export async function fetchServerDiscovery(client: DiscoveryReader, previous?: ServerDiscovery, now = Date.now): Promise<ServerDiscovery> {
+export interface FetchOptions {
+  /**
+   * 'when-changed': the CRD and APIService lists (the R6 exclusions) are read only when `/api` or
+   * `/apis` changed, else the previous ones are kept — a re-read after a watch event costs two 304s.
+   * Default 'always' (the periodic re-read).
+   */
+  readonly excluded?: 'always' | 'when-changed';
+}
+
+export async function fetchServerDiscovery(
+  client: DiscoveryReader,
+  previous?: ServerDiscovery,
+  now = Date.now,
+  options: FetchOptions = {},
+): Promise<ServerDiscovery> {
   const [apis, api] = await Promise.all([
     fetchRoot(client, '/apis', previous?.apis, previous?.etags.apis, previous?.source),
     fetchRoot(client, '/api', previous?.api, previous?.etags.api, previous?.source),
   ]);
-  const excludedGroupVersions = await fetchExcludedGroupVersions(client);
+  const keepExcluded = options.excluded === 'when-changed' && previous && apis.unchanged && api.unchanged;
+  const { excluded: excludedGroupVersions, registered: registeredGroupVersions } = keepExcluded
+    ? { excluded: previous.excludedGroupVersions, registered: previous.registeredGroupVersions }
+    : await fetchRegistrations(client);
   const gvrs = [...gvrsOf(api.doc), ...gvrsOf(apis.doc)];
   const contentHash = createHash('sha256')
-    .update(JSON.stringify([api.doc, apis.doc, excludedGroupVersions]))
+    .update(JSON.stringify([api.doc, apis.doc, excludedGroupVersions, registeredGroupVersions ?? null]))
     .digest('hex');
   const at = now();
   const changed = !previous || previous.contentHash !== contentHash;
@@ -72,6 +95,7 @@ export async function fetchServerDiscovery(client: DiscoveryReader, previous?: S
     api: api.doc,
     gvrs,
     excludedGroupVersions,
+    ...(registeredGroupVersions ? { registeredGroupVersions } : {}),
     source: apis.source,
     contentHash,
     etags: { ...(api.etag ? { api: api.etag } : {}), ...(apis.etag ? { apis: apis.etag } : {}) },
@@ -136,9 +160,13 @@ async function crawlLegacy(client: DiscoveryReader, root: '/api' | '/apis', json
   return aggregatedFromLegacy(inputs, root === '/api' ? 'api' : 'apis');
 }
 
-/** GVs of CRDs and service-backed APIServices; best effort (RBAC may forbid the reads). */
-async function fetchExcludedGroupVersions(client: DiscoveryReader): Promise<string[]> {
+/**
+ * GVs of CRDs and service-backed APIServices (excluded), and of every APIService (registered, undefined
+ * when unreadable); best effort (RBAC may forbid the reads).
+ */
+async function fetchRegistrations(client: DiscoveryReader): Promise<{ excluded: string[]; registered?: string[] }> {
   const out = new Set<string>();
+  let registered: Set<string> | undefined;
   const reads = await Promise.allSettled([
     client.get('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { accept: 'application/json' }),
     client.get('/apis/apiregistration.k8s.io/v1/apiservices', { accept: 'application/json' }),
@@ -152,11 +180,13 @@ async function fetchExcludedGroupVersions(client: DiscoveryReader): Promise<stri
   }
   if (apiServices.status === 'fulfilled' && apiServices.value.status === 200) {
     const list = safeJson(apiServices.value.body) as { items?: { spec?: { group?: string; version?: string; service?: unknown } }[] };
+    if (Array.isArray(list?.items)) registered = new Set();
     for (const svc of list?.items ?? []) {
+      if (svc.spec?.group && svc.spec.version) registered?.add(`${svc.spec.group}/${svc.spec.version}`);
       if (svc.spec?.service && svc.spec.group && svc.spec.version) out.add(`${svc.spec.group}/${svc.spec.version}`);
     }
   }
-  return [...out].sort();
+  return { excluded: [...out].sort(), ...(registered ? { registered: [...registered].sort() } : {}) };
 }
 
 export function gvrsOf(doc: APIGroupDiscoveryList): GVR[] {

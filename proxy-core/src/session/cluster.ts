@@ -19,6 +19,8 @@ export interface ClusterSessionOptions {
   readonly discoveryMode?: DiscoveryMode;
   /** What the port refuses (--accept-origins, --reject-paths, --reject-methods); default: the port's defaults. */
   readonly filters?: PortFilters;
+  /** The servers' own MVP exactly (createCore's `faithful`, rule P8 off). */
+  readonly faithful?: boolean;
   /** How often the apiservers are found again (--server-refresh); default: the core's (30 s). */
   readonly serverRefreshIntervalMs?: number;
 }
@@ -76,6 +78,7 @@ export async function prepareClusterSession(options: ClusterSessionOptions): Pro
       ...(options.policy ? { policy: options.policy } : {}),
       ...(options.discoveryMode ? { discoveryMode: options.discoveryMode } : {}),
       ...options.filters,
+      ...(options.faithful ? { faithful: true } : {}),
       snapshotSource: 'kubeconfig',
       context: contextName,
       // Requests that bring no credential get the kubeconfig's: the impact report names them by its user.

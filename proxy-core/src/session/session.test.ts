@@ -114,6 +114,29 @@ describe('a kubeconfig session', () => {
       expect(overview.servers.map((s) => s.name).sort()).toEqual(sim.servers.map((s) => `apiserver-${s.name}`).sort());
       const snapshot = await session.service.takeSnapshot();
       expect(snapshot.source.context).toBe(prepared.contextName);
+      // Not faithful unless asked: the settings and the snapshot say nothing of it.
+      expect((await session.service.getOverview()).faithful).toBeUndefined();
+      expect(snapshot.settings.faithful).toBeUndefined();
+    } finally {
+      await session.close();
+    }
+  });
+
+  it("with faithful (the app's --faithful), the settings and every snapshot say so, and the port answers as the handling server", async () => {
+    const prepared = await prepareClusterSession({
+      kubeconfig,
+      listen: { host: '127.0.0.1', port: 0 },
+      faithful: true,
+      policy: { kind: 'round-robin' },
+    });
+    const session = await prepared.start();
+    try {
+      expect(await session.service.getOverview()).toMatchObject({ faithful: true });
+      expect((await session.service.takeSnapshot()).settings).toMatchObject({ faithful: true, discoveryMode: 'peer-aggregated' });
+      // P8 off: legacy /apis (plain JSON) is the handling server's own (non-resource), not merged.
+      const res = await fetch(`${session.address.url}/apis`, { headers: { accept: 'application/json' } });
+      await res.text();
+      expect(res.headers.get('x-peerscope-route')).toMatch(/outcome=non-resource$/);
     } finally {
       await session.close();
     }

@@ -31,6 +31,7 @@ export interface SnapshotSource {
   peerStatuses(): PeerStatus[];
   policy(): HandlingPolicy;
   discoveryMode(): DiscoveryMode;
+  faithful(): boolean;
 }
 
 export function takeSnapshot(core: SnapshotSource, options: TakeOptions): RoutingSnapshot {
@@ -68,7 +69,7 @@ export function takeSnapshot(core: SnapshotSource, options: TakeOptions): Routin
       ...(options.cluster ? { cluster: options.cluster } : {}),
       peerscopeVersion: PEERSCOPE_VERSION,
     },
-    settings: { discoveryMode: core.discoveryMode(), policy: formatPolicy(core.policy()) },
+    settings: { discoveryMode: core.discoveryMode(), policy: formatPolicy(core.policy()), ...(core.faithful() ? { faithful: true } : {}) },
     servers,
     mergedDiscovery: mergedDiscoveryView(core),
     routeTable: { rows, skewed: table.skewed().map(gvrKey) },

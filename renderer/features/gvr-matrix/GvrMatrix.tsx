@@ -11,6 +11,7 @@ import { useServerNames } from '../../src/server-names.js';
 import { shortRelease } from '../../src/ui/format.js';
 import { Empty, ErrorState, HealthBadge, Loading } from '../../src/ui/states.js';
 import { useOffline } from '../../src/view-mode.js';
+import { MissingRegistrations } from './MissingRegistrations.js';
 
 export type CellState = 'served' | 'missing' | 'down' | 'gone' | 'stale' | 'unknown';
 export type MatrixFilter = 'all' | 'skewed' | 'uniform';
@@ -198,6 +199,7 @@ function MatrixBody({
 
   return (
     <>
+      <MissingRegistrations missing={view.missingRegistrations} />
       <p className="summary" aria-live="polite">
         Showing <strong>{shown}</strong> of {view.rows.length} GVRs ·{' '}
         <strong className={view.skewedCount ? 'warn-text' : ''}>{view.skewedCount} skewed</strong>

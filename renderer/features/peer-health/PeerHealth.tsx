@@ -18,6 +18,7 @@ import { Empty, ErrorState, HealthBadge, Loading } from '../../src/ui/states.js'
 import { useOffline } from '../../src/view-mode.js';
 import { ClusterRates } from './ClusterRates.js';
 import { OwnMvpFacts } from './OwnMvp.js';
+import { MissingRegistrationsFromRouteTable } from '../gvr-matrix/MissingRegistrations.js';
 
 const SERIES_COLORS = ['#5b7cfa', '#3fa66b', '#e8a23a', '#a371f7', '#e5534b', '#2bb3c0', '#d16ba5', '#8b949e'];
 
@@ -72,6 +73,7 @@ export function PeerHealth() {
           </p>
         </div>
       </header>
+      <MissingRegistrationsFromRouteTable />
       {overview.isPending ? (
         <Loading what="apiservers" />
       ) : overview.isError ? (

@@ -44,6 +44,14 @@ export function TopBar({ connection }: { connection: ConnectionSource | undefine
             discovery: {overview.data.discoveryMode}
           </span>
         )}
+        {overview.data?.faithful && (
+          <span
+            className="mode-chip mode-faithful"
+            title="--faithful: the port does exactly what the servers' own Mixed Version Proxy does. OpenAPI and legacy discovery (/apis without the aggregated Accept, /apis/GROUP, /openapi/v3) are the handling server's own, not one cluster's"
+          >
+            faithful: the servers' own MVP
+          </span>
+        )}
         {offline ? (
           <span className="conn conn-offline" role="status">
             offline snapshot

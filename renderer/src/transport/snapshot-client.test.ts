@@ -35,6 +35,13 @@ describe('the read-only CoreClient of a snapshot', () => {
     expect(await client.takeSnapshot()).toBe(snapshot);
   });
 
+  it('tells a snapshot taken with --faithful by its settings (and one without says nothing)', async () => {
+    expect((await client.getOverview()).faithful).toBeUndefined();
+    const faithful = sampleSnapshot();
+    const taken = { ...faithful, settings: { ...faithful.settings, faithful: true } };
+    expect(await createSnapshotClient(taken, { label: 'faithful.json', live }).getOverview()).toMatchObject({ faithful: true });
+  });
+
   it('pages the recorded events like the core does', async () => {
     const page = eventsPageSchema.parse(await client.getEvents({ limit: 5 }));
     expect(page.events.map((e) => e.seq)).toEqual([36, 37, 38, 39, 40]);

@@ -78,6 +78,7 @@ export function createSnapshotClient(snapshot: RoutingSnapshot, options: { label
   const overview: Overview = {
     policy: snapshot.settings.policy,
     discoveryMode: snapshot.settings.discoveryMode,
+    ...(snapshot.settings.faithful ? { faithful: true } : {}),
     listen: null,
     servers,
     totals: snapshotTotals(snapshot),

@@ -4,7 +4,7 @@
 // Reads of one server are shared: a read asked for while one runs gets that one. A server that came
 // back or changed release is re-read, and until that lands its old document is not to be trusted:
 // `rereadPending` lets routing wait for it.
-import { fetchServerDiscovery, type DiscoveryReader, type ServerDiscovery } from '../../discovery/fetch.js';
+import { fetchServerDiscovery, type DiscoveryReader, type FetchOptions, type ServerDiscovery } from '../../discovery/fetch.js';
 import { describeError } from '../control-client.js';
 
 export interface DiscoveryCacheOptions {
@@ -53,12 +53,12 @@ export class DiscoveryCache {
   }
 
   /** Reads the server's discovery (or joins the read under way). */
-  refresh(name: string, client: DiscoveryReader): Promise<void> {
+  refresh(name: string, client: DiscoveryReader, options?: FetchOptions): Promise<void> {
     const entry = this.entries.get(name);
     if (!entry || this.closed) return Promise.resolve();
     entry.inFlight ??= (async () => {
       try {
-        const next = await fetchServerDiscovery(client, entry.document);
+        const next = await fetchServerDiscovery(client, entry.document, Date.now, options);
         const changed = next.contentHash !== entry.document?.contentHash || entry.error !== undefined;
         entry.document = next;
         entry.error = undefined;

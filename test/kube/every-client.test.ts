@@ -1,0 +1,370 @@
+// Issue 32's "Done when", on real kube-apiservers of two releases sharing one etcd, their own MVP
+// off, the older pinned as the handling server: clients that read more than aggregated /apis —
+// kubectl explain (OpenAPI v3), kubectl apply --validate=strict, Helm, a client-go program doing
+// legacy discovery — work through the port on a kind only the newer release serves; a CRD created
+// straight on a server is seen through the port within 2 s; and with --faithful each behaves as it
+// does straight against the older server (rule P8 off).
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { repoRoot } from '../fixtures.js';
+import { kubeBinaries, skipKube } from './binaries.js';
+import { startControlPlane, type ControlPlane } from './control-plane.js';
+import { aggregatedGvrs, DISCOVERY_ACCEPT } from './discovery-compare.js';
+import { kubectl, peerscope, startServe, type Run, type Serve } from './peerscope-cli.js';
+
+const GROUP = 'storagemigration.k8s.io';
+const KIND_PATH = `/apis/${GROUP}/v1/storageversionmigrations`;
+const CHART = join(repoRoot, 'test/kube/fixtures/every-client-chart');
+const migration = (name: string, extra = '') => `apiVersion: ${GROUP}/v1
+kind: StorageVersionMigration
+metadata:
+  name: ${name}
+spec:
+  resource: {group: "", resource: secrets}
+${extra}`;
+
+const env = { ...process.env, HTTPS_PROXY: '', https_proxy: '', HTTP_PROXY: '', http_proxy: '' };
+
+function run(command: string, args: readonly string[], extraEnv: Record<string, string> = {}, timeoutMs = 90_000): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(command, args, { cwd: repoRoot, timeout: timeoutMs, env: { ...env, ...extraEnv } }, (err, stdout, stderr) => {
+      const code = err ? (typeof (err as NodeJS.ErrnoException).code === 'number' ? Number((err as NodeJS.ErrnoException).code) : 1) : 0;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** A kubeconfig whose cluster is the port (plain HTTP on loopback, no credential: the port adds none it has not got). */
+function portKubeconfig(dir: string, name: string, url: string): string {
+  const file = join(dir, `${name}.kubeconfig`);
+  writeFileSync(
+    file,
+    `apiVersion: v1
+kind: Config
+clusters: [{name: port, cluster: {server: "${url}"}}]
+users: [{name: none, user: {}}]
+contexts: [{name: port, context: {cluster: port, user: none}}]
+current-context: port
+`,
+  );
+  return file;
+}
+
+async function until<T>(read: () => Promise<T | undefined>, what: string, ms = 60_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await read();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+const client = (name: string) => kubeBinaries?.clients.get(name);
+function skipWithout(name: string): boolean {
+  if (client(name)) return false;
+  console.log(`skipping the ${name} test: no ${name} binary in the kube cache; build it with \`npm run kube:build\``);
+  return true;
+}
+
+describe.skipIf(skipKube())('every client through the port: real kube-apiservers of two releases, the older handling', () => {
+  let cp: ControlPlane;
+  let dir: string;
+  let names: Map<string, string>;
+  let port: Serve;
+  let faithful: Serve;
+  /** Run a client three ways: through the port, through the port with --faithful, straight to the older server. */
+  let kubeconfigs: { port: string; faithful: string; older: string };
+  const older = kubeBinaries?.older ?? '';
+  const newer = kubeBinaries?.newer ?? '';
+
+  beforeAll(async () => {
+    cp = await startControlPlane({
+      servers: [
+        { host: 'kube-old', release: older, mvp: 'no-peer-ca' },
+        { host: 'kube-new', release: newer, mvp: 'gate-off' },
+      ],
+    });
+    names = await cp.leaseNames();
+    dir = mkdtempSync(join(tmpdir(), 'kube-every-client-'));
+    const pin = ['--kubeconfig', cp.kubeconfig('kube-old'), '--policy', `pin:${names.get('kube-old')}`];
+    [port, faithful] = await Promise.all([startServe(pin), startServe([...pin, '--faithful'])]);
+    kubeconfigs = {
+      port: portKubeconfig(dir, 'port', port.url),
+      faithful: portKubeconfig(dir, 'faithful', faithful.url),
+      older: cp.kubeconfig('kube-old'),
+    };
+  });
+  afterAll(async () => {
+    await port?.stop();
+    await faithful?.stop();
+    await cp?.close();
+  });
+
+  const API_SERVICE = `/apis/apiregistration.k8s.io/v1/apiservices/v1.${GROUP}`;
+  /**
+   * The group's API registration as the newer server makes it. Whether the older server, starting
+   * beside it, has already deleted it depends on which started first: the tests set it as they need.
+   */
+  async function ensureRegistered(): Promise<void> {
+    if ((await cp.call('kube-new', API_SERVICE)).status === 404) {
+      console.log(`APIService v1.${GROUP} was missing (the older server removed it at its start-up): registered again as the newer does`);
+      const made = await cp.call('kube-new', '/apis/apiregistration.k8s.io/v1/apiservices', {
+        method: 'POST',
+        body: {
+          apiVersion: 'apiregistration.k8s.io/v1',
+          kind: 'APIService',
+          metadata: { name: `v1.${GROUP}`, labels: { 'kube-aggregator.kubernetes.io/automanaged': 'onstart' } },
+          spec: { group: GROUP, version: 'v1', groupPriorityMinimum: 1800, versionPriority: 15 },
+        },
+      });
+      expect(made.status, made.text).toBe(201);
+    }
+    await until(async () => {
+      const legacy = (await cp.call('kube-old', '/apis', { headers: { accept: 'application/json' } })).json() as {
+        groups: { name: string }[];
+      };
+      return legacy.groups.some((g) => g.name === GROUP) ? true : undefined;
+    }, `the older's legacy /apis to list ${GROUP}`);
+  }
+
+  const k = (via: keyof typeof kubeconfigs, cache: string) => kubectl({ kubeconfig: kubeconfigs[via] }, join(dir, `cache-${via}-${cache}`));
+
+  it(`kubectl explain of a kind only ${newer || 'the newer'} serves prints its fields; with --faithful it fails as against the older`, async () => {
+    const through = await k('port', 'explain')(['explain', 'storageversionmigrations.spec']);
+    console.log(`explain through the port: exit ${through.code}\n${through.stdout.split('\n').slice(0, 12).join('\n')}`);
+    expect(through.code, through.stderr).toBe(0);
+    expect(through.stdout).toMatch(/KIND:\s+StorageVersionMigration/);
+    expect(through.stdout).toMatch(/^\s+resource\s+<GroupResource> -required-/m);
+    const [straight, faithfulRun] = await Promise.all([
+      k('older', 'explain')(['explain', 'storageversionmigrations.spec']),
+      k('faithful', 'explain')(['explain', 'storageversionmigrations.spec']),
+    ]);
+    console.log(
+      `explain straight to the older: exit ${straight.code}: ${straight.stderr.trim()}\nwith --faithful: exit ${faithfulRun.code}: ${faithfulRun.stderr.trim()}`,
+    );
+    // Straight to the older the kind is unknown; with --faithful (the servers' own MVP) kubectl knows
+    // the kind from the peer-aggregated /apis but finds no OpenAPI for it: issue 32's failure exactly.
+    expect(straight.code).not.toBe(0);
+    expect(straight.stderr).toContain(`the server doesn't have a resource type "storageversionmigrations"`);
+    expect(faithfulRun.code).not.toBe(0);
+    expect(faithfulRun.stderr.trim()).toBe(`error: couldn't find resource for "${GROUP}/v1, Resource=storageversionmigrations"`);
+  });
+
+  it('kubectl apply --validate=strict refuses an unknown field naming it, and creates the object without it', async () => {
+    const bad = join(dir, 'bad.yaml');
+    const good = join(dir, 'good.yaml');
+    writeFileSync(bad, migration('strict-bad', '  unknownField: 1\n').replace('spec:\n', 'spec:\n  typoField: true\n'));
+    writeFileSync(good, migration('strict-good'));
+    const refused = await k('port', 'apply')(['apply', '--validate=strict', '-f', bad]);
+    console.log(`apply --validate=strict of an unknown field through the port: exit ${refused.code}: ${refused.stderr.trim()}`);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('typoField');
+    expect((await cp.call('kube-new', `${KIND_PATH}/strict-bad`)).status).toBe(404);
+    const created = await k('port', 'apply')(['apply', '--validate=strict', '-f', good]);
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.stdout).toContain('storageversionmigration.storagemigration.k8s.io/strict-good created');
+    expect((await cp.call('kube-new', `${KIND_PATH}/strict-good`)).status).toBe(200);
+    // Straight to the older server the kind is unknown to kubectl; --faithful shows what the servers' own MVP would.
+    const [straight, faithfulRun] = await Promise.all([
+      k('older', 'apply')(['apply', '--validate=strict', '-f', bad]),
+      k('faithful', 'apply')(['apply', '--validate=strict', '-f', bad]),
+    ]);
+    console.log(
+      `apply --validate=strict of the unknown field straight to the older: exit ${straight.code}: ${straight.stderr.trim()}\nwith --faithful: exit ${faithfulRun.code}: ${faithfulRun.stderr.trim()}`,
+    );
+    expect(straight.code).not.toBe(0);
+    expect(straight.stderr).toContain(`no matches for kind "StorageVersionMigration" in version "${GROUP}/v1"`);
+    // With --faithful the request is still rerouted (R8) and the newer server refuses the field itself.
+    expect(faithfulRun.code).not.toBe(0);
+    expect(faithfulRun.stderr).toContain('unknown field "spec.typoField"');
+  });
+
+  it.skipIf(skipWithout('helm'))('helm install of a chart holding such a kind deploys it', async () => {
+    const helm = client('helm') as string;
+    const home = mkdtempSync(join(tmpdir(), 'helm-home-'));
+    const helmEnv = { HELM_CACHE_HOME: join(home, 'cache'), HELM_CONFIG_HOME: join(home, 'config'), HELM_DATA_HOME: join(home, 'data') };
+    const installed = await run(helm, ['install', 'viaport', CHART, '--kubeconfig', kubeconfigs.port, '--namespace', 'default'], helmEnv);
+    console.log(`helm install through the port: exit ${installed.code}\n${installed.stdout}${installed.stderr}`);
+    expect(installed.code, installed.stderr).toBe(0);
+    expect(installed.stdout).toMatch(/STATUS: deployed/);
+    expect((await cp.call('kube-new', `${KIND_PATH}/viaport-migration`)).status).toBe(200);
+    const [straight, faithfulRun] = await Promise.all([
+      run(helm, ['install', 'straight', CHART, '--kubeconfig', kubeconfigs.older, '--namespace', 'default'], helmEnv),
+      run(helm, ['install', 'faithful', CHART, '--kubeconfig', kubeconfigs.faithful, '--namespace', 'default'], helmEnv),
+    ]);
+    console.log(
+      `helm install straight to the older: exit ${straight.code}: ${straight.stderr.trim()}\nwith --faithful: exit ${faithfulRun.code}: ${faithfulRun.stderr.trim()}`,
+    );
+    expect(straight.code).not.toBe(0);
+    expect(straight.stderr).toContain(`no matches for kind "StorageVersionMigration" in version "${GROUP}/v1"`);
+    // Helm maps kinds from aggregated /apis, which the servers' own MVP merges too: --faithful deploys it as well.
+    expect(faithfulRun.code, faithfulRun.stderr).toBe(0);
+    expect((await cp.call('kube-new', `${KIND_PATH}/faithful-migration`)).status).toBe(200);
+  });
+
+  it.skipIf(skipWithout('legacy-discovery'))(
+    'a client-go program doing legacy discovery lists the kind with no error; with --faithful it lists what the older lists',
+    async () => {
+      const program = client('legacy-discovery') as string;
+      await ensureRegistered();
+      const through = await run(program, ['--kubeconfig', kubeconfigs.port]);
+      expect(through.code, through.stderr).toBe(0);
+      expect(through.stderr).toBe('');
+      expect(through.stdout.split('\n')).toContain(`${GROUP}/v1 storageversionmigrations`);
+      const [straight, faithfulRun] = await Promise.all([
+        run(program, ['--kubeconfig', kubeconfigs.older]),
+        run(program, ['--kubeconfig', kubeconfigs.faithful]),
+      ]);
+      console.log(
+        `legacy discovery: through the port ${through.stdout.split('\n').length} lines; straight to the older ${straight.stdout.split('\n').length} lines, exit ${straight.code}; with --faithful ${faithfulRun.stdout.split('\n').length} lines, exit ${faithfulRun.code}`,
+      );
+      // The older's legacy /apis lists the group (its APIService is in etcd) but /apis/G/V is a 404 there:
+      // kubernetes/kubernetes#96486. --faithful answers the same, as the servers' own MVP does.
+      console.log(`straight to the older: ${straight.stderr.trim()}`);
+      expect(straight.stdout).not.toContain(`${GROUP}/v1`);
+      expect(straight.stderr).toContain('unable to retrieve the complete list of server APIs');
+      expect(straight.stderr).toContain(`${GROUP}/v1`);
+      expect({ code: faithfulRun.code, stdout: faithfulRun.stdout, stderr: faithfulRun.stderr }).toEqual({
+        code: straight.code,
+        stdout: straight.stdout,
+        stderr: straight.stderr,
+      });
+    },
+  );
+
+  it('a CRD created straight on a server is listed through the port within 2 s (and with --faithful), and its first request is labelled local', async () => {
+    const crd = {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'gadgets.fresh.example.io' },
+      spec: {
+        group: 'fresh.example.io',
+        scope: 'Namespaced',
+        names: { plural: 'gadgets', singular: 'gadget', kind: 'Gadget' },
+        versions: [
+          {
+            name: 'v1',
+            served: true,
+            storage: true,
+            schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+          },
+        ],
+      },
+    };
+    const posted = await cp.call('kube-new', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { method: 'POST', body: crd });
+    expect(posted.status, posted.text).toBe(201);
+    const established = await until(async () => {
+      const c = (await cp.call('kube-new', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/gadgets.fresh.example.io')).json() as {
+        status?: { conditions?: { type: string; status: string }[] };
+      };
+      return c.status?.conditions?.some((x) => x.type === 'Established' && x.status === 'True') ? Date.now() : undefined;
+    }, 'the CRD to be Established');
+    const listed = async (url: string) => {
+      const res = await request(`${url}/apis`, { headers: { accept: DISCOVERY_ACCEPT } });
+      const doc = (await res.body.json()) as unknown;
+      return aggregatedGvrs(doc).has('fresh.example.io/v1/gadgets') ? Date.now() : undefined;
+    };
+    const [atPort, atFaithful] = await Promise.all([
+      until(() => listed(port.url), 'the CRD in the port’s /apis', 30_000),
+      until(() => listed(faithful.url), 'the CRD in the faithful port’s /apis', 30_000),
+    ]);
+    console.log(
+      `CRD Established → in the port's merged /apis: ${atPort - established} ms; with --faithful: ${atFaithful - established} ms`,
+    );
+    expect(atPort - established).toBeLessThanOrEqual(2_000);
+    expect(atFaithful - established).toBeLessThanOrEqual(2_000);
+    const resources = await k('port', 'crd')(['api-resources', '--no-headers', '-o', 'name']);
+    expect(resources.code, resources.stderr).toBe(0);
+    expect(resources.stdout.split('\n')).toContain('gadgets.fresh.example.io');
+    const res = await request(`${port.url}/apis/fresh.example.io/v1/namespaces/default/gadgets`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ apiVersion: 'fresh.example.io/v1', kind: 'Gadget', metadata: { name: 'first' } }),
+    });
+    await res.body.text();
+    expect(res.statusCode).toBe(201);
+    expect(res.headers['x-peerscope-route']).toBe(`handling=${names.get('kube-old')}; answering=${names.get('kube-old')}; outcome=local`);
+    // Deleted: gone from the port's discovery as fast.
+    expect(
+      (await cp.call('kube-new', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/gadgets.fresh.example.io', { method: 'DELETE' }))
+        .status,
+    ).toBe(200);
+    const gone = await until(
+      async () => ((await listed(port.url)) === undefined ? Date.now() : undefined),
+      'the CRD to leave the port’s /apis',
+    );
+    console.log(`CRD deleted → gone from the port's merged /apis after ${gone - established} ms since it was established`);
+  });
+
+  it('a user RBAC does not let watch CRDs: serve says so in one line per watch and keeps the periodic re-read', async () => {
+    const viewer = await startServe(['--kubeconfig', cp.kubeconfig('kube-old', { user: 'viewer' })]);
+    try {
+      await until(
+        async () =>
+          /cannot watch apiservices/.test(viewer.stderr()) && /cannot watch customresourcedefinitions/.test(viewer.stderr())
+            ? true
+            : undefined,
+        'the two lines',
+        30_000,
+      );
+      const lines = viewer
+        .stderr()
+        .split('\n')
+        .filter((l) => l.includes('cannot watch'));
+      console.log(lines.join('\n'));
+      expect(lines).toHaveLength(2);
+      expect(lines.find((l) => l.includes('customresourcedefinitions'))).toMatch(
+        /^peerscope: cannot watch customresourcedefinitions through \S+ \(HTTP 403: customresourcedefinitions\.apiextensions\.k8s\.io is forbidden: User "token-viewer" cannot list resource .*\); their changes show in discovery at the periodic re-read \(every 30 s\)$/,
+      );
+    } finally {
+      await viewer.stop();
+    }
+  });
+
+  it('peers names a group served by a server but registered by no APIService (as an older server removes it at start-up); the port still lists it', async () => {
+    // What kube-apiserver v1.36 does at its start-up while a v1.37 server runs: delete the APIService
+    // of a group it does not serve.
+    await ensureRegistered();
+    const removed = await cp.call('kube-new', API_SERVICE, { method: 'DELETE' });
+    expect(removed.status, removed.text).toBe(200);
+    const newApis = (await cp.call('kube-new', '/apis', { headers: { accept: `${DISCOVERY_ACCEPT};profile=nopeer` } })).json();
+    const legacy = (await cp.call('kube-new', '/apis', { headers: { accept: 'application/json' } })).json() as {
+      groups: { name: string }[];
+    };
+    // Seen on these releases: the newer's aggregated discovery keeps the group, its legacy /apis drops it.
+    expect(aggregatedGvrs(newApis).has(`${GROUP}/v1/storageversionmigrations`)).toBe(true);
+    expect(legacy.groups.map((g) => g.name)).not.toContain(GROUP);
+    const json = JSON.parse((await peerscope(['peers', '--kubeconfig', cp.kubeconfig('kube-old'), '--output', 'json'])).stdout) as {
+      missingRegistrations: { group: string; versions: string[]; servedBy: string[]; removedBy?: string; message: string }[];
+    };
+    const newName = new URL(cp.server('kube-new').url).host;
+    expect(json.missingRegistrations.find((m) => m.group === GROUP)).toMatchObject({
+      versions: ['v1'],
+      servedBy: [newName],
+      removedBy: names.get('kube-old'),
+    });
+    const text = await peerscope(['peers', '--kubeconfig', cp.kubeconfig('kube-old')]);
+    const line = text.stdout.split('\n').find((l) => l.startsWith(`missing API registration: ${GROUP}`));
+    console.log(line);
+    expect(line).toBe(
+      `missing API registration: ${GROUP} (v1) is served by ${newName} but has no API registration (APIService v1.${GROUP}: probably removed by kube-old, which does not serve the group (kube-apiserver deletes, at start-up, the registrations of groups it does not serve)). Legacy discovery straight to the servers does not list it; the port's /apis still does.`,
+    );
+    // The port's legacy /apis comes from what each server serves: its clients keep the group.
+    const viaPort = await request(`${port.url}/apis`, { headers: { accept: 'application/json' } });
+    expect(((await viaPort.body.json()) as { groups: { name: string }[] }).groups.map((g) => g.name)).toContain(GROUP);
+    const program = client('legacy-discovery');
+    if (program) {
+      const [through, straightNew] = await Promise.all([
+        run(program, ['--kubeconfig', kubeconfigs.port]),
+        run(program, ['--kubeconfig', cp.kubeconfig('kube-new')]),
+      ]);
+      expect(through.stdout.split('\n')).toContain(`${GROUP}/v1 storageversionmigrations`);
+      expect(straightNew.stdout).not.toContain(`${GROUP}/v1`);
+    }
+  });
+});
