@@ -23,6 +23,8 @@ import { AuditCounters, clusterEventOf, readAuditLogs, type AuditInput } from '.
 import { countPostedEvents } from './audit/webhook/count-posted.js';
 import { startAuditWebhook, type AuditWebhook, type AuditWebhookOptions } from './audit/webhook/receiver.js';
 import { ClusterTraffic } from './telemetry/cluster-traffic.js';
+import type { ClientUsage } from './telemetry/client-usage.js';
+import { clusterClientUsage } from './impact/cluster-usage.js';
 
 /**
  * What the local port accepts and refuses beyond its own Host names (each list as typed), one field per
@@ -103,6 +105,8 @@ export interface Core {
   readonly telemetry: Telemetry;
   /** The cluster source: what the servers answered, from their followed audit logs; absent when none is followed. */
   readonly cluster: ClusterTraffic | undefined;
+  /** The cluster source's clients per GVR and verb (the upgrade-impact report's); absent with no cluster source. */
+  readonly clusterUsage: ClientUsage | undefined;
   readonly routes: RouteState;
   start(): Promise<ListenAddress>;
   address(): ListenAddress | undefined;
@@ -148,6 +152,7 @@ export function createCore(options: CoreOptions): Core {
         options.auditWebhook ? options.servers.map((s) => s.name) : [...new Set((options.auditLogs ?? []).map((l) => l.server))],
       )
     : undefined;
+  const clusterUsage = cluster && clusterClientUsage(cluster);
   let auditWebhook: AuditWebhook | undefined;
   telemetry.addExposition(() => auditWebhook?.counters.exposition() ?? '');
   const auditStop = new AbortController();
@@ -236,6 +241,7 @@ export function createCore(options: CoreOptions): Core {
     peers,
     telemetry,
     cluster,
+    clusterUsage,
     routes,
     async start() {
       if (bound) return bound;
