@@ -136,6 +136,29 @@ describe.skipIf(!hasChromium)('the cluster source in Chromium, on the demo', () 
     await shoot('peer-health');
   }, 120_000);
 
+  it("Upgrade impact lists the cluster's clients from the audit logs, each finding naming its source", async () => {
+    await page.getByRole('tab', { name: 'Upgrade impact' }).click();
+    const table = page.locator('.impact-table');
+    await table.waitFor({ timeout: 30_000 });
+    // The demo's clients also talk straight to the servers: their findings come from the audit logs.
+    const fromAudit = page.locator('.impact-table tr[data-source="cluster-audit"]');
+    await fromAudit.first().waitFor({ timeout: 30_000 });
+    expect(await fromAudit.first().locator('.badge.source-cluster-audit').textContent()).toBe('cluster audit');
+    expect(await page.locator('.impact').textContent()).toMatch(/through the port and in the cluster's audit logs over the last/);
+    // What the core computes is what the screen lists: every audit-log finding's client and GVR.
+    const report = await session!.service.getImpactReport();
+    const expected = report.findings.filter((f) => f.source === 'cluster-audit');
+    expect(expected.length).toBeGreaterThan(0);
+    await page.getByRole('combobox', { name: 'Filter by source' }).selectOption('cluster-audit');
+    const shown = await page.locator('.impact-table tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-source')));
+    expect(new Set(shown)).toEqual(new Set(['cluster-audit']));
+    const clients = await page.locator('.impact-table tbody th[scope="row"]').allTextContents();
+    // The report is read again every few seconds: a client of the core's report taken now is on screen.
+    for (const f of expected.slice(0, 3)) expect(clients.join('\n')).toContain(f.client.name);
+    await shoot('upgrade-impact');
+    await page.getByRole('combobox', { name: 'Filter by source' }).selectOption('');
+  }, 120_000);
+
   it('ran with no CSP violation and no page error', () => {
     expect(problems).toEqual([]);
   });

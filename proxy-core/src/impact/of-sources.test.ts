@@ -67,7 +67,12 @@ describe('impactReportOfSources', () => {
     const cluster = usage(
       [
         row({ userAgent: 'cert-rotator/v0.3.1', identity: 'token-admin', resource: 'news', notFound: 5, count: 5 }),
-        row({ userAgent: 'ipam-controller/v0.4.0', identity: 'system:serviceaccount:kube-system:ipam', resource: 'olds', version: 'v1beta1' }),
+        row({
+          userAgent: 'ipam-controller/v0.4.0',
+          identity: 'system:serviceaccount:kube-system:ipam',
+          resource: 'olds',
+          version: 'v1beta1',
+        }),
       ],
       T0 - 60_000,
     );
@@ -100,7 +105,9 @@ describe('impactReportOfSources', () => {
       ['cluster-audit', 'cert-rotator', 'x.io/v1/news', 'skewed'],
     ]);
     const fromMetrics = report.findings.find((f) => f.source === 'metrics');
-    expect(fromMetrics?.message).toBe(`${METRICS_CLIENT.name} requested y.io/v1beta1 gones from old: not served by v1.38 → 404 after the upgrade`);
+    expect(fromMetrics?.message).toBe(
+      `${METRICS_CLIENT.name} requested y.io/v1beta1 gones from old: not served by v1.38 → 404 after the upgrade`,
+    );
     expect(fromMetrics?.evidence.warnings).toEqual(['deprecated, removed in 1.38 (apiserver_requested_deprecated_apis)']);
     expect(report.clients).toBe(3);
     // The window reaches back to the older of the two sources' starts.

@@ -56,7 +56,10 @@ function metricsFindings(input: SourcesInput, target: ImpactTarget, covered: rea
   const servedBy = new Map(input.port.routeTable.map((r) => [r.gvr, [...r.servers].sort()]));
   const discovered = input.port.servers.filter((s) => s.discovered).map((s) => s.name);
   const shown = new Map(input.port.servers.map((s) => [s.name, s.displayName ?? s.name]));
-  const byGvr = new Map<string, { group: string; version: string; resource: string; removedRelease: string; servers: string[]; at: number }>();
+  const byGvr = new Map<
+    string,
+    { group: string; version: string; resource: string; removedRelease: string; servers: string[]; at: number }
+  >();
   for (const s of input.statuses) {
     const m = s.apiserverMetrics;
     if (m?.state !== 'read' || !m.deprecatedApis) continue;
