@@ -75,6 +75,10 @@ describe.skipIf(!hasChromium)('the cluster source in Chromium, on the demo', () 
     const falseCount = async () => Number((await clusterTotals.locator('dd').nth(1).textContent())?.replace(/\D/g, ''));
     await expect.poll(falseCount, { timeout: 10_000 }).toBeGreaterThan(0);
     expect(await page.getByLabel('Requests through the port').textContent()).toMatch(/^port/);
+    // Who gets them: the tally per client, server and GVR beside the stream.
+    const byClient = page.getByRole('table', { name: 'False 404s by client' });
+    await byClient.locator('tbody tr').first().waitFor({ timeout: 15_000 });
+    expect(Number(await byClient.locator('tbody tr').first().locator('td.num').textContent())).toBeGreaterThan(0);
     await shoot('live-routing');
     // The operator's question: who gets false 404s? Only the 404s of either kind, still paused.
     const outcomes = page.getByRole('group', { name: 'Show outcomes' });

@@ -12,6 +12,7 @@ import { formatClock, formatDateTime, formatMs, formatTime, outcomeStyle, shownO
 import { Empty, ErrorState, Loading } from '../../src/ui/states.js';
 import { useOffline, type OfflineView } from '../../src/view-mode.js';
 import { ClusterFeed, ClusterFeedContext } from './cluster-feed.js';
+import { False404sByClient } from './False404s.js';
 import { emptyPoint, type EventFeed } from './event-feed.js';
 import { StackedRateChart } from './StackedRateChart.js';
 import { MAX_ROWS, RATE_SECONDS, RoutingFeed, RoutingFeedContext, type RatePoint } from './routing-feed.js';
@@ -256,6 +257,8 @@ function StreamingRouting() {
         <h3>Requests per second by outcome{hasCluster ? ` (${CHART_SOURCE[source]})` : ''}</h3>
         <RateChart series={series} live />
       </div>
+
+      {hasCluster && source !== 'port' && <False404sByClient feed={clusterFeed} />}
 
       <OutcomeFilter outcomes={OUTCOMES_OF[source]} hidden={hidden} inBuffer={inBuffer} toggle={toggle} />
 
