@@ -27,7 +27,9 @@ export function False404sByClient({ feed }: { feed: ClusterFeed }) {
         <table className="simple-table false-404-table" aria-label="False 404s by client">
           <caption className="muted small">
             {total.toLocaleString()} false {total === 1 ? '404' : '404s'}
-            {tally.unattributed > 0 ? `, ${tally.unattributed.toLocaleString()} of them in bursts too fast to name the client` : ''}
+            {tally.unattributed > 0
+              ? `, ${tally.unattributed.toLocaleString()} of them not named by client (a burst the core trimmed, or too many combinations)`
+              : ''}
           </caption>
           <thead>
             <tr>

@@ -24,10 +24,13 @@ export interface False404Row {
   readonly last: number;
 }
 
+/** Client, server and GVR combinations the tally names; more are counted in `unattributed`. */
+export const MAX_TALLY_ROWS = 2_000;
+
 export interface False404Tally {
   /** Most first. */
   readonly rows: readonly False404Row[];
-  /** False 404s the core counted in batches but trimmed from their events (a burst): not in any row. */
+  /** False 404s in no row: trimmed from the core's batches (a burst), or past MAX_TALLY_ROWS combinations. */
   readonly unattributed: number;
   /** Epoch ms the tally began (the feed's start, or the session's). */
   readonly since: number;
@@ -38,6 +41,8 @@ export class ClusterFeed extends EventFeed<ClusterEvent> {
   private unattributed = 0;
   private since: number;
   private snapshot: False404Tally;
+  /** The snapshot is sorted when read, not per batch: screens read it at most a few times a second. */
+  private dirty = false;
 
   constructor(
     client: CoreClient,
@@ -49,7 +54,14 @@ export class ClusterFeed extends EventFeed<ClusterEvent> {
   }
 
   /** A stable object until a false 404 arrives (for useSyncExternalStore with the feed's subscribe). */
-  getFalse404s = (): False404Tally => this.snapshot;
+  getFalse404s = (): False404Tally => {
+    if (this.dirty) {
+      this.dirty = false;
+      const rows = [...this.tally.values()].sort((a, b) => b.count - a.count || b.last - a.last);
+      this.snapshot = { rows, unattributed: this.unattributed, since: this.since };
+    }
+    return this.snapshot;
+  };
 
   protected override seen(
     events: readonly ClusterEvent[],
@@ -61,6 +73,11 @@ export class ClusterFeed extends EventFeed<ClusterEvent> {
       added++;
       const key = `${e.userAgent}\u0000${e.user}\u0000${e.server}\u0000${e.group}/${e.version}/${e.resource}`;
       const row = this.tally.get(key);
+      // Bounded: past MAX_TALLY_ROWS combinations, a new one is counted without its name.
+      if (!row && this.tally.size >= MAX_TALLY_ROWS) {
+        this.unattributed++;
+        continue;
+      }
       this.tally.set(
         key,
         row
@@ -92,8 +109,7 @@ export class ClusterFeed extends EventFeed<ClusterEvent> {
   }
 
   private publish(): void {
-    const rows = [...this.tally.values()].sort((a, b) => b.count - a.count || b.last - a.last);
-    this.snapshot = { rows, unattributed: this.unattributed, since: this.since };
+    this.dirty = true;
   }
 }
 
