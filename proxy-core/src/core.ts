@@ -23,6 +23,7 @@ import { AuditCounters, clusterEventOf, readAuditLogs, type AuditInput } from '.
 import { countPostedEvents } from './audit/webhook/count-posted.js';
 import { startAuditWebhook, type AuditWebhook, type AuditWebhookOptions } from './audit/webhook/receiver.js';
 import { ClusterTraffic } from './telemetry/cluster-traffic.js';
+import type { AuditRead } from '../contract/cluster.js';
 import type { ClientUsage } from './telemetry/client-usage.js';
 import { clusterClientUsage } from './impact/cluster-usage.js';
 
@@ -85,6 +86,8 @@ export interface CoreOptions extends PortFilters {
    * in /.peerscope/metrics, judged against the route table of the moment each event is read.
    */
   readonly auditLogs?: readonly AuditInput[];
+  /** Default true: the audit logs are followed as they grow. False: read once, with progress (a log of the past). */
+  readonly auditFollow?: boolean;
   /**
    * A receiver of the servers' audit webhooks, listening from start() to close(): the events they post
    * are counted as the followed logs' are.
@@ -119,6 +122,10 @@ export interface Core {
   refreshServers(): Promise<ServerRefresh | undefined>;
   /** Where the audit webhook receiver listens, once started. */
   auditWebhookUrl(): string | undefined;
+  /** How the read of the audit log files goes; undefined when the core reads none. */
+  auditRead(): AuditRead | undefined;
+  /** Stops the read of the audit log files (a read once, or a follow); what was read still counts. */
+  cancelAuditRead(): void;
   /** Stops accepting, lets in-flight requests finish within graceMs, ends watches, closes pools. */
   close(graceMs?: number): Promise<void>;
 }
@@ -157,6 +164,18 @@ export function createCore(options: CoreOptions): Core {
   telemetry.addExposition(() => auditWebhook?.counters.exposition() ?? '');
   const auditStop = new AbortController();
   let auditFollow: Promise<unknown> | undefined;
+  const follow = options.auditFollow ?? true;
+  let auditRead: AuditRead | undefined = options.auditLogs?.length
+    ? {
+        files: options.auditLogs.map((l) => ({ server: l.server, file: l.file })),
+        follow,
+        state: follow ? 'following' : 'reading',
+        bytesRead: 0,
+        bytesTotal: null,
+        lines: 0,
+        requests: 0,
+      }
+    : undefined;
   const upstreams = new Upstreams(options.servers, options.upstream);
   // Data-path pools follow the peer set: a server that joins gets its pool, a removed one's closes
   // gracefully, one at another address is reconnected. A gone server keeps its pool until removed
@@ -256,12 +275,18 @@ export function createCore(options: CoreOptions): Core {
         };
         auditFollow = readAuditLogs(options.auditLogs, {
           judgement,
-          follow: true,
+          follow,
           signal: auditStop.signal,
+          onProgress: (p) => {
+            if (auditRead) auditRead = { ...auditRead, ...p };
+          },
           onRequest: (r, o) => {
             auditCounters.add(r, o);
             cluster?.record(clusterEventOf(r, o));
           },
+        }).then((report) => {
+          if (auditRead) auditRead = { ...auditRead, state: report.complete ? 'done' : 'cancelled' };
+          return report;
         });
       }
       if (auditCounters && options.auditWebhook && !auditWebhook)
@@ -292,6 +317,11 @@ export function createCore(options: CoreOptions): Core {
     peerStatuses,
     refreshServers,
     auditWebhookUrl: () => auditWebhook?.url,
+    auditRead: () => auditRead,
+    cancelAuditRead() {
+      if (auditRead && (auditRead.state === 'reading' || auditRead.state === 'following')) auditRead = { ...auditRead, state: 'cancelled' };
+      auditStop.abort();
+    },
     close(graceMs = 5_000) {
       // Closed once: a host's quit and a session's close may both ask.
       closing ??= closeNow(graceMs);
