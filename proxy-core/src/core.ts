@@ -124,8 +124,8 @@ export interface Core {
   auditWebhookUrl(): string | undefined;
   /** How the read of the audit log files goes; undefined when the core reads none. */
   auditRead(): AuditRead | undefined;
-  /** Stops the read of the audit log files (a read once, or a follow); what was read still counts. */
-  cancelAuditRead(): void;
+  /** Stops the read of the audit log files (a read once, or a follow) and resolves once it has stopped; what was read still counts. */
+  cancelAuditRead(): Promise<void>;
   /** Stops accepting, lets in-flight requests finish within graceMs, ends watches, closes pools. */
   close(graceMs?: number): Promise<void>;
 }
@@ -318,9 +318,11 @@ export function createCore(options: CoreOptions): Core {
     refreshServers,
     auditWebhookUrl: () => auditWebhook?.url,
     auditRead: () => auditRead,
-    cancelAuditRead() {
+    async cancelAuditRead() {
       if (auditRead && (auditRead.state === 'reading' || auditRead.state === 'following')) auditRead = { ...auditRead, state: 'cancelled' };
       auditStop.abort();
+      // Its last figures come as it stops: the answer has them.
+      await auditFollow;
     },
     close(graceMs = 5_000) {
       // Closed once: a host's quit and a session's close may both ask.

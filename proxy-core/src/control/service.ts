@@ -162,7 +162,7 @@ export function createCoreService(core: Core, options: CoreServiceOptions = {}):
       return diffSnapshots(before, after);
     },
     async cancelAuditRead() {
-      core.cancelAuditRead();
+      await core.cancelAuditRead();
       return service.getOverview();
     },
     async getImpactReport(args = {}) {
