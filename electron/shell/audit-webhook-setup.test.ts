@@ -3,13 +3,12 @@
 // inline CA, its token) reaches the real receiver named as that server; a stranger's is refused.
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { tmpdir, type networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AuditRecord } from '../../proxy-core/src/audit/event.js';
-import { startAuditWebhook, type AuditWebhook } from '../../proxy-core/src/audit/webhook/receiver.js';
+import { startAuditWebhook, type AuditRecord, type AuditWebhook } from '../../proxy-core/src/index.js';
 import { prepareWebhookSetup, reachableAddress, type WebhookSetup } from './audit-webhook-setup.js';
 
 interface WebhookKubeconfig {
@@ -112,7 +111,7 @@ describe('the desktop app’s audit webhook setup', () => {
     const interfaces = {
       lo: [{ address: '127.0.0.1', family: 'IPv4', internal: true }],
       eth0: [{ address: '10.1.2.3', family: 'IPv4', internal: false }],
-    } as unknown as ReturnType<typeof import('node:os').networkInterfaces>;
+    } as unknown as ReturnType<typeof networkInterfaces>;
     expect(reachableAddress('0.0.0.0', interfaces)).toBe('10.1.2.3');
     expect(reachableAddress('127.0.0.1', interfaces)).toBe('127.0.0.1');
   });

@@ -8,9 +8,12 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
-import type { AuditWebhookOptions } from '../../proxy-core/src/audit/webhook/receiver.js';
-import { WebhookSenders } from '../../proxy-core/src/audit/webhook/senders.js';
-import { createCertificateAuthority, issueServerCertificate } from '../../proxy-core/src/tls/certs.js';
+import {
+  createCertificateAuthority,
+  issueServerCertificate,
+  WebhookSenders,
+  type AuditWebhookOptions,
+} from '../../proxy-core/src/index.js';
 
 export interface WebhookSetupRequest {
   /** 127.0.0.1 (servers on this machine), or 0.0.0.0 (every interface: servers on other machines). */
