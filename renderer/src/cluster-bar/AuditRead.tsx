@@ -42,7 +42,7 @@ function AuditReadLive({ initial }: { initial: NonNullable<Overview['cluster']> 
   const percent = fraction === null ? '' : `${Math.floor(fraction * 100)} %`;
   const files = read ? `${read.files.length} audit ${read.files.length === 1 ? 'log' : 'logs'}` : '';
   return (
-    <div className="audit-read" role="group" aria-label="The cluster source's inputs">
+    <div className="audit-read" role="group" aria-label="Audit logs read and audit events received">
       {read?.state === 'reading' && (
         <>
           <label className="audit-read-progress">
