@@ -58,7 +58,7 @@ function AuditReadLive({ initial }: { initial: NonNullable<Overview['cluster']> 
           </button>
         </>
       )}
-      {read?.state === 'following' && <span className="muted small">Following {files} as they grow</span>}
+      {read?.state === 'following' && <span className="muted small">Following {files}</span>}
       {read?.state === 'done' && (
         <span className="muted small">
           Read {files}: {read.requests.toLocaleString()} requests
