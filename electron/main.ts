@@ -14,6 +14,7 @@ import {
   type DemoSession,
 } from '../proxy-core/src/index.js';
 import { createAppController, type AppDialogs, type AppSession } from './shell/app-controller.js';
+import { prepareWebhookSetup } from './shell/audit-webhook-setup.js';
 import { startShell } from './shell/app-shell.js';
 import { registerCoreIpc } from './shell/core-ipc.js';
 import { faithfulFromArgv, portSettingsFromArgv } from './shell/port-settings.js';
@@ -58,6 +59,10 @@ const dialogs: AppDialogs = {
     const r = await dialog.showSaveDialog(options);
     return r.canceled ? undefined : r.filePath;
   },
+  async chooseFolder(options) {
+    const r = await dialog.showOpenDialog({ title: options.title, properties: ['openDirectory', 'createDirectory'] });
+    return r.canceled ? undefined : r.filePaths[0];
+  },
   async choose(options) {
     return (await dialog.showMessageBox({ type: 'question', noLink: true, ...options })).response;
   },
@@ -68,7 +73,7 @@ const dialogs: AppDialogs = {
 const controller = createAppController({
   client,
   startDemo: demoSession,
-  async prepareCluster(kubeconfig, context) {
+  async prepareCluster(kubeconfig, context, source) {
     const prepared = await prepareClusterSession({
       kubeconfig,
       anyPortIfBusy: true,
@@ -76,9 +81,18 @@ const controller = createAppController({
       faithful,
       ...(serverRefresh.intervalMs !== undefined ? { serverRefreshIntervalMs: serverRefresh.intervalMs } : {}),
       ...(context ? { context } : {}),
+      // The cluster source the menu chose (Open audit log…, Receive audit events…).
+      ...(source?.auditLogs?.length ? { auditLogs: source.auditLogs } : {}),
+      ...(source?.auditFollow !== undefined ? { auditFollow: source.auditFollow } : {}),
+      ...(source?.auditWebhook ? { auditWebhook: source.auditWebhook } : {}),
     });
     if (prepared.warnings.length > 0) dialogs.info(`Context ${prepared.contextName}`, prepared.warnings.join('\n'));
     return async () => asAppSession(await prepared.start(), `context ${prepared.contextName}`);
+  },
+  prepareWebhook: prepareWebhookSetup,
+  // The window's taskbar/dock progress bar: a fraction, indeterminate (above 1) without a size, removed (below 0).
+  setProgress: (progress) => {
+    for (const w of BrowserWindow.getAllWindows()) w.setProgressBar(progress ? (progress.fraction ?? 2) : -1);
   },
   contextNames: kubeconfigContextNames,
   readSnapshot: readSnapshotFile,

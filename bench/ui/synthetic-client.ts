@@ -5,8 +5,12 @@
 // defaults as proxy-core/src/control/service.ts and events.ts).
 import {
   clientFromHandlers,
+  clusterOutcomes,
   coreClientMethods,
+  emptyClusterTotals,
   routeOutcomes,
+  type ClusterEvent,
+  type ClusterOutcome,
   type CoreClient,
   type CoreEvent,
   type OutcomeTotals,
@@ -22,6 +26,11 @@ export interface SyntheticClientOptions {
   readonly rows: number;
   readonly batchMs?: number;
   readonly maxBatchEvents?: number;
+  /**
+   * A cluster source (the core following audit logs): the overview says so, and setClusterRate()
+   * pushes cluster batches as the core's service does. Without it the UI shows the port only.
+   */
+  readonly cluster?: boolean;
 }
 
 export interface SyntheticClient extends CoreClient {
@@ -29,6 +38,10 @@ export interface SyntheticClient extends CoreClient {
   setRate(eventsPerSecond: number): void;
   /** Events generated so far. */
   readonly generated: number;
+  /** Starts (or changes) the cluster source's feed (needs `cluster`); 0 stops it. */
+  setClusterRate(eventsPerSecond: number): void;
+  /** Cluster events generated so far. */
+  readonly clusterGenerated: number;
   close(): void;
 }
 
@@ -40,6 +53,17 @@ const MIX: [RouteOutcome, number][] = [
   ['notfound', 5],
   ['unavailable', 3],
 ];
+
+/** The cluster source's mix (per 100 events): what audit logs of a cluster mid-rollout hold. */
+const CLUSTER_MIX: [ClusterOutcome, number][] = [
+  ['local', 78],
+  ['non-resource', 10],
+  ['false-404', 6],
+  ['notfound', 4],
+  ['rerouted', 2],
+];
+/** Distinct clients of the cluster source: the false-404 tally grows a row per client, server and GVR. */
+const CLUSTER_CLIENTS = 40;
 
 function zero(): OutcomeTotals {
   return Object.fromEntries(routeOutcomes.map((o) => [o, 0])) as OutcomeTotals;
@@ -125,7 +149,44 @@ export function createSyntheticClient(options: SyntheticClientOptions): Syntheti
     return 'local';
   };
 
+  const clusterOutcomeOf = (n: number): ClusterOutcome => {
+    let k = (n * 7) % 100;
+    for (const [o, share] of CLUSTER_MIX) {
+      if (k < share) return o;
+      k -= share;
+    }
+    return 'local';
+  };
+  const clusterEvent = (n: number, at: number): ClusterEvent => {
+    const outcome = clusterOutcomeOf(n);
+    const g = n % Math.max(1, Math.floor(options.rows / 5));
+    const client = n % CLUSTER_CLIENTS;
+    const nonResource = outcome === 'non-resource';
+    return {
+      seq: n,
+      at,
+      server: SERVERS[n % 3]!,
+      userAgent: `operator-${client}/v1.${client % 7}.0 (linux/amd64) kubernetes/abcdef/controller-${client}`,
+      user: `system:serviceaccount:team-${client}:operator`,
+      verb: nonResource ? 'get' : 'list',
+      path: nonResource ? '/version' : `/apis/crd-${g}.bench.example.com/v1/namespaces/team-${n % 40}/widgets${n % 5}`,
+      group: nonResource ? '' : `crd-${g}.bench.example.com`,
+      version: nonResource ? '' : 'v1',
+      resource: nonResource ? '' : `widgets${n % 5}`,
+      subresource: '',
+      namespace: nonResource ? '' : `team-${n % 40}`,
+      outcome,
+      code: outcome === 'false-404' || outcome === 'notfound' ? 404 : 200,
+      latencyMs: 1 + (n % 13) / 4,
+    };
+  };
+  let clusterSeq = 0;
+  let clusterRate = 0;
+  let clusterCarry = 0;
+  const clusterTotals = emptyClusterTotals();
+
   const timer = setInterval(() => {
+    if (clusterRate > 0 && listeners.size > 0) pushCluster();
     if (rate <= 0 || listeners.size === 0) return;
     const exact = (rate * batchMs) / 1000 + carry;
     const count = Math.floor(exact);
@@ -145,6 +206,24 @@ export function createSyntheticClient(options: SyntheticClientOptions): Syntheti
   }, batchMs);
   timer.unref();
 
+  function pushCluster(): void {
+    const exact = (clusterRate * batchMs) / 1000 + clusterCarry;
+    const count = Math.floor(exact);
+    clusterCarry = exact - count;
+    if (count === 0) return;
+    const counts = emptyClusterTotals();
+    const now = Date.now();
+    const first = clusterSeq + 1;
+    clusterSeq += count;
+    for (let n = first; n <= clusterSeq; n++) counts[clusterOutcomeOf(n)]++;
+    const events: ClusterEvent[] = [];
+    for (let n = Math.max(first, clusterSeq - maxBatchEvents + 1); n <= clusterSeq; n++)
+      events.push(clusterEvent(n, now - (clusterSeq - n) * (batchMs / count)));
+    for (const o of clusterOutcomes) clusterTotals[o] += counts[o];
+    const batch: CoreEvent = { type: 'cluster', events, counts, count, windowMs: batchMs, lastSeq: clusterSeq };
+    for (const l of listeners) l(batch);
+  }
+
   const overview = (): Overview => ({
     policy: 'round-robin',
     discoveryMode: 'peer-aggregated',
@@ -152,6 +231,7 @@ export function createSyntheticClient(options: SyntheticClientOptions): Syntheti
     servers,
     totals: { ...totals },
     lastSeq: seq,
+    ...(options.cluster ? { cluster: { servers: [...SERVERS], totals: { ...clusterTotals }, lastSeq: clusterSeq } } : {}),
   });
 
   return {
@@ -161,6 +241,14 @@ export function createSyntheticClient(options: SyntheticClientOptions): Syntheti
     setRate(eventsPerSecond) {
       rate = eventsPerSecond;
       carry = 0;
+    },
+    get clusterGenerated() {
+      return clusterSeq;
+    },
+    setClusterRate(eventsPerSecond) {
+      if (!options.cluster && eventsPerSecond > 0) throw new Error('the synthetic client was made without a cluster source');
+      clusterRate = eventsPerSecond;
+      clusterCarry = 0;
     },
     close() {
       clearInterval(timer);
@@ -178,8 +266,14 @@ export function createSyntheticClient(options: SyntheticClientOptions): Syntheti
           for (let n = seq - limit + 1; n <= seq; n++) if (n > (args.sinceSeq ?? 0)) events.push(event(n, outcomeOf(n), Date.now()));
           return { events, lastSeq: seq };
         },
-        // No cluster source here: the feed under test is the port's.
-        getClusterEvents: async () => ({ events: [], lastSeq: 0 }),
+        // The cluster source's recent events when there is one (empty otherwise: the feed under test is the port's).
+        getClusterEvents: async (args = {}) => {
+          const limit = Math.min(args.limit ?? 500, clusterSeq);
+          const events: ClusterEvent[] = [];
+          for (let n = clusterSeq - limit + 1; n <= clusterSeq; n++) if (n > (args.sinceSeq ?? 0)) events.push(clusterEvent(n, Date.now()));
+          return { events, lastSeq: clusterSeq };
+        },
+        getClusterGvrRates: async () => ({ seconds: 0, cells: [] }),
         getHealthHistory: async () => ({
           servers: servers.map((s) => ({
             name: s.name,

@@ -1,18 +1,39 @@
 import type { MenuItemConstructorOptions } from 'electron';
 import { describe, expect, it, vi } from 'vitest';
-import type { CoreClient, CoreEvent, DiscoveryMode, RoutingSnapshot } from '../../proxy-core/contract/index.js';
+import type { AuditRead, CoreClient, CoreEvent, DiscoveryMode, RoutingSnapshot } from '../../proxy-core/contract/index.js';
 import { createSwitchingClient } from '../../proxy-core/src/index.js';
-import { createAppController, type AppControllerDeps, type AppDialogs, type AppSession } from './app-controller.js';
+import {
+  createAppController,
+  serverOfFile,
+  type AppControllerDeps,
+  type AppDialogs,
+  type AppSession,
+  type ClusterSourceChoice,
+} from './app-controller.js';
+import type { WebhookSetup } from './audit-webhook-setup.js';
 
 /** The controller only carries snapshots; their content is the core's business (and its tests'). */
 const sampleSnapshot = () => ({ kind: 'RoutingSnapshot', takenAt: '2026-11-23T10:00:00.000Z' }) as unknown as RoutingSnapshot;
 
 /** A session whose service answers what the controller asks, and records it. */
+const SERVERS = [
+  { name: 'apiserver-a1', displayName: 'kube-old' },
+  { name: 'apiserver-b2', displayName: 'kube-new' },
+];
+
 function fakeSession(label: string, portUrl: string) {
   let mode: DiscoveryMode = 'peer-aggregated';
   const listeners = new Set<(e: CoreEvent) => void>();
   const service = {
-    getOverview: vi.fn(async () => ({ discoveryMode: mode })),
+    getOverview: vi.fn(async () => ({
+      discoveryMode: mode,
+      servers: SERVERS,
+      ...(session.read ? { cluster: { read: session.read } } : {}),
+    })),
+    cancelAuditRead: vi.fn(async () => {
+      if (session.read) session.read = { ...session.read, state: 'cancelled' };
+      return {};
+    }),
     setDiscoveryMode: vi.fn(async ({ mode: m }: { mode: typeof mode }) => {
       mode = m;
       return { policy: 'round-robin', discoveryMode: m };
@@ -23,7 +44,7 @@ function fakeSession(label: string, portUrl: string) {
       return () => listeners.delete(l);
     },
   } as unknown as CoreClient;
-  const session: AppSession & { closed: boolean; push(e: CoreEvent): void } = {
+  const session: AppSession & { closed: boolean; read?: AuditRead; push(e: CoreEvent): void } = {
     service,
     label,
     portUrl,
@@ -43,6 +64,7 @@ function setup(overrides: Partial<AppControllerDeps> = {}, dialogOverrides: Part
   const dialogs: AppDialogs = {
     openFile: vi.fn(async () => '/home/op/.kube/prod.yaml'),
     saveFile: vi.fn(async (o: { defaultPath: string }) => `/tmp/${o.defaultPath}`),
+    chooseFolder: vi.fn(async () => '/home/op/webhook'),
     choose: vi.fn(async () => 1),
     error: vi.fn(),
     info: vi.fn(),
@@ -57,6 +79,11 @@ function setup(overrides: Partial<AppControllerDeps> = {}, dialogOverrides: Part
       return s;
     }),
     prepareCluster: vi.fn(async () => async () => cluster),
+    prepareWebhook: vi.fn(async () => {
+      throw new Error('not in this test');
+    }),
+    setProgress: vi.fn(),
+    progressIntervalMs: 5,
     contextNames: vi.fn(() => ({ names: ['prod'], current: 'prod' })),
     readSnapshot: vi.fn(() => sampleSnapshot()),
     writeSnapshot: vi.fn(),
@@ -224,5 +251,150 @@ describe('the desktop app controller', () => {
     await t.controller.start();
     await t.controller.close();
     expect(t.demos[0]!.closed).toBe(true);
+  });
+
+  describe('the cluster source from the menu', () => {
+    const LOG = '/var/log/kube-old/audit-2026-11-25.log';
+
+    /** On a kubeconfig cluster; each prepareCluster call gives a fresh session, kept in `clusters`. */
+    async function onCluster(dialogOverrides: Partial<AppDialogs> = {}, overrides: Partial<AppControllerDeps> = {}) {
+      const clusters: ReturnType<typeof fakeSession>[] = [];
+      const t = setup(
+        {
+          prepareCluster: vi.fn(async (_kubeconfig: string, _context: string | undefined, source?: ClusterSourceChoice) => async () => {
+            const s = fakeSession('context prod', 'http://127.0.0.1:8001');
+            // A core reading logs once starts reading at once (a quarter read when first asked).
+            if (source?.auditLogs && source.auditFollow === false)
+              s.read = {
+                files: [...source.auditLogs],
+                follow: false,
+                state: 'reading',
+                bytesRead: 50,
+                bytesTotal: 200,
+                lines: 10,
+                requests: 5,
+              };
+            clusters.push(s);
+            return s;
+          }),
+          ...overrides,
+        },
+        dialogOverrides,
+      );
+      await t.controller.start();
+      t.controller.actions.openKubeconfig();
+      await vi.waitFor(() => expect(clusters).toHaveLength(1));
+      await vi.waitFor(() => expect(t.client.current()).toBe(clusters[0]));
+      vi.mocked(t.dialogs.openFile).mockResolvedValue(LOG);
+      return { ...t, clusters };
+    }
+
+    it('on the simulated cluster, says why it needs a kubeconfig and changes nothing', async () => {
+      const t = setup();
+      await t.controller.start();
+      t.controller.actions.openAuditLog();
+      t.controller.actions.receiveAuditEvents();
+      await settle();
+      expect(vi.mocked(t.dialogs.info).mock.calls.map((c) => c[0])).toEqual(['Open audit log', 'Receive audit events']);
+      expect(vi.mocked(t.dialogs.info).mock.calls[0]![1]).toMatch(/open its kubeconfig first/);
+      expect(t.deps.prepareCluster).not.toHaveBeenCalled();
+      expect(t.dialogs.openFile).not.toHaveBeenCalled();
+    });
+
+    it('opens an audit log read once: its server from the file name, a progress bar and Cancel while it reads', async () => {
+      const t = await onCluster();
+      vi.mocked(t.dialogs.choose).mockResolvedValueOnce(0); // Read it once
+      t.controller.actions.openAuditLog();
+      await vi.waitFor(() => expect(t.clusters).toHaveLength(2));
+      const source: ClusterSourceChoice = { auditLogs: [{ server: 'apiserver-a1', file: LOG }], auditFollow: false };
+      expect(t.deps.prepareCluster).toHaveBeenLastCalledWith('/home/op/.kube/prod.yaml', undefined, source);
+      expect(vi.mocked(t.dialogs.choose).mock.calls.at(-1)![0].message).toBe(
+        'Read audit-2026-11-25.log once (a log of the past, with a progress bar), or follow it as kube-old writes it?',
+      );
+      // The new session reads: a quarter done.
+      const reading = t.clusters[1]!;
+      await vi.waitFor(() => expect(t.deps.setProgress).toHaveBeenLastCalledWith({ fraction: 0.25 }));
+      await vi.waitFor(() => expect(t.label('Cancel audit log read')?.enabled).toBe(true));
+      (t.label('Cancel audit log read')?.click as () => void)();
+      await vi.waitFor(() => expect(reading.service.cancelAuditRead).toHaveBeenCalledTimes(1));
+      await vi.waitFor(() => expect(t.label('Cancel audit log read')?.enabled).toBe(false));
+      expect(t.deps.setProgress).toHaveBeenLastCalledWith(undefined);
+    });
+
+    it('asks which server wrote a file whose name names none, and follows it when asked; Cancel changes nothing', async () => {
+      const t = await onCluster();
+      vi.mocked(t.dialogs.openFile).mockResolvedValue('/tmp/audit.log');
+      vi.mocked(t.dialogs.choose).mockResolvedValueOnce(1).mockResolvedValueOnce(1); // kube-new, then Follow it
+      t.controller.actions.openAuditLog();
+      await vi.waitFor(() => expect(t.clusters).toHaveLength(2));
+      expect(vi.mocked(t.dialogs.choose).mock.calls.at(-2)![0]).toMatchObject({
+        message: 'Which apiserver wrote audit.log?',
+        buttons: ['kube-old', 'kube-new', 'Cancel'],
+      });
+      expect(t.deps.prepareCluster).toHaveBeenLastCalledWith('/home/op/.kube/prod.yaml', undefined, {
+        auditLogs: [{ server: 'apiserver-b2', file: '/tmp/audit.log' }],
+        auditFollow: true,
+      });
+      vi.mocked(t.dialogs.choose).mockResolvedValueOnce(2); // Cancel the server question
+      t.controller.actions.openAuditLog();
+      await settle();
+      await settle();
+      expect(t.clusters).toHaveLength(2);
+    });
+
+    it('receives audit events: the files written per server, the session restarted with the receiver, the operator told where', async () => {
+      const options = { host: '0.0.0.0', port: 9443 } as unknown as WebhookSetup['options'];
+      const prepareWebhook = vi.fn(async (): Promise<WebhookSetup> => ({
+        options,
+        url: 'https://10.1.2.3:9443/',
+        kubeconfigs: [
+          { server: 'apiserver-a1', file: '/home/op/webhook/kube-old-audit-webhook.kubeconfig' },
+          { server: 'apiserver-b2', file: '/home/op/webhook/kube-new-audit-webhook.kubeconfig' },
+        ],
+        written: [],
+      }));
+      const t = await onCluster({}, { prepareWebhook });
+      vi.mocked(t.dialogs.choose).mockResolvedValueOnce(0).mockResolvedValueOnce(0); // every interface, generated certificate
+      t.controller.actions.receiveAuditEvents();
+      await vi.waitFor(() => expect(t.dialogs.info).toHaveBeenCalled());
+      expect(prepareWebhook).toHaveBeenCalledWith({ host: '0.0.0.0', port: 9443, servers: SERVERS, folder: '/home/op/webhook' });
+      expect(t.deps.prepareCluster).toHaveBeenLastCalledWith('/home/op/.kube/prod.yaml', undefined, { auditWebhook: options });
+      expect(t.client.current()).toBe(t.clusters[1]);
+      const [title, message] = vi.mocked(t.dialogs.info).mock.calls.at(-1)!;
+      expect(title).toBe('Receive audit events');
+      expect(message).toContain('Peerscope receives audit events on https://10.1.2.3:9443/');
+      expect(message).toContain('kube-old: /home/op/webhook/kube-old-audit-webhook.kubeconfig');
+    });
+
+    it("uses the operator's certificate and key when chosen", async () => {
+      const prepareWebhook = vi.fn(async (): Promise<WebhookSetup> => ({
+        options: {} as WebhookSetup['options'],
+        url: 'https://127.0.0.1:9443/',
+        kubeconfigs: [],
+        written: [],
+      }));
+      const t = await onCluster({}, { prepareWebhook });
+      vi.mocked(t.dialogs.openFile).mockResolvedValueOnce('/etc/pki/hook.crt').mockResolvedValueOnce('/etc/pki/hook.key');
+      vi.mocked(t.dialogs.choose).mockResolvedValueOnce(1).mockResolvedValueOnce(1); // this machine only, my certificate
+      t.controller.actions.receiveAuditEvents();
+      await vi.waitFor(() => expect(prepareWebhook).toHaveBeenCalled());
+      expect(prepareWebhook).toHaveBeenCalledWith({
+        host: '127.0.0.1',
+        port: 9443,
+        tls: { certFile: '/etc/pki/hook.crt', keyFile: '/etc/pki/hook.key' },
+        servers: SERVERS,
+        folder: '/home/op/webhook',
+      });
+    });
+  });
+
+  it('matches an audit log to the one server its file or folder name names, by identity or host name', () => {
+    expect(serverOfFile('/var/log/kube-old/audit.log', SERVERS)).toBe('apiserver-a1');
+    expect(serverOfFile('/logs/apiserver-b2-audit.log.gz', SERVERS)).toBe('apiserver-b2');
+    expect(serverOfFile('/logs/audit.log', SERVERS)).toBeUndefined();
+    // Both named: no guess.
+    expect(serverOfFile('/logs/kube-old-and-kube-new.log', SERVERS)).toBeUndefined();
+    // "kube-old" is not a word of "kube-older".
+    expect(serverOfFile('/logs/kube-older.log', SERVERS)).toBeUndefined();
   });
 });

@@ -95,6 +95,7 @@ describe('IPC round trip over a kubeconfig session', () => {
       readSnapshot: () => api.readSnapshot({ text: JSON.stringify(snapshot), file: 'before.json' }),
       compareSnapshots: () => api.compareSnapshots({ before: snapshot, after: snapshot }),
       getImpactReport: () => api.getImpactReport({ to: 'v1.37-dev' }),
+      cancelAuditRead: () => api.cancelAuditRead(),
       startRollout: () => api.startRollout(),
       pauseRollout: () => api.pauseRollout(),
       setTrafficRate: () => api.setTrafficRate({ rps: 5 }),

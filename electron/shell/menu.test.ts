@@ -7,6 +7,9 @@ const actions = (): MenuActions => ({
   startSimulatedCluster: vi.fn(),
   exportSnapshot: vi.fn(),
   importSnapshot: vi.fn(),
+  openAuditLog: vi.fn(),
+  receiveAuditEvents: vi.fn(),
+  cancelAuditRead: vi.fn(),
   toggleDiscoveryMode: vi.fn(),
   copyPortAddress: vi.fn(),
 });
@@ -27,6 +30,8 @@ describe('application menu', () => {
       ['Start simulated cluster', 'startSimulatedCluster'],
       ['Export snapshot…', 'exportSnapshot'],
       ['Import snapshot…', 'importSnapshot'],
+      ['Open audit log…', 'openAuditLog'],
+      ['Receive audit events…', 'receiveAuditEvents'],
       ['Peer-aggregated discovery', 'toggleDiscoveryMode'],
       ['Copy local port address', 'copyPortAddress'],
     ];
@@ -46,6 +51,15 @@ describe('application menu', () => {
     const template = buildMenuTemplate({ ...state, portAddress: undefined }, actions());
     expect(byLabel(template, 'Local port:')?.label).toBe('Local port: not listening');
     expect(byLabel(template, 'Copy local port address')?.enabled).toBe(false);
+  });
+
+  it('offers to cancel an audit log read only while one is under way', () => {
+    const a = actions();
+    expect(byLabel(buildMenuTemplate(state, a), 'Cancel audit log read')?.enabled).toBe(false);
+    const reading = buildMenuTemplate({ ...state, auditReading: true }, a);
+    expect(byLabel(reading, 'Cancel audit log read')?.enabled).toBe(true);
+    click(byLabel(reading, 'Cancel audit log read'));
+    expect(a.cancelAuditRead).toHaveBeenCalledTimes(1);
   });
 
   it('checks the discovery toggle in peer-aggregated mode only', () => {

@@ -9,6 +9,8 @@ export interface MenuState {
   readonly discoveryMode: DiscoveryMode;
   readonly platform: NodeJS.Platform;
   readonly devTools: boolean;
+  /** A read of audit log files is under way (it can be cancelled). */
+  readonly auditReading?: boolean;
 }
 
 export interface MenuActions {
@@ -16,6 +18,9 @@ export interface MenuActions {
   startSimulatedCluster(): void;
   exportSnapshot(): void;
   importSnapshot(): void;
+  openAuditLog(): void;
+  receiveAuditEvents(): void;
+  cancelAuditRead(): void;
   toggleDiscoveryMode(): void;
   copyPortAddress(): void;
 }
@@ -33,6 +38,11 @@ export function buildMenuTemplate(state: MenuState, actions: MenuActions): MenuI
       { type: 'separator' },
       { label: 'Export snapshot…', accelerator: 'CmdOrCtrl+S', click: () => actions.exportSnapshot() },
       { label: 'Import snapshot…', click: () => actions.importSnapshot() },
+      { type: 'separator' },
+      // The cluster source: what the apiservers themselves answered, from their audit logs.
+      { label: 'Open audit log…', click: () => actions.openAuditLog() },
+      { label: 'Receive audit events…', click: () => actions.receiveAuditEvents() },
+      { label: 'Cancel audit log read', enabled: state.auditReading === true, click: () => actions.cancelAuditRead() },
       { type: 'separator' },
       isMac ? { role: 'close' } : { role: 'quit' },
     ],

@@ -93,6 +93,12 @@ class BrowserWindow extends EventEmitter {
     await fetch(`${portUrl}/api/v1/namespaces/default/configmaps?watch=true`, { signal: watch.signal }).catch(() => undefined);
     setImmediate(() => app.quit());
   }
+  static getAllWindows() {
+    return state.window ? [state.window] : [];
+  }
+  setProgressBar(value) {
+    this.progress = value;
+  }
   show() {}
   focus() {}
   restore() {}

@@ -265,6 +265,8 @@ export const coreClientMethods = {
   /** What changed from `before` to `after` (as `peerscope snapshot diff`). */
   compareSnapshots: { args: compareSnapshotsArgsSchema, result: snapshotDiffSchema },
   getImpactReport: { args: getImpactReportArgsSchema, result: impactReportSchema },
+  /** Stops the core's read of audit log files (getOverview().cluster.read); what was read still counts. Answers the overview after. */
+  cancelAuditRead: { args: undefined, result: overviewSchema },
   /** Simulated cluster only (getOverview().sim): starts the rollout, or resumes a paused one. */
   startRollout: { args: undefined, result: simStatusSchema },
   /** Simulated cluster only: pauses between rollout phases. */

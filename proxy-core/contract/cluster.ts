@@ -45,12 +45,36 @@ export const clusterEventSchema = z.object({
 });
 export type ClusterEvent = z.infer<typeof clusterEventSchema>;
 
+/**
+ * How the core's read of audit log files goes: a read once (a log of the past, the desktop app's
+ * "Open audit log…") has an end and a progress bar; a follow reads what is there, then each line as it
+ * is written, and has no end to measure.
+ */
+export const auditReadSchema = z.object({
+  /** The files as given (each with its server). */
+  files: z.array(z.object({ server: z.string(), file: z.string() })),
+  follow: z.boolean(),
+  /** reading: a read once under way; following: a follow under way; done: a read once ended; cancelled: stopped by cancelAuditRead. */
+  state: z.enum(['reading', 'following', 'done', 'cancelled']),
+  /** Bytes read from disk (compressed bytes of a .gz), as of the reader's last report (every 1,024 lines and at the end). */
+  bytesRead: count,
+  /** The files' size when the read began; null for a follow (it has no end). */
+  bytesTotal: count.nullable(),
+  lines: count,
+  requests: count,
+});
+export type AuditRead = z.infer<typeof auditReadSchema>;
+
 /** What the core follows; in getOverview() only when it follows audit logs. */
 export const clusterSummarySchema = z.object({
   /** The servers whose audit logs are followed. */
   servers: z.array(z.string()),
   totals: clusterTotalsSchema,
   lastSeq: count,
+  /** The read of audit log files, when the core reads any (absent with the webhook receiver alone). */
+  read: auditReadSchema.optional(),
+  /** Where the audit webhook receiver listens, when the core runs one. */
+  webhook: z.object({ url: z.string() }).optional(),
 });
 export type ClusterSummary = z.infer<typeof clusterSummarySchema>;
 

@@ -13,6 +13,15 @@ export const impactKindSchema = z.enum(impactKinds);
 export type ImpactKind = z.infer<typeof impactKindSchema>;
 
 /**
+ * Where a finding's requests were seen: through the local port, in the apiservers' own audit logs
+ * (the cluster source: every client of the cluster), or in an apiserver's /metrics
+ * (apiserver_requested_deprecated_apis: that someone requested a deprecated API, not who).
+ */
+export const impactSources = ['port', 'cluster-audit', 'metrics'] as const;
+export const impactSourceSchema = z.enum(impactSources);
+export type ImpactFindingSource = z.infer<typeof impactSourceSchema>;
+
+/**
  * Who sent a request, as far as the port can tell. `identity` is the kubeconfig user name when the
  * port added its own credential, `token:<8 hex>` (the first 8 hex digits of the bearer token's
  * SHA-256), `<scheme>:<8 hex>` for another Authorization scheme, or `anonymous`; in a report made from
@@ -92,6 +101,8 @@ export const impactFindingSchema = z.object({
   }),
   /** Requests per minute, all verbs, oldest first (only minutes with requests). */
   minutes: z.array(z.object({ at: z.number(), count: z.number().int().positive() })),
+  /** Where its requests were seen; absent in reports of earlier Peerscope versions (then: the report's `source`). */
+  source: impactSourceSchema.optional(),
 });
 export type ImpactFinding = z.infer<typeof impactFindingSchema>;
 
@@ -117,6 +128,12 @@ export const impactReportSchema = z.object({
    * client's identity is then the user the apiserver authenticated); absent, the local port.
    */
   source: z.literal('audit-logs').optional(),
+  /**
+   * The sources a live core's report read (its findings say which each comes from): the port always,
+   * the cluster's audit logs when it follows them, the servers' /metrics when any was read. Absent in
+   * reports of earlier Peerscope versions and in reports made from files.
+   */
+  sources: z.array(impactSourceSchema).optional(),
   /** Most severe first, then by volume. */
   findings: z.array(impactFindingSchema),
   /** Distinct clients seen (user agent × identity). */

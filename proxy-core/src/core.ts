@@ -24,6 +24,9 @@ import { AuditCounters, clusterEventOf, readAuditLogs, type AuditInput } from '.
 import { countPostedEvents } from './audit/webhook/count-posted.js';
 import { startAuditWebhook, type AuditWebhook, type AuditWebhookOptions } from './audit/webhook/receiver.js';
 import { ClusterTraffic } from './telemetry/cluster-traffic.js';
+import type { AuditRead } from '../contract/cluster.js';
+import type { ClientUsage } from './telemetry/client-usage.js';
+import { clusterClientUsage } from './impact/cluster-usage.js';
 
 /**
  * What the local port accepts and refuses beyond its own Host names (each list as typed), one field per
@@ -84,6 +87,8 @@ export interface CoreOptions extends PortFilters {
    * in /.peerscope/metrics, judged against the route table of the moment each event is read.
    */
   readonly auditLogs?: readonly AuditInput[];
+  /** Default true: the audit logs are followed as they grow. False: read once, with progress (a log of the past). */
+  readonly auditFollow?: boolean;
   /**
    * A receiver of the servers' audit webhooks, listening from start() to close(): the events they post
    * are counted as the followed logs' are.
@@ -104,6 +109,8 @@ export interface Core {
   readonly telemetry: Telemetry;
   /** The cluster source: what the servers answered, from their followed audit logs; absent when none is followed. */
   readonly cluster: ClusterTraffic | undefined;
+  /** The cluster source's clients per GVR and verb (the upgrade-impact report's); absent with no cluster source. */
+  readonly clusterUsage: ClientUsage | undefined;
   readonly routes: RouteState;
   start(): Promise<ListenAddress>;
   address(): ListenAddress | undefined;
@@ -118,6 +125,10 @@ export interface Core {
   refreshServers(): Promise<ServerRefresh | undefined>;
   /** Where the audit webhook receiver listens, once started. */
   auditWebhookUrl(): string | undefined;
+  /** How the read of the audit log files goes; undefined when the core reads none. */
+  auditRead(): AuditRead | undefined;
+  /** Stops the read of the audit log files (a read once, or a follow) and resolves once it has stopped; what was read still counts. */
+  cancelAuditRead(): Promise<void>;
   /** Stops accepting, lets in-flight requests finish within graceMs, ends watches, closes pools. */
   close(graceMs?: number): Promise<void>;
 }
@@ -151,10 +162,23 @@ export function createCore(options: CoreOptions): Core {
         options.auditWebhook ? options.servers.map((s) => s.name) : [...new Set((options.auditLogs ?? []).map((l) => l.server))],
       )
     : undefined;
+  const clusterUsage = cluster && clusterClientUsage(cluster);
   let auditWebhook: AuditWebhook | undefined;
   telemetry.addExposition(() => auditWebhook?.counters.exposition() ?? '');
   const auditStop = new AbortController();
   let auditFollow: Promise<unknown> | undefined;
+  const follow = options.auditFollow ?? true;
+  let auditRead: AuditRead | undefined = options.auditLogs?.length
+    ? {
+        files: options.auditLogs.map((l) => ({ server: l.server, file: l.file })),
+        follow,
+        state: follow ? 'following' : 'reading',
+        bytesRead: 0,
+        bytesTotal: null,
+        lines: 0,
+        requests: 0,
+      }
+    : undefined;
   const upstreams = new Upstreams(options.servers, options.upstream);
   // Data-path pools follow the peer set: a server that joins gets its pool, a removed one's closes
   // gracefully, one at another address is reconnected. A gone server keeps its pool until removed
@@ -240,6 +264,7 @@ export function createCore(options: CoreOptions): Core {
     peers,
     telemetry,
     cluster,
+    clusterUsage,
     routes,
     async start() {
       if (bound) return bound;
@@ -254,12 +279,18 @@ export function createCore(options: CoreOptions): Core {
         };
         auditFollow = readAuditLogs(options.auditLogs, {
           judgement,
-          follow: true,
+          follow,
           signal: auditStop.signal,
+          onProgress: (p) => {
+            if (auditRead) auditRead = { ...auditRead, ...p };
+          },
           onRequest: (r, o) => {
             auditCounters.add(r, o);
             cluster?.record(clusterEventOf(r, o));
           },
+        }).then((report) => {
+          if (auditRead) auditRead = { ...auditRead, state: report.complete ? 'done' : 'cancelled' };
+          return report;
         });
       }
       if (auditCounters && options.auditWebhook && !auditWebhook)
@@ -291,6 +322,13 @@ export function createCore(options: CoreOptions): Core {
     peerStatuses,
     refreshServers,
     auditWebhookUrl: () => auditWebhook?.url,
+    auditRead: () => auditRead,
+    async cancelAuditRead() {
+      if (auditRead && (auditRead.state === 'reading' || auditRead.state === 'following')) auditRead = { ...auditRead, state: 'cancelled' };
+      auditStop.abort();
+      // Its last figures come as it stops: the answer has them.
+      await auditFollow;
+    },
     close(graceMs = 5_000) {
       // Closed once: a host's quit and a session's close may both ask.
       closing ??= closeNow(graceMs);

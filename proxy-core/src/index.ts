@@ -10,3 +10,8 @@ export { createCoreService, type CoreService } from './control/service.js';
 export * from './session/index.js';
 export { parseSnapshot, readSnapshotFile, serializeSnapshot, writeSnapshotFile } from './snapshot/index.js';
 export { fixHeapGrowth } from './util/heap-growth.js';
+// The desktop app's "Receive audit events…" makes the receiver's settings itself (electron/shell/audit-webhook-setup.ts).
+export { startAuditWebhook, type AuditWebhook, type AuditWebhookOptions } from './audit/webhook/receiver.js';
+export { WebhookSenders } from './audit/webhook/senders.js';
+export type { AuditRecord } from './audit/event.js';
+export { createCertificateAuthority, issueServerCertificate } from './tls/certs.js';

@@ -75,6 +75,10 @@ describe.skipIf(!hasChromium)('the cluster source in Chromium, on the demo', () 
     const falseCount = async () => Number((await clusterTotals.locator('dd').nth(1).textContent())?.replace(/\D/g, ''));
     await expect.poll(falseCount, { timeout: 10_000 }).toBeGreaterThan(0);
     expect(await page.getByLabel('Requests through the port').textContent()).toMatch(/^port/);
+    // Who gets them: the tally per client, server and GVR beside the stream.
+    const byClient = page.getByRole('table', { name: 'False 404s by client' });
+    await byClient.locator('tbody tr').first().waitFor({ timeout: 15_000 });
+    expect(Number(await byClient.locator('tbody tr').first().locator('td.num').textContent())).toBeGreaterThan(0);
     await shoot('live-routing');
     // The operator's question: who gets false 404s? Only the 404s of either kind, still paused.
     const outcomes = page.getByRole('group', { name: 'Show outcomes' });
@@ -134,6 +138,29 @@ describe.skipIf(!hasChromium)('the cluster source in Chromium, on the demo', () 
       await expect.poll(perMinute, { timeout: 30_000 }).toBeGreaterThan(0);
     }
     await shoot('peer-health');
+  }, 120_000);
+
+  it("Upgrade impact lists the cluster's clients from the audit logs, each finding naming its source", async () => {
+    await page.getByRole('tab', { name: 'Upgrade impact' }).click();
+    const table = page.locator('.impact-table');
+    await table.waitFor({ timeout: 30_000 });
+    // The demo's clients also talk straight to the servers: their findings come from the audit logs.
+    const fromAudit = page.locator('.impact-table tr[data-source="cluster-audit"]');
+    await fromAudit.first().waitFor({ timeout: 30_000 });
+    expect(await fromAudit.first().locator('.badge.source-cluster-audit').textContent()).toBe('cluster audit');
+    expect(await page.locator('.impact').textContent()).toMatch(/through the port and in the cluster's audit logs over the last/);
+    // What the core computes is what the screen lists: every audit-log finding's client and GVR.
+    const report = await session!.service.getImpactReport();
+    const expected = report.findings.filter((f) => f.source === 'cluster-audit');
+    expect(expected.length).toBeGreaterThan(0);
+    await page.getByRole('combobox', { name: 'Filter by source' }).selectOption('cluster-audit');
+    const shown = await page.locator('.impact-table tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-source')));
+    expect(new Set(shown)).toEqual(new Set(['cluster-audit']));
+    const clients = await page.locator('.impact-table tbody th[scope="row"]').allTextContents();
+    // The report is read again every few seconds: a client of the core's report taken now is on screen.
+    for (const f of expected.slice(0, 3)) expect(clients.join('\n')).toContain(f.client.name);
+    await shoot('upgrade-impact');
+    await page.getByRole('combobox', { name: 'Filter by source' }).selectOption('');
   }, 120_000);
 
   it('ran with no CSP violation and no page error', () => {

@@ -58,7 +58,8 @@ export async function* readLines(file: string, options: ReadLinesOptions = {}): 
   }
   const gunzip = createGunzip();
   // pipe() does not pass the source's errors on (a missing file, a read error): the line reader must hear them.
-  raw.on('error', (err) => gunzip.destroy(err));
+  // A cancelled read ends it quietly: an AbortError passed on would be an error nobody listens for any more.
+  raw.on('error', (err) => gunzip.destroy(options.signal?.aborted ? undefined : err));
   raw.pipe(gunzip);
   yield* linesOf(file, gunzip, options.signal);
 }

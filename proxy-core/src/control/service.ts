@@ -4,6 +4,7 @@ import { PeerscopeError } from '../../contract/errors.js';
 import type { CoreClient, DiscoveryViews, GetEventsArgs, RouteTableView, Settings, SimStatus } from '../../contract/client.js';
 import { compareSnapshotsArgsSchema, discoveryViewsOf, getEventsArgsSchema, readSnapshotArgsSchema } from '../../contract/client.js';
 import { getImpactReportArgsSchema } from '../../contract/impact.js';
+import type { ClusterSummary } from '../../contract/cluster.js';
 import type { Core } from '../core.js';
 import { mergedDiscoveryView } from '../discovery/merged-view.js';
 import { gvrKey } from '../discovery/types.js';
@@ -57,6 +58,19 @@ export function createCoreService(core: Core, options: CoreServiceOptions = {}):
     return sim;
   };
 
+  // The read of audit log files and the webhook receiver, where the core has them (their progress for a host's bar).
+  const clusterSummary = (cluster: NonNullable<Core['cluster']>): ClusterSummary => {
+    const read = core.auditRead();
+    const webhook = core.auditWebhookUrl();
+    return {
+      servers: [...cluster.servers],
+      totals: cluster.totals(),
+      lastSeq: cluster.lastSeq,
+      ...(read ? { read } : {}),
+      ...(webhook ? { webhook: { url: webhook } } : {}),
+    };
+  };
+
   const service: CoreService = {
     async getOverview() {
       const listen = core.address();
@@ -67,9 +81,7 @@ export function createCoreService(core: Core, options: CoreServiceOptions = {}):
         totals: core.telemetry.totals(),
         lastSeq: core.telemetry.lastSeq,
         ...(sim ? { sim: sim.status() } : {}),
-        ...(core.cluster
-          ? { cluster: { servers: [...core.cluster.servers], totals: core.cluster.totals(), lastSeq: core.cluster.lastSeq } }
-          : {}),
+        ...(core.cluster ? { cluster: clusterSummary(core.cluster) } : {}),
       };
     },
     async getRouteTable(): Promise<RouteTableView> {
@@ -153,6 +165,10 @@ export function createCoreService(core: Core, options: CoreServiceOptions = {}):
     async compareSnapshots(args) {
       const { before, after } = compareSnapshotsArgsSchema.parse(args);
       return diffSnapshots(before, after);
+    },
+    async cancelAuditRead() {
+      await core.cancelAuditRead();
+      return service.getOverview();
     },
     async getImpactReport(args = {}) {
       return impactReportOf(core, getImpactReportArgsSchema.parse(args).to);

@@ -6,6 +6,8 @@ import type { PeerStatus } from '../../contract/peers.js';
 import type { RouteTable } from '../routing/route-table.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
 import { gvrKey } from '../discovery/types.js';
+import type { ClientUsage } from '../telemetry/client-usage.js';
+import { impactReportOfSources } from './of-sources.js';
 import { impactReport, type ImpactInput, type ImpactTarget } from './report.js';
 import { catalogTarget, catalogTargetNames, defaultTargetName } from './targets.js';
 
@@ -13,6 +15,8 @@ import { catalogTarget, catalogTargetNames, defaultTargetName } from './targets.
 export interface ImpactSource {
   readonly routes: { readonly table: Pick<RouteTable, 'rows'> };
   readonly telemetry: Pick<Telemetry, 'usage'>;
+  /** The cluster source's clients (core.ts); absent or undefined when the core follows no audit log. */
+  readonly clusterUsage?: Pick<ClientUsage, 'data'> | undefined;
   peerStatuses(): PeerStatus[];
 }
 
@@ -32,7 +36,14 @@ export function impactInputOf(core: ImpactSource, now = Date.now()): ImpactInput
 /** Against `to` (a catalog release), or by default the next release above the current servers'. */
 export function impactReportOf(core: ImpactSource, to?: string, now = Date.now()): ImpactReport {
   const input = impactInputOf(core, now);
-  return impactReport(input, catalogTarget(to ?? defaultTargetName(input.servers.map((s) => s.gitVersion))), catalogTargetNames(), now);
+  const target = catalogTarget(to ?? defaultTargetName(input.servers.map((s) => s.gitVersion)));
+  // Every source the core has, each finding naming its own (of-sources.ts).
+  return impactReportOfSources(
+    { port: input, ...(core.clusterUsage ? { cluster: core.clusterUsage.data(now) } : {}), statuses: core.peerStatuses() },
+    target,
+    catalogTargetNames(),
+    now,
+  );
 }
 
 /** A snapshot's own record, as impactReport() reads it; undefined for a snapshot taken before usage was recorded. */

@@ -8,6 +8,8 @@ import { createCoreService, type CoreService } from '../control/service.js';
 import { createCore, type Core, type ListenAddress, type PortFilters } from '../core.js';
 import type { DiscoveryMode } from '../../contract/settings.js';
 import type { HandlingPolicy } from '../proxy/policy.js';
+import { resolveAuditInputs, type AuditInputSpec } from '../audit/inputs.js';
+import type { AuditWebhookOptions } from '../audit/webhook/receiver.js';
 
 export interface ClusterSessionOptions {
   readonly kubeconfig?: string;
@@ -23,6 +25,15 @@ export interface ClusterSessionOptions {
   readonly faithful?: boolean;
   /** How often the apiservers are found again (--server-refresh); default: the core's (30 s). */
   readonly serverRefreshIntervalMs?: number;
+  /**
+   * The servers' audit logs (the cluster source): `SERVER=FILE`, or a FILE whose name names one of the
+   * servers found; a FILE that names none or several rejects before the port listens.
+   */
+  readonly auditLogs?: readonly AuditInputSpec[];
+  /** Default true: followed as they grow; false: read once, with progress (getOverview().cluster.read). */
+  readonly auditFollow?: boolean;
+  /** A receiver of the servers' audit webhooks (the cluster source, live). */
+  readonly auditWebhook?: Omit<AuditWebhookOptions, 'onRecord'>;
 }
 
 export interface ClusterSession {
@@ -56,6 +67,13 @@ export async function prepareClusterSession(options: ClusterSessionOptions): Pro
     ...(options.context ? { context: options.context } : {}),
   });
   const contextName = found.kubeconfig.contextName;
+  // Checked here, before a host gives up its running session: a file matched to no server is an error now.
+  const auditLogs = options.auditLogs?.length
+    ? resolveAuditInputs(
+        options.auditLogs,
+        found.servers.map((s) => s.name),
+      )
+    : undefined;
   return {
     contextName,
     serverCount: found.servers.length,
@@ -86,6 +104,8 @@ export async function prepareClusterSession(options: ClusterSessionOptions): Pro
       // The apiservers are found again on a period (30 s by default): new ones join, departed ones show as gone.
       serverSource: found.source,
       ...(options.serverRefreshIntervalMs !== undefined ? { serverRefreshIntervalMs: options.serverRefreshIntervalMs } : {}),
+      ...(auditLogs ? { auditLogs, ...(options.auditFollow !== undefined ? { auditFollow: options.auditFollow } : {}) } : {}),
+      ...(options.auditWebhook ? { auditWebhook: options.auditWebhook } : {}),
     });
     let address: ListenAddress;
     try {

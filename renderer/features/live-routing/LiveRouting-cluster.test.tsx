@@ -100,4 +100,49 @@ describe('Live routing with a cluster source', () => {
     expect(screen.queryByRole('group', { name: 'Source' })).toBeNull();
     expect(within(screen.getByRole('group', { name: 'Show outcomes' })).queryByRole('button', { name: /^false 404/ })).toBeNull();
   });
+
+  it('tallies the false 404s per client, server and GVR, beyond the rows kept, and says what a trimmed batch left unnamed', async () => {
+    const client = clientWithCluster();
+    renderWithClient(<LiveRouting />, client);
+    const table = await screen.findByRole('table', { name: 'False 404s by client' });
+    await waitFor(() => expect(within(table).getAllByRole('row')).toHaveLength(2));
+    const kubectl = 'kubectl/v1.36.3 (linux/amd64) kubernetes/abc';
+    const falseFrom = (seq: number, over: Partial<ClusterEvent>) =>
+      clusterEvent(seq, {
+        path: PCR,
+        group: 'certificates.k8s.io',
+        version: 'v1',
+        resource: 'podcertificaterequests',
+        outcome: 'false-404',
+        code: 404,
+        ...over,
+      });
+    const batch = clusterBatch([
+      falseFrom(3, {}),
+      falseFrom(4, { userAgent: kubectl, user: 'kubernetes-admin', server: 'sim-3' }),
+      falseFrom(5, {}),
+    ]);
+    // The core counted two more false 404s in this window than it sent.
+    act(() => client.emit({ ...batch, counts: { ...batch.counts, 'false-404': batch.counts['false-404'] + 2 } }));
+    await waitFor(() => expect(within(table).getAllByRole('row')).toHaveLength(3));
+    const rows = within(table)
+      .getAllByRole('row')
+      .slice(1)
+      .map((r) => [...r.querySelectorAll('th, td')].map((c) => c.firstChild?.textContent ?? ''));
+    expect(rows.map((r) => r.slice(0, 4))).toEqual([
+      ['legacy-operator (legacy-controller)', 'sim-2', 'certificates.k8s.io/v1 podcertificaterequests', '3'],
+      ['kubectl', 'sim-3', 'certificates.k8s.io/v1 podcertificaterequests', '1'],
+    ]);
+    expect(within(table).getByText('kubernetes-admin')).toBeVisible();
+    expect(table.querySelector('caption')?.textContent).toBe(
+      '6 false 404s, 2 of them not named by client (a burst the core trimmed, or too many combinations)',
+    );
+  });
+
+  it('shows no false-404 tally for the port source', async () => {
+    renderWithClient(<LiveRouting />, clientWithCluster());
+    await screen.findByRole('table', { name: 'False 404s by client' });
+    fireEvent.click(screen.getByRole('button', { name: 'Port' }));
+    expect(screen.queryByRole('table', { name: 'False 404s by client' })).toBeNull();
+  });
 });

@@ -12,6 +12,7 @@ import { formatClock, formatDateTime, formatMs, formatTime, outcomeStyle, shownO
 import { Empty, ErrorState, Loading } from '../../src/ui/states.js';
 import { useOffline, type OfflineView } from '../../src/view-mode.js';
 import { ClusterFeed, ClusterFeedContext } from './cluster-feed.js';
+import { False404sByClient } from './False404s.js';
 import { emptyPoint, type EventFeed } from './event-feed.js';
 import { StackedRateChart } from './StackedRateChart.js';
 import { MAX_ROWS, RATE_SECONDS, RoutingFeed, RoutingFeedContext, type RatePoint } from './routing-feed.js';
@@ -177,8 +178,14 @@ function RecordedRouting({ offline }: { offline: OfflineView }) {
 
 function StreamingRouting() {
   const client = useCoreClient();
-  const overview = useQuery({ queryKey: queryKeys.overview, queryFn: () => client.getOverview() });
-  const hasCluster = overview.data?.cluster !== undefined;
+  // Only whether there is a cluster source: the overview's totals change with every pushed batch (up
+  // to twenty a second), and re-rendering the whole screen for each cost frames at 5,000 events/s.
+  const overview = useQuery({
+    queryKey: queryKeys.overview,
+    queryFn: () => client.getOverview(),
+    select: (o) => o.cluster !== undefined,
+  });
+  const hasCluster = overview.data === true;
   const [chosen, setChosen] = useState<SourceChoice | null>(null);
   // What the operator came for first: the whole cluster's traffic, when the core follows audit logs.
   const source: SourceChoice = hasCluster ? (chosen ?? 'cluster') : 'port';
@@ -256,6 +263,8 @@ function StreamingRouting() {
         <h3>Requests per second by outcome{hasCluster ? ` (${CHART_SOURCE[source]})` : ''}</h3>
         <RateChart series={series} live />
       </div>
+
+      {hasCluster && source !== 'port' && <False404sByClient feed={clusterFeed} />}
 
       <OutcomeFilter outcomes={OUTCOMES_OF[source]} hidden={hidden} inBuffer={inBuffer} toggle={toggle} />
 

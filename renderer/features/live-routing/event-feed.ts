@@ -77,12 +77,14 @@ export class EventFeed<E extends { readonly seq: number }> {
       if (event.type === 'session') {
         // Another cluster: its events have their own sequence; the old rows and rates mean nothing there.
         this.state = { status: 'loading', rows: [], series: [], lastSeq: 0 };
+        this.restart();
         void this.load();
         return;
       }
       const batch = this.source.batchOf(event);
       if (!batch) return;
       const fresh = batch.events.filter((e) => e.seq > this.state.lastSeq).reverse();
+      this.seen(fresh, { counts: batch.counts, events: batch.events });
       this.set(
         {
           series: addToSeries(this.state.series, this.now(), batch.counts),
@@ -106,7 +108,9 @@ export class EventFeed<E extends { readonly seq: number }> {
       // Events the stream already brought are newer; keep them in front.
       const older = events.filter((e) => e.seq <= (this.state.rows.at(-1)?.seq ?? Infinity)).reverse();
       const seen = new Set(this.state.rows.map((e) => e.seq));
-      const rows = [...this.state.rows, ...older.filter((e) => !seen.has(e.seq))].slice(0, MAX_ROWS);
+      const added = older.filter((e) => !seen.has(e.seq));
+      this.seen(added, undefined);
+      const rows = [...this.state.rows, ...added].slice(0, MAX_ROWS);
       this.set({ status: 'ready', error: undefined, rows, lastSeq: Math.max(this.state.lastSeq, rows[0]?.seq ?? 0) });
     } catch (err) {
       this.set({ status: 'error', error: (err as Error).message });
@@ -114,6 +118,16 @@ export class EventFeed<E extends { readonly seq: number }> {
   }
 
   getState = (): FeedState<E> => this.state;
+
+  /**
+   * Every event the feed takes in, once each (a batch's new ones, then the older ones its start
+   * loaded); with the whole batch, whose counts may count more than its events when the core trimmed
+   * them. For a feed that keeps a tally of its own beyond the bounded rows.
+   */
+  protected seen(_events: readonly E[], _batch: { readonly counts: OutcomeCounts; readonly events: readonly E[] } | undefined): void {}
+
+  /** Another session began: a tally of the previous one's events starts over. */
+  protected restart(): void {}
 
   subscribe = (listener: () => void): (() => void) => {
     this.listeners.add(listener);

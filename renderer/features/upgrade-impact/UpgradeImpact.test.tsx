@@ -6,6 +6,7 @@ import { sampleImpactReport } from '../../test/impact.js';
 import { renderWithClient } from '../../test/render.js';
 import { sampleSnapshot } from '../../test/snapshot.js';
 import { createSnapshotClient } from '../../src/transport/snapshot-client.js';
+import type { ImpactFinding } from '../../../proxy-core/contract/index.js';
 import { UpgradeImpact } from './UpgradeImpact.js';
 
 afterEach(cleanup);
@@ -77,5 +78,51 @@ describe('UpgradeImpact', () => {
     cleanup();
     renderWithClient(<UpgradeImpact />, createSnapshotClient(sampleSnapshot(), { label: 'old.json' }));
     expect((await screen.findByRole('alert')).textContent).toMatch(/taken before Peerscope recorded which clients call what/);
+  });
+
+  it("names each finding's source when the core has the cluster's audit logs and /metrics, and filters by it", async () => {
+    const client = new FakeCoreClient();
+    client.impact = (to) => {
+      const report = sampleImpactReport(to);
+      const [removed, skewed, deprecated, targetOnly] = report.findings as [ImpactFinding, ImpactFinding, ImpactFinding, ImpactFinding];
+      return {
+        ...report,
+        sources: ['port', 'cluster-audit', 'metrics'],
+        findings: [
+          { ...removed, source: 'cluster-audit' },
+          { ...skewed, source: 'port' },
+          {
+            ...deprecated,
+            source: 'metrics',
+            client: { name: '(a client /metrics does not name)', userAgent: '', identity: 'any' },
+            verbs: [],
+            minutes: [],
+          },
+          { ...targetOnly, source: 'cluster-audit' },
+        ],
+      };
+    };
+    renderWithClient(<UpgradeImpact />, client);
+    await screen.findByRole('table');
+    expect(screen.getByText(/through the port, in the cluster's audit logs and in the servers' \/metrics over the last/)).toBeTruthy();
+    const sources = () =>
+      within(screen.getByRole('table'))
+        .getAllByRole('row')
+        .slice(1)
+        .map((r) => `${r.getAttribute('data-source')} ${r.querySelector('.badge[class*="source-"]')?.textContent}`);
+    expect(sources()).toEqual(['cluster-audit cluster audit', 'port port', 'metrics metrics', 'cluster-audit cluster audit']);
+    expect(screen.getByText('requested; not counted per client')).toBeTruthy();
+    fireEvent.change(screen.getByRole('combobox', { name: 'Filter by source' }), { target: { value: 'cluster-audit' } });
+    expect(rows()).toEqual([
+      'removed legacy-operator (legacy-controller)',
+      'target-only kube-controller-manager (generic-garbage-collector)',
+    ]);
+  });
+
+  it('has no source filter when every finding comes from the port', async () => {
+    renderWithClient(<UpgradeImpact />, new FakeCoreClient());
+    await screen.findByRole('table');
+    expect(screen.queryByRole('combobox', { name: 'Filter by source' })).toBeNull();
+    expect(screen.getByText(/clients through the port over the last/)).toBeTruthy();
   });
 });

@@ -4,7 +4,14 @@
 // every few seconds and the target can be chosen; offline, it is the one the snapshot recorded.
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
-import { impactKinds, impactRank, type ImpactFinding, type ImpactKind, type ImpactReport } from '../../../proxy-core/contract/index.js';
+import {
+  impactKinds,
+  impactRank,
+  type ImpactFinding,
+  type ImpactFindingSource,
+  type ImpactKind,
+  type ImpactReport,
+} from '../../../proxy-core/contract/index.js';
 import { useCoreClient } from '../../src/client-context.js';
 import { formatDateTime } from '../../src/ui/format.js';
 import { Empty, ErrorState, Loading } from '../../src/ui/states.js';
@@ -22,6 +29,36 @@ export const IMPACT_LABELS: Record<ImpactKind, { label: string; help: string }> 
   deprecated: { label: 'deprecated', help: 'an apiserver answered with a Warning: 299 header' },
   'target-only': { label: 'target only', help: 'only the target release serves it: 404 today, answered after the upgrade' },
 };
+
+/** Where a finding's requests were seen, in the words the screen uses. */
+export const SOURCE_LABELS: Record<ImpactFindingSource, { label: string; help: string }> = {
+  port: { label: 'port', help: "requests through Peerscope's port" },
+  'cluster-audit': {
+    label: 'cluster audit',
+    help: 'requests the apiservers recorded in their own audit logs: every client of the cluster',
+  },
+  metrics: {
+    label: 'metrics',
+    help: "an apiserver's /metrics (apiserver_requested_deprecated_apis): someone requested it, the client is not named",
+  },
+};
+
+/** A finding's source; a report of an earlier version names only the report's. */
+export function sourceOf(f: ImpactFinding, report: ImpactReport): ImpactFindingSource {
+  return f.source ?? (report.source === 'audit-logs' ? 'cluster-audit' : 'port');
+}
+
+/** "through the port and in the cluster's audit logs": what the report read. */
+export function describeSources(report: ImpactReport): string {
+  const sources = report.sources ?? [report.source === 'audit-logs' ? 'cluster-audit' : 'port'];
+  const words: Record<ImpactFindingSource, string> = {
+    port: 'through the port',
+    'cluster-audit': "in the cluster's audit logs",
+    metrics: "in the servers' /metrics",
+  };
+  const parts = sources.map((s) => words[s]);
+  return parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}` : (parts[0] ?? '');
+}
 
 type SortKey = 'impact' | 'volume';
 
@@ -52,7 +89,7 @@ export function UpgradeImpact() {
           <p className="muted small">
             Which clients call what the upgrade changes, from the requests
             {report.data
-              ? ` of ${report.data.clients} ${report.data.clients === 1 ? 'client' : 'clients'} through the port over the last ${formatWindow(report.data.window.minutes)}`
+              ? ` of ${report.data.clients} ${report.data.clients === 1 ? 'client' : 'clients'} ${describeSources(report.data)} over the last ${formatWindow(report.data.window.minutes)}`
               : ' through the port'}
             .
           </p>
@@ -88,10 +125,18 @@ export function UpgradeImpact() {
 function Findings({ report }: { report: ImpactReport }) {
   const [sort, setSort] = useState<SortKey>('impact');
   const [clientFilter, setClientFilter] = useState('');
+  const [sourceFilter, setSourceFilter] = useState<ImpactFindingSource | ''>('');
   const clients = useMemo(() => [...new Set(report.findings.map(clientKey))].sort(), [report.findings]);
+  const sources = useMemo(() => [...new Set(report.findings.map((f) => sourceOf(f, report)))], [report]);
   const rows = useMemo(
-    () => sortFindings(clientFilter ? report.findings.filter((f) => clientKey(f) === clientFilter) : report.findings, sort),
-    [report.findings, clientFilter, sort],
+    () =>
+      sortFindings(
+        report.findings.filter(
+          (f) => (!clientFilter || clientKey(f) === clientFilter) && (!sourceFilter || sourceOf(f, report) === sourceFilter),
+        ),
+        sort,
+      ),
+    [report, clientFilter, sourceFilter, sort],
   );
   const counts = useMemo(
     () =>
@@ -129,6 +174,23 @@ function Findings({ report }: { report: ImpactReport }) {
             ))}
           </select>
         </label>
+        {sources.length > 1 && (
+          <label className="field">
+            <span>Source</span>
+            <select
+              value={sourceFilter}
+              onChange={(e) => setSourceFilter(e.target.value as ImpactFindingSource | '')}
+              aria-label="Filter by source"
+            >
+              <option value="">All {sources.length} sources</option>
+              {sources.map((s) => (
+                <option key={s} value={s}>
+                  {SOURCE_LABELS[s].label}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
         <span className="muted small">
           {from} → {report.target.release} · as of {formatDateTime(report.at)}
           {report.untracked > 0 ? ` · ${report.untracked} requests over the usage limit not counted` : ''}
@@ -142,6 +204,7 @@ function Findings({ report }: { report: ImpactReport }) {
           <tr>
             <SortHeader label="Impact" by="impact" sort={sort} setSort={setSort} />
             <th scope="col">Client</th>
+            <th scope="col">Source</th>
             <th scope="col">API</th>
             <SortHeader label="Requests" by="volume" sort={sort} setSort={setSort} />
             <th scope="col">What happens</th>
@@ -149,16 +212,25 @@ function Findings({ report }: { report: ImpactReport }) {
         </thead>
         <tbody>
           {rows.map((f) => (
-            <tr key={`${clientKey(f)} ${f.client.userAgent} ${f.group}/${f.version}/${f.resource}`} data-impact={f.impact}>
+            <tr
+              key={`${sourceOf(f, report)} ${clientKey(f)} ${f.client.userAgent} ${f.group}/${f.version}/${f.resource}`}
+              data-impact={f.impact}
+              data-source={sourceOf(f, report)}
+            >
               <td>
                 <span className={`badge impact-${f.impact}`} title={IMPACT_LABELS[f.impact].help}>
                   {IMPACT_LABELS[f.impact].label}
                 </span>
               </td>
-              <th scope="row" title={`user agent: ${f.client.userAgent}`}>
+              <th scope="row" title={f.client.userAgent ? `user agent: ${f.client.userAgent}` : undefined}>
                 {f.client.name}
                 <div className="muted small">{f.client.identity}</div>
               </th>
+              <td>
+                <span className={`badge source-${sourceOf(f, report)}`} title={SOURCE_LABELS[sourceOf(f, report)].help}>
+                  {SOURCE_LABELS[sourceOf(f, report)].label}
+                </span>
+              </td>
               <td>
                 <code>
                   {f.group ? `${f.group}/` : ''}
@@ -166,12 +238,20 @@ function Findings({ report }: { report: ImpactReport }) {
                 </code>
               </td>
               <td className="num">
-                {f.verbs.map((v) => (
-                  <div key={v.verb}>
-                    {v.verb} {v.count.toLocaleString()} <span className="muted">({formatRate(v.perMinute)})</span>
-                  </div>
-                ))}
-                <MinuteBars finding={f} report={report} />
+                {f.verbs.length === 0 ? (
+                  <span className="muted small" title={SOURCE_LABELS.metrics.help}>
+                    requested; not counted per client
+                  </span>
+                ) : (
+                  <>
+                    {f.verbs.map((v) => (
+                      <div key={v.verb}>
+                        {v.verb} {v.count.toLocaleString()} <span className="muted">({formatRate(v.perMinute)})</span>
+                      </div>
+                    ))}
+                    <MinuteBars finding={f} report={report} />
+                  </>
+                )}
               </td>
               <td className="impact-message">{f.message.slice(f.message.indexOf(': ') + 2)}</td>
             </tr>

@@ -6,6 +6,7 @@ import { queryKeys, useCoreClient } from '../client-context.js';
 import { ErrorState } from '../ui/states.js';
 import { useOffline } from '../view-mode.js';
 import { useConnection, type ConnectionSource } from './connection.js';
+import { AuditRead } from './AuditRead.js';
 import { Controls } from './Controls.js';
 import { ServerStrip } from './ServerStrip.js';
 import { Totals } from './Totals.js';
@@ -70,6 +71,7 @@ export function TopBar({ connection }: { connection: ConnectionSource | undefine
         <>
           <ServerStrip overview={overview.data} />
           <Totals overview={overview.data} />
+          <AuditRead overview={overview.data} />
           <Controls overview={overview.data} />
         </>
       ) : null}
