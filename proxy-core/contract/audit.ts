@@ -39,6 +39,25 @@ export type AuditCounts = z.infer<typeof auditCountsSchema>;
 /** A GVR as the audit event's objectRef names it; core group "". */
 export const auditGvrSchema = z.object({ group: z.string(), version: z.string(), resource: z.string() });
 
+/**
+ * A client's requests for a deprecated API, as the server marked them (audit annotations
+ * `k8s.io/deprecated` and `k8s.io/removed-release`): who called what, and the release that removes it.
+ */
+export const auditDeprecatedCallSchema = z.object({
+  userAgent: z.string(),
+  user: z.string(),
+  gvr: auditGvrSchema,
+  /** "<major>.<minor>" the server named; '' when no removal is planned. */
+  removedRelease: z.string(),
+  /** The servers that answered the calls. */
+  servers: z.array(z.string()),
+  count,
+  /** ISO 8601 times of the first and last call. */
+  first: z.string(),
+  last: z.string(),
+});
+export type AuditDeprecatedCall = z.infer<typeof auditDeprecatedCallSchema>;
+
 /** One input: a file (with its rotated predecessors) or standard input, and how it was read. */
 export const auditInputSchema = z.object({
   server: z.string(),
@@ -108,6 +127,8 @@ export const auditReportSchema = z.object({
       }),
     )
     .nullable(),
+  /** Every (client, deprecated GVR) the servers marked, soonest removal first; absent in reports of earlier Peerscope versions. */
+  deprecatedCalls: z.array(auditDeprecatedCallSchema).optional(),
   /** Lines that could not be used, "file:line: why"; the first ones only (problemCount has them all). */
   problems: z.array(z.string()),
   problemCount: count,

@@ -3,12 +3,22 @@
 // requests never pass the port; these are all of them. Plain data: no credentials, no bodies, no query
 // strings, no user.extra (the audit reader drops them on read).
 import { z } from 'zod';
-import { auditOutcomes } from './audit.js';
+import { auditDeprecatedCallSchema, auditOutcomes } from './audit.js';
 import { requestShape } from './events.js';
 
 /** Where a request was seen: through Peerscope's port, or in the apiservers' own audit logs. */
 export const trafficSources = ['port', 'cluster'] as const;
 export type TrafficSource = (typeof trafficSources)[number];
+
+/** Which of the cluster's own sources a cluster event came from: a server's audit log file, or its audit webhook. */
+export const clusterSources = ['audit-log', 'audit-webhook'] as const;
+export const clusterSourceSchema = z.enum(clusterSources);
+export type ClusterSource = z.infer<typeof clusterSourceSchema>;
+/** Requests counted per source, one entry per source. */
+export const clusterBySourceSchema = z.object({
+  'audit-log': z.number().int().nonnegative(),
+  'audit-webhook': z.number().int().nonnegative(),
+}) satisfies z.ZodType<Record<ClusterSource, number>>;
 
 /** The audit outcome; `not-judged` when the server's discovery was not known yet as the event was read. */
 export const clusterOutcomes = [...auditOutcomes, 'not-judged'] as const;
@@ -42,6 +52,10 @@ export const clusterEventSchema = z.object({
   code: z.number().int().nullable(),
   /** From receipt to the event's stage (a watch: its whole life). */
   latencyMs: z.number().nonnegative(),
+  /** Where it was read; absent in snapshots of earlier Peerscope versions. */
+  via: clusterSourceSchema.optional(),
+  /** The server marked the request as one for a deprecated API (audit annotation k8s.io/deprecated); removedRelease '' when no removal is planned. */
+  deprecated: z.object({ removedRelease: z.string() }).optional(),
 });
 export type ClusterEvent = z.infer<typeof clusterEventSchema>;
 
@@ -51,6 +65,23 @@ export const clusterSummarySchema = z.object({
   servers: z.array(z.string()),
   totals: clusterTotalsSchema,
   lastSeq: count,
+  /** Requests counted per source (audit-log, audit-webhook); absent before this Peerscope version. */
+  bySource: clusterBySourceSchema.optional(),
+  /** Who called a deprecated API and when it is removed, from the servers' audit annotations (soonest removal first). */
+  deprecatedCalls: z.array(auditDeprecatedCallSchema).optional(),
+  /** The read of the followed logs' existing content, for a progress bar; absent when no file is followed, or none has given a byte yet. */
+  progress: z
+    .object({
+      /** Bytes read so far (compressed bytes for .gz). */
+      bytesRead: count,
+      /** What the files held when the read began; null when unmeasurable (standard input). */
+      bytesTotal: count.nullable(),
+      lines: count,
+      requests: count,
+      /** True once every file's existing content was read: from then on only what is appended. */
+      caughtUp: z.boolean(),
+    })
+    .optional(),
 });
 export type ClusterSummary = z.infer<typeof clusterSummarySchema>;
 

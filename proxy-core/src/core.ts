@@ -19,7 +19,7 @@ import { ServerDownSignals } from './proxy/server-down.js';
 import { Telemetry } from './telemetry/telemetry.js';
 import { Upstreams, type UpstreamOptions } from './upstream/pool.js';
 import { takeSnapshot } from './snapshot/take.js';
-import { AuditCounters, clusterEventOf, readAuditLogs, type AuditInput } from './audit/index.js';
+import { AuditCounters, clusterEventOf, DeprecatedCalls, readAuditLogs, type AuditInput } from './audit/index.js';
 import { countPostedEvents } from './audit/webhook/count-posted.js';
 import { startAuditWebhook, type AuditWebhook, type AuditWebhookOptions } from './audit/webhook/receiver.js';
 import { ClusterTraffic } from './telemetry/cluster-traffic.js';
@@ -148,6 +148,9 @@ export function createCore(options: CoreOptions): Core {
         options.auditWebhook ? options.servers.map((s) => s.name) : [...new Set((options.auditLogs ?? []).map((l) => l.server))],
       )
     : undefined;
+  // Who calls a deprecated API, from the audit annotations of files and webhook alike.
+  const deprecatedCalls = new DeprecatedCalls();
+  cluster?.setDeprecatedCalls(deprecatedCalls);
   let auditWebhook: AuditWebhook | undefined;
   telemetry.addExposition(() => auditWebhook?.counters.exposition() ?? '');
   const auditStop = new AbortController();
@@ -254,8 +257,17 @@ export function createCore(options: CoreOptions): Core {
           signal: auditStop.signal,
           onRequest: (r, o) => {
             auditCounters.add(r, o);
-            cluster?.record(clusterEventOf(r, o));
+            deprecatedCalls.add(r);
+            cluster?.record(clusterEventOf(r, o, 'audit-log'));
           },
+          onProgress: (p) =>
+            cluster?.setProgress({
+              bytesRead: p.bytesRead,
+              bytesTotal: p.bytesAtStart,
+              lines: p.lines,
+              requests: p.requests,
+              caughtUp: p.caughtUp,
+            }),
         });
       }
       if (auditCounters && options.auditWebhook && !auditWebhook)
@@ -264,7 +276,10 @@ export function createCore(options: CoreOptions): Core {
           onRecord: countPostedEvents(
             auditCounters,
             () => routes.table,
-            (r, o) => cluster?.record(clusterEventOf(r, o)),
+            (r, o) => {
+              deprecatedCalls.add(r);
+              cluster?.record(clusterEventOf(r, o, 'audit-webhook'));
+            },
           ),
         });
       const every = options.serverRefreshIntervalMs ?? DEFAULT_SERVER_REFRESH_MS;

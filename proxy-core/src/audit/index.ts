@@ -15,3 +15,4 @@ export { STDIN } from './read-lines.js';
 export { formatAuditText, formatFinding, gvrLabel } from './format.js';
 export { AuditCounters } from './exposition.js';
 export { clusterEventOf } from './cluster-event.js';
+export { DeprecatedCalls } from './deprecated-calls.js';

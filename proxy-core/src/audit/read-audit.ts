@@ -25,6 +25,10 @@ export interface AuditProgress {
   readonly bytesTotal: number | null;
   readonly lines: number;
   readonly requests: number;
+  /** What the files held when the read began (also when following); null with standard input. */
+  readonly bytesAtStart: number | null;
+  /** Every file's content as it was when the read began has been read (a follow then waits for more). */
+  readonly caughtUp: boolean;
 }
 
 export interface ReadAuditOptions {
@@ -61,11 +65,20 @@ export async function readAuditLogs(inputs: readonly AuditInput[], options: Read
     input,
     files: input.file !== STDIN && options.rotated ? [...rotatedFiles(input.file), input.file] : [input.file],
   }));
-  const bytesTotal =
-    options.follow || plan.some((p) => p.input.file === STDIN)
-      ? null
-      : plan.reduce((sum, p) => sum + p.files.reduce((s, f) => s + sizeOf(f), 0), 0);
-  const progress = () => options.onProgress?.({ bytesRead, bytesTotal, lines, requests });
+  const bytesAtStart = plan.some((p) => p.input.file === STDIN)
+    ? null
+    : plan.reduce((sum, p) => sum + p.files.reduce((s, f) => s + sizeOf(f), 0), 0);
+  const bytesTotal = options.follow ? null : bytesAtStart;
+  let done = false;
+  const progress = () =>
+    options.onProgress?.({
+      bytesRead,
+      bytesTotal,
+      lines,
+      requests,
+      bytesAtStart,
+      caughtUp: done || (bytesAtStart !== null && bytesRead >= bytesAtStart),
+    });
   const problem = (state: InputState, where: string, why: string) => {
     state.problems++;
     problemCount++;
@@ -84,7 +97,11 @@ export async function readAuditLogs(inputs: readonly AuditInput[], options: Read
           ...(options.signal ? { signal: options.signal } : {}),
           ...(options.pollMs !== undefined ? { pollMs: options.pollMs } : {}),
           ...(options.stdin ? { stdin: options.stdin } : {}),
-          onBytes: (n) => (bytesRead += n),
+          onBytes: (n) => {
+            bytesRead += n;
+            // Per chunk (64 KiB): a follow's caught-up moment shows without waiting for more lines.
+            if (options.follow) progress();
+          },
         })) {
           lastLine = line.line;
           state.lines++;
@@ -124,6 +141,7 @@ export async function readAuditLogs(inputs: readonly AuditInput[], options: Read
     states = [];
     for (const p of plan) states.push(await readOne(p));
   }
+  done = !options.signal?.aborted;
   progress();
   return {
     apiVersion: 'peerscope.dev/v1',

@@ -1,6 +1,7 @@
 // Counted requests summed per server, per client, per GVR, and every false 404 by who got it where.
 // Memory grows with the distinct clients and GVRs seen, not with the requests.
 import { auditOutcomes, type AuditCounts, type AuditOutcome, type AuditReport } from '../../contract/audit.js';
+import { DeprecatedCalls } from './deprecated-calls.js';
 import { gvrKey, type GVR } from '../discovery/types.js';
 import type { AuditRecord } from './event.js';
 
@@ -42,7 +43,7 @@ interface False404 {
   last: number;
 }
 
-export type AuditTallyReport = Pick<AuditReport, 'totals' | 'perServer' | 'perClient' | 'perGvr' | 'false404s'>;
+export type AuditTallyReport = Pick<AuditReport, 'totals' | 'perServer' | 'perClient' | 'perGvr' | 'false404s' | 'deprecatedCalls'>;
 
 export class AuditTally {
   private readonly totals = new Counts();
@@ -50,10 +51,12 @@ export class AuditTally {
   private readonly clients = new Map<string, { userAgent: string; user: string; counts: Counts }>();
   private readonly gvrs = new Map<string, { gvr: GVR; counts: Counts }>();
   private readonly false404s = new Map<string, False404>();
+  private readonly deprecated = new DeprecatedCalls();
 
   /** One counted request; `servedBy` names the servers that serve its GVR (asked for false 404s only). */
   add(record: AuditRecord, outcome: AuditOutcome | null, servedBy: (gvr: GVR) => readonly string[]): void {
     this.totals.add(outcome, record.code);
+    this.deprecated.add(record);
     this.rowOf(this.servers, record.server, () => new Counts()).add(outcome, record.code);
     const clientKey = `${record.userAgent}\u0000${record.user}`;
     this.rowOf(this.clients, clientKey, () => ({ userAgent: record.userAgent, user: record.user, counts: new Counts() })).counts.add(
@@ -102,6 +105,7 @@ export class AuditTally {
           first: new Date(f.first).toISOString(),
           last: new Date(f.last).toISOString(),
         })),
+      deprecatedCalls: this.deprecated.list(),
     };
   }
 

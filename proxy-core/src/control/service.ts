@@ -63,9 +63,7 @@ export function createCoreService(core: Core, options: CoreServiceOptions = {}):
         totals: core.telemetry.totals(),
         lastSeq: core.telemetry.lastSeq,
         ...(sim ? { sim: sim.status() } : {}),
-        ...(core.cluster
-          ? { cluster: { servers: [...core.cluster.servers], totals: core.cluster.totals(), lastSeq: core.cluster.lastSeq } }
-          : {}),
+        ...(core.cluster ? { cluster: core.cluster.summary() } : {}),
       };
     },
     async getRouteTable(): Promise<RouteTableView> {
