@@ -84,6 +84,8 @@ export const auditJudgeSchema = z.object({
   servers: z.array(
     z.object({
       name: z.string(),
+      /** Where it was reached (a bare --audit-log FILE is matched to it by its own requests' sourceIPs). */
+      url: z.string().optional(),
       gitVersion: z.string().nullable(),
       /** GVRs its own discovery lists; null when it could not be read. */
       gvrs: count.nullable(),

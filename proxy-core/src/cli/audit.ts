@@ -6,7 +6,7 @@ import {
   formatFinding,
   collectAuditInputSpec,
   readAuditLogs,
-  resolveAuditInputs,
+  matchAuditInputs,
   type AuditInputSpec,
   type AuditJudgement,
   type AuditProgress,
@@ -35,7 +35,7 @@ export function registerAuditCommand(program: Command): void {
     .addOption(
       new Option(
         '--audit-log <[server=]file>',
-        'an audit log (--audit-log-path) and the server that wrote it (repeat for each; .gz is read compressed, - is standard input); a bare FILE goes to the one server its path names',
+        "an audit log (--audit-log-path) and the server that wrote it (repeat for each; .gz is read compressed, - is standard input); a bare FILE goes to the one server whose address its own requests (user system:apiserver) come from, or whose name its path holds",
       )
         .argParser(collectAuditInputSpec)
         .makeOptionMandatory(),
@@ -65,7 +65,7 @@ export function registerAuditCommand(program: Command): void {
       const known = judgement.description.servers.map((s) => s.name);
       let inputs;
       try {
-        inputs = resolveAuditInputs(flags.auditLog, known);
+        inputs = await matchAuditInputs(flags.auditLog, judgement.description.servers);
       } catch (err) {
         return fail((err as Error).message);
       }

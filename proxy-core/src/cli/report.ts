@@ -9,7 +9,7 @@ import { impactReportOfSnapshot } from '../impact/of-core.js';
 import { impactOfAuditLogs } from '../impact/of-audit.js';
 import type { ImpactTarget } from '../impact/report.js';
 import { catalogTarget, defaultTargetName, targetOf } from '../impact/targets.js';
-import { collectAuditInputSpec, judgeBySnapshot, resolveAuditInputs, type AuditInputSpec, type AuditJudgement } from '../audit/index.js';
+import { collectAuditInputSpec, judgeBySnapshot, matchAuditInputs, type AuditInputSpec, type AuditJudgement } from '../audit/index.js';
 import { loadReleaseFiles } from '../releases/index.js';
 import { parseSnapshot, readSnapshotFile } from '../snapshot/index.js';
 import { Agent, request } from '../upstream/undici.js';
@@ -103,10 +103,7 @@ async function reportOfAuditLogs(flags: ReportFlags): Promise<ImpactReport> {
     flags.snapshot || flags.kubeconfig || flags.context
       ? await judgementOf({ ...flags, server: [] }, (line) => process.stderr.write(`peerscope: ${line}\n`))
       : judgeBySnapshot(parseSnapshot(await get(flags.from, '/.peerscope/snapshot'), `${flags.from}/.peerscope/snapshot`), flags.from);
-  const inputs = resolveAuditInputs(
-    flags.auditLog,
-    judgement.description.servers.map((s) => s.name),
-  );
+  const inputs = await matchAuditInputs(flags.auditLog, judgement.description.servers);
   const { report, audit } = await impactOfAuditLogs(inputs, { judgement, rotated: flags.rotated }, (servers) =>
     targetFor(flags, files, servers),
   );
