@@ -46,9 +46,7 @@ export const auditEventSchema = z.object({
   responseStatus: z.object({ code: z.number().int().optional() }).optional(),
   /** The request's source addresses, the client's first (matches a log to the server whose own requests come from it). */
   sourceIPs: z.array(z.string()).optional(),
-  annotations: z
-    .object({ [DEPRECATED_ANNOTATION]: z.string().optional(), [REMOVED_RELEASE_ANNOTATION]: z.string().optional() })
-    .optional(),
+  annotations: z.object({ [DEPRECATED_ANNOTATION]: z.string().optional(), [REMOVED_RELEASE_ANNOTATION]: z.string().optional() }).optional(),
   requestReceivedTimestamp: microTime,
   stageTimestamp: microTime,
 });

@@ -39,10 +39,20 @@ export function formatAuditText(r: AuditReport, top: number): string {
   }
   if (r.deprecatedCalls && r.deprecatedCalls.length > 0) {
     const calls = r.deprecatedCalls;
-    out.push('', `Deprecated APIs called (the servers' audit annotations k8s.io/deprecated, k8s.io/removed-release): ${calls.length} client × API pair(s)`);
+    out.push(
+      '',
+      `Deprecated APIs called (the servers' audit annotations k8s.io/deprecated, k8s.io/removed-release): ${calls.length} client × API pair(s)`,
+    );
     const rows = calls
       .slice(0, top)
-      .map((d) => [String(d.count), gvrLabel(d.gvr), d.removedRelease || 'not planned', d.servers.join(', '), clientLabel(d.userAgent, d.user), d.last]);
+      .map((d) => [
+        String(d.count),
+        gvrLabel(d.gvr),
+        d.removedRelease || 'not planned',
+        d.servers.join(', '),
+        clientLabel(d.userAgent, d.user),
+        d.last,
+      ]);
     out.push(...indent(formatTable([['COUNT', 'GVR', 'REMOVED IN', 'SERVERS', 'CLIENT', 'LAST'], ...rows], '  ')));
     if (calls.length > top) out.push(`  … and ${calls.length - top} more (--top, or --output json for all)`);
   }

@@ -20,7 +20,17 @@ function log(file: string, own: string | undefined): string {
   const path = join(dir, file);
   const text = auditLog([
     { verb: 'list', path: PODS_PATH, ref: PODS, code: 200, sourceIP: '172.18.0.1' },
-    ...(own ? [{ verb: 'get', path: '/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/apiserver-x', code: 200, user: LOOPBACK_USER, sourceIP: own }] : []),
+    ...(own
+      ? [
+          {
+            verb: 'get',
+            path: '/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/apiserver-x',
+            code: 200,
+            user: LOOPBACK_USER,
+            sourceIP: own,
+          },
+        ]
+      : []),
   ]);
   writeFileSync(path, file.endsWith('.gz') ? gzipSync(text) : text);
   return path;
@@ -29,7 +39,7 @@ function log(file: string, own: string | undefined): string {
 const match = (...files: string[]) => matchAuditInputs(files.map(parseAuditInputSpec), servers);
 
 describe('matchAuditInputs', () => {
-  it("matches a bare FILE to the server its own requests come from, .gz and IPv6 included", async () => {
+  it('matches a bare FILE to the server its own requests come from, .gz and IPv6 included', async () => {
     const a = log('one.log', '10.96.0.11');
     const b = log('two.log.gz', '10.96.0.12');
     const c = log('three.log', 'fd00::13');
@@ -74,7 +84,7 @@ describe('matchAuditInputs', () => {
       { name: 'apiserver-a2', url: 'https://10.96.0.11:7443' },
     ];
     await expect(matchAuditInputs([parseAuditInputSpec(file)], shared)).rejects.toThrow(
-      "the address of several servers: apiserver-a, apiserver-a2",
+      'the address of several servers: apiserver-a, apiserver-a2',
     );
   });
 });

@@ -12,6 +12,8 @@ import { catalogEntries, loadRelease } from '../releases/index.js';
 import { parseAuditInputSpec, resolveAuditInputs } from './inputs.js';
 import { judgeByServers, NO_JUDGEMENT } from './judge.js';
 import { readAuditLogs } from './read-audit.js';
+import { AuditCounters } from './exposition.js';
+import { formatAuditText } from './format.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'audit-read-'));
 
@@ -195,6 +197,74 @@ describe('readAuditLogs', () => {
     expect(kept).not.toContain(SECRET_IN_EXTRA);
     expect(kept).not.toContain('requestObject');
     expect(kept).not.toContain('responseObject');
+  });
+
+  it('names per client the deprecated APIs the servers marked (k8s.io/deprecated, k8s.io/removed-release), soonest removal first', async () => {
+    const file = join(dir, 'deprecated.log');
+    const flowschemas = { group: 'flowcontrol.apiserver.k8s.io', version: 'v1beta3', resource: 'flowschemas' };
+    const cronjobs = { group: 'batch', version: 'v1beta1', resource: 'cronjobs' };
+    const legacy = { group: '', version: 'v1', resource: 'componentstatuses' };
+    writeFileSync(
+      file,
+      auditLog([
+        {
+          verb: 'list',
+          path: '/apis/flowcontrol.apiserver.k8s.io/v1beta3/flowschemas',
+          ref: flowschemas,
+          code: 200,
+          userAgent: 'helm/v3.11.0',
+          deprecated: { removedRelease: '1.32' },
+        },
+        {
+          verb: 'patch',
+          path: '/apis/flowcontrol.apiserver.k8s.io/v1beta3/flowschemas/x',
+          ref: flowschemas,
+          code: 200,
+          userAgent: 'helm/v3.11.0',
+          deprecated: { removedRelease: '1.32' },
+        },
+        {
+          verb: 'list',
+          path: '/apis/batch/v1beta1/cronjobs',
+          ref: cronjobs,
+          code: 200,
+          userAgent: 'legacy-operator/0.9',
+          user: 'system:serviceaccount:ops:legacy',
+          deprecated: { removedRelease: '1.25' },
+        },
+        { verb: 'list', path: '/api/v1/componentstatuses', ref: legacy, code: 200, userAgent: 'kubectl/v1.36.3', deprecated: {} },
+        // Not deprecated: not listed.
+        { verb: 'list', path: PODS_PATH, ref: PODS, code: 200, userAgent: 'helm/v3.11.0' },
+      ]),
+    );
+    const report = auditReportSchema.parse(await readAuditLogs([{ server: 'apiserver-a', file }], { judgement }));
+    expect(
+      report.deprecatedCalls?.map((d) => [
+        d.userAgent,
+        d.user,
+        `${d.gvr.group}/${d.gvr.version}/${d.gvr.resource}`,
+        d.removedRelease,
+        d.count,
+        d.servers,
+      ]),
+    ).toEqual([
+      ['legacy-operator/0.9', 'system:serviceaccount:ops:legacy', 'batch/v1beta1/cronjobs', '1.25', 1, ['apiserver-a']],
+      ['helm/v3.11.0', 'kubernetes-admin', 'flowcontrol.apiserver.k8s.io/v1beta3/flowschemas', '1.32', 2, ['apiserver-a']],
+      ['kubectl/v1.36.3', 'kubernetes-admin', '/v1/componentstatuses', '', 1, ['apiserver-a']],
+    ]);
+    const text = formatAuditText(report, 20);
+    expect(text).toMatch(/Deprecated APIs called .*: 3 client × API pair\(s\)/);
+    expect(text).toMatch(/1 +batch\/v1beta1 cronjobs +1\.25 +apiserver-a +legacy-operator\/0\.9 \(system:serviceaccount:ops:legacy\)/);
+    expect(text).toMatch(/1 +v1 componentstatuses +not planned/);
+
+    // The same calls in /.peerscope/metrics, as serve counts a followed log.
+    const counters = new AuditCounters();
+    await readAuditLogs([{ server: 'apiserver-a', file }], { judgement, onRequest: (r, o) => counters.add(r, o) });
+    const exposition = counters.exposition();
+    expect(exposition).toContain(
+      'peerscope_cluster_deprecated_requests_total{server="apiserver-a",user_agent="helm/v3.11.0",user="kubernetes-admin",group="flowcontrol.apiserver.k8s.io",version="v1beta3",resource="flowschemas",removed_release="1.32"} 2',
+    );
+    expect(exposition.match(/^peerscope_cluster_deprecated_requests_total\{/gm)).toHaveLength(3);
   });
 
   it('without discovery to judge by, counts everything and judges nothing (null, never 0)', async () => {
