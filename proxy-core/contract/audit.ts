@@ -95,6 +95,9 @@ export const auditJudgeSchema = z.object({
 });
 export type AuditJudge = z.infer<typeof auditJudgeSchema>;
 
+/** What an event was judged against: the release its server ran then (from the timeline), or today's discovery. */
+export const judgedBySchema = z.enum(['timeline', 'today']);
+
 export const AUDIT_REPORT_KIND = 'AuditReport';
 
 export const auditReportSchema = z.object({
@@ -108,6 +111,8 @@ export const auditReportSchema = z.object({
   stages: z.record(z.string(), count),
   /** ResponseComplete/Panic events of a request already counted (same server and auditID). */
   duplicates: count,
+  /** Requests judged by the release their server ran then (timeline), and by today's discovery (today). */
+  judgedBy: z.object({ timeline: count, today: count }).optional(),
   totals: auditCountsSchema,
   perServer: z.array(auditCountsSchema.extend({ server: z.string() })),
   /** Per client: user agent and user name as the server recorded them. */
@@ -121,8 +126,13 @@ export const auditReportSchema = z.object({
         user: z.string(),
         server: z.string(),
         gvr: auditGvrSchema,
-        /** The servers whose discovery lists the GVR. */
+        /** The servers whose discovery lists the GVR (of the release it was judged by). */
         servedBy: z.array(z.string()),
+        /**
+         * timeline: judged against the release the server ran then (its own requests in the log name it),
+         * which was not today's; today: against today's discovery. Absent in reports of earlier versions.
+         */
+        judgedBy: judgedBySchema.optional(),
         count,
         first: z.string(),
         last: z.string(),

@@ -3,7 +3,7 @@
 // requests never pass the port; these are all of them. Plain data: no credentials, no bodies, no query
 // strings, no user.extra (the audit reader drops them on read).
 import { z } from 'zod';
-import { auditDeprecatedCallSchema, auditOutcomes } from './audit.js';
+import { auditDeprecatedCallSchema, auditOutcomes, judgedBySchema } from './audit.js';
 import { requestShape } from './events.js';
 
 /** Where a request was seen: through Peerscope's port, or in the apiservers' own audit logs. */
@@ -54,6 +54,8 @@ export const clusterEventSchema = z.object({
   latencyMs: z.number().nonnegative(),
   /** Where it was read; absent in snapshots of earlier Peerscope versions. */
   via: clusterSourceSchema.optional(),
+  /** Judged against the release its server ran then (timeline) or today's discovery (today); absent when not judged or in earlier versions. */
+  judgedBy: judgedBySchema.optional(),
   /** The server marked the request as one for a deprecated API (audit annotation k8s.io/deprecated); removedRelease '' when no removal is planned. */
   deprecated: z.object({ removedRelease: z.string() }).optional(),
 });

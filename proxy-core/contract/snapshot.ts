@@ -3,7 +3,14 @@
 // docs/snapshot.schema.json is generated from it (npm run schema:snapshot).
 import { z } from 'zod';
 import { auditDeprecatedCallSchema } from './audit.js';
-import { clusterBySourceSchema, clusterEventSchema, clusterGvrRatesSchema, clusterMinuteSchema, clusterSourceSchema, clusterTotalsSchema } from './cluster.js';
+import {
+  clusterBySourceSchema,
+  clusterEventSchema,
+  clusterGvrRatesSchema,
+  clusterMinuteSchema,
+  clusterSourceSchema,
+  clusterTotalsSchema,
+} from './cluster.js';
 import { routeOutcomeSchema, routingEventSchema } from './events.js';
 import { clientUsageSchema, impactReportSchema } from './impact.js';
 import { peerStatusSchema, shownName } from './peers.js';

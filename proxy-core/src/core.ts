@@ -255,10 +255,11 @@ export function createCore(options: CoreOptions): Core {
           judgement,
           follow: true,
           signal: auditStop.signal,
-          onRequest: (r, o) => {
+          todayRelease: (server) => peers.status(server)?.gitVersion,
+          onRequest: (r, o, judgedBy) => {
             auditCounters.add(r, o);
             deprecatedCalls.add(r);
-            cluster?.record(clusterEventOf(r, o, 'audit-log'));
+            cluster?.record(clusterEventOf(r, o, 'audit-log', judgedBy));
           },
           onProgress: (p) =>
             cluster?.setProgress({
@@ -276,10 +277,11 @@ export function createCore(options: CoreOptions): Core {
           onRecord: countPostedEvents(
             auditCounters,
             () => routes.table,
-            (r, o) => {
+            (r, o, judgedBy) => {
               deprecatedCalls.add(r);
-              cluster?.record(clusterEventOf(r, o, 'audit-webhook'));
+              cluster?.record(clusterEventOf(r, o, 'audit-webhook', judgedBy));
             },
+            (server) => peers.status(server)?.gitVersion,
           ),
         });
       const every = options.serverRefreshIntervalMs ?? DEFAULT_SERVER_REFRESH_MS;

@@ -4,8 +4,14 @@
 import type { AuditOutcome } from '../../contract/audit.js';
 import type { ClusterEvent, ClusterSource } from '../../contract/cluster.js';
 import type { AuditRecord } from './event.js';
+import type { JudgedBy } from './timeline.js';
 
-export function clusterEventOf(record: AuditRecord, outcome: AuditOutcome | null, via?: ClusterSource): Omit<ClusterEvent, 'seq'> {
+export function clusterEventOf(
+  record: AuditRecord,
+  outcome: AuditOutcome | null,
+  via?: ClusterSource,
+  judgedBy?: JudgedBy,
+): Omit<ClusterEvent, 'seq'> {
   const t = record.target;
   return {
     at: record.receivedAt,
@@ -23,6 +29,7 @@ export function clusterEventOf(record: AuditRecord, outcome: AuditOutcome | null
     code: record.code,
     latencyMs: Math.max(0, record.stageAt - record.receivedAt),
     ...(via ? { via } : {}),
+    ...(judgedBy && outcome ? { judgedBy } : {}),
     ...(record.deprecated ? { deprecated: { removedRelease: record.deprecated.removedRelease } } : {}),
   };
 }

@@ -14,6 +14,7 @@ import { parseAuditLine } from './parse-line.js';
 import { isGzip, readLines, STDIN } from './read-lines.js';
 import { rotatedFiles } from './rotated.js';
 import { AuditTally } from './tally.js';
+import { ReleaseTimeline, TimelineJudge, type JudgedBy } from './timeline.js';
 
 /** Problems named one by one in the report; the rest are counted. */
 export const MAX_PROBLEMS_LISTED = 100;
@@ -43,7 +44,9 @@ export interface ReadAuditOptions {
   /** Called as lines are read; the caller decides how often to show it. */
   readonly onProgress?: (p: AuditProgress) => void;
   /** Called with each request as it is counted, judged (a follow prints the false 404s as they come). */
-  readonly onRequest?: (record: AuditRecord, outcome: AuditOutcome | null) => void;
+  readonly onRequest?: (record: AuditRecord, outcome: AuditOutcome | null, judgedBy: JudgedBy) => void;
+  /** A server's release today (default: the judgement's gitVersion of it); a running core gives its probes'. */
+  readonly todayRelease?: (server: string) => string | undefined;
 }
 
 type InputState = AuditReport['inputs'][number];
@@ -59,7 +62,9 @@ export async function readAuditLogs(inputs: readonly AuditInput[], options: Read
   let bytesRead = 0;
   let lines = 0;
   let requests = 0;
-  const servedBy = (gvr: GVR) => judgement.table?.serversFor(gvr) ?? [];
+  const todayRelease =
+    options.todayRelease ?? ((server: string) => judgement.description.servers.find((s) => s.name === server)?.gitVersion ?? undefined);
+  const timeline = new TimelineJudge(new ReleaseTimeline(), todayRelease);
 
   const plan = inputs.map((input) => ({
     input,
@@ -120,9 +125,10 @@ export async function readAuditLogs(inputs: readonly AuditInput[], options: Read
           if (verdict === 'duplicate') duplicates++;
           if (verdict !== 'count') continue;
           requests++;
-          const outcome = classifyAuditRecord(record, judgement.table);
-          tally.add(record, outcome, servedBy);
-          options.onRequest?.(record, outcome);
+          const { table, judgedBy } = timeline.tableFor(record, judgement.table);
+          const outcome = classifyAuditRecord(record, table);
+          tally.add(record, outcome, (gvr: GVR) => table?.serversFor(gvr) ?? [], judgedBy);
+          options.onRequest?.(record, outcome, judgedBy);
         }
       } catch (err) {
         const why = describeReadError(err, file);
@@ -151,6 +157,7 @@ export async function readAuditLogs(inputs: readonly AuditInput[], options: Read
     inputs: states,
     stages,
     duplicates,
+    judgedBy: { ...timeline.counts },
     ...tally.report(),
     ...(judgement.table ? {} : { false404s: null }),
     problems,

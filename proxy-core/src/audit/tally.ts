@@ -2,6 +2,7 @@
 // Memory grows with the distinct clients and GVRs seen, not with the requests.
 import { auditOutcomes, type AuditCounts, type AuditOutcome, type AuditReport } from '../../contract/audit.js';
 import { DeprecatedCalls } from './deprecated-calls.js';
+import type { JudgedBy } from './timeline.js';
 import { gvrKey, type GVR } from '../discovery/types.js';
 import type { AuditRecord } from './event.js';
 
@@ -38,6 +39,7 @@ interface False404 {
   readonly server: string;
   readonly gvr: GVR;
   readonly servedBy: readonly string[];
+  readonly judgedBy: JudgedBy;
   count: number;
   first: number;
   last: number;
@@ -54,7 +56,7 @@ export class AuditTally {
   private readonly deprecated = new DeprecatedCalls();
 
   /** One counted request; `servedBy` names the servers that serve its GVR (asked for false 404s only). */
-  add(record: AuditRecord, outcome: AuditOutcome | null, servedBy: (gvr: GVR) => readonly string[]): void {
+  add(record: AuditRecord, outcome: AuditOutcome | null, servedBy: (gvr: GVR) => readonly string[], judgedBy: JudgedBy = 'today'): void {
     this.totals.add(outcome, record.code);
     this.deprecated.add(record);
     this.rowOf(this.servers, record.server, () => new Counts()).add(outcome, record.code);
@@ -69,12 +71,14 @@ export class AuditTally {
     const key = gvrKey(gvr);
     this.rowOf(this.gvrs, key, () => ({ gvr, counts: new Counts() })).counts.add(outcome, record.code);
     if (outcome !== 'false-404') return;
-    const f = this.rowOf(this.false404s, `${clientKey}\u0000${record.server}\u0000${key}`, () => ({
+    // Judged by another release, the same client, server and GVR is another finding.
+    const f = this.rowOf(this.false404s, `${clientKey}\u0000${record.server}\u0000${key}\u0000${judgedBy}`, () => ({
       userAgent: record.userAgent,
       user: record.user,
       server: record.server,
       gvr,
       servedBy: servedBy(gvr),
+      judgedBy,
       count: 0,
       first: record.receivedAt,
       last: record.receivedAt,
@@ -101,6 +105,7 @@ export class AuditTally {
           server: f.server,
           gvr: f.gvr,
           servedBy: [...f.servedBy],
+          judgedBy: f.judgedBy,
           count: f.count,
           first: new Date(f.first).toISOString(),
           last: new Date(f.last).toISOString(),
