@@ -12,6 +12,7 @@ import { AuditUsage, impactOfAuditLogs } from '../impact/of-audit.js';
 import { classifyAuditRecord } from '../audit/classify.js';
 import { RequestDedupe } from '../audit/dedupe.js';
 import { startAuditWebhook, type AuditWebhook } from '../audit/webhook/receiver.js';
+import { progressLine } from './audit-progress.js';
 import { addAuditWebhookOptions, auditWebhookOf, webhookProblemLog, type AuditWebhookFlags } from './audit-webhook-flags.js';
 import type { ImpactTarget } from '../impact/report.js';
 import { catalogTarget, defaultTargetName, targetOf } from '../impact/targets.js';
@@ -148,7 +149,13 @@ async function reportOfAuditLogs(flags: ReportFlags): Promise<ImpactReport> {
   const until = Date.now() + (flags.for ?? 0);
   try {
     if (inputs.length > 0) {
-      const { audit } = await impactOfAuditLogs(inputs, { judgement, rotated: flags.rotated, signal: cancel.signal }, target, usage);
+      const progress = progressLine();
+      const { audit } = await impactOfAuditLogs(
+        inputs,
+        { judgement, rotated: flags.rotated, signal: cancel.signal, ...(progress ? { onProgress: progress.update } : {}) },
+        target,
+        usage,
+      ).finally(() => progress?.stop());
       // What was read goes to standard error: the report itself stays one document.
       warn(
         `read ${audit.inputs.length} audit log(s): ${audit.totals.requests} request(s), ${audit.problemCount} problem(s)${audit.problems[0] ? ` (first: ${audit.problems[0]})` : ''}`,
