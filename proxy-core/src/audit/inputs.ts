@@ -1,9 +1,14 @@
-// Which server wrote each audit log: `SERVER=FILE` says it; a bare FILE is matched to the one server
-// whose own requests its events show (matchAuditInputs: kube-apiserver's loopback client, user
-// `system:apiserver`, connects to the server's own bind address, so those events' sourceIPs are the
-// server's address), or to the one server whose name its file name or its folder's name holds as a
-// word (`apiserver-b-audit.log`, `/var/log/apiserver-b/audit.log`; "apiserver-1" is not in
-// "apiserver-10.log"). Anything else is an error naming the file and the candidates.
+// Which server wrote each audit log: `SERVER=FILE` says it. A bare FILE is matched by what its
+// server's own requests (its loopback client, user `system:apiserver`) show in it, else by its name:
+//  1. the identity lease it renews (`update kube-system/leases/<name>`): Peerscope names a server found
+//     through a kubeconfig by that lease, and only the server itself renews its own;
+//  2. the address its own requests come from (sourceIPs), when that is one server's URL host — on one
+//     machine with several servers, they may all come from its first address, so this only decides
+//     when the lease did not;
+//  3. the one server whose name its file name or its folder's name holds as a word
+//     (`apiserver-b-audit.log`, `/var/log/apiserver-b/audit.log`; "apiserver-1" is not in "apiserver-10.log").
+// Evidence that points to several servers, a name that disagrees with what the events show, or two
+// files that land on the same server: an error naming the file and the candidates.
 import { basename, dirname } from 'node:path';
 import { readLines } from './read-lines.js';
 import { InputError } from '../util/input-error.js';
@@ -50,32 +55,61 @@ export function resolveAuditInputs(specs: readonly AuditInputSpec[], serverNames
     if (spec.server !== undefined) return { server: spec.server, file: spec.file };
     const byName = namedIn(spec, serverNames);
     if (byName.length === 1) return { server: byName[0]!, file: spec.file };
-    throw unmatched(spec, serverNames, byName, []);
+    throw unmatched(spec, serverNames, byName);
   });
 }
 
+/** What a log's own requests show of its server. */
+interface OwnEvidence {
+  /** Identity leases its server renewed. */
+  readonly leases: ReadonlySet<string>;
+  /** Where its own requests came from. */
+  readonly addresses: ReadonlySet<string>;
+}
+
 /**
- * As resolveAuditInputs, and a bare FILE is first matched by the sourceIPs of its server's own
- * requests: the server whose URL's host they come from. A file whose own requests point to one
- * server and whose name to another, or to several, is an error naming the candidates.
+ * As resolveAuditInputs, and a bare FILE is first matched by its server's own requests (the lease
+ * it renews, then the address they come from); see the top of this file.
  */
 export async function matchAuditInputs(specs: readonly AuditInputSpec[], servers: readonly AuditServer[]): Promise<AuditInput[]> {
   const names = servers.map((s) => s.name);
   const out: AuditInput[] = [];
+  const matchedBare = new Map<string, string>();
   for (const spec of specs) {
     if (spec.server !== undefined) {
       out.push({ server: spec.server, file: spec.file });
       continue;
     }
     const byName = namedIn(spec, names);
-    const addresses = await ownAddresses(spec.file);
-    const bySource = servers.filter((s) => s.url !== undefined && addresses.has(hostOf(s.url))).map((s) => s.name);
-    const candidates = bySource.length > 0 ? bySource : byName;
-    const agree = bySource.length === 0 || byName.length === 0 || byName.every((n) => bySource.includes(n));
-    if (candidates.length === 1 && agree) out.push({ server: candidates[0]!, file: spec.file });
-    else throw unmatched(spec, names, byName, bySource, addresses);
+    const own = await ownEvidence(spec.file);
+    const byLease = names.filter((n) => own.leases.has(n));
+    const bySource = servers.filter((s) => s.url !== undefined && own.addresses.has(hostOf(s.url))).map((s) => s.name);
+    const [evidence, candidates] =
+      byLease.length > 0
+        ? (['lease', byLease] as const)
+        : bySource.length > 0
+          ? (['source', bySource] as const)
+          : (['name', byName] as const);
+    const agree = evidence === 'name' || byName.length === 0 || byName.every((n) => candidates.includes(n));
+    const server = candidates.length === 1 && agree ? candidates[0]! : undefined;
+    if (server === undefined) throw unmatched(spec, names, byName, own, evidence === 'name' ? [] : candidates, evidence);
+    const earlier = matchedBare.get(server);
+    if (earlier !== undefined)
+      throw new InputError(
+        `--audit-log ${spec.file}`,
+        `it and ${earlier} both match server ${server} (${describe(own, evidence, [server])}); give each as SERVER=FILE`,
+      );
+    matchedBare.set(server, spec.file);
+    out.push({ server, file: spec.file });
   }
   return out;
+}
+
+function describe(own: OwnEvidence, evidence: 'lease' | 'source' | 'name', servers: readonly string[]): string {
+  const who = servers.length === 1 ? servers[0] : `several servers: ${servers.join(', ')}`;
+  if (evidence === 'lease') return `its server renews the identity lease of ${who}`;
+  if (evidence === 'source') return `its server's own requests come from ${[...own.addresses].join(', ')}, the address of ${who}`;
+  return `its file name names ${who}`;
 }
 
 function namedIn(spec: AuditInputSpec, serverNames: readonly string[]): string[] {
@@ -92,41 +126,58 @@ function unmatched(
   spec: AuditInputSpec,
   serverNames: readonly string[],
   byName: readonly string[],
-  bySource: readonly string[],
-  addresses?: ReadonlySet<string>,
+  own?: OwnEvidence,
+  candidates: readonly string[] = [],
+  evidence: 'lease' | 'source' | 'name' = 'name',
 ): InputError {
   const known = serverNames.length > 0 ? ` (servers: ${serverNames.join(', ')})` : ' (no servers are known to match it against)';
-  const own =
-    addresses === undefined
-      ? ''
-      : addresses.size === 0
-        ? `its events hold no request of a server's own (user ${LOOPBACK_USER}) to match by sourceIPs, and `
-        : bySource.length === 0
-          ? `its server's own requests come from ${[...addresses].join(', ')}, no server's address, and `
-          : bySource.length > 1
-            ? `its server's own requests come from ${[...addresses].join(', ')}, the address of several servers: ${bySource.join(', ')}; `
-            : `its server's own requests come from ${[...addresses].join(', ')} (${bySource[0]}), but `;
-  const why =
+  const clauses: string[] = [];
+  if (own && evidence !== 'name') clauses.push(describe(own, evidence, candidates));
+  else if (own) {
+    if (own.leases.size === 0 && own.addresses.size === 0)
+      clauses.push(`its events hold no request of a server's own (user ${LOOPBACK_USER}) to match by`);
+    else {
+      if (own.leases.size > 0) clauses.push(`its server renews the identity lease ${[...own.leases].join(', ')}, no server's name`);
+      if (own.addresses.size > 0) clauses.push(`its server's own requests come from ${[...own.addresses].join(', ')}, no server's address`);
+    }
+  }
+  clauses.push(
     byName.length === 0
       ? 'its file name names no server'
       : byName.length === 1
         ? `its file name names ${byName[0]}`
-        : `its file name names several servers: ${byName.join(', ')}`;
-  return new InputError(`--audit-log ${spec.file}`, `${own}${why}${known}; give it as SERVER=${spec.file}`);
+        : `its file name names several servers: ${byName.join(', ')}`,
+  );
+  return new InputError(`--audit-log ${spec.file}`, `${clauses.join('; ')}${known}; give it as SERVER=${spec.file}`);
 }
 
-/** The sourceIPs of the server's own requests among the first lines of `file`; empty when it cannot be read. */
-async function ownAddresses(file: string): Promise<Set<string>> {
-  const found = new Set<string>();
+/** What the first lines of `file` show of its server's own requests; nothing when it cannot be read. */
+async function ownEvidence(file: string): Promise<OwnEvidence> {
+  const leases = new Set<string>();
+  const addresses = new Set<string>();
   try {
     for await (const line of readLines(file)) {
       if (line.line > SOURCE_PEEK_LINES) break;
       // Cheap test first: most lines are other users'.
       if (!line.text.includes(LOOPBACK_USER)) continue;
       try {
-        const e = JSON.parse(line.text) as { user?: { username?: unknown }; sourceIPs?: unknown };
-        if (e.user?.username === LOOPBACK_USER && Array.isArray(e.sourceIPs) && typeof e.sourceIPs[0] === 'string')
-          found.add(normalizeHost(e.sourceIPs[0]));
+        const e = JSON.parse(line.text) as {
+          user?: { username?: unknown };
+          sourceIPs?: unknown;
+          verb?: unknown;
+          objectRef?: { resource?: unknown; namespace?: unknown; name?: unknown };
+        };
+        if (e.user?.username !== LOOPBACK_USER) continue;
+        if (Array.isArray(e.sourceIPs) && typeof e.sourceIPs[0] === 'string') addresses.add(normalizeHost(e.sourceIPs[0]));
+        const ref = e.objectRef;
+        // Renewing a lease, not deleting one: a server's lease collector deletes the expired leases of others.
+        if (
+          (e.verb === 'update' || e.verb === 'patch' || e.verb === 'create') &&
+          ref?.resource === 'leases' &&
+          ref.namespace === 'kube-system' &&
+          typeof ref.name === 'string'
+        )
+          leases.add(ref.name);
       } catch {
         // A bad line is the read's to name, not the match's.
       }
@@ -134,7 +185,7 @@ async function ownAddresses(file: string): Promise<Set<string>> {
   } catch {
     // Unreadable here is named by the read itself.
   }
-  return found;
+  return { leases, addresses };
 }
 
 function hostOf(url: string): string {
