@@ -14,11 +14,11 @@ export type TrafficSource = (typeof trafficSources)[number];
 export const clusterSources = ['audit-log', 'audit-webhook'] as const;
 export const clusterSourceSchema = z.enum(clusterSources);
 export type ClusterSource = z.infer<typeof clusterSourceSchema>;
-/** Requests counted per source, one entry per source. */
+/** Requests counted per source: an entry for each source read (a source not read has none, never 0). */
 export const clusterBySourceSchema = z.object({
-  'audit-log': z.number().int().nonnegative(),
-  'audit-webhook': z.number().int().nonnegative(),
-}) satisfies z.ZodType<Record<ClusterSource, number>>;
+  'audit-log': z.number().int().nonnegative().optional(),
+  'audit-webhook': z.number().int().nonnegative().optional(),
+});
 
 /** The audit outcome; `not-judged` when the server's discovery was not known yet as the event was read. */
 export const clusterOutcomes = [...auditOutcomes, 'not-judged'] as const;

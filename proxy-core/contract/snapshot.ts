@@ -33,11 +33,11 @@ const gvrKey = z.string().regex(/^[^/]*\/[^/]+\/[^/]+$/, 'a GVR is "group/versio
 export const snapshotClusterSchema = z.object({
   /** The servers whose audit events were read. */
   servers: z.array(z.string()),
-  /** Which of the cluster's sources fed it. */
+  /** The cluster's sources that were read (audit log files, the webhook). */
   sources: z.array(clusterSourceSchema),
   /** Every request counted, by outcome (more than `events` holds). */
   totals: clusterTotalsSchema,
-  /** Requests counted per source. */
+  /** Requests counted per source read. */
   bySource: clusterBySourceSchema,
   /** The most recent cluster events, oldest first. */
   events: z.array(clusterEventSchema),

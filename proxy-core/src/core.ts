@@ -146,6 +146,8 @@ export function createCore(options: CoreOptions): Core {
   const cluster = auditCounters
     ? new ClusterTraffic(
         options.auditWebhook ? options.servers.map((s) => s.name) : [...new Set((options.auditLogs ?? []).map((l) => l.server))],
+        undefined,
+        [...(options.auditLogs?.length ? (['audit-log'] as const) : []), ...(options.auditWebhook ? (['audit-webhook'] as const) : [])],
       )
     : undefined;
   // Who calls a deprecated API, from the audit annotations of files and webhook alike.

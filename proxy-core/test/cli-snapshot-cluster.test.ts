@@ -77,6 +77,8 @@ describe('peerscope snapshot save of a serve following audit logs', () => {
       expect(saved.stdout).toMatch(/^wrote .*snapshot\.json: 2 servers, \d+ GVRs \(\d+ skewed\), \d+ events, [1-9]\d* cluster events\n$/);
       const snapshot = readSnapshotFile(file);
       expect(snapshot.cluster?.sources).toEqual(['audit-log']);
+      // No webhook was received: no count of it (not 0).
+      expect(snapshot.cluster?.bySource).toEqual({ 'audit-log': expect.any(Number) });
       expect(snapshot.cluster?.events.filter((e) => e.outcome === 'false-404' && e.server === 'a' && e.via === 'audit-log')).toHaveLength(
         2,
       );

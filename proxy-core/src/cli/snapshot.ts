@@ -66,7 +66,7 @@ export function registerSnapshotCommands(program: Command): void {
 /** What the servers themselves answered, as the snapshot recorded it (its audit logs and webhook). */
 function clusterLine(c: NonNullable<RoutingSnapshot['cluster']>): string {
   const total = Object.values(c.totals).reduce((a, b) => a + b, 0);
-  const sources = c.sources.length ? c.sources.map((s) => `${s} ${c.bySource[s]}`).join(', ') : 'nothing read yet';
+  const sources = c.sources.length ? c.sources.map((s) => `${s} ${c.bySource[s] ?? 0}`).join(', ') : 'nothing read yet';
   return `cluster source (${sources}): ${total} requests the servers answered, ${c.totals['false-404']} false 404s, ${c.events.length} recent kept; ${c.deprecatedCalls.length} client × deprecated API pair(s)`;
 }
 

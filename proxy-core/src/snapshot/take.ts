@@ -94,10 +94,10 @@ export function takeSnapshot(core: SnapshotSource, options: TakeOptions): Routin
 function clusterOf(cluster: NonNullable<SnapshotSource['cluster']>, now: number, maxEvents: number | undefined): SnapshotCluster {
   const summary = cluster.summary();
   const events = cluster.recent();
-  const bySource = summary.bySource ?? { 'audit-log': 0, 'audit-webhook': 0 };
+  const bySource = summary.bySource ?? {};
   return {
     servers: summary.servers,
-    sources: clusterSources.filter((s) => bySource[s] > 0),
+    sources: clusterSources.filter((s) => bySource[s] !== undefined),
     totals: summary.totals,
     bySource,
     events: maxEvents !== undefined ? events.slice(-maxEvents) : events,

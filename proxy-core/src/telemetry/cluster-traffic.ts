@@ -3,6 +3,7 @@
 // Bounded: the newest events in a ring, and an hour of per-minute counts per server.
 import type { AuditDeprecatedCall } from '../../contract/audit.js';
 import {
+  clusterSources,
   emptyClusterTotals,
   type ClusterEvent,
   type ClusterGvrRates,
@@ -42,23 +43,27 @@ export class ClusterTraffic {
   /** Step start → "server\0group\0version\0resource" → counts; only the last minute's steps are kept. */
   private readonly gvrSteps = new Map<number, Map<string, GvrCounts>>();
   private firstAt: number | undefined;
-  private readonly bySource: Record<ClusterSource, number> = { 'audit-log': 0, 'audit-webhook': 0 };
+  /** Only the sources read: one not read has no count (not 0). */
+  private readonly bySource: Partial<Record<ClusterSource, number>>;
   private progress: ReadProgress | undefined;
   private deprecated: DeprecatedCallsView | undefined;
 
   /** `servers`: those whose audit logs are followed. */
+  /** `sources`: the sources read (audit log files, the webhook). */
   constructor(
     readonly servers: readonly string[],
     capacity = 10_000,
+    readonly sources: readonly ClusterSource[] = clusterSources,
   ) {
     this.ring = new RingBuffer(capacity);
+    this.bySource = Object.fromEntries(sources.map((s) => [s, 0]));
   }
 
   record(event: Omit<ClusterEvent, 'seq'>): ClusterEvent {
     const e: ClusterEvent = { seq: ++this.seq, ...event };
     this.ring.push(e);
     this.counts[e.outcome]++;
-    if (e.via) this.bySource[e.via]++;
+    if (e.via) this.bySource[e.via] = (this.bySource[e.via] ?? 0) + 1;
     // By when the request ended, as the log is written: a watch received long ago counts in its last minute.
     const ended = e.at + e.latencyMs;
     this.requestMinutes.add(e.server, ended);
