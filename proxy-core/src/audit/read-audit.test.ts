@@ -332,6 +332,39 @@ describe('readAuditLogs', () => {
     expect(report.judgedBy).toEqual({ timeline: 2, today: 3 });
   });
 
+  it('a false 404 of a server before its upgrade: judged by its release then, said so per finding', async () => {
+    // Today b and c run v1.37-dev; b's own requests say it ran 1.36 at 05:00, when it lacked PodCertificateRequests.
+    const three = judgeByServers(
+      'servers',
+      [releaseServer('apiserver-a', 'v1.36-dev'), releaseServer('apiserver-b', 'v1.37-dev'), releaseServer('apiserver-c', 'v1.37-dev')],
+      new Date(),
+    );
+    const file = join(dir, 'b-before-upgrade.log');
+    writeFileSync(
+      file,
+      auditLog([
+        {
+          verb: 'get',
+          path: '/api/v1/namespaces/kube-system',
+          ref: { group: '', version: 'v1', resource: 'namespaces', name: 'kube-system' },
+          code: 200,
+          user: 'system:apiserver',
+          userAgent: 'kube-apiserver/v1.36.3 (linux/amd64) kubernetes/0a1b2c3',
+          at: '2026-11-26T05:00:00.000000Z',
+        },
+        { verb: 'list', path: PCR_PATH, ref: PCR, code: 404, at: '2026-11-26T05:01:00.000000Z' },
+      ]),
+    );
+    const report = auditReportSchema.parse(await readAuditLogs([{ server: 'apiserver-b', file }], { judgement: three }));
+    // By today's discovery b serves it: the 404 would be an object that does not exist.
+    expect(report.false404s?.map((f) => [f.server, f.servedBy, f.count, f.judgedBy])).toEqual([
+      ['apiserver-b', ['apiserver-c'], 1, 'timeline'],
+    ]);
+    const text = formatAuditText(report, 20);
+    expect(text).toMatch(/COUNT +SERVER +GVR +SERVED BY +CLIENT +LAST +JUDGED BY\n/);
+    expect(text).toMatch(/1 +apiserver-b +certificates\.k8s\.io\/v1 podcertificaterequests +apiserver-c +.* +its release then\n/);
+  });
+
   it('without discovery to judge by, counts everything and judges nothing (null, never 0)', async () => {
     const file = join(dir, 'unjudged.log');
     writeFileSync(file, auditLog([{ verb: 'list', path: PCR_PATH, ref: PCR, code: 404 }]));
