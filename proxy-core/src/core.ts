@@ -19,7 +19,7 @@ import { ServerDownSignals } from './proxy/server-down.js';
 import { Telemetry } from './telemetry/telemetry.js';
 import { Upstreams, type UpstreamOptions } from './upstream/pool.js';
 import { takeSnapshot } from './snapshot/take.js';
-import { AuditCounters, clusterEventOf, DeprecatedCalls, readAuditLogs, type AuditInput } from './audit/index.js';
+import { AuditCounters, clusterEventOf, DeprecatedCalls, readAuditLogs, ReleaseTimeline, type AuditInput } from './audit/index.js';
 import { countPostedEvents } from './audit/webhook/count-posted.js';
 import { startAuditWebhook, type AuditWebhook, type AuditWebhookOptions } from './audit/webhook/receiver.js';
 import { ClusterTraffic } from './telemetry/cluster-traffic.js';
@@ -152,6 +152,13 @@ export function createCore(options: CoreOptions): Core {
     : undefined;
   // Who calls a deprecated API, from the audit annotations of files and webhook alike.
   const deprecatedCalls = new DeprecatedCalls();
+  // Which release each server ran when: the probes' timeline, to which the logs add their servers' own requests.
+  const releases = new ReleaseTimeline();
+  if (cluster)
+    peers.on('health', (name) => {
+      const gitVersion = peers.status(name)?.gitVersion;
+      if (gitVersion) releases.note(name, Date.now(), gitVersion);
+    });
   cluster?.setDeprecatedCalls(deprecatedCalls);
   let auditWebhook: AuditWebhook | undefined;
   telemetry.addExposition(() => auditWebhook?.counters.exposition() ?? '');
@@ -258,6 +265,7 @@ export function createCore(options: CoreOptions): Core {
           follow: true,
           signal: auditStop.signal,
           todayRelease: (server) => peers.status(server)?.gitVersion,
+          timeline: releases,
           onRequest: (r, o, judgedBy) => {
             auditCounters.add(r, o);
             deprecatedCalls.add(r);
@@ -284,6 +292,7 @@ export function createCore(options: CoreOptions): Core {
               cluster?.record(clusterEventOf(r, o, 'audit-webhook', judgedBy));
             },
             (server) => peers.status(server)?.gitVersion,
+            releases,
           ),
         });
       const every = options.serverRefreshIntervalMs ?? DEFAULT_SERVER_REFRESH_MS;

@@ -25,3 +25,4 @@ export { formatAuditText, formatFinding, gvrLabel } from './format.js';
 export { AuditCounters } from './exposition.js';
 export { clusterEventOf } from './cluster-event.js';
 export { DeprecatedCalls } from './deprecated-calls.js';
+export { ReleaseTimeline, type JudgedBy } from './timeline.js';

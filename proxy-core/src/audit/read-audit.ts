@@ -47,6 +47,8 @@ export interface ReadAuditOptions {
   readonly onRequest?: (record: AuditRecord, outcome: AuditOutcome | null, judgedBy: JudgedBy) => void;
   /** A server's release today (default: the judgement's gitVersion of it); a running core gives its probes'. */
   readonly todayRelease?: (server: string) => string | undefined;
+  /** What is known already of the servers' releases over time (a running core: its probes'); the logs add theirs. */
+  readonly timeline?: ReleaseTimeline;
 }
 
 type InputState = AuditReport['inputs'][number];
@@ -64,7 +66,7 @@ export async function readAuditLogs(inputs: readonly AuditInput[], options: Read
   let requests = 0;
   const todayRelease =
     options.todayRelease ?? ((server: string) => judgement.description.servers.find((s) => s.name === server)?.gitVersion ?? undefined);
-  const timeline = new TimelineJudge(new ReleaseTimeline(), todayRelease);
+  const timeline = new TimelineJudge(options.timeline ?? new ReleaseTimeline(), todayRelease);
 
   const plan = inputs.map((input) => ({
     input,

@@ -14,10 +14,11 @@ export function countPostedEvents(
   table: () => RouteTable | undefined,
   onCounted?: (record: AuditRecord, outcome: AuditOutcome | null, judgedBy: JudgedBy) => void,
   todayRelease: (server: string) => string | undefined = () => undefined,
+  releases: ReleaseTimeline = new ReleaseTimeline(),
 ): (record: AuditRecord) => void {
   const dedupe = new RequestDedupe();
   // A batch retried long after, or a server back from an upgrade posting what it buffered: judged by its release then.
-  const timeline = new TimelineJudge(new ReleaseTimeline(), todayRelease);
+  const timeline = new TimelineJudge(releases, todayRelease);
   return (record) => {
     if (dedupe.verdict(record) !== 'count') return;
     const judged = timeline.tableFor(record, table());
