@@ -152,7 +152,7 @@ describe.skipIf(skipKube())("real servers' own requests in their audit logs", ()
       expect(d.removedRelease).toMatch(/^(\d+\.\d+)?$/);
     }
     console.log(
-      `deprecated calls of ${CALLER}: ${mine.map((d) => `${d.gvr.group}/${d.gvr.version} ${d.gvr.resource} (removed in ${d.removedRelease || 'not planned'})`).join(', ')}`,
+      `deprecated calls of ${CALLER}: ${mine.map((d) => `${d.gvr.group}/${d.gvr.version} ${d.gvr.resource} (${d.removedRelease ? `removed in ${d.removedRelease}` : 'no removal planned'})`).join(', ')}`,
     );
 
     // A file whose server's own requests and name disagree is refused, naming both.
