@@ -17,8 +17,9 @@ const layers = {
   // the simulator serves.
   releases: ['util', 'discovery'],
   routing: ['util', 'discovery'],
-  // What the apiservers themselves answered, from their audit logs, judged against the route table.
-  audit: ['util', 'discovery', 'routing'],
+  // What the apiservers themselves answered, from their audit logs, judged against the route table
+  // (or, for an event from before an upgrade, against the catalog's release its server ran then).
+  audit: ['util', 'discovery', 'routing', 'releases'],
   // The upgrade-impact report: client usage (telemetry, or the servers' audit logs) against the servers and a target release.
   impact: ['util', 'telemetry', 'discovery', 'routing', 'releases', 'audit'],
   cluster: ['util', 'tls', 'telemetry', 'upstream', 'discovery'],

@@ -18,7 +18,7 @@ import { cpuSeconds } from './throughput/procs.js';
 const MiB = 1024 * 1024;
 
 /** The requests of the synthetic log, in a fixed rotation: mostly served, some false 404s, a watch. */
-function requestKinds(): { path: string; ref: GVR; verb: string; code: number; watch?: boolean }[] {
+export function requestKinds(): { path: string; ref: GVR; verb: string; code: number; watch?: boolean }[] {
   const old = new Set(gvrsOf(aggregatedDiscovery(loadRelease('v1.36-dev'), 'apis')).map(gvrKey));
   const newOnly = gvrsOf(aggregatedDiscovery(loadRelease('v1.37-dev'), 'apis')).find((g) => !old.has(gvrKey(g)));
   if (!newOnly) throw new Error('v1.37-dev serves no GVR that v1.36-dev lacks');
@@ -51,7 +51,7 @@ function linesOf(i: number, kinds: ReturnType<typeof requestKinds>): string {
 }
 
 /** Writes requests until the file holds `bytes`; returns how many requests it holds. */
-async function writeLog(file: string, bytes: number, kinds: ReturnType<typeof requestKinds>): Promise<number> {
+export async function writeLog(file: string, bytes: number, kinds: ReturnType<typeof requestKinds>): Promise<number> {
   const out = createWriteStream(file);
   let written = 0;
   let requests = 0;
@@ -67,7 +67,7 @@ async function writeLog(file: string, bytes: number, kinds: ReturnType<typeof re
 }
 
 /** Runs a command to its end, sampling its peak RSS (VmHWM) while it runs. */
-async function runMeasured(args: string[]): Promise<{ seconds: number; peakMiB: number; stdout: string; code: number | null }> {
+export async function runMeasured(args: string[]): Promise<{ seconds: number; peakMiB: number; stdout: string; code: number | null }> {
   const started = performance.now();
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   let stdout = '';

@@ -39,6 +39,25 @@ export type AuditCounts = z.infer<typeof auditCountsSchema>;
 /** A GVR as the audit event's objectRef names it; core group "". */
 export const auditGvrSchema = z.object({ group: z.string(), version: z.string(), resource: z.string() });
 
+/**
+ * A client's requests for a deprecated API, as the server marked them (audit annotations
+ * `k8s.io/deprecated` and `k8s.io/removed-release`): who called what, and the release that removes it.
+ */
+export const auditDeprecatedCallSchema = z.object({
+  userAgent: z.string(),
+  user: z.string(),
+  gvr: auditGvrSchema,
+  /** "<major>.<minor>" the server named; '' when no removal is planned. */
+  removedRelease: z.string(),
+  /** The servers that answered the calls. */
+  servers: z.array(z.string()),
+  count,
+  /** ISO 8601 times of the first and last call. */
+  first: z.string(),
+  last: z.string(),
+});
+export type AuditDeprecatedCall = z.infer<typeof auditDeprecatedCallSchema>;
+
 /** One input: a file (with its rotated predecessors) or standard input, and how it was read. */
 export const auditInputSchema = z.object({
   server: z.string(),
@@ -65,6 +84,8 @@ export const auditJudgeSchema = z.object({
   servers: z.array(
     z.object({
       name: z.string(),
+      /** Where it was reached (a bare --audit-log FILE is matched to it by its own requests' sourceIPs). */
+      url: z.string().optional(),
       gitVersion: z.string().nullable(),
       /** GVRs its own discovery lists; null when it could not be read. */
       gvrs: count.nullable(),
@@ -73,6 +94,9 @@ export const auditJudgeSchema = z.object({
   ),
 });
 export type AuditJudge = z.infer<typeof auditJudgeSchema>;
+
+/** What an event was judged against: the release its server ran then (from the timeline), or today's discovery. */
+export const judgedBySchema = z.enum(['timeline', 'today']);
 
 export const AUDIT_REPORT_KIND = 'AuditReport';
 
@@ -87,6 +111,8 @@ export const auditReportSchema = z.object({
   stages: z.record(z.string(), count),
   /** ResponseComplete/Panic events of a request already counted (same server and auditID). */
   duplicates: count,
+  /** Requests judged by the release their server ran then (timeline), and by today's discovery (today). */
+  judgedBy: z.object({ timeline: count, today: count }).optional(),
   totals: auditCountsSchema,
   perServer: z.array(auditCountsSchema.extend({ server: z.string() })),
   /** Per client: user agent and user name as the server recorded them. */
@@ -100,14 +126,21 @@ export const auditReportSchema = z.object({
         user: z.string(),
         server: z.string(),
         gvr: auditGvrSchema,
-        /** The servers whose discovery lists the GVR. */
+        /** The servers whose discovery lists the GVR (of the release it was judged by). */
         servedBy: z.array(z.string()),
+        /**
+         * timeline: judged against the release the server ran then (its own requests in the log name it),
+         * which was not today's; today: against today's discovery. Absent in reports of earlier versions.
+         */
+        judgedBy: judgedBySchema.optional(),
         count,
         first: z.string(),
         last: z.string(),
       }),
     )
     .nullable(),
+  /** Every (client, deprecated GVR) the servers marked, soonest removal first; absent in reports of earlier Peerscope versions. */
+  deprecatedCalls: z.array(auditDeprecatedCallSchema).optional(),
   /** Lines that could not be used, "file:line: why"; the first ones only (problemCount has them all). */
   problems: z.array(z.string()),
   problemCount: count,

@@ -3,12 +3,22 @@
 // requests never pass the port; these are all of them. Plain data: no credentials, no bodies, no query
 // strings, no user.extra (the audit reader drops them on read).
 import { z } from 'zod';
-import { auditOutcomes } from './audit.js';
+import { auditDeprecatedCallSchema, auditOutcomes, judgedBySchema } from './audit.js';
 import { requestShape } from './events.js';
 
 /** Where a request was seen: through Peerscope's port, or in the apiservers' own audit logs. */
 export const trafficSources = ['port', 'cluster'] as const;
 export type TrafficSource = (typeof trafficSources)[number];
+
+/** Which of the cluster's own sources a cluster event came from: a server's audit log file, or its audit webhook. */
+export const clusterSources = ['audit-log', 'audit-webhook'] as const;
+export const clusterSourceSchema = z.enum(clusterSources);
+export type ClusterSource = z.infer<typeof clusterSourceSchema>;
+/** Requests counted per source: an entry for each source read (a source not read has none, never 0). */
+export const clusterBySourceSchema = z.object({
+  'audit-log': z.number().int().nonnegative().optional(),
+  'audit-webhook': z.number().int().nonnegative().optional(),
+});
 
 /** The audit outcome; `not-judged` when the server's discovery was not known yet as the event was read. */
 export const clusterOutcomes = [...auditOutcomes, 'not-judged'] as const;
@@ -42,6 +52,12 @@ export const clusterEventSchema = z.object({
   code: z.number().int().nullable(),
   /** From receipt to the event's stage (a watch: its whole life). */
   latencyMs: z.number().nonnegative(),
+  /** Where it was read; absent in snapshots of earlier Peerscope versions. */
+  via: clusterSourceSchema.optional(),
+  /** Judged against the release its server ran then (timeline) or today's discovery (today); absent when not judged or in earlier versions. */
+  judgedBy: judgedBySchema.optional(),
+  /** The server marked the request as one for a deprecated API (audit annotation k8s.io/deprecated); removedRelease '' when no removal is planned. */
+  deprecated: z.object({ removedRelease: z.string() }).optional(),
 });
 export type ClusterEvent = z.infer<typeof clusterEventSchema>;
 
@@ -54,11 +70,15 @@ export const auditReadSchema = z.object({
   /** The files as given (each with its server). */
   files: z.array(z.object({ server: z.string(), file: z.string() })),
   follow: z.boolean(),
-  /** reading: a read once under way; following: a follow under way; done: a read once ended; cancelled: stopped by cancelAuditRead. */
+  /**
+   * reading: the files' content as it was when the read began is being read (a read once, or a follow
+   * catching up); following: caught up, only what is appended; done: a read once ended; cancelled:
+   * stopped by cancelAuditRead.
+   */
   state: z.enum(['reading', 'following', 'done', 'cancelled']),
   /** Bytes read from disk (compressed bytes of a .gz), as of the reader's last report (every 1,024 lines and at the end). */
   bytesRead: count,
-  /** The files' size when the read began; null for a follow (it has no end). */
+  /** What the files held when the read began (a follow's catching up is measured against it too); null with standard input. */
   bytesTotal: count.nullable(),
   lines: count,
   requests: count,
@@ -71,6 +91,10 @@ export const clusterSummarySchema = z.object({
   servers: z.array(z.string()),
   totals: clusterTotalsSchema,
   lastSeq: count,
+  /** Requests counted per source (audit-log, audit-webhook); absent before this Peerscope version. */
+  bySource: clusterBySourceSchema.optional(),
+  /** Who called a deprecated API and when it is removed, from the servers' audit annotations (soonest removal first). */
+  deprecatedCalls: z.array(auditDeprecatedCallSchema).optional(),
   /** The read of audit log files, when the core reads any (absent with the webhook receiver alone). */
   read: auditReadSchema.optional(),
   /** Where the audit webhook receiver listens, when the core runs one. */

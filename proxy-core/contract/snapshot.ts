@@ -2,6 +2,15 @@
 // across upgrade steps), so its format is a contract. This schema is its single source of truth;
 // docs/snapshot.schema.json is generated from it (npm run schema:snapshot).
 import { z } from 'zod';
+import { auditDeprecatedCallSchema } from './audit.js';
+import {
+  clusterBySourceSchema,
+  clusterEventSchema,
+  clusterGvrRatesSchema,
+  clusterMinuteSchema,
+  clusterSourceSchema,
+  clusterTotalsSchema,
+} from './cluster.js';
 import { routeOutcomeSchema, routingEventSchema } from './events.js';
 import { clientUsageSchema, impactReportSchema } from './impact.js';
 import { peerStatusSchema, shownName } from './peers.js';
@@ -15,6 +24,33 @@ export const SNAPSHOT_KIND = 'RoutingSnapshot';
 /** "group/version/resource", core group empty: "/v1/pods". */
 const gvrKey = z.string().regex(/^[^/]*\/[^/]+\/[^/]+$/, 'a GVR is "group/version/resource"');
 
+/**
+ * The cluster source at capture time: what the apiservers themselves answered, from their audit logs
+ * (files, webhook) — each event says which (`via`) — beside the port's own events. What their /metrics
+ * said is each server's `apiserverMetrics`. Absent when no cluster source was read, and in snapshots
+ * of earlier Peerscope versions.
+ */
+export const snapshotClusterSchema = z.object({
+  /** The servers whose audit events were read. */
+  servers: z.array(z.string()),
+  /** The cluster's sources that were read (audit log files, the webhook). */
+  sources: z.array(clusterSourceSchema),
+  /** Every request counted, by outcome (more than `events` holds). */
+  totals: clusterTotalsSchema,
+  /** Requests counted per source read. */
+  bySource: clusterBySourceSchema,
+  /** The most recent cluster events, oldest first. */
+  events: z.array(clusterEventSchema),
+  lastSeq: z.number().int().nonnegative(),
+  /** Per server, what it answered per minute (the last hour). */
+  minutes: z.array(z.object({ server: z.string(), minutes: z.array(clusterMinuteSchema) })),
+  /** What each server answered per GVR over the minute before capture. */
+  gvrRates: clusterGvrRatesSchema,
+  /** Who called a deprecated API, from the servers' audit annotations. */
+  deprecatedCalls: z.array(auditDeprecatedCallSchema),
+});
+export type SnapshotCluster = z.infer<typeof snapshotClusterSchema>;
+
 /** A server as it was at capture time: its public status, and its own discovery as GVR lists. */
 export const snapshotServerSchema = peerStatusSchema
   .pick({
@@ -27,6 +63,7 @@ export const snapshotServerSchema = peerStatusSchema
     gitVersion: true,
     latencyMs: true,
     ownMvp: true,
+    apiserverMetrics: true,
   })
   .extend({
     name: z.string().min(1),
@@ -85,6 +122,7 @@ export const routingSnapshotSchema = z.object({
   usage: clientUsageSchema.optional(),
   /** The upgrade-impact report against the next release, as the port made it at capture time. */
   impact: impactReportSchema.optional(),
+  cluster: snapshotClusterSchema.optional(),
 });
 
 export type RoutingSnapshot = z.infer<typeof routingSnapshotSchema>;

@@ -20,7 +20,7 @@ import { ServerDownSignals } from './proxy/server-down.js';
 import { Telemetry } from './telemetry/telemetry.js';
 import { Upstreams, type UpstreamOptions } from './upstream/pool.js';
 import { takeSnapshot } from './snapshot/take.js';
-import { AuditCounters, clusterEventOf, readAuditLogs, type AuditInput } from './audit/index.js';
+import { AuditCounters, clusterEventOf, DeprecatedCalls, readAuditLogs, ReleaseTimeline, type AuditInput } from './audit/index.js';
 import { countPostedEvents } from './audit/webhook/count-posted.js';
 import { startAuditWebhook, type AuditWebhook, type AuditWebhookOptions } from './audit/webhook/receiver.js';
 import { ClusterTraffic } from './telemetry/cluster-traffic.js';
@@ -160,9 +160,21 @@ export function createCore(options: CoreOptions): Core {
   const cluster = auditCounters
     ? new ClusterTraffic(
         options.auditWebhook ? options.servers.map((s) => s.name) : [...new Set((options.auditLogs ?? []).map((l) => l.server))],
+        undefined,
+        [...(options.auditLogs?.length ? (['audit-log'] as const) : []), ...(options.auditWebhook ? (['audit-webhook'] as const) : [])],
       )
     : undefined;
   const clusterUsage = cluster && clusterClientUsage(cluster);
+  // Who calls a deprecated API, from the audit annotations of files and webhook alike.
+  const deprecatedCalls = new DeprecatedCalls();
+  // Which release each server ran when: the probes' timeline, to which the logs add their servers' own requests.
+  const releases = new ReleaseTimeline();
+  if (cluster)
+    peers.on('health', (name) => {
+      const gitVersion = peers.status(name)?.gitVersion;
+      if (gitVersion) releases.note(name, Date.now(), gitVersion);
+    });
+  cluster?.setDeprecatedCalls(deprecatedCalls);
   let auditWebhook: AuditWebhook | undefined;
   telemetry.addExposition(() => auditWebhook?.counters.exposition() ?? '');
   const auditStop = new AbortController();
@@ -172,7 +184,7 @@ export function createCore(options: CoreOptions): Core {
     ? {
         files: options.auditLogs.map((l) => ({ server: l.server, file: l.file })),
         follow,
-        state: follow ? 'following' : 'reading',
+        state: 'reading',
         bytesRead: 0,
         bytesTotal: null,
         lines: 0,
@@ -281,12 +293,18 @@ export function createCore(options: CoreOptions): Core {
           judgement,
           follow,
           signal: auditStop.signal,
+          todayRelease: (server) => peers.status(server)?.gitVersion,
+          timeline: releases,
+          // Until the files' content as it was at the start is read, a follow is a read under way too.
           onProgress: (p) => {
-            if (auditRead) auditRead = { ...auditRead, ...p };
+            if (!auditRead || auditRead.state === 'cancelled') return;
+            const state = p.caughtUp && follow ? 'following' : 'reading';
+            auditRead = { ...auditRead, state, bytesRead: p.bytesRead, bytesTotal: p.bytesAtStart, lines: p.lines, requests: p.requests };
           },
-          onRequest: (r, o) => {
+          onRequest: (r, o, judgedBy) => {
             auditCounters.add(r, o);
-            cluster?.record(clusterEventOf(r, o));
+            deprecatedCalls.add(r);
+            cluster?.record(clusterEventOf(r, o, 'audit-log', judgedBy));
           },
         }).then((report) => {
           if (auditRead) auditRead = { ...auditRead, state: report.complete ? 'done' : 'cancelled' };
@@ -299,7 +317,12 @@ export function createCore(options: CoreOptions): Core {
           onRecord: countPostedEvents(
             auditCounters,
             () => routes.table,
-            (r, o) => cluster?.record(clusterEventOf(r, o)),
+            (r, o, judgedBy) => {
+              deprecatedCalls.add(r);
+              cluster?.record(clusterEventOf(r, o, 'audit-webhook', judgedBy));
+            },
+            (server) => peers.status(server)?.gitVersion,
+            releases,
           ),
         });
       const every = options.serverRefreshIntervalMs ?? DEFAULT_SERVER_REFRESH_MS;

@@ -17,6 +17,10 @@ export interface AuditRequest {
   readonly level?: 'Metadata' | 'RequestResponse';
   /** A watch: RequestReceived, ResponseStarted, then ResponseComplete when it ends. */
   readonly watch?: boolean;
+  /** The client's address (default 172.18.0.1). */
+  readonly sourceIP?: string;
+  /** A deprecated API: the server annotates k8s.io/deprecated, and k8s.io/removed-release when given. */
+  readonly deprecated?: { readonly removedRelease?: string };
 }
 
 export const SECRET_IN_BODY = 'c2VjcmV0LXBhc3N3b3JkLWluLWEtYm9keQ==';
@@ -49,7 +53,7 @@ export function auditEventsOf(r: AuditRequest): Record<string, unknown>[] {
       groups: ['kubeadm:cluster-admins', 'system:authenticated'],
       ...(r.level === 'RequestResponse' ? { extra: { 'authentication.kubernetes.io/credential-id': [SECRET_IN_EXTRA] } } : {}),
     },
-    sourceIPs: ['172.18.0.1'],
+    sourceIPs: [r.sourceIP ?? '172.18.0.1'],
     userAgent: r.userAgent ?? 'kubectl/v1.36.3 (linux/amd64) kubernetes/0a1b2c3',
     ...(objectRef ? { objectRef } : {}),
   };
@@ -64,7 +68,12 @@ export function auditEventsOf(r: AuditRequest): Record<string, unknown>[] {
           details: {},
           code: r.code,
         };
-  const annotations = { 'authorization.k8s.io/decision': 'allow', 'authorization.k8s.io/reason': '' };
+  const annotations = {
+    'authorization.k8s.io/decision': 'allow',
+    'authorization.k8s.io/reason': '',
+    ...(r.deprecated ? { 'k8s.io/deprecated': 'true' } : {}),
+    ...(r.deprecated?.removedRelease ? { 'k8s.io/removed-release': r.deprecated.removedRelease } : {}),
+  };
   const events: Record<string, unknown>[] = [
     { ...base, stage: 'RequestReceived', requestReceivedTimestamp: received, stageTimestamp: received },
   ];

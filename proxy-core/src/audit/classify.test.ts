@@ -28,6 +28,7 @@ function record(server: string, group: string, resource: string, code: number): 
     code,
     receivedAt: 0,
     stageAt: 0,
+    sourceIP: '',
   };
 }
 

@@ -2,10 +2,16 @@
 // routing events. Only the record's kept fields cross (the record itself never held a body, a query
 // string or user.extra).
 import type { AuditOutcome } from '../../contract/audit.js';
-import type { ClusterEvent } from '../../contract/cluster.js';
+import type { ClusterEvent, ClusterSource } from '../../contract/cluster.js';
 import type { AuditRecord } from './event.js';
+import type { JudgedBy } from './timeline.js';
 
-export function clusterEventOf(record: AuditRecord, outcome: AuditOutcome | null): Omit<ClusterEvent, 'seq'> {
+export function clusterEventOf(
+  record: AuditRecord,
+  outcome: AuditOutcome | null,
+  via?: ClusterSource,
+  judgedBy?: JudgedBy,
+): Omit<ClusterEvent, 'seq'> {
   const t = record.target;
   return {
     at: record.receivedAt,
@@ -22,5 +28,8 @@ export function clusterEventOf(record: AuditRecord, outcome: AuditOutcome | null
     outcome: outcome ?? 'not-judged',
     code: record.code,
     latencyMs: Math.max(0, record.stageAt - record.receivedAt),
+    ...(via ? { via } : {}),
+    ...(judgedBy && outcome ? { judgedBy } : {}),
+    ...(record.deprecated ? { deprecated: { removedRelease: record.deprecated.removedRelease } } : {}),
   };
 }

@@ -1,11 +1,17 @@
 // The fields of a kube-apiserver audit event (audit.k8s.io/v1 Event) that Peerscope keeps, and the
 // record one event becomes. The schema lists only what is kept: zod drops every other field while it
 // parses, so requestObject, responseObject (policy level Request and RequestResponse carry the bodies
-// there), user.extra, user.groups and annotations never reach a record.
+// there), user.extra and user.groups never reach a record; of the annotations only the two that mark a
+// deprecated API are kept (set by kube-apiserver's request metrics, staging/src/k8s.io/apiserver/pkg/
+// endpoints/metrics: `k8s.io/deprecated: "true"`, and `k8s.io/removed-release: "<major>.<minor>"` when
+// a removal is planned).
 import { z } from 'zod';
 
 export const AUDIT_API_VERSION = 'audit.k8s.io/v1';
 export const AUDIT_KIND = 'Event';
+
+export const DEPRECATED_ANNOTATION = 'k8s.io/deprecated';
+export const REMOVED_RELEASE_ANNOTATION = 'k8s.io/removed-release';
 
 export const auditStages = ['RequestReceived', 'ResponseStarted', 'ResponseComplete', 'Panic'] as const;
 export type AuditStage = (typeof auditStages)[number];
@@ -38,6 +44,9 @@ export const auditEventSchema = z.object({
     })
     .optional(),
   responseStatus: z.object({ code: z.number().int().optional() }).optional(),
+  /** The request's source addresses, the client's first (matches a log to the server whose own requests come from it). */
+  sourceIPs: z.array(z.string()).optional(),
+  annotations: z.object({ [DEPRECATED_ANNOTATION]: z.string().optional(), [REMOVED_RELEASE_ANNOTATION]: z.string().optional() }).optional(),
   requestReceivedTimestamp: microTime,
   stageTimestamp: microTime,
 });
@@ -71,6 +80,10 @@ export interface AuditRecord {
   /** Epoch milliseconds. */
   readonly receivedAt: number;
   readonly stageAt: number;
+  /** The client's address (sourceIPs[0]); '' when the event had none. */
+  readonly sourceIP: string;
+  /** Set when the server marked the request as one for a deprecated API; removedRelease '' when no removal is planned. */
+  readonly deprecated?: { readonly removedRelease: string };
 }
 
 export function auditRecordOf(server: string, e: AuditEvent): AuditRecord {
@@ -97,5 +110,9 @@ export function auditRecordOf(server: string, e: AuditEvent): AuditRecord {
     code: e.responseStatus?.code ?? null,
     receivedAt: e.requestReceivedTimestamp,
     stageAt: e.stageTimestamp,
+    sourceIP: e.sourceIPs?.[0] ?? '',
+    ...(e.annotations?.[DEPRECATED_ANNOTATION] === 'true'
+      ? { deprecated: { removedRelease: e.annotations[REMOVED_RELEASE_ANNOTATION] ?? '' } }
+      : {}),
   };
 }

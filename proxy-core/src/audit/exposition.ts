@@ -13,6 +13,7 @@ export class AuditCounters {
   /** Label set → count. Label sets are few: servers × outcomes × codes, and servers × the GVRs that got false 404s. */
   private readonly requests = new Map<string, number>();
   private readonly false404s = new Map<string, number>();
+  private readonly deprecated = new Map<string, number>();
 
   add(record: AuditRecord, outcome: AuditOutcome | null): void {
     const key = labelSet({
@@ -22,6 +23,18 @@ export class AuditCounters {
     });
     this.requests.set(key, (this.requests.get(key) ?? 0) + 1);
     const t = record.target;
+    if (record.deprecated && t) {
+      const labels = labelSet({
+        server: record.server,
+        user_agent: record.userAgent,
+        user: record.user,
+        group: t.group,
+        version: t.version,
+        resource: t.resource,
+        removed_release: record.deprecated.removedRelease,
+      });
+      this.deprecated.set(labels, (this.deprecated.get(labels) ?? 0) + 1);
+    }
     if (outcome !== 'false-404' || !t) return;
     const gvr = labelSet({ server: record.server, group: t.group, version: t.version, resource: t.resource });
     this.false404s.set(gvr, (this.false404s.get(gvr) ?? 0) + 1);
@@ -36,6 +49,9 @@ export class AuditCounters {
         '# HELP peerscope_cluster_false_404_total Requests an apiserver answered 404 for a GVR it did not serve while a peer did, read from its audit log.',
         '# TYPE peerscope_cluster_false_404_total counter',
         ...[...this.false404s].map(([labels, n]) => `peerscope_cluster_false_404_total{${labels}} ${n}`),
+        '# HELP peerscope_cluster_deprecated_requests_total Requests for a deprecated API, per client, as the apiserver marked them in its audit log (k8s.io/deprecated; removed_release from k8s.io/removed-release, empty when no removal is planned).',
+        '# TYPE peerscope_cluster_deprecated_requests_total counter',
+        ...[...this.deprecated].map(([labels, n]) => `peerscope_cluster_deprecated_requests_total{${labels}} ${n}`),
       ].join('\n') + '\n'
     );
   }

@@ -30,12 +30,42 @@ export function formatAuditText(r: AuditReport, top: number): string {
     if (r.false404s.length === 0) out.push('False 404s: none (no server answered 404 for a GVR it lacked while a peer served it)');
     else {
       out.push(`False 404s: ${falseTotal} request(s) answered 404 by a server that lacked the GVR while a peer served it`);
+      // Said per finding once any was judged by a release of the timeline.
+      const byTimeline = r.false404s.some((f) => f.judgedBy === 'timeline');
       const rows = r.false404s
         .slice(0, top)
-        .map((f) => [String(f.count), f.server, gvrLabel(f.gvr), f.servedBy.join(', '), clientLabel(f.userAgent, f.user), f.last]);
-      out.push(...indent(formatTable([['COUNT', 'SERVER', 'GVR', 'SERVED BY', 'CLIENT', 'LAST'], ...rows], '  ')));
+        .map((f) => [
+          String(f.count),
+          f.server,
+          gvrLabel(f.gvr),
+          f.servedBy.join(', '),
+          clientLabel(f.userAgent, f.user),
+          f.last,
+          ...(byTimeline ? [f.judgedBy === 'timeline' ? 'its release then' : 'today'] : []),
+        ]);
+      const header = ['COUNT', 'SERVER', 'GVR', 'SERVED BY', 'CLIENT', 'LAST', ...(byTimeline ? ['JUDGED BY'] : [])];
+      out.push(...indent(formatTable([header, ...rows], '  ')));
       if (r.false404s.length > top) out.push(`  … and ${r.false404s.length - top} more (--top, or --output json for all)`);
     }
+  }
+  if (r.deprecatedCalls && r.deprecatedCalls.length > 0) {
+    const calls = r.deprecatedCalls;
+    out.push(
+      '',
+      `Deprecated APIs called (the servers' audit annotations k8s.io/deprecated, k8s.io/removed-release): ${calls.length} client × API pair(s)`,
+    );
+    const rows = calls
+      .slice(0, top)
+      .map((d) => [
+        String(d.count),
+        gvrLabel(d.gvr),
+        d.removedRelease || 'not planned',
+        d.servers.join(', '),
+        clientLabel(d.userAgent, d.user),
+        d.last,
+      ]);
+    out.push(...indent(formatTable([['COUNT', 'GVR', 'REMOVED IN', 'SERVERS', 'CLIENT', 'LAST'], ...rows], '  ')));
+    if (calls.length > top) out.push(`  … and ${calls.length - top} more (--top, or --output json for all)`);
   }
   const showUnjudged = r.totals.unjudged > 0 && r.totals.requests > r.totals.unjudged;
   const table = <T extends AuditCounts>(title: string, heads: string[], rows: readonly T[], keys: (row: T) => string[]) => {
@@ -107,7 +137,7 @@ function judgeLines(r: AuditReport): string[] {
     j.kind === 'snapshot'
       ? `the routing snapshot ${j.from ?? ''} taken ${j.at ?? '?'}`
       : `the servers' discovery read ${j.kind === 'kubeconfig' ? `from kubeconfig context "${j.from ?? ''}" ` : ''}at ${j.at ?? '?'}`;
-  const out = [`Judged against ${source} (every event by that discovery, whatever its own time):`];
+  const out = [`Judged against ${source} (every event by that discovery, unless the timeline says its server ran another release then):`];
   out.push(
     ...indent(
       formatTable(
@@ -119,6 +149,10 @@ function judgeLines(r: AuditReport): string[] {
       ),
     ),
   );
+  if (r.judgedBy && r.judgedBy.timeline > 0)
+    out.push(
+      `  ${r.judgedBy.timeline} request(s) came while their server ran another release (its own requests in the log name it): judged against that release (the catalog's) instead; ${r.judgedBy.today} by today's discovery`,
+    );
   const known = new Set(j.servers.filter((s) => s.gvrs !== null).map((s) => s.name));
   const unknown = r.inputs.filter((i) => !known.has(i.server)).map((i) => i.server);
   if (unknown.length > 0) out.push(`  not judged (no discovery of that server): ${[...new Set(unknown)].join(', ')}`);

@@ -8,10 +8,21 @@ export {
   type AuditTarget,
   type AuditStage,
 } from './event.js';
-export { collectAuditInputSpec, parseAuditInputSpec, resolveAuditInputs, type AuditInput, type AuditInputSpec } from './inputs.js';
+export {
+  collectAuditInputSpec,
+  matchAuditInputs,
+  parseAuditInputSpec,
+  resolveAuditInputs,
+  LOOPBACK_USER,
+  type AuditInput,
+  type AuditInputSpec,
+  type AuditServer,
+} from './inputs.js';
 export { judgeByServers, judgeBySnapshot, NO_JUDGEMENT, type AuditJudgement, type JudgeServer } from './judge.js';
 export { readAuditLogs, MAX_PROBLEMS_LISTED, type AuditProgress, type ReadAuditOptions } from './read-audit.js';
 export { STDIN } from './read-lines.js';
 export { formatAuditText, formatFinding, gvrLabel } from './format.js';
 export { AuditCounters } from './exposition.js';
 export { clusterEventOf } from './cluster-event.js';
+export { DeprecatedCalls } from './deprecated-calls.js';
+export { ReleaseTimeline, type JudgedBy } from './timeline.js';

@@ -9,6 +9,7 @@ import { buildRouteTable, type RouteTable } from '../routing/route-table.js';
 /** One server's discovery as read; `gvrs` undefined when it could not be. */
 export interface JudgeServer {
   readonly name: string;
+  readonly url?: string;
   readonly gitVersion?: string;
   readonly gvrs?: readonly GVR[];
   readonly excludedGroupVersions?: readonly string[];
@@ -35,6 +36,7 @@ export function judgeByServers(kind: 'servers' | 'kubeconfig', servers: readonly
       at: at.toISOString(),
       servers: servers.map((s) => ({
         name: s.name,
+        ...(s.url ? { url: s.url } : {}),
         gitVersion: s.gitVersion ?? null,
         gvrs: s.gvrs ? s.gvrs.length : null,
         ...(s.error ? { error: s.error } : {}),
@@ -47,6 +49,7 @@ export function judgeByServers(kind: 'servers' | 'kubeconfig', servers: readonly
 export function judgeBySnapshot(snapshot: RoutingSnapshot, file: string): AuditJudgement {
   const servers = snapshot.servers.map((s) => ({
     name: s.name,
+    url: s.url,
     ...(s.gitVersion ? { gitVersion: s.gitVersion } : {}),
     ...(s.discovery.state === 'none' ? { error: 'its discovery was never read' } : { gvrs: s.discovery.gvrs.map(parseGvrKey) }),
   }));

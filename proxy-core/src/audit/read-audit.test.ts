@@ -12,6 +12,8 @@ import { catalogEntries, loadRelease } from '../releases/index.js';
 import { parseAuditInputSpec, resolveAuditInputs } from './inputs.js';
 import { judgeByServers, NO_JUDGEMENT } from './judge.js';
 import { readAuditLogs } from './read-audit.js';
+import { AuditCounters } from './exposition.js';
+import { formatAuditText } from './format.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'audit-read-'));
 
@@ -195,6 +197,172 @@ describe('readAuditLogs', () => {
     expect(kept).not.toContain(SECRET_IN_EXTRA);
     expect(kept).not.toContain('requestObject');
     expect(kept).not.toContain('responseObject');
+  });
+
+  it('names per client the deprecated APIs the servers marked (k8s.io/deprecated, k8s.io/removed-release), soonest removal first', async () => {
+    const file = join(dir, 'deprecated.log');
+    const flowschemas = { group: 'flowcontrol.apiserver.k8s.io', version: 'v1beta3', resource: 'flowschemas' };
+    const cronjobs = { group: 'batch', version: 'v1beta1', resource: 'cronjobs' };
+    const legacy = { group: '', version: 'v1', resource: 'componentstatuses' };
+    writeFileSync(
+      file,
+      auditLog([
+        {
+          verb: 'list',
+          path: '/apis/flowcontrol.apiserver.k8s.io/v1beta3/flowschemas',
+          ref: flowschemas,
+          code: 200,
+          userAgent: 'helm/v3.11.0',
+          deprecated: { removedRelease: '1.32' },
+        },
+        {
+          verb: 'patch',
+          path: '/apis/flowcontrol.apiserver.k8s.io/v1beta3/flowschemas/x',
+          ref: flowschemas,
+          code: 200,
+          userAgent: 'helm/v3.11.0',
+          deprecated: { removedRelease: '1.32' },
+        },
+        {
+          verb: 'list',
+          path: '/apis/batch/v1beta1/cronjobs',
+          ref: cronjobs,
+          code: 200,
+          userAgent: 'legacy-operator/0.9',
+          user: 'system:serviceaccount:ops:legacy',
+          deprecated: { removedRelease: '1.25' },
+        },
+        { verb: 'list', path: '/api/v1/componentstatuses', ref: legacy, code: 200, userAgent: 'kubectl/v1.36.3', deprecated: {} },
+        // Not deprecated: not listed.
+        { verb: 'list', path: PODS_PATH, ref: PODS, code: 200, userAgent: 'helm/v3.11.0' },
+      ]),
+    );
+    const report = auditReportSchema.parse(await readAuditLogs([{ server: 'apiserver-a', file }], { judgement }));
+    expect(
+      report.deprecatedCalls?.map((d) => [
+        d.userAgent,
+        d.user,
+        `${d.gvr.group}/${d.gvr.version}/${d.gvr.resource}`,
+        d.removedRelease,
+        d.count,
+        d.servers,
+      ]),
+    ).toEqual([
+      ['legacy-operator/0.9', 'system:serviceaccount:ops:legacy', 'batch/v1beta1/cronjobs', '1.25', 1, ['apiserver-a']],
+      ['helm/v3.11.0', 'kubernetes-admin', 'flowcontrol.apiserver.k8s.io/v1beta3/flowschemas', '1.32', 2, ['apiserver-a']],
+      ['kubectl/v1.36.3', 'kubernetes-admin', '/v1/componentstatuses', '', 1, ['apiserver-a']],
+    ]);
+    const text = formatAuditText(report, 20);
+    expect(text).toMatch(/Deprecated APIs called .*: 3 client × API pair\(s\)/);
+    expect(text).toMatch(/1 +batch\/v1beta1 cronjobs +1\.25 +apiserver-a +legacy-operator\/0\.9 \(system:serviceaccount:ops:legacy\)/);
+    expect(text).toMatch(/1 +v1 componentstatuses +not planned/);
+
+    // The same calls in /.peerscope/metrics, as serve counts a followed log.
+    const counters = new AuditCounters();
+    await readAuditLogs([{ server: 'apiserver-a', file }], { judgement, onRequest: (r, o) => counters.add(r, o) });
+    const exposition = counters.exposition();
+    expect(exposition).toContain(
+      'peerscope_cluster_deprecated_requests_total{server="apiserver-a",user_agent="helm/v3.11.0",user="kubernetes-admin",group="flowcontrol.apiserver.k8s.io",version="v1beta3",resource="flowschemas",removed_release="1.32"} 2',
+    );
+    expect(exposition.match(/^peerscope_cluster_deprecated_requests_total\{/gm)).toHaveLength(3);
+  });
+
+  it('judges an event by the release its server ran then, as its own requests name it, and says which', async () => {
+    // apiserver-b runs v1.37-dev today; at 05:00 its own requests said v1.36.3, at 06:00 v1.37.2.
+    const file = join(dir, 'upgraded-b.log');
+    const own = (at: string, release: string) => ({
+      verb: 'update',
+      path: '/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/apiserver-b',
+      ref: { group: 'coordination.k8s.io', version: 'v1', resource: 'leases', namespace: 'kube-system', name: 'apiserver-b' },
+      code: 200,
+      user: 'system:apiserver',
+      userAgent: `kube-apiserver/${release} (linux/amd64) kubernetes/0a1b2c3`,
+      at,
+    });
+    const VAC = { group: 'storage.k8s.io', version: 'v1beta1', resource: 'volumeattributesclasses' };
+    const VAC_PATH = '/apis/storage.k8s.io/v1beta1/volumeattributesclasses';
+    writeFileSync(
+      file,
+      auditLog([
+        own('2026-11-26T05:00:00.000000Z', 'v1.36.3'),
+        // Then b ran 1.36: nobody served PodCertificateRequests (a real 404), and b served the beta v1.37 removed.
+        { verb: 'list', path: PCR_PATH, ref: PCR, code: 404, at: '2026-11-26T05:10:00.000000Z' },
+        { verb: 'list', path: VAC_PATH, ref: VAC, code: 200, at: '2026-11-26T05:11:00.000000Z' },
+        own('2026-11-26T06:00:00.000000Z', 'v1.37.2'),
+        // Now b runs 1.37, as today: its 404 for a GVR it serves is an object that does not exist.
+        { verb: 'list', path: PCR_PATH, ref: PCR, code: 404, at: '2026-11-26T06:10:00.000000Z' },
+      ]),
+    );
+    const report = auditReportSchema.parse(await readAuditLogs([{ server: 'apiserver-b', file }], { judgement }));
+    // The server's own requests count too: the one at 05:00 by 1.36, with the two after it.
+    expect(report.judgedBy).toEqual({ timeline: 3, today: 2 });
+    // By today's discovery alone the 05:10 404 would be local and the 05:11 list a reroute to a.
+    expect(report.totals.outcomes).toMatchObject({ notfound: 1, local: 4, rerouted: 0, 'false-404': 0 });
+    expect(formatAuditText(report, 20)).toContain(
+      "3 request(s) came while their server ran another release (its own requests in the log name it): judged against that release (the catalog's) instead; 2 by today's discovery",
+    );
+  });
+
+  it('says per false 404 whether it was judged by the release of the time or by today', async () => {
+    // apiserver-a runs v1.36-dev today, but ran 1.37 before (rolled back): a 404 for PodCertificateRequests then was its own.
+    const file = join(dir, 'rolled-back-a.log');
+    const own = (at: string, release: string) => ({
+      verb: 'get',
+      path: '/api/v1/namespaces/kube-system',
+      ref: { group: '', version: 'v1', resource: 'namespaces', name: 'kube-system' },
+      code: 200,
+      user: 'system:apiserver',
+      userAgent: `kube-apiserver/${release} (linux/amd64) kubernetes/0a1b2c3`,
+      at,
+    });
+    writeFileSync(
+      file,
+      auditLog([
+        { verb: 'list', path: PCR_PATH, ref: PCR, code: 404, at: '2026-11-26T04:00:00.000000Z' },
+        own('2026-11-26T05:00:00.000000Z', 'v1.37.2'),
+        { verb: 'list', path: PCR_PATH, ref: PCR, code: 404, at: '2026-11-26T05:10:00.000000Z' },
+        own('2026-11-26T06:00:00.000000Z', 'v1.36.3'),
+        { verb: 'list', path: PCR_PATH, ref: PCR, code: 404, at: '2026-11-26T06:10:00.000000Z' },
+      ]),
+    );
+    const report = auditReportSchema.parse(await readAuditLogs([{ server: 'apiserver-a', file }], { judgement }));
+    // 04:00: before its first own request, so by today (a false 404); 05:10: a served it then (an object
+    // missing, local); 06:10: 1.36 as today (a false 404).
+    expect(report.false404s?.map((f) => [f.server, f.count, f.judgedBy])).toEqual([['apiserver-a', 2, 'today']]);
+    expect(report.judgedBy).toEqual({ timeline: 2, today: 3 });
+  });
+
+  it('a false 404 of a server before its upgrade: judged by its release then, said so per finding', async () => {
+    // Today b and c run v1.37-dev; b's own requests say it ran 1.36 at 05:00, when it lacked PodCertificateRequests.
+    const three = judgeByServers(
+      'servers',
+      [releaseServer('apiserver-a', 'v1.36-dev'), releaseServer('apiserver-b', 'v1.37-dev'), releaseServer('apiserver-c', 'v1.37-dev')],
+      new Date(),
+    );
+    const file = join(dir, 'b-before-upgrade.log');
+    writeFileSync(
+      file,
+      auditLog([
+        {
+          verb: 'get',
+          path: '/api/v1/namespaces/kube-system',
+          ref: { group: '', version: 'v1', resource: 'namespaces', name: 'kube-system' },
+          code: 200,
+          user: 'system:apiserver',
+          userAgent: 'kube-apiserver/v1.36.3 (linux/amd64) kubernetes/0a1b2c3',
+          at: '2026-11-26T05:00:00.000000Z',
+        },
+        { verb: 'list', path: PCR_PATH, ref: PCR, code: 404, at: '2026-11-26T05:01:00.000000Z' },
+      ]),
+    );
+    const report = auditReportSchema.parse(await readAuditLogs([{ server: 'apiserver-b', file }], { judgement: three }));
+    // By today's discovery b serves it: the 404 would be an object that does not exist.
+    expect(report.false404s?.map((f) => [f.server, f.servedBy, f.count, f.judgedBy])).toEqual([
+      ['apiserver-b', ['apiserver-c'], 1, 'timeline'],
+    ]);
+    const text = formatAuditText(report, 20);
+    expect(text).toMatch(/COUNT +SERVER +GVR +SERVED BY +CLIENT +LAST +JUDGED BY\n/);
+    expect(text).toMatch(/1 +apiserver-b +certificates\.k8s\.io\/v1 podcertificaterequests +apiserver-c +.* +its release then\n/);
   });
 
   it('without discovery to judge by, counts everything and judges nothing (null, never 0)', async () => {

@@ -14,6 +14,7 @@ import { parseAuditLine } from './parse-line.js';
 import { isGzip, readLines, STDIN } from './read-lines.js';
 import { rotatedFiles } from './rotated.js';
 import { AuditTally } from './tally.js';
+import { ReleaseTimeline, TimelineJudge, type JudgedBy } from './timeline.js';
 
 /** Problems named one by one in the report; the rest are counted. */
 export const MAX_PROBLEMS_LISTED = 100;
@@ -25,6 +26,10 @@ export interface AuditProgress {
   readonly bytesTotal: number | null;
   readonly lines: number;
   readonly requests: number;
+  /** What the files held when the read began (also when following); null with standard input. */
+  readonly bytesAtStart: number | null;
+  /** Every file's content as it was when the read began has been read (a follow then waits for more). */
+  readonly caughtUp: boolean;
 }
 
 export interface ReadAuditOptions {
@@ -39,7 +44,11 @@ export interface ReadAuditOptions {
   /** Called as lines are read; the caller decides how often to show it. */
   readonly onProgress?: (p: AuditProgress) => void;
   /** Called with each request as it is counted, judged (a follow prints the false 404s as they come). */
-  readonly onRequest?: (record: AuditRecord, outcome: AuditOutcome | null) => void;
+  readonly onRequest?: (record: AuditRecord, outcome: AuditOutcome | null, judgedBy: JudgedBy) => void;
+  /** A server's release today (default: the judgement's gitVersion of it); a running core gives its probes'. */
+  readonly todayRelease?: (server: string) => string | undefined;
+  /** What is known already of the servers' releases over time (a running core: its probes'); the logs add theirs. */
+  readonly timeline?: ReleaseTimeline;
 }
 
 type InputState = AuditReport['inputs'][number];
@@ -55,17 +64,28 @@ export async function readAuditLogs(inputs: readonly AuditInput[], options: Read
   let bytesRead = 0;
   let lines = 0;
   let requests = 0;
-  const servedBy = (gvr: GVR) => judgement.table?.serversFor(gvr) ?? [];
+  const todayRelease =
+    options.todayRelease ?? ((server: string) => judgement.description.servers.find((s) => s.name === server)?.gitVersion ?? undefined);
+  const timeline = new TimelineJudge(options.timeline ?? new ReleaseTimeline(), todayRelease);
 
   const plan = inputs.map((input) => ({
     input,
     files: input.file !== STDIN && options.rotated ? [...rotatedFiles(input.file), input.file] : [input.file],
   }));
-  const bytesTotal =
-    options.follow || plan.some((p) => p.input.file === STDIN)
-      ? null
-      : plan.reduce((sum, p) => sum + p.files.reduce((s, f) => s + sizeOf(f), 0), 0);
-  const progress = () => options.onProgress?.({ bytesRead, bytesTotal, lines, requests });
+  const bytesAtStart = plan.some((p) => p.input.file === STDIN)
+    ? null
+    : plan.reduce((sum, p) => sum + p.files.reduce((s, f) => s + sizeOf(f), 0), 0);
+  const bytesTotal = options.follow ? null : bytesAtStart;
+  let done = false;
+  const progress = () =>
+    options.onProgress?.({
+      bytesRead,
+      bytesTotal,
+      lines,
+      requests,
+      bytesAtStart,
+      caughtUp: done || (bytesAtStart !== null && bytesRead >= bytesAtStart),
+    });
   const problem = (state: InputState, where: string, why: string) => {
     state.problems++;
     problemCount++;
@@ -84,7 +104,11 @@ export async function readAuditLogs(inputs: readonly AuditInput[], options: Read
           ...(options.signal ? { signal: options.signal } : {}),
           ...(options.pollMs !== undefined ? { pollMs: options.pollMs } : {}),
           ...(options.stdin ? { stdin: options.stdin } : {}),
-          onBytes: (n) => (bytesRead += n),
+          onBytes: (n) => {
+            bytesRead += n;
+            // Per chunk (64 KiB): a follow's caught-up moment shows without waiting for more lines.
+            if (options.follow) progress();
+          },
         })) {
           lastLine = line.line;
           state.lines++;
@@ -103,9 +127,10 @@ export async function readAuditLogs(inputs: readonly AuditInput[], options: Read
           if (verdict === 'duplicate') duplicates++;
           if (verdict !== 'count') continue;
           requests++;
-          const outcome = classifyAuditRecord(record, judgement.table);
-          tally.add(record, outcome, servedBy);
-          options.onRequest?.(record, outcome);
+          const { table, judgedBy } = timeline.tableFor(record, judgement.table);
+          const outcome = classifyAuditRecord(record, table);
+          tally.add(record, outcome, (gvr: GVR) => table?.serversFor(gvr) ?? [], judgedBy);
+          options.onRequest?.(record, outcome, judgedBy);
         }
       } catch (err) {
         const why = describeReadError(err, file);
@@ -124,6 +149,7 @@ export async function readAuditLogs(inputs: readonly AuditInput[], options: Read
     states = [];
     for (const p of plan) states.push(await readOne(p));
   }
+  done = !options.signal?.aborted;
   progress();
   return {
     apiVersion: 'peerscope.dev/v1',
@@ -133,6 +159,7 @@ export async function readAuditLogs(inputs: readonly AuditInput[], options: Read
     inputs: states,
     stages,
     duplicates,
+    judgedBy: { ...timeline.counts },
     ...tally.report(),
     ...(judgement.table ? {} : { false404s: null }),
     problems,

@@ -52,16 +52,25 @@ export async function* readLines(file: string, options: ReadLinesOptions = {}): 
     const onBytes = options.onBytes;
     raw.on('data', (chunk) => onBytes(chunk.length));
   }
-  if (!isGzip(file)) {
-    yield* linesOf(file, raw, options.signal);
-    return;
+  // A reader that stops early (a peek at the first lines) leaves no file open.
+  try {
+    if (!isGzip(file)) {
+      yield* linesOf(file, raw, options.signal);
+      return;
+    }
+    const gunzip = createGunzip();
+    // pipe() does not pass the source's errors on (a missing file, a read error): the line reader must hear them.
+    // A cancelled read ends it quietly: an AbortError passed on would be an error nobody listens for any more.
+    raw.on('error', (err) => gunzip.destroy(options.signal?.aborted ? undefined : err));
+    raw.pipe(gunzip);
+    try {
+      yield* linesOf(file, gunzip, options.signal);
+    } finally {
+      gunzip.destroy();
+    }
+  } finally {
+    raw.destroy();
   }
-  const gunzip = createGunzip();
-  // pipe() does not pass the source's errors on (a missing file, a read error): the line reader must hear them.
-  // A cancelled read ends it quietly: an AbortError passed on would be an error nobody listens for any more.
-  raw.on('error', (err) => gunzip.destroy(options.signal?.aborted ? undefined : err));
-  raw.pipe(gunzip);
-  yield* linesOf(file, gunzip, options.signal);
 }
 
 export function isGzip(file: string): boolean {

@@ -1,6 +1,8 @@
 // Counted requests summed per server, per client, per GVR, and every false 404 by who got it where.
 // Memory grows with the distinct clients and GVRs seen, not with the requests.
 import { auditOutcomes, type AuditCounts, type AuditOutcome, type AuditReport } from '../../contract/audit.js';
+import { DeprecatedCalls } from './deprecated-calls.js';
+import type { JudgedBy } from './timeline.js';
 import { gvrKey, type GVR } from '../discovery/types.js';
 import type { AuditRecord } from './event.js';
 
@@ -37,12 +39,13 @@ interface False404 {
   readonly server: string;
   readonly gvr: GVR;
   readonly servedBy: readonly string[];
+  readonly judgedBy: JudgedBy;
   count: number;
   first: number;
   last: number;
 }
 
-export type AuditTallyReport = Pick<AuditReport, 'totals' | 'perServer' | 'perClient' | 'perGvr' | 'false404s'>;
+export type AuditTallyReport = Pick<AuditReport, 'totals' | 'perServer' | 'perClient' | 'perGvr' | 'false404s' | 'deprecatedCalls'>;
 
 export class AuditTally {
   private readonly totals = new Counts();
@@ -50,10 +53,12 @@ export class AuditTally {
   private readonly clients = new Map<string, { userAgent: string; user: string; counts: Counts }>();
   private readonly gvrs = new Map<string, { gvr: GVR; counts: Counts }>();
   private readonly false404s = new Map<string, False404>();
+  private readonly deprecated = new DeprecatedCalls();
 
   /** One counted request; `servedBy` names the servers that serve its GVR (asked for false 404s only). */
-  add(record: AuditRecord, outcome: AuditOutcome | null, servedBy: (gvr: GVR) => readonly string[]): void {
+  add(record: AuditRecord, outcome: AuditOutcome | null, servedBy: (gvr: GVR) => readonly string[], judgedBy: JudgedBy = 'today'): void {
     this.totals.add(outcome, record.code);
+    this.deprecated.add(record);
     this.rowOf(this.servers, record.server, () => new Counts()).add(outcome, record.code);
     const clientKey = `${record.userAgent}\u0000${record.user}`;
     this.rowOf(this.clients, clientKey, () => ({ userAgent: record.userAgent, user: record.user, counts: new Counts() })).counts.add(
@@ -66,12 +71,14 @@ export class AuditTally {
     const key = gvrKey(gvr);
     this.rowOf(this.gvrs, key, () => ({ gvr, counts: new Counts() })).counts.add(outcome, record.code);
     if (outcome !== 'false-404') return;
-    const f = this.rowOf(this.false404s, `${clientKey}\u0000${record.server}\u0000${key}`, () => ({
+    // Judged by another release, the same client, server and GVR is another finding.
+    const f = this.rowOf(this.false404s, `${clientKey}\u0000${record.server}\u0000${key}\u0000${judgedBy}`, () => ({
       userAgent: record.userAgent,
       user: record.user,
       server: record.server,
       gvr,
       servedBy: servedBy(gvr),
+      judgedBy,
       count: 0,
       first: record.receivedAt,
       last: record.receivedAt,
@@ -98,10 +105,12 @@ export class AuditTally {
           server: f.server,
           gvr: f.gvr,
           servedBy: [...f.servedBy],
+          judgedBy: f.judgedBy,
           count: f.count,
           first: new Date(f.first).toISOString(),
           last: new Date(f.last).toISOString(),
         })),
+      deprecatedCalls: this.deprecated.list(),
     };
   }
 

@@ -46,8 +46,10 @@ async function readDiscovery(servers: readonly ServerConfig[]): Promise<JudgeSer
       const status = peers.status(name);
       const discovery = peers.discovery(name);
       const error = status?.discovery.error ?? status?.lastError;
+      const url = peers.config(name)?.url;
       return {
         name,
+        ...(url ? { url } : {}),
         ...(status?.gitVersion ? { gitVersion: status.gitVersion } : {}),
         ...(discovery ? { gvrs: discovery.gvrs, excludedGroupVersions: discovery.excludedGroupVersions } : {}),
         ...(!discovery && error ? { error } : {}),

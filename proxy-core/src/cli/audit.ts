@@ -6,12 +6,12 @@ import {
   formatFinding,
   collectAuditInputSpec,
   readAuditLogs,
-  resolveAuditInputs,
+  matchAuditInputs,
   type AuditInputSpec,
   type AuditJudgement,
-  type AuditProgress,
 } from '../audit/index.js';
 import { judgementOf, type JudgeFlags } from './audit-judge.js';
+import { progressLine } from './audit-progress.js';
 import { parseNameEqualsUrl, parsePositiveInt } from './options.js';
 
 interface AuditFlags extends JudgeFlags {
@@ -24,7 +24,6 @@ interface AuditFlags extends JudgeFlags {
 
 /** Exit code of a read cancelled before its end (128 + SIGINT), after the partial report is printed. */
 const EXIT_CANCELLED = 130;
-const PROGRESS_EVERY_MS = 250;
 
 export function registerAuditCommand(program: Command): void {
   program
@@ -35,7 +34,7 @@ export function registerAuditCommand(program: Command): void {
     .addOption(
       new Option(
         '--audit-log <[server=]file>',
-        'an audit log (--audit-log-path) and the server that wrote it (repeat for each; .gz is read compressed, - is standard input); a bare FILE goes to the one server its path names',
+        'an audit log (--audit-log-path) and the server that wrote it (repeat for each; .gz is read compressed, - is standard input); a bare FILE goes to the one server whose address its own requests (user system:apiserver) come from, or whose name its path holds',
       )
         .argParser(collectAuditInputSpec)
         .makeOptionMandatory(),
@@ -65,7 +64,7 @@ export function registerAuditCommand(program: Command): void {
       const known = judgement.description.servers.map((s) => s.name);
       let inputs;
       try {
-        inputs = resolveAuditInputs(flags.auditLog, known);
+        inputs = await matchAuditInputs(flags.auditLog, judgement.description.servers);
       } catch (err) {
         return fail((err as Error).message);
       }
@@ -100,31 +99,6 @@ export function registerAuditCommand(program: Command): void {
       // A follow ends only by Ctrl-C: that is its normal end.
       process.exit(report.complete || flags.follow ? 0 : EXIT_CANCELLED);
     });
-}
-
-/** A progress line on standard error, redrawn in place; none when standard error is not a terminal. */
-function progressLine(): { update: (p: AuditProgress) => void; stop: () => void } | undefined {
-  if (!process.stderr.isTTY) return undefined;
-  let last: AuditProgress | undefined;
-  const draw = () => {
-    if (!last) return;
-    const share = last.bytesTotal ? ` of ${mib(last.bytesTotal)} (${Math.floor((100 * last.bytesRead) / last.bytesTotal)}%)` : '';
-    process.stderr.write(
-      `\r\x1b[Kreading: ${mib(last.bytesRead)}${share}, ${last.lines} lines, ${last.requests} requests (Ctrl-C stops and prints them)`,
-    );
-  };
-  const timer = setInterval(draw, PROGRESS_EVERY_MS);
-  return {
-    update: (p) => (last = p),
-    stop: () => {
-      clearInterval(timer);
-      if (last) process.stderr.write('\r\x1b[K');
-    },
-  };
-}
-
-function mib(bytes: number): string {
-  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 }
 
 function fail(message: string): never {

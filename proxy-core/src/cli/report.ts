@@ -1,22 +1,30 @@
 // `peerscope report`: which clients an upgrade affects, from the requests a running port has seen
-// (--from), that a routing snapshot recorded (--snapshot), or that the apiservers' own audit logs
-// recorded (--audit-log), against a target release (--to).
+// (--from), that a routing snapshot recorded (--snapshot), or that the apiservers' own audit events
+// recorded (--audit-log files, or batches their audit webhook posts for --for DURATION), against a
+// target release (--to).
+import { setTimeout as sleep } from 'node:timers/promises';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { impactReportSchema, type ImpactReport } from '../../contract/impact.js';
 import type { RoutingSnapshot } from '../../contract/snapshot.js';
 import { formatImpactMarkdown, formatImpactText } from '../impact/format.js';
 import { impactReportOfSnapshot } from '../impact/of-core.js';
-import { impactOfAuditLogs } from '../impact/of-audit.js';
+import { AuditUsage, impactOfAuditLogs } from '../impact/of-audit.js';
+import { classifyAuditRecord } from '../audit/classify.js';
+import { RequestDedupe } from '../audit/dedupe.js';
+import { startAuditWebhook, type AuditWebhook } from '../audit/webhook/receiver.js';
+import { progressLine } from './audit-progress.js';
+import { addAuditWebhookOptions, auditWebhookOf, webhookProblemLog, type AuditWebhookFlags } from './audit-webhook-flags.js';
 import type { ImpactTarget } from '../impact/report.js';
 import { catalogTarget, defaultTargetName, targetOf } from '../impact/targets.js';
-import { collectAuditInputSpec, judgeBySnapshot, resolveAuditInputs, type AuditInputSpec, type AuditJudgement } from '../audit/index.js';
+import { collectAuditInputSpec, judgeBySnapshot, matchAuditInputs, type AuditInputSpec, type AuditJudgement } from '../audit/index.js';
 import { loadReleaseFiles } from '../releases/index.js';
 import { parseSnapshot, readSnapshotFile } from '../snapshot/index.js';
 import { Agent, request } from '../upstream/undici.js';
 import { InputError } from '../util/input-error.js';
 import { judgementOf } from './audit-judge.js';
 
-interface ReportFlags {
+interface ReportFlags extends AuditWebhookFlags {
+  for?: number;
   from: string;
   snapshot?: string;
   to?: string;
@@ -29,7 +37,7 @@ interface ReportFlags {
 }
 
 export function registerReportCommand(program: Command): void {
-  program
+  const command = program
     .command('report')
     .description(
       'upgrade impact: the clients that call what the target release removes, what only some servers serve, what only the target serves, and what apiservers warn is deprecated',
@@ -60,19 +68,26 @@ export function registerReportCommand(program: Command): void {
     .option('--kubeconfig <file>', "with --audit-log: the current servers are this kubeconfig's cluster, their discovery read now")
     .option('--context <name>', 'with --kubeconfig: the context (default: current-context)')
     .addOption(new Option('--output <format>', 'text, json or markdown').choices(['text', 'json', 'markdown']).default('text'))
-    .action(async (flags: ReportFlags) => {
-      const report = await guard(() => (flags.auditLog.length > 0 ? reportOfAuditLogs(flags) : makeReport(flags)));
-      const text =
-        flags.output === 'json'
-          ? JSON.stringify(report, null, 2) + '\n'
-          : flags.output === 'markdown'
-            ? formatImpactMarkdown(report)
-            : formatImpactText(report);
-      process.stdout.write(text);
-    });
+    .option(
+      '--for <duration>',
+      'with --audit-webhook-listen: how long to collect the batches the servers post before reporting (30s, 5m, 1h; Ctrl-C reports early)',
+      parseDuration,
+    );
+  addAuditWebhookOptions(command).action(async (flags: ReportFlags) => {
+    const audited = flags.auditLog.length > 0 || flags.auditWebhookListen !== undefined;
+    const report = await guard(() => (audited ? reportOfAuditLogs(flags) : makeReport(flags)));
+    const text =
+      flags.output === 'json'
+        ? JSON.stringify(report, null, 2) + '\n'
+        : flags.output === 'markdown'
+          ? formatImpactMarkdown(report)
+          : formatImpactText(report);
+    process.stdout.write(text);
+  });
 }
 
 async function makeReport(flags: ReportFlags): Promise<ImpactReport> {
+  if (flags.for !== undefined) throw new InputError('--for', 'goes with --audit-webhook-listen: how long to collect the posted batches');
   if (flags.kubeconfig || flags.context)
     throw new InputError('--kubeconfig', 'goes with --audit-log: a report of the port or a snapshot has its servers');
   const files = releaseFilesOf(flags);
@@ -94,27 +109,76 @@ async function makeReport(flags: ReportFlags): Promise<ImpactReport> {
 }
 
 /**
- * The clients of the whole cluster, from the servers' audit logs, against the current servers: a
- * snapshot's (--snapshot), read now (--kubeconfig), or the running port's (--from).
+ * The clients of the whole cluster, from the servers' audit logs and the batches their audit webhook
+ * posts for --for, against the current servers: a snapshot's (--snapshot), read now (--kubeconfig), or
+ * the running port's (--from).
  */
 async function reportOfAuditLogs(flags: ReportFlags): Promise<ImpactReport> {
   const files = releaseFilesOf(flags);
+  const warn = (line: string) => process.stderr.write(`peerscope: ${line}\n`);
+  const webhookOptions = await auditWebhookOf(flags);
+  if (webhookOptions && flags.for === undefined)
+    throw new InputError('--audit-webhook-listen', 'give --for DURATION: how long to collect the batches before reporting');
+  if (!webhookOptions && flags.for !== undefined) throw new InputError('--for', 'goes with --audit-webhook-listen');
   const judgement: AuditJudgement =
     flags.snapshot || flags.kubeconfig || flags.context
-      ? await judgementOf({ ...flags, server: [] }, (line) => process.stderr.write(`peerscope: ${line}\n`))
+      ? await judgementOf({ ...flags, server: [] }, warn)
       : judgeBySnapshot(parseSnapshot(await get(flags.from, '/.peerscope/snapshot'), `${flags.from}/.peerscope/snapshot`), flags.from);
-  const inputs = resolveAuditInputs(
-    flags.auditLog,
-    judgement.description.servers.map((s) => s.name),
-  );
-  const { report, audit } = await impactOfAuditLogs(inputs, { judgement, rotated: flags.rotated }, (servers) =>
-    targetFor(flags, files, servers),
-  );
-  // What was read goes to standard error: the report itself stays one document.
-  process.stderr.write(
-    `peerscope: read ${audit.inputs.length} audit log(s): ${audit.totals.requests} request(s), ${audit.problemCount} problem(s)${audit.problems[0] ? ` (first: ${audit.problems[0]})` : ''}\n`,
-  );
-  return report;
+  const inputs = await matchAuditInputs(flags.auditLog, judgement.description.servers);
+  const target = (servers: readonly { readonly gitVersion?: string }[]) => targetFor(flags, files, servers);
+  const usage = new AuditUsage(judgement);
+  const cancel = new AbortController();
+  // Ctrl-C ends the collection early and reports what came.
+  process.once('SIGINT', () => cancel.abort());
+  let webhook: AuditWebhook | undefined;
+  let posted = 0;
+  if (webhookOptions) {
+    // Each request once, judged as it arrives, as serve counts posted batches.
+    const dedupe = new RequestDedupe();
+    webhook = await startAuditWebhook({
+      ...webhookOptions,
+      onRecord: (record) => {
+        if (dedupe.verdict(record) !== 'count') return;
+        posted++;
+        usage.add(record, classifyAuditRecord(record, judgement.table));
+      },
+      onProblem: webhookProblemLog((line) => process.stderr.write(line)),
+    });
+    warn(`receiving audit events at ${webhook.url} for ${flags.for! / 1000} s (Ctrl-C reports early)`);
+  }
+  const until = Date.now() + (flags.for ?? 0);
+  try {
+    if (inputs.length > 0) {
+      const progress = progressLine();
+      const { audit } = await impactOfAuditLogs(
+        inputs,
+        { judgement, rotated: flags.rotated, signal: cancel.signal, ...(progress ? { onProgress: progress.update } : {}) },
+        target,
+        usage,
+      ).finally(() => progress?.stop());
+      // What was read goes to standard error: the report itself stays one document.
+      warn(
+        `read ${audit.inputs.length} audit log(s): ${audit.totals.requests} request(s), ${audit.problemCount} problem(s)${audit.problems[0] ? ` (first: ${audit.problems[0]})` : ''}`,
+      );
+    }
+    if (webhook) {
+      await sleep(Math.max(0, until - Date.now()), undefined, { signal: cancel.signal }).catch(() => undefined);
+      warn(`received ${posted} request(s) from the audit webhook (${webhook.counters.summary()})`);
+    }
+  } finally {
+    await webhook?.close();
+  }
+  return usage.report(target);
+}
+
+/** "90", "90s", "5m", "1h", "500ms" → milliseconds. */
+export function parseDuration(value: string): number {
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(value.trim());
+  if (!m) throw new InvalidArgumentError(`"${value}" is not a duration (30s, 5m, 1h)`);
+  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(m[2] ?? 's') as 'ms' | 's' | 'm' | 'h'];
+  const ms = Number(m[1]) * unit;
+  if (ms <= 0) throw new InvalidArgumentError(`"${value}" is not a duration above 0`);
+  return ms;
 }
 
 function releaseFilesOf(flags: ReportFlags): string[] | undefined {

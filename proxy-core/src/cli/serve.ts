@@ -1,7 +1,7 @@
 // `peerscope serve`: the local port in front of every apiserver of a cluster.
 import { accessSync, constants } from 'node:fs';
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { collectAuditInputSpec, resolveAuditInputs, type AuditInput, type AuditInputSpec } from '../audit/index.js';
+import { collectAuditInputSpec, matchAuditInputs, type AuditInput, type AuditInputSpec } from '../audit/index.js';
 import { shownName } from '../../contract/peers.js';
 import type { DiscoveryMode } from '../../contract/settings.js';
 import { serversFromKubeconfig } from '../cluster/from-kubeconfig.js';
@@ -147,7 +147,7 @@ export function registerServeCommand(program: Command): void {
           };
         servers = given.servers;
       }
-      const auditLogs = auditInputsOf(flags.auditLog, servers);
+      const auditLogs = await auditInputsOf(flags.auditLog, servers);
       const auditWebhook = await auditWebhookOf(flags).catch((err: Error) => fail(err.message));
       for (const t of flags.auditWebhookToken)
         if (!servers.some((s) => s.name === t.server))
@@ -234,13 +234,10 @@ function reportRefresh(): (r: ServerRefresh) => void {
 }
 
 /** The audit logs to follow, each matched to a server; exits 2 naming a file that matches none or cannot be read. */
-function auditInputsOf(specs: readonly AuditInputSpec[], servers: readonly ServerConfig[]): AuditInput[] {
+async function auditInputsOf(specs: readonly AuditInputSpec[], servers: readonly ServerConfig[]): Promise<AuditInput[]> {
   let inputs: AuditInput[];
   try {
-    inputs = resolveAuditInputs(
-      specs,
-      servers.map((s) => s.name),
-    );
+    inputs = await matchAuditInputs(specs, servers);
   } catch (err) {
     return fail((err as Error).message);
   }

@@ -26,7 +26,7 @@ export function registerSnapshotCommands(program: Command): void {
       const snap = flags.kubeconfig ? await snapshotOfCluster(flags.kubeconfig, flags.context) : await snapshotOfRunning(flags.from);
       writeSnapshotFile(flags.out, snap);
       console.log(
-        `wrote ${flags.out}: ${snap.servers.length} servers, ${snap.routeTable.rows.length} GVRs (${snap.routeTable.skewed.length} skewed), ${snap.events.length} events`,
+        `wrote ${flags.out}: ${snap.servers.length} servers, ${snap.routeTable.rows.length} GVRs (${snap.routeTable.skewed.length} skewed), ${snap.events.length} events${snap.cluster ? `, ${snap.cluster.events.length} cluster events` : ''}`,
       );
     });
   snapshot
@@ -59,7 +59,15 @@ export function registerSnapshotCommands(program: Command): void {
         console.log(`  ${shown}\t${srv.gitVersion ?? '?'}\t${srv.health}\t${srv.discovery.gvrs.length} GVRs`);
       }
       console.log(`  skewed GVRs: ${s.routeTable.skewed.length ? s.routeTable.skewed.join(', ') : 'none'}`);
+      if (s.cluster) console.log(`  ${clusterLine(s.cluster)}`);
     });
+}
+
+/** What the servers themselves answered, as the snapshot recorded it (its audit logs and webhook). */
+function clusterLine(c: NonNullable<RoutingSnapshot['cluster']>): string {
+  const total = Object.values(c.totals).reduce((a, b) => a + b, 0);
+  const sources = c.sources.length ? c.sources.map((s) => `${s} ${c.bySource[s] ?? 0}`).join(', ') : 'nothing read yet';
+  return `cluster source (${sources}): ${total} requests the servers answered, ${c.totals['false-404']} false 404s, ${c.events.length} recent kept; ${c.deprecatedCalls.length} client × deprecated API pair(s)`;
 }
 
 async function snapshotOfRunning(from: string): Promise<RoutingSnapshot> {

@@ -63,9 +63,7 @@ export function createCoreService(core: Core, options: CoreServiceOptions = {}):
     const read = core.auditRead();
     const webhook = core.auditWebhookUrl();
     return {
-      servers: [...cluster.servers],
-      totals: cluster.totals(),
-      lastSeq: cluster.lastSeq,
+      ...cluster.summary(),
       ...(read ? { read } : {}),
       ...(webhook ? { webhook: { url: webhook } } : {}),
     };

@@ -1,6 +1,7 @@
 // Takes a routing snapshot of a running core: servers, each server's own discovery, the route
 // table, counters and recent events. Built only from public data: no credential can reach it.
-import { SNAPSHOT_API_VERSION, SNAPSHOT_KIND, type RoutingSnapshot } from '../../contract/snapshot.js';
+import { clusterSources } from '../../contract/cluster.js';
+import { SNAPSHOT_API_VERSION, SNAPSHOT_KIND, type RoutingSnapshot, type SnapshotCluster } from '../../contract/snapshot.js';
 import type { PeerStatus } from '../../contract/peers.js';
 import type { DiscoveryMode } from '../../contract/settings.js';
 import type { PeerSet } from '../cluster/peer-set.js';
@@ -9,6 +10,7 @@ import { gvrKey } from '../discovery/types.js';
 import { impactReportOf } from '../impact/of-core.js';
 import { formatPolicy, type HandlingPolicy } from '../proxy/policy.js';
 import type { RouteState } from '../proxy/route-state.js';
+import type { ClusterTraffic } from '../telemetry/cluster-traffic.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
 import { PEERSCOPE_VERSION } from '../version.js';
 
@@ -28,6 +30,8 @@ export interface SnapshotSource {
   readonly peers: Pick<PeerSet, 'discovery'>;
   readonly routes: Pick<RouteState, 'table' | 'merged'>;
   readonly telemetry: Pick<Telemetry, 'counterRows' | 'recent' | 'usage'>;
+  /** The cluster source, when audit events are read. */
+  readonly cluster?: Pick<ClusterTraffic, 'summary' | 'recent' | 'minutes' | 'gvrRates'> | undefined;
   peerStatuses(): PeerStatus[];
   policy(): HandlingPolicy;
   discoveryMode(): DiscoveryMode;
@@ -48,6 +52,7 @@ export function takeSnapshot(core: SnapshotSource, options: TakeOptions): Routin
       ...(s.gitVersion ? { gitVersion: s.gitVersion } : {}),
       ...(s.latencyMs !== undefined ? { latencyMs: s.latencyMs } : {}),
       ...(s.ownMvp ? { ownMvp: s.ownMvp } : {}),
+      ...(s.apiserverMetrics ? { apiserverMetrics: s.apiserverMetrics } : {}),
       discovery: {
         state: s.discovery.state,
         ...(s.discovery.source ? { source: s.discovery.source } : {}),
@@ -83,5 +88,23 @@ export function takeSnapshot(core: SnapshotSource, options: TakeOptions): Routin
     events: core.telemetry.recent(options.maxEvents),
     usage: core.telemetry.usage.data(now.getTime()),
     impact: impactReportOf(core, undefined, now.getTime()),
+    ...(core.cluster ? { cluster: clusterOf(core.cluster, now.getTime(), options.maxEvents) } : {}),
+  };
+}
+
+function clusterOf(cluster: NonNullable<SnapshotSource['cluster']>, now: number, maxEvents: number | undefined): SnapshotCluster {
+  const summary = cluster.summary();
+  const events = cluster.recent();
+  const bySource = summary.bySource ?? {};
+  return {
+    servers: summary.servers,
+    sources: clusterSources.filter((s) => bySource[s] !== undefined),
+    totals: summary.totals,
+    bySource,
+    events: maxEvents !== undefined ? events.slice(-maxEvents) : events,
+    lastSeq: summary.lastSeq,
+    minutes: summary.servers.map((server) => ({ server, minutes: cluster.minutes(server) })),
+    gvrRates: cluster.gvrRates(now),
+    deprecatedCalls: summary.deprecatedCalls ?? [],
   };
 }

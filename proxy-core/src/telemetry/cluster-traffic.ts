@@ -1,11 +1,15 @@
 // The cluster source's telemetry: the requests the apiservers themselves answered, as their followed
 // audit logs tell them, kept beside the port's own (telemetry.ts) and never mixed into its counters.
 // Bounded: the newest events in a ring, and an hour of per-minute counts per server.
+import type { AuditDeprecatedCall } from '../../contract/audit.js';
 import {
+  clusterSources,
   emptyClusterTotals,
   type ClusterEvent,
   type ClusterGvrRates,
   type ClusterMinute,
+  type ClusterSource,
+  type ClusterSummary,
   type ClusterTotals,
 } from '../../contract/cluster.js';
 import { ErrorSeries } from './error-series.js';
@@ -20,6 +24,12 @@ type GvrCounts = { requests: number; false404s: number };
 
 type Listener = (e: ClusterEvent) => void;
 
+
+/** The deprecated-API calls of the cluster source: kept by the audit reader, which sees the records. */
+export interface DeprecatedCallsView {
+  list(): AuditDeprecatedCall[];
+}
+
 export class ClusterTraffic {
   private readonly ring: RingBuffer<ClusterEvent>;
   private readonly counts = emptyClusterTotals();
@@ -32,19 +42,26 @@ export class ClusterTraffic {
   /** Step start → "server\0group\0version\0resource" → counts; only the last minute's steps are kept. */
   private readonly gvrSteps = new Map<number, Map<string, GvrCounts>>();
   private firstAt: number | undefined;
+  /** Only the sources read: one not read has no count (not 0). */
+  private readonly bySource: Partial<Record<ClusterSource, number>>;
+  private deprecated: DeprecatedCallsView | undefined;
 
   /** `servers`: those whose audit logs are followed. */
+  /** `sources`: the sources read (audit log files, the webhook). */
   constructor(
     readonly servers: readonly string[],
     capacity = 10_000,
+    readonly sources: readonly ClusterSource[] = clusterSources,
   ) {
     this.ring = new RingBuffer(capacity);
+    this.bySource = Object.fromEntries(sources.map((s) => [s, 0]));
   }
 
   record(event: Omit<ClusterEvent, 'seq'>): ClusterEvent {
     const e: ClusterEvent = { seq: ++this.seq, ...event };
     this.ring.push(e);
     this.counts[e.outcome]++;
+    if (e.via) this.bySource[e.via] = (this.bySource[e.via] ?? 0) + 1;
     // By when the request ended, as the log is written: a watch received long ago counts in its last minute.
     const ended = e.at + e.latencyMs;
     this.requestMinutes.add(e.server, ended);
@@ -63,6 +80,22 @@ export class ClusterTraffic {
 
   get lastSeq(): number {
     return this.seq;
+  }
+
+  /** What getOverview() carries of the cluster source. */
+  summary(): ClusterSummary {
+    const deprecatedCalls = this.deprecated?.list() ?? [];
+    return {
+      servers: [...this.servers],
+      totals: this.totals(),
+      lastSeq: this.seq,
+      bySource: { ...this.bySource },
+      ...(deprecatedCalls.length > 0 ? { deprecatedCalls } : {}),
+    };
+  }
+
+  setDeprecatedCalls(view: DeprecatedCallsView): void {
+    this.deprecated = view;
   }
 
   /** Oldest first. */

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
+  clusterEventsPageSchema,
+  clusterGvrRatesSchema,
+  clusterOutcomes,
   coreClientMethods,
+  type ClusterTotals,
   discoveryViewsSchema,
   eventsPageSchema,
   healthHistorySchema,
@@ -89,6 +93,93 @@ describe('the read-only CoreClient of a snapshot', () => {
     let pushed = 0;
     client.subscribe(() => pushed++)();
     expect(pushed).toBe(0);
+  });
+
+  it('answers the cluster source as recorded (as a live core without one when the snapshot has none)', async () => {
+    const at = Date.parse(TAKEN_AT);
+    const event = (seq: number, server: string, outcome: 'false-404' | 'local', via: 'audit-log' | 'audit-webhook') => ({
+      seq,
+      at: at - 5_000 + seq,
+      server,
+      userAgent: 'cert-rotator/v0.3.1',
+      user: 'token-admin',
+      verb: 'list',
+      path: '/apis/certificates.k8s.io/v1/podcertificaterequests',
+      group: 'certificates.k8s.io',
+      version: 'v1',
+      resource: 'podcertificaterequests',
+      subresource: '',
+      namespace: '',
+      outcome,
+      code: outcome === 'false-404' ? 404 : 200,
+      latencyMs: 2,
+      via,
+    });
+    const deprecatedCall = {
+      userAgent: 'helm/v3.11.0',
+      user: 'token-admin',
+      gvr: { group: 'flowcontrol.apiserver.k8s.io', version: 'v1beta3', resource: 'flowschemas' },
+      removedRelease: '1.32',
+      servers: ['sim-2'],
+      count: 4,
+      first: TAKEN_AT,
+      last: TAKEN_AT,
+    };
+    const recorded = createSnapshotClient(
+      sampleSnapshot({
+        cluster: {
+          servers: ['sim-1', 'sim-2'],
+          sources: ['audit-log', 'audit-webhook'],
+          totals: { ...Object.fromEntries(clusterOutcomes.map((o) => [o, 0])), 'false-404': 2, local: 1 } as ClusterTotals,
+          bySource: { 'audit-log': 2, 'audit-webhook': 1 },
+          events: [
+            event(1, 'sim-2', 'false-404', 'audit-log'),
+            event(2, 'sim-2', 'false-404', 'audit-log'),
+            event(3, 'sim-1', 'local', 'audit-webhook'),
+          ],
+          lastSeq: 3,
+          minutes: [{ server: 'sim-2', minutes: [{ at: at - 60_000, requests: 2, errors: 0, false404s: 2 }] }],
+          gvrRates: {
+            seconds: 60,
+            cells: [
+              {
+                server: 'sim-2',
+                group: 'certificates.k8s.io',
+                version: 'v1',
+                resource: 'podcertificaterequests',
+                requests: 2,
+                false404s: 2,
+              },
+            ],
+          },
+          deprecatedCalls: [deprecatedCall],
+        },
+      }),
+      { label: 'with-cluster.json' },
+    );
+    const overview = overviewSchema.parse(await recorded.getOverview());
+    expect(overview.cluster).toEqual({
+      servers: ['sim-1', 'sim-2'],
+      totals: expect.objectContaining({ 'false-404': 2, local: 1 }),
+      lastSeq: 3,
+      bySource: { 'audit-log': 2, 'audit-webhook': 1 },
+      deprecatedCalls: [deprecatedCall],
+    });
+    const page = clusterEventsPageSchema.parse(await recorded.getClusterEvents({ sinceSeq: 1 }));
+    expect(page.events.map((e) => [e.seq, e.server, e.outcome, e.via])).toEqual([
+      [2, 'sim-2', 'false-404', 'audit-log'],
+      [3, 'sim-1', 'local', 'audit-webhook'],
+    ]);
+    expect((await recorded.getClusterEvents({ limit: 1 })).events.map((e) => e.seq)).toEqual([3]);
+    expect(clusterGvrRatesSchema.parse(await recorded.getClusterGvrRates()).cells[0]).toMatchObject({ server: 'sim-2', false404s: 2 });
+    const history = healthHistorySchema.parse(await recorded.getHealthHistory());
+    expect(history.servers.find((s) => s.name === 'sim-2')!.cluster).toEqual([{ at: at - 60_000, requests: 2, errors: 0, false404s: 2 }]);
+    expect(history.servers.find((s) => s.name === 'sim-1')!.cluster).toBeUndefined();
+
+    // A snapshot without a cluster source: empty answers, as a live core that follows no audit log gives.
+    expect((await client.getOverview()).cluster).toBeUndefined();
+    expect(await client.getClusterEvents({})).toEqual({ events: [], lastSeq: 0 });
+    expect(await client.getClusterGvrRates()).toEqual({ seconds: 0, cells: [] });
   });
 
   it('implements every method of the contract', () => {

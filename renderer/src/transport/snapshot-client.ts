@@ -3,6 +3,8 @@
 // contract's views. Anything that would change a cluster is refused with a message saying why; reading
 // and comparing snapshot files still go to the live core (that is core logic, not the page's).
 import type {
+  ClusterEventsPage,
+  ClusterGvrRates,
   CoreClient,
   CoreClientMethod,
   EventsPage,
@@ -58,6 +60,8 @@ const REFUSED: Partial<Record<CoreClientMethod, string>> = {
 
 export function createSnapshotClient(snapshot: RoutingSnapshot, options: { label: string; live?: CoreClient }): SnapshotCoreClient {
   const takenAt = Date.parse(snapshot.takenAt);
+  const cluster = snapshot.cluster;
+  const clusterMinutes = new Map((cluster?.minutes ?? []).map((m) => [m.server, m.minutes]));
   const servers: PeerStatus[] = snapshot.servers.map((s) => ({
     name: s.name,
     ...(s.displayName !== undefined ? { displayName: s.displayName } : {}),
@@ -67,6 +71,7 @@ export function createSnapshotClient(snapshot: RoutingSnapshot, options: { label
     failingChecks: s.failingChecks,
     ...(s.gitVersion !== undefined ? { gitVersion: s.gitVersion } : {}),
     ...(s.latencyMs !== undefined ? { latencyMs: s.latencyMs } : {}),
+    ...(s.apiserverMetrics !== undefined ? { apiserverMetrics: s.apiserverMetrics } : {}),
     lastProbeAt: takenAt,
     discovery: {
       state: s.discovery.state,
@@ -83,6 +88,18 @@ export function createSnapshotClient(snapshot: RoutingSnapshot, options: { label
     servers,
     totals: snapshotTotals(snapshot),
     lastSeq: snapshot.events.at(-1)?.seq ?? 0,
+    // The cluster source as recorded: the same summary a live core gives.
+    ...(cluster
+      ? {
+          cluster: {
+            servers: [...cluster.servers],
+            totals: { ...cluster.totals },
+            lastSeq: cluster.lastSeq,
+            bySource: { ...cluster.bySource },
+            ...(cluster.deprecatedCalls.length > 0 ? { deprecatedCalls: cluster.deprecatedCalls } : {}),
+          },
+        }
+      : {}),
   };
   const routeTable: RouteTableView = {
     generation: 0,
@@ -106,6 +123,7 @@ export function createSnapshotClient(snapshot: RoutingSnapshot, options: { label
           ...(s.gitVersion !== undefined ? { gitVersion: s.gitVersion } : {}),
         },
       ],
+      ...(clusterMinutes.has(s.name) ? { cluster: clusterMinutes.get(s.name) } : {}),
     })),
   };
 
@@ -129,6 +147,14 @@ export function createSnapshotClient(snapshot: RoutingSnapshot, options: { label
         return { events: [...events], lastSeq: overview.lastSeq };
       },
       getHealthHistory: async () => structuredClone(history),
+      // As a live core without a cluster source answers: no events, no cells.
+      getClusterEvents: async (args = {}): Promise<ClusterEventsPage> => {
+        let events = cluster?.events ?? [];
+        if (args.sinceSeq !== undefined) events = events.filter((e) => e.seq > args.sinceSeq!);
+        if (args.limit !== undefined && events.length > args.limit) events = events.slice(-args.limit);
+        return { events: [...events], lastSeq: cluster?.lastSeq ?? 0 };
+      },
+      getClusterGvrRates: async (): Promise<ClusterGvrRates> => structuredClone(cluster?.gvrRates ?? { seconds: 0, cells: [] }),
       // Recorded since the snapshot format had mergedDiscovery; an older file cannot show the comparison.
       getDiscoveryViews: async () => {
         if (!snapshot.mergedDiscovery)

@@ -21,6 +21,7 @@ const falseNotFound = (auditID: string, stage: AuditRecord['stage']): AuditRecor
   code: stage === 'ResponseComplete' ? 404 : null,
   receivedAt: 0,
   stageAt: 0,
+  sourceIP: '',
 });
 
 describe('countPostedEvents', () => {

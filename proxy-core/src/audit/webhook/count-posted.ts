@@ -7,17 +7,23 @@ import { RequestDedupe } from '../dedupe.js';
 import type { AuditRecord } from '../event.js';
 import type { AuditCounters } from '../exposition.js';
 import type { AuditOutcome } from '../../../contract/audit.js';
+import { ReleaseTimeline, TimelineJudge, type JudgedBy } from '../timeline.js';
 
 export function countPostedEvents(
   counters: AuditCounters,
   table: () => RouteTable | undefined,
-  onCounted?: (record: AuditRecord, outcome: AuditOutcome | null) => void,
+  onCounted?: (record: AuditRecord, outcome: AuditOutcome | null, judgedBy: JudgedBy) => void,
+  todayRelease: (server: string) => string | undefined = () => undefined,
+  releases: ReleaseTimeline = new ReleaseTimeline(),
 ): (record: AuditRecord) => void {
   const dedupe = new RequestDedupe();
+  // A batch retried long after, or a server back from an upgrade posting what it buffered: judged by its release then.
+  const timeline = new TimelineJudge(releases, todayRelease);
   return (record) => {
     if (dedupe.verdict(record) !== 'count') return;
-    const outcome = classifyAuditRecord(record, table());
+    const judged = timeline.tableFor(record, table());
+    const outcome = classifyAuditRecord(record, judged.table);
     counters.add(record, outcome);
-    onCounted?.(record, outcome);
+    onCounted?.(record, outcome, judged.judgedBy);
   };
 }

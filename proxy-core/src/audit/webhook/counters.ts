@@ -23,6 +23,13 @@ export class WebhookCounters {
     this.problems.set(key, (this.problems.get(key) ?? 0) + n);
   }
 
+  /** One line for a terminal: batches per server, and the problems. */
+  summary(): string {
+    const sum = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
+    const servers = [...this.batches.keys()].map((k) => /server="(.*)"/.exec(k)?.[1] ?? k);
+    return `${sum(this.batches)} batch(es)${servers.length ? ` from ${servers.join(', ')}` : ''}, ${sum(this.problems)} problem(s)`;
+  }
+
   exposition(): string {
     const family = (name: string, help: string, values: Map<string, number>) => [
       `# HELP ${name} ${help}`,
