@@ -24,7 +24,6 @@ type GvrCounts = { requests: number; false404s: number };
 
 type Listener = (e: ClusterEvent) => void;
 
-
 /** The deprecated-API calls of the cluster source: kept by the audit reader, which sees the records. */
 export interface DeprecatedCallsView {
   list(): AuditDeprecatedCall[];
