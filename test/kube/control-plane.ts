@@ -160,7 +160,9 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     // Its own agent when it is verified with another bundle or name than the cluster CA and its IP.
     const ownAgent =
       placement?.trust || placement?.servername
-        ? new Agent({ connect: { ca: placement.trust ?? pki.caPem, ...(placement.servername ? { servername: placement.servername } : {}) } })
+        ? new Agent({
+            connect: { ca: placement.trust ?? pki.caPem, ...(placement.servername ? { servername: placement.servername } : {}) },
+          })
         : undefined;
     const hosted = withHostname(spec.host, binary, flags);
     const { command, args } = inTestNetwork(hosted.command, hosted.args);
