@@ -77,9 +77,7 @@ describe('why a server is out of reach', () => {
     ['misnamed', 'tls-name-mismatch', /^certificate name mismatch .*: .*ERR_TLS_CERT_ALTNAME_INVALID/],
     ['expired', 'tls-expired', /^certificate expired or not yet valid: .*CERT_HAS_EXPIRED/],
   ])('%s: unreachable, cause %s, lastError in kubectl words', async (name, cause, words) => {
-    const started = performance.now();
     const h = await probed(name);
-    console.log(`${name}: ${Math.round(performance.now() - started)} ms, ${h?.lastError}`);
     expect(h?.health).toBe('unreachable');
     expect(h?.unreachable?.cause).toBe(cause);
     expect(h?.lastError).toMatch(words);
