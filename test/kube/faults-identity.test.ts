@@ -523,11 +523,11 @@ describe.skipIf(skipKube())('servers out of reach by design: the port works thro
 
     const serve = await startServe(['--kubeconfig', kubeconfig]);
     try {
-      await until('serve tells the causes', () => /routes through/.test(serve.stderr()), 30_000, 100);
+      await until('serve tells the causes', () => /^peerscope: the port routes through/m.test(serve.stderr()), 30_000, 100);
       const lines = serve
         .stderr()
         .split('\n')
-        .filter((l) => /out of reach|routes through/.test(l));
+        .filter((l) => /^peerscope: (\d+ apiservers? out of reach|the port routes through)/.test(l));
       console.log(`serve:\n${lines.join('\n')}`);
       expect(lines).toHaveLength(4);
       const res = await request(`${serve.url}/api/v1/namespaces/default`);
