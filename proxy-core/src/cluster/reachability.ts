@@ -4,6 +4,8 @@
 // advertise addresses (identity leases, default/kubernetes endpoints) an operator's machine cannot
 // reach: the cause says whether it is the network (timeout, refused, no route) or the certificate.
 import type { UnreachableCause } from '../../contract/peers.js';
+// The one-line-per-cause summary lives in the contract: the UI says the same lines as the CLI.
+export { reachabilityLines, type ReachabilityFacts } from '../../contract/reachability.js';
 import { describeError } from './control-client.js';
 
 export type { UnreachableCause };
@@ -74,43 +76,4 @@ export function classifyUnreachable(err: unknown): Unreachable {
   if (!found) return { cause: 'other', words: 'error', message: detail };
   // A message classified before (a forward's error passed on) is not prefixed twice.
   return { cause: found.cause, words: found.words, message: detail.startsWith(found.words) ? detail : `${found.words}: ${detail}` };
-}
-
-/** What a reachability summary needs of a server's status. */
-export interface ReachabilityFacts {
-  readonly name: string;
-  readonly displayName?: string;
-  readonly url: string;
-  readonly health: string;
-  readonly unreachable?: { readonly cause: UnreachableCause; readonly words: string };
-}
-
-/**
- * One line per cause for the servers out of reach, e.g. "2 apiservers out of reach, connection
- * refused (nothing listens there): 198.18.0.21:6443 (kube-a), …", and, when some server still
- * answers, which one carries the traffic. Empty when every server is reachable.
- */
-export function reachabilityLines(servers: readonly ReachabilityFacts[]): string[] {
-  const byCause = new Map<string, ReachabilityFacts[]>();
-  for (const s of servers) {
-    if (s.health !== 'unreachable') continue;
-    const words = s.unreachable?.words ?? 'unreachable';
-    byCause.set(words, [...(byCause.get(words) ?? []), s]);
-  }
-  const lines = [...byCause].map(([words, group]) => {
-    const named = group.map((s) => {
-      const host = new URL(s.url).host;
-      const shown = s.displayName ?? s.name;
-      return shown === host ? host : `${host} (${shown})`;
-    });
-    return `${group.length} apiserver${group.length === 1 ? '' : 's'} out of reach, ${words}: ${named.join(', ')}`;
-  });
-  if (lines.length === 0) return lines;
-  const answering = servers.filter((s) => s.health === 'ready' || s.health === 'not-ready' || s.health === 'draining');
-  lines.push(
-    answering.length > 0
-      ? `the port routes through ${answering.map((s) => `${s.displayName ?? s.name} (${s.url})`).join(', ')}`
-      : 'no apiserver answers from here: the port answers 503 until one does',
-  );
-  return lines;
 }
