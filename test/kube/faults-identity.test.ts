@@ -37,6 +37,10 @@ const HEARTBEAT_MS = 250;
 /** A restarted server holding watches takes its whole grace to exit. */
 const STOP_GRACE_MS = 8_000;
 const SERVER = { mvp: 'no-peer-ca' } as const;
+/** kube-a alone serves a GVR (enabled by --runtime-config): a request for it has nowhere else to go. */
+const ONLY_A_GV = 'coordination.k8s.io/v1beta1';
+const ONLY_A_PATH = `/apis/${ONLY_A_GV}/namespaces/default/leasecandidates`;
+const SERVER_A = { ...SERVER, runtimeConfig: `${ONLY_A_GV}=true` } as const;
 /** The names every serving certificate of these tests gives besides the server's IP. */
 const CLUSTER_NAMES = ['localhost', 'kubernetes', 'kubernetes.default', 'kubernetes.default.svc', 'kubernetes.default.svc.cluster.local'];
 
@@ -224,7 +228,7 @@ describe.skipIf(skipKube())('certificates and identity of a server, under load t
     // Old identity leases expire within seconds, so a server replaced under a new hostname is shown gone.
     cp = await startControlPlane({
       servers: [
-        { host: 'kube-a', release, ...SERVER },
+        { host: 'kube-a', release, ...SERVER_A },
         { host: 'kube-b', release, ...SERVER },
       ],
       identityLeaseSeconds: 10,
@@ -256,7 +260,7 @@ describe.skipIf(skipKube())('certificates and identity of a server, under load t
   async function restartA(placement: ServerPlacement, host = 'kube-a'): Promise<{ startedAt: number }> {
     await cp.stop(cp.servers.find((s) => s.ip === ipA)!.spec.host, STOP_GRACE_MS);
     const startedAt = Date.now();
-    await cp.start({ host, release, ...SERVER }, ipA, placement);
+    await cp.start({ host, release, ...SERVER_A }, ipA, placement);
     return { startedAt };
   }
 
@@ -362,6 +366,15 @@ describe.skipIf(skipKube())('certificates and identity of a server, under load t
     const row = json.servers.find((x) => x.name === idA);
     expect(row?.health).toBe('unreachable');
     expect(row?.unreachable?.cause).toBe('tls-unknown-authority');
+
+    // What only kube-a serves has nowhere else to go: a 503 Status naming kube-a and what failed.
+    const only = await request(`${portUrl}${ONLY_A_PATH}`);
+    const status = (await only.body.json()) as { kind?: string; code?: number; message?: string };
+    console.log(`foreign CA: GET ${ONLY_A_PATH} through the port → ${only.statusCode} ${status.message}`);
+    expect(only.statusCode).toBe(503);
+    expect(status).toMatchObject({ kind: 'Status', code: 503 });
+    expect(status.message).toContain(idA);
+    expect(status.message).toContain('certificate signed by unknown authority');
   }, 300_000);
 
   it('a certificate that does not name the server: shown as a name mismatch', async () => {
