@@ -14,15 +14,19 @@
 //
 // Each prints its figures through the port beside straight to the servers, and asserts what the
 // port promises (no false 404, no write lost, applied twice or without a Status, the cause shown).
-import { writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { chromium } from 'playwright-core';
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PeerStatus } from '../../proxy-core/contract/peers.js';
 import { serversFromKubeconfig } from '../../proxy-core/src/cluster/from-kubeconfig.js';
+import { startUiHost } from '../../proxy-core/src/cli/ui.js';
 import { createCore, type Core } from '../../proxy-core/src/core.js';
 import { createCertificateAuthority, issueServerCertificate, type CertificateAuthority } from '../../proxy-core/src/tls/certs.js';
 import { DEFAULT_CONNECT_TIMEOUT_MS } from '../../proxy-core/src/upstream/pool.js';
+import { repoRoot } from '../fixtures.js';
 import { kubeBinaries, skipKube } from './binaries.js';
 import { blackholeUnavailable } from './blackhole.js';
 import { serverIps, startControlPlane, type ControlPlane, type ServerPlacement } from './control-plane.js';
@@ -32,6 +36,7 @@ import { peerscope, startServe } from './peerscope-cli.js';
 import { silentAddress, type SilentAddress } from './silent-address.js';
 
 const PROBE_INTERVAL_MS = 2_000; // the port's default
+const CHROMIUM = '/usr/bin/chromium';
 const HEADERS_TIMEOUT_MS = 15_000;
 const HEARTBEAT_MS = 250;
 /** A restarted server holding watches takes its whole grace to exit. */
@@ -550,4 +555,48 @@ describe.skipIf(skipKube())('servers out of reach by design: the port works thro
       await serve.stop();
     }
   }, 300_000);
+  it("Peer health in Chromium says the same lines: each cause, and the kubeconfig's server carrying the traffic", async (ctx) => {
+    if (!core) {
+      console.log('skipping the UI check: the port of the test before did not start');
+      return ctx.skip();
+    }
+    if (!existsSync(CHROMIUM)) {
+      console.log(`skipping the UI check: ${CHROMIUM} is missing (apt-get install chromium)`);
+      return ctx.skip();
+    }
+    // The UI host serves the built renderer: build it as this branch has it.
+    execFileSync(
+      process.execPath,
+      [join(repoRoot, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'renderer/vite.config.ts', '--logLevel', 'warn'],
+      { cwd: repoRoot, stdio: 'pipe', env: { ...process.env, NODE_ENV: 'production' } },
+    );
+    const ui = await startUiHost({ core });
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    });
+    try {
+      const page = await browser.newPage({ viewport: { width: 1440, height: 1100 } });
+      await page.goto(ui.url);
+      await page.getByRole('tab', { name: 'Peer health' }).click();
+      const list = page.getByRole('list', { name: 'Servers out of reach' });
+      await list.waitFor({ timeout: 30_000 });
+      const lines = await list.getByRole('listitem').allTextContents();
+      console.log(`Peer health in Chromium:\n${lines.join('\n')}`);
+      expect(lines).toHaveLength(4);
+      expect(lines.some((l) => /^1 apiserver out of reach, connection refused .*\(kube-x\)$/.test(l))).toBe(true);
+      expect(lines.some((l) => /^1 apiserver out of reach, timeout .*\(kube-y\)$/.test(l))).toBe(true);
+      expect(lines.some((l) => /^1 apiserver out of reach, certificate name mismatch .*\(kube-z\)$/.test(l))).toBe(true);
+      expect(lines.at(-1)).toBe(`the port routes through ${ipX}:${cp.port} (https://${ipX}:${cp.port})`);
+      const z = page.getByRole('article', { name: 'apiserver kube-z' });
+      expect(await z.textContent()).toContain(
+        'certificate name mismatch (the certificate does not name the address): ERR_TLS_CERT_ALTNAME_INVALID',
+      );
+      mkdirSync(join(repoRoot, 'test-results'), { recursive: true });
+      await page.screenshot({ path: join(repoRoot, 'test-results', 'kube-out-of-reach.png'), fullPage: true });
+    } finally {
+      await browser.close();
+      await ui.close();
+    }
+  }, 240_000);
 });
