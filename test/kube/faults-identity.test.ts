@@ -10,7 +10,8 @@
 // 2. Servers out of reach by design: three servers whose advertised addresses (identity leases,
 //    default/kubernetes endpoints) nothing answers — an address where nothing listens (refused), a
 //    blackholed one (timeout), a server whose certificate lacks its address (name mismatch) — while
-//    the kubeconfig names one server's own reachable address, as a load balancer would be.
+//    the kubeconfig names one server's own reachable address, as a load balancer would be. The causes
+//    are read from the port's statuses, `peerscope peers`, `peerscope serve` and Peer health in Chromium.
 //
 // Each prints its figures through the port beside straight to the servers, and asserts what the
 // port promises (no false 404, no write lost, applied twice or without a Status, the cause shown).
