@@ -33,11 +33,15 @@ export function reachabilityLines(servers: readonly ReachabilityFacts[]): string
     return `${group.length} apiserver${group.length === 1 ? '' : 's'} out of reach, ${words}: ${named.join(', ')}`;
   });
   if (lines.length === 0) return lines;
-  const answering = servers.filter((s) => s.health === 'ready' || s.health === 'not-ready' || s.health === 'draining');
+  // The handling-server policy picks among ready servers only (proxy/policy.ts).
+  const ready = servers.filter((s) => s.health === 'ready');
+  const answering = servers.some((s) => s.health === 'not-ready' || s.health === 'draining');
   lines.push(
-    answering.length > 0
-      ? `the port routes through ${answering.map((s) => `${s.displayName ?? s.name} (${s.url})`).join(', ')}`
-      : 'no apiserver answers from here: the port answers 503 until one does',
+    ready.length > 0
+      ? `the port routes through ${ready.map((s) => `${s.displayName ?? s.name} (${s.url})`).join(', ')}`
+      : answering
+        ? 'no apiserver is ready: the port answers 503 until one is'
+        : 'no apiserver answers from here: the port answers 503 until one does',
   );
   return lines;
 }

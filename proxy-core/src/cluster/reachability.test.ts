@@ -121,6 +121,9 @@ describe('why a server is out of reach', () => {
       '1 apiserver out of reach, timeout: 10.0.0.1:6443 (cp-1)',
       'no apiserver answers from here: the port answers 503 until one does',
     ]);
+    expect(
+      reachabilityLines([s('cp-1', 'https://10.0.0.1:6443', 'unreachable', 'timeout'), s('cp-2', 'https://10.0.0.2:6443', 'draining')]),
+    ).toEqual(['1 apiserver out of reach, timeout: 10.0.0.1:6443 (cp-1)', 'no apiserver is ready: the port answers 503 until one is']);
     expect(reachabilityLines([s('cp-1', 'https://10.0.0.1:6443', 'ready')])).toEqual([]);
   });
 });
