@@ -2,6 +2,7 @@
 // types and the zod schemas that validate them at every boundary.
 export * from './events.js';
 export * from './peers.js';
+export * from './reachability.js';
 export * from './own-mvp.js';
 export * from './server-metrics.js';
 export * from './snapshot.js';

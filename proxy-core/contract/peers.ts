@@ -11,6 +11,23 @@ import { serverMetricsSchema } from './server-metrics.js';
 export const peerHealthSchema = z.enum(['unknown', 'ready', 'not-ready', 'draining', 'unreachable', 'gone']);
 export type PeerHealth = z.infer<typeof peerHealthSchema>;
 
+/**
+ * Why a server is unreachable: the network (timeout, refused, no route, DNS, reset) or its certificate
+ * (signed by a CA the kubeconfig does not trust, not naming the address, expired).
+ */
+export const unreachableCauseSchema = z.enum([
+  'timeout',
+  'refused',
+  'no-route',
+  'dns',
+  'reset',
+  'tls-unknown-authority',
+  'tls-name-mismatch',
+  'tls-expired',
+  'other',
+]);
+export type UnreachableCause = z.infer<typeof unreachableCauseSchema>;
+
 export const peerStatusSchema = z.object({
   /** The server's identity: the key of routing, route tables, X-Peerscope-Route, snapshots and metrics. */
   name: z.string(),
@@ -30,6 +47,8 @@ export const peerStatusSchema = z.object({
   latencyMs: z.number().optional(),
   lastProbeAt: z.number().optional(),
   lastError: z.string().optional(),
+  /** Set while health is unreachable: what failed, sorted by cause, in a few words ("certificate signed by unknown authority"). */
+  unreachable: z.object({ cause: unreachableCauseSchema, words: z.string() }).optional(),
   /** The proxy its connections go through (kubeconfig proxy-url or HTTPS_PROXY), credentials removed. */
   proxy: z.string().optional(),
   /** Set while health is gone: since when, why, and when it leaves the list. */

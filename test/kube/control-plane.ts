@@ -19,8 +19,25 @@ import { apiserverFlags, etcdArgs, type ApiserverSpec } from './server-flags.js'
 
 export type { ApiserverSpec, OwnMvp } from './server-flags.js';
 
+/**
+ * How one server is placed beyond its spec (all optional, for the fault tests): its own serving
+ * certificate (a rotated one, one of another CA, one that does not name its address), the CA bundle
+ * and TLS name the harness verifies it with while waiting for it, and an advertised address other
+ * than its own (what its identity lease and the default/kubernetes endpoints then name).
+ */
+export interface ServerPlacement {
+  readonly serving?: { readonly cert: string; readonly key: string };
+  /** PEM bundle that verifies its certificate (default: the cluster CA). */
+  readonly trust?: string;
+  /** The TLS name the harness checks its certificate against (default: its IP). */
+  readonly servername?: string;
+  /** --advertise-address (default: its own address). */
+  readonly advertiseAddress?: string;
+}
+
 export interface KubeApiserver {
   readonly spec: ApiserverSpec;
+  readonly placement?: ServerPlacement;
   readonly ip: string;
   readonly port: number;
   readonly url: string;
@@ -41,7 +58,7 @@ export interface ControlPlane {
   readonly servers: KubeApiserver[];
   server(host: string): KubeApiserver;
   /** Starts another server; `ip` reuses a stopped server's address (a machine replaced in place). */
-  start(spec: ApiserverSpec, ip?: string): Promise<KubeApiserver>;
+  start(spec: ApiserverSpec, ip?: string, placement?: ServerPlacement): Promise<KubeApiserver>;
   /** Stops a server by PID (SIGTERM, SIGKILL after `graceMs`, default 30 s as the kubelet) and removes it from `servers`. */
   stop(host: string, graceMs?: number): Promise<void>;
   /** A kubeconfig whose server is `host`'s; user: admin client certificate, admin token or a token RBAC allows little. */
@@ -71,6 +88,17 @@ export interface ControlPlaneOptions {
   readonly spareIps?: number;
   /** Identity lease duration in seconds (kube-apiserver's default is 3600). */
   readonly identityLeaseSeconds?: number;
+  /** Placement of the first servers, by host (see ServerPlacement). */
+  readonly placements?: Readonly<Record<string, ServerPlacement>>;
+}
+
+/** `flags` with each `--name=` flag named in `set` given that value instead. */
+function withFlags(flags: readonly string[], set: Readonly<Record<string, string | undefined>>): string[] {
+  return flags.map((f) => {
+    const name = f.slice(0, f.indexOf('=') + 1);
+    const value = name ? set[name] : undefined;
+    return value === undefined ? f : `${name}${value}`;
+  });
 }
 
 export async function startControlPlane(options: ControlPlaneOptions): Promise<ControlPlane> {
@@ -107,13 +135,35 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     return { status: res.statusCode, headers: res.headers, text, json: () => JSON.parse(text) };
   };
 
-  const startServer = async (spec: ApiserverSpec, ip?: string): Promise<KubeApiserver> => {
+  const startServer = async (spec: ApiserverSpec, ip?: string, placement?: ServerPlacement): Promise<KubeApiserver> => {
     const address = ip ?? ips.find((i) => !usedIps.has(i));
     if (!address) throw new Error('no address left in the test network for another apiserver: raise spareIps');
     usedIps.add(address);
     const binary = binaries.apiservers.get(spec.release);
     if (!binary) throw new Error(`no kube-apiserver ${spec.release} was built (have ${[...binaries.apiservers.keys()].join(', ')})`);
-    const flags = apiserverFlags(spec, { address, port, etcdUrl, certDir: join(dir, spec.host), files: pki.files });
+    const certDir = join(dir, spec.host);
+    let flags = apiserverFlags(spec, { address, port, etcdUrl, certDir, files: pki.files });
+    if (placement?.serving || placement?.advertiseAddress) {
+      // Written per start: a server restarted with another certificate must not read the last one's.
+      const serving = placement.serving;
+      const stamp = `${spec.host}-${Date.now()}`;
+      if (serving) {
+        writeFileSync(join(dir, `${stamp}.crt`), serving.cert, { mode: 0o644 });
+        writeFileSync(join(dir, `${stamp}.key`), serving.key, { mode: 0o600 });
+      }
+      flags = withFlags(flags, {
+        '--tls-cert-file=': serving ? join(dir, `${stamp}.crt`) : undefined,
+        '--tls-private-key-file=': serving ? join(dir, `${stamp}.key`) : undefined,
+        '--advertise-address=': placement.advertiseAddress,
+      });
+    }
+    // Its own agent when it is verified with another bundle or name than the cluster CA and its IP.
+    const ownAgent =
+      placement?.trust || placement?.servername
+        ? new Agent({
+            connect: { ca: placement.trust ?? pki.caPem, ...(placement.servername ? { servername: placement.servername } : {}) },
+          })
+        : undefined;
     const hosted = withHostname(spec.host, binary, flags);
     const { command, args } = inTestNetwork(hosted.command, hosted.args);
     const env = {
@@ -125,15 +175,19 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     await waitFor(
       `kube-apiserver ${spec.release} on ${spec.host} (${url}) ready`,
       async () => {
-        const res = await request(`${url}/readyz`, { dispatcher: agent, headers: { authorization: `Bearer ${pki.adminToken}` } });
+        const res = await request(`${url}/readyz`, {
+          dispatcher: ownAgent ?? agent,
+          headers: { authorization: `Bearer ${pki.adminToken}` },
+        });
         await res.body.text();
         return res.statusCode === 200 ? true : undefined;
       },
       180_000,
       () => (proc.child.exitCode !== null ? `exited ${proc.child.exitCode}:\n${proc.tail()}` : undefined),
-    );
+    ).finally(() => ownAgent?.close());
     const server: KubeApiserver = {
       spec,
+      ...(placement ? { placement } : {}),
       ip: address,
       port,
       url,
@@ -150,6 +204,10 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     return server;
   };
 
+  // The harness's own reads go to a server its agent verifies: the cluster CA's certificate naming its IP.
+  const plainServer = (): KubeApiserver =>
+    servers.find((s) => !s.placement?.trust && !s.placement?.servername) ?? (servers[0] as KubeApiserver);
+
   const plane: ControlPlane = {
     dir,
     pki,
@@ -162,8 +220,8 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       if (!s) throw new Error(`no running apiserver on ${host} (running: ${servers.map((x) => x.spec.host).join(', ') || 'none'})`);
       return s;
     },
-    async start(spec, ip) {
-      const server = await startServer(spec, ip);
+    async start(spec, ip, placement) {
+      const server = await startServer(spec, ip, placement);
       await plane.settled();
       return server;
     },
@@ -203,18 +261,18 @@ current-context: kube-test
         'every server in the identity leases and the kubernetes endpoints',
         async () => {
           const names = await plane.leaseNames();
-          const eps = (await call(servers[0]!.spec.host, '/api/v1/namespaces/default/endpoints/kubernetes')).json() as {
+          const eps = (await call(plainServer().spec.host, '/api/v1/namespaces/default/endpoints/kubernetes')).json() as {
             subsets?: { addresses?: { ip: string }[] }[];
           };
           const ips = new Set((eps.subsets ?? []).flatMap((x) => (x.addresses ?? []).map((a) => a.ip)));
-          return servers.every((s) => names.has(s.spec.host) && ips.has(s.ip)) ? true : undefined;
+          return servers.every((s) => names.has(s.spec.host) && ips.has(s.placement?.advertiseAddress ?? s.ip)) ? true : undefined;
         },
         60_000,
       );
     },
     async leaseNames() {
-      const host = servers[0]?.spec.host;
-      if (!host) throw new Error('no apiserver runs');
+      if (servers.length === 0) throw new Error('no apiserver runs');
+      const host = plainServer().spec.host;
       const list = (
         await call(
           host,
@@ -241,7 +299,7 @@ current-context: kube-test
       30_000,
       () => (etcd.child.exitCode !== null ? `exited ${etcd.child.exitCode}:\n${etcd.tail()}` : undefined),
     );
-    await Promise.all(options.servers.map((s) => startServer(s)));
+    await Promise.all(options.servers.map((s) => startServer(s, undefined, options.placements?.[s.host])));
     await plane.settled();
   } catch (err) {
     await plane.close().catch(() => undefined);

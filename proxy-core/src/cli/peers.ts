@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { displayNames } from '../cluster/display-names.js';
 import { serversFromKubeconfig } from '../cluster/from-kubeconfig.js';
 import { PeerSet } from '../cluster/peer-set.js';
+import { reachabilityLines } from '../cluster/reachability.js';
 import type { OwnMvp } from '../../contract/own-mvp.js';
 import type { ServerMetrics } from '../../contract/server-metrics.js';
 import { formatTable } from '../util/text-table.js';
@@ -47,6 +48,7 @@ export function registerPeersCommand(program: Command): void {
           ...(status?.apiserverMetrics ? { apiserverMetrics: status.apiserverMetrics } : {}),
           ...(status?.proxy ? { proxy: status.proxy } : {}),
           ...(status?.lastError ? { error: status.lastError } : {}),
+          ...(status?.unreachable ? { unreachable: status.unreachable } : {}),
         };
       });
       // Servers whose lease expired while their address left the endpoints: listed as gone, never probed.
@@ -103,6 +105,8 @@ export function registerPeersCommand(program: Command): void {
         ]),
       ];
       for (const line of formatTable(table)) console.log(line);
+      // The servers out of reach, one line per cause (timeout, refused, certificate…), and who carries the traffic.
+      for (const line of reachabilityLines(rows)) console.log(line);
       // The verdicts in plain words, one line per server that has one.
       for (const r of rows) if (r.ownMvp && r.ownMvp.verdict !== 'unknown') console.log(`${r.ownMvp.summary}; ${reroutedWords(r.ownMvp)}`);
       for (const r of rows) {

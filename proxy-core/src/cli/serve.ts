@@ -4,6 +4,7 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import { collectAuditInputSpec, matchAuditInputs, type AuditInput, type AuditInputSpec } from '../audit/index.js';
 import { shownName } from '../../contract/peers.js';
 import type { DiscoveryMode } from '../../contract/settings.js';
+import { reachabilityLines } from '../cluster/reachability.js';
 import { serversFromKubeconfig } from '../cluster/from-kubeconfig.js';
 import { identityOf } from '../telemetry/client-identity.js';
 import type { ServerConfig, ServerSource } from '../cluster/server-config.js';
@@ -211,6 +212,7 @@ export function registerServeCommand(program: Command): void {
         );
       }
       for (const s of core.peerStatuses()) if (s.ownMvp && s.ownMvp.verdict !== 'unknown') console.error(`peerscope: ${s.ownMvp.summary}`);
+      for (const line of reachabilityLines(core.peerStatuses())) console.error(`peerscope: ${line}`);
       const ui = flags.ui ? await startUiHost({ core }) : undefined;
       if (ui) console.log(`UI: ${ui.url}`);
       onShutdown(async () => {

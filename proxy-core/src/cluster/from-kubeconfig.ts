@@ -8,6 +8,7 @@ import { proxyFor, ProxyConfigError, redactProxy } from '../upstream/proxy-confi
 import { ControlClient } from './control-client.js';
 import { bearerSourceFor, CredentialError, type BearerSource } from './credentials.js';
 import { findApiservers, type FindResult, type FoundServer } from './find-servers.js';
+import { checkAnswering, fallbackApplies, fallbackWarning } from './kubeconfig-fallback.js';
 import { loadKubeconfig, type LoadOptions, type ResolvedKubeconfig } from './kubeconfig.js';
 import type { KnownServer, ServerConfig, ServerReader, ServerSource, ServerUpdate } from './server-config.js';
 
@@ -29,6 +30,10 @@ export interface FromKubeconfigOptions extends LoadOptions {
   /** --server NAME=URL: added, or replacing a found server of that name; never judged gone. */
   readonly overrides?: readonly { name: string; url: string }[];
 }
+
+/** The one-off check of the advertised addresses at start: whole read, and its connection (TCP + TLS). */
+const FALLBACK_CHECK_TIMEOUT_MS = 4_000;
+const FALLBACK_CONNECT_TIMEOUT_MS = 2_000;
 
 export async function serversFromKubeconfig(options: FromKubeconfigOptions): Promise<ClusterServers> {
   const kubeconfig = loadKubeconfig(options);
@@ -81,6 +86,9 @@ export async function serversFromKubeconfig(options: FromKubeconfigOptions): Pro
     };
   };
   const configOf = (f: FoundServer): ServerConfig => base(f.name, f.url, f.source, f.lease?.hostname);
+  // The kubeconfig's server, standing in while no advertised address answers (kubeconfig-fallback.ts);
+  // named as find-servers names it when it finds nothing else.
+  const fallback = (): ServerConfig => base(new URL(kubeconfig.server).host, kubeconfig.server, 'kubeconfig');
   const overrides = () => (options.overrides ?? []).map((o) => base(o.name, o.url, 'flag'));
   const withOverrides = (servers: ServerConfig[]): ServerConfig[] => {
     for (const s of overrides()) {
@@ -121,6 +129,14 @@ export async function serversFromKubeconfig(options: FromKubeconfigOptions): Pro
     );
   }
   warnings.push(...first.warnings);
+  const firstServers = first.servers.map(configOf);
+  if (fallbackApplies(kubeconfig.server, first.servers)) {
+    const check = await checkAnswering(firstServers, (s) => new ControlClient(s, FALLBACK_CHECK_TIMEOUT_MS, FALLBACK_CONNECT_TIMEOUT_MS));
+    if (check.answering.length === 0) {
+      firstServers.push(fallback());
+      warnings.push(fallbackWarning(kubeconfig.server, check.unreachable));
+    }
+  }
 
   const source: ServerSource = {
     async refresh(known: readonly KnownServer[]): Promise<ServerUpdate> {
@@ -136,7 +152,12 @@ export async function serversFromKubeconfig(options: FromKubeconfigOptions): Pro
         };
       }
       if (!r.read.leases && !r.read.endpoints) return { servers: overrides(), gone: new Map(), warnings: r.warnings };
-      const servers = withOverrides(r.servers.map(configOf));
+      const found = r.servers.map(configOf);
+      // While no advertised server answers (none of those known is ready), the kubeconfig's server stays.
+      const advertisedReady = known.some((k) => k.ready && (k.config.source === 'lease' || k.config.source === 'endpoints'));
+      const standIn = fallbackApplies(kubeconfig.server, r.servers) && !advertisedReady;
+      if (standIn) found.push(fallback());
+      const servers = withOverrides(found);
       const current = new Set(servers.map((s) => s.name));
       const fallbackOnly = r.servers.every((s) => s.source === 'kubeconfig');
       const gone = new Map<string, string>();
@@ -151,7 +172,13 @@ export async function serversFromKubeconfig(options: FromKubeconfigOptions): Pro
             if (r.read.endpoints) gone.set(name, `its address ${name} left the default/kubernetes endpoints`);
             break;
           case 'kubeconfig':
-            if (!fallbackOnly) gone.set(name, "the cluster's apiservers were found from the leases and endpoints");
+            if (!fallbackOnly)
+              gone.set(
+                name,
+                r.servers.some((s) => s.source !== 'kubeconfig') && fallbackApplies(kubeconfig.server, r.servers)
+                  ? 'an apiserver address the cluster advertises answers from here now'
+                  : "the cluster's apiservers were found from the leases and endpoints",
+              );
             break;
           default:
             // --server flags and other sources are the operator's: never judged gone.
@@ -165,7 +192,7 @@ export async function serversFromKubeconfig(options: FromKubeconfigOptions): Pro
 
   return {
     kubeconfig,
-    servers: withOverrides(first.servers.map(configOf)),
+    servers: withOverrides(firstServers),
     found: first.servers,
     gone: [...first.expired].map(([name, g]) => ({ name, ...g })),
     warnings,

@@ -311,6 +311,7 @@ export class PeerSet extends EventEmitter<PeerSetEvents> {
       ...(h.latencyMs !== undefined ? { latencyMs: Math.round(h.latencyMs * 100) / 100 } : {}),
       ...(h.lastProbeAt ? { lastProbeAt: h.lastProbeAt } : {}),
       ...(h.lastError ? { lastError: h.lastError } : {}),
+      ...(h.health === 'unreachable' && h.unreachable ? { unreachable: { ...h.unreachable } } : {}),
       ...(config.proxy ? { proxy: redactProxy(new URL(config.proxy)) } : {}),
       ...(gone ? { gone } : {}),
       discovery: {

@@ -39,6 +39,38 @@ describe('Peer health', () => {
     );
   });
 
+  it('says which servers are out of reach, one line per cause, and which server carries the traffic', async () => {
+    const client = new FakeCoreClient();
+    client.servers = client.servers.map((s) =>
+      s.name === 'sim-3'
+        ? {
+            ...s,
+            lastError: 'certificate signed by unknown authority: UNABLE_TO_VERIFY_LEAF_SIGNATURE: unable to verify the first certificate',
+            unreachable: { cause: 'tls-unknown-authority', words: 'certificate signed by unknown authority' },
+          }
+        : s,
+    );
+    renderWithClient(<PeerHealth />, client);
+    const list = await screen.findByRole('list', { name: 'Servers out of reach' });
+    const host = (name: string) => new URL(client.servers.find((s) => s.name === name)!.url).host;
+    expect([...list.querySelectorAll('li')].map((li) => li.textContent)).toEqual([
+      `1 apiserver out of reach, certificate signed by unknown authority: ${host('sim-3')} (sim-3)`,
+      `the port routes through sim-1 (${client.servers[0]!.url}), sim-2 (${client.servers[1]!.url})`,
+    ]);
+    // The card says what failed, cause first.
+    expect(screen.getByRole('article', { name: 'apiserver sim-3' }).textContent).toContain(
+      'certificate signed by unknown authority: UNABLE_TO_VERIFY',
+    );
+  });
+
+  it('says nothing of reach when every server answers', async () => {
+    const client = new FakeCoreClient();
+    client.servers = client.servers.map((s) => ({ ...s, health: 'ready' }));
+    renderWithClient(<PeerHealth />, client);
+    await screen.findByRole('article', { name: 'apiserver sim-3' });
+    expect(screen.queryByRole('list', { name: 'Servers out of reach' })).toBeNull();
+  });
+
   it('a server shown by its own name has no second name beside it', async () => {
     renderWithClient(<PeerHealth />, new FakeCoreClient());
     const sim1 = await screen.findByRole('article', { name: 'apiserver sim-1' });

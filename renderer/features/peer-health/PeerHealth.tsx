@@ -4,6 +4,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import {
+  reachabilityLines,
   shownName,
   type ClusterMinute,
   type HealthHistory,
@@ -81,11 +82,14 @@ export function PeerHealth() {
       ) : overview.data.servers.length === 0 ? (
         <Empty>No apiservers are configured.</Empty>
       ) : (
-        <div className="server-cards">
-          {overview.data.servers.map((s) => (
-            <ServerCard key={s.name} server={s} clusterMinutes={history.data?.servers.find((h) => h.name === s.name)?.cluster} />
-          ))}
-        </div>
+        <>
+          <OutOfReach servers={overview.data.servers} />
+          <div className="server-cards">
+            {overview.data.servers.map((s) => (
+              <ServerCard key={s.name} server={s} clusterMinutes={history.data?.servers.find((h) => h.name === s.name)?.cluster} />
+            ))}
+          </div>
+        </>
       )}
       {offline ? (
         <div className="card">
@@ -116,6 +120,21 @@ export function PeerHealth() {
         <Loading what="health history" />
       )}
     </section>
+  );
+}
+
+/** The servers out of reach, one line per cause (timeout, refused, certificate…), and which server carries the traffic. */
+function OutOfReach({ servers }: { servers: readonly PeerStatus[] }) {
+  const lines = reachabilityLines(servers);
+  if (lines.length === 0) return null;
+  return (
+    <ul className="card out-of-reach" aria-label="Servers out of reach">
+      {lines.map((line) => (
+        <li key={line} className="warn-text small">
+          {line}
+        </li>
+      ))}
+    </ul>
   );
 }
 

@@ -142,7 +142,12 @@ describe('HealthProbe', () => {
     probe.add('a');
     expect(probe.reportUnreachable('a', 'connect ECONNREFUSED')).toBe(true);
     expect(probe.reportUnreachable('a', 'connect ECONNREFUSED')).toBe(false);
-    expect(probe.of('a')).toMatchObject({ health: 'unreachable', lastError: 'connect ECONNREFUSED' });
+    // The cause first, in kubectl's words (reachability.ts), then the error as the forward saw it.
+    expect(probe.of('a')).toMatchObject({
+      health: 'unreachable',
+      lastError: 'connection refused (nothing listens there): connect ECONNREFUSED',
+      unreachable: { cause: 'refused' },
+    });
     probe.add('g');
     probe.markGone('g', 'left', Date.now());
     expect(probe.reportUnreachable('g', 'connect ECONNREFUSED')).toBe(false);

@@ -3,9 +3,9 @@
 // release; the checks its readiness lists (how its own Mixed Version Proxy is told, own-mvp.ts); and
 // a history of samples for the UI's timeline. A server that comes back, or runs another release now,
 // may serve other GVRs: `onReturn` is told at once so its discovery is read again.
-import type { HealthSample, PeerHealth } from '../../../contract/peers.js';
+import type { HealthSample, PeerHealth, UnreachableCause } from '../../../contract/peers.js';
 import { RingBuffer } from '../../telemetry/ring-buffer.js';
-import { describeError } from '../control-client.js';
+import { classifyUnreachable } from '../reachability.js';
 import type { ServerReader } from '../server-config.js';
 
 export interface HealthProbeOptions {
@@ -27,6 +27,8 @@ export interface ServerHealth {
   readonly latencyMs?: number;
   readonly lastProbeAt?: number;
   readonly lastError?: string;
+  /** While unreachable: the cause, and the cause in a few words (reachability.ts). */
+  readonly unreachable?: { readonly cause: UnreachableCause; readonly words: string };
 }
 
 interface State {
@@ -37,6 +39,7 @@ interface State {
   latencyMs?: number;
   lastProbeAt?: number;
   lastError?: string;
+  unreachable?: { cause: UnreachableCause; words: string };
   history: RingBuffer<HealthSample>;
 }
 
@@ -96,6 +99,7 @@ export class HealthProbe {
     let checks = state.readyChecks;
     let gitVersion = state.gitVersion;
     let error: string | undefined;
+    let unreachable: State['unreachable'];
     try {
       // Either failing fails the probe at once: a silent link is told by the readiness read's connect timeout.
       const readyz = client.probe ? client.probe('/readyz?verbose') : client.get('/readyz?verbose');
@@ -107,7 +111,10 @@ export class HealthProbe {
       if (version.status === 200) gitVersion = (JSON.parse(version.body) as { gitVersion?: string }).gitVersion ?? gitVersion;
     } catch (err) {
       health = 'unreachable';
-      error = describeError(err);
+      // The cause first, in kubectl's words: what failed is what Peer health, `peers` and a 503 say.
+      const u = classifyUnreachable(err);
+      error = u.message;
+      unreachable = { cause: u.cause, words: u.words };
     }
     // Closed, gone, or removed (and maybe added again) while the probe ran: its answer is not this server's now.
     const now = this.states.get(name);
@@ -115,9 +122,22 @@ export class HealthProbe {
     const latencyMs = performance.now() - started;
     const wasReachable = state.health !== 'unreachable' && state.health !== 'unknown';
     const versionChanged = gitVersion !== state.gitVersion;
-    const changed = health !== state.health || versionChanged || failing.join() !== state.failingChecks.join();
+    const changed =
+      health !== state.health ||
+      versionChanged ||
+      failing.join() !== state.failingChecks.join() ||
+      unreachable?.cause !== state.unreachable?.cause;
     const at = Date.now();
-    Object.assign(state, { health, failingChecks: failing, readyChecks: checks, gitVersion, latencyMs, lastProbeAt: at, lastError: error });
+    Object.assign(state, {
+      health,
+      failingChecks: failing,
+      readyChecks: checks,
+      gitVersion,
+      latencyMs,
+      lastProbeAt: at,
+      lastError: error,
+      unreachable,
+    });
     state.history.push({ at, health, ...(health !== 'unreachable' ? { latencyMs } : {}), ...(gitVersion ? { gitVersion } : {}) });
     if (changed) this.options.onChange?.(name);
     const returned = health === 'ready' && (!wasReachable || versionChanged);
@@ -128,14 +148,14 @@ export class HealthProbe {
   markGone(name: string, reason: string, at: number): void {
     const state = this.states.get(name);
     if (!state || this.closed) return;
-    Object.assign(state, { health: 'gone', failingChecks: [], lastError: `gone: ${reason}`, lastProbeAt: at });
+    Object.assign(state, { health: 'gone', failingChecks: [], lastError: `gone: ${reason}`, lastProbeAt: at, unreachable: undefined });
     state.history.push({ at, health: 'gone', ...(state.gitVersion ? { gitVersion: state.gitVersion } : {}) });
   }
 
   /** A gone server was found again: unknown until its next probe. */
   markBack(name: string): void {
     const state = this.states.get(name);
-    if (state) Object.assign(state, { health: 'unknown', failingChecks: [], lastError: undefined });
+    if (state) Object.assign(state, { health: 'unknown', failingChecks: [], lastError: undefined, unreachable: undefined });
   }
 
   /**
@@ -146,7 +166,13 @@ export class HealthProbe {
   reportUnreachable(name: string, error: string): boolean {
     const state = this.states.get(name);
     if (!state || state.health === 'gone' || state.health === 'unreachable' || this.closed) return false;
-    Object.assign(state, { health: 'unreachable', lastError: error, lastProbeAt: Date.now() });
+    const u = classifyUnreachable(error);
+    Object.assign(state, {
+      health: 'unreachable',
+      lastError: u.message,
+      unreachable: { cause: u.cause, words: u.words },
+      lastProbeAt: Date.now(),
+    });
     state.history.push({ at: Date.now(), health: 'unreachable', ...(state.gitVersion ? { gitVersion: state.gitVersion } : {}) });
     return true;
   }
