@@ -26,6 +26,10 @@ export interface Figures {
     readonly longestStallMs: number;
   };
   readonly slowestMs: number;
+  /** The 503s the port wrote itself (answering=-): their Status messages, each once. */
+  readonly own503Messages: readonly string[];
+  /** Of those, the ones whose Status does not name a server. */
+  readonly own503Unnamed: number;
 }
 
 /** `stored`: the names of the ConfigMaps the namespace holds afterwards. */
@@ -34,6 +38,7 @@ export function figuresOf(result: LaneResult, stored: ReadonlySet<string>): Figu
   const creates = requests.filter((r) => r.kind === 'create');
   const uncertain = creates.filter((r) => r.status === 0 || r.status >= 500);
   const stalls = watches.flatMap((w) => w.stallsMs);
+  const own503 = requests.filter((r) => r.status === 503 && /answering=-/.test(r.route ?? ''));
   return {
     requests: requests.length,
     // The namespace and the read object always exist: any 404 on them is false.
@@ -57,6 +62,8 @@ export function figuresOf(result: LaneResult, stored: ReadonlySet<string>): Figu
       longestStallMs: stalls.length ? Math.max(...stalls) : 0,
     },
     slowestMs: Math.max(0, ...requests.map((r) => r.ms)),
+    own503Messages: [...new Set(own503.map((r) => r.statusMessage ?? '(no Status)'))],
+    own503Unnamed: own503.filter((r) => !/apiserver "[^"]+"/.test(r.statusMessage ?? '')).length,
   };
 }
 
@@ -67,8 +74,9 @@ export const FIGURES_HEADER = [
   '|---|---|---|---|---|---|---|---|---|---|---|---|',
 ];
 
-/** One row of the table; `noticed` and `back` are the port's times (— for the side without a port). */
-export function figuresRow(fault: string, side: string, f: Figures, noticed?: string, back?: string): string {
+/** One row of the table; `noticed` and `back` are the port's times, in ms or said (— for the side without a port). */
+export function figuresRow(fault: string, side: string, f: Figures, noticed?: number | string, back?: number | string): string {
+  const said = (t: number | string | undefined) => (typeof t === 'number' ? seconds(t) : (t ?? '—'));
   const w = f.writes;
   const cells = [
     fault,
@@ -81,8 +89,8 @@ export function figuresRow(fault: string, side: string, f: Figures, noticed?: st
     `${f.watches.opened} / ${f.watches.clean} / ${f.watches.cut}`,
     `${f.watches.stalled} (${seconds(f.watches.longestStallMs)})`,
     seconds(f.slowestMs),
-    noticed ?? '—',
-    back ?? '—',
+    said(noticed),
+    said(back),
   ];
   return `| ${cells.join(' | ')} |`;
 }

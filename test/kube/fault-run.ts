@@ -1,97 +1,20 @@
 // One fault run of issue 34's real-Kubernetes fault tests (faults.test.ts, faults-link.test.ts): the
 // same load (fault-load.ts) through Peerscope and straight to the servers round-robin, a heartbeat
 // straight to the healthy server, the fault injected on kube-a after a calm start and healed after a
-// while; then each side's figures, judged the same way, and the port's times to notice and recover.
+// while; then each side's figures (fault-figures.ts), judged the same way, and the port's times to
+// notice and recover.
 import { Agent, request } from 'undici';
 import { expect } from 'vitest';
 import type { Core } from '../../proxy-core/src/core.js';
 import { DEFAULT_CONNECT_TIMEOUT_MS } from '../../proxy-core/src/upstream/pool.js';
 import type { ControlPlane } from './control-plane.js';
-import { startLane, type LaneOptions, type LaneResult } from './fault-load.js';
+import { figuresOf, type Figures } from './fault-figures.js';
+import { startLane, type LaneOptions } from './fault-load.js';
 
 export const PROBE_INTERVAL_MS = 2_000; // the port's default
 /** The port's headers timeout here (70 s by default): short, so a request to a silent server ends within the test. */
 export const HEADERS_TIMEOUT_MS = 15_000;
 export const HEARTBEAT_MS = 250;
-
-export interface Figures {
-  readonly requests: number;
-  readonly falseNotFound: number;
-  readonly status503: number;
-  readonly noAnswer: number;
-  readonly writes: {
-    acknowledged: number;
-    lost: number;
-    duplicated: number;
-    uncertain: number;
-    toldByStatus: number;
-    uncertainApplied: number;
-  };
-  readonly watches: { opened: number; clean: number; cut: number; stalled: number; longestStallMs: number };
-  readonly slowestMs: number;
-  /** The 503s the port wrote itself (answering=-): their Status messages, each once. */
-  readonly own503Messages: readonly string[];
-  /** Of those, the ones whose Status does not name a server. */
-  readonly own503Unnamed: number;
-}
-
-function figuresOf(result: LaneResult, stored: ReadonlySet<string>): Figures {
-  const { requests, watches } = result;
-  const creates = requests.filter((r) => r.kind === 'create');
-  const uncertain = creates.filter((r) => r.status === 0 || r.status >= 500);
-  const stalls = watches.flatMap((w) => w.stallsMs);
-  const own503 = requests.filter((r) => r.status === 503 && /answering=-/.test(r.route ?? ''));
-  return {
-    requests: requests.length,
-    falseNotFound: requests.filter((r) => (r.kind === 'get' || r.kind === 'list') && r.status === 404).length,
-    status503: requests.filter((r) => r.status === 503).length,
-    noAnswer: requests.filter((r) => r.status === 0).length,
-    writes: {
-      acknowledged: creates.filter((r) => r.status === 201).length,
-      lost: creates.filter((r) => r.status === 201 && !stored.has(r.name as string)).length,
-      duplicated: creates.filter((r) => r.status === 409).length,
-      uncertain: uncertain.length,
-      toldByStatus: uncertain.filter((r) => r.statusReason !== undefined).length,
-      uncertainApplied: uncertain.filter((r) => stored.has(r.name as string)).length,
-    },
-    watches: {
-      opened: watches.length,
-      clean: watches.filter((w) => w.ending === 'clean').length,
-      cut: watches.filter((w) => w.ending === 'cut').length,
-      stalled: watches.filter((w) => w.stallsMs.length > 0).length,
-      longestStallMs: stalls.length ? Math.max(...stalls) : 0,
-    },
-    slowestMs: Math.max(0, ...requests.map((r) => r.ms)),
-    own503Messages: [...new Set(own503.map((r) => r.statusMessage ?? '(no Status)'))],
-    own503Unnamed: own503.filter((r) => !/apiserver "[^"]+"/.test(r.statusMessage ?? '')).length,
-  };
-}
-
-const s = (ms: number | undefined) => (ms === undefined ? '—' : `${(ms / 1000).toFixed(1)} s`);
-
-export function row(fault: string, side: string, f: Figures, noticeMs?: number, recoverMs?: number): string {
-  const w = f.writes;
-  const cells = [
-    fault,
-    side,
-    f.requests,
-    f.falseNotFound,
-    f.status503,
-    f.noAnswer,
-    `${w.acknowledged} / ${w.lost} / ${w.duplicated} / ${w.uncertain} (${w.toldByStatus} told by a Status, ${w.uncertainApplied} applied)`,
-    `${f.watches.opened} / ${f.watches.clean} / ${f.watches.cut}`,
-    `${f.watches.stalled} (${s(f.watches.longestStallMs)})`,
-    s(f.slowestMs),
-    s(noticeMs),
-    s(recoverMs),
-  ];
-  return `| ${cells.join(' | ')} |`;
-}
-
-export const HEADER = [
-  '| fault | side | requests | false 404 | 503 | no answer | writes acknowledged / lost / duplicated / uncertain | watches opened / ended cleanly / cut | watches stalled (longest) | slowest answer | noticed | back in service |',
-  '|---|---|---|---|---|---|---|---|---|---|---|---|',
-];
 
 export async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs: number, everyMs = 50): Promise<number> {
   const deadline = Date.now() + timeoutMs;

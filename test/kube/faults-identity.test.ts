@@ -35,11 +35,9 @@ import { startLane, type LaneOptions } from './fault-load.js';
 import { FIGURES_HEADER, figuresOf, figuresRow, seconds, type Figures } from './fault-figures.js';
 import { peerscope, startServe } from './peerscope-cli.js';
 import { silentAddress, type SilentAddress } from './silent-address.js';
+import { HEADERS_TIMEOUT_MS, HEARTBEAT_MS, PROBE_INTERVAL_MS } from './fault-run.js';
 
-const PROBE_INTERVAL_MS = 2_000; // the port's default
 const CHROMIUM = '/usr/bin/chromium';
-const HEADERS_TIMEOUT_MS = 15_000;
-const HEARTBEAT_MS = 250;
 /** A restarted server holding watches takes its whole grace to exit. */
 const STOP_GRACE_MS = 8_000;
 const SERVER = { mvp: 'no-peer-ca' } as const;

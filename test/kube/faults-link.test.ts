@@ -17,13 +17,12 @@ import { kubeBinaries, skipKube } from './binaries.js';
 import { blackhole, blackholeUnavailable, lossyLink, type Blackhole } from './blackhole.js';
 import { serverIps, startControlPlane, type ControlPlane } from './control-plane.js';
 import { stopEtcd, type EtcdOutage } from './etcd-outage.js';
+import { FIGURES_HEADER, figuresRow } from './fault-figures.js';
 import {
-  HEADER,
   HEADERS_TIMEOUT_MS,
   PROBE_INTERVAL_MS,
   answersNotReady,
   expectPromisesKept,
-  row,
   underLoad,
   until,
   type FaultBed,
@@ -72,7 +71,9 @@ describe.skipIf(skip)('link and etcd faults under load, through Peerscope and st
   });
   afterAll(async () => {
     if (rows.length)
-      console.log([`link and etcd faults with ${release}, probes every ${PROBE_INTERVAL_MS / 1000} s:`, ...HEADER, ...rows].join('\n'));
+      console.log(
+        [`link and etcd faults with ${release}, probes every ${PROBE_INTERVAL_MS / 1000} s:`, ...FIGURES_HEADER, ...rows].join('\n'),
+      );
     console.log(`faults-link.test.ts: ${Math.round((Date.now() - started) / 1000)} s in all`);
     await core?.close(0);
     await kubeA?.close();
@@ -99,7 +100,10 @@ describe.skipIf(skip)('link and etcd faults under load, through Peerscope and st
       heal: () => kubeA.heal(),
       faultMs: FAULT_MS,
     });
-    rows.push(row(`${DELAY_MS} ms delay on kube-a 12 s`, 'through Peerscope', r.port), row('', 'straight, round-robin', r.direct));
+    rows.push(
+      figuresRow(`${DELAY_MS} ms delay on kube-a 12 s`, 'through Peerscope', r.port),
+      figuresRow('', 'straight, round-robin', r.direct),
+    );
     say('delay', r);
     expectPromisesKept('delay', r);
     expect([...r.healthSeen], 'a slow server shown other than ready').toEqual([]);
@@ -120,7 +124,10 @@ describe.skipIf(skip)('link and etcd faults under load, through Peerscope and st
         heal: async () => loss?.lift(),
         faultMs: FAULT_MS,
       });
-      rows.push(row(`${LOSS_PERCENT} % loss on kube-a 12 s`, 'through Peerscope', r.port), row('', 'straight, round-robin', r.direct));
+      rows.push(
+        figuresRow(`${LOSS_PERCENT} % loss on kube-a 12 s`, 'through Peerscope', r.port),
+        figuresRow('', 'straight, round-robin', r.direct),
+      );
       say('loss', r);
       expectPromisesKept('loss', r);
     } finally {
@@ -152,8 +159,8 @@ describe.skipIf(skip)('link and etcd faults under load, through Peerscope and st
     const own =
       r.serversShowMs === undefined ? '' : ` (the servers' own /readyz failing when asked ${(r.serversShowMs / 1000).toFixed(1)} s)`;
     rows.push(
-      row(`etcd stopped 15 s${own}`, 'through Peerscope', r.port, r.noticeMs, r.recoverMs),
-      row('', 'straight, round-robin', r.direct),
+      figuresRow(`etcd stopped 15 s${own}`, 'through Peerscope', r.port, r.noticeMs, r.recoverMs),
+      figuresRow('', 'straight, round-robin', r.direct),
     );
     say('etcd', r);
     // Every watch is silent while etcd is (the heartbeat cannot be written either): stalls are not the port's.

@@ -11,7 +11,8 @@ import { createCore, type Core } from '../../proxy-core/src/core.js';
 import { kubeBinaries, skipKube } from './binaries.js';
 import { blackhole, blackholeUnavailable } from './blackhole.js';
 import { startControlPlane, type ControlPlane } from './control-plane.js';
-import { HEADER, HEADERS_TIMEOUT_MS, PROBE_INTERVAL_MS, expectPromisesKept, row, underLoad, until, type FaultBed } from './fault-run.js';
+import { FIGURES_HEADER, figuresRow } from './fault-figures.js';
+import { HEADERS_TIMEOUT_MS, PROBE_INTERVAL_MS, expectPromisesKept, underLoad, until, type FaultBed } from './fault-run.js';
 
 const FAULT_MS = 12_000;
 const SERVER = { mvp: 'no-peer-ca' } as const;
@@ -40,7 +41,8 @@ describe.skipIf(skipKube())('real faults under load, through Peerscope and strai
     portUrl = (await core.start()).url;
   });
   afterAll(async () => {
-    if (rows.length) console.log([`faults with ${release}, probes every ${PROBE_INTERVAL_MS / 1000} s:`, ...HEADER, ...rows].join('\n'));
+    if (rows.length)
+      console.log([`faults with ${release}, probes every ${PROBE_INTERVAL_MS / 1000} s:`, ...FIGURES_HEADER, ...rows].join('\n'));
     await core?.close(0);
     await cp?.close();
   });
@@ -69,8 +71,8 @@ describe.skipIf(skipKube())('real faults under load, through Peerscope and strai
         noticed: kubeAUnreachable,
       });
       rows.push(
-        row('blackhole of kube-a 12 s', 'through Peerscope', r.port, r.noticeMs, r.recoverMs),
-        row('', 'straight, round-robin', r.direct),
+        figuresRow('blackhole of kube-a 12 s', 'through Peerscope', r.port, r.noticeMs, r.recoverMs),
+        figuresRow('', 'straight, round-robin', r.direct),
       );
       console.log(`blackhole: kube-a shown unreachable after ${r.noticeMs} ms: ${r.lastError}`);
       expectPromisesKept('blackhole', r);
@@ -95,8 +97,8 @@ describe.skipIf(skipKube())('real faults under load, through Peerscope and strai
       noticed: kubeAUnreachable,
     });
     rows.push(
-      row('SIGKILL of kube-a, restarted', 'through Peerscope', r.port, r.noticeMs, r.recoverMs),
-      row('', 'straight, round-robin', r.direct),
+      figuresRow('SIGKILL of kube-a, restarted', 'through Peerscope', r.port, r.noticeMs, r.recoverMs),
+      figuresRow('', 'straight, round-robin', r.direct),
     );
     console.log(`SIGKILL: kube-a shown unreachable after ${r.noticeMs} ms: ${r.lastError}`);
     expectPromisesKept('SIGKILL', r);
