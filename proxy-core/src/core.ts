@@ -297,8 +297,9 @@ export function createCore(options: CoreOptions): Core {
           timeline: releases,
           // Until the files' content as it was at the start is read, a follow is a read under way too.
           onProgress: (p) => {
-            if (!auditRead || auditRead.state === 'cancelled') return;
-            const state = p.caughtUp && follow ? 'following' : 'reading';
+            if (!auditRead) return;
+            // A cancelled read's last figures still arrive (what was read counts); its state stays.
+            const state = auditRead.state === 'cancelled' ? 'cancelled' : p.caughtUp && follow ? 'following' : 'reading';
             auditRead = { ...auditRead, state, bytesRead: p.bytesRead, bytesTotal: p.bytesAtStart, lines: p.lines, requests: p.requests };
           },
           onRequest: (r, o, judgedBy) => {

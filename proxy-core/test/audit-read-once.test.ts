@@ -93,12 +93,13 @@ describe('audit logs read once, with progress', () => {
     }
   });
 
-  it('a followed log has no end to measure', async () => {
+  it('a followed log is a read under way until it has caught up with what the file held, then followed', async () => {
     const core = createCore({ servers: sim.serverConfigs(), listen: { port: 0 }, auditLogs: [{ server: 'a', file }] });
     try {
       await core.start();
       await expect.poll(() => core.cluster?.totals()['false-404'], { timeout: 30_000 }).toBe(FALSE_404S);
-      expect(core.auditRead()).toMatchObject({ follow: true, state: 'following', bytesTotal: null });
+      await expect.poll(() => core.auditRead()?.state, { timeout: 10_000 }).toBe('following');
+      expect(core.auditRead()).toMatchObject({ follow: true, bytesTotal: statSync(file).size, bytesRead: statSync(file).size });
     } finally {
       await core.close(0);
     }
