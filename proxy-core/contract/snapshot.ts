@@ -13,7 +13,7 @@ import {
 } from './cluster.js';
 import { routeOutcomeSchema, routingEventSchema } from './events.js';
 import { clientUsageSchema, impactReportSchema } from './impact.js';
-import { peerStatusSchema, shownName } from './peers.js';
+import { serverStatusSchema, shownName } from './servers.js';
 import { discoveryModeSchema } from './settings.js';
 
 export const SNAPSHOT_API_GROUP = 'peerscope.dev';
@@ -52,7 +52,7 @@ export const snapshotClusterSchema = z.object({
 export type SnapshotCluster = z.infer<typeof snapshotClusterSchema>;
 
 /** A server as it was at capture time: its public status, and its own discovery as GVR lists. */
-export const snapshotServerSchema = peerStatusSchema
+export const snapshotServerSchema = serverStatusSchema
   .pick({
     name: true,
     displayName: true,

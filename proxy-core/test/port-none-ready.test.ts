@@ -10,7 +10,7 @@ describe('no server ready', () => {
       void bed.sim.server('A').drain(60_000);
       void bed.sim.server('B').drain(60_000);
       await eventually(
-        () => bed.core.peers.health('A') !== 'ready' && bed.core.peers.health('B') !== 'ready',
+        () => bed.core.servers.health('A') !== 'ready' && bed.core.servers.health('B') !== 'ready',
         'A and B to be seen not ready',
       );
       const r = await bed.get('/apis/apps/v1/deployments');

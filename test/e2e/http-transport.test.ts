@@ -46,7 +46,7 @@ describe('HTTP transport of CoreClient', () => {
       rollout: { drainSeconds: 0.2, downSeconds: 0.2 },
     });
     service = createCoreService(core, { sim: simController, batchMs: 50 });
-    control = await startControlServer({ client: service, rendererDir: '/nonexistent' });
+    control = await startControlServer({ service: service, rendererDir: '/nonexistent' });
   });
 
   afterAll(async () => {
@@ -86,7 +86,7 @@ describe('HTTP transport of CoreClient', () => {
     await expect.poll(() => simController.status().rollout.phase, { timeout: 20_000 }).toBe('done');
     await expect.poll(() => events.some((e) => e.type === 'route-table' && e.skewedCount === 0), { timeout: 20_000 }).toBe(true);
     expect(events.some((e) => e.type === 'sim' && e.sim.rollout.current?.server === 'sim-1')).toBe(true);
-    expect(events.some((e) => e.type === 'peers')).toBe(true);
+    expect(events.some((e) => e.type === 'servers')).toBe(true);
     unsubscribe();
     expect(states).toContain('live');
   });

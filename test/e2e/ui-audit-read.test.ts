@@ -14,7 +14,7 @@ import { startControlServer, type ControlServer } from '../../proxy-core/src/con
 import { createCoreService, type CoreService } from '../../proxy-core/src/control/service.js';
 import { createCore, type Core } from '../../proxy-core/src/core.js';
 import { loadRelease } from '../../proxy-core/src/releases/index.js';
-import { createSwitchingClient } from '../../proxy-core/src/session/switching-client.js';
+import { createSwitchingService } from '../../proxy-core/src/session/switching-service.js';
 import { startSimCluster, type SimCluster } from '../../proxy-core/sim/index.js';
 import { buildRenderer, CHROMIUM, openInChromium, shots } from './ui-demo.js';
 
@@ -37,7 +37,7 @@ describe.skipIf(!hasChromium)('a long audit log read in Chromium: progress bar a
   let browser: Browser | undefined;
   let page: Page;
   const problems: string[] = [];
-  const switching = createSwitchingClient();
+  const switching = createSwitchingService();
   let log: string;
 
   beforeAll(async () => {
@@ -52,7 +52,7 @@ describe.skipIf(!hasChromium)('a long audit log read in Chromium: progress bar a
     await first.start();
     services.push(createCoreService(first));
     switching.switchTo({ service: services[0]!, label: 'context sim' });
-    control = await startControlServer({ client: switching, rendererDir: join(dir, 'renderer') });
+    control = await startControlServer({ service: switching, rendererDir: join(dir, 'renderer') });
     ({ browser, page } = await openInChromium(control.url, problems));
     await page
       .getByRole('status')

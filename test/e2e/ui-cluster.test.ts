@@ -28,7 +28,7 @@ describe.skipIf(!hasChromium)('the cluster source in Chromium, on the demo', () 
     rendererDir = mkdtempSync(join(tmpdir(), 'ui-cluster-renderer-'));
     buildRenderer(rendererDir);
     session = await startDemoSession({ listen: { host: '127.0.0.1', port: 0 }, trafficRps: 20, stepSeconds: 2 });
-    control = await startControlServer({ client: session.service, rendererDir });
+    control = await startControlServer({ service: session.service, rendererDir });
     ({ browser, page } = await openInChromium(control.url, problems));
     // One server upgraded, then the rollout paused: the cluster stays mixed for every test below, so
     // false 404s keep coming however slowly a loaded machine gets to them (a rollout left running
@@ -128,8 +128,8 @@ describe.skipIf(!hasChromium)('the cluster source in Chromium, on the demo', () 
     await source.getByRole('button', { name: 'Cluster' }).click();
   });
 
-  it('Peer health shows what each server answered per minute, from its audit log', async () => {
-    await page.getByRole('tab', { name: 'Peer health' }).click();
+  it('Server health shows what each server answered per minute, from its audit log', async () => {
+    await page.getByRole('tab', { name: 'Server health' }).click();
     for (const name of ['sim-1', 'sim-2', 'sim-3']) {
       const rates = page.getByRole('region', { name: `What ${name} answered, from its audit log` });
       await rates.waitFor({ timeout: 15_000 });
@@ -137,7 +137,7 @@ describe.skipIf(!hasChromium)('the cluster source in Chromium, on the demo', () 
       // The health history is polled, and a loaded machine may take a while to bring a minute's first request.
       await expect.poll(perMinute, { timeout: 30_000 }).toBeGreaterThan(0);
     }
-    await shoot('peer-health');
+    await shoot('server-health');
   }, 120_000);
 
   it("Upgrade impact lists the cluster's clients from the audit logs, each finding naming its source", async () => {

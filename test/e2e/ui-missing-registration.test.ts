@@ -1,6 +1,6 @@
 // The missing API registration in real Chromium: a core over two apiserver stand-ins (real HTTP), one
 // of which serves a group whose APIService is removed (as an older kube-apiserver does at start-up).
-// The GVR matrix and the Peer health screen say so in plain words, naming the group, the server that
+// The GVR matrix and the Server health screen say so in plain words, naming the group, the server that
 // serves it and the one that likely removed it; the note leaves once the registration is back.
 // Screenshots under test-results/ui-missing-registration*.png.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -35,12 +35,12 @@ describe.skipIf(!hasChromium)('a missing API registration in Chromium', () => {
     ]);
     core = createCore({ servers: standIns.servers, listen: { host: '127.0.0.1', port: 0 } });
     await core.start();
-    for (const deadline = Date.now() + 30_000; core.peers.apiWatchOf()?.state('apiservices') !== 'watching';) {
+    for (const deadline = Date.now() + 30_000; core.servers.apiWatchOf()?.state('apiservices') !== 'watching';) {
       if (Date.now() > deadline) throw new Error('the APIService watch did not start within 30 s');
       await new Promise((r) => setTimeout(r, 50));
     }
     standIns.deregister('storagemigration.k8s.io/v1');
-    control = await startControlServer({ client: createCoreService(core), rendererDir });
+    control = await startControlServer({ service: createCoreService(core), rendererDir });
     ({ browser, page } = await openInChromium(control.url, problems));
   }, 180_000);
 
@@ -65,8 +65,8 @@ describe.skipIf(!hasChromium)('a missing API registration in Chromium', () => {
     expect(problems).toEqual([]);
   });
 
-  it('Peer health says it too; the note leaves once the registration is back', async () => {
-    await page.getByRole('tab', { name: 'Peer health' }).click();
+  it('Server health says it too; the note leaves once the registration is back', async () => {
+    await page.getByRole('tab', { name: 'Server health' }).click();
     const note = page.getByRole('note', { name: 'Missing API registrations' });
     await note.waitFor({ timeout: 30_000 });
     expect(await note.textContent()).toContain('storagemigration.k8s.io (v1) is served by kube-new');

@@ -339,7 +339,7 @@ describe.skipIf(skipKube())('every client through the port: real kube-apiservers
     // Seen on these releases: the newer's aggregated discovery keeps the group, its legacy /apis drops it.
     expect(aggregatedGvrs(newApis).has(`${GROUP}/v1/storageversionmigrations`)).toBe(true);
     expect(legacy.groups.map((g) => g.name)).not.toContain(GROUP);
-    const json = JSON.parse((await peerscope(['peers', '--kubeconfig', cp.kubeconfig('kube-old'), '--output', 'json'])).stdout) as {
+    const json = JSON.parse((await peerscope(['servers', '--kubeconfig', cp.kubeconfig('kube-old'), '--output', 'json'])).stdout) as {
       missingRegistrations: { group: string; versions: string[]; servedBy: string[]; removedBy?: string; message: string }[];
     };
     const newName = new URL(cp.server('kube-new').url).host;
@@ -348,7 +348,7 @@ describe.skipIf(skipKube())('every client through the port: real kube-apiservers
       servedBy: [newName],
       removedBy: names.get('kube-old'),
     });
-    const text = await peerscope(['peers', '--kubeconfig', cp.kubeconfig('kube-old')]);
+    const text = await peerscope(['servers', '--kubeconfig', cp.kubeconfig('kube-old')]);
     const line = text.stdout.split('\n').find((l) => l.startsWith(`missing API registration: ${GROUP}`));
     console.log(line);
     expect(line).toBe(

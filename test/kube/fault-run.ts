@@ -113,7 +113,7 @@ export interface FaultRun {
   readonly recoverMs: number | undefined;
   /** What the port said of kube-a when it noticed (its last error). */
   readonly lastError: string | undefined;
-  /** Each server's state and reason as the port showed them when it noticed (what `peers` and Peer health show). */
+  /** Each server's state and reason as the port showed them when it noticed (what `peers` and Server health show). */
   readonly shownWhenNoticed: readonly { name: string; health: string; failingChecks: string[]; lastError?: string }[];
   /** Health values other than 'ready' the port showed for any server during the run (a slow link: none expected). */
   readonly healthSeen: ReadonlySet<string>;
@@ -168,12 +168,12 @@ export async function underLoad(bed: FaultBed, plan: FaultPlan): Promise<FaultRu
   let sampling = true;
   const sampler = (async () => {
     while (sampling) {
-      for (const p of core.peerStatuses()) if (p.health !== 'ready') healthSeen.add(`${p.name}: ${p.health}`);
+      for (const p of core.serverStatuses()) if (p.health !== 'ready') healthSeen.add(`${p.name}: ${p.health}`);
       await new Promise((r) => setTimeout(r, 50));
     }
   })();
   await new Promise((r) => setTimeout(r, 3_000));
-  expect(core.peers.health('kube-a')).toBe('ready');
+  expect(core.servers.health('kube-a')).toBe('ready');
   healthSeen.clear();
   const faultAt = Date.now();
 
@@ -181,8 +181,8 @@ export async function underLoad(bed: FaultBed, plan: FaultPlan): Promise<FaultRu
   const serversShowAt = plan.serversShow ? firstShown(plan.serversShow, 20_000) : undefined;
   const noticedAt = plan.noticed ? await until('the port shows the fault', plan.noticed, 15_000) : undefined;
   const serversShowMs = serversShowAt ? (await serversShowAt) - faultAt : undefined;
-  const lastError = core.peers.lastError('kube-a');
-  const shownWhenNoticed = core.peerStatuses().map((p) => ({
+  const lastError = core.servers.lastError('kube-a');
+  const shownWhenNoticed = core.serverStatuses().map((p) => ({
     name: p.name,
     health: p.health,
     failingChecks: p.failingChecks,
@@ -192,12 +192,12 @@ export async function underLoad(bed: FaultBed, plan: FaultPlan): Promise<FaultRu
   await plan.heal();
   let recoverMs: number | undefined;
   if (plan.noticed) {
-    const names = core.peerStatuses().map((p) => p.name);
+    const names = core.serverStatuses().map((p) => p.name);
     const urls = bed.serverUrls();
     const serversReadyAt = Math.max(
       ...(await Promise.all(urls.map((u) => until(`${u} answers its own /readyz`, () => answersReady(bed, u), 120_000, 100)))),
     );
-    const backAt = await until('the port shows every server ready', () => names.every((n) => core.peers.health(n) === 'ready'), 30_000);
+    const backAt = await until('the port shows every server ready', () => names.every((n) => core.servers.health(n) === 'ready'), 30_000);
     recoverMs = Math.max(0, backAt - serversReadyAt);
   }
   await new Promise((r) => setTimeout(r, 3_000));

@@ -11,7 +11,7 @@
 //    default/kubernetes endpoints) nothing answers — an address where nothing listens (refused), a
 //    blackholed one (timeout), a server whose certificate lacks its address (name mismatch) — while
 //    the kubeconfig names one server's own reachable address, as a load balancer would be. The causes
-//    are read from the port's statuses, `peerscope peers`, `peerscope serve` and Peer health in Chromium.
+//    are read from the port's statuses, `peerscope peers`, `peerscope serve` and Server health in Chromium.
 //
 // Each prints its figures through the port beside straight to the servers, and asserts what the
 // port promises (no false 404, no write lost, applied twice or without a Status, the cause shown).
@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PeerStatus } from '../../proxy-core/contract/peers.js';
+import type { ServerStatus } from '../../proxy-core/contract/servers.js';
 import { serversFromKubeconfig } from '../../proxy-core/src/cluster/from-kubeconfig.js';
 import { startUiHost } from '../../proxy-core/src/cli/ui.js';
 import { createCore, type Core } from '../../proxy-core/src/core.js';
@@ -253,7 +253,7 @@ describe.skipIf(skipKube())('certificates and identity of a server, under load t
     portUrl = (await core.start()).url;
     idA = (await cp.leaseNames()).get('kube-a') as string;
     ipA = cp.server('kube-a').ip;
-    expect(core.peers.health(idA)).toBe('ready');
+    expect(core.servers.health(idA)).toBe('ready');
   });
   afterAll(async () => {
     await core?.close(0);
@@ -292,7 +292,7 @@ describe.skipIf(skipKube())('certificates and identity of a server, under load t
         60_000,
         100,
       );
-      const backAt = await until('the port shows kube-a ready', () => core.peers.health(idA) === 'ready', 30_000);
+      const backAt = await until('the port shows kube-a ready', () => core.servers.health(idA) === 'ready', 30_000);
       return { restartMs: readyAt - startedAt, backMs: Math.max(0, backAt - readyAt) };
     });
   }
@@ -306,7 +306,7 @@ describe.skipIf(skipKube())('certificates and identity of a server, under load t
       figuresRow('', 'straight, round-robin', r.direct),
     );
     expectPortPromises('same CA', r.port);
-    expect(core.peers.status(idA)?.unreachable).toBeUndefined();
+    expect(core.servers.status(idA)?.unreachable).toBeUndefined();
     expect(r.step.backMs, 'kube-a back in service after it answered ready').toBeLessThanOrEqual(2 * PROBE_INTERVAL_MS + 100);
   }, 240_000);
 
@@ -323,12 +323,12 @@ describe.skipIf(skipKube())('certificates and identity of a server, under load t
       figuresRow('', 'straight, round-robin', r.direct),
     );
     expectPortPromises('rotated CA', r.port);
-    expect(core.peers.status(idA)?.unreachable).toBeUndefined();
+    expect(core.servers.status(idA)?.unreachable).toBeUndefined();
     expect(r.step.backMs, 'kube-a back in service after it answered ready').toBeLessThanOrEqual(2 * PROBE_INTERVAL_MS + 100);
   }, 240_000);
 
   it('a certificate signed by a CA the bundle lacks: shown as such in the status and in peers, its requests go to the other server', async () => {
-    let shown: PeerStatus | undefined;
+    let shown: ServerStatus | undefined;
     const r = await load('foreign-ca', async () => {
       const serving = await servingOf(foreignCa);
       await restartA({ serving, trust: foreignCa.cert });
@@ -341,10 +341,10 @@ describe.skipIf(skipKube())('certificates and identity of a server, under load t
       // While it was stopped it was refused: the certificate is told once it answers again.
       const noticedAt = await until(
         'the port shows the certificate kube-a presents untrusted',
-        () => core.peers.status(idA)?.unreachable?.cause === 'tls-unknown-authority',
+        () => core.servers.status(idA)?.unreachable?.cause === 'tls-unknown-authority',
         30_000,
       );
-      shown = core.peers.status(idA);
+      shown = core.servers.status(idA);
       return { noticedMs: Math.max(0, noticedAt - readyAt) };
     });
     rows.push(
@@ -360,11 +360,11 @@ describe.skipIf(skipKube())('certificates and identity of a server, under load t
     // Straight to the servers, every request round-robined to kube-a fails its TLS handshake.
     expect(r.direct.noAnswer).toBeGreaterThan(0);
 
-    const peers = await peerscope(['peers', '--kubeconfig', kubeconfig]);
+    const peers = await peerscope(['servers', '--kubeconfig', kubeconfig]);
     console.log(`peers with kube-a's certificate of a foreign CA:\n${peers.stdout}`);
     expect(peers.code, peers.stderr).toBe(0);
     expect(peers.stdout).toMatch(/1 apiserver out of reach, certificate signed by unknown authority: [\d.:]+ \(kube-a\)/);
-    const json = JSON.parse((await peerscope(['peers', '--kubeconfig', kubeconfig, '--output', 'json'])).stdout) as {
+    const json = JSON.parse((await peerscope(['servers', '--kubeconfig', kubeconfig, '--output', 'json'])).stdout) as {
       servers: { name: string; health: string; unreachable?: { cause: string }; error?: string }[];
     };
     const row = json.servers.find((x) => x.name === idA);
@@ -382,7 +382,7 @@ describe.skipIf(skipKube())('certificates and identity of a server, under load t
   }, 300_000);
 
   it('a certificate that does not name the server: shown as a name mismatch, its requests go to the other server', async () => {
-    let shown: PeerStatus | undefined;
+    let shown: ServerStatus | undefined;
     const r = await load('other-name', async () => {
       const serving = await cp.pki.issueServing(['kube-a.invalid']);
       await restartA({ serving, servername: 'kube-a.invalid' });
@@ -394,10 +394,10 @@ describe.skipIf(skipKube())('certificates and identity of a server, under load t
       );
       const noticedAt = await until(
         'the port shows the name mismatch',
-        () => core.peers.status(idA)?.unreachable?.cause === 'tls-name-mismatch',
+        () => core.servers.status(idA)?.unreachable?.cause === 'tls-name-mismatch',
         30_000,
       );
-      shown = core.peers.status(idA);
+      shown = core.servers.status(idA);
       return { noticedMs: Math.max(0, noticedAt - readyAt) };
     });
     rows.push(
@@ -425,10 +425,10 @@ describe.skipIf(skipKube())('certificates and identity of a server, under load t
       idA2 = (await cp.leaseNames()).get('kube-a2') as string;
       const pickedAt = await until(
         'the port routes to kube-a2',
-        () => core.peers.status(idA2)?.displayName === 'kube-a2' && core.peers.health(idA2) === 'ready',
+        () => core.servers.status(idA2)?.displayName === 'kube-a2' && core.servers.health(idA2) === 'ready',
         60_000,
       );
-      const goneAt = await until('the port shows the old identity gone', () => core.peers.health(idA) === 'gone', 60_000);
+      const goneAt = await until('the port shows the old identity gone', () => core.servers.health(idA) === 'gone', 60_000);
       return { restartMs: readyAt - startedAt, pickedMs: Math.max(0, pickedAt - readyAt), goneMs: Math.max(0, goneAt - readyAt) };
     });
     rows.push(
@@ -442,12 +442,12 @@ describe.skipIf(skipKube())('certificates and identity of a server, under load t
       figuresRow('', 'straight, round-robin', r.direct),
     );
     console.log(
-      `new hostname: ${idA2} (kube-a2) routed to ${seconds(r.step.pickedMs)} after it answered ready; ${idA} gone after ${seconds(r.step.goneMs)}: ${core.peers.status(idA)?.gone?.reason}`,
+      `new hostname: ${idA2} (kube-a2) routed to ${seconds(r.step.pickedMs)} after it answered ready; ${idA} gone after ${seconds(r.step.goneMs)}: ${core.servers.status(idA)?.gone?.reason}`,
     );
     expect(idA2).not.toBe(idA);
     expectPortPromises('new hostname', r.port);
     // kube-apiserver deletes its lease on a graceful stop; one killed leaves it to expire.
-    expect(core.peers.status(idA)?.gone?.reason).toMatch(
+    expect(core.servers.status(idA)?.gone?.reason).toMatch(
       /no identity lease in kube-system names it any more|another apiserver identity now holds its address|left the default\/kubernetes endpoints/,
     );
   }, 300_000);
@@ -508,14 +508,14 @@ describe.skipIf(skipKube())('servers out of reach by design: the port works thro
     });
     portUrl = (await core.start()).url;
     // Found by lease or endpoints: known here by the address each advertises.
-    const causeAt = (ip: string) => core.peerStatuses().find((s) => new URL(s.url).host === `${ip}:${cp.port}`)?.unreachable?.cause;
+    const causeAt = (ip: string) => core.serverStatuses().find((s) => new URL(s.url).host === `${ip}:${cp.port}`)?.unreachable?.cause;
     await until(
       'every advertised address told unreachable with its cause',
       () => [refusedIp, silentIp, ipZ].every((ip) => causeAt(ip) !== undefined),
       30_000,
     );
     const advertised = { 'kube-x': causeAt(refusedIp), 'kube-y': causeAt(silentIp), 'kube-z': causeAt(ipZ) };
-    const standIn = core.peerStatuses().find((s) => s.source === 'kubeconfig');
+    const standIn = core.serverStatuses().find((s) => s.source === 'kubeconfig');
     console.log(`causes: ${JSON.stringify(advertised)}; the kubeconfig's server: ${standIn?.name} ${standIn?.health}`);
     expect(advertised).toEqual({ 'kube-x': 'refused', 'kube-y': 'timeout', 'kube-z': 'tls-name-mismatch' });
     expect(standIn?.health).toBe('ready');
@@ -541,9 +541,9 @@ describe.skipIf(skipKube())('servers out of reach by design: the port works thro
     expectPortPromises('out of reach', r.port);
     expect(r.port.status503, 'the port answered 503').toBe(0);
     // Still routed through the kubeconfig's server after the refreshes of the server list.
-    expect(core.peerStatuses().find((s) => s.source === 'kubeconfig')?.health).toBe('ready');
+    expect(core.serverStatuses().find((s) => s.source === 'kubeconfig')?.health).toBe('ready');
 
-    const peers = await peerscope(['peers', '--kubeconfig', kubeconfig]);
+    const peers = await peerscope(['servers', '--kubeconfig', kubeconfig]);
     console.log(`peers with every advertised address out of reach:\n${peers.stdout}${peers.stderr}`);
     expect(peers.code, peers.stderr).toBe(0);
     expect(peers.stdout).toMatch(/1 apiserver out of reach, connection refused \(nothing listens there\): [\d.:]+ \(kube-x\)/);
@@ -567,7 +567,7 @@ describe.skipIf(skipKube())('servers out of reach by design: the port works thro
       await serve.stop();
     }
   }, 300_000);
-  it("Peer health in Chromium says the same lines: each cause, and the kubeconfig's server carrying the traffic", async (ctx) => {
+  it("Server health in Chromium says the same lines: each cause, and the kubeconfig's server carrying the traffic", async (ctx) => {
     if (!core) {
       console.log('skipping the UI check: the port of the test before did not start');
       return ctx.skip();
@@ -590,11 +590,11 @@ describe.skipIf(skipKube())('servers out of reach by design: the port works thro
     try {
       const page = await browser.newPage({ viewport: { width: 1440, height: 1100 } });
       await page.goto(ui.url);
-      await page.getByRole('tab', { name: 'Peer health' }).click();
+      await page.getByRole('tab', { name: 'Server health' }).click();
       const list = page.getByRole('list', { name: 'Servers out of reach' });
       await list.waitFor({ timeout: 30_000 });
       const lines = await list.getByRole('listitem').allTextContents();
-      console.log(`Peer health in Chromium:\n${lines.join('\n')}`);
+      console.log(`Server health in Chromium:\n${lines.join('\n')}`);
       expect(lines).toHaveLength(4);
       expect(lines.some((l) => /^1 apiserver out of reach, connection refused .*\(kube-x\)$/.test(l))).toBe(true);
       expect(lines.some((l) => /^1 apiserver out of reach, timeout .*\(kube-y\)$/.test(l))).toBe(true);

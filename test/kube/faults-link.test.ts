@@ -67,7 +67,7 @@ describe.skipIf(skip)('link and etcd faults under load, through Peerscope and st
       ownMetricsIntervalMs: 0,
     });
     portUrl = (await core.start()).url;
-    await until('the port shows both servers ready', () => core.peerStatuses().every((p) => p.health === 'ready'), 30_000);
+    await until('the port shows both servers ready', () => core.serverStatuses().every((p) => p.health === 'ready'), 30_000);
   });
   afterAll(async () => {
     if (rows.length)
@@ -143,7 +143,7 @@ describe.skipIf(skip)('link and etcd faults under load, through Peerscope and st
       },
       heal: async () => etcd?.restart(),
       faultMs: ETCD_DOWN_MS,
-      noticed: () => core.peerStatuses().every((p) => p.health !== 'ready'),
+      noticed: () => core.serverStatuses().every((p) => p.health !== 'ready'),
       // Each server's own /readyz takes seconds to fail its etcd check: the port is judged from then.
       serversShow: async () => {
         const askedAt = Date.now();
@@ -210,7 +210,7 @@ describe.skipIf(skip)('link and etcd faults under load, through Peerscope and st
       ]);
       const slowestMs = Math.max(...endedAt) - silentAt;
       console.log(
-        `silent tunnel: ${onA.length} WebSocket watches through the port on kube-a ended ${endedAt.map((t) => t - silentAt).join(', ')} ms after the blackhole; kube-a: ${core.peers.lastError('kube-a')}`,
+        `silent tunnel: ${onA.length} WebSocket watches through the port on kube-a ended ${endedAt.map((t) => t - silentAt).join(', ')} ms after the blackhole; kube-a: ${core.servers.lastError('kube-a')}`,
       );
       expect(slowestMs, 'a tunnel to the silent server outlived two probe intervals').toBeLessThanOrEqual(2 * PROBE_INTERVAL_MS + 1_000);
       // Only the silent server's tunnels end.

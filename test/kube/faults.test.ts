@@ -53,7 +53,7 @@ describe.skipIf(skipKube())('real faults under load, through Peerscope and strai
     portUrl,
     serverUrls: () => cp.servers.map((x) => x.url),
   });
-  const kubeAUnreachable = () => core.peerStatuses().find((p) => p.name === 'kube-a')?.health === 'unreachable';
+  const kubeAUnreachable = () => core.serverStatuses().find((p) => p.name === 'kube-a')?.health === 'unreachable';
 
   it('a blackholed server (nftables drop of its address): its watches end cleanly, nothing is lost, every answer in time', async (ctx) => {
     const why = blackholeUnavailable();

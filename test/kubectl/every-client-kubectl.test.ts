@@ -92,7 +92,7 @@ describe.skipIf(!hasKubectl)('the real kubectl through the port: a CRD created i
       discoveryIntervalMs: 600_000,
     });
     url = (await core.start()).url;
-    for (const deadline = Date.now() + 30_000; core.peers.apiWatchOf()?.state('customresourcedefinitions') !== 'watching';) {
+    for (const deadline = Date.now() + 30_000; core.servers.apiWatchOf()?.state('customresourcedefinitions') !== 'watching';) {
       if (Date.now() > deadline) throw new Error('the CRD watch did not start within 30 s');
       await new Promise((r) => setTimeout(r, 20));
     }

@@ -21,7 +21,7 @@ export {
 export { judgeByServers, judgeBySnapshot, NO_JUDGEMENT, type AuditJudgement, type JudgeServer } from './judge.js';
 export { readAuditLogs, MAX_PROBLEMS_LISTED, type AuditProgress, type ReadAuditOptions } from './read-audit.js';
 export { STDIN } from './read-lines.js';
-export { formatAuditText, formatFinding, gvrLabel } from './format.js';
+export { formatAuditText, formatFinding, formatGvr } from './format.js';
 export { AuditCounters } from './exposition.js';
 export { clusterEventOf } from './cluster-event.js';
 export { DeprecatedCalls } from './deprecated-calls.js';

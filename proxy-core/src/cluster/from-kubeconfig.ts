@@ -5,7 +5,7 @@
 import { PeerscopeError } from '../../contract/errors.js';
 import { X509Certificate } from 'node:crypto';
 import { proxyFor, ProxyConfigError, redactProxy } from '../upstream/proxy-config.js';
-import { ControlClient } from './control-client.js';
+import { AgentServerReader } from './server-reader.js';
 import { bearerSourceFor, CredentialError, type BearerSource } from './credentials.js';
 import { findApiservers, type FindResult, type FoundServer } from './find-servers.js';
 import { checkAnswering, fallbackApplies, fallbackWarning } from './kubeconfig-fallback.js';
@@ -101,7 +101,7 @@ export async function serversFromKubeconfig(options: FromKubeconfigOptions): Pro
 
   // The kubeconfig's own server is asked first, with a client of its own that lives for one search.
   const find = async (readers: readonly ServerReader[]): Promise<FindResult> => {
-    const probe = new ControlClient(base('kubeconfig', kubeconfig.server, 'kubeconfig'));
+    const probe = new AgentServerReader(base('kubeconfig', kubeconfig.server, 'kubeconfig'));
     try {
       let result = await findApiservers([probe, ...readers], kubeconfig.server);
       if (result.unauthorized && kubeconfig.credential.kind === 'exec') {
@@ -131,7 +131,10 @@ export async function serversFromKubeconfig(options: FromKubeconfigOptions): Pro
   warnings.push(...first.warnings);
   const firstServers = first.servers.map(configOf);
   if (fallbackApplies(kubeconfig.server, first.servers)) {
-    const check = await checkAnswering(firstServers, (s) => new ControlClient(s, FALLBACK_CHECK_TIMEOUT_MS, FALLBACK_CONNECT_TIMEOUT_MS));
+    const check = await checkAnswering(
+      firstServers,
+      (s) => new AgentServerReader(s, FALLBACK_CHECK_TIMEOUT_MS, FALLBACK_CONNECT_TIMEOUT_MS),
+    );
     if (check.answering.length === 0) {
       firstServers.push(fallback());
       warnings.push(fallbackWarning(kubeconfig.server, check.unreachable));

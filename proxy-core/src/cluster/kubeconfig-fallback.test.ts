@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTlsMaterial, freePort, startHttpsUpstream, startTcpUpstream, type TestServer } from '../../test/upstream-fixtures.js';
 import { serversFromKubeconfig, type ClusterServers } from './from-kubeconfig.js';
-import { PeerSet } from './peer-set.js';
+import { ServerSet } from './server-set.js';
 import { reachabilityLines } from './reachability.js';
 import type { KnownServer } from './server-config.js';
 
@@ -95,7 +95,7 @@ current-context: c
   });
 
   it('each advertised server is unreachable with its cause; the summary is one line per cause', async () => {
-    const peers = new PeerSet(found.servers, { timeoutMs: 3_000 });
+    const peers = new ServerSet(found.servers, { timeoutMs: 3_000 });
     try {
       await Promise.all(found.servers.map((s) => peers.probe(s.name)));
       const statuses = peers.statuses();

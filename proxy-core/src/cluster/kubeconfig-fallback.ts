@@ -8,7 +8,7 @@
 import { classifyUnreachable, type Unreachable } from './reachability.js';
 import type { ServerConfig, ServerReader } from './server-config.js';
 
-/** A reader that can be closed after one check (a ControlClient). */
+/** A reader that can be closed after one check (a AgentServerReader). */
 export interface ClosableReader extends ServerReader {
   close(): Promise<void>;
 }

@@ -1,6 +1,6 @@
 // The connect (TCP + TLS) of a readiness probe, timed by a timer of its own. undici times connects
 // longer than 1 s on its coarse timers (ticks of ~0.5 s) and fires them up to a second late: half a
-// probe interval, and a silent server must be told within two (control-client.ts).
+// probe interval, and a silent server must be told within two (server-reader.ts).
 // A connect still silent halfway through gets a second one beside it, and the first to connect
 // wins: on a lossy link one lost SYN costs the kernel a second before it sends it again, and one more
 // lost packet would then fail the probe and call a server unreachable that answers (10 % loss did so

@@ -1,6 +1,6 @@
 // Why a server is out of reach, on real sockets: a port nothing listens on, a server that accepts and
 // never completes the TLS handshake, certificates of another CA, for another name, expired. Each is
-// probed as the peer set probes (ControlClient, HealthProbe) and must come out under its cause, with
+// probed as the server set probes (AgentServerReader, HealthProbe) and must come out under its cause, with
 // kubectl's words first in lastError; the summary says one line per cause.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,8 +13,8 @@ import {
   type TlsMaterial,
 } from '../../test/upstream-fixtures.js';
 import { issueServerCertificate } from '../tls/certs.js';
-import { ControlClient } from './control-client.js';
-import { HealthProbe } from './peers/health-probe.js';
+import { AgentServerReader } from './server-reader.js';
+import { HealthProbe } from './servers/health-probe.js';
 import { classifyUnreachable, reachabilityLines } from './reachability.js';
 import type { ServerConfig } from './server-config.js';
 
@@ -55,7 +55,7 @@ describe('why a server is out of reach', () => {
 
   async function probed(name: string) {
     const config: ServerConfig = { name, url: urls[name] as string, ca: tls.ca.cert, source: 'lease' };
-    const client = new ControlClient(config, 2_000, 500);
+    const client = new AgentServerReader(config, 2_000, 500);
     const probe = new HealthProbe();
     probe.add(name);
     try {

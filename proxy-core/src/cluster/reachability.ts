@@ -3,10 +3,10 @@
 // servers out of reach for the same reason are told in one line. Managed clusters and private subnets
 // advertise addresses (identity leases, default/kubernetes endpoints) an operator's machine cannot
 // reach: the cause says whether it is the network (timeout, refused, no route) or the certificate.
-import type { UnreachableCause } from '../../contract/peers.js';
+import type { UnreachableCause } from '../../contract/servers.js';
 // The one-line-per-cause summary lives in the contract: the UI says the same lines as the CLI.
 export { reachabilityLines, type ReachabilityFacts } from '../../contract/reachability.js';
-import { describeError } from './control-client.js';
+import { describeError } from './server-reader.js';
 
 export type { UnreachableCause };
 

@@ -2,7 +2,7 @@
 // snapshots) and of a snapshot read back: both give impactReport() the same input.
 import type { ImpactReport } from '../../contract/impact.js';
 import type { RoutingSnapshot } from '../../contract/snapshot.js';
-import type { PeerStatus } from '../../contract/peers.js';
+import type { ServerStatus } from '../../contract/servers.js';
 import type { RouteTable } from '../routing/route-table.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
 import { gvrKey } from '../discovery/types.js';
@@ -17,13 +17,13 @@ export interface ImpactSource {
   readonly telemetry: Pick<Telemetry, 'usage'>;
   /** The cluster source's clients (core.ts); absent or undefined when the core follows no audit log. */
   readonly clusterUsage?: Pick<ClientUsage, 'data'> | undefined;
-  peerStatuses(): PeerStatus[];
+  serverStatuses(): ServerStatus[];
 }
 
 export function impactInputOf(core: ImpactSource, now = Date.now()): ImpactInput {
   return {
     usage: core.telemetry.usage.data(now),
-    servers: core.peerStatuses().map((s) => ({
+    servers: core.serverStatuses().map((s) => ({
       name: s.name,
       ...(s.displayName ? { displayName: s.displayName } : {}),
       ...(s.gitVersion ? { gitVersion: s.gitVersion } : {}),
@@ -39,7 +39,7 @@ export function impactReportOf(core: ImpactSource, to?: string, now = Date.now()
   const target = catalogTarget(to ?? defaultTargetName(input.servers.map((s) => s.gitVersion)));
   // Every source the core has, each finding naming its own (of-sources.ts).
   return impactReportOfSources(
-    { port: input, ...(core.clusterUsage ? { cluster: core.clusterUsage.data(now) } : {}), statuses: core.peerStatuses() },
+    { port: input, ...(core.clusterUsage ? { cluster: core.clusterUsage.data(now) } : {}), statuses: core.serverStatuses() },
     target,
     catalogTargetNames(),
     now,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { impactReportSchema, type ClientUsage, type UsageRow } from '../../contract/impact.js';
-import type { PeerStatus } from '../../contract/peers.js';
+import type { ServerStatus } from '../../contract/servers.js';
 import type { ServerMetrics } from '../../contract/server-metrics.js';
 import { METRICS_CLIENT, impactReportOfSources } from './of-sources.js';
 import type { ImpactInput } from './report.js';
@@ -42,7 +42,7 @@ const port: ImpactInput = {
 };
 const target = { release: 'v1.38', gitVersion: 'v1.38.0', gvrs: new Set(['x.io/v1/news']) };
 
-function status(name: string, metrics?: Partial<ServerMetrics>): PeerStatus {
+function status(name: string, metrics?: Partial<ServerMetrics>): ServerStatus {
   return {
     name,
     ...(metrics
@@ -59,7 +59,7 @@ function status(name: string, metrics?: Partial<ServerMetrics>): PeerStatus {
           },
         }
       : {}),
-  } as PeerStatus;
+  } as ServerStatus;
 }
 
 describe('impactReportOfSources', () => {

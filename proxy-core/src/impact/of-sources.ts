@@ -4,7 +4,7 @@
 // finding says which source it comes from; the same client and GVR seen by the port and in the audit
 // logs are two findings, as the two counts are of different requests.
 import { impactRank, type ClientUsage, type ImpactFinding, type ImpactFindingSource, type ImpactReport } from '../../contract/impact.js';
-import type { PeerStatus } from '../../contract/peers.js';
+import type { ServerStatus } from '../../contract/servers.js';
 import { classify, impactReport, type ImpactInput, type ImpactTarget } from './report.js';
 
 const MINUTE_MS = 60_000;
@@ -17,7 +17,7 @@ export interface SourcesInput {
   /** The cluster source's usage; absent when the core follows no audit log. */
   readonly cluster?: ClientUsage;
   /** The servers as the core sees them now (their /metrics reads among them). */
-  readonly statuses: readonly PeerStatus[];
+  readonly statuses: readonly ServerStatus[];
 }
 
 export function impactReportOfSources(input: SourcesInput, target: ImpactTarget, targets: readonly string[], now: number): ImpactReport {

@@ -7,7 +7,7 @@
 // server's is read again.
 // Rule names (R…, D…, P…, §…) are those of docs/mixed-version-proxy-rules.md.
 import { createHash } from 'node:crypto';
-import type { PeerSet } from '../cluster/peer-set.js';
+import type { ServerSet } from '../cluster/server-set.js';
 import { OPENAPI_V2_PATH, type OpenApiV2Encoding } from '../discovery/openapi-v2-http.js';
 import { mergeOpenApiV2Json, parseOpenApiV2Json, type OpenApiV2Json, type ServerOpenApiV2 } from '../discovery/openapi-v2-merge.js';
 import { isOpenApiV2Protobuf, mergeOpenApiV2Protobuf } from '../discovery/openapi-v2-protobuf.js';
@@ -52,7 +52,7 @@ export class OpenApiV2Cache {
   private readonly entries = new Map<OpenApiV2Encoding, Entry>();
 
   constructor(
-    private readonly peers: PeerSet,
+    private readonly servers: ServerSet,
     private readonly state: RouteState,
     private readonly now: () => number = performance.now.bind(performance),
   ) {}
@@ -77,7 +77,7 @@ export class OpenApiV2Cache {
 
   private async refresh(encoding: OpenApiV2Encoding, previousBuild: Promise<Built> | undefined): Promise<Built> {
     const previous = await previousBuild?.catch(() => undefined);
-    const servers = this.peers.known().map(({ config, reader }) => ({ name: config.name, reader }));
+    const servers = this.servers.known().map(({ config, reader }) => ({ name: config.name, reader }));
     const reads = await Promise.all(servers.map((s) => this.read(s.name, s.reader, encoding, previous?.etags.get(s.name))));
     // Every server answered 304 for the document merged last time: nothing changed.
     if (previous && reads.every((r) => r === 'unchanged') && reads.length === previous.merged.servers.size) return previous;
@@ -90,7 +90,7 @@ export class OpenApiV2Cache {
     );
     const read = documents
       .filter((d): d is Exclude<ServerRead, 'unchanged' | undefined> => d !== undefined && d !== 'unchanged')
-      .map((d) => ({ ...d, release: this.peers.status(d.server)?.gitVersion }));
+      .map((d) => ({ ...d, release: this.servers.status(d.server)?.gitVersion }));
     const { body, servers: merged } = merge(encoding, read);
     const etag = `"${createHash('sha512').update(body).digest('hex').toUpperCase()}"`;
     const lastModified = previous?.merged.etag === etag ? previous.merged.lastModified : new Date().toUTCString();
@@ -102,7 +102,7 @@ export class OpenApiV2Cache {
 
   private async read(
     server: string,
-    reader: ReturnType<PeerSet['known']>[number]['reader'],
+    reader: ReturnType<ServerSet['known']>[number]['reader'],
     encoding: OpenApiV2Encoding,
     etag: string | undefined,
   ): Promise<ServerRead> {

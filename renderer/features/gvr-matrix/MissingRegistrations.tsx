@@ -1,7 +1,7 @@
 // A cluster problem the port hides: a group some server serves that no API registration (APIService)
 // names — an older kube-apiserver removed it at its start-up. Clients of legacy discovery straight to
 // the servers lose the group; the port's merged /apis keeps it. Shown above the GVR matrix and on
-// the Peer health screen, in plain words.
+// the Server health screen, in plain words.
 import { useQuery } from '@tanstack/react-query';
 import type { MissingRegistration } from '../../../proxy-core/contract/index.js';
 import { queryKeys, useCoreClient } from '../../src/client-context.js';
@@ -33,7 +33,7 @@ export function MissingRegistrations({ missing }: { missing: readonly MissingReg
   );
 }
 
-/** The same, reading the route table itself (the Peer health screen). */
+/** The same, reading the route table itself (the Server health screen). */
 export function MissingRegistrationsFromRouteTable() {
   const client = useCoreClient();
   const query = useQuery({ queryKey: queryKeys.routeTable, queryFn: () => client.getRouteTable() });

@@ -11,7 +11,7 @@ import type {
   HealthHistory,
   OutcomeTotals,
   Overview,
-  PeerStatus,
+  ServerStatus,
   RouteTableView,
   RoutingSnapshot,
 } from '../../../proxy-core/contract/index.js';
@@ -62,7 +62,7 @@ export function createSnapshotClient(snapshot: RoutingSnapshot, options: { label
   const takenAt = Date.parse(snapshot.takenAt);
   const cluster = snapshot.cluster;
   const clusterMinutes = new Map((cluster?.minutes ?? []).map((m) => [m.server, m.minutes]));
-  const servers: PeerStatus[] = snapshot.servers.map((s) => ({
+  const servers: ServerStatus[] = snapshot.servers.map((s) => ({
     name: s.name,
     ...(s.displayName !== undefined ? { displayName: s.displayName } : {}),
     url: s.url,

@@ -9,9 +9,9 @@
 // A watch that ends is opened again from the last resourceVersion; "410 Gone" (too old) lists again
 // and re-reads, as a change may have been missed. An RBAC refusal stops that watch with one line
 // saying so (a server without the API, quietly): the periodic re-read still runs.
-import type { ControlStream } from '../control-client.js';
+import type { ControlStream } from '../server-reader.js';
 import type { DiscoveryReader } from '../../discovery/fetch.js';
-import { describeError } from '../control-client.js';
+import { describeError } from '../server-reader.js';
 
 /** What the watch reads through: a server's control client. */
 export interface WatchClient extends DiscoveryReader {

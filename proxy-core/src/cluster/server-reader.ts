@@ -9,7 +9,7 @@ import { proxyConnector } from '../upstream/proxy-connector.js';
 import { timedConnector } from './probe-connector.js';
 import type { ServerConfig } from './server-config.js';
 
-export interface ControlResponse {
+export interface ServerReadResponse {
   readonly status: number;
   readonly headers: Record<string, string | string[] | undefined>;
   readonly body: string;
@@ -20,7 +20,7 @@ export interface ControlStream {
   readonly body: AsyncIterable<Buffer> & { text(): Promise<string> };
 }
 
-export class ControlClient {
+export class AgentServerReader {
   private readonly agent: Agent;
   private readonly probeAgent: Agent;
 
@@ -35,7 +35,7 @@ export class ControlClient {
       ...(server.clientCert ? { cert: server.clientCert.cert, key: server.clientCert.key } : {}),
     };
     this.agent = new Agent({
-      // Two are held by the CRD and APIService watches (peers/api-watch.ts) on the server they go through.
+      // Two are held by the CRD and APIService watches (servers/api-watch.ts) on the server they go through.
       connections: 6,
       connectTimeout: timeoutMs,
       headersTimeout: timeoutMs,
@@ -54,7 +54,7 @@ export class ControlClient {
     });
   }
 
-  get(path: string, headers: Record<string, string> = {}): Promise<ControlResponse> {
+  get(path: string, headers: Record<string, string> = {}): Promise<ServerReadResponse> {
     return this.read(path, headers, this.agent, false);
   }
 
@@ -85,11 +85,11 @@ export class ControlClient {
   }
 
   /** A read on a new connection, closed after the answer: it fails within the probe connect timeout on a silent link. */
-  probe(path: string): Promise<ControlResponse> {
+  probe(path: string): Promise<ServerReadResponse> {
     return this.read(path, {}, this.probeAgent, true);
   }
 
-  private async read(path: string, headers: Record<string, string>, agent: Agent, reset: boolean): Promise<ControlResponse> {
+  private async read(path: string, headers: Record<string, string>, agent: Agent, reset: boolean): Promise<ServerReadResponse> {
     const res = await this.send(path, headers, agent, reset);
     return { status: res.statusCode, headers: res.headers, body: await res.body.text() };
   }

@@ -1,9 +1,9 @@
-// The health of each server of a peer set, from /readyz?verbose and /version probes: ready,
+// The health of each server of a server set, from /readyz?verbose and /version probes: ready,
 // not-ready, draining (a failing shutdown check), unreachable, or gone (left the cluster); its
 // release; the checks its readiness lists (how its own Mixed Version Proxy is told, own-mvp.ts); and
 // a history of samples for the UI's timeline. A server that comes back, or runs another release now,
 // may serve other GVRs: `onReturn` is told at once so its discovery is read again.
-import type { HealthSample, PeerHealth, UnreachableCause } from '../../../contract/peers.js';
+import type { HealthSample, HealthState, UnreachableCause } from '../../../contract/servers.js';
 import { RingBuffer } from '../../telemetry/ring-buffer.js';
 import { classifyUnreachable } from '../reachability.js';
 import type { ServerReader } from '../server-config.js';
@@ -19,7 +19,7 @@ export interface HealthProbeOptions {
 
 /** What the probes know of one server. */
 export interface ServerHealth {
-  readonly health: PeerHealth;
+  readonly health: HealthState;
   readonly failingChecks: readonly string[];
   /** Every check the last readable /readyz?verbose listed. */
   readonly readyChecks?: readonly string[];
@@ -32,7 +32,7 @@ export interface ServerHealth {
 }
 
 interface State {
-  health: PeerHealth;
+  health: HealthState;
   failingChecks: string[];
   readyChecks?: string[];
   gitVersion?: string;
@@ -78,7 +78,7 @@ export class HealthProbe {
     this.states.delete(name);
   }
 
-  health(name: string): PeerHealth {
+  health(name: string): HealthState {
     return this.states.get(name)?.health ?? 'unknown';
   }
 
@@ -94,7 +94,7 @@ export class HealthProbe {
     const state = this.states.get(name);
     if (!state || state.health === 'gone' || this.closed) return;
     const started = performance.now();
-    let health: PeerHealth;
+    let health: HealthState;
     let failing: string[] = [];
     let checks = state.readyChecks;
     let gitVersion = state.gitVersion;
@@ -111,7 +111,7 @@ export class HealthProbe {
       if (version.status === 200) gitVersion = (JSON.parse(version.body) as { gitVersion?: string }).gitVersion ?? gitVersion;
     } catch (err) {
       health = 'unreachable';
-      // The cause first, in kubectl's words: what failed is what Peer health, `peers` and a 503 say.
+      // The cause first, in kubectl's words: what failed is what Server health, `peers` and a 503 say.
       const u = classifyUnreachable(err);
       error = u.message;
       unreachable = { cause: u.cause, words: u.words };

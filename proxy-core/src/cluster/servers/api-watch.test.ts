@@ -3,7 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHttpUpstream } from '../../../test/upstream-fixtures.js';
-import { ControlClient } from '../control-client.js';
+import { AgentServerReader } from '../server-reader.js';
 import { ApiWatch, WATCHED_APIS } from './api-watch.js';
 
 const CRDS = WATCHED_APIS[0].path;
@@ -69,7 +69,7 @@ afterEach(async () => {
 
 async function setup(state: Script) {
   const server = await startHttpUpstream(handler(state));
-  const client = new ControlClient({ name: 'server-a', url: server.url }, 2_000);
+  const client = new AgentServerReader({ name: 'server-a', url: server.url }, 2_000);
   const rereads: number[] = [];
   const notices: string[] = [];
   const watch = new ApiWatch({
@@ -175,7 +175,7 @@ describe('ApiWatch on a server that ends every watch at once', () => {
         .writeHead(200, { 'content-type': 'application/json' })
         .end('{"kind":"List","apiVersion":"v1","metadata":{"resourceVersion":"5"},"items":[]}\n');
     });
-    const client = new ControlClient({ name: 'server-a', url: server.url }, 2_000);
+    const client = new AgentServerReader({ name: 'server-a', url: server.url }, 2_000);
     const watch = new ApiWatch({
       through: () => client,
       reread: async () => undefined,
@@ -202,9 +202,9 @@ describe('ApiWatch when the server it watches through is found unreachable', () 
     const b = script();
     const serverA = await startHttpUpstream(handler(a));
     const serverB = await startHttpUpstream(handler(b));
-    const clientA = new ControlClient({ name: 'server-a', url: serverA.url }, 2_000);
-    const clientB = new ControlClient({ name: 'server-b', url: serverB.url }, 2_000);
-    let ready: ControlClient = clientA;
+    const clientA = new AgentServerReader({ name: 'server-a', url: serverA.url }, 2_000);
+    const clientB = new AgentServerReader({ name: 'server-b', url: serverB.url }, 2_000);
+    let ready: AgentServerReader = clientA;
     const watch = new ApiWatch({
       through: () => ready,
       reread: async () => undefined,
