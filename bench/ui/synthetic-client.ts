@@ -11,7 +11,7 @@ import {
   type CoreEvent,
   type OutcomeTotals,
   type Overview,
-  type PeerStatus,
+  type ServerStatus,
   type RouteOutcome,
   type RouteTableView,
   type RoutingEvent,
@@ -80,7 +80,7 @@ export function createSyntheticClient(options: SyntheticClientOptions): Syntheti
   let seq = 0;
   let rate = 0;
   let carry = 0;
-  const servers: PeerStatus[] = SERVERS.map((name, i) => ({
+  const servers: ServerStatus[] = SERVERS.map((name, i) => ({
     name,
     url: `https://10.0.0.${i + 1}:6443`,
     source: 'flag',

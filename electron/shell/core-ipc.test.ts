@@ -4,7 +4,7 @@ import { routeOutcomes } from '../../proxy-core/contract/events.js';
 import { createBridgedCoreClient } from '../../proxy-core/contract/client.js';
 import { PeerscopeError } from '../../proxy-core/contract/errors.js';
 import { registerCoreIpc } from './core-ipc.js';
-import { buildPreloadApi } from './preload-api.js';
+import { buildPreloadBridge } from './preload-api.js';
 import { coreMethodNames } from './ipc-wire.js';
 
 const settings = { policy: 'round-robin', discoveryMode: 'peer-aggregated' as const };
@@ -221,7 +221,7 @@ describe('preload API over the real main-side handlers', () => {
         return ipcRenderer;
       }),
     };
-    return { api: createBridgedCoreClient(buildPreloadApi(ipcRenderer as never)), core, ipcRenderer, rendererListeners };
+    return { api: createBridgedCoreClient(buildPreloadBridge(ipcRenderer as never)), core, ipcRenderer, rendererListeners };
   }
 
   it('sends the contract argument objects and unwraps results', async () => {

@@ -20,7 +20,7 @@ import { loadRelease } from '../../proxy-core/src/releases/index.js';
 import { startSimCluster, type SimCluster } from '../../proxy-core/sim/index.js';
 import { registerCoreIpc } from './core-ipc.js';
 import { EVENT_CHANNEL } from './ipc-wire.js';
-import { buildPreloadApi } from './preload-api.js';
+import { buildPreloadBridge } from './preload-api.js';
 
 const CLIENT_TOKEN = 'client-sent-token-4f9c2a';
 type Handler = (event: unknown, ...args: unknown[]) => Promise<unknown>;
@@ -56,7 +56,7 @@ describe('IPC round trip over a kubeconfig session', () => {
       session.service,
     );
     api = createBridgedCoreClient(
-      buildPreloadApi({
+      buildPreloadBridge({
         invoke: async (channel: string, ...args: unknown[]) => {
           const reply = await handlers.get(channel)!(frame('peerscope://app/'), ...args);
           crossed.push(reply);

@@ -9,7 +9,7 @@ import { EVENT_CHANNEL, SUBSCRIBE_CHANNEL, UNSUBSCRIBE_CHANNEL, channelOf, coreM
 
 type RendererIpc = Pick<IpcRenderer, 'invoke' | 'on' | 'removeListener'>;
 
-export function buildPreloadApi(ipcRenderer: RendererIpc): CoreBridge {
+export function buildPreloadBridge(ipcRenderer: RendererIpc): CoreBridge {
   const api: Record<string, unknown> = {};
   for (const method of coreMethodNames) {
     // The method's argument object as it is (a method without one is invoked with nothing).

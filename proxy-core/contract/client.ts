@@ -11,7 +11,7 @@ import {
 } from './cluster.js';
 import { routeOutcomes, routingEventSchema, type RouteOutcome } from './events.js';
 import { getImpactReportArgsSchema, impactReportSchema } from './impact.js';
-import { healthSampleSchema, peerHealthSchema, peerStatusSchema } from './peers.js';
+import { healthSampleSchema, healthStateSchema, serverStatusSchema } from './servers.js';
 import { unwrapReply, type CallReply } from './errors.js';
 import { discoveryModeSchema } from './settings.js';
 import { buildClient, buildDispatcher, type CallsOf, type CallTransport, type Dispatch, type MethodTable } from './rpc.js';
@@ -54,7 +54,7 @@ export type Settings = z.infer<typeof settingsSchema>;
 export const overviewSchema = settingsSchema.extend({
   /** The local port; null before it listens. */
   listen: z.object({ host: z.string(), port: z.number().int(), url: z.string() }).nullable(),
-  servers: z.array(peerStatusSchema),
+  servers: z.array(serverStatusSchema),
   totals: outcomeTotalsSchema,
   lastSeq: z.number().int().nonnegative(),
   sim: simStatusSchema.optional(),
@@ -66,7 +66,7 @@ export type Overview = z.infer<typeof overviewSchema>;
 export const routeTableColumnSchema = z.object({
   name: z.string(),
   gitVersion: z.string().optional(),
-  health: peerHealthSchema,
+  health: healthStateSchema,
   discovery: z.enum(['ok', 'stale', 'none']),
 });
 export type RouteTableColumn = z.infer<typeof routeTableColumnSchema>;
@@ -199,7 +199,7 @@ export const coreEventSchema = z.discriminatedUnion('type', [
   }),
   /** The cluster source's events (requests the apiservers answered, from their audit logs), batched as routing events are. */
   clusterBatchSchema,
-  z.object({ type: z.literal('peers'), servers: z.array(peerStatusSchema) }),
+  z.object({ type: z.literal('servers'), servers: z.array(serverStatusSchema) }),
   z.object({ type: z.literal('route-table'), generation: z.number().int().nonnegative(), skewedCount: z.number().int().nonnegative() }),
   z.object({ type: z.literal('settings'), settings: settingsSchema }),
   z.object({ type: z.literal('sim'), sim: simStatusSchema }),

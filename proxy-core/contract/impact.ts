@@ -105,7 +105,7 @@ export const impactReportSchema = z.object({
   current: z.array(
     z.object({
       name: z.string(),
-      /** What a person reads (peers.ts); absent in reports of earlier Peerscope versions. */
+      /** What a person reads (servers.ts); absent in reports of earlier Peerscope versions. */
       displayName: z.string().optional(),
       gitVersion: z.string().optional(),
     }),

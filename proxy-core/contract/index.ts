@@ -1,7 +1,7 @@
 // The typed contract between the core and its hosts (renderer, Electron, CLI): plain serialisable
 // types and the zod schemas that validate them at every boundary.
 export * from './events.js';
-export * from './peers.js';
+export * from './servers.js';
 export * from './own-mvp.js';
 export * from './server-metrics.js';
 export * from './snapshot.js';

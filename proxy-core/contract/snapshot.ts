@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { routeOutcomeSchema, routingEventSchema } from './events.js';
 import { clientUsageSchema, impactReportSchema } from './impact.js';
-import { peerStatusSchema, shownName } from './peers.js';
+import { serverStatusSchema, shownName } from './servers.js';
 import { discoveryModeSchema } from './settings.js';
 
 export const SNAPSHOT_API_GROUP = 'peerscope.dev';
@@ -16,7 +16,7 @@ export const SNAPSHOT_KIND = 'RoutingSnapshot';
 const gvrKey = z.string().regex(/^[^/]*\/[^/]+\/[^/]+$/, 'a GVR is "group/version/resource"');
 
 /** A server as it was at capture time: its public status, and its own discovery as GVR lists. */
-export const snapshotServerSchema = peerStatusSchema
+export const snapshotServerSchema = serverStatusSchema
   .pick({
     name: true,
     displayName: true,

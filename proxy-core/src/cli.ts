@@ -4,7 +4,7 @@ import { registerAuditCommand } from './cli/audit.js';
 import { registerCatalogCommands } from './cli/catalog.js';
 import { helpConfiguration } from './cli/options.js';
 import { registerDemoCommand } from './cli/demo.js';
-import { registerPeersCommand } from './cli/peers.js';
+import { registerServersCommand } from './cli/servers.js';
 import { registerReportCommand } from './cli/report.js';
 import { registerServeCommand } from './cli/serve.js';
 import { registerSimCommand } from './cli/sim.js';
@@ -30,7 +30,7 @@ const program = new Command('peerscope')
 registerServeCommand(program);
 registerDemoCommand(program);
 registerSimCommand(program);
-registerPeersCommand(program);
+registerServersCommand(program);
 registerSnapshotCommands(program);
 registerReportCommand(program);
 registerAuditCommand(program);

@@ -3,10 +3,10 @@
 // Rule names (R…, D…, P…, §…) are those of docs/mixed-version-proxy-rules.md.
 import { PeerscopeError } from '../contract/errors.js';
 import { setMaxListeners } from 'node:events';
-import type { PeerStatus } from '../contract/peers.js';
+import type { ServerStatus } from '../contract/servers.js';
 import { ownMvpExposition } from './cluster/own-mvp-exposition.js';
 import { serverMetricsExposition } from './cluster/metrics/server-metrics-exposition.js';
-import { PeerSet } from './cluster/peer-set.js';
+import { ServerSet } from './cluster/server-set.js';
 import { publicInfo, type ServerConfig, type ServerSource, type ServerUpdate } from './cluster/server-config.js';
 import type { DiscoveryMode } from '../contract/settings.js';
 import { createHandler } from './proxy/handler.js';
@@ -99,7 +99,7 @@ export const DEFAULT_SERVER_REFRESH_MS = 30_000;
 export type { ListenAddress };
 
 export interface Core {
-  readonly peers: PeerSet;
+  readonly servers: ServerSet;
   readonly telemetry: Telemetry;
   /** The cluster source: what the servers answered, from their followed audit logs; absent when none is followed. */
   readonly cluster: ClusterTraffic | undefined;
@@ -110,7 +110,7 @@ export interface Core {
   setPolicy(policy: HandlingPolicy): void;
   discoveryMode(): DiscoveryMode;
   setDiscoveryMode(mode: DiscoveryMode): void;
-  peerStatuses(): PeerStatus[];
+  serverStatuses(): ServerStatus[];
   /** Finds the servers again now (see CoreOptions.serverSource); coalesced with a refresh under way. */
   refreshServers(): Promise<ServerRefresh | undefined>;
   /** Where the audit webhook receiver listens, once started. */
@@ -130,16 +130,16 @@ export function createCore(options: CoreOptions): Core {
     },
   };
   const random = options.random ?? Math.random;
-  const peers = new PeerSet(options.servers, {
+  const servers = new ServerSet(options.servers, {
     ...(options.probeIntervalMs ? { probeIntervalMs: options.probeIntervalMs } : {}),
     ...(options.discoveryIntervalMs ? { discoveryIntervalMs: options.discoveryIntervalMs } : {}),
     ...(options.goneRetentionMs !== undefined ? { goneRetentionMs: options.goneRetentionMs } : {}),
     ...(options.ownMetricsIntervalMs !== undefined ? { ownMetricsIntervalMs: options.ownMetricsIntervalMs } : {}),
   });
   const telemetry = new Telemetry(options.maxEvents ?? 10_000, options.ownIdentity ? { ownIdentity: options.ownIdentity } : {});
-  telemetry.addExposition(() => ownMvpExposition(peerStatuses()));
-  telemetry.addExposition(() => serverMetricsExposition(peers.statuses()));
-  const routes = new RouteState(peers);
+  telemetry.addExposition(() => ownMvpExposition(serverStatuses()));
+  telemetry.addExposition(() => serverMetricsExposition(servers.statuses()));
+  const routes = new RouteState(servers);
   const auditCounters = options.auditLogs?.length || options.auditWebhook ? new AuditCounters() : undefined;
   if (auditCounters) telemetry.addExposition(() => auditCounters.exposition());
   // The cluster source: the servers whose audit logs are followed, or every server when any may post.
@@ -153,10 +153,10 @@ export function createCore(options: CoreOptions): Core {
   const auditStop = new AbortController();
   let auditFollow: Promise<unknown> | undefined;
   const upstreams = new Upstreams(options.servers, options.upstream);
-  // Data-path pools follow the peer set: a server that joins gets its pool, a removed one's closes
+  // Data-path pools follow the server set: a server that joins gets its pool, a removed one's closes
   // gracefully, one at another address is reconnected. A gone server keeps its pool until removed
   // (requests already on it finish); it is never chosen for a new one.
-  peers.on('membership', () => upstreams.setServers(peers.names().map((n) => peers.config(n) as ServerConfig)));
+  servers.on('membership', () => upstreams.setServers(servers.names().map((n) => servers.config(n) as ServerConfig)));
   let refreshTimer: NodeJS.Timeout | undefined;
   let refreshing: Promise<ServerRefresh | undefined> | undefined;
   let closed = false;
@@ -166,9 +166,9 @@ export function createCore(options: CoreOptions): Core {
     refreshing ??= (async (): Promise<ServerRefresh> => {
       let result: ServerRefresh;
       try {
-        const update = await source.refresh(peers.known());
+        const update = await source.refresh(servers.known());
         if (closed) return { ok: false, error: 'the core closed' };
-        result = { ok: true, update, ...peers.sync(update) };
+        result = { ok: true, update, ...servers.sync(update) };
       } catch (err) {
         result = { ok: false, error: err instanceof Error ? err.message : String(err) };
       }
@@ -195,15 +195,15 @@ export function createCore(options: CoreOptions): Core {
   // A server found unreachable (a probe, or a forward that could not connect) ends the watches relayed
   // to it: on a silent link nothing else would.
   const serverDown = new ServerDownSignals();
-  peers.on('health', (name) => {
-    if (peers.health(name) === 'unreachable') serverDown.markDown(name, peers.lastError(name) ?? 'found unreachable');
+  servers.on('health', (name) => {
+    if (servers.health(name) === 'unreachable') serverDown.markDown(name, servers.lastError(name) ?? 'found unreachable');
   });
   const handler = createHandler({
     shutdown: shutdown.signal,
     serverDown: (name) => serverDown.signal(name),
-    peers,
+    servers,
     state: routes,
-    openApiIndex: new OpenApiIndexCache(peers, routes),
+    openApiIndex: new OpenApiIndexCache(servers, routes),
     upstreams,
     telemetry,
     picker,
@@ -215,8 +215,8 @@ export function createCore(options: CoreOptions): Core {
   });
 
   // Beside each server's own reroute counters, what Peerscope rerouted away from it and to it.
-  function peerStatuses(): PeerStatus[] {
-    const statuses = peers.statuses();
+  function serverStatuses(): ServerStatus[] {
+    const statuses = servers.statuses();
     if (!statuses.some((s) => s.ownMvp)) return statuses;
     const away = new Map<string, number>();
     const here = new Map<string, number>();
@@ -233,13 +233,13 @@ export function createCore(options: CoreOptions): Core {
   }
 
   const core: Core = {
-    peers,
+    servers,
     telemetry,
     cluster,
     routes,
     async start() {
       if (bound) return bound;
-      await peers.start();
+      await servers.start();
       if (auditCounters && options.auditLogs && !auditFollow) {
         // A getter: each event is judged by the route table of the moment it is read.
         const judgement = {
@@ -283,7 +283,7 @@ export function createCore(options: CoreOptions): Core {
     setDiscoveryMode(mode) {
       settings.discoveryMode = mode;
     },
-    peerStatuses,
+    serverStatuses,
     refreshServers,
     auditWebhookUrl: () => auditWebhook?.url,
     close(graceMs = 5_000) {
@@ -309,7 +309,7 @@ export function createCore(options: CoreOptions): Core {
     const pools = upstreams.close();
     if ((await Promise.race([pools.then(() => true), delay(Math.min(graceMs, 1_000)).then(() => false)])) === false)
       await upstreams.destroy();
-    await Promise.all([peers.close(), options.serverSource?.close()]);
+    await Promise.all([servers.close(), options.serverSource?.close()]);
   }
   return core;
 }

@@ -14,7 +14,7 @@ async function help(...command: string[]): Promise<string> {
 }
 
 describe('peerscope --help', () => {
-  it.each(['serve', 'demo', 'sim', 'peers', 'audit', 'snapshot save', 'snapshot diff', 'snapshot show', 'catalog list'])(
+  it.each(['serve', 'demo', 'sim', 'servers', 'audit', 'snapshot save', 'snapshot diff', 'snapshot show', 'catalog list'])(
     '%s shows no default as JSON',
     async (command) => {
       const text = await help(...command.split(' '));

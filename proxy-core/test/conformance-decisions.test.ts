@@ -2,7 +2,7 @@
 // with simulated servers, decided by the pure routing core: no address (C6), protobuf and v2beta1
 // discovery (C27, C29), conflicting verbs (C37), CRDs (C38, C39).
 import { describe, expect, it } from 'vitest';
-import type { PeerHealth } from '../contract/peers.js';
+import type { HealthState } from '../contract/servers.js';
 import { mergeDiscovery } from '../src/discovery/merge.js';
 import { negotiateDiscovery } from '../src/discovery/negotiate.js';
 import { MEDIA, type APIGroupDiscoveryList, type GVR } from '../src/discovery/types.js';
@@ -34,7 +34,7 @@ function input(over: Partial<DecisionInput> & { path: string; method?: string; q
       { name: 'A', gvrs: A.map(g) },
       { name: 'B', gvrs: B.map(g) },
     ]),
-    peers: { health: (): PeerHealth => 'ready' },
+    peers: { health: (): HealthState => 'ready' },
     peerProxiedHeader: undefined,
     accept: undefined,
     discoveryMode: 'peer-aggregated',

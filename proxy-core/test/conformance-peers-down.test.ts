@@ -79,7 +79,7 @@ describe('conformance: peers going down', () => {
     try {
       bed.core.setPolicy({ kind: 'pin', server: 'A' });
       void bed.sim.server('A').drain(60_000);
-      await eventually(() => bed.core.peers.health('A') !== 'ready', 'A to be seen not ready');
+      await eventually(() => bed.core.servers.health('A') !== 'ready', 'A to be seen not ready');
       const r = await bed.get('/apis/apps/v1/deployments');
       expect(r.status).toBe(503);
       expect(r.json()).toMatchObject({ kind: 'Status', reason: 'ServiceUnavailable', message: 'the pinned apiserver "A" is not ready' });

@@ -75,7 +75,7 @@ describe('client certificates from the kubeconfig', () => {
       const core = createCore({ servers: found.servers, listen: { port: 0 }, policy: { kind: 'pin', server: 'apiserver-old' } });
       try {
         await core.start();
-        expect(core.peerStatuses().map((s) => s.health)).toEqual(['ready', 'ready']);
+        expect(core.serverStatuses().map((s) => s.health)).toEqual(['ready', 'ready']);
         seen.length = 0;
         expect(await through(core, COMMON)).toEqual({
           status: 200,
@@ -202,7 +202,7 @@ describe('proxies: proxy-url, HTTPS_PROXY and NO_PROXY', () => {
     const core = createCore({ servers: found.servers, listen: { port: 0 }, policy: { kind: 'pin', server: 'apiserver-old' } });
     try {
       await core.start();
-      expect(core.peerStatuses().map((s) => [s.name, s.health, s.proxy])).toEqual([
+      expect(core.serverStatuses().map((s) => [s.name, s.health, s.proxy])).toEqual([
         ['apiserver-new', 'ready', `http://***@127.0.0.1:${proxy.port}`],
         ['apiserver-old', 'ready', `http://***@127.0.0.1:${proxy.port}`],
       ]);
@@ -259,7 +259,7 @@ describe('proxies: proxy-url, HTTPS_PROXY and NO_PROXY', () => {
     const core = createCore({ servers: found.servers, listen: { port: 0 } });
     try {
       await core.start();
-      const statuses = core.peerStatuses();
+      const statuses = core.serverStatuses();
       expect(statuses.map((s) => s.health)).toEqual(['unreachable', 'unreachable']);
       console.log(`NO_PROXY bypass: ${statuses[0]?.lastError}`);
       expect(statuses[0]?.lastError).toContain(HIDDEN);

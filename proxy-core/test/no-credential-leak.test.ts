@@ -52,7 +52,7 @@ function run(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | n
 }
 
 /** Runs one serve session, drives it, and returns everything that came out of it. */
-async function exercise(s: Session): Promise<{ everything: string; seen: { events: number; peerEvents: number; unavailable: number } }> {
+async function exercise(s: Session): Promise<{ everything: string; seen: { events: number; serverEvents: number; unavailable: number } }> {
   const out: string[] = [];
   const child: ChildProcess = spawn(
     process.execPath,
@@ -166,7 +166,7 @@ async function exercise(s: Session): Promise<{ everything: string; seen: { event
     expect(save.code, save.stderr).toBe(0);
     out.push(save.stdout, save.stderr, readFileSync(saved, 'utf8'));
     for (const output of ['json', 'text']) {
-      const peers = await run(['peers', '--kubeconfig', s.kubeconfig, '--output', output], s.env);
+      const peers = await run(['servers', '--kubeconfig', s.kubeconfig, '--output', output], s.env);
       expect(peers.code, peers.stderr).toBe(0);
       out.push(peers.stdout, peers.stderr);
     }
@@ -174,12 +174,12 @@ async function exercise(s: Session): Promise<{ everything: string; seen: { event
     await reading;
     out.push(sseText);
     const events = (sseText.match(/"type":"routing"/g) ?? []).length;
-    const peerEvents = (sseText.match(/"type":"peers"/g) ?? []).length;
+    const serverEvents = (sseText.match(/"type":"servers"/g) ?? []).length;
     child.kill('SIGTERM');
     await once(child, 'exit');
     out.push(stdout, stderr);
     console.log(`${s.name}: serve said:\n${stderr.trim()}`);
-    return { everything: out.join('\n'), seen: { events, peerEvents, unavailable } };
+    return { everything: out.join('\n'), seen: { events, serverEvents, unavailable } };
   } finally {
     if (child.exitCode === null) child.kill('SIGKILL');
   }
@@ -268,7 +268,7 @@ describe('no credential leaves the core', () => {
     const { everything, seen } = await exercise({ name: 'token + cert data + proxy-url', sim: hidden, kubeconfig: file, env: baseEnv });
     expect(proxy.targets.length).toBeGreaterThan(0); // the session really went through the proxy
     expect(seen.events).toBeGreaterThan(0);
-    expect(seen.peerEvents).toBeGreaterThan(0);
+    expect(seen.serverEvents).toBeGreaterThan(0);
     expect(seen.unavailable).toBe(1);
     expect(everything).toContain(`http://***@127.0.0.1:${proxy.port}`); // the proxy is named, redacted
     assertClean(everything, [hidden.token!, ...certSecrets(cert), password, `ops:${password}`, b64(`ops:${password}`)], text);

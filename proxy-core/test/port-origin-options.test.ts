@@ -21,7 +21,7 @@ describe('--accept-origins, --reject-paths, --reject-methods', () => {
   let core: Core;
   let url: string;
   const start = async (options: Partial<CoreOptions>) => {
-    core = createCore({ servers: bed.core.peers.names().map((n) => bed.core.peers.config(n)!), listen: { port: 0 }, ...options });
+    core = createCore({ servers: bed.core.servers.names().map((n) => bed.core.servers.config(n)!), listen: { port: 0 }, ...options });
     url = (await core.start()).url;
   };
   afterAll(async () => {

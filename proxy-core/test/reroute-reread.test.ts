@@ -79,7 +79,7 @@ describe("rerouting while a peer's discovery is re-read", () => {
       policy: { kind: 'pin', server: 'A' },
     });
     const { url } = await core.start();
-    const peers = core.peers;
+    const peers = core.servers;
 
     // B goes down, and comes back at the older release (no X), its discovery slow to read.
     bServer.closeAllConnections();

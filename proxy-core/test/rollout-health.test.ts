@@ -21,22 +21,22 @@ describe('peer health over a rollout', () => {
       await core.start();
       expect(core.routes.table.skewed().length).toBeGreaterThan(0);
       const seen: string[] = [];
-      core.peers.on('health', (name) => {
-        if (name === 'sim-1') seen.push(core.peers.health('sim-1'));
+      core.servers.on('health', (name) => {
+        if (name === 'sim-1') seen.push(core.servers.health('sim-1'));
       });
-      const changedBefore = core.peers.status('sim-1')?.discovery.changedAt ?? 0;
+      const changedBefore = core.servers.status('sim-1')?.discovery.changedAt ?? 0;
       // Phases long enough for a 50 ms probe to see each one on a loaded 2-core machine (0.4 s was missed).
       await runRollout(sim.servers, to, { drainSeconds: 1.5, downSeconds: 1 });
       await eventually(
-        () => core.peers.status('sim-1')?.gitVersion === 'v1.37.0-dev' && core.routes.table.skewed().length === 0,
+        () => core.servers.status('sim-1')?.gitVersion === 'v1.37.0-dev' && core.routes.table.skewed().length === 0,
         'sim-1 seen at v1.37 with no skew left',
       );
       expect(seen).toContain('draining');
       expect(seen).toContain('unreachable');
       expect(seen.at(-1)).toBe('ready');
       expect(seen.indexOf('draining')).toBeLessThan(seen.indexOf('unreachable'));
-      expect(core.peers.status('sim-1')?.discovery.changedAt).toBeGreaterThan(changedBefore);
-      const history = core.peers.history('sim-1');
+      expect(core.servers.status('sim-1')?.discovery.changedAt).toBeGreaterThan(changedBefore);
+      const history = core.servers.history('sim-1');
       expect(history.map((h) => h.gitVersion)).toContain('v1.36.0-dev');
       expect(history.at(-1)).toMatchObject({ health: 'ready', gitVersion: 'v1.37.0-dev' });
     } finally {

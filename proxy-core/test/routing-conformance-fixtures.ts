@@ -1,9 +1,9 @@
 // Shared setup for the routing-core conformance tests (proxy-core/src/routing/conformance-*.test.ts):
 // servers A, B, C, D and the CRD W exactly as §7 of docs/mixed-version-proxy-rules.md builds them,
 // their route tables and `/apis` documents, peer views, and the shape of one routing case.
-import type { PeerHealth } from '../contract/peers.js';
+import type { HealthState } from '../contract/servers.js';
 import type { APIGroupDiscovery, APIGroupDiscoveryList, GVR } from '../src/discovery/types.js';
-import { REROUTE_HEADERS, type Decision, type DecisionInput, type PeerView } from '../src/routing/decide.js';
+import { REROUTE_HEADERS, type Decision, type DecisionInput, type ServerView } from '../src/routing/decide.js';
 import { requestInfo } from '../src/routing/request-info.js';
 import { buildRouteTable, type RouteTable } from '../src/routing/route-table.js';
 
@@ -76,13 +76,13 @@ export function tableOf(servers: readonly string[], absent: readonly string[] = 
   );
 }
 
-export interface PeerFacts {
-  readonly health: PeerHealth;
+export interface ServerFacts {
+  readonly health: HealthState;
   readonly address: boolean;
   readonly lastError?: string;
 }
-export function peerView(overrides: Record<string, Partial<PeerFacts>> = {}): PeerView {
-  const facts = (n: string): PeerFacts => ({ health: 'ready', address: true, ...overrides[n] });
+export function serverView(overrides: Record<string, Partial<ServerFacts>> = {}): ServerView {
+  const facts = (n: string): ServerFacts => ({ health: 'ready', address: true, ...overrides[n] });
   return { health: (n) => facts(n).health, hasAddress: (n) => facts(n).address, lastError: (n) => facts(n).lastError };
 }
 
@@ -97,7 +97,7 @@ export interface RoutingCase {
   readonly query?: string;
   readonly peerProxied?: string;
   readonly accept?: string;
-  readonly peers?: Record<string, Partial<PeerFacts>>;
+  readonly peers?: Record<string, Partial<ServerFacts>>;
   /** Servers whose discovery is not in the peer cache (down while it was rebuilt). */
   readonly absent?: readonly string[];
   /** `--faithful`: the servers' own MVP exactly (rule P8 off). */
@@ -121,7 +121,7 @@ export function decisionInput(c: RoutingCase, random?: () => number): DecisionIn
     info: requestInfo(c.method ?? 'GET', c.path, c.query ?? ''),
     handling: c.handling,
     table: tableOf(c.servers, c.absent),
-    peers: peerView(c.peers),
+    peers: serverView(c.peers),
     peerProxiedHeader: c.peerProxied,
     accept: c.accept,
     discoveryMode: 'peer-aggregated',

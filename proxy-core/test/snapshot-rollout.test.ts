@@ -29,7 +29,7 @@ describe('snapshots around a rollout step', () => {
     const before = takeSnapshot(core, { source: 'sim', documents: true });
     await runRollout([sim.server('sim-1')], loadRelease('v1.37-dev'), { drainSeconds: 0.1, downSeconds: 0.1 });
     await eventually(
-      () => core.peers.status('sim-1')?.gitVersion === 'v1.37.0-dev' && core.routes.table.skewed().length > 0,
+      () => core.servers.status('sim-1')?.gitVersion === 'v1.37.0-dev' && core.routes.table.skewed().length > 0,
       'sim-1 seen at v1.37',
     );
     const after = takeSnapshot(core, { source: 'sim', documents: true });

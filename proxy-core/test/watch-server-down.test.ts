@@ -109,7 +109,7 @@ async function startBed(readyDelayMs: number): Promise<Bed> {
   });
   cleanups.push(() => core.close(0));
   const portUrl = (await core.start()).url;
-  expect(core.peers.health('kube-a')).toBe('ready');
+  expect(core.servers.health('kube-a')).toBe('ready');
   return { core, portUrl, link };
 }
 
@@ -147,8 +147,8 @@ describe('watches to a server found unreachable (issue 34)', () => {
     console.log(`silent link: the watch ended ${ended?.how} ${Math.round(afterMs)} ms after the link went silent`);
     expect(ended?.how).toBe('clean');
     expect(afterMs).toBeLessThanOrEqual(2 * PROBE_INTERVAL_MS);
-    expect(core.peers.health('kube-a')).toBe('unreachable');
-    expect(core.peers.lastError('kube-a')).toMatch(/timeout/i);
+    expect(core.servers.health('kube-a')).toBe('unreachable');
+    expect(core.servers.lastError('kube-a')).toMatch(/timeout/i);
     // The routing event says why the watch ended, and the error counts against the server.
     await eventually(
       () => core.telemetry.recent().some((e) => e.path.endsWith('/configmaps') && /found unreachable/.test(e.error ?? '')),
@@ -164,8 +164,8 @@ describe('watches to a server found unreachable (issue 34)', () => {
       new Promise<boolean>((resolve) => setTimeout(() => resolve(true), 3 * PROBE_INTERVAL_MS).unref()),
     ]);
     expect(open, 'the watch of a slow server was ended').toBe(true);
-    expect(core.peers.health('kube-a')).toBe('ready');
-    expect(core.peers.status('kube-a')?.latencyMs).toBeGreaterThanOrEqual(PROBE_INTERVAL_MS / 2 - 50);
+    expect(core.servers.health('kube-a')).toBe('ready');
+    expect(core.servers.status('kube-a')?.latencyMs).toBeGreaterThanOrEqual(PROBE_INTERVAL_MS / 2 - 50);
     watch.close();
   });
 });

@@ -98,7 +98,7 @@ describe('App shell', () => {
     render(<App client={client} connection={conn} />);
     await screen.findByRole('list', { name: 'Apiservers' });
     act(() =>
-      client.emit({ type: 'peers', servers: client.servers.map((s) => (s.name === 'sim-2' ? { ...s, health: 'draining' as const } : s)) }),
+      client.emit({ type: 'servers', servers: client.servers.map((s) => (s.name === 'sim-2' ? { ...s, health: 'draining' as const } : s)) }),
     );
     await waitFor(() =>
       expect(within(screen.getByRole('list', { name: 'Apiservers' })).getAllByRole('listitem')[1]!.textContent).toContain('draining'),
@@ -115,7 +115,7 @@ describe('App shell', () => {
     render(<App client={client} />);
     fireEvent.click(screen.getByRole('tab', { name: 'Live routing' }));
     await screen.findByRole('table', { name: 'Requests, newest first' });
-    fireEvent.click(screen.getByRole('tab', { name: 'Peer health' }));
+    fireEvent.click(screen.getByRole('tab', { name: 'Server health' }));
     const counts = {
       local: 0,
       rerouted: 1,

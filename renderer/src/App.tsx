@@ -10,7 +10,7 @@ import { GvrMatrix } from '../features/gvr-matrix/GvrMatrix.js';
 import { LiveRouting } from '../features/live-routing/LiveRouting.js';
 import { ClusterFeed, ClusterFeedContext } from '../features/live-routing/cluster-feed.js';
 import { RoutingFeed, RoutingFeedContext } from '../features/live-routing/routing-feed.js';
-import { PeerHealth } from '../features/peer-health/PeerHealth.js';
+import { ServerHealth } from '../features/server-health/ServerHealth.js';
 import { SnapshotLibrary, type LibraryEntry } from '../features/snapshots/library.js';
 import { OfflineBanner } from '../features/snapshots/OfflineBanner.js';
 import { Snapshots } from '../features/snapshots/Snapshots.js';
@@ -27,7 +27,7 @@ type TabId = 'matrix' | 'routing' | 'health' | 'discovery' | 'impact' | 'snapsho
 const TABS: { id: TabId; label: string; render: (offline: boolean) => ReactNode }[] = [
   { id: 'matrix', label: 'GVR matrix', render: () => <GvrMatrix /> },
   { id: 'routing', label: 'Live routing', render: () => <LiveRouting /> },
-  { id: 'health', label: 'Peer health', render: () => <PeerHealth /> },
+  { id: 'health', label: 'Server health', render: () => <ServerHealth /> },
   { id: 'discovery', label: 'Discovery', render: (offline) => (offline ? <DiscoveryOffline /> : <Discovery />) },
   { id: 'impact', label: 'Upgrade impact', render: () => <UpgradeImpact /> },
   { id: 'snapshots', label: 'Snapshots', render: () => <Snapshots /> },

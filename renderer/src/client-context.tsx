@@ -31,7 +31,7 @@ export function useCoreEventsIntoCache(): void {
   useEffect(() => {
     return client.subscribe((event: CoreEvent) => {
       switch (event.type) {
-        case 'peers':
+        case 'servers':
           queryClient.setQueryData<Overview>(queryKeys.overview, (old) => (old ? { ...old, servers: event.servers } : old));
           void queryClient.invalidateQueries({ queryKey: queryKeys.routeTable });
           break;

@@ -5,7 +5,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.js';
 import { createHttpCoreClient } from './transport/http.js';
-import { bridgedCoreClient, validatingClient } from './transport/ipc.js';
+import { preloadBridge, validatingClient } from './transport/ipc.js';
 import './styles.css';
 
 const TOKEN_KEY = 'peerscope.token';
@@ -22,7 +22,7 @@ function takeToken(): string | null {
 }
 
 const root = createRoot(document.getElementById('root')!);
-const bridged = bridgedCoreClient();
+const bridged = preloadBridge();
 const token = bridged ? null : takeToken();
 if (bridged) {
   root.render(

@@ -17,7 +17,7 @@ import {
   type ImpactReport,
   type OutcomeTotals,
   type Overview,
-  type PeerStatus,
+  type ServerStatus,
   type ReadSnapshotArgs,
   type RouteTableView,
   type RoutingEvent,
@@ -43,7 +43,7 @@ export function totals(partial: Partial<OutcomeTotals> = {}): OutcomeTotals {
   };
 }
 
-function server(name: string, gitVersion: string, health: PeerStatus['health'], gvrCount: number): PeerStatus {
+function server(name: string, gitVersion: string, health: ServerStatus['health'], gvrCount: number): ServerStatus {
   return {
     name,
     // A simulated server is shown by its given name, as the core names it.
@@ -117,7 +117,7 @@ const UnansweredCalls = class {
 
 export class FakeCoreClient extends UnansweredCalls implements CoreClient {
   settings: Settings = { policy: 'round-robin', discoveryMode: 'peer-aggregated' };
-  servers: PeerStatus[] = [
+  servers: ServerStatus[] = [
     server('sim-1', 'v1.37.0-dev', 'ready', 4),
     server('sim-2', 'v1.36.0-dev', 'ready', 3),
     server('sim-3', 'v1.36.0-dev', 'unreachable', 3),

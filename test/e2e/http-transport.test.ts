@@ -86,7 +86,7 @@ describe('HTTP transport of CoreClient', () => {
     await expect.poll(() => simController.status().rollout.phase, { timeout: 20_000 }).toBe('done');
     await expect.poll(() => events.some((e) => e.type === 'route-table' && e.skewedCount === 0), { timeout: 20_000 }).toBe(true);
     expect(events.some((e) => e.type === 'sim' && e.sim.rollout.current?.server === 'sim-1')).toBe(true);
-    expect(events.some((e) => e.type === 'peers')).toBe(true);
+    expect(events.some((e) => e.type === 'servers')).toBe(true);
     unsubscribe();
     expect(states).toContain('live');
   });

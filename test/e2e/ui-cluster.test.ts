@@ -124,8 +124,8 @@ describe.skipIf(!hasChromium)('the cluster source in Chromium, on the demo', () 
     await source.getByRole('button', { name: 'Cluster' }).click();
   });
 
-  it('Peer health shows what each server answered per minute, from its audit log', async () => {
-    await page.getByRole('tab', { name: 'Peer health' }).click();
+  it('Server health shows what each server answered per minute, from its audit log', async () => {
+    await page.getByRole('tab', { name: 'Server health' }).click();
     for (const name of ['sim-1', 'sim-2', 'sim-3']) {
       const rates = page.getByRole('region', { name: `What ${name} answered, from its audit log` });
       await rates.waitFor({ timeout: 15_000 });
@@ -133,7 +133,7 @@ describe.skipIf(!hasChromium)('the cluster source in Chromium, on the demo', () 
       // The health history is polled, and a loaded machine may take a while to bring a minute's first request.
       await expect.poll(perMinute, { timeout: 30_000 }).toBeGreaterThan(0);
     }
-    await shoot('peer-health');
+    await shoot('server-health');
   }, 120_000);
 
   it('ran with no CSP violation and no page error', () => {

@@ -101,11 +101,11 @@ describe.skipIf(!hasChromium)('the UI in Chromium', () => {
   });
 
   it('shows each apiserver with its release and health', async () => {
-    await page.getByRole('tab', { name: 'Peer health' }).click();
+    await page.getByRole('tab', { name: 'Server health' }).click();
     for (const name of ['sim-1', 'sim-2', 'sim-3']) await page.getByRole('article', { name: `apiserver ${name}` }).waitFor();
     await expect.poll(() => page.getByRole('article', { name: 'apiserver sim-1' }).textContent()).toContain('v1.37.0-dev');
     await page.locator('.recharts-line').first().waitFor({ timeout: 15_000 });
-    await shoot('peer-health');
+    await shoot('server-health');
   });
 
   it('switches the discovery mode of the local port with the toggle', async () => {
@@ -256,8 +256,8 @@ describe.skipIf(!hasChromium)('the UI in Chromium', () => {
     await page.locator('.stream-row[data-outcome]').first().waitFor();
     expect(await page.getByRole('button', { name: 'Pause stream' }).count()).toBe(0);
     await shoot('snapshot-offline-routing');
-    await page.getByRole('tab', { name: 'Peer health' }).click();
-    await page.getByRole('heading', { name: 'Peer health at capture time' }).waitFor();
+    await page.getByRole('tab', { name: 'Server health' }).click();
+    await page.getByRole('heading', { name: 'Server health at capture time' }).waitFor();
     await shoot('snapshot-offline-health');
     // Discovery as recorded: the merged document against each server's own, and the mode, read-only.
     await page.getByRole('tab', { name: 'Discovery' }).click();
@@ -318,7 +318,7 @@ describe.skipIf(!hasChromium)('the UI in Chromium', () => {
     // The core has re-read the upgraded server's discovery (it now serves a GVR only v1.37 has).
     const onlyNew = core.routes.table.rows().find((r) => r.servers.includes('sim-1') && r.servers.length < 3)!;
     await expect
-      .poll(() => core.peers.discovery(upgraded)?.gvrs.some((g) => gvrKey(g) === gvrKey(onlyNew.gvr)), { timeout: 15_000 })
+      .poll(() => core.servers.discovery(upgraded)?.gvrs.some((g) => gvrKey(g) === gvrKey(onlyNew.gvr)), { timeout: 15_000 })
       .toBe(true);
     const form = page.getByRole('form', { name: 'Compare two snapshots' });
     const beforeOption = (await form.getByLabel('Before').locator('option').allTextContents()).find((t) => t.startsWith(keptLabel))!;
@@ -349,7 +349,7 @@ describe.skipIf(!hasChromium)('the UI in Chromium', () => {
   });
 
   it('starts the simulated rollout from the UI; the timeline shows each upgrade and the skew ends', async () => {
-    await page.getByRole('tab', { name: 'Peer health' }).click();
+    await page.getByRole('tab', { name: 'Server health' }).click();
     // The comparison above paused the rollout after its first step; on a loaded machine the pause can
     // come after the last step (it takes effect between phases), and a finished rollout has nothing to resume.
     if (simController.status().rollout.phase !== 'done') await page.getByRole('button', { name: /^(Start|Resume) rollout$/ }).click();
@@ -363,7 +363,7 @@ describe.skipIf(!hasChromium)('the UI in Chromium', () => {
     }
     // Wait for the health history to bring the last segments.
     await expect.poll(() => page.locator('.timeline-row').nth(2).locator('.seg').count(), { timeout: 15_000 }).toBeGreaterThan(2);
-    await shoot('peer-health-after-rollout');
+    await shoot('server-health-after-rollout');
     await page.getByRole('tab', { name: 'GVR matrix' }).click();
     await page.getByText('0 skewed').waitFor({ timeout: 15_000 });
     await shoot('matrix-after-rollout');

@@ -47,7 +47,7 @@ interface Sent {
   readonly deprecated: Map<string, Set<string>>;
 }
 
-interface PeersRow {
+interface ServerRow {
   name: string;
   url: string;
   apiserverMetrics?: unknown;
@@ -76,10 +76,10 @@ describe.skipIf(skipKube())("the whole cluster's traffic: real servers' audit lo
     sent.requests.set(client, perHost);
   };
   const auditArgs = (hosts: readonly string[]) => hosts.flatMap((h) => ['--audit-log', `${names.get(h)}=${logs.get(h)}`]);
-  const peersJson = async () => {
-    const r = await peerscope(['peers', '--kubeconfig', cp.kubeconfig('kube-old'), '--output', 'json']);
+  const serversJson = async () => {
+    const r = await peerscope(['servers', '--kubeconfig', cp.kubeconfig('kube-old'), '--output', 'json']);
     expect(r.code, r.stderr).toBe(0);
-    const rows = (JSON.parse(r.stdout) as { servers: PeersRow[] }).servers;
+    const rows = (JSON.parse(r.stdout) as { servers: ServerRow[] }).servers;
     return new Map(rows.map((row) => [row.name, serverMetricsSchema.parse(row.apiserverMetrics)]));
   };
 
@@ -156,7 +156,7 @@ current-context: webhook
     if (!onlyNew[0] || !onlyOld[0]) throw new Error('the two releases serve the same listable GVRs: nothing to test');
     newOnly = onlyNew[0];
     removed = onlyOld[0];
-    deprecatedBefore = await peersJson();
+    deprecatedBefore = await serversJson();
     serve = await startServe([
       '--kubeconfig',
       cp.kubeconfig('kube-old'),
@@ -302,7 +302,7 @@ current-context: webhook
   });
 
   it("peers reads from each server's /metrics the deprecated APIs requested and the requests per GVR; a false 404 is not counted there", async () => {
-    const after = await peersJson();
+    const after = await serversJson();
     for (const host of ['kube-old', 'kube-new']) {
       const name = names.get(host) as string;
       const m = after.get(name);
@@ -336,7 +336,7 @@ current-context: webhook
     expect(lists('kube-old', removed)).toMatchObject({ requests: 4 });
     // The eight false 404s the older server answered are not in its apiserver_request_total.
     expect(lists('kube-old', newOnly)).toBeUndefined();
-    const text = await peerscope(['peers', '--kubeconfig', cp.kubeconfig('kube-old')]);
+    const text = await peerscope(['servers', '--kubeconfig', cp.kubeconfig('kube-old')]);
     console.log(text.stdout);
     expect(text.stdout).toMatch(/REQUESTS\s+5XX\s+404\s+DEPRECATED APIS/);
     expect(text.stdout).toContain("kube-new's /metrics counts");

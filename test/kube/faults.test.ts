@@ -196,20 +196,20 @@ describe.skipIf(skipKube())('real faults under load, through Peerscope and strai
       }
     })();
     await new Promise((r) => setTimeout(r, 3_000));
-    expect(core.peers.health('kube-a')).toBe('ready');
+    expect(core.servers.health('kube-a')).toBe('ready');
     const faultAt = Date.now();
 
     inject();
     const noticedAt = await until(
       'the port shows kube-a unreachable',
-      () => core.peerStatuses().find((p) => p.name === 'kube-a')?.health === 'unreachable',
+      () => core.serverStatuses().find((p) => p.name === 'kube-a')?.health === 'unreachable',
       15_000,
     );
-    const lastError = core.peers.lastError('kube-a');
+    const lastError = core.servers.lastError('kube-a');
     await new Promise((r) => setTimeout(r, Math.max(0, faultAt + FAULT_MS - Date.now())));
     await heal();
     const serverReadyAt = await until('kube-a answers its own /readyz', () => answersReady(cp.server('kube-a').url), 120_000, 100);
-    const backAt = await until('the port shows kube-a ready', () => core.peers.health('kube-a') === 'ready', 30_000);
+    const backAt = await until('the port shows kube-a ready', () => core.servers.health('kube-a') === 'ready', 30_000);
     await new Promise((r) => setTimeout(r, 3_000));
     beating = false;
     await heartbeat;

@@ -39,7 +39,7 @@ describe.skipIf(skipKube())('real kube-apiservers of two releases, their own MVP
   });
 
   it('peers: both found by their lease with their release, both own MVPs on', async () => {
-    const r = await peerscope(['peers', '--kubeconfig', cp.kubeconfig('kube-new', { user: 'token' }), '--output', 'json']);
+    const r = await peerscope(['servers', '--kubeconfig', cp.kubeconfig('kube-new', { user: 'token' }), '--output', 'json']);
     expect(r.code, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout) as { servers: { name: string; release: string; foundBy: string; ownMvp?: OwnMvp }[] };
     expect(out.servers.map((s) => [s.name, s.release, s.foundBy, s.ownMvp?.verdict]).sort()).toEqual(

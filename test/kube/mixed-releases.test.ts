@@ -25,7 +25,7 @@ spec:
   resource: {group: "", resource: secrets}
 `;
 
-interface PeersJson {
+interface ServersJson {
   servers: {
     name: string;
     displayName: string;
@@ -61,9 +61,9 @@ describe.skipIf(skipKube())('real kube-apiservers of two releases, their own MVP
   });
 
   it('peers (client certificate) finds both with their release: the older by its lease, the newer (gate off, no address on its lease) by the endpoints; both own MVPs off, said why', async () => {
-    const r = await peerscope(['peers', '--kubeconfig', cp.kubeconfig('kube-old'), '--output', 'json']);
+    const r = await peerscope(['servers', '--kubeconfig', cp.kubeconfig('kube-old'), '--output', 'json']);
     expect(r.code, r.stderr).toBe(0);
-    const out = JSON.parse(r.stdout) as PeersJson;
+    const out = JSON.parse(r.stdout) as ServersJson;
     const byUrl = new Map(out.servers.map((s) => [s.url, s]));
     const oldRow = byUrl.get(cp.server('kube-old').url);
     const newRow = byUrl.get(cp.server('kube-new').url);
@@ -89,7 +89,7 @@ describe.skipIf(skipKube())('real kube-apiservers of two releases, their own MVP
     expect(oldRow?.ownMvp?.peerAggregatedDiscovery).toBe('no');
     const oldApis = aggregatedGvrs((await cp.call('kube-old', '/apis', { headers: { accept: DISCOVERY_ACCEPT } })).json());
     expect(oldApis.has('storagemigration.k8s.io/v1/storageversionmigrations')).toBe(false);
-    const text = await peerscope(['peers', '--kubeconfig', cp.kubeconfig('kube-old')]);
+    const text = await peerscope(['servers', '--kubeconfig', cp.kubeconfig('kube-old')]);
     console.log(text.stdout);
     expect(text.stdout).toMatch(/OWN MVP\s+REROUTED/);
     expect(text.stdout).toContain('its /metrics exposes no peer-proxy counters (no peer proxy to count)');
@@ -97,18 +97,18 @@ describe.skipIf(skipKube())('real kube-apiservers of two releases, their own MVP
 
   it('a token from the kubeconfig authenticates too; a user RBAC forbids the leases and endpoints is told so', async () => {
     const token = JSON.parse(
-      (await peerscope(['peers', '--kubeconfig', cp.kubeconfig('kube-new', { user: 'token' }), '--output', 'json'])).stdout,
-    ) as PeersJson;
+      (await peerscope(['servers', '--kubeconfig', cp.kubeconfig('kube-new', { user: 'token' }), '--output', 'json'])).stdout,
+    ) as ServersJson;
     expect(token.servers.map((s) => s.release).sort()).toEqual([older, newer]);
-    const viewer = await peerscope(['peers', '--kubeconfig', cp.kubeconfig('kube-new', { user: 'viewer' }), '--output', 'json']);
-    const v = JSON.parse(viewer.stdout) as PeersJson;
+    const viewer = await peerscope(['servers', '--kubeconfig', cp.kubeconfig('kube-new', { user: 'viewer' }), '--output', 'json']);
+    const v = JSON.parse(viewer.stdout) as ServersJson;
     expect(v.warnings[0]).toMatch(
       /^cannot read the apiserver identity leases \(HTTP 403: leases.coordination.k8s.io is forbidden: User "token-viewer" cannot list/,
     );
   });
 
   it("a kubeconfig whose CA did not sign the servers' certificates is refused, naming the server", async () => {
-    const r = await peerscope(['peers', '--kubeconfig', cp.kubeconfig('kube-old', { ca: 'wrong' })]);
+    const r = await peerscope(['servers', '--kubeconfig', cp.kubeconfig('kube-old', { ca: 'wrong' })]);
     console.log(`wrong CA: exit ${r.code}; ${(r.stderr + r.stdout).trim()}`);
     expect(r.code).not.toBe(0);
     expect(r.stderr).toContain(cp.server('kube-old').url);

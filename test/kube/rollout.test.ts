@@ -157,10 +157,10 @@ describe.skipIf(skipKube())('a real rollout under traffic, through Peerscope and
 
   it('after the rollout the departed identities show as gone, and peers finds the new ones at the newer release', async () => {
     await expect
-      .poll(() => oldNames.map((n) => core.peers.status(n)?.health), { timeout: 30_000, interval: 500 })
+      .poll(() => oldNames.map((n) => core.servers.status(n)?.health), { timeout: 30_000, interval: 500 })
       .toEqual(['gone', 'gone']);
-    for (const n of oldNames) console.log(`${n}: ${core.peers.status(n)?.gone?.reason}`);
-    const r = await peerscope(['peers', '--kubeconfig', cp.kubeconfig('kube-1'), '--output', 'json']);
+    for (const n of oldNames) console.log(`${n}: ${core.servers.status(n)?.gone?.reason}`);
+    const r = await peerscope(['servers', '--kubeconfig', cp.kubeconfig('kube-1'), '--output', 'json']);
     expect(r.code, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout) as { servers: { name: string; release: string | null; health: string }[] };
     const live = out.servers.filter((s) => s.health !== 'gone');

@@ -34,7 +34,7 @@ describe.skipIf(skipKube())('real kube-apiservers, runtime-config skew (one serv
   });
 
   it('peers --kubeconfig finds both real servers from their identity leases, with their release and their own MVP on', async () => {
-    const r = await peerscope(['peers', '--kubeconfig', cp.kubeconfig('kube-a'), '--output', 'json']);
+    const r = await peerscope(['servers', '--kubeconfig', cp.kubeconfig('kube-a'), '--output', 'json']);
     expect(r.code, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout) as {
       servers: { name: string; url: string; release: string; health: string; foundBy: string; ownMvp?: OwnMvp }[];
@@ -252,14 +252,14 @@ describe.skipIf(skipKube())('real kube-apiservers, runtime-config skew (one serv
     const b = snapshot.servers.find((s) => s.name === names.get('kube-b'));
     expect(b?.ownMvp).toMatchObject({ verdict: 'on', featureGate: 'yes', peerCaFile: 'yes', metrics: { state: 'exposed' } });
     expect(b?.ownMvp?.metrics.reroutedTotal).toBeGreaterThan(0);
-    const text = await peerscope(['peers', '--kubeconfig', cp.kubeconfig('kube-b')]);
+    const text = await peerscope(['servers', '--kubeconfig', cp.kubeconfig('kube-b')]);
     expect(text.code, text.stderr).toBe(0);
     expect(text.stdout).toMatch(/OWN MVP\s+REROUTED/);
     expect(text.stdout).toContain("kube-b's own Mixed Version Proxy is on");
     expect(text.stdout).toMatch(/its \/metrics counts [1-9]\d* rerouted request/);
     // A user RBAC does not let read /metrics: its counters are "forbidden", not zero.
     const viewer = JSON.parse(
-      (await peerscope(['peers', '--kubeconfig', cp.kubeconfig('kube-b', { user: 'viewer' }), '--output', 'json'])).stdout ||
+      (await peerscope(['servers', '--kubeconfig', cp.kubeconfig('kube-b', { user: 'viewer' }), '--output', 'json'])).stdout ||
         '{"servers":[]}',
     ) as { servers: { ownMvp?: OwnMvp }[]; warnings: string[] };
     console.log(

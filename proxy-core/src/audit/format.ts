@@ -17,7 +17,7 @@ export const OUTCOME_LABELS: Readonly<Record<AuditOutcome, string>> = {
 
 const CLIENT_WIDTH = 60;
 
-export function gvrLabel(gvr: { group: string; version: string; resource: string }): string {
+export function formatGvr(gvr: { group: string; version: string; resource: string }): string {
   return `${gvr.group ? `${gvr.group}/` : ''}${gvr.version} ${gvr.resource}`;
 }
 
@@ -32,7 +32,7 @@ export function formatAuditText(r: AuditReport, top: number): string {
       out.push(`False 404s: ${falseTotal} request(s) answered 404 by a server that lacked the GVR while a peer served it`);
       const rows = r.false404s
         .slice(0, top)
-        .map((f) => [String(f.count), f.server, gvrLabel(f.gvr), f.servedBy.join(', '), clientLabel(f.userAgent, f.user), f.last]);
+        .map((f) => [String(f.count), f.server, formatGvr(f.gvr), f.servedBy.join(', '), clientLabel(f.userAgent, f.user), f.last]);
       out.push(...indent(formatTable([['COUNT', 'SERVER', 'GVR', 'SERVED BY', 'CLIENT', 'LAST'], ...rows], '  ')));
       if (r.false404s.length > top) out.push(`  … and ${r.false404s.length - top} more (--top, or --output json for all)`);
     }
@@ -60,7 +60,7 @@ export function formatAuditText(r: AuditReport, top: number): string {
   };
   table('Per server', ['SERVER'], r.perServer, (s) => [s.server]);
   table('Per client', ['CLIENT'], r.perClient, (c) => [clientLabel(c.userAgent, c.user)]);
-  table('Per GVR', ['GVR'], r.perGvr, (g) => [gvrLabel(g.gvr)]);
+  table('Per GVR', ['GVR'], r.perGvr, (g) => [formatGvr(g.gvr)]);
   if (r.problemCount > 0) {
     out.push('', `Problems: ${r.problemCount} line(s) or file(s) could not be used; the rest was read`);
     out.push(...indent(r.problems));
@@ -72,7 +72,7 @@ export function formatAuditText(r: AuditReport, top: number): string {
 /** One line per request as it is counted while following: the ones an operator watches for. */
 export function formatFinding(record: AuditRecord, outcome: AuditOutcome | null): string | undefined {
   if (outcome !== 'false-404' && outcome !== 'unavailable' && outcome !== 'notfound') return undefined;
-  const target = record.target ? gvrLabel(record.target) : record.path;
+  const target = record.target ? formatGvr(record.target) : record.path;
   return `${new Date(record.receivedAt).toISOString()}  ${OUTCOME_LABELS[outcome]}  ${record.server}  ${record.verb} ${target}  ${record.code ?? '-'}  ${clientLabel(record.userAgent, record.user)}`;
 }
 

@@ -12,6 +12,6 @@ export { collectAuditInputSpec, parseAuditInputSpec, resolveAuditInputs, type Au
 export { judgeByServers, judgeBySnapshot, NO_JUDGEMENT, type AuditJudgement, type JudgeServer } from './judge.js';
 export { readAuditLogs, MAX_PROBLEMS_LISTED, type AuditProgress, type ReadAuditOptions } from './read-audit.js';
 export { STDIN } from './read-lines.js';
-export { formatAuditText, formatFinding, gvrLabel } from './format.js';
+export { formatAuditText, formatFinding, formatGvr } from './format.js';
 export { AuditCounters } from './exposition.js';
 export { clusterEventOf } from './cluster-event.js';

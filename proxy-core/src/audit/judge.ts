@@ -1,5 +1,5 @@
 // What audit events are judged against: the route table of the servers' own discovery, read live
-// (the host reads it as the engine does, cluster/peer-set.ts) or from a routing snapshot, and a
+// (the host reads it as the engine does, cluster/server-set.ts) or from a routing snapshot, and a
 // description of it for the report, so a reader knows which servers and which moment it stands for.
 import type { AuditJudge } from '../../contract/audit.js';
 import type { RoutingSnapshot } from '../../contract/snapshot.js';

@@ -1,8 +1,8 @@
 // What `peerscope audit` judges by: each server's own discovery read now the way the engine reads it
-// (cluster/peer-set.ts: a probe for the release, then the discovery with its fallbacks), or a routing
+// (cluster/server-set.ts: a probe for the release, then the discovery with its fallbacks), or a routing
 // snapshot file, or nothing.
 import { serversFromKubeconfig } from '../cluster/from-kubeconfig.js';
-import { PeerSet } from '../cluster/peer-set.js';
+import { ServerSet } from '../cluster/server-set.js';
 import type { ServerConfig } from '../cluster/server-config.js';
 import { judgeByServers, judgeBySnapshot, NO_JUDGEMENT, type AuditJudgement, type JudgeServer } from '../audit/index.js';
 import { readSnapshotFile } from '../snapshot/index.js';
@@ -34,7 +34,7 @@ export async function judgementOf(flags: JudgeFlags, warn: (line: string) => voi
 }
 
 async function readDiscovery(servers: readonly ServerConfig[]): Promise<JudgeServer[]> {
-  const peers = new PeerSet(servers, { timeoutMs: 5_000 });
+  const peers = new ServerSet(servers, { timeoutMs: 5_000 });
   try {
     await Promise.all(
       peers.names().map(async (name) => {

@@ -2,7 +2,7 @@
 import { accessSync, constants } from 'node:fs';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { collectAuditInputSpec, resolveAuditInputs, type AuditInput, type AuditInputSpec } from '../audit/index.js';
-import { shownName } from '../../contract/peers.js';
+import { shownName } from '../../contract/servers.js';
 import type { DiscoveryMode } from '../../contract/settings.js';
 import { serversFromKubeconfig } from '../cluster/from-kubeconfig.js';
 import { identityOf } from '../telemetry/client-identity.js';
@@ -179,8 +179,8 @@ export function registerServeCommand(program: Command): void {
         ...(context ? { context } : {}),
         ...(serverSource ? { serverSource, serverRefreshIntervalMs: serverRefresh * 1000, onServerRefresh: reportRefresh() } : {}),
       });
-      core.peers.on('membership', (id, change) => {
-        const s = core.peers.status(id);
+      core.servers.on('membership', (id, change) => {
+        const s = core.servers.status(id);
         const name = s ? namedForLog(s) : id;
         if (change === 'added') console.error(`peerscope: apiserver ${name} joined: ${s?.url ?? ''} (found by ${s?.source ?? '?'})`);
         else if (change === 'gone')
@@ -203,12 +203,12 @@ export function registerServeCommand(program: Command): void {
       console.log(`Starting to serve on ${address.host}:${address.port}`);
       const webhookUrl = core.auditWebhookUrl();
       if (webhookUrl) console.error(`peerscope: receiving audit events on ${webhookUrl}`);
-      for (const s of core.peerStatuses()) {
+      for (const s of core.serverStatuses()) {
         console.error(
           `peerscope: ${namedForLog(s)} ${s.url} ${s.health}${s.gitVersion ? ` ${s.gitVersion}` : ''}, ${s.discovery.gvrCount} GVRs${s.lastError ? ` (${s.lastError})` : ''}`,
         );
       }
-      for (const s of core.peerStatuses()) if (s.ownMvp && s.ownMvp.verdict !== 'unknown') console.error(`peerscope: ${s.ownMvp.summary}`);
+      for (const s of core.serverStatuses()) if (s.ownMvp && s.ownMvp.verdict !== 'unknown') console.error(`peerscope: ${s.ownMvp.summary}`);
       const ui = flags.ui ? await startUiHost({ core }) : undefined;
       if (ui) console.log(`UI: ${ui.url}`);
       onShutdown(async () => {

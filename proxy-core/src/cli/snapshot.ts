@@ -1,7 +1,7 @@
 // `peerscope snapshot save | diff | show`: routing snapshots from the command line.
 import { Agent, request } from '../upstream/undici.js';
 import type { Command } from 'commander';
-import { shownName } from '../../contract/peers.js';
+import { shownName } from '../../contract/servers.js';
 import { snapshotServerNames, type RoutingSnapshot } from '../../contract/snapshot.js';
 import { diffSnapshots, formatDiff, parseSnapshot, readSnapshotFile, writeSnapshotFile } from '../snapshot/index.js';
 import { InputError } from '../util/input-error.js';
@@ -90,7 +90,7 @@ async function snapshotOfCluster(kubeconfig: string, context: string | undefined
   const session = await prepared.start();
   try {
     // Each real server's own peer-proxy counters, read once, so the snapshot records them.
-    await session.core.peers.readOwnMetrics();
+    await session.core.servers.readOwnMetrics();
     return await session.service.takeSnapshot();
   } finally {
     await session.close();

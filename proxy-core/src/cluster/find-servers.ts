@@ -6,7 +6,7 @@
 // the kubeconfig's own server. Run again on a period, it also says which servers left the cluster:
 // a lease whose expiry has passed while its address left the endpoints.
 // Rule names (R…, D…, P…, §…) are those of docs/mixed-version-proxy-rules.md.
-import { describeError } from './control-client.js';
+import { describeError } from './server-reader.js';
 import type { ServerReader } from './server-config.js';
 
 export interface FoundServer {

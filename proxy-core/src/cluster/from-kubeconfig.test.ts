@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadRelease } from '../releases/index.js';
 import { startSimCluster, type SimCluster } from '../../sim/index.js';
-import { ControlClient } from './control-client.js';
+import { AgentServerReader } from './server-reader.js';
 import { serversFromKubeconfig } from './from-kubeconfig.js';
-import { PeerSet } from './peer-set.js';
+import { ServerSet } from './server-set.js';
 
 describe('servers from a kubeconfig', () => {
   let sim: SimCluster;
@@ -29,7 +29,7 @@ describe('servers from a kubeconfig', () => {
     expect(found.servers.map((s) => s.hostname)).toEqual(sim.servers.map((s) => s.name));
     // Each server answers an authenticated, TLS-verified read with the kubeconfig's token and CA.
     for (const server of found.servers) {
-      const client = new ControlClient(server);
+      const client = new AgentServerReader(server);
       const res = await client.get('/api/v1/namespaces/default/configmaps');
       await client.close();
       expect(res.status, server.name).toBe(200);
@@ -48,7 +48,7 @@ describe('servers from a kubeconfig', () => {
     expect(found.servers.map((s) => s.name)).toContain('extra');
     // A person reads the host names of lease-found servers and the given name of a --server; the
     // identities stay the lease names.
-    const peers = new PeerSet(found.servers);
+    const peers = new ServerSet(found.servers);
     try {
       expect(peers.statuses().map((s) => [s.name, s.displayName])).toEqual([
         ['apiserver-sim-1', 'apiserver-sim-1'],

@@ -5,7 +5,7 @@
 import { PeerscopeError } from '../../contract/errors.js';
 import { X509Certificate } from 'node:crypto';
 import { proxyFor, ProxyConfigError, redactProxy } from '../upstream/proxy-config.js';
-import { ControlClient } from './control-client.js';
+import { AgentServerReader } from './server-reader.js';
 import { bearerSourceFor, CredentialError, type BearerSource } from './credentials.js';
 import { findApiservers, type FindResult, type FoundServer } from './find-servers.js';
 import { loadKubeconfig, type LoadOptions, type ResolvedKubeconfig } from './kubeconfig.js';
@@ -93,7 +93,7 @@ export async function serversFromKubeconfig(options: FromKubeconfigOptions): Pro
 
   // The kubeconfig's own server is asked first, with a client of its own that lives for one search.
   const find = async (readers: readonly ServerReader[]): Promise<FindResult> => {
-    const probe = new ControlClient(base('kubeconfig', kubeconfig.server, 'kubeconfig'));
+    const probe = new AgentServerReader(base('kubeconfig', kubeconfig.server, 'kubeconfig'));
     try {
       let result = await findApiservers([probe, ...readers], kubeconfig.server);
       if (result.unauthorized && kubeconfig.credential.kind === 'exec') {

@@ -2,7 +2,7 @@
 // counters: its verdict, whether its peer-proxy counters could be read, and those counters as its
 // /metrics gave them, labelled with the server. A server whose counters are not exposed (no peer
 // proxy, RBAC, unreadable) has a state series saying so and no counter series: never a zero.
-import type { PeerStatus } from '../../contract/peers.js';
+import type { ServerStatus } from '../../contract/servers.js';
 import type { OwnProxySeries } from '../../contract/own-mvp.js';
 import { labelSet } from '../util/exposition.js';
 
@@ -10,7 +10,7 @@ function labels(server: string, extra: Record<string, string>): string {
   return labelSet({ server, ...extra });
 }
 
-export function ownMvpExposition(statuses: readonly PeerStatus[]): string {
+export function ownMvpExposition(statuses: readonly ServerStatus[]): string {
   const withMvp = statuses.filter((s) => s.ownMvp);
   if (withMvp.length === 0) return '';
   const lines = [
@@ -21,7 +21,7 @@ export function ownMvpExposition(statuses: readonly PeerStatus[]): string {
     '# TYPE peerscope_apiserver_own_proxy_metrics gauge',
     ...withMvp.map((s) => `peerscope_apiserver_own_proxy_metrics{${labels(s.name, { state: s.ownMvp!.metrics.state })}} 1`),
   ];
-  const family = (name: string, help: string, pick: (s: PeerStatus) => OwnProxySeries[]) => {
+  const family = (name: string, help: string, pick: (s: ServerStatus) => OwnProxySeries[]) => {
     lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} counter`);
     for (const s of withMvp) {
       if (s.ownMvp!.metrics.state !== 'exposed') continue;

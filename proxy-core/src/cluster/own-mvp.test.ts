@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { NOT_READ, ownMvpOf } from './own-mvp.js';
 import { metricsOfScrape } from './metrics/read-metrics.js';
 import { ownMvpExposition } from './own-mvp-exposition.js';
-import type { PeerStatus } from '../../contract/peers.js';
+import type { ServerStatus } from '../../contract/servers.js';
 
 /** The own peer-proxy counters of a scrape, as the poll keeps them. */
 function parseOwnProxyMetrics(text: string, readAt = Date.now()) {
@@ -103,12 +103,12 @@ describe('ownMvpExposition', () => {
       { ...base, name: 'a', ownMvp: on },
       { ...base, name: 'b', ownMvp: off },
       { ...base, name: 'sim-1' },
-    ] as PeerStatus[]);
+    ] as ServerStatus[]);
     expect(text).toContain('peerscope_apiserver_own_mvp{server="a",verdict="on"} 1');
     expect(text).toContain('peerscope_apiserver_own_proxy_metrics{server="b",state="not-exposed"} 1');
     expect(text).toContain('peerscope_apiserver_rerouted_request_total{server="a",code="200",group="g",resource="r",version="v1"} 4');
     expect(text).not.toMatch(/rerouted_request_total\{server="b"/);
     expect(text).not.toContain('sim-1');
-    expect(ownMvpExposition([{ ...base, name: 'sim-1' }] as PeerStatus[])).toBe('');
+    expect(ownMvpExposition([{ ...base, name: 'sim-1' }] as ServerStatus[])).toBe('');
   });
 });

@@ -1,5 +1,5 @@
 // Is an apiserver's own Mixed Version Proxy on? Told from outside, from what the server shows anyway:
-// - its readiness checks (/readyz?verbose, which the peer set probes): the feature gate
+// - its readiness checks (/readyz?verbose, which the server set probes): the feature gate
 //   UnknownVersionInteroperabilityProxy adds the post-start hook `peer-endpoint-reconciler-controller`;
 //   the proxy itself exists only with --peer-ca-file too, and adds `mixed-version-proxy-handler`,
 //   `local-discovery-cache-sync` and `peer-discovery-workers`. With the proxy, /apis answers the

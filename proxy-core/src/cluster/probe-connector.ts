@@ -1,6 +1,6 @@
 // The connect (TCP + TLS) of a readiness probe, timed by a timer of its own. undici times connects
 // longer than 1 s on its coarse timers (ticks of ~0.5 s) and fires them up to a second late: half a
-// probe interval, and a silent server must be told within two (control-client.ts).
+// probe interval, and a silent server must be told within two (server-reader.ts).
 import type { buildConnector as BuildConnector } from 'undici';
 
 /** `connector`, failing with UND_ERR_CONNECT_TIMEOUT when no connection is made within `timeoutMs`. */

@@ -37,11 +37,11 @@ export function publicInfo(s: ServerConfig): ServerPublicInfo {
   return { name: s.name, url: s.url, source: s.source ?? 'flag' };
 }
 
-/** A GET client of one server (ControlClient is one). */
+/** A GET client of one server (AgentServerReader is one). */
 export interface ServerReader {
   readonly server: ServerConfig;
   get(path: string, headers?: Record<string, string>): Promise<{ readonly status: number; readonly body: string }>;
-  /** A readiness read on a new connection (control-client.ts); readers without one probe with get(). */
+  /** A readiness read on a new connection (server-reader.ts); readers without one probe with get(). */
   probe?(path: string): Promise<{ readonly status: number; readonly body: string }>;
 }
 

@@ -54,22 +54,22 @@ export function publishCoreEvents(core: Core, sim: SimController | undefined, ba
   const timer = setInterval(flush, batchMs);
   timer.unref();
 
-  let peersDirty = false;
+  let serversDirty = false;
   let tableDirty = false;
   const notifyTimer = setInterval(() => {
-    if (peersDirty) emit({ type: 'peers', servers: core.peerStatuses() });
+    if (serversDirty) emit({ type: 'servers', servers: core.serverStatuses() });
     if (tableDirty) emit({ type: 'route-table', generation: core.routes.generation, skewedCount: core.routes.table.skewed().length });
-    peersDirty = tableDirty = false;
+    serversDirty = tableDirty = false;
   }, batchMs);
   notifyTimer.unref();
   const onHealth = () => {
-    peersDirty = true;
+    serversDirty = true;
   };
   const onDiscovery = () => {
-    peersDirty = tableDirty = true;
+    serversDirty = tableDirty = true;
   };
-  core.peers.on('health', onHealth);
-  core.peers.on('discovery', onDiscovery);
+  core.servers.on('health', onHealth);
+  core.servers.on('discovery', onDiscovery);
   const unsubscribeSim = sim?.onChange(() => emit({ type: 'sim', sim: sim.status() }));
 
   return {
@@ -91,8 +91,8 @@ export function publishCoreEvents(core: Core, sim: SimController | undefined, ba
       unsubscribeTelemetry();
       unsubscribeCluster?.();
       unsubscribeSim?.();
-      core.peers.off('health', onHealth);
-      core.peers.off('discovery', onDiscovery);
+      core.servers.off('health', onHealth);
+      core.servers.off('discovery', onDiscovery);
       listeners.clear();
     },
   };

@@ -59,7 +59,7 @@ export function createCoreService(core: Core, options: CoreServiceOptions = {}):
       return {
         ...settings(),
         listen: listen ? { host: listen.host, port: listen.port, url: listen.url } : null,
-        servers: core.peerStatuses(),
+        servers: core.serverStatuses(),
         totals: core.telemetry.totals(),
         lastSeq: core.telemetry.lastSeq,
         ...(sim ? { sim: sim.status() } : {}),
@@ -72,7 +72,7 @@ export function createCoreService(core: Core, options: CoreServiceOptions = {}):
       const table = core.routes.table;
       return {
         generation: core.routes.generation,
-        columns: core.peerStatuses().map((s) => ({
+        columns: core.serverStatuses().map((s) => ({
           name: s.name,
           health: s.health,
           discovery: s.discovery.state,
@@ -95,9 +95,9 @@ export function createCoreService(core: Core, options: CoreServiceOptions = {}):
     async getHealthHistory() {
       const cluster = core.cluster;
       return {
-        servers: core.peers.names().map((name) => ({
+        servers: core.servers.names().map((name) => ({
           name,
-          samples: core.peers.history(name),
+          samples: core.servers.history(name),
           errors: core.telemetry.errorSeries(name),
           ...(cluster?.servers.includes(name) ? { cluster: cluster.minutes(name) } : {}),
         })),
@@ -107,11 +107,11 @@ export function createCoreService(core: Core, options: CoreServiceOptions = {}):
       return discoveryViewsOf(
         core.discoveryMode(),
         mergedDiscoveryView(core),
-        core.peerStatuses().map((s) => ({
+        core.serverStatuses().map((s) => ({
           name: s.name,
           discovery: s.discovery.state,
           ...(s.gitVersion ? { gitVersion: s.gitVersion } : {}),
-          gvrs: (core.peers.discovery(s.name)?.gvrs ?? []).map(gvrKey).sort(),
+          gvrs: (core.servers.discovery(s.name)?.gvrs ?? []).map(gvrKey).sort(),
         })),
       );
     },
@@ -123,10 +123,10 @@ export function createCoreService(core: Core, options: CoreServiceOptions = {}):
     },
     async setPolicy(args) {
       const policy = parsePolicy(args.policy);
-      if (policy.kind === 'pin' && !core.peers.names().includes(policy.server)) {
+      if (policy.kind === 'pin' && !core.servers.names().includes(policy.server)) {
         throw new PeerscopeError(
           'PEERSCOPE_ERR_POLICY',
-          `no server is named "${policy.server}"; servers: ${core.peers.names().join(', ')}`,
+          `no server is named "${policy.server}"; servers: ${core.servers.names().join(', ')}`,
         );
       }
       core.setPolicy(policy);

@@ -4,8 +4,8 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ControlClient } from '../cluster/control-client.js';
-import { PeerSet } from '../cluster/peer-set.js';
+import { AgentServerReader } from '../cluster/server-reader.js';
+import { ServerSet } from '../cluster/server-set.js';
 import { aggregatedDiscovery, legacyApiGroupList, legacyApiVersions, legacyResourceList, loadRelease } from '../releases/index.js';
 import { startSimCluster } from '../../sim/index.js';
 import { fetchServerDiscovery } from './fetch.js';
@@ -45,7 +45,7 @@ describe('per-server discovery', () => {
   it('reads aggregated discovery with the nopeer profile first, and reuses it on 304', async () => {
     const sim = await startSimCluster({ releases: [loadRelease('v1.37-dev')], http: true });
     try {
-      const client = new ControlClient({ name: 'sim-1', url: sim.servers[0]!.info().url });
+      const client = new AgentServerReader({ name: 'sim-1', url: sim.servers[0]!.info().url });
       const first = await fetchServerDiscovery(client);
       expect(first.source).toBe('aggregated-v2');
       expect(first.gvrs.length).toBe(100);
@@ -61,7 +61,7 @@ describe('per-server discovery', () => {
 
   it('crawls a server without aggregated discovery (legacy) and finds the same GVRs', async () => {
     const legacy = await legacyOnlyServer('v1.36-dev');
-    const client = new ControlClient({ name: 'old', url: legacy.url });
+    const client = new AgentServerReader({ name: 'old', url: legacy.url });
     const d = await fetchServerDiscovery(client);
     await client.close();
     expect(d.source).toBe('legacy');
@@ -79,7 +79,7 @@ describe('per-server discovery', () => {
 
   it('a failed read keeps the last document and marks it stale', async () => {
     const sim = await startSimCluster({ releases: [loadRelease('v1.37-dev')], http: true });
-    const peers = new PeerSet([{ name: 'sim-1', url: sim.servers[0]!.info().url }], {
+    const peers = new ServerSet([{ name: 'sim-1', url: sim.servers[0]!.info().url }], {
       probeIntervalMs: 60_000,
       discoveryIntervalMs: 60_000,
     });

@@ -9,7 +9,7 @@ import { PeerscopeError } from '../../contract/errors.js';
 
 const ACCEPT = `${MEDIA.v2JsonNoPeer},${MEDIA.v2Json},${MEDIA.v2beta1Json};q=0.9,application/json;q=0.8`;
 
-/** A GET client of one server (cluster/control-client.ts's ControlClient is the one the core uses). */
+/** A GET client of one server (cluster/server-reader.ts's AgentServerReader is the one the core uses). */
 export interface DiscoveryReader {
   readonly server: { readonly name: string };
   get(

@@ -1,12 +1,12 @@
 // The peer-aggregated discovery document as the port serves it now, as a GVR list: what the
 // Discovery screen compares with each server's own, and what a snapshot records of it.
-import type { PeerStatus } from '../../contract/peers.js';
+import type { ServerStatus } from '../../contract/servers.js';
 import type { APIGroupDiscoveryList } from './types.js';
 
 /** What the view reads of a running core (the Core has it; this file sits below it). */
 export interface MergedViewSource {
-  peerStatuses(): readonly PeerStatus[];
-  readonly peers: { discovery(name: string): { readonly api: APIGroupDiscoveryList } | undefined };
+  serverStatuses(): readonly ServerStatus[];
+  readonly servers: { discovery(name: string): { readonly api: APIGroupDiscoveryList } | undefined };
   readonly routes: { merged(handling: string): { readonly doc: APIGroupDiscoveryList } };
 }
 
@@ -25,12 +25,12 @@ export function discoveryGvrKeys(doc: APIGroupDiscoveryList): string[] {
  * merged; /apis merges every peer): `handling` is null when no server's discovery has been read.
  */
 export function mergedDiscoveryView(core: MergedViewSource): { handling: string | null; gvrs: string[] } {
-  const statuses = core.peerStatuses();
+  const statuses = core.serverStatuses();
   const handling =
-    statuses.find((s) => s.health === 'ready' && core.peers.discovery(s.name))?.name ??
-    statuses.find((s) => core.peers.discovery(s.name))?.name ??
+    statuses.find((s) => s.health === 'ready' && core.servers.discovery(s.name))?.name ??
+    statuses.find((s) => core.servers.discovery(s.name))?.name ??
     null;
-  const own = handling ? core.peers.discovery(handling) : undefined;
+  const own = handling ? core.servers.discovery(handling) : undefined;
   if (!handling || !own) return { handling: null, gvrs: [] };
   return { handling, gvrs: [...discoveryGvrKeys(own.api), ...discoveryGvrKeys(core.routes.merged(handling).doc)].sort() };
 }

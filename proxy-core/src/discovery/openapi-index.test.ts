@@ -6,11 +6,11 @@ const index = (keys: Record<string, string>): OpenApiV3Index => ({
 });
 
 // B and C serve resource.k8s.io/v1; only C serves v1beta2; A (H) serves apps/v1 like everyone.
-const peersByGroupVersion = new Map([
+const serversByGroupVersion = new Map([
   ['resource.k8s.io/v1', ['B', 'C']],
   ['resource.k8s.io/v1beta2', ['C']],
 ]);
-const routes: GroupVersionRoutes = { peersServing: (group, version) => peersByGroupVersion.get(`${group}/${version}`) ?? [] };
+const routes: GroupVersionRoutes = { serversServing: (group, version) => serversByGroupVersion.get(`${group}/${version}`) ?? [] };
 const A = index({ 'api/v1': 'a1', 'apis/apps/v1': 'a2', version: 'a3' });
 const B = index({ 'api/v1': 'b1', 'apis/apps/v1': 'b2', 'apis/resource.k8s.io/v1': 'b3', 'apis/example.com/v1': 'b4' });
 const C = index({ 'api/v1': 'c1', 'apis/resource.k8s.io/v1': 'c3', 'apis/resource.k8s.io/v1beta2': 'c4' });
@@ -45,7 +45,7 @@ describe('mergeOpenApiV3Index (P8)', () => {
         { server: 'B', index: undefined },
         { server: 'C', index: C },
       ],
-      { peersServing: (g, v) => (`${g}/${v}` === 'resource.k8s.io/v1' ? ['B'] : []) },
+      { serversServing: (g, v) => (`${g}/${v}` === 'resource.k8s.io/v1' ? ['B'] : []) },
     );
     expect(Object.keys(merged.paths)).toEqual(['api/v1', 'apis/apps/v1', 'version']);
   });

@@ -18,7 +18,7 @@ export interface ServerIndex {
 /** What the merge needs of the route table: who serves a group-version (P8's reroute rule). */
 export interface GroupVersionRoutes {
   /** The server a request for `/openapi/v3/apis/G/V` would go to is one of these (never H). */
-  peersServing(group: string, version: string): readonly string[];
+  serversServing(group: string, version: string): readonly string[];
 }
 
 /** Parses a body as an OpenAPI v3 index; undefined when it is not one. */
@@ -52,7 +52,7 @@ export function mergeOpenApiV3Index(handling: string, indexes: readonly ServerIn
     for (const [key, entry] of Object.entries(index.paths)) {
       if (key in paths) continue;
       const gv = groupVersionOfKey(key);
-      if (gv && routes.peersServing(gv.group, gv.version).includes(server)) paths[key] = entry;
+      if (gv && routes.serversServing(gv.group, gv.version).includes(server)) paths[key] = entry;
     }
   }
   const sorted: Record<string, { serverRelativeURL: string }> = {};

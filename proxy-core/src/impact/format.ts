@@ -1,6 +1,6 @@
 // The upgrade-impact report for people: plain text for a terminal, Markdown for a change ticket.
 import { impactKinds, type ImpactFinding, type ImpactKind, type ImpactReport } from '../../contract/impact.js';
-import { shownName } from '../../contract/peers.js';
+import { shownName } from '../../contract/servers.js';
 
 const HEADINGS: Record<ImpactKind, string> = {
   removed: 'Removed by the upgrade: 404 after it',

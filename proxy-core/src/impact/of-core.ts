@@ -2,7 +2,7 @@
 // snapshots) and of a snapshot read back: both give impactReport() the same input.
 import type { ImpactReport } from '../../contract/impact.js';
 import type { RoutingSnapshot } from '../../contract/snapshot.js';
-import type { PeerStatus } from '../../contract/peers.js';
+import type { ServerStatus } from '../../contract/servers.js';
 import type { RouteTable } from '../routing/route-table.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
 import { gvrKey } from '../discovery/types.js';
@@ -13,13 +13,13 @@ import { catalogTarget, catalogTargetNames, defaultTargetName } from './targets.
 export interface ImpactSource {
   readonly routes: { readonly table: Pick<RouteTable, 'rows'> };
   readonly telemetry: Pick<Telemetry, 'usage'>;
-  peerStatuses(): PeerStatus[];
+  serverStatuses(): ServerStatus[];
 }
 
 export function impactInputOf(core: ImpactSource, now = Date.now()): ImpactInput {
   return {
     usage: core.telemetry.usage.data(now),
-    servers: core.peerStatuses().map((s) => ({
+    servers: core.serverStatuses().map((s) => ({
       name: s.name,
       ...(s.displayName ? { displayName: s.displayName } : {}),
       ...(s.gitVersion ? { gitVersion: s.gitVersion } : {}),

@@ -1,6 +1,6 @@
 // What the request path works with: the engine's parts a step may read or act on.
 import type { DiscoveryMode } from '../../contract/settings.js';
-import type { PeerSet } from '../cluster/peer-set.js';
+import type { ServerSet } from '../cluster/server-set.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
 import type { Upstreams } from '../upstream/pool.js';
 import type { OpenApiIndexCache } from './openapi-index-cache.js';
@@ -8,7 +8,7 @@ import type { HandlingServerPicker } from './policy.js';
 import type { RouteState } from './route-state.js';
 
 export interface ProxyContext {
-  readonly peers: PeerSet;
+  readonly servers: ServerSet;
   readonly state: RouteState;
   /** The merged OpenAPI v3 index (P8). */
   readonly openApiIndex: OpenApiIndexCache;

@@ -3,7 +3,7 @@
 // discovery change, and at most every INDEX_MAX_AGE_MS otherwise: a CRD's schema can change its
 // document's hash without changing discovery.
 // Rule names (R…, D…, P…, §…) are those of docs/mixed-version-proxy-rules.md.
-import type { PeerSet } from '../cluster/peer-set.js';
+import type { ServerSet } from '../cluster/server-set.js';
 import { discoveryETag } from '../discovery/etag.js';
 import { mergeOpenApiV3Index, parseOpenApiV3Index, type ServerIndex } from '../discovery/openapi-index.js';
 import type { RouteState } from './route-state.js';
@@ -26,7 +26,7 @@ export class OpenApiIndexCache {
   private readonly byHandling = new Map<string, Entry>();
 
   constructor(
-    private readonly peers: PeerSet,
+    private readonly servers: ServerSet,
     private readonly state: RouteState,
     private readonly now: () => number = performance.now.bind(performance),
   ) {}
@@ -46,7 +46,7 @@ export class OpenApiIndexCache {
   private async build(handling: string): Promise<MergedOpenApiIndex> {
     const table = this.state.table;
     const indexes: ServerIndex[] = await Promise.all(
-      this.peers.known().map(async ({ config, reader }): Promise<ServerIndex> => {
+      this.servers.known().map(async ({ config, reader }): Promise<ServerIndex> => {
         if (!reader) return { server: config.name, index: undefined };
         const res = await reader.get('/openapi/v3', { accept: 'application/json' }).catch(() => undefined);
         return { server: config.name, index: res?.status === 200 ? parseOpenApiV3Index(res.body) : undefined };
@@ -55,7 +55,7 @@ export class OpenApiIndexCache {
     if (!indexes.some((i) => i.server === handling && i.index)) throw new Error(`the OpenAPI v3 index of ${handling} could not be read`);
     const doc = mergeOpenApiV3Index(handling, indexes, {
       // As decide() routes /openapi/v3/apis/G/V: to a peer only when H lacks G/V and it is no CRD or aggregated API (R6).
-      peersServing(group, version) {
+      serversServing(group, version) {
         const servers = table.serversForGroupVersion(group, version);
         if (servers.includes(handling) || table.excludes(group, version)) return [];
         return servers;

@@ -1,4 +1,4 @@
-// The routing state derived from the peer set: the route table (GVR → servers), and the
+// The routing state derived from the server set: the route table (GVR → servers), and the
 // peer-aggregated /apis document with its ETag. Both are rebuilt only when a server's discovery
 // changes, never per request.
 // Rule names (R…, D…, P…, §…) are those of docs/mixed-version-proxy-rules.md.
@@ -6,7 +6,7 @@ import { discoveryETag } from '../discovery/etag.js';
 import { mergeDiscovery } from '../discovery/merge.js';
 import { mergeLegacyGroupList } from '../discovery/legacy-merge.js';
 import type { APIGroupDiscoveryList } from '../discovery/types.js';
-import type { PeerSet } from '../cluster/peer-set.js';
+import type { ServerSet } from '../cluster/server-set.js';
 import { buildRouteTable, type RouteTable } from '../routing/route-table.js';
 
 export interface MergedDiscovery {
@@ -29,9 +29,9 @@ export class RouteState {
   /** Bumped on every discovery change; lets hosts notice a new table cheaply. */
   generation = 0;
 
-  constructor(private readonly peers: PeerSet) {
+  constructor(private readonly servers: ServerSet) {
     this.tableCache = this.build();
-    peers.on('discovery', () => this.invalidate());
+    servers.on('discovery', () => this.invalidate());
   }
 
   invalidate(): void {
@@ -53,9 +53,9 @@ export class RouteState {
   merged(handling: string): MergedDiscovery {
     let cached = this.mergedCache.get(handling);
     if (!cached) {
-      const excluded = new Set(this.peers.discovery(handling)?.excludedGroupVersions ?? []);
-      const lists = this.peers.names().flatMap((name) => {
-        const d = this.peers.discovery(name);
+      const excluded = new Set(this.servers.discovery(handling)?.excludedGroupVersions ?? []);
+      const lists = this.servers.names().flatMap((name) => {
+        const d = this.servers.discovery(name);
         if (!d) return [];
         return [{ server: name, doc: name === handling ? d.apis : withoutGroupVersions(d.apis, excluded) }];
       });
@@ -73,9 +73,9 @@ export class RouteState {
    */
   mergedLegacy(): MergedLegacyDiscovery {
     if (!this.legacyCache) {
-      const servers = this.peers.names().flatMap((name) => {
-        const d = this.peers.discovery(name);
-        return d ? [{ server: name, release: this.peers.status(name)?.gitVersion, doc: d.apis }] : [];
+      const servers = this.servers.names().flatMap((name) => {
+        const d = this.servers.discovery(name);
+        return d ? [{ server: name, release: this.servers.status(name)?.gitVersion, doc: d.apis }] : [];
       });
       const json = JSON.stringify(mergeLegacyGroupList(servers));
       this.legacyCache = { json, etag: discoveryETag(json) };
@@ -85,8 +85,8 @@ export class RouteState {
 
   private build(): RouteTable {
     return buildRouteTable(
-      this.peers.names().map((name) => {
-        const d = this.peers.discovery(name);
+      this.servers.names().map((name) => {
+        const d = this.servers.discovery(name);
         return { name, gvrs: d?.gvrs, excludedGroupVersions: d?.excludedGroupVersions ?? [] };
       }),
     );

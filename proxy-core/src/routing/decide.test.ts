@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import type { PeerHealth } from '../../contract/peers.js';
+import type { HealthState } from '../../contract/servers.js';
 import type { DiscoveryMode } from '../../contract/settings.js';
 import { MEDIA, type GVR } from '../discovery/types.js';
 import {
   decide,
   NO_ADDRESS_MESSAGE,
-  peerViewOf,
+  serverViewOf,
   PROXY_ERROR_PREFIX,
   REROUTE_HEADERS,
   type DecisionInput,
-  type PeerView,
+  type ServerView,
 } from './decide.js';
 import { requestInfo } from './request-info.js';
 import { buildRouteTable, type RouteTable } from './route-table.js';
@@ -20,7 +20,7 @@ const gvr = (key: string): GVR => {
 };
 const COMMON = ['apps/v1/deployments', '/v1/pods', '/v1/namespaces'];
 const DEVICECLASSES = 'resource.k8s.io/v1/deviceclasses';
-const allReady: PeerView = { health: () => 'ready' };
+const allReady: ServerView = { health: () => 'ready' };
 
 function tableOf(servers: Record<string, string[] | undefined>, excluded: Record<string, string[]> = {}): RouteTable {
   return buildRouteTable(
@@ -91,7 +91,7 @@ describe('decide: rules in order', () => {
   });
 
   it('P8 picks among the servers that serve the group-version with R8/P2 health (an unreachable one gives R10)', () => {
-    const peers: PeerView = { health: (n) => (n === 'B' ? 'unreachable' : 'ready'), lastError: () => 'connect ECONNREFUSED' };
+    const peers: ServerView = { health: (n) => (n === 'B' ? 'unreachable' : 'ready'), lastError: () => 'connect ECONNREFUSED' };
     expect(decide(input('/apis/resource.k8s.io/v1', { peers }))).toMatchObject({ outcome: 'unavailable', reason: 'unreachable' });
   });
 
@@ -158,10 +158,10 @@ describe('decide: rules in order', () => {
 
   it("R7: candidates without an address are dropped; none left → 503 with R7's message", () => {
     const table = tableOf({ A: COMMON, B: [...COMMON, DEVICECLASSES], C: [...COMMON, DEVICECLASSES] });
-    const noB = peerViewOf(
+    const noB = serverViewOf(
       new Map([
-        ['B', { health: 'ready' as PeerHealth, address: false }],
-        ['C', { health: 'ready' as PeerHealth, address: true }],
+        ['B', { health: 'ready' as HealthState, address: false }],
+        ['C', { health: 'ready' as HealthState, address: true }],
       ]),
     );
     expect(decide(input(`/apis/${DEVICECLASSES}`, { table, peers: noB }))).toEqual({
@@ -170,10 +170,10 @@ describe('decide: rules in order', () => {
       candidates: ['C'],
       headers: REROUTE_HEADERS,
     });
-    const none = peerViewOf(
+    const none = serverViewOf(
       new Map([
-        ['B', { health: 'ready' as PeerHealth }],
-        ['C', { health: 'ready' as PeerHealth }],
+        ['B', { health: 'ready' as HealthState }],
+        ['C', { health: 'ready' as HealthState }],
       ]),
     );
     expect(decide(input(`/apis/${DEVICECLASSES}`, { table, peers: none }))).toEqual({
@@ -196,11 +196,11 @@ describe('decide: rules in order', () => {
 
 describe('decide: candidate health (P2 over R8)', () => {
   const table = tableOf({ A: COMMON, B: [...COMMON, DEVICECLASSES], C: [...COMMON, DEVICECLASSES] });
-  const view = (b: PeerHealth, c: PeerHealth, errors: Record<string, string> = {}): PeerView => ({
+  const view = (b: HealthState, c: HealthState, errors: Record<string, string> = {}): ServerView => ({
     health: (n) => (n === 'B' ? b : n === 'C' ? c : 'ready'),
     lastError: (n) => errors[n],
   });
-  const run = (peers: PeerView, r = 0) => decide(input(`/apis/${DEVICECLASSES}`, { table, peers, random: () => r }));
+  const run = (peers: ServerView, r = 0) => decide(input(`/apis/${DEVICECLASSES}`, { table, peers, random: () => r }));
 
   it('a not-ready or draining candidate is skipped while another is ready', () => {
     for (const h of ['not-ready', 'draining', 'unreachable'] as const) {
@@ -250,7 +250,7 @@ describe('decide: candidate health (P2 over R8)', () => {
   });
 
   it("H's own health does not matter: the handling-server policy already chose it (P1)", () => {
-    const peers: PeerView = { health: (n) => (n === 'A' ? 'unreachable' : 'ready') };
+    const peers: ServerView = { health: (n) => (n === 'A' ? 'unreachable' : 'ready') };
     expect(decide(input('/apis/apps/v1/deployments', { peers })).outcome).toBe('local');
   });
 });

@@ -4,7 +4,7 @@
 //
 // Candidate and health model (rule §4.4, P1, P2; cases C5, C6, C7, C40):
 // - The route table holds every server whose discovery was read at least once; a server that fails
-//   a later read keeps its last document (peer-set). So a peer that went down *after* the last sync
+//   a later read keeps its last document (server-set). So a peer that went down *after* the last sync
 //   is still a candidate (C5, C40: the forward fails → R10 503), and a peer never read is absent
 //   (C7: not a candidate → R6 notfound, H answers its own 404).
 // - R7: a candidate without an address is dropped; none left → 503 with R7's message (C6).
@@ -16,7 +16,7 @@
 //   could not connect) is never chosen; when every candidate is unreachable the forward would fail,
 //   so the decision is R10's 503 at once (the same outcome as C5, without waiting on a connect).
 // Rule names (R…, D…, P…, §…) are those of docs/mixed-version-proxy-rules.md.
-import type { PeerHealth } from '../../contract/peers.js';
+import type { HealthState } from '../../contract/servers.js';
 import type { DiscoveryMode } from '../../contract/settings.js';
 import { takesPlainJson, negotiateDiscovery } from '../discovery/negotiate.js';
 import { MEDIA } from '../discovery/types.js';
@@ -27,9 +27,9 @@ import { PROXY_ERROR_PREFIX } from '../util/status.js';
 
 export { PROXY_ERROR_PREFIX };
 
-/** What the decision needs to know of each server; the peer set implements it. */
-export interface PeerView {
-  health(name: string): PeerHealth;
+/** What the decision needs to know of each server; the server set implements it. */
+export interface ServerView {
+  health(name: string): HealthState;
   /** Whether an address is known for the server (rule R7); absent: every server has one. */
   hasAddress?(name: string): boolean;
   /** Last error seen by the health probe or a forward, to explain a 503. */
@@ -41,7 +41,7 @@ export interface DecisionInput {
   /** H: the server the handling-server policy picked (P1). */
   readonly handling: string;
   readonly table: RouteTable;
-  readonly peers: PeerView;
+  readonly peers: ServerView;
   /** The request's x-kubernetes-peer-proxied header (R3). */
   readonly peerProxiedHeader: string | undefined;
   readonly accept: string | undefined;
@@ -91,10 +91,10 @@ export const PEER_PROXIED_HEADER = 'x-kubernetes-peer-proxied';
 /** What a reroute adds to the request (R8); one frozen object, never mutated. */
 export const REROUTE_HEADERS: Readonly<Record<string, string>> = Object.freeze({ [PEER_PROXIED_HEADER]: 'true' });
 
-/** A PeerView over plain facts, for hosts and tests that hold them in a Map. */
-export function peerViewOf(
-  facts: ReadonlyMap<string, { readonly health: PeerHealth; readonly address?: boolean; readonly lastError?: string }>,
-): PeerView {
+/** A ServerView over plain facts, for hosts and tests that hold them in a Map. */
+export function serverViewOf(
+  facts: ReadonlyMap<string, { readonly health: HealthState; readonly address?: boolean; readonly lastError?: string }>,
+): ServerView {
   return {
     health: (name) => facts.get(name)?.health ?? 'unknown',
     hasAddress: (name) => facts.get(name)?.address ?? false,

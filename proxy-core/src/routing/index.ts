@@ -3,14 +3,14 @@ export { requestInfo, exactMetadataName, type RequestInfo } from './request-info
 export { RouteTable, buildRouteTable, type RouteRow, type RouteTableServer } from './route-table.js';
 export {
   decide,
-  peerViewOf,
+  serverViewOf,
   NO_ADDRESS_MESSAGE,
   PROXY_ERROR_PREFIX,
   PEER_PROXIED_HEADER,
   REROUTE_HEADERS,
   type Decision,
   type DecisionInput,
-  type PeerView,
+  type ServerView,
   type UnavailableReason,
 } from './decide.js';
 export type { DiscoveryMode } from '../../contract/settings.js';

@@ -4,15 +4,15 @@
 // - A reroute to a peer whose discovery is being read again waits for it the same way and decides
 //   once more (a rollout back to an older release: the old document may list a GVR it no longer serves).
 // - No false 404 and no needless 503: before a `notfound` or an R10 `unavailable`, the servers out of
-//   service are looked at again (PeerSet.recheckOutOfService); if the route table changed, decide again.
+//   service are looked at again (ServerSet.recheckOutOfService); if the route table changed, decide again.
 // Synchronous unless one of these waits applies, so the common request allocates no promise here.
-import { decide, type Decision, type DecisionInput, type PeerView } from './decide.js';
+import { decide, type Decision, type DecisionInput, type ServerView } from './decide.js';
 import type { RouteTable } from './route-table.js';
 
 /** The longest a request waits for a returning server's discovery to be read again. */
 export const REREAD_WAIT_MS = 2_000;
 
-/** What settling needs of the server list; the peer set implements it. */
+/** What settling needs of the server list; the server set implements it. */
 export interface ServerWaits {
   /** Resolves when a returning server's discovery has been read again; undefined when none is pending. */
   rereadPending(name: string): Promise<void> | undefined;
@@ -28,7 +28,7 @@ export interface CurrentRoutes {
 
 /** A request to settle: what decide() reads of it, the server list and the routes, each once. */
 export interface SettleInput extends Omit<DecisionInput, 'table' | 'peers'> {
-  readonly servers: PeerView & ServerWaits;
+  readonly servers: ServerView & ServerWaits;
   readonly routes: CurrentRoutes;
   /** When the request arrived (performance.now()): a recheck need not be newer. */
   readonly since: number;

@@ -1,9 +1,9 @@
 // Takes a routing snapshot of a running core: servers, each server's own discovery, the route
 // table, counters and recent events. Built only from public data: no credential can reach it.
 import { SNAPSHOT_API_VERSION, SNAPSHOT_KIND, type RoutingSnapshot } from '../../contract/snapshot.js';
-import type { PeerStatus } from '../../contract/peers.js';
+import type { ServerStatus } from '../../contract/servers.js';
 import type { DiscoveryMode } from '../../contract/settings.js';
-import type { PeerSet } from '../cluster/peer-set.js';
+import type { ServerSet } from '../cluster/server-set.js';
 import { mergedDiscoveryView } from '../discovery/merged-view.js';
 import { gvrKey } from '../discovery/types.js';
 import { impactReportOf } from '../impact/of-core.js';
@@ -25,18 +25,18 @@ export interface TakeOptions {
 
 /** What a snapshot reads of a running core: the Core has it all (core.ts composes; this file sits below it). */
 export interface SnapshotSource {
-  readonly peers: Pick<PeerSet, 'discovery'>;
+  readonly servers: Pick<ServerSet, 'discovery'>;
   readonly routes: Pick<RouteState, 'table' | 'merged'>;
   readonly telemetry: Pick<Telemetry, 'counterRows' | 'recent' | 'usage'>;
-  peerStatuses(): PeerStatus[];
+  serverStatuses(): ServerStatus[];
   policy(): HandlingPolicy;
   discoveryMode(): DiscoveryMode;
 }
 
 export function takeSnapshot(core: SnapshotSource, options: TakeOptions): RoutingSnapshot {
   const table = core.routes.table;
-  const servers = core.peerStatuses().map((s) => {
-    const d = core.peers.discovery(s.name);
+  const servers = core.serverStatuses().map((s) => {
+    const d = core.servers.discovery(s.name);
     return {
       name: s.name,
       ...(s.displayName ? { displayName: s.displayName } : {}),

@@ -1,4 +1,4 @@
-// Failed requests per apiserver over time, in fixed buckets: the error series of the Peer health
+// Failed requests per apiserver over time, in fixed buckets: the error series of the Server health
 // screen. A request counts against the server it was sent to when that server failed it: the connection
 // was refused or reset, it stalled or closed mid-answer, or it answered 5xx itself. Bounded: an hour of
 // 5-second buckets per server.

@@ -125,7 +125,7 @@ export function isConnectFailure(error: UpstreamError): boolean {
   );
 }
 
-/** The 503 Peerscope answers when it could not get a response from `peerName` (rule P5). */
-export function statusForUpstreamError(peerName: string, error: UpstreamError): Status {
-  return failure(503, 'ServiceUnavailable', `${PROXY_ERROR_PREFIX}apiserver "${peerName}": ${error.message}`);
+/** The 503 Peerscope answers when it could not get a response from `serverName` (rule P5). */
+export function statusForUpstreamError(serverName: string, error: UpstreamError): Status {
+  return failure(503, 'ServiceUnavailable', `${PROXY_ERROR_PREFIX}apiserver "${serverName}": ${error.message}`);
 }

@@ -62,12 +62,12 @@ describe('Snapshots: open a file offline', () => {
     const rerouted = screen.getByRole('button', { name: /^rerouted/ });
     expect(within(rerouted).getByText('10')).toBeVisible();
 
-    // Peer health at capture time.
-    fireEvent.click(screen.getByRole('tab', { name: 'Peer health' }));
+    // Server health at capture time.
+    fireEvent.click(screen.getByRole('tab', { name: 'Server health' }));
     const sim2 = await screen.findByRole('article', { name: 'apiserver sim-2' });
     expect(sim2.textContent).toContain('draining');
     expect(sim2.textContent).toContain('failing: shutdown');
-    expect(screen.getByRole('heading', { name: 'Peer health at capture time' })).toBeVisible();
+    expect(screen.getByRole('heading', { name: 'Server health at capture time' })).toBeVisible();
 
     // Discovery: this snapshot did not record the merged document (an earlier version's): said so, no toggle.
     fireEvent.click(screen.getByRole('tab', { name: 'Discovery' }));
@@ -112,7 +112,7 @@ describe('Snapshots: open a file offline', () => {
     const policy = screen.getByLabelText('Handling policy') as HTMLSelectElement;
     expect(policy.value).toBe('pin:sim-2');
     expect(policy.selectedOptions[0]!.textContent).toBe('pin to cp-2');
-    fireEvent.click(screen.getByRole('tab', { name: 'Peer health' }));
+    fireEvent.click(screen.getByRole('tab', { name: 'Server health' }));
     const cp2 = await screen.findByRole('article', { name: 'apiserver cp-2' });
     expect(cp2.querySelector('.server-id')?.textContent).toBe('sim-2');
   });

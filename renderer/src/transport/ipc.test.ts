@@ -23,7 +23,7 @@ function bridgeOver(fake: FakeCoreClient): CoreBridge {
   }
   return bridge as CoreBridge;
 }
-import { bridgedCoreClient, validatingClient } from './ipc.js';
+import { preloadBridge, validatingClient } from './ipc.js';
 
 afterEach(() => {
   delete (globalThis as { peerscope?: unknown }).peerscope;
@@ -31,10 +31,10 @@ afterEach(() => {
 
 describe('desktop (IPC) client', () => {
   it('is found only when the preload exposed one', () => {
-    expect(bridgedCoreClient()).toBeUndefined();
+    expect(preloadBridge()).toBeUndefined();
     const bridge = bridgeOver(new FakeCoreClient());
     (globalThis as { peerscope?: unknown }).peerscope = bridge;
-    expect(bridgedCoreClient()).toBe(bridge);
+    expect(preloadBridge()).toBe(bridge);
   });
 
   it('passes calls through and checks every answer against the contract', async () => {

@@ -6,7 +6,7 @@
 import { createBridgedCoreClient, type CoreBridge, type CoreClient } from '../../../proxy-core/contract/index.js';
 
 /** The preload's bridge, when this page runs in the desktop app. */
-export function bridgedCoreClient(): CoreBridge | undefined {
+export function preloadBridge(): CoreBridge | undefined {
   const candidate = (globalThis as { peerscope?: unknown }).peerscope;
   return candidate && typeof candidate === 'object' && typeof (candidate as CoreBridge).subscribe === 'function'
     ? (candidate as CoreBridge)

@@ -9,7 +9,7 @@ import type {
   HealthHistory,
   OutcomeTotals,
   Overview,
-  PeerStatus,
+  ServerStatus,
   RouteTableView,
   RoutingSnapshot,
 } from '../../../proxy-core/contract/index.js';
@@ -58,7 +58,7 @@ const REFUSED: Partial<Record<CoreClientMethod, string>> = {
 
 export function createSnapshotClient(snapshot: RoutingSnapshot, options: { label: string; live?: CoreClient }): SnapshotCoreClient {
   const takenAt = Date.parse(snapshot.takenAt);
-  const servers: PeerStatus[] = snapshot.servers.map((s) => ({
+  const servers: ServerStatus[] = snapshot.servers.map((s) => ({
     name: s.name,
     ...(s.displayName !== undefined ? { displayName: s.displayName } : {}),
     url: s.url,

@@ -1,5 +1,5 @@
 // Small formatting and colour helpers shared by the features.
-import type { ClusterOutcome, PeerHealth, RouteOutcome } from '../../../proxy-core/contract/index.js';
+import type { ClusterOutcome, HealthState, RouteOutcome } from '../../../proxy-core/contract/index.js';
 
 /** "/v1/pods" → "core/v1/pods". */
 export function gvrKeyLabel(key: string): string {
@@ -33,7 +33,7 @@ export function formatMs(ms: number | undefined): string {
   return ms < 10 ? `${ms.toFixed(1)} ms` : `${Math.round(ms)} ms`;
 }
 
-export const healthLabel: Record<PeerHealth, string> = {
+export const healthLabel: Record<HealthState, string> = {
   unknown: 'unknown',
   ready: 'ready',
   'not-ready': 'not ready',

@@ -1,6 +1,6 @@
 // Loading, empty and error states, and the health badge: the same everywhere.
 import type { ReactNode } from 'react';
-import type { PeerHealth } from '../../../proxy-core/contract/index.js';
+import type { HealthState } from '../../../proxy-core/contract/index.js';
 import { adviceFor, errorMessage } from './call-errors.js';
 import { healthLabel } from './format.js';
 
@@ -30,7 +30,7 @@ export function Empty({ children }: { children: ReactNode }) {
   return <div className="state state-empty">{children}</div>;
 }
 
-export function HealthBadge({ health }: { health: PeerHealth }) {
+export function HealthBadge({ health }: { health: HealthState }) {
   return (
     <span className={`badge health-${health}`}>
       <span className="dot" aria-hidden="true" />

@@ -3,7 +3,7 @@
 // thing when the read failed (RBAC, the network, a body that is not the text format).
 import type { OwnProxyMetrics } from '../../../contract/own-mvp.js';
 import type { ServerMetrics } from '../../../contract/server-metrics.js';
-import { describeError } from '../control-client.js';
+import { describeError } from '../server-reader.js';
 import { NO_COUNTS, OWN_PROXY_FAMILIES, ownProxyMetricsOf } from '../own-proxy-metrics.js';
 import type { ServerReader } from '../server-config.js';
 import { REQUEST_FAMILIES, serverMetricsOf, unreadServerMetrics } from './request-metrics.js';

@@ -1,7 +1,7 @@
 // Each real apiserver's request counts and requested deprecated APIs in /.peerscope/metrics: a server
 // read gets its series, one not read only its state, a simulated server nothing.
 import { describe, expect, it } from 'vitest';
-import type { PeerStatus } from '../../../contract/peers.js';
+import type { ServerStatus } from '../../../contract/servers.js';
 import { metricsOfScrape } from './read-metrics.js';
 import { unreadServerMetrics } from './request-metrics.js';
 import { serverMetricsExposition } from './server-metrics-exposition.js';
@@ -42,7 +42,7 @@ describe('serverMetricsExposition', () => {
       { ...base, discovery, name: 'a', apiserverMetrics: read },
       { ...base, discovery, name: 'b', apiserverMetrics: unreadServerMetrics('forbidden', 1, 'RBAC') },
       { ...base, discovery, name: 'sim-1', source: 'sim' },
-    ] as PeerStatus[]);
+    ] as ServerStatus[]);
     const labels = 'server="a",group="",version="v1",resource="pods",subresource="",verb="LIST"';
     expect(text).toContain(`peerscope_apiserver_requests_total{${labels}} 8`);
     expect(text).toContain(`peerscope_apiserver_server_errors_total{${labels}} 1`);
@@ -53,6 +53,6 @@ describe('serverMetricsExposition', () => {
     expect(text).toContain('peerscope_apiserver_metrics_read{server="b",state="forbidden"} 1');
     expect(text).not.toMatch(/server="b",group/);
     expect(text).not.toContain('sim-1');
-    expect(serverMetricsExposition([{ ...base, discovery, name: 'sim-1', source: 'sim' }] as PeerStatus[])).toBe('');
+    expect(serverMetricsExposition([{ ...base, discovery, name: 'sim-1', source: 'sim' }] as ServerStatus[])).toBe('');
   });
 });

@@ -1,7 +1,7 @@
 // Each real apiserver's request counts and requested deprecated APIs in /.peerscope/metrics, as its own
 // /metrics gave them at the last read, labelled with the server. A server whose /metrics was not read
 // has a state series saying so and no count series: never a zero.
-import type { PeerStatus } from '../../../contract/peers.js';
+import type { ServerStatus } from '../../../contract/servers.js';
 import type { RequestSeries } from '../../../contract/server-metrics.js';
 import { labelSet } from '../../util/exposition.js';
 
@@ -9,7 +9,7 @@ function gvrLabels(server: string, r: Pick<RequestSeries, 'group' | 'version' | 
   return { server, group: r.group, version: r.version, resource: r.resource, subresource: r.subresource };
 }
 
-export function serverMetricsExposition(statuses: readonly PeerStatus[]): string {
+export function serverMetricsExposition(statuses: readonly ServerStatus[]): string {
   const real = statuses.flatMap((s) => (s.apiserverMetrics ? [{ name: s.name, m: s.apiserverMetrics }] : []));
   if (real.length === 0) return '';
   const lines = [

@@ -32,7 +32,7 @@ export const pickHandling: Step<never, 'handling'> = {
   name: 'pick-handling-server',
   fills: ['handling'],
   run(x, ctx) {
-    const ready = ctx.peers.names().filter((n) => ctx.peers.health(n) === 'ready');
+    const ready = ctx.servers.names().filter((n) => ctx.servers.health(n) === 'ready');
     const pick = ctx.picker.pick(ready);
     if (pick.server === null) {
       x.outcome = 'unavailable';
@@ -52,7 +52,7 @@ export const settle: Step<'info' | 'handling', 'decision'> = {
       info: x.info,
       handling: x.handling,
       routes: ctx.state,
-      servers: ctx.peers,
+      servers: ctx.servers,
       peerProxiedHeader: headerValue(x.req.headers[PEER_PROXIED_HEADER]),
       accept: headerValue(x.req.headers.accept),
       discoveryMode: ctx.settings.discoveryMode,
@@ -112,7 +112,7 @@ async function act(x: Forwarding, ctx: ProxyContext, firstAttempt: boolean): Pro
   // A client that went away (a kubectl watch ended with Ctrl-C) is not the apiserver's failure.
   if (failedAtServer(result.error)) ctx.telemetry.serverFailed(target);
   const refused = isConnectFailure(result.error);
-  if (refused) ctx.peers.reportUnreachable(target, result.error.message);
+  if (refused) ctx.servers.reportUnreachable(target, result.error.message);
   if (result.headersSent) return ANSWERED;
   x.outcome = 'unavailable';
   if (!mayRetry) return ANSWERED; // forward() wrote the error

@@ -8,9 +8,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { peerStatusSchema, type PeerHealth } from '../contract/peers.js';
+import { serverStatusSchema, type HealthState } from '../contract/servers.js';
 import { serversFromKubeconfig } from '../src/cluster/from-kubeconfig.js';
-import type { MembershipChange } from '../src/cluster/peer-set.js';
+import type { MembershipChange } from '../src/cluster/server-set.js';
 import { createCore, type ServerRefresh } from '../src/core.js';
 import { loadRelease } from '../src/releases/index.js';
 import { startSimCluster, type SimCluster } from '../sim/index.js';
@@ -40,7 +40,7 @@ async function coreFor(sim: SimCluster, options: { refreshMs: number; goneRetent
     onServerRefresh: (r) => refreshes.push(r),
   });
   const membership: [string, MembershipChange][] = [];
-  core.peers.on('membership', (name, change) => membership.push([name, change]));
+  core.servers.on('membership', (name, change) => membership.push([name, change]));
   const address = await core.start();
   const get = async (path: string) => {
     const res = await fetch(`${address.url}${path}`);
@@ -57,18 +57,18 @@ describe('the server list follows the cluster', () => {
     const { core, refreshes, membership } = await coreFor(sim, { refreshMs: 100 });
     try {
       const names = ['apiserver-sim-1', 'apiserver-sim-2', 'apiserver-sim-3'];
-      expect(core.peers.names()).toEqual(names);
-      const seen = new Map<string, PeerHealth[]>(names.map((n) => [n, []]));
-      core.peers.on('health', (name) => {
+      expect(core.servers.names()).toEqual(names);
+      const seen = new Map<string, HealthState[]>(names.map((n) => [n, []]));
+      core.servers.on('health', (name) => {
         const list = seen.get(name);
-        const h = core.peers.health(name);
+        const h = core.servers.health(name);
         if (list && list.at(-1) !== h) list.push(h);
       });
       // sim-1 is the kubeconfig's server: while it is down the refresh asks the others.
       // A drain long enough for a probe to see it on a loaded two-core machine.
       await runRollout(sim.servers, to, { drainSeconds: 1, downSeconds: 0.5 });
       await eventually(
-        () => names.every((n) => core.peers.status(n)?.gitVersion === 'v1.37.0-dev' && core.peers.health(n) === 'ready'),
+        () => names.every((n) => core.servers.status(n)?.gitVersion === 'v1.37.0-dev' && core.servers.health(n) === 'ready'),
         'every server ready at v1.37',
         10_000,
       );
@@ -78,11 +78,11 @@ describe('the server list follows the cluster', () => {
         expect(h.indexOf('draining'), `${n}: ${h.join(',')}`).toBeGreaterThanOrEqual(0);
         expect(h.indexOf('unreachable'), `${n}: ${h.join(',')}`).toBeGreaterThan(h.indexOf('draining'));
         expect(h.at(-1)).toBe('ready');
-        expect(core.peers.history(n).map((s) => s.gitVersion)).toEqual(expect.arrayContaining(['v1.36.0-dev', 'v1.37.0-dev']));
+        expect(core.servers.history(n).map((s) => s.gitVersion)).toEqual(expect.arrayContaining(['v1.36.0-dev', 'v1.37.0-dev']));
       }
       // Same three servers all along: nobody joined, left or moved, and every refresh read the cluster.
       expect(membership).toEqual([]);
-      expect(core.peers.names()).toEqual(names);
+      expect(core.servers.names()).toEqual(names);
       expect(refreshes.length).toBeGreaterThan(10);
       expect(refreshes.filter((r) => !r.ok || r.update.warnings.length > 0)).toEqual([]);
       console.log(`${refreshes.length} refreshes during the rollout, all read the leases and endpoints`);
@@ -100,13 +100,13 @@ describe('the server list follows the cluster', () => {
     });
     const { core, membership, get } = await coreFor(sim, { refreshMs: 150, goneRetentionMs: 2_500 });
     try {
-      expect(core.peers.names()).toEqual(['apiserver-new', 'apiserver-old']);
+      expect(core.servers.names()).toEqual(['apiserver-new', 'apiserver-old']);
       expect((await get(NEW_ONLY)).route).toMatch(/answering=apiserver-new; outcome=(local|rerouted)/);
 
       await sim.server('new').stop(); // leaves the endpoints now; its lease expires a second later
-      await eventually(() => core.peers.health('apiserver-new') === 'gone', 'apiserver-new shown gone', 8_000);
-      const status = core.peers.status('apiserver-new')!;
-      expect(() => peerStatusSchema.parse(status)).not.toThrow();
+      await eventually(() => core.servers.health('apiserver-new') === 'gone', 'apiserver-new shown gone', 8_000);
+      const status = core.servers.status('apiserver-new')!;
+      expect(() => serverStatusSchema.parse(status)).not.toThrow();
       expect(status.health).toBe('gone');
       expect(status.gone?.reason).toMatch(
         /^its identity lease expired at .* and its address 127\.0\.0\.1:\d+ left the default\/kubernetes endpoints$/,
@@ -123,7 +123,7 @@ describe('the server list follows the cluster', () => {
         );
       }
       // After the retention it leaves the list: nobody serves the GVR now, the handling server's own 404.
-      await eventually(() => !core.peers.names().includes('apiserver-new'), 'apiserver-new removed', 6_000);
+      await eventually(() => !core.servers.names().includes('apiserver-new'), 'apiserver-new removed', 6_000);
       expect(membership).toContainEqual(['apiserver-new', 'removed']);
       const after = await get(NEW_ONLY);
       expect([after.status, after.route]).toEqual([404, 'handling=apiserver-old; answering=apiserver-old; outcome=notfound']);
@@ -131,12 +131,12 @@ describe('the server list follows the cluster', () => {
       // A new apiserver joins the cluster: added, probed, its discovery read, routed to.
       await sim.addServer('newer', loadRelease('v1.37-dev'));
       await eventually(
-        () => core.peers.health('apiserver-newer') === 'ready' && core.routes.table.skewed().length > 0,
+        () => core.servers.health('apiserver-newer') === 'ready' && core.routes.table.skewed().length > 0,
         'apiserver-newer added and ready',
         8_000,
       );
       expect(membership).toContainEqual(['apiserver-newer', 'added']);
-      expect(core.peers.status('apiserver-newer')?.source).toBe('lease');
+      expect(core.servers.status('apiserver-newer')?.source).toBe('lease');
       await eventually(
         async () => (await get(NEW_ONLY)).route.includes('answering=apiserver-newer'),
         'the new-only GVR answered by apiserver-newer',
@@ -160,12 +160,12 @@ describe('the server list follows the cluster', () => {
         'cannot read the apiserver identity leases (HTTP 404: the server could not find the requested resource)',
       ]);
       const b = `127.0.0.1:${new URL(sim.server('b').info().url).port}`;
-      expect(core.peers.status(b)?.source).toBe('endpoints');
+      expect(core.servers.status(b)?.source).toBe('endpoints');
       await sim.server('b').stop();
-      await eventually(() => core.peers.health(b) === 'gone', `${b} gone`, 5_000);
-      expect(core.peers.status(b)?.gone?.reason).toBe(`its address ${b} left the default/kubernetes endpoints`);
+      await eventually(() => core.servers.health(b) === 'gone', `${b} gone`, 5_000);
+      expect(core.servers.status(b)?.gone?.reason).toBe(`its address ${b} left the default/kubernetes endpoints`);
       await sim.server('b').start();
-      await eventually(() => core.peers.health(b) === 'ready', `${b} back and ready`, 5_000);
+      await eventually(() => core.servers.health(b) === 'ready', `${b} back and ready`, 5_000);
       expect(membership).toEqual([
         [b, 'gone'],
         [b, 'back'],
@@ -190,7 +190,7 @@ describe('the server list follows the cluster', () => {
         new Promise<{ stdout: string; stderr: string }>((resolve) => {
           execFile(
             process.execPath,
-            ['bin/peerscope', 'peers', '--kubeconfig', file, '--output', output],
+            ['bin/peerscope', 'servers', '--kubeconfig', file, '--output', output],
             { cwd: repoRoot, encoding: 'utf8', env: { ...process.env, HTTPS_PROXY: '' } },
             (_e, stdout, stderr) => resolve({ stdout, stderr }),
           );

@@ -1,4 +1,4 @@
-// Peer health: each apiserver's state now (ready / draining / down / discovery stale) and, when the
+// Server health: each apiserver's state now (ready / draining / down / discovery stale) and, when the
 // core follows the audit logs, what it answered per minute; its probe latency and failed requests over
 // the rollout, and a timeline of its health and release — when each server was upgraded.
 import { useQuery } from '@tanstack/react-query';
@@ -8,8 +8,8 @@ import {
   type ClusterMinute,
   type HealthHistory,
   type HealthSample,
-  type PeerHealth as Health,
-  type PeerStatus,
+  type HealthState as Health,
+  type ServerStatus,
 } from '../../../proxy-core/contract/index.js';
 import { queryKeys, useCoreClient } from '../../src/client-context.js';
 import { useServerNames, type ServerNamer } from '../../src/server-names.js';
@@ -46,7 +46,7 @@ export function timelineSegments(samples: readonly HealthSample[], now: number):
   return out;
 }
 
-export function PeerHealth() {
+export function ServerHealth() {
   const client = useCoreClient();
   // A snapshot holds each server as it was when taken, not its history over the rollout.
   const offline = useOffline();
@@ -64,7 +64,7 @@ export function PeerHealth() {
     <section className="panel health" aria-labelledby="health-title">
       <header className="panel-head">
         <div>
-          <h2 id="health-title">{offline ? 'Peer health at capture time' : 'Peer health'}</h2>
+          <h2 id="health-title">{offline ? 'Server health at capture time' : 'Server health'}</h2>
           <p className="muted">
             {offline
               ? `Each apiserver as the snapshot recorded it at ${takenAt}: health, failing checks, release, probe latency and its own discovery.`
@@ -117,7 +117,7 @@ export function PeerHealth() {
   );
 }
 
-function ServerCard({ server: s, clusterMinutes }: { server: PeerStatus; clusterMinutes: ClusterMinute[] | undefined }) {
+function ServerCard({ server: s, clusterMinutes }: { server: ServerStatus; clusterMinutes: ClusterMinute[] | undefined }) {
   const offline = useOffline();
   const stale = s.discovery.state === 'stale';
   const shown = shownName(s);

@@ -1,7 +1,7 @@
 // Which servers the look before a 404/503 visits, and how requests share looks. The servers here are
-// plain records (the look itself talks to nobody); peer-set-recheck.test.ts runs it over real sockets.
+// plain records (the look itself talks to nobody); server-set-recheck.test.ts runs it over real sockets.
 import { describe, expect, it } from 'vitest';
-import type { PeerHealth } from '../../../contract/peers.js';
+import type { HealthState } from '../../../contract/servers.js';
 import type { ServerDiscovery } from '../../discovery/fetch.js';
 import type { CachedDiscovery } from './discovery-cache.js';
 import { OutOfServiceRecheck, type RecheckTarget } from './recheck.js';
@@ -9,9 +9,9 @@ import { OutOfServiceRecheck, type RecheckTarget } from './recheck.js';
 const DOC = { gvrs: [] } as unknown as ServerDiscovery;
 
 interface Fake {
-  health: PeerHealth;
+  health: HealthState;
   discovery: { document?: ServerDiscovery; error?: string; inFlight?: Promise<void> };
-  healthAfterProbe?: PeerHealth;
+  healthAfterProbe?: HealthState;
 }
 
 function target(servers: Record<string, Fake>) {

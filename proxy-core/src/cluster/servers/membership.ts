@@ -1,11 +1,11 @@
-// The server list of a peer set: which apiservers the core routes between, and the core's own read
+// The server list of a server set: which apiservers the core routes between, and the core's own read
 // client for each. It follows the cluster (sync): a server found anew joins; one found at another
 // address or with other TLS settings gets a new client; one that left is marked gone (kept, with its
 // reason, so its last document still names it) and dropped after a retention period
 // (docs/decisions.md). Health, discovery and metrics of each server live in the units beside this
 // one; the set tells them what changed through `onChange`, in the order it happened.
 import { PeerscopeError } from '../../../contract/errors.js';
-import { ControlClient } from '../control-client.js';
+import { AgentServerReader } from '../server-reader.js';
 import type { ServerConfig, ServerUpdate } from '../server-config.js';
 import { sameTransport } from '../../upstream/pool.js';
 
@@ -22,14 +22,14 @@ export interface GoneRecord {
 
 export interface Member {
   readonly config: ServerConfig;
-  readonly client: ControlClient;
+  readonly client: AgentServerReader;
   /** Set while the server is gone from the cluster. */
   readonly gone?: GoneRecord;
 }
 
 export interface MembershipOptions {
   readonly timeoutMs: number;
-  /** Connect timeout (TCP + TLS) of the readiness probe's own connection (ControlClient.probe). */
+  /** Connect timeout (TCP + TLS) of the readiness probe's own connection (AgentServerReader.probe). */
   readonly probeConnectTimeoutMs?: number;
   readonly goneRetentionMs?: number;
   /** Told of every change, synchronously and in order (the first servers are not "added"). */
@@ -38,7 +38,7 @@ export interface MembershipOptions {
 
 interface Entry {
   config: ServerConfig;
-  client: ControlClient;
+  client: AgentServerReader;
   gone?: GoneRecord & { timer: NodeJS.Timeout };
 }
 
@@ -65,7 +65,7 @@ export class Membership {
     if (this.entries.has(config.name)) throw new PeerscopeError('PEERSCOPE_ERR_INPUT', `two servers are named "${config.name}"`);
     this.entries.set(config.name, {
       config,
-      client: new ControlClient(config, this.options.timeoutMs, this.options.probeConnectTimeoutMs),
+      client: new AgentServerReader(config, this.options.timeoutMs, this.options.probeConnectTimeoutMs),
     });
   }
 
@@ -111,7 +111,7 @@ export class Membership {
       const moved = !sameEndpoint(entry.config, config);
       if (moved) {
         const old = entry.client;
-        entry.client = new ControlClient(config, this.options.timeoutMs, this.options.probeConnectTimeoutMs);
+        entry.client = new AgentServerReader(config, this.options.timeoutMs, this.options.probeConnectTimeoutMs);
         void old.close().catch(() => undefined);
       }
       entry.config = config;

@@ -1,7 +1,7 @@
 // The own-MVP poll against a real HTTP server's /metrics: which servers it reads, and what it keeps.
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHttpUpstream } from '../../../test/upstream-fixtures.js';
-import { ControlClient } from '../control-client.js';
+import { AgentServerReader } from '../server-reader.js';
 import type { ServerConfig } from '../server-config.js';
 import { OwnMvpPoll, type OwnMvpServer } from './own-mvp-poll.js';
 
@@ -34,7 +34,7 @@ async function metricsServer(hold?: Promise<void>) {
 
 function serverAt(url: string, name: string, more: Partial<OwnMvpServer> & { source?: ServerConfig['source'] } = {}): OwnMvpServer {
   const config: ServerConfig = { name, url, ...(more.source ? { source: more.source } : {}) };
-  const client = new ControlClient(config, 2_000);
+  const client = new AgentServerReader(config, 2_000);
   cleanups.push(() => client.close());
   return { config, client, health: more.health ?? 'ready', readyChecks: more.readyChecks ?? KUBE };
 }

@@ -4,14 +4,14 @@
 // request's arrival: one taken before could have missed a server that came back in between, and the
 // request would get a false 404. Requests share looks: those arriving while one runs share the next,
 // so at most one runs and one waits, and none at all while every server is in service.
-import type { PeerHealth } from '../../../contract/peers.js';
+import type { HealthState } from '../../../contract/servers.js';
 import type { CachedDiscovery } from './discovery-cache.js';
 
-/** What a look needs of the peer set. */
+/** What a look needs of the server set. */
 export interface RecheckTarget {
   /** The servers in the cluster now (gone ones left out). */
   inService(): readonly string[];
-  health(name: string): PeerHealth;
+  health(name: string): HealthState;
   discovery(name: string): CachedDiscovery | undefined;
   /** Probes the server; when it is back this starts a read of its discovery (visible as `inFlight`). */
   probe(name: string): Promise<void>;
@@ -64,6 +64,6 @@ export class OutOfServiceRecheck {
 }
 
 /** Ready, with a document read and no read failing or under way. */
-function isCurrent(health: PeerHealth, d: CachedDiscovery | undefined): boolean {
+function isCurrent(health: HealthState, d: CachedDiscovery | undefined): boolean {
   return health === 'ready' && d?.document !== undefined && d.error === undefined && d.inFlight === undefined;
 }

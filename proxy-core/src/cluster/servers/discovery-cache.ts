@@ -5,7 +5,7 @@
 // back or changed release is re-read, and until that lands its old document is not to be trusted:
 // `rereadPending` lets routing wait for it.
 import { fetchServerDiscovery, type DiscoveryReader, type ServerDiscovery } from '../../discovery/fetch.js';
-import { describeError } from '../control-client.js';
+import { describeError } from '../server-reader.js';
 
 export interface DiscoveryCacheOptions {
   /** A server's document changed, or became stale, or readable again. */

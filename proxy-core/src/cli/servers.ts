@@ -3,14 +3,14 @@
 import type { Command } from 'commander';
 import { displayNames } from '../cluster/display-names.js';
 import { serversFromKubeconfig } from '../cluster/from-kubeconfig.js';
-import { PeerSet } from '../cluster/peer-set.js';
+import { ServerSet } from '../cluster/server-set.js';
 import type { OwnMvp } from '../../contract/own-mvp.js';
 import type { ServerMetrics } from '../../contract/server-metrics.js';
 import { formatTable } from '../util/text-table.js';
 
-export function registerPeersCommand(program: Command): void {
+export function registerServersCommand(program: Command): void {
   program
-    .command('peers')
+    .command('servers')
     .description('list the apiservers of a cluster found from a kubeconfig (identity leases, default/kubernetes endpoints)')
     .option('--kubeconfig <file>', 'kubeconfig (default: $KUBECONFIG, ~/.kube/config)')
     .option('--context <name>', 'the kubeconfig context (default: current-context)')
@@ -21,7 +21,7 @@ export function registerPeersCommand(program: Command): void {
         ...(flags.kubeconfig ? { kubeconfig: flags.kubeconfig } : {}),
         ...(flags.context ? { context: flags.context } : {}),
       }).catch((err: Error) => fail(err.message));
-      const peers = new PeerSet(found.servers, { timeoutMs: 5_000 });
+      const peers = new ServerSet(found.servers, { timeoutMs: 5_000 });
       await Promise.all(found.servers.map((s) => peers.probe(s.name)));
       await peers.readOwnMetrics();
       await peers.close();

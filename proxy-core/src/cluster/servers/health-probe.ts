@@ -1,11 +1,11 @@
-// The health of each server of a peer set, from /readyz?verbose and /version probes: ready,
+// The health of each server of a server set, from /readyz?verbose and /version probes: ready,
 // not-ready, draining (a failing shutdown check), unreachable, or gone (left the cluster); its
 // release; the checks its readiness lists (how its own Mixed Version Proxy is told, own-mvp.ts); and
 // a history of samples for the UI's timeline. A server that comes back, or runs another release now,
 // may serve other GVRs: `onReturn` is told at once so its discovery is read again.
-import type { HealthSample, PeerHealth } from '../../../contract/peers.js';
+import type { HealthSample, HealthState } from '../../../contract/servers.js';
 import { RingBuffer } from '../../telemetry/ring-buffer.js';
-import { describeError } from '../control-client.js';
+import { describeError } from '../server-reader.js';
 import type { ServerReader } from '../server-config.js';
 
 export interface HealthProbeOptions {
@@ -19,7 +19,7 @@ export interface HealthProbeOptions {
 
 /** What the probes know of one server. */
 export interface ServerHealth {
-  readonly health: PeerHealth;
+  readonly health: HealthState;
   readonly failingChecks: readonly string[];
   /** Every check the last readable /readyz?verbose listed. */
   readonly readyChecks?: readonly string[];
@@ -30,7 +30,7 @@ export interface ServerHealth {
 }
 
 interface State {
-  health: PeerHealth;
+  health: HealthState;
   failingChecks: string[];
   readyChecks?: string[];
   gitVersion?: string;
@@ -75,7 +75,7 @@ export class HealthProbe {
     this.states.delete(name);
   }
 
-  health(name: string): PeerHealth {
+  health(name: string): HealthState {
     return this.states.get(name)?.health ?? 'unknown';
   }
 
@@ -91,7 +91,7 @@ export class HealthProbe {
     const state = this.states.get(name);
     if (!state || state.health === 'gone' || this.closed) return;
     const started = performance.now();
-    let health: PeerHealth;
+    let health: HealthState;
     let failing: string[] = [];
     let checks = state.readyChecks;
     let gitVersion = state.gitVersion;

@@ -4,9 +4,9 @@ import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { ControlClient } from './control-client.js';
+import { AgentServerReader } from './server-reader.js';
 
-describe('ControlClient', () => {
+describe('AgentServerReader', () => {
   it('reports a 401 to the credential source, then reads with the fresh token', async () => {
     const server = http.createServer((req, res) => {
       res.writeHead(req.headers.authorization === 'Bearer fresh' ? 200 : 401).end('{}');
@@ -16,7 +16,7 @@ describe('ControlClient', () => {
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     let token = 'revoked';
     let told = 0;
-    const client = new ControlClient({
+    const client = new AgentServerReader({
       name: 'a',
       url,
       bearerToken: () => token,
@@ -25,7 +25,7 @@ describe('ControlClient', () => {
         token = 'fresh';
       },
     });
-    const anonymous = new ControlClient({
+    const anonymous = new AgentServerReader({
       name: 'b',
       url,
       onUnauthorized: () => {

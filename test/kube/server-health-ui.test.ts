@@ -1,8 +1,8 @@
-// Peer health in real Chromium with real kube-apiservers behind Peerscope: each server's own Mixed
+// Server health in real Chromium with real kube-apiservers behind Peerscope: each server's own Mixed
 // Version Proxy verdict in plain words and the requests it rerouted itself (from its /metrics),
 // beside what Peerscope rerouted. kube-a serves coordination.k8s.io/v1beta1 and kube-b does not,
 // both with their own MVP on; kube-old runs the older release without --peer-ca-file (own MVP off).
-// The screenshot is saved as test-results/kube-peer-health.png.
+// The screenshot is saved as test-results/kube-server-health.png.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,9 +20,9 @@ import { waitFor } from './processes.js';
 const CHROMIUM = '/usr/bin/chromium';
 const GV = 'coordination.k8s.io/v1beta1';
 const noChromium = !existsSync(CHROMIUM);
-if (noChromium && !skipKube()) console.log(`test/kube/peer-health-ui.test.ts: skipped, ${CHROMIUM} is missing (apt-get install chromium)`);
+if (noChromium && !skipKube()) console.log(`test/kube/server-health-ui.test.ts: skipped, ${CHROMIUM} is missing (apt-get install chromium)`);
 
-describe.skipIf(skipKube() || noChromium)("Peer health in Chromium shows each real server's own MVP and what it rerouted", () => {
+describe.skipIf(skipKube() || noChromium)("Server health in Chromium shows each real server's own MVP and what it rerouted", () => {
   let cp: ControlPlane;
   let core: Core;
   let ui: UiHost;
@@ -78,7 +78,7 @@ describe.skipIf(skipKube() || noChromium)("Peer health in Chromium shows each re
   it("says in plain words whose own MVP is on or off, and shows the requests each rerouted itself beside Peerscope's", async () => {
     const page = await browser.newPage({ viewport: { width: 1440, height: 1100 } });
     await page.goto(ui.url);
-    await page.getByRole('tab', { name: 'Peer health' }).click();
+    await page.getByRole('tab', { name: 'Server health' }).click();
     const b = page.getByRole('article', { name: 'apiserver kube-b' });
     const old = page.getByRole('article', { name: 'apiserver kube-old' });
     await expect.poll(() => b.textContent(), { timeout: 30_000 }).toContain("kube-b's own Mixed Version Proxy is on");
@@ -89,7 +89,7 @@ describe.skipIf(skipKube() || noChromium)("Peer health in Chromium shows each re
     expect(await old.textContent()).toContain("kube-old's own Mixed Version Proxy is off: no --peer-ca-file");
     expect(await old.textContent()).toContain('not exposed (no peer proxy)');
     mkdirSync(join(repoRoot, 'test-results'), { recursive: true });
-    const shot = join(repoRoot, 'test-results', 'kube-peer-health.png');
+    const shot = join(repoRoot, 'test-results', 'kube-server-health.png');
     await page.screenshot({ path: shot, fullPage: true });
     console.log(`screenshot: ${shot}`);
   });

@@ -2,7 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHttpUpstream } from '../../../test/upstream-fixtures.js';
-import { ControlClient } from '../control-client.js';
+import { AgentServerReader } from '../server-reader.js';
 import { DiscoveryCache } from './discovery-cache.js';
 
 function apis(resources: readonly string[]): string {
@@ -52,7 +52,7 @@ afterEach(async () => {
 
 async function setup(state: Script) {
   const server = await startHttpUpstream(scripted(state));
-  const client = new ControlClient({ name: 'a', url: server.url }, 2_000);
+  const client = new AgentServerReader({ name: 'a', url: server.url }, 2_000);
   cleanups.push(
     () => client.close(),
     () => server.close(),

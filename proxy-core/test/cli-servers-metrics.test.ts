@@ -17,7 +17,7 @@ function peers(kubeconfig: string, output: 'json' | 'text') {
   return new Promise<{ stdout: string; stderr: string }>((resolve, reject) => {
     execFile(
       process.execPath,
-      ['bin/peerscope', 'peers', '--kubeconfig', kubeconfig, '--output', output],
+      ['bin/peerscope', 'servers', '--kubeconfig', kubeconfig, '--output', output],
       { cwd: repoRoot, encoding: 'utf8', env: { ...process.env, HTTPS_PROXY: '' } },
       (err, stdout, stderr) => (err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve({ stdout, stderr })),
     );

@@ -9,13 +9,13 @@ import { proxyConnector } from '../upstream/proxy-connector.js';
 import { timedConnector } from './probe-connector.js';
 import type { ServerConfig } from './server-config.js';
 
-export interface ControlResponse {
+export interface ServerReadResponse {
   readonly status: number;
   readonly headers: Record<string, string | string[] | undefined>;
   readonly body: string;
 }
 
-export class ControlClient {
+export class AgentServerReader {
   private readonly agent: Agent;
   private readonly probeAgent: Agent;
 
@@ -48,16 +48,16 @@ export class ControlClient {
     });
   }
 
-  get(path: string, headers: Record<string, string> = {}): Promise<ControlResponse> {
+  get(path: string, headers: Record<string, string> = {}): Promise<ServerReadResponse> {
     return this.read(path, headers, this.agent, false);
   }
 
   /** A read on a new connection, closed after the answer: it fails within the probe connect timeout on a silent link. */
-  probe(path: string): Promise<ControlResponse> {
+  probe(path: string): Promise<ServerReadResponse> {
     return this.read(path, {}, this.probeAgent, true);
   }
 
-  private async read(path: string, headers: Record<string, string>, agent: Agent, reset: boolean): Promise<ControlResponse> {
+  private async read(path: string, headers: Record<string, string>, agent: Agent, reset: boolean): Promise<ServerReadResponse> {
     const token = this.server.bearerToken?.();
     const res = await request(new URL(path, this.server.url), {
       method: 'GET',

@@ -2,7 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freePort, startHttpUpstream } from '../../../test/upstream-fixtures.js';
-import { ControlClient } from '../control-client.js';
+import { AgentServerReader } from '../server-reader.js';
 import { HealthProbe, readReadyz } from './health-probe.js';
 
 const READY_BODY = '[+]ping ok\n[+]etcd ok\n[+]poststarthook/start-apiserver-admission-initializer ok\nreadyz check passed\n';
@@ -38,8 +38,8 @@ afterEach(async () => {
   for (const c of cleanups.splice(0)) await c();
 });
 
-function client(url: string): ControlClient {
-  const c = new ControlClient({ name: 'a', url }, 2_000);
+function client(url: string): AgentServerReader {
+  const c = new AgentServerReader({ name: 'a', url }, 2_000);
   cleanups.push(() => c.close());
   return c;
 }

@@ -1,30 +1,30 @@
 // The apiservers the core routes between, behind one facade made of units with one job each (as
 // Kubernetes' peerproxy keeps peer discovery apart from local discovery):
-// - peers/membership.ts: the server list, following the cluster (sync); a server that left is gone —
+// - servers/membership.ts: the server list, following the cluster (sync); a server that left is gone —
 //   no longer probed, never a handling server or reroute target, its last document kept so a request
 //   for what only it served is a 503 naming it (as for C40) — and removed after a retention period;
-// - peers/health-probe.ts: health from periodic /readyz?verbose and /version probes, and its history;
-// - peers/discovery-cache.ts: each server's own discovery, re-read on a period, on demand, and
+// - servers/health-probe.ts: health from periodic /readyz?verbose and /version probes, and its history;
+// - servers/discovery-cache.ts: each server's own discovery, re-read on a period, on demand, and
 //   whenever a probe sees it come back or change release; a failed read keeps the previous document;
-// - peers/recheck.ts: the look again at servers out of service before a 404/503;
-// - peers/own-mvp-poll.ts: each real server's own Mixed Version Proxy and its peer-proxy counters.
+// - servers/recheck.ts: the look again at servers out of service before a 404/503;
+// - servers/own-mvp-poll.ts: each real server's own Mixed Version Proxy and its peer-proxy counters.
 // This file wires them: the events, the periodic loops, and one status per server.
 // Rule names (R…, D…, P…, §…) are those of docs/mixed-version-proxy-rules.md.
 import { EventEmitter } from 'node:events';
-import type { HealthSample, PeerHealth, PeerStatus } from '../../contract/peers.js';
+import type { HealthSample, HealthState, ServerStatus } from '../../contract/servers.js';
 import type { ServerDiscovery } from '../discovery/fetch.js';
 import { redactProxy } from '../upstream/proxy-config.js';
 import { displayNames } from './display-names.js';
-import { DiscoveryCache } from './peers/discovery-cache.js';
-import { HealthProbe } from './peers/health-probe.js';
-import { Membership, type MembershipChange, type SyncResult } from './peers/membership.js';
-import { OwnMvpPoll, type OwnMvpServer } from './peers/own-mvp-poll.js';
-import { OutOfServiceRecheck } from './peers/recheck.js';
+import { DiscoveryCache } from './servers/discovery-cache.js';
+import { HealthProbe } from './servers/health-probe.js';
+import { Membership, type MembershipChange, type SyncResult } from './servers/membership.js';
+import { OwnMvpPoll, type OwnMvpServer } from './servers/own-mvp-poll.js';
+import { OutOfServiceRecheck } from './servers/recheck.js';
 import type { KnownServer, ServerConfig, ServerUpdate } from './server-config.js';
 
-export { DEFAULT_GONE_RETENTION_MS, type MembershipChange } from './peers/membership.js';
+export { DEFAULT_GONE_RETENTION_MS, type MembershipChange } from './servers/membership.js';
 
-export interface PeerSetOptions {
+export interface ServerSetOptions {
   readonly probeIntervalMs?: number;
   readonly discoveryIntervalMs?: number;
   readonly timeoutMs?: number;
@@ -36,7 +36,7 @@ export interface PeerSetOptions {
   readonly ownMetricsIntervalMs?: number;
 }
 
-export interface PeerSetEvents {
+export interface ServerSetEvents {
   /** Health or version of a server changed. */
   health: [name: string];
   /** A server's discovery content changed (or became stale / readable again). */
@@ -54,7 +54,7 @@ export function probeConnectTimeout(probeIntervalMs: number, timeoutMs: number):
   return Math.min(timeoutMs, Math.max(1_500, Math.round(probeIntervalMs * 0.75)));
 }
 
-export class PeerSet extends EventEmitter<PeerSetEvents> {
+export class ServerSet extends EventEmitter<ServerSetEvents> {
   private readonly membership: Membership;
   private readonly probes: HealthProbe;
   private readonly discoveries: DiscoveryCache;
@@ -67,7 +67,7 @@ export class PeerSet extends EventEmitter<PeerSetEvents> {
   private started = false;
   private closed = false;
 
-  constructor(servers: readonly ServerConfig[], options: PeerSetOptions = {}) {
+  constructor(servers: readonly ServerConfig[], options: ServerSetOptions = {}) {
     super();
     this.probeIntervalMs = options.probeIntervalMs ?? 2_000;
     this.discoveryIntervalMs = options.discoveryIntervalMs ?? 30_000;
@@ -142,7 +142,7 @@ export class PeerSet extends EventEmitter<PeerSetEvents> {
   }
 
   /**
-   * Applies a refresh of the server list (peers/membership.ts): a new server joins and a gone one
+   * Applies a refresh of the server list (servers/membership.ts): a new server joins and a gone one
    * found again comes back (both probed and read at once), one at another address is reconnected,
    * the servers named in `update.gone` are marked gone; any other server is kept as it is.
    */
@@ -191,7 +191,7 @@ export class PeerSet extends EventEmitter<PeerSetEvents> {
 
   /**
    * Before the port answers "nobody serves this GVR", look again at every server it believes out of
-   * service or whose discovery is not current (peers/recheck.ts). The look starts no earlier than
+   * service or whose discovery is not current (servers/recheck.ts). The look starts no earlier than
    * `since` (the request's arrival, performance.now()); requests arriving while one runs share the next.
    */
   recheckOutOfService(since = performance.now()): Promise<void> {
@@ -216,7 +216,7 @@ export class PeerSet extends EventEmitter<PeerSetEvents> {
     return this.discoveries.document(name);
   }
 
-  health(name: string): PeerHealth {
+  health(name: string): HealthState {
     return this.probes.health(name);
   }
 
@@ -230,11 +230,11 @@ export class PeerSet extends EventEmitter<PeerSetEvents> {
     return this.probes.of(name)?.lastError;
   }
 
-  status(name: string): PeerStatus | undefined {
+  status(name: string): ServerStatus | undefined {
     return this.statusOf(name, this.displayNames());
   }
 
-  statuses(): PeerStatus[] {
+  statuses(): ServerStatus[] {
     const shown = this.displayNames();
     return this.names().flatMap((n) => this.statusOf(n, shown) ?? []);
   }
@@ -244,7 +244,7 @@ export class PeerSet extends EventEmitter<PeerSetEvents> {
     return displayNames(this.names().flatMap((n) => this.membership.member(n)?.config ?? []));
   }
 
-  private statusOf(name: string, shown: ReadonlyMap<string, string>): PeerStatus | undefined {
+  private statusOf(name: string, shown: ReadonlyMap<string, string>): ServerStatus | undefined {
     const m = this.membership.member(name);
     const h = this.probes.of(name);
     if (!m || !h) return undefined;

@@ -4,14 +4,14 @@ import { cleanup, screen, within } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { FakeCoreClient } from '../../test/fake-client.js';
 import { installLayoutStubs, renderWithClient } from '../../test/render.js';
-import { errorRows, PeerHealth, timelineSegments } from './PeerHealth.js';
+import { errorRows, ServerHealth, timelineSegments } from './ServerHealth.js';
 
 beforeAll(installLayoutStubs);
 afterEach(cleanup);
 
-describe('Peer health', () => {
+describe('Server health', () => {
   it('shows every apiserver with its state, release and discovery', async () => {
-    renderWithClient(<PeerHealth />, new FakeCoreClient());
+    renderWithClient(<ServerHealth />, new FakeCoreClient());
     const sim1 = await screen.findByRole('article', { name: 'apiserver sim-1' });
     expect(sim1.textContent).toContain('v1.37.0-dev');
     expect(sim1.textContent).toContain('ready');
@@ -23,7 +23,7 @@ describe('Peer health', () => {
   it('shows each server by its host name, the lease name beside it, in the cards, the timeline and the charts', async () => {
     const client = new FakeCoreClient();
     client.showHostNames({ 'sim-1': 'cp-1', 'sim-2': 'cp-1 (q3ovcb)', 'sim-3': 'cp-3' });
-    renderWithClient(<PeerHealth />, client);
+    renderWithClient(<ServerHealth />, client);
     const cp1 = await screen.findByRole('article', { name: 'apiserver cp-1' });
     expect(within(cp1).getByRole('heading', { level: 3 }).textContent).toBe('cp-1');
     expect(cp1.querySelector('.server-id')?.textContent).toBe('sim-1');
@@ -40,13 +40,13 @@ describe('Peer health', () => {
   });
 
   it('a server shown by its own name has no second name beside it', async () => {
-    renderWithClient(<PeerHealth />, new FakeCoreClient());
+    renderWithClient(<ServerHealth />, new FakeCoreClient());
     const sim1 = await screen.findByRole('article', { name: 'apiserver sim-1' });
     expect(sim1.querySelector('.server-id')).toBeNull();
   });
 
   it('draws a timeline segment per health and release change', async () => {
-    renderWithClient(<PeerHealth />, new FakeCoreClient());
+    renderWithClient(<ServerHealth />, new FakeCoreClient());
     const timeline = await screen.findByRole('list', { name: /Health and release per apiserver/ });
     const rows = within(timeline).getAllByRole('listitem');
     expect(rows[0]!.querySelectorAll('.seg')).toHaveLength(4);
@@ -72,7 +72,7 @@ describe('Peer health', () => {
   });
 
   it('charts failed requests per server, totals in its label', async () => {
-    renderWithClient(<PeerHealth />, new FakeCoreClient());
+    renderWithClient(<ServerHealth />, new FakeCoreClient());
     expect((await screen.findByRole('img', { name: /^Failed requests per apiserver/ })).getAttribute('aria-label')).toBe(
       'Failed requests per apiserver per 5 seconds: sim-1 9, sim-2 0, sim-3 0',
     );
@@ -81,7 +81,7 @@ describe('Peer health', () => {
   it('says so when no request has failed', async () => {
     const client = new FakeCoreClient();
     client.history = { servers: client.history.servers.map((s) => ({ name: s.name, samples: s.samples })) };
-    renderWithClient(<PeerHealth />, client);
+    renderWithClient(<ServerHealth />, client);
     expect(await screen.findByText('No request through the port has failed at any apiserver.')).toBeVisible();
   });
 
@@ -116,7 +116,7 @@ describe('Peer health', () => {
   it('shows an error when the core cannot be reached', async () => {
     const client = new FakeCoreClient();
     client.failWith = 'core went away';
-    renderWithClient(<PeerHealth />, client);
+    renderWithClient(<ServerHealth />, client);
     expect((await screen.findAllByRole('alert'))[0]!.textContent).toContain('core went away');
   });
 });

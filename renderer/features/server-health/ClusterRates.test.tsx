@@ -5,14 +5,14 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { FakeCoreClient } from '../../test/fake-client.js';
 import { installLayoutStubs, renderWithClient } from '../../test/render.js';
 import { lastMinuteRates } from './ClusterRates.js';
-import { PeerHealth } from './PeerHealth.js';
+import { ServerHealth } from './ServerHealth.js';
 
 beforeAll(installLayoutStubs);
 afterEach(cleanup);
 
 const MINUTE = 60_000;
 
-describe('what each server answered, from its audit log, on Peer health', () => {
+describe('what each server answered, from its audit log, on Server health', () => {
   it('rates: the last full minute (zero when nothing came in it), else the current minute so far', () => {
     const now = 10 * MINUTE + 20_000;
     const minutes = [
@@ -38,7 +38,7 @@ describe('what each server answered, from its audit log, on Peer health', () => 
         s.name === 'sim-2' ? { ...s, cluster: [earlier, { at: previous, requests: 240, errors: 3, false404s: 7 }] } : { ...s, cluster: [] },
       ),
     };
-    renderWithClient(<PeerHealth />, client);
+    renderWithClient(<ServerHealth />, client);
     const rates = await screen.findByRole('region', { name: 'What sim-2 answered, from its audit log' });
     const value = (term: string) => within(rates).getByText(term).nextElementSibling?.textContent;
     expect(value('requests / min')).toBe('240');
@@ -48,7 +48,7 @@ describe('what each server answered, from its audit log, on Peer health', () => 
   });
 
   it('shows no audit-log rates when the core follows none', async () => {
-    renderWithClient(<PeerHealth />, new FakeCoreClient());
+    renderWithClient(<ServerHealth />, new FakeCoreClient());
     await screen.findByRole('article', { name: 'apiserver sim-1' });
     await screen.findByRole('list', { name: /Health and release per apiserver/ });
     expect(screen.queryByRole('region', { name: /from its audit log/ })).toBeNull();

@@ -4,7 +4,7 @@
 // APIs requested. Only a ready server whose checks are a kube-apiserver's is read: a simulated or
 // stand-in server has no such counters.
 import type { OwnMvp } from '../../../contract/own-mvp.js';
-import type { PeerHealth } from '../../../contract/peers.js';
+import type { HealthState } from '../../../contract/servers.js';
 import type { ServerMetrics } from '../../../contract/server-metrics.js';
 import { readServerMetrics, type ServerMetricsRead } from '../metrics/read-metrics.js';
 import { unreadServerMetrics } from '../metrics/request-metrics.js';
@@ -15,7 +15,7 @@ import type { ServerConfig, ServerReader } from '../server-config.js';
 export interface OwnMvpServer {
   readonly config: ServerConfig;
   readonly client: ServerReader;
-  readonly health: PeerHealth;
+  readonly health: HealthState;
   readonly readyChecks?: readonly string[] | undefined;
   readonly gitVersion?: string | undefined;
 }

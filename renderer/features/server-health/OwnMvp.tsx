@@ -1,4 +1,4 @@
-// A real apiserver's own Mixed Version Proxy on its Peer health card: the verdict in plain words,
+// A real apiserver's own Mixed Version Proxy on its Server health card: the verdict in plain words,
 // the facts it rests on, and what its own /metrics says it rerouted beside what Peerscope rerouted
 // for it. Counters a server does not expose are shown as not exposed, never as zero.
 import type { OwnMvp, OwnProxyMetrics } from '../../../proxy-core/contract/index.js';

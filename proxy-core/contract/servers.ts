@@ -8,10 +8,10 @@ import { serverMetricsSchema } from './server-metrics.js';
  * default/kubernetes endpoints, or its address left them); it is no longer probed, never handles or
  * answers a request, and is removed from the list after `gone.removeAt`.
  */
-export const peerHealthSchema = z.enum(['unknown', 'ready', 'not-ready', 'draining', 'unreachable', 'gone']);
-export type PeerHealth = z.infer<typeof peerHealthSchema>;
+export const healthStateSchema = z.enum(['unknown', 'ready', 'not-ready', 'draining', 'unreachable', 'gone']);
+export type HealthState = z.infer<typeof healthStateSchema>;
 
-export const peerStatusSchema = z.object({
+export const serverStatusSchema = z.object({
   /** The server's identity: the key of routing, route tables, X-Peerscope-Route, snapshots and metrics. */
   name: z.string(),
   /**
@@ -23,7 +23,7 @@ export const peerStatusSchema = z.object({
   url: z.string(),
   /** How the server was found. */
   source: z.enum(['flag', 'kubeconfig', 'lease', 'endpoints', 'sim']),
-  health: peerHealthSchema,
+  health: healthStateSchema,
   /** The failing /readyz checks when not ready. */
   failingChecks: z.array(z.string()),
   gitVersion: z.string().optional(),
@@ -48,7 +48,7 @@ export const peerStatusSchema = z.object({
   /** What a real kube-apiserver's own /metrics counts of the requests it answered; absent for a simulated server. */
   apiserverMetrics: serverMetricsSchema.optional(),
 });
-export type PeerStatus = z.infer<typeof peerStatusSchema>;
+export type ServerStatus = z.infer<typeof serverStatusSchema>;
 
 /** The name a person reads for a server: its display name, or its identity where none was recorded. */
 export function shownName(server: { readonly name: string; readonly displayName?: string | undefined }): string {
@@ -58,7 +58,7 @@ export function shownName(server: { readonly name: string; readonly displayName?
 /** One point of a server's health series, for charts over the rollout. */
 export const healthSampleSchema = z.object({
   at: z.number(),
-  health: peerHealthSchema,
+  health: healthStateSchema,
   latencyMs: z.number().optional(),
   gitVersion: z.string().optional(),
 });

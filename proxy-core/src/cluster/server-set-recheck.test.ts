@@ -6,7 +6,7 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PeerSet } from './peer-set.js';
+import { ServerSet } from './server-set.js';
 
 const APIS = JSON.stringify({
   apiVersion: 'apidiscovery.k8s.io/v2',
@@ -45,10 +45,10 @@ afterEach(async () => {
   for (const c of cleanups.splice(0)) await c();
 });
 
-describe('PeerSet.recheckOutOfService', () => {
+describe('ServerSet.recheckOutOfService', () => {
   it('sees a server that came back just after another re-check', async () => {
     const port = await freePort();
-    const peers = new PeerSet([{ name: 'b', url: `http://127.0.0.1:${port}` }], { probeIntervalMs: 60_000, discoveryIntervalMs: 60_000 });
+    const peers = new ServerSet([{ name: 'b', url: `http://127.0.0.1:${port}` }], { probeIntervalMs: 60_000, discoveryIntervalMs: 60_000 });
     cleanups.push(() => peers.close());
     await peers.start();
     expect(peers.health('b')).toBe('unreachable');
@@ -73,7 +73,7 @@ describe('PeerSet.recheckOutOfService', () => {
     }).listen(port, '127.0.0.1');
     await once(server, 'listening');
     cleanups.push(() => new Promise<void>((r) => server.close(() => r())));
-    const peers = new PeerSet([{ name: 'b', url: `http://127.0.0.1:${port}` }], { probeIntervalMs: 60_000, discoveryIntervalMs: 60_000 });
+    const peers = new ServerSet([{ name: 'b', url: `http://127.0.0.1:${port}` }], { probeIntervalMs: 60_000, discoveryIntervalMs: 60_000 });
     cleanups.push(() => peers.close());
     await peers.start();
     const before = probes;
