@@ -3,7 +3,7 @@
 import { app, BrowserWindow, clipboard, dialog, ipcMain, Menu, protocol, session, shell } from 'electron';
 import { join } from 'node:path';
 import {
-  createSwitchingClient,
+  createSwitchingService,
   fixHeapGrowth,
   kubeconfigContextNames,
   prepareClusterSession,
@@ -19,7 +19,7 @@ import { registerCoreIpc } from './shell/core-ipc.js';
 import { portSettingsFromArgv } from './shell/port-settings.js';
 import { serverRefreshFromArgv, type ServerRefreshSetting } from './shell/server-refresh.js';
 
-const client = createSwitchingClient();
+const client = createSwitchingService();
 
 // What the port refuses, from the app's command line; the same for every session the app runs.
 let filters: ReturnType<typeof portSettingsFromArgv>;

@@ -105,7 +105,7 @@ export async function uiFigures(options: { quick: boolean; log?: (line: string) 
   const eventsPerSecond = 10_000;
   const rows = 5_000;
   const client = createSyntheticClient({ rows });
-  const control = await startControlServer({ client, rendererDir: RENDERER_DIR });
+  const control = await startControlServer({ service: client, rendererDir: RENDERER_DIR });
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],

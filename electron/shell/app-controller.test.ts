@@ -1,7 +1,7 @@
 import type { MenuItemConstructorOptions } from 'electron';
 import { describe, expect, it, vi } from 'vitest';
 import type { CoreClient, CoreEvent, DiscoveryMode, RoutingSnapshot } from '../../proxy-core/contract/index.js';
-import { createSwitchingClient } from '../../proxy-core/src/index.js';
+import { createSwitchingService } from '../../proxy-core/src/index.js';
 import { createAppController, type AppControllerDeps, type AppDialogs, type AppSession } from './app-controller.js';
 
 /** The controller only carries snapshots; their content is the core's business (and its tests'). */
@@ -37,7 +37,7 @@ function fakeSession(label: string, portUrl: string) {
 }
 
 function setup(overrides: Partial<AppControllerDeps> = {}, dialogOverrides: Partial<AppDialogs> = {}) {
-  const client = createSwitchingClient();
+  const client = createSwitchingService();
   const demos: ReturnType<typeof fakeSession>[] = [];
   const menus: MenuItemConstructorOptions[][] = [];
   const dialogs: AppDialogs = {

@@ -3,7 +3,7 @@
 // step with the port and the discovery mode. main.ts wires the real Electron objects in; tests, fakes.
 import type { MenuItemConstructorOptions } from 'electron';
 import type { CoreEvent, DiscoveryMode, RoutingSnapshot } from '../../proxy-core/contract/index.js';
-import type { SwitchableSession, SwitchingClient } from '../../proxy-core/src/index.js';
+import type { SwitchableSession, SwitchingService } from '../../proxy-core/src/index.js';
 import { buildMenuTemplate, type MenuActions } from './menu.js';
 
 /** A running core the app can show: the simulated cluster or a real one. */
@@ -24,7 +24,7 @@ export interface AppDialogs {
 }
 
 export interface AppControllerDeps {
-  readonly client: SwitchingClient;
+  readonly client: SwitchingService;
   readonly startDemo: () => Promise<AppSession>;
   /** Loads the kubeconfig and finds the cluster's servers (errors here leave the running session alone); the result starts the port. */
   readonly prepareCluster: (kubeconfig: string, context: string | undefined) => Promise<() => Promise<AppSession>>;

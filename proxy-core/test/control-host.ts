@@ -76,7 +76,7 @@ export async function startControlHost(): Promise<ControlHost> {
     service = createCoreService(core, { batchMs: 50 });
     const rendererDir = mkdtempSync(join(tmpdir(), 'peerscope-renderer-'));
     writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>Peerscope</title>');
-    control = await startControlServer({ client: service, rendererDir });
+    control = await startControlServer({ service: service, rendererDir });
     return { sim, core, service, control, coreUrl, close };
   } catch (error) {
     await close();

@@ -46,7 +46,7 @@ describe('HTTP transport of CoreClient', () => {
       rollout: { drainSeconds: 0.2, downSeconds: 0.2 },
     });
     service = createCoreService(core, { sim: simController, batchMs: 50 });
-    control = await startControlServer({ client: service, rendererDir: '/nonexistent' });
+    control = await startControlServer({ service: service, rendererDir: '/nonexistent' });
   });
 
   afterAll(async () => {

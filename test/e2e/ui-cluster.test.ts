@@ -28,7 +28,7 @@ describe.skipIf(!hasChromium)('the cluster source in Chromium, on the demo', () 
     rendererDir = mkdtempSync(join(tmpdir(), 'ui-cluster-renderer-'));
     buildRenderer(rendererDir);
     session = await startDemoSession({ listen: { host: '127.0.0.1', port: 0 }, trafficRps: 20, stepSeconds: 2 });
-    control = await startControlServer({ client: session.service, rendererDir });
+    control = await startControlServer({ service: session.service, rendererDir });
     ({ browser, page } = await openInChromium(control.url, problems));
     // One server upgraded, then the rollout paused: the cluster stays mixed for every test below, so
     // false 404s keep coming however slowly a loaded machine gets to them (a rollout left running

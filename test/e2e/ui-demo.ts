@@ -53,7 +53,7 @@ export async function startUiDemo(d: UiDemo): Promise<void> {
     rollout: { drainSeconds: 0.5, downSeconds: 0.5 },
   }));
   const service = (d.service = createCoreService(core, { sim: simController }));
-  const control = (d.control = await startControlServer({ client: service, rendererDir: join(repoRoot, 'dist', 'renderer') }));
+  const control = (d.control = await startControlServer({ service: service, rendererDir: join(repoRoot, 'dist', 'renderer') }));
   ({ browser: d.browser, page: d.page } = await openInChromium(control.url, d.problems));
 }
 

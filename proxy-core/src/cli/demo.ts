@@ -77,7 +77,7 @@ export function registerDemoCommand(program: Command): void {
     );
     let ui: UiHost | undefined;
     if (flags.ui) {
-      ui = await startUiHost({ client: session.service });
+      ui = await startUiHost({ service: session.service });
       console.log(`UI: ${ui.url}`);
     }
     onShutdown(async () => {

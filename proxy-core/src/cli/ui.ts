@@ -12,13 +12,13 @@ export interface UiHost {
 }
 
 /** Either a core (a service is made for it and closed with the host) or a session's own service. */
-export type UiHostOptions = ({ core: Core; sim?: SimController } | { client: CoreService }) & { host?: string; port?: number };
+export type UiHostOptions = ({ core: Core; sim?: SimController } | { service: CoreService }) & { host?: string; port?: number };
 
 export async function startUiHost(options: UiHostOptions): Promise<UiHost> {
   const owned = 'core' in options ? createCoreService(options.core, options.sim ? { sim: options.sim } : {}) : undefined;
-  const service = owned ?? (options as { client: CoreService }).client;
+  const service = owned ?? (options as { service: CoreService }).service;
   try {
-    const control = await startControlServer({ client: service, host: options.host ?? '127.0.0.1', port: options.port ?? 0 });
+    const control = await startControlServer({ service: service, host: options.host ?? '127.0.0.1', port: options.port ?? 0 });
     return {
       url: control.url,
       async close() {

@@ -101,7 +101,7 @@ describe('control host', () => {
         };
       },
     };
-    const host = await startControlServer({ client: counting, rendererDir: '/nonexistent' });
+    const host = await startControlServer({ service: counting, rendererDir: '/nonexistent' });
     try {
       const controller = new AbortController();
       const response = await fetch(`${host.origin}/api/events`, {

@@ -39,7 +39,7 @@ const SNAPSHOT_BODY_BYTES = 2 * MAX_SNAPSHOT_BYTES + 1024 * 1024;
 const BODY_LIMITS: Partial<Record<CoreClientMethod, number>> = { readSnapshot: SNAPSHOT_BODY_BYTES, compareSnapshots: SNAPSHOT_BODY_BYTES };
 
 export interface ControlServerOptions {
-  readonly client: CoreClient;
+  readonly service: CoreClient;
   /** 127.0.0.1 (default), ::1 or localhost: the control host never listens beyond loopback. */
   readonly host?: string;
   /** 0 (default) picks a free port. */
@@ -68,7 +68,7 @@ export async function startControlServer(options: ControlServerOptions): Promise
   const { token, digest: tokenDigest } = newToken();
   const heartbeatMs = options.heartbeatMs ?? 15_000;
   const streams = new Set<ServerResponse>();
-  const dispatch = createCoreDispatcher(options.client);
+  const dispatch = createCoreDispatcher(options.service);
   let port = 0;
 
   const allowedHosts = () => new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]);
@@ -88,7 +88,7 @@ export async function startControlServer(options: ControlServerOptions): Promise
         res.setHeader('cache-control', 'no-store');
         if (!authorized(req.headers.authorization, tokenDigest))
           return sendError(res, 401, 'PEERSCOPE_ERR_REFUSED', 'a valid token is required: open the URL peerscope printed');
-        if (url.pathname === '/api/events' && req.method === 'GET') return openEventStream(res, options.client, heartbeatMs, streams);
+        if (url.pathname === '/api/events' && req.method === 'GET') return openEventStream(res, options.service, heartbeatMs, streams);
         const rpc = /^\/api\/rpc\/([A-Za-z]+)$/.exec(url.pathname);
         if (rpc && req.method === 'POST') return void handleCall(req, res, rpc[1]!);
         return sendError(res, 404, 'PEERSCOPE_ERR_NO_METHOD', 'no such endpoint');

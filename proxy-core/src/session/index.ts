@@ -7,4 +7,4 @@ export {
   type PreparedCluster,
   type ClusterSessionOptions,
 } from './cluster.js';
-export { createSwitchingClient, type SwitchingClient, type SwitchableSession } from './switching-client.js';
+export { createSwitchingService, type SwitchingService, type SwitchableSession } from './switching-service.js';

@@ -10,7 +10,7 @@ import { loadRelease } from '../releases/index.js';
 import { startSimCluster, type SimCluster } from '../../sim/index.js';
 import { kubeconfigContextNames, prepareClusterSession } from './cluster.js';
 import { startDemoSession } from './demo.js';
-import { createSwitchingClient } from './switching-client.js';
+import { createSwitchingService } from './switching-service.js';
 
 /** A CoreClient whose every call answers with its own name, and whose events the test pushes. */
 function fakeService(name: string) {
@@ -32,11 +32,11 @@ const settings = (mode: 'nopeer' | 'peer-aggregated'): CoreEvent => ({
 
 describe('the switching client', () => {
   it('refuses calls, with a clear message, before any cluster is open', async () => {
-    await expect(createSwitchingClient().getOverview()).rejects.toThrow(/no cluster is open/);
+    await expect(createSwitchingService().getOverview()).rejects.toThrow(/no cluster is open/);
   });
 
   it('forwards every contract method to the current session, with its arguments', async () => {
-    const client = createSwitchingClient();
+    const client = createSwitchingService();
     client.switchTo(fakeService('a'));
     for (const method of Object.keys(coreClientMethods)) {
       const answer = await (client as unknown as Record<string, (x: unknown) => Promise<unknown>>)[method]!({ probe: method });
@@ -45,7 +45,7 @@ describe('the switching client', () => {
   });
 
   it('moves its subscribers to the next session, tells them, and leaves the previous one', async () => {
-    const client = createSwitchingClient();
+    const client = createSwitchingService();
     const a = fakeService('a');
     const b = fakeService('b');
     client.switchTo(a);

@@ -11,7 +11,7 @@ export interface SwitchableSession {
   readonly label: string;
 }
 
-export interface SwitchingClient extends CoreClient {
+export interface SwitchingService extends CoreClient {
   /** The session calls go to now; undefined before the first one. */
   current(): SwitchableSession | undefined;
   /** Moves every subscriber to `next` and tells them; returns the previous session (the caller closes it). */
@@ -20,7 +20,7 @@ export interface SwitchingClient extends CoreClient {
   publish(event: CoreEvent): void;
 }
 
-export function createSwitchingClient(): SwitchingClient {
+export function createSwitchingService(): SwitchingService {
   let session: SwitchableSession | undefined;
   let generation = 0;
   const listeners = new Set<(e: CoreEvent) => void>();
