@@ -41,6 +41,7 @@ export interface DecisionInput {
   /** H: the server the handling-server policy picked (P1). */
   readonly handling: string;
   readonly table: RouteTable;
+  /** Asked only about reroute candidates, never H: the peers, in KEP-4020's sense. */
   readonly peers: ServerView;
   /** The request's x-kubernetes-peer-proxied header (R3). */
   readonly peerProxiedHeader: string | undefined;

@@ -1,5 +1,5 @@
 // The error table: each failure shape Node, OpenSSL and undici produce maps to exactly one code, and
-// the Status names the peer (spec P5). Real-socket versions of these failures are in forward-failures.test.ts;
+// the Status names the server (spec P5). Real-socket versions of these failures are in forward-failures.test.ts;
 // this table covers shapes a test cannot provoke on loopback (DNS, unreachable networks).
 import { describe, expect, it } from 'vitest';
 import { classifyUpstreamError, isConnectFailure, statusForUpstreamError, type UpstreamErrorCode, type UpstreamPhase } from './errors.js';
@@ -176,7 +176,7 @@ describe('classifyUpstreamError', () => {
 });
 
 describe('statusForUpstreamError', () => {
-  it('is a 503 ServiceUnavailable Status naming the peer and the cause (spec P5)', () => {
+  it('is a 503 ServiceUnavailable Status naming the server and the cause (spec P5)', () => {
     const status = statusForUpstreamError('apiserver-b', {
       code: 'PEERSCOPE_ERR_UPSTREAM_CONNECT_REFUSED',
       message: 'connection refused (connect ECONNREFUSED 10.0.0.2:6443)',
