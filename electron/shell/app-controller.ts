@@ -24,7 +24,7 @@ export interface AppDialogs {
 }
 
 export interface AppControllerDeps {
-  readonly client: SwitchingService;
+  readonly service: SwitchingService;
   readonly startDemo: () => Promise<AppSession>;
   /** Loads the kubeconfig and finds the cluster's servers (errors here leave the running session alone); the result starts the port. */
   readonly prepareCluster: (kubeconfig: string, context: string | undefined) => Promise<() => Promise<AppSession>>;
@@ -50,11 +50,11 @@ export interface AppController {
 }
 
 export function createAppController(deps: AppControllerDeps): AppController {
-  const { client, dialogs } = deps;
+  const { service, dialogs } = deps;
   let discoveryMode: DiscoveryMode = 'peer-aggregated';
   let switching: Promise<void> = Promise.resolve();
 
-  const session = () => client.current() as AppSession | undefined;
+  const session = () => service.current() as AppSession | undefined;
   const refreshMenu = () => {
     deps.setMenu(
       buildMenuTemplate({ portAddress: session()?.portUrl, discoveryMode, platform: deps.platform, devTools: deps.devTools }, actions),
@@ -85,7 +85,7 @@ export function createAppController(deps: AppControllerDeps): AppController {
         showError('Could not open the cluster')(err);
         next = await deps.startDemo();
       }
-      client.switchTo(next);
+      service.switchTo(next);
       discoveryMode = (await next.service.getOverview()).discoveryMode;
       refreshMenu();
     });
@@ -123,7 +123,7 @@ export function createAppController(deps: AppControllerDeps): AppController {
     },
     exportSnapshot() {
       void (async () => {
-        const snapshot = await client.takeSnapshot();
+        const snapshot = await service.takeSnapshot();
         const stamp = snapshot.takenAt.replace(/[:.]/g, '-');
         const file = await dialogs.saveFile({
           title: 'Export routing snapshot',
@@ -143,12 +143,12 @@ export function createAppController(deps: AppControllerDeps): AppController {
         if (!file) return;
         // Validated completely here; the window only ever receives a whole, valid snapshot.
         const snapshot = deps.readSnapshot(file);
-        client.publish({ type: 'snapshot-opened', file: basename(file), snapshot });
+        service.publish({ type: 'snapshot-opened', file: basename(file), snapshot });
       })().catch(showError('Could not import the snapshot'));
     },
     toggleDiscoveryMode() {
       const next = discoveryMode === 'peer-aggregated' ? 'nopeer' : 'peer-aggregated';
-      client.setDiscoveryMode({ mode: next }).then((s) => {
+      service.setDiscoveryMode({ mode: next }).then((s) => {
         discoveryMode = s.discoveryMode;
         refreshMenu();
       }, showError('Could not change the discovery mode'));
@@ -163,7 +163,7 @@ export function createAppController(deps: AppControllerDeps): AppController {
   return {
     actions,
     async start() {
-      unsubscribe = client.subscribe(onEvent);
+      unsubscribe = service.subscribe(onEvent);
       refreshMenu();
       await switchTo(() => deps.startDemo());
     },
