@@ -113,13 +113,14 @@ describe('the server list follows the cluster', () => {
       );
       console.log(`gone: ${status.gone?.reason}`);
       expect(membership).toContainEqual(['apiserver-new', 'gone']);
-      // Never a handling server; what only it served is a 503 naming it (as Kubernetes answers C40).
+      // Never a handling server; what only it served is a 503 naming it (as Kubernetes answers C40), by
+      // its lease's host name with the lease name beside it.
       for (let i = 0; i < 4; i++) {
         const r = await get(NEW_ONLY);
         expect(r.status).toBe(503);
         expect(r.route).toBe('handling=apiserver-old; answering=-; outcome=unavailable');
         expect(JSON.parse(r.body).message).toMatch(
-          /^Error while proxying request to destination apiserver: apiserver "apiserver-new": gone: its identity lease expired/,
+          /^Error while proxying request to destination apiserver: apiserver "new" \(apiserver-new\): gone: its identity lease expired/,
         );
       }
       // After the retention it leaves the list: nobody serves the GVR now, the handling server's own 404.

@@ -11,7 +11,7 @@
 // This file wires them: the events, the periodic loops, and one status per server.
 // Rule names (R…, D…, P…, §…) are those of docs/mixed-version-proxy-rules.md.
 import { EventEmitter } from 'node:events';
-import type { HealthSample, HealthState, ServerStatus } from '../../contract/servers.js';
+import { serverLabel, type HealthSample, type HealthState, type ServerStatus } from '../../contract/servers.js';
 import type { ServerDiscovery } from '../discovery/fetch.js';
 import { redactProxy } from '../upstream/proxy-config.js';
 import { displayNames } from './display-names.js';
@@ -66,6 +66,8 @@ export class ServerSet extends EventEmitter<ServerSetEvents> {
   private readonly ownMetricsIntervalMs: number;
   private started = false;
   private closed = false;
+  /** serverLabel of each server, for messages; made again after any change of the list. */
+  private labels: Map<string, string> | undefined;
 
   constructor(servers: readonly ServerConfig[], options: ServerSetOptions = {}) {
     super();
@@ -117,6 +119,7 @@ export class ServerSet extends EventEmitter<ServerSetEvents> {
       this.discoveries.forget(name);
       this.ownMvps.forget(name);
     }
+    this.labels = undefined;
     this.emit('membership', name, change);
     if (change !== 'changed') this.emit('health', name);
     // Its GVRs leave the route table and the merged discovery.
@@ -237,6 +240,18 @@ export class ServerSet extends EventEmitter<ServerSetEvents> {
   statuses(): ServerStatus[] {
     const shown = this.displayNames();
     return this.names().flatMap((n) => this.statusOf(n, shown) ?? []);
+  }
+
+  /**
+   * How a message names the server: its display name, with its identity beside it when they differ
+   * (`"cp-1" (apiserver-fa6m…)`). Kept until the list changes, so the request path may ask per request.
+   */
+  label(name: string): string {
+    if (!this.labels) {
+      const shown = this.displayNames();
+      this.labels = new Map([...shown].map(([id, display]) => [id, serverLabel(id, display)]));
+    }
+    return this.labels.get(name) ?? serverLabel(name);
   }
 
   /** Identity → what a person reads, unique across every listed server (gone ones are listed too). */

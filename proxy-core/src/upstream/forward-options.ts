@@ -9,6 +9,8 @@ export interface ForwardOptions {
   readonly responseHeaders?: Record<string, string>;
   /** Added to the Status Peerscope writes when the upstream could not be reached. */
   readonly errorResponseHeaders?: Record<string, string>;
+  /** How that Status names the server (serverLabel: host name and identity); default: its identity, quoted. */
+  readonly targetLabel?: string;
   /** A watch or follow: the response may stay open indefinitely; its headers are flushed at once. */
   readonly watch?: boolean;
   /** The port is shutting down: end this (long-running) response cleanly, as an apiserver ends watches. */

@@ -6,6 +6,7 @@
 import { STATUS_CODES, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Dispatcher } from 'undici';
+import { serverLabel } from '../../contract/servers.js';
 import { hopByHopNames } from '../util/hop-by-hop.js';
 import { writeStatusToSocket } from '../util/write-status.js';
 import { failure } from '../util/status.js';
@@ -20,6 +21,8 @@ export interface TunnelOptions {
   readonly responseHeaders?: Record<string, string>;
   /** Added to the Status Peerscope writes when the upstream could not be reached. */
   readonly errorResponseHeaders?: Record<string, string>;
+  /** How that Status names the server (serverLabel: host name and identity); default: its identity, quoted. */
+  readonly targetLabel?: string;
 }
 
 export interface TunnelResult {
@@ -71,7 +74,7 @@ export function tunnel(
   const upstream = upstreams.get(target);
   if (!upstream) {
     const error: UpstreamError = { code: 'PEERSCOPE_ERR_UPSTREAM_UNKNOWN_SERVER', message: `no apiserver is named "${target}"` };
-    writeStatusToSocket(client, statusForUpstreamError(target, error), opts.errorResponseHeaders);
+    writeStatusToSocket(client, statusForUpstreamError(opts.targetLabel ?? serverLabel(target), error), opts.errorResponseHeaders);
     return Promise.resolve({ status: 503, bytesIn: 0, bytesOut: 0, error });
   }
   const protocol = req.headers.upgrade;
@@ -189,7 +192,7 @@ export function tunnel(
         if (status === 0) {
           const error = classifyUpstreamError(err, 'before-response');
           status = 503;
-          writeStatusToSocket(client, statusForUpstreamError(target, error), opts.errorResponseHeaders);
+          writeStatusToSocket(client, statusForUpstreamError(opts.targetLabel ?? serverLabel(target), error), opts.errorResponseHeaders);
           return finish(error);
         }
         client.destroy();

@@ -22,6 +22,7 @@ export const tunnelUpgrade: Step<'decision', never, UpgradeExchange> = {
       addRequestHeaders: requestHeadersOf(d),
       responseHeaders: routeHeaders(x.handling, d.target, d.outcome),
       errorResponseHeaders: routeHeaders(x.handling, null, 'unavailable'),
+      targetLabel: ctx.servers.label(d.target),
     });
     x.status = result.status;
     x.bytesIn = result.bytesIn;
