@@ -86,7 +86,7 @@ describe('peerscope --help', () => {
     const refusal = `peerscope: ${kubeconfig}: no context: the kubeconfig sets no current-context; pass --context NAME\n`;
     const now = await list('servers');
     expect(now).toMatchObject({ code: 2, stderr: refusal });
-    const old = await list('servers');
+    const old = await list('peers');
     expect(old).toMatchObject({ code: 2, stderr: 'peerscope: peers is renamed servers; the old name still works\n' + refusal });
   });
 });

@@ -12,7 +12,7 @@ import { formatTable } from '../util/text-table.js';
 export function registerServersCommand(program: Command): void {
   program
     .command('servers')
-    .alias('servers')
+    .alias('peers')
     .description(
       'list the apiservers of a cluster found from a kubeconfig (identity leases, default/kubernetes endpoints); renamed from peers (the old name still works)',
     )
@@ -20,7 +20,7 @@ export function registerServersCommand(program: Command): void {
     .option('--context <name>', 'the kubeconfig context (default: current-context)')
     .option('--output <format>', 'text or json', 'text')
     .action(async (flags: { kubeconfig?: string; context?: string; output: string }, command: Command) => {
-      if (command.parent?.args[0] === 'servers') process.stderr.write('peerscope: peers is renamed servers; the old name still works\n');
+      if (command.parent?.args[0] === 'peers') process.stderr.write('peerscope: peers is renamed servers; the old name still works\n');
       if (flags.output !== 'text' && flags.output !== 'json') fail(`--output ${flags.output}: use text or json`);
       const found = await serversFromKubeconfig({
         ...(flags.kubeconfig ? { kubeconfig: flags.kubeconfig } : {}),
