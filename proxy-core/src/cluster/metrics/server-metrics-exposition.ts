@@ -5,7 +5,7 @@ import type { ServerStatus } from '../../../contract/servers.js';
 import type { RequestSeries } from '../../../contract/server-metrics.js';
 import { labelSet } from '../../util/exposition.js';
 
-function gvrLabels(server: string, r: Pick<RequestSeries, 'group' | 'version' | 'resource' | 'subresource'>): Record<string, string> {
+function seriesLabels(server: string, r: Pick<RequestSeries, 'group' | 'version' | 'resource' | 'subresource'>): Record<string, string> {
   return { server, group: r.group, version: r.version, resource: r.resource, subresource: r.subresource };
 }
 
@@ -20,7 +20,7 @@ export function serverMetricsExposition(statuses: readonly ServerStatus[]): stri
   const counter = (family: string, help: string, pick: (r: RequestSeries) => number) => {
     lines.push(`# HELP ${family} ${help}`, `# TYPE ${family} counter`);
     for (const { name, m } of real)
-      for (const r of m.requests ?? []) lines.push(`${family}{${labelSet({ ...gvrLabels(name, r), verb: r.verb })}} ${pick(r)}`);
+      for (const r of m.requests ?? []) lines.push(`${family}{${labelSet({ ...seriesLabels(name, r), verb: r.verb })}} ${pick(r)}`);
   };
   counter(
     'peerscope_apiserver_requests_total',
@@ -36,7 +36,7 @@ export function serverMetricsExposition(statuses: readonly ServerStatus[]): stri
   for (const { name, m } of real)
     for (const d of m.deprecatedApis ?? [])
       lines.push(
-        `peerscope_apiserver_requested_deprecated_apis{${labelSet({ ...gvrLabels(name, d), removed_release: d.removedRelease })}} 1`,
+        `peerscope_apiserver_requested_deprecated_apis{${labelSet({ ...seriesLabels(name, d), removed_release: d.removedRelease })}} 1`,
       );
   return lines.join('\n') + '\n';
 }
