@@ -29,9 +29,9 @@ describe('servers from a kubeconfig', () => {
     expect(found.servers.map((s) => s.hostname)).toEqual(sim.servers.map((s) => s.name));
     // Each server answers an authenticated, TLS-verified read with the kubeconfig's token and CA.
     for (const server of found.servers) {
-      const client = new AgentServerReader(server);
-      const res = await client.get('/api/v1/namespaces/default/configmaps');
-      await client.close();
+      const reader = new AgentServerReader(server);
+      const res = await reader.get('/api/v1/namespaces/default/configmaps');
+      await reader.close();
       expect(res.status, server.name).toBe(200);
     }
   });

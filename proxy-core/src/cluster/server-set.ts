@@ -79,7 +79,7 @@ export class ServerSet extends EventEmitter<ServerSetEvents> {
       onChange: (name) => this.emit('health', name),
       onReturn: (name) => {
         const m = this.membership.member(name);
-        if (m && !m.gone) this.discoveries.reread(name, m.client);
+        if (m && !m.gone) this.discoveries.reread(name, m.reader);
       },
     });
     this.discoveries = new DiscoveryCache({ onChange: (name) => this.emit('discovery', name) });
@@ -139,7 +139,7 @@ export class ServerSet extends EventEmitter<ServerSetEvents> {
   known(): KnownServer[] {
     return this.membership.inService().map((m) => ({
       config: m.config,
-      reader: m.client,
+      reader: m.reader,
       ready: this.probes.health(m.config.name) === 'ready',
     }));
   }
@@ -189,7 +189,7 @@ export class ServerSet extends EventEmitter<ServerSetEvents> {
   async probe(name: string): Promise<void> {
     const m = this.membership.member(name);
     if (!m || m.gone || this.closed) return;
-    await this.probes.probe(name, m.client);
+    await this.probes.probe(name, m.reader);
   }
 
   /**
@@ -204,7 +204,7 @@ export class ServerSet extends EventEmitter<ServerSetEvents> {
   refreshDiscovery(name: string): Promise<void> {
     const m = this.membership.member(name);
     if (!m || m.gone || this.closed) return Promise.resolve();
-    return this.discoveries.refresh(name, m.client);
+    return this.discoveries.refresh(name, m.reader);
   }
 
   /**
@@ -311,7 +311,7 @@ export class ServerSet extends EventEmitter<ServerSetEvents> {
   private ownMvpServers(): OwnMvpServer[] {
     return this.membership.inService().map((m) => {
       const h = this.probes.of(m.config.name);
-      return { config: m.config, client: m.client, health: h?.health ?? 'unknown', readyChecks: h?.readyChecks };
+      return { config: m.config, reader: m.reader, health: h?.health ?? 'unknown', readyChecks: h?.readyChecks };
     });
   }
 }

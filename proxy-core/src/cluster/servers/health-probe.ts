@@ -87,7 +87,7 @@ export class HealthProbe {
     return this.states.get(name)?.history.recent() ?? [];
   }
 
-  async probe(name: string, client: ServerReader): Promise<void> {
+  async probe(name: string, reader: ServerReader): Promise<void> {
     const state = this.states.get(name);
     if (!state || state.health === 'gone' || this.closed) return;
     const started = performance.now();
@@ -98,8 +98,8 @@ export class HealthProbe {
     let error: string | undefined;
     try {
       // Either failing fails the probe at once: a silent link is told by the readiness read's connect timeout.
-      const readyz = client.probe ? client.probe('/readyz?verbose') : client.get('/readyz?verbose');
-      const [ready, version] = await Promise.all([readyz, client.get('/version')]);
+      const readyz = reader.probe ? reader.probe('/readyz?verbose') : reader.get('/readyz?verbose');
+      const [ready, version] = await Promise.all([readyz, reader.get('/version')]);
       const readiness = readReadyz(ready.status, ready.body);
       health = readiness.health;
       failing = readiness.failingChecks;
