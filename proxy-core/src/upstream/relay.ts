@@ -29,7 +29,7 @@ export function failBeforeResponse(
   // Drain what is left of the request body so the Status can be read on a kept-alive connection.
   if (!req.readableEnded && !req.destroyed) req.resume();
   if (opts.writeErrors === false) return { status: 0, bytesIn, bytesOut: 0, headersSent: false, error };
-  writeStatus(res, statusForUpstreamError(opts.targetLabel ?? serverLabel(target), error), opts.errorResponseHeaders);
+  writeStatus(res, statusForUpstreamError(opts.labels?.label(target) ?? serverLabel(target), error), opts.errorResponseHeaders);
   return { status: 503, bytesIn, bytesOut: 0, headersSent: false, error };
 }
 

@@ -12,6 +12,7 @@ import { writeStatusToSocket } from '../util/write-status.js';
 import { failure } from '../util/status.js';
 import { CLIENT_ABORTED, classifyUpstreamError, statusForUpstreamError, type UpstreamError } from './errors.js';
 import { outgoingHeaders } from './forward.js';
+import type { ServerLabels } from './forward-options.js';
 import type { Upstreams } from './pool.js';
 
 export interface TunnelOptions {
@@ -21,8 +22,11 @@ export interface TunnelOptions {
   readonly responseHeaders?: Record<string, string>;
   /** Added to the Status Peerscope writes when the upstream could not be reached. */
   readonly errorResponseHeaders?: Record<string, string>;
-  /** How that Status names the server (serverLabel: host name and identity); default: its identity, quoted. */
-  readonly targetLabel?: string;
+  /**
+   * How that Status names the server (serverLabel: host name and identity; the server set is one),
+   * asked only on a failure; absent: its identity, quoted.
+   */
+  readonly labels?: ServerLabels;
 }
 
 export interface TunnelResult {
@@ -74,7 +78,7 @@ export function tunnel(
   const upstream = upstreams.get(target);
   if (!upstream) {
     const error: UpstreamError = { code: 'PEERSCOPE_ERR_UPSTREAM_UNKNOWN_SERVER', message: `no apiserver is named "${target}"` };
-    writeStatusToSocket(client, statusForUpstreamError(opts.targetLabel ?? serverLabel(target), error), opts.errorResponseHeaders);
+    writeStatusToSocket(client, statusForUpstreamError(opts.labels?.label(target) ?? serverLabel(target), error), opts.errorResponseHeaders);
     return Promise.resolve({ status: 503, bytesIn: 0, bytesOut: 0, error });
   }
   const protocol = req.headers.upgrade;
@@ -192,7 +196,7 @@ export function tunnel(
         if (status === 0) {
           const error = classifyUpstreamError(err, 'before-response');
           status = 503;
-          writeStatusToSocket(client, statusForUpstreamError(opts.targetLabel ?? serverLabel(target), error), opts.errorResponseHeaders);
+          writeStatusToSocket(client, statusForUpstreamError(opts.labels?.label(target) ?? serverLabel(target), error), opts.errorResponseHeaders);
           return finish(error);
         }
         client.destroy();

@@ -95,7 +95,7 @@ async function act(x: Forwarding, ctx: ProxyContext, firstAttempt: boolean): Pro
     addRequestHeaders: requestHeadersOf(d),
     responseHeaders: routeHeaders(x.handling, target, d.outcome),
     errorResponseHeaders: routeHeaders(x.handling, null, 'unavailable'),
-    targetLabel: ctx.servers.label(target),
+    labels: ctx.servers,
     watch: longRunning,
     // Only long-running requests end at shutdown; others get the grace to finish.
     shutdown: longRunning ? ctx.shutdown : undefined,

@@ -22,7 +22,7 @@ export const tunnelUpgrade: Step<'decision', never, UpgradeExchange> = {
       addRequestHeaders: requestHeadersOf(d),
       responseHeaders: routeHeaders(x.handling, d.target, d.outcome),
       errorResponseHeaders: routeHeaders(x.handling, null, 'unavailable'),
-      targetLabel: ctx.servers.label(d.target),
+      labels: ctx.servers,
     });
     x.status = result.status;
     x.bytesIn = result.bytesIn;
