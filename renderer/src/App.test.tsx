@@ -98,7 +98,10 @@ describe('App shell', () => {
     render(<App client={client} connection={conn} />);
     await screen.findByRole('list', { name: 'Apiservers' });
     act(() =>
-      client.emit({ type: 'servers', servers: client.servers.map((s) => (s.name === 'sim-2' ? { ...s, health: 'draining' as const } : s)) }),
+      client.emit({
+        type: 'servers',
+        servers: client.servers.map((s) => (s.name === 'sim-2' ? { ...s, health: 'draining' as const } : s)),
+      }),
     );
     await waitFor(() =>
       expect(within(screen.getByRole('list', { name: 'Apiservers' })).getAllByRole('listitem')[1]!.textContent).toContain('draining'),

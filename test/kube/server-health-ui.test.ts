@@ -20,7 +20,8 @@ import { waitFor } from './processes.js';
 const CHROMIUM = '/usr/bin/chromium';
 const GV = 'coordination.k8s.io/v1beta1';
 const noChromium = !existsSync(CHROMIUM);
-if (noChromium && !skipKube()) console.log(`test/kube/server-health-ui.test.ts: skipped, ${CHROMIUM} is missing (apt-get install chromium)`);
+if (noChromium && !skipKube())
+  console.log(`test/kube/server-health-ui.test.ts: skipped, ${CHROMIUM} is missing (apt-get install chromium)`);
 
 describe.skipIf(skipKube() || noChromium)("Server health in Chromium shows each real server's own MVP and what it rerouted", () => {
   let cp: ControlPlane;

@@ -208,7 +208,8 @@ export function registerServeCommand(program: Command): void {
           `peerscope: ${namedForLog(s)} ${s.url} ${s.health}${s.gitVersion ? ` ${s.gitVersion}` : ''}, ${s.discovery.gvrCount} GVRs${s.lastError ? ` (${s.lastError})` : ''}`,
         );
       }
-      for (const s of core.serverStatuses()) if (s.ownMvp && s.ownMvp.verdict !== 'unknown') console.error(`peerscope: ${s.ownMvp.summary}`);
+      for (const s of core.serverStatuses())
+        if (s.ownMvp && s.ownMvp.verdict !== 'unknown') console.error(`peerscope: ${s.ownMvp.summary}`);
       const ui = flags.ui ? await startUiHost({ core }) : undefined;
       if (ui) console.log(`UI: ${ui.url}`);
       onShutdown(async () => {

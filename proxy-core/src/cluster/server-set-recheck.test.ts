@@ -48,7 +48,10 @@ afterEach(async () => {
 describe('ServerSet.recheckOutOfService', () => {
   it('sees a server that came back just after another re-check', async () => {
     const port = await freePort();
-    const servers = new ServerSet([{ name: 'b', url: `http://127.0.0.1:${port}` }], { probeIntervalMs: 60_000, discoveryIntervalMs: 60_000 });
+    const servers = new ServerSet([{ name: 'b', url: `http://127.0.0.1:${port}` }], {
+      probeIntervalMs: 60_000,
+      discoveryIntervalMs: 60_000,
+    });
     cleanups.push(() => servers.close());
     await servers.start();
     expect(servers.health('b')).toBe('unreachable');
@@ -73,7 +76,10 @@ describe('ServerSet.recheckOutOfService', () => {
     }).listen(port, '127.0.0.1');
     await once(server, 'listening');
     cleanups.push(() => new Promise<void>((r) => server.close(() => r())));
-    const servers = new ServerSet([{ name: 'b', url: `http://127.0.0.1:${port}` }], { probeIntervalMs: 60_000, discoveryIntervalMs: 60_000 });
+    const servers = new ServerSet([{ name: 'b', url: `http://127.0.0.1:${port}` }], {
+      probeIntervalMs: 60_000,
+      discoveryIntervalMs: 60_000,
+    });
     cleanups.push(() => servers.close());
     await servers.start();
     const before = probes;

@@ -40,7 +40,9 @@ describe('each failure has one code and a Status (or a clean cut after the heade
     );
     const answer = await send(`${proxy.url}/api/v1/pods`);
     expect(answer.status).toBe(503);
-    expect(statusOf(answer.body).message).toMatch(/^Error while proxying request to destination apiserver: apiserver "cp-1" \(a\): connection refused/);
+    expect(statusOf(answer.body).message).toMatch(
+      /^Error while proxying request to destination apiserver: apiserver "cp-1" \(a\): connection refused/,
+    );
   });
 
   it('a POST to a refused port still gets its Status', async () => {

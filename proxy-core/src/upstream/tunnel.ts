@@ -78,7 +78,11 @@ export function tunnel(
   const upstream = upstreams.get(target);
   if (!upstream) {
     const error: UpstreamError = { code: 'PEERSCOPE_ERR_UPSTREAM_UNKNOWN_SERVER', message: `no apiserver is named "${target}"` };
-    writeStatusToSocket(client, statusForUpstreamError(opts.labels?.label(target) ?? serverLabel(target), error), opts.errorResponseHeaders);
+    writeStatusToSocket(
+      client,
+      statusForUpstreamError(opts.labels?.label(target) ?? serverLabel(target), error),
+      opts.errorResponseHeaders,
+    );
     return Promise.resolve({ status: 503, bytesIn: 0, bytesOut: 0, error });
   }
   const protocol = req.headers.upgrade;
@@ -196,7 +200,11 @@ export function tunnel(
         if (status === 0) {
           const error = classifyUpstreamError(err, 'before-response');
           status = 503;
-          writeStatusToSocket(client, statusForUpstreamError(opts.labels?.label(target) ?? serverLabel(target), error), opts.errorResponseHeaders);
+          writeStatusToSocket(
+            client,
+            statusForUpstreamError(opts.labels?.label(target) ?? serverLabel(target), error),
+            opts.errorResponseHeaders,
+          );
           return finish(error);
         }
         client.destroy();
