@@ -77,7 +77,7 @@ export class AgentServerReader {
   }
 }
 
-/** One line for an error of a control read, e.g. "connect ECONNREFUSED 127.0.0.1:6443". */
+/** One line for an error of a read (the core's own), e.g. "connect ECONNREFUSED 127.0.0.1:6443". */
 export function describeError(err: unknown): string {
   if (err instanceof Error) {
     const cause = (err as Error & { cause?: unknown }).cause;
