@@ -253,7 +253,7 @@ describe('the port under 100,000 generated requests', () => {
           `  expected: ${JSON.stringify(byExpectation)}\n  answers by status: ${JSON.stringify(byStatus)}\n` +
           `  with a browser's marks (Origin, Sec-Fetch-Site): ${browserMarked.refused} to refuse with 403, ${browserMarked.passed} from the port's own origin or typed in\n` +
           `  CPU: the port ${cpu.port.toFixed(1)} s, the fuzz (clients, upstreams, oracle) ${cpu.test.toFixed(1)} s\n` +
-          `  port RSS ${rssStart.toFixed(0)} MiB at start, ${rssPeak.toFixed(0)} MiB at most; its own reads of the upstreams: ${upstreams.map((u) => `${u.name} ${[...u.controlReads.values()].reduce((a, b) => a + b, 0)}`).join(', ')}`,
+          `  port RSS ${rssStart.toFixed(0)} MiB at start, ${rssPeak.toFixed(0)} MiB at most; its own reads of the upstreams: ${upstreams.map((u) => `${u.name} ${[...u.ownReads.values()].reduce((a, b) => a + b, 0)}`).join(', ')}`,
       );
       if (!replay && !SURVEY) expect(sent).toBeGreaterThanOrEqual(TARGET_REQUESTS);
       // And it still shuts down cleanly (SIGTERM → exit 0 within its 5 s grace and a little more).

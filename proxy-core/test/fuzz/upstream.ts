@@ -56,7 +56,7 @@ export interface FuzzUpstream {
   /** Every request that was not one of the port's own reads (health, version, discovery). */
   readonly records: UpstreamRecord[];
   /** The port's own reads (user-agent "peerscope", no fuzz id), counted by path. */
-  readonly controlReads: Map<string, number>;
+  readonly ownReads: Map<string, number>;
   close(): Promise<void>;
 }
 
@@ -68,7 +68,7 @@ export interface FuzzGvr {
   readonly namespaced: boolean;
 }
 
-const CONTROL_PATHS = new Set([
+const OWN_READ_PATHS = new Set([
   '/readyz',
   '/livez',
   '/healthz',
@@ -123,7 +123,7 @@ function header(req: IncomingMessage, name: string): string | undefined {
 
 export async function startFuzzUpstream(name: string, gvrs: readonly FuzzGvr[]): Promise<FuzzUpstream> {
   const records: UpstreamRecord[] = [];
-  const controlReads = new Map<string, number>();
+  const ownReads = new Map<string, number>();
   const apis = discovery(gvrs, false);
   const api = discovery(gvrs, true);
   const openapiIndex = openApiV3Index(gvrs);
@@ -148,9 +148,9 @@ export async function startFuzzUpstream(name: string, gvrs: readonly FuzzGvr[]):
 
   const server: Server = createServer({ maxHeaderSize: 256 * 1024 }, (req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
-    const own = req.headers['user-agent'] === 'peerscope' && req.headers[FUZZ_ID_HEADER] === undefined && CONTROL_PATHS.has(path);
+    const own = req.headers['user-agent'] === 'peerscope' && req.headers[FUZZ_ID_HEADER] === undefined && OWN_READ_PATHS.has(path);
     if (own) {
-      controlReads.set(path, (controlReads.get(path) ?? 0) + 1);
+      ownReads.set(path, (ownReads.get(path) ?? 0) + 1);
       req.resume();
       const json = (body: string) => res.writeHead(200, { 'content-type': 'application/json' }).end(body);
       if (path === '/apis') return json(apis);
@@ -261,7 +261,7 @@ export async function startFuzzUpstream(name: string, gvrs: readonly FuzzGvr[]):
     url: `http://127.0.0.1:${port}`,
     port,
     records,
-    controlReads,
+    ownReads,
     close: async () => {
       for (const s of sockets) s.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
