@@ -20,7 +20,7 @@ import { registerCoreIpc } from './shell/core-ipc.js';
 import { faithfulFromArgv, portSettingsFromArgv } from './shell/port-settings.js';
 import { serverRefreshFromArgv, type ServerRefreshSetting } from './shell/server-refresh.js';
 
-const client = createSwitchingService();
+const service = createSwitchingService();
 
 // What the port refuses, from the app's command line; the same for every session the app runs.
 let filters: ReturnType<typeof portSettingsFromArgv>;
@@ -71,7 +71,7 @@ const dialogs: AppDialogs = {
 };
 
 const controller = createAppController({
-  client,
+  service,
   startDemo: demoSession,
   async prepareCluster(kubeconfig, context, source) {
     const prepared = await prepareClusterSession({
@@ -113,7 +113,7 @@ void startShell({
   preloadPath: join(__dirname, 'preload.cjs'),
   rendererDir: join(__dirname, '..', 'renderer'),
   async onWindow() {
-    registerCoreIpc(ipcMain, client);
+    registerCoreIpc(ipcMain, service);
     await controller.start();
   },
 })

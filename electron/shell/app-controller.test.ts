@@ -58,7 +58,7 @@ function fakeSession(label: string, portUrl: string) {
 }
 
 function setup(overrides: Partial<AppControllerDeps> = {}, dialogOverrides: Partial<AppDialogs> = {}) {
-  const client = createSwitchingService();
+  const service = createSwitchingService();
   const demos: ReturnType<typeof fakeSession>[] = [];
   const menus: MenuItemConstructorOptions[][] = [];
   const dialogs: AppDialogs = {
@@ -72,7 +72,7 @@ function setup(overrides: Partial<AppControllerDeps> = {}, dialogOverrides: Part
   };
   const cluster = fakeSession('context prod', 'http://127.0.0.1:8001');
   const deps: AppControllerDeps = {
-    client,
+    service,
     startDemo: vi.fn(async () => {
       const s = fakeSession('simulated cluster', `http://127.0.0.1:${8001 + demos.length}`);
       demos.push(s);
@@ -96,9 +96,9 @@ function setup(overrides: Partial<AppControllerDeps> = {}, dialogOverrides: Part
   };
   const controller = createAppController(deps);
   const events: CoreEvent[] = [];
-  client.subscribe((e) => events.push(e));
+  service.subscribe((e) => events.push(e));
   const label = (prefix: string) => flat(menus.at(-1) ?? []).find((i) => i.label?.startsWith(prefix));
-  return { client, controller, deps, dialogs, demos, cluster, menus, events, label };
+  return { service, controller, deps, dialogs, demos, cluster, menus, events, label };
 }
 
 function flat(items: MenuItemConstructorOptions[]): MenuItemConstructorOptions[] {
@@ -112,7 +112,7 @@ describe('the desktop app controller', () => {
   it('starts on the simulated cluster and shows its port in the menu', async () => {
     const t = setup();
     await t.controller.start();
-    expect(t.client.current()?.label).toBe('simulated cluster');
+    expect(t.service.current()?.label).toBe('simulated cluster');
     expect(t.label('Local port:')?.label).toBe('Local port: http://127.0.0.1:8001');
     expect(t.events).toEqual([{ type: 'session', id: '1', label: 'simulated cluster' }]);
   });
@@ -131,7 +131,7 @@ describe('the desktop app controller', () => {
     await t.controller.start();
     vi.mocked(t.demos[0]!.close).mockImplementation(async () => void order.push('close demo'));
     t.controller.actions.openKubeconfig();
-    await vi.waitFor(() => expect(t.client.current()?.label).toBe('context prod'));
+    await vi.waitFor(() => expect(t.service.current()?.label).toBe('context prod'));
     expect(order).toEqual(['prepare /home/op/.kube/prod.yaml undefined', 'close demo', 'start cluster']);
     expect(t.events.at(-1)).toEqual({ type: 'session', id: '2', label: 'context prod' });
   });
@@ -166,7 +166,7 @@ describe('the desktop app controller', () => {
       expect(t.dialogs.error).toHaveBeenCalledWith('Could not open the kubeconfig', expect.stringContaining('prod.yaml:7:1')),
     );
     expect(t.demos[0]!.closed).toBe(false);
-    expect(t.client.current()?.label).toBe('simulated cluster');
+    expect(t.service.current()?.label).toBe('simulated cluster');
   });
 
   it('a cluster that fails to listen after the switch brings the simulated cluster back, and says why', async () => {
@@ -178,7 +178,7 @@ describe('the desktop app controller', () => {
     await t.controller.start();
     t.controller.actions.openKubeconfig();
     await vi.waitFor(() => expect(t.demos).toHaveLength(2));
-    await vi.waitFor(() => expect(t.client.current()).toBe(t.demos[1]));
+    await vi.waitFor(() => expect(t.service.current()).toBe(t.demos[1]));
     expect(t.dialogs.error).toHaveBeenCalledWith('Could not open the cluster', 'cannot listen on 127.0.0.1:8001: EADDRINUSE');
   });
 
@@ -196,7 +196,7 @@ describe('the desktop app controller', () => {
     const t = setup();
     await t.controller.start();
     t.controller.actions.startSimulatedCluster();
-    await vi.waitFor(() => expect(t.client.current()).toBe(t.demos[1]));
+    await vi.waitFor(() => expect(t.service.current()).toBe(t.demos[1]));
     expect(t.demos[0]!.closed).toBe(true);
   });
 
@@ -284,7 +284,7 @@ describe('the desktop app controller', () => {
       await t.controller.start();
       t.controller.actions.openKubeconfig();
       await vi.waitFor(() => expect(clusters).toHaveLength(1));
-      await vi.waitFor(() => expect(t.client.current()).toBe(clusters[0]));
+      await vi.waitFor(() => expect(t.service.current()).toBe(clusters[0]));
       vi.mocked(t.dialogs.openFile).mockResolvedValue(LOG);
       return { ...t, clusters };
     }
@@ -359,7 +359,7 @@ describe('the desktop app controller', () => {
       await vi.waitFor(() => expect(t.dialogs.info).toHaveBeenCalled());
       expect(prepareWebhook).toHaveBeenCalledWith({ host: '0.0.0.0', port: 9443, servers: SERVERS, folder: '/home/op/webhook' });
       expect(t.deps.prepareCluster).toHaveBeenLastCalledWith('/home/op/.kube/prod.yaml', undefined, { auditWebhook: options });
-      expect(t.client.current()).toBe(t.clusters[1]);
+      expect(t.service.current()).toBe(t.clusters[1]);
       const [title, message] = vi.mocked(t.dialogs.info).mock.calls.at(-1)!;
       expect(title).toBe('Receive audit events');
       expect(message).toContain('Peerscope receives audit events on https://10.1.2.3:9443/');

@@ -42,7 +42,7 @@ export interface AppDialogs {
 }
 
 export interface AppControllerDeps {
-  readonly client: SwitchingService;
+  readonly service: SwitchingService;
   readonly startDemo: () => Promise<AppSession>;
   /**
    * Loads the kubeconfig and finds the cluster's servers (errors here leave the running session alone);
@@ -81,7 +81,7 @@ export interface AppController {
 }
 
 export function createAppController(deps: AppControllerDeps): AppController {
-  const { client, dialogs } = deps;
+  const { service, dialogs } = deps;
   let discoveryMode: DiscoveryMode = 'peer-aggregated';
   let switching: Promise<void> = Promise.resolve();
   /** The kubeconfig cluster the app shows, and the cluster source chosen for it; undefined on the simulated cluster. */
@@ -90,7 +90,7 @@ export function createAppController(deps: AppControllerDeps): AppController {
   let progressTimer: ReturnType<typeof setTimeout> | undefined;
   let closed = false;
 
-  const session = () => client.current() as AppSession | undefined;
+  const session = () => service.current() as AppSession | undefined;
   const refreshMenu = () => {
     deps.setMenu(
       buildMenuTemplate(
@@ -104,9 +104,9 @@ export function createAppController(deps: AppControllerDeps): AppController {
   const watchAuditRead = () => {
     clearTimeout(progressTimer);
     const tick = async () => {
-      let read: NonNullable<Awaited<ReturnType<typeof client.getOverview>>['cluster']>['read'];
+      let read: NonNullable<Awaited<ReturnType<typeof service.getOverview>>['cluster']>['read'];
       try {
-        read = (await client.getOverview()).cluster?.read;
+        read = (await service.getOverview()).cluster?.read;
       } catch {
         read = undefined;
       }
@@ -148,7 +148,7 @@ export function createAppController(deps: AppControllerDeps): AppController {
         next = await deps.startDemo();
         opened = undefined;
       }
-      client.switchTo(next);
+      service.switchTo(next);
       discoveryMode = (await next.service.getOverview()).discoveryMode;
       refreshMenu();
       watchAuditRead();
@@ -166,7 +166,7 @@ export function createAppController(deps: AppControllerDeps): AppController {
     return opened;
   };
   const serversNow = async () =>
-    (await client.getOverview()).servers.map((s) => ({ name: s.name, ...(s.displayName ? { displayName: s.displayName } : {}) }));
+    (await service.getOverview()).servers.map((s) => ({ name: s.name, ...(s.displayName ? { displayName: s.displayName } : {}) }));
   /** Asks which server wrote the file; undefined when cancelled. */
   const askServer = async (file: string, servers: readonly ServerName[]): Promise<string | undefined> => {
     if (servers.length === 0 || servers.length > MAX_CONTEXT_BUTTONS)
@@ -214,7 +214,7 @@ export function createAppController(deps: AppControllerDeps): AppController {
     },
     exportSnapshot() {
       void (async () => {
-        const snapshot = await client.takeSnapshot();
+        const snapshot = await service.takeSnapshot();
         const stamp = snapshot.takenAt.replace(/[:.]/g, '-');
         const file = await dialogs.saveFile({
           title: 'Export routing snapshot',
@@ -234,7 +234,7 @@ export function createAppController(deps: AppControllerDeps): AppController {
         if (!file) return;
         // Validated completely here; the window only ever receives a whole, valid snapshot.
         const snapshot = deps.readSnapshot(file);
-        client.publish({ type: 'snapshot-opened', file: basename(file), snapshot });
+        service.publish({ type: 'snapshot-opened', file: basename(file), snapshot });
       })().catch(showError('Could not import the snapshot'));
     },
     openAuditLog() {
@@ -328,11 +328,11 @@ export function createAppController(deps: AppControllerDeps): AppController {
       })().catch(showError('Could not receive audit events'));
     },
     cancelAuditRead() {
-      client.cancelAuditRead().then(() => watchAuditRead(), showError('Could not cancel the read'));
+      service.cancelAuditRead().then(() => watchAuditRead(), showError('Could not cancel the read'));
     },
     toggleDiscoveryMode() {
       const next = discoveryMode === 'peer-aggregated' ? 'nopeer' : 'peer-aggregated';
-      client.setDiscoveryMode({ mode: next }).then((s) => {
+      service.setDiscoveryMode({ mode: next }).then((s) => {
         discoveryMode = s.discoveryMode;
         refreshMenu();
       }, showError('Could not change the discovery mode'));
@@ -347,7 +347,7 @@ export function createAppController(deps: AppControllerDeps): AppController {
   return {
     actions,
     async start() {
-      unsubscribe = client.subscribe(onEvent);
+      unsubscribe = service.subscribe(onEvent);
       refreshMenu();
       await switchTo(() => deps.startDemo());
     },

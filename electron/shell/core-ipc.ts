@@ -2,7 +2,8 @@
 // could flood), one channel per contract method. Each call is refused unless it comes from a frame on
 // the app origin, and its argument object is validated with the contract's zod schema before the core
 // sees it. Failures come back as { error: { code, message } } (contract/errors.ts): a PeerscopeError's own
-// text, or for anything else only its code, the rest logged here. Never a stack.
+// text, or for anything else only its code, the rest logged here. Never a stack. What it serves is the core's
+// service (in the app, the switching service over the open cluster's session): the callers' CoreClient is the renderer's.
 import type { IpcMain, IpcMainInvokeEvent, WebContents } from 'electron';
 import { createCoreDispatcher, type CoreClient, type CoreEvent } from '../../proxy-core/contract/client.js';
 import { PeerscopeError, toCallError } from '../../proxy-core/contract/errors.js';
@@ -19,9 +20,9 @@ export interface CoreIpcRegistration {
   dispose(): void;
 }
 
-export function registerCoreIpc(ipcMain: Pick<IpcMain, 'handle' | 'removeHandler'>, client: CoreClient): CoreIpcRegistration {
+export function registerCoreIpc(ipcMain: Pick<IpcMain, 'handle' | 'removeHandler'>, service: CoreClient): CoreIpcRegistration {
   const subscriptions = new Map<number, () => void>();
-  const dispatch = createCoreDispatcher(client);
+  const dispatch = createCoreDispatcher(service);
 
   const fromApp = (event: InvokeEvent) => isAppUrl(event.senderFrame?.url);
   const refused: IpcReply = {
@@ -61,7 +62,7 @@ export function registerCoreIpc(ipcMain: Pick<IpcMain, 'handle' | 'removeHandler
     guarded('subscribe', async (event) => {
       const { sender } = event;
       if (subscriptions.has(sender.id)) return true;
-      const unsubscribe = client.subscribe((coreEvent: CoreEvent) => {
+      const unsubscribe = service.subscribe((coreEvent: CoreEvent) => {
         if (sender.isDestroyed()) stop(sender.id);
         else sender.send(EVENT_CHANNEL, coreEvent);
       });

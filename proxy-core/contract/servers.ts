@@ -74,6 +74,15 @@ export function shownName(server: { readonly name: string; readonly displayName?
   return server.displayName ?? server.name;
 }
 
+/**
+ * How a message (a Status, a log line) names a server: its display name, quoted, with its identity
+ * beside it when they differ (the identity is what X-Peerscope-Route, metrics and snapshots key on):
+ * `"cp-1" (apiserver-fa6myrjs6maza5o5onsvobwkha)`, or `"B"`.
+ */
+export function serverLabel(name: string, displayName?: string): string {
+  return displayName !== undefined && displayName !== name ? `"${displayName}" (${name})` : `"${name}"`;
+}
+
 /** One point of a server's health series, for charts over the rollout. */
 export const healthSampleSchema = z.object({
   at: z.number(),

@@ -1,5 +1,7 @@
 // `--help` of every command shows each default as a user would type it: the built CLI, run for real.
 import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -18,7 +20,8 @@ describe('peerscope --help', () => {
     '%s shows no default as JSON',
     async (command) => {
       const text = await help(...command.split(' '));
-      expect(text).toContain(`Usage: peerscope ${command} `);
+      // An alias shows beside its command's name (`servers|peers`).
+      expect(text).toMatch(new RegExp(`Usage: peerscope ${command}[ |]`));
       expect(text).not.toMatch(/default: [[{"]|default: (true|false)\b/);
     },
   );
@@ -67,5 +70,23 @@ describe('peerscope --help', () => {
     const both = await serveWith('--peer-refresh', '5', '--server-refresh', '5');
     expect(both.code).toBe(2);
     expect(both.stderr).toBe('peerscope: give --server-refresh only: --peer-refresh is its old name\n');
+  });
+
+  it('servers is the command; peers, its old name, still works and is said to be renamed', async () => {
+    expect(await help('servers')).toMatch(/Usage: peerscope servers\|peers .*renamed from peers \(the old name still works\)/s);
+    const dir = mkdtempSync(join(tmpdir(), 'servers-alias-'));
+    const kubeconfig = join(dir, 'config');
+    writeFileSync(kubeconfig, 'apiVersion: v1\nkind: Config\nclusters: []\ncontexts: []\nusers: []\n');
+    const list = (command: string) =>
+      run(process.execPath, ['bin/peerscope', command, '--kubeconfig', kubeconfig], { cwd: repoRoot }).then(
+        () => ({ code: 0, stderr: '' }),
+        (err: { code: number; stderr: string }) => err,
+      );
+    // A kubeconfig with no context stops either name the same way, after the old name's note.
+    const refusal = `peerscope: ${kubeconfig}: no context: the kubeconfig sets no current-context; pass --context NAME\n`;
+    const now = await list('servers');
+    expect(now).toMatchObject({ code: 2, stderr: refusal });
+    const old = await list('peers');
+    expect(old).toMatchObject({ code: 2, stderr: 'peerscope: peers is renamed servers; the old name still works\n' + refusal });
   });
 });

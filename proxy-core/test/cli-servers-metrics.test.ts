@@ -1,4 +1,4 @@
-// `peerscope peers --output json` never gives 0 for a count it did not read: against simulated servers
+// `peerscope servers --output json` never gives 0 for a count it did not read: against simulated servers
 // found from a kubeconfig (their readyz is a kube-apiserver's, their /metrics has none of its
 // counters) the own-proxy totals beside not-exposed and the request counts are null. The real
 // counts, from real kube-apiservers, are in test/kube/cluster-traffic.test.ts.
@@ -13,7 +13,7 @@ import { loadRelease } from '../src/releases/index.js';
 import { startSimCluster } from '../sim/index.js';
 import { repoRoot } from '../../test/fixtures.js';
 
-function peers(kubeconfig: string, output: 'json' | 'text') {
+function listServers(kubeconfig: string, output: 'json' | 'text') {
   return new Promise<{ stdout: string; stderr: string }>((resolve, reject) => {
     execFile(
       process.execPath,
@@ -24,13 +24,13 @@ function peers(kubeconfig: string, output: 'json' | 'text') {
   });
 }
 
-describe('peerscope peers: a count not read is null', () => {
+describe('peerscope servers: a count not read is null', () => {
   it('own-proxy totals beside not-exposed, and request counts of a /metrics without them, are null in JSON and named in text', async () => {
     const sim = await startSimCluster({ releases: [loadRelease('v1.36-dev'), loadRelease('v1.37-dev')], names: ['old', 'new'] });
     try {
-      const kubeconfig = join(mkdtempSync(join(tmpdir(), 'peers-metrics-')), 'config');
+      const kubeconfig = join(mkdtempSync(join(tmpdir(), 'servers-metrics-')), 'config');
       writeFileSync(kubeconfig, sim.kubeconfig());
-      const { stdout } = await peers(kubeconfig, 'json');
+      const { stdout } = await listServers(kubeconfig, 'json');
       const servers = (
         JSON.parse(stdout) as { servers: { name: string; displayName: string; ownMvp?: unknown; apiserverMetrics?: unknown }[] }
       ).servers;
@@ -54,7 +54,7 @@ describe('peerscope peers: a count not read is null', () => {
       }
       expect(stdout).not.toMatch(/"(rerouted|proxyErrors|discoverySyncErrors|requests|serverErrors|notFound)Total": 0/);
 
-      const text = (await peers(kubeconfig, 'text')).stdout;
+      const text = (await listServers(kubeconfig, 'text')).stdout;
       console.log(text.trim());
       // The host name first, the lease name beside it (a LEASE column since the display names came).
       expect(text).toMatch(/^NAME {2,}LEASE {2,}URL /m);

@@ -1,5 +1,5 @@
 // The Server health screen's error series, end to end: a server stops while the port still believes it
-// ready; requests handed to it fail there (and are retried on its peer), and each failure is counted
+// ready; requests handed to it fail there (and are retried on another server), and each failure is counted
 // against it in getHealthHistory — not against the server that answered instead.
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';

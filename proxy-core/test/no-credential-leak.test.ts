@@ -3,7 +3,7 @@
 // certificate and key (inline data and files), a proxy-url and an HTTPS_PROXY with user and password —
 // nothing that left the core holds one of them or the kubeconfig's text: no control-API answer, no
 // server-sent event, no log line, no Prometheus text, no snapshot (served, saved, or taken through the
-// API), no `peerscope peers` output, no Status the port wrote (503s included).
+// API), no `peerscope servers` output, no Status the port wrote (503s included).
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -149,7 +149,7 @@ async function exercise(s: Session): Promise<{ everything: string; seen: { event
       await rpc('setDiscoveryMode', { mode: 'peer-aggregated' }),
       await rpc('setPolicy', { policy: 'pin:nobody' }),
     );
-    // Telemetry and the snapshot on the port; a snapshot saved by the CLI; the peers command.
+    // Telemetry and the snapshot on the port; a snapshot saved by the CLI; the servers command.
     out.push(
       await (await fetch(`${portUrl}/.peerscope/metrics`)).text(),
       await (await fetch(`${portUrl}/.peerscope/snapshot`)).text(),
@@ -166,9 +166,9 @@ async function exercise(s: Session): Promise<{ everything: string; seen: { event
     expect(save.code, save.stderr).toBe(0);
     out.push(save.stdout, save.stderr, readFileSync(saved, 'utf8'));
     for (const output of ['json', 'text']) {
-      const peers = await run(['servers', '--kubeconfig', s.kubeconfig, '--output', output], s.env);
-      expect(peers.code, peers.stderr).toBe(0);
-      out.push(peers.stdout, peers.stderr);
+      const listed = await run(['servers', '--kubeconfig', s.kubeconfig, '--output', output], s.env);
+      expect(listed.code, listed.stderr).toBe(0);
+      out.push(listed.stdout, listed.stderr);
     }
     sse.abort();
     await reading;

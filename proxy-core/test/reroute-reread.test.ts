@@ -79,18 +79,18 @@ describe("rerouting while a peer's discovery is re-read", () => {
       policy: { kind: 'pin', server: 'A' },
     });
     const { url } = await core.start();
-    const peers = core.servers;
+    const serverSet = core.servers;
 
     // B goes down, and comes back at the older release (no X), its discovery slow to read.
     bServer.closeAllConnections();
     await new Promise<void>((r) => bServer.close(() => r()));
-    await eventually(() => peers.health('B') === 'unreachable', 'B seen down');
+    await eventually(() => serverSet.health('B') === 'unreachable', 'B seen down');
     Object.assign(b, { withX: false, version: 'v1.36.0', slowDiscoveryMs: 1_000 });
     bServer = apiserver('B', b);
     servers[1] = bServer;
     await listen(bServer, ports[1]);
     await eventually(
-      () => peers.health('B') === 'ready' && peers.rereadPending('B') !== undefined,
+      () => serverSet.health('B') === 'ready' && serverSet.rereadPending('B') !== undefined,
       'B seen back, its discovery being re-read',
     );
 

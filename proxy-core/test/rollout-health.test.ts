@@ -7,7 +7,7 @@ import { startSimCluster } from '../sim/index.js';
 import { runRollout } from '../sim/rollout.js';
 import { eventually } from './harness.js';
 
-describe('peer health over a rollout', () => {
+describe('server health over a rollout', () => {
   it('follows each server through draining, down and back at the new release', async () => {
     const from = loadRelease('v1.36-dev');
     const to = loadRelease('v1.37-dev');

@@ -113,13 +113,14 @@ describe('the server list follows the cluster', () => {
       );
       console.log(`gone: ${status.gone?.reason}`);
       expect(membership).toContainEqual(['apiserver-new', 'gone']);
-      // Never a handling server; what only it served is a 503 naming it (as Kubernetes answers C40).
+      // Never a handling server; what only it served is a 503 naming it (as Kubernetes answers C40), by
+      // its lease's host name with the lease name beside it.
       for (let i = 0; i < 4; i++) {
         const r = await get(NEW_ONLY);
         expect(r.status).toBe(503);
         expect(r.route).toBe('handling=apiserver-old; answering=-; outcome=unavailable');
         expect(JSON.parse(r.body).message).toMatch(
-          /^Error while proxying request to destination apiserver: apiserver "apiserver-new": gone: its identity lease expired/,
+          /^Error while proxying request to destination apiserver: apiserver "new" \(apiserver-new\): gone: its identity lease expired/,
         );
       }
       // After the retention it leaves the list: nobody serves the GVR now, the handling server's own 404.
@@ -176,7 +177,7 @@ describe('the server list follows the cluster', () => {
     }
   });
 
-  it('peerscope peers lists a server whose lease expired and whose address left the endpoints as gone', async () => {
+  it('peerscope servers lists a server whose lease expired and whose address left the endpoints as gone', async () => {
     const sim = await startSimCluster({
       releases: [loadRelease('v1.36-dev'), loadRelease('v1.37-dev')],
       names: ['old', 'new'],
@@ -186,7 +187,7 @@ describe('the server list follows the cluster', () => {
       await sim.server('new').stop();
       await new Promise((r) => setTimeout(r, 1_500));
       const file = writeKubeconfig(sim);
-      const peers = (output: string) =>
+      const list = (output: string) =>
         new Promise<{ stdout: string; stderr: string }>((resolve) => {
           execFile(
             process.execPath,
@@ -195,13 +196,13 @@ describe('the server list follows the cluster', () => {
             (_e, stdout, stderr) => resolve({ stdout, stderr }),
           );
         });
-      const json = JSON.parse((await peers('json')).stdout) as { servers: { name: string; health: string; error?: string }[] };
+      const json = JSON.parse((await list('json')).stdout) as { servers: { name: string; health: string; error?: string }[] };
       expect(json.servers.map((s) => [s.name, s.health])).toEqual([
         ['apiserver-old', 'ready'],
         ['apiserver-new', 'gone'],
       ]);
       expect(json.servers[1]?.error).toMatch(/^gone: its identity lease expired at .* left the default\/kubernetes endpoints$/);
-      const text = (await peers('text')).stdout;
+      const text = (await list('text')).stdout;
       console.log(text.trim());
       // The host name its lease gave, the lease name beside it (the LEASE column).
       expect(text).toMatch(/^new\s+apiserver-new\s+https:\/\/127\.0\.0\.1:\d+\s+-\s+gone\s+lease(\s+-\s+-)?$/m);

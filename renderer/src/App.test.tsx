@@ -104,7 +104,7 @@ describe('App shell', () => {
     expect(client.calls).toContain('setTrafficRate:200');
   });
 
-  it('follows pushed peer changes and refetches everything after a reconnect', async () => {
+  it('follows pushed server changes and refetches everything after a reconnect', async () => {
     const client = new FakeCoreClient();
     const conn = connection('live');
     render(<App client={client} connection={conn} />);

@@ -22,12 +22,12 @@ function takeToken(): string | null {
 }
 
 const root = createRoot(document.getElementById('root')!);
-const bridged = preloadBridge();
-const token = bridged ? null : takeToken();
-if (bridged) {
+const bridge = preloadBridge();
+const token = bridge ? null : takeToken();
+if (bridge) {
   root.render(
     <StrictMode>
-      <App client={validatingClient(bridged)} />
+      <App client={validatingClient(bridge)} />
     </StrictMode>,
   );
 } else if (!token) {

@@ -5,7 +5,7 @@
 // port: what only the newer serves sent to the older (false 404s), what the newer removed, every
 // listable API both serve (deprecated ones among them), and kubectl. Peerscope must count exactly
 // that from the audit logs (`peerscope audit`), show the deprecated APIs and request counts from each
-// server's /metrics (`peers`, `serve`'s /.peerscope/metrics), and name the client the upgrade to the
+// server's /metrics (`servers`, `serve`'s /.peerscope/metrics), and name the client the upgrade to the
 // newer release breaks (`report --audit-log … --to`). The servers also post the same events to
 // `serve`'s audit webhook receiver (each named by its own bearer token), which must count the same
 // false 404s as the files. Which GVRs and which APIs are deprecated is read from the real servers
@@ -301,7 +301,7 @@ current-context: webhook
     expect(text.stdout).toMatch(/False 404s: 9 request\(s\)/);
   });
 
-  it("peers reads from each server's /metrics the deprecated APIs requested and the requests per GVR; a false 404 is not counted there", async () => {
+  it("servers reads from each server's /metrics the deprecated APIs requested and the requests per GVR; a false 404 is not counted there", async () => {
     const after = await serversJson();
     for (const host of ['kube-old', 'kube-new']) {
       const name = names.get(host) as string;

@@ -326,7 +326,7 @@ describe.skipIf(skipKube())('every client through the port: real kube-apiservers
     }
   });
 
-  it('peers names a group served by a server but registered by no APIService (as an older server removes it at start-up); the port still lists it', async () => {
+  it('servers names a group served by a server but registered by no APIService (as an older server removes it at start-up); the port still lists it', async () => {
     // What kube-apiserver v1.36 does at its start-up while a v1.37 server runs: delete the APIService
     // of a group it does not serve.
     await ensureRegistered();

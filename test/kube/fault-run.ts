@@ -113,7 +113,7 @@ export interface FaultRun {
   readonly recoverMs: number | undefined;
   /** What the port said of kube-a when it noticed (its last error). */
   readonly lastError: string | undefined;
-  /** Each server's state and reason as the port showed them when it noticed (what `peers` and Server health show). */
+  /** Each server's state and reason as the port showed them when it noticed (what `servers` and Server health show). */
   readonly shownWhenNoticed: readonly { name: string; health: string; failingChecks: string[]; lastError?: string }[];
   /** Health values other than 'ready' the port showed for any server during the run (a slow link: none expected). */
   readonly healthSeen: ReadonlySet<string>;

@@ -11,7 +11,7 @@
 //    default/kubernetes endpoints) nothing answers — an address where nothing listens (refused), a
 //    blackholed one (timeout), a server whose certificate lacks its address (name mismatch) — while
 //    the kubeconfig names one server's own reachable address, as a load balancer would be. The causes
-//    are read from the port's statuses, `peerscope peers`, `peerscope serve` and Server health in Chromium.
+//    are read from the port's statuses, `peerscope servers`, `peerscope serve` and Server health in Chromium.
 //
 // Each prints its figures through the port beside straight to the servers, and asserts what the
 // port promises (no false 404, no write lost, applied twice or without a Status, the cause shown).
@@ -327,7 +327,7 @@ describe.skipIf(skipKube())('certificates and identity of a server, under load t
     expect(r.step.backMs, 'kube-a back in service after it answered ready').toBeLessThanOrEqual(2 * PROBE_INTERVAL_MS + 100);
   }, 240_000);
 
-  it('a certificate signed by a CA the bundle lacks: shown as such in the status and in peers, its requests go to the other server', async () => {
+  it('a certificate signed by a CA the bundle lacks: shown as such in the status and in `servers`, its requests go to the other server', async () => {
     let shown: ServerStatus | undefined;
     const r = await load('foreign-ca', async () => {
       const serving = await servingOf(foreignCa);
@@ -360,10 +360,10 @@ describe.skipIf(skipKube())('certificates and identity of a server, under load t
     // Straight to the servers, every request round-robined to kube-a fails its TLS handshake.
     expect(r.direct.noAnswer).toBeGreaterThan(0);
 
-    const peers = await peerscope(['servers', '--kubeconfig', kubeconfig]);
-    console.log(`peers with kube-a's certificate of a foreign CA:\n${peers.stdout}`);
-    expect(peers.code, peers.stderr).toBe(0);
-    expect(peers.stdout).toMatch(/1 apiserver out of reach, certificate signed by unknown authority: [\d.:]+ \(kube-a\)/);
+    const listed = await peerscope(['servers', '--kubeconfig', kubeconfig]);
+    console.log(`servers with kube-a's certificate of a foreign CA:\n${listed.stdout}`);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout).toMatch(/1 apiserver out of reach, certificate signed by unknown authority: [\d.:]+ \(kube-a\)/);
     const json = JSON.parse((await peerscope(['servers', '--kubeconfig', kubeconfig, '--output', 'json'])).stdout) as {
       servers: { name: string; health: string; unreachable?: { cause: string }; error?: string }[];
     };
@@ -484,7 +484,7 @@ describe.skipIf(skipKube())('servers out of reach by design: the port works thro
     await cp?.close();
   });
 
-  it('each cause told in one line (peers, serve, the status), and the port serves through the kubeconfig server', async (ctx) => {
+  it('each cause told in one line (servers, serve, the status), and the port serves through the kubeconfig server', async (ctx) => {
     const why = blackholeUnavailable();
     if (why) {
       console.log(`skipping the servers out of reach: ${why}`);
@@ -543,13 +543,13 @@ describe.skipIf(skipKube())('servers out of reach by design: the port works thro
     // Still routed through the kubeconfig's server after the refreshes of the server list.
     expect(core.serverStatuses().find((s) => s.source === 'kubeconfig')?.health).toBe('ready');
 
-    const peers = await peerscope(['servers', '--kubeconfig', kubeconfig]);
-    console.log(`peers with every advertised address out of reach:\n${peers.stdout}${peers.stderr}`);
-    expect(peers.code, peers.stderr).toBe(0);
-    expect(peers.stdout).toMatch(/1 apiserver out of reach, connection refused \(nothing listens there\): [\d.:]+ \(kube-x\)/);
-    expect(peers.stdout).toMatch(/1 apiserver out of reach, timeout .*: [\d.:]+ \(kube-y\)/);
-    expect(peers.stdout).toMatch(/1 apiserver out of reach, certificate name mismatch .*: [\d.:]+ \(kube-z\)/);
-    expect(peers.stdout).toMatch(/the port routes through .*\(https:\/\/198\.18\.0\.11:\d+\)/);
+    const listed = await peerscope(['servers', '--kubeconfig', kubeconfig]);
+    console.log(`servers with every advertised address out of reach:\n${listed.stdout}${listed.stderr}`);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout).toMatch(/1 apiserver out of reach, connection refused \(nothing listens there\): [\d.:]+ \(kube-x\)/);
+    expect(listed.stdout).toMatch(/1 apiserver out of reach, timeout .*: [\d.:]+ \(kube-y\)/);
+    expect(listed.stdout).toMatch(/1 apiserver out of reach, certificate name mismatch .*: [\d.:]+ \(kube-z\)/);
+    expect(listed.stdout).toMatch(/the port routes through .*\(https:\/\/198\.18\.0\.11:\d+\)/);
 
     const serve = await startServe(['--kubeconfig', kubeconfig]);
     try {

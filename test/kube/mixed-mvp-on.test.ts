@@ -38,7 +38,7 @@ describe.skipIf(skipKube())('real kube-apiservers of two releases, their own MVP
     await cp?.close();
   });
 
-  it('peers: both found by their lease with their release, both own MVPs on', async () => {
+  it('servers: both found by their lease with their release, both own MVPs on', async () => {
     const r = await peerscope(['servers', '--kubeconfig', cp.kubeconfig('kube-new', { user: 'token' }), '--output', 'json']);
     expect(r.code, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout) as { servers: { name: string; release: string; foundBy: string; ownMvp?: OwnMvp }[] };

@@ -60,7 +60,7 @@ describe.skipIf(skipKube())('real kube-apiservers of two releases, their own MVP
     await cp?.close();
   });
 
-  it('peers (client certificate) finds both with their release: the older by its lease, the newer (gate off, no address on its lease) by the endpoints; both own MVPs off, said why', async () => {
+  it('servers (client certificate) finds both with their release: the older by its lease, the newer (gate off, no address on its lease) by the endpoints; both own MVPs off, said why', async () => {
     const r = await peerscope(['servers', '--kubeconfig', cp.kubeconfig('kube-old'), '--output', 'json']);
     expect(r.code, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout) as ServersJson;

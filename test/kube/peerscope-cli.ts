@@ -1,4 +1,4 @@
-// The built CLI (bin/peerscope) against a real control plane: `peers` once, and `serve` as a
+// The built CLI (bin/peerscope) against a real control plane: `servers` once, and `serve` as a
 // process of its own, stopped by its PID.
 import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';

@@ -155,7 +155,7 @@ describe.skipIf(skipKube())('a real rollout under traffic, through Peerscope and
     expect(direct.lostWrites).toBe(0);
   }, 240_000);
 
-  it('after the rollout the departed identities show as gone, and peers finds the new ones at the newer release', async () => {
+  it('after the rollout the departed identities show as gone, and servers finds the new ones at the newer release', async () => {
     await expect
       .poll(() => oldNames.map((n) => core.servers.status(n)?.health), { timeout: 30_000, interval: 500 })
       .toEqual(['gone', 'gone']);
@@ -166,6 +166,6 @@ describe.skipIf(skipKube())('a real rollout under traffic, through Peerscope and
     const live = out.servers.filter((s) => s.health !== 'gone');
     expect(live.map((s) => s.release)).toEqual([newer, newer]);
     expect(live.map((s) => s.name).some((n) => oldNames.includes(n))).toBe(false);
-    console.log(`peers after the rollout: ${out.servers.map((s) => `${s.name} ${s.release ?? '-'} ${s.health}`).join('; ')}`);
+    console.log(`servers after the rollout: ${out.servers.map((s) => `${s.name} ${s.release ?? '-'} ${s.health}`).join('; ')}`);
   });
 });

@@ -33,7 +33,7 @@ describe.skipIf(skipKube())('real kube-apiservers, runtime-config skew (one serv
     await cp?.close();
   });
 
-  it('peers --kubeconfig finds both real servers from their identity leases, with their release and their own MVP on', async () => {
+  it('servers --kubeconfig finds both real servers from their identity leases, with their release and their own MVP on', async () => {
     const r = await peerscope(['servers', '--kubeconfig', cp.kubeconfig('kube-a'), '--output', 'json']);
     expect(r.code, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout) as {
@@ -220,7 +220,7 @@ describe.skipIf(skipKube())('real kube-apiservers, runtime-config skew (one serv
     expect(diff.onlyRight).toEqual([]);
   });
 
-  it("each server's own reroutes are shown beside Peerscope's, in peers and /.peerscope/metrics; never a zero for what is not exposed", async () => {
+  it("each server's own reroutes are shown beside Peerscope's, in servers and /.peerscope/metrics; never a zero for what is not exposed", async () => {
     let last = '';
     const metrics = await waitFor(
       "serve read kube-b's own counters",
@@ -263,7 +263,7 @@ describe.skipIf(skipKube())('real kube-apiservers, runtime-config skew (one serv
         '{"servers":[]}',
     ) as { servers: { ownMvp?: OwnMvp }[]; warnings: string[] };
     console.log(
-      `peers as a user without RBAC: ${JSON.stringify(viewer.warnings)}; servers ${viewer.servers.map((s) => s.ownMvp?.metrics.state).join(', ')}`,
+      `servers as a user without RBAC: ${JSON.stringify(viewer.warnings)}; servers ${viewer.servers.map((s) => s.ownMvp?.metrics.state).join(', ')}`,
     );
     for (const s of viewer.servers) expect(s.ownMvp?.metrics.state).not.toBe('exposed');
   });

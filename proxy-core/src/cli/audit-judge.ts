@@ -34,19 +34,19 @@ export async function judgementOf(flags: JudgeFlags, warn: (line: string) => voi
 }
 
 async function readDiscovery(servers: readonly ServerConfig[]): Promise<JudgeServer[]> {
-  const peers = new ServerSet(servers, { timeoutMs: 5_000 });
+  const serverSet = new ServerSet(servers, { timeoutMs: 5_000 });
   try {
     await Promise.all(
-      peers.names().map(async (name) => {
-        await peers.probe(name);
-        await peers.refreshDiscovery(name);
+      serverSet.names().map(async (name) => {
+        await serverSet.probe(name);
+        await serverSet.refreshDiscovery(name);
       }),
     );
-    return peers.names().map((name) => {
-      const status = peers.status(name);
-      const discovery = peers.discovery(name);
+    return serverSet.names().map((name) => {
+      const status = serverSet.status(name);
+      const discovery = serverSet.discovery(name);
       const error = status?.discovery.error ?? status?.lastError;
-      const url = peers.config(name)?.url;
+      const url = serverSet.config(name)?.url;
       return {
         name,
         ...(url ? { url } : {}),
@@ -56,6 +56,6 @@ async function readDiscovery(servers: readonly ServerConfig[]): Promise<JudgeSer
       };
     });
   } finally {
-    await peers.close();
+    await serverSet.close();
   }
 }

@@ -52,7 +52,7 @@ export function registerServeCommand(program: Command): void {
     .command('serve')
     .description('serve a local port (like kubectl proxy) that routes every request by the Mixed Version Proxy rules')
     .addOption(
-      new Option('--server <name=url>', 'an apiserver to route to (repeat for each); with --kubeconfig, adds or overrides a peer')
+      new Option('--server <name=url>', 'an apiserver to route to (repeat for each); with --kubeconfig, adds or overrides a server')
         .argParser(parseNameEqualsUrl)
         .default([], 'none'),
     )

@@ -1,5 +1,6 @@
-// `peerscope peers`: the apiservers found from a kubeconfig, by host name beside their lease name, with
-// release, health and how each was found.
+// `peerscope servers`: the apiservers found from a kubeconfig, by host name beside their lease name, with
+// release, health and how each was found. `peers`, its name before issue 31, is still accepted: "peer"
+// now means only what KEP-4020 means (a server other than the handling one).
 import type { Command } from 'commander';
 import { displayNames } from '../cluster/display-names.js';
 import { serversFromKubeconfig } from '../cluster/from-kubeconfig.js';
@@ -12,28 +13,32 @@ import { formatTable } from '../util/text-table.js';
 export function registerServersCommand(program: Command): void {
   program
     .command('servers')
-    .description('list the apiservers of a cluster found from a kubeconfig (identity leases, default/kubernetes endpoints)')
+    .alias('peers')
+    .description(
+      'list the apiservers of a cluster found from a kubeconfig (identity leases, default/kubernetes endpoints); renamed from peers (the old name still works)',
+    )
     .option('--kubeconfig <file>', 'kubeconfig (default: $KUBECONFIG, ~/.kube/config)')
     .option('--context <name>', 'the kubeconfig context (default: current-context)')
     .option('--output <format>', 'text or json', 'text')
-    .action(async (flags: { kubeconfig?: string; context?: string; output: string }) => {
+    .action(async (flags: { kubeconfig?: string; context?: string; output: string }, command: Command) => {
+      if (command.parent?.args[0] === 'peers') process.stderr.write('peerscope: peers is renamed servers; the old name still works\n');
       if (flags.output !== 'text' && flags.output !== 'json') fail(`--output ${flags.output}: use text or json`);
       const found = await serversFromKubeconfig({
         ...(flags.kubeconfig ? { kubeconfig: flags.kubeconfig } : {}),
         ...(flags.context ? { context: flags.context } : {}),
       }).catch((err: Error) => fail(err.message));
-      const peers = new ServerSet(found.servers, { timeoutMs: 5_000 });
-      await Promise.all(found.servers.map((s) => peers.probe(s.name)));
-      await peers.readOwnMetrics();
+      const servers = new ServerSet(found.servers, { timeoutMs: 5_000 });
+      await Promise.all(found.servers.map((s) => servers.probe(s.name)));
+      await servers.readOwnMetrics();
       // Each ready server's discovery and the API registrations: a group served but registered by no
       // APIService is lost to legacy discovery straight to the servers (discovery/missing-registration.ts).
-      await Promise.all(found.servers.filter((s) => peers.health(s.name) === 'ready').map((s) => peers.refreshDiscovery(s.name)));
-      const missing = peers.missingRegistrations();
-      await peers.close();
+      await Promise.all(found.servers.filter((s) => servers.health(s.name) === 'ready').map((s) => servers.refreshDiscovery(s.name)));
+      const missing = servers.missingRegistrations();
+      await servers.close();
       // Host names, told apart across the servers and the gone ones listed with them.
       const shown = displayNames([...found.servers, ...found.gone]);
       const rows = found.servers.map((s) => {
-        const status = peers.status(s.name);
+        const status = servers.status(s.name);
         const f = found.found.find((x) => x.name === s.name);
         return {
           name: s.name,

@@ -69,39 +69,39 @@ type Read<T> =
   | { readonly kind: 'error'; readonly message: string };
 
 /**
- * Reads the leases and endpoints through the first of `clients` that answers (the kubeconfig's server,
+ * Reads the leases and endpoints through the first of `readers` that answers (the kubeconfig's server,
  * then, on a refresh, the servers already known: a kubeconfig naming one apiserver that is being
  * upgraded must not blind the refresh), and derives the servers from them.
  */
 export async function findApiservers(
-  clients: ServerReader | readonly ServerReader[],
+  readers: ServerReader | readonly ServerReader[],
   kubeconfigServer: string,
   now = Date.now(),
 ): Promise<FindResult> {
-  const list = Array.isArray(clients) ? clients : [clients as ServerReader];
+  const list = Array.isArray(readers) ? readers : [readers as ServerReader];
   let leases: Read<{ items?: Lease[] }> = { kind: 'error', message: 'no apiserver to ask' };
   let endpoints: Read<string[]> = { kind: 'error', message: 'no apiserver to ask' };
   let asked = kubeconfigServer;
   let untrusted: string | undefined;
-  for (const client of list) {
+  for (const reader of list) {
     // An HTTP answer (even 403) is the cluster's answer; a read that failed to connect or was cut
     // (a server draining, a keep-alive connection closed under it) is asked of the next server.
     if (leases.kind === 'error') {
-      leases = await readObject<{ items?: Lease[] }>(client, LEASES);
-      if (leases.kind !== 'error') asked = client.server.url;
+      leases = await readObject<{ items?: Lease[] }>(reader, LEASES);
+      if (leases.kind !== 'error') asked = reader.server.url;
     }
-    if (endpoints.kind === 'error') endpoints = await readEndpointAddresses(client);
+    if (endpoints.kind === 'error') endpoints = await readEndpointAddresses(reader);
     for (const r of [leases, endpoints])
       if (r.kind === 'error' && TLS_UNTRUSTED.test(r.message))
-        untrusted ??= `${client.server.url} presented a certificate the kubeconfig's certificate-authority does not verify (${r.message})`;
+        untrusted ??= `${reader.server.url} presented a certificate the kubeconfig's certificate-authority does not verify (${r.message})`;
     if (leases.kind !== 'error' && endpoints.kind !== 'error') break;
   }
   const result = fromReads(leases, endpoints, kubeconfigServer, asked, now);
   return untrusted ? { ...result, untrusted } : result;
 }
 
-async function readEndpointAddresses(client: ServerReader): Promise<Read<string[]>> {
-  const eps = await readObject<Endpoints>(client, ENDPOINTS);
+async function readEndpointAddresses(reader: ServerReader): Promise<Read<string[]>> {
+  const eps = await readObject<Endpoints>(reader, ENDPOINTS);
   if (eps.kind === 'ok') {
     return {
       kind: 'ok',
@@ -112,7 +112,7 @@ async function readEndpointAddresses(client: ServerReader): Promise<Read<string[
   }
   // Endpoints are deprecated since 1.33 and may be forbidden where EndpointSlices are not.
   if (eps.kind === 'http' && eps.status !== 401) {
-    const slices = await readObject<{ items?: EndpointSlice[] }>(client, ENDPOINT_SLICES);
+    const slices = await readObject<{ items?: EndpointSlice[] }>(reader, ENDPOINT_SLICES);
     if (slices.kind === 'ok') {
       return {
         kind: 'ok',
@@ -241,9 +241,9 @@ function leaseExpired(lease: Lease, now: number): boolean {
   return renew !== undefined && Date.parse(renew) + (lease.spec?.leaseDurationSeconds ?? 3600) * 1000 < now;
 }
 
-async function readObject<T>(client: ServerReader, path: string): Promise<Read<T>> {
+async function readObject<T>(reader: ServerReader, path: string): Promise<Read<T>> {
   try {
-    const res = await client.get(path, { accept: 'application/json' });
+    const res = await reader.get(path, { accept: 'application/json' });
     if (res.status === 200) return { kind: 'ok', value: JSON.parse(res.body) as T };
     let message = '';
     try {

@@ -29,14 +29,14 @@ describe('servers from a kubeconfig', () => {
     expect(found.servers.map((s) => s.hostname)).toEqual(sim.servers.map((s) => s.name));
     // Each server answers an authenticated, TLS-verified read with the kubeconfig's token and CA.
     for (const server of found.servers) {
-      const client = new AgentServerReader(server);
-      const res = await client.get('/api/v1/namespaces/default/configmaps');
-      await client.close();
+      const reader = new AgentServerReader(server);
+      const res = await reader.get('/api/v1/namespaces/default/configmaps');
+      await reader.close();
       expect(res.status, server.name).toBe(200);
     }
   });
 
-  it('--server NAME=URL adds or overrides a peer', async () => {
+  it('--server NAME=URL adds or overrides a server', async () => {
     const found = await serversFromKubeconfig({
       kubeconfig,
       overrides: [
@@ -48,16 +48,16 @@ describe('servers from a kubeconfig', () => {
     expect(found.servers.map((s) => s.name)).toContain('extra');
     // A person reads the host names of lease-found servers and the given name of a --server; the
     // identities stay the lease names.
-    const peers = new ServerSet(found.servers);
+    const servers = new ServerSet(found.servers);
     try {
-      expect(peers.statuses().map((s) => [s.name, s.displayName])).toEqual([
+      expect(servers.statuses().map((s) => [s.name, s.displayName])).toEqual([
         ['apiserver-sim-1', 'apiserver-sim-1'],
         ['apiserver-sim-2', 'sim-2'],
         ['apiserver-sim-3', 'sim-3'],
         ['extra', 'extra'],
       ]);
     } finally {
-      await peers.close();
+      await servers.close();
     }
   });
 

@@ -95,10 +95,10 @@ current-context: c
   });
 
   it('each advertised server is unreachable with its cause; the summary is one line per cause', async () => {
-    const peers = new ServerSet(found.servers, { timeoutMs: 3_000 });
+    const servers = new ServerSet(found.servers, { timeoutMs: 3_000 });
     try {
-      await Promise.all(found.servers.map((s) => peers.probe(s.name)));
-      const statuses = peers.statuses();
+      await Promise.all(found.servers.map((s) => servers.probe(s.name)));
+      const statuses = servers.statuses();
       expect(statuses.map((s) => [s.displayName, s.health, s.unreachable?.cause])).toEqual([
         ['cp-1', 'unreachable', 'refused'],
         ['cp-2', 'unreachable', 'timeout'],
@@ -110,7 +110,7 @@ current-context: c
       expect(lines[1]).toMatch(new RegExp(`^1 apiserver out of reach, timeout .*: ${silent} \\(cp-2\\)$`));
       expect(lines[2]).toBe(`the port routes through ${new URL(lbUrl).host} (${lbUrl})`);
     } finally {
-      await peers.close();
+      await servers.close();
     }
   });
 

@@ -37,7 +37,7 @@ export function publicInfo(s: ServerConfig): ServerPublicInfo {
   return { name: s.name, url: s.url, source: s.source ?? 'flag' };
 }
 
-/** A GET client of one server (AgentServerReader is one). */
+/** A reader of one server: its GETs (AgentServerReader is one). */
 export interface ServerReader {
   readonly server: ServerConfig;
   get(path: string, headers?: Record<string, string>): Promise<{ readonly status: number; readonly body: string }>;
@@ -53,7 +53,7 @@ export interface ServerReader {
 /** A server the core routes to now, as a refresh of the server list sees it. */
 export interface KnownServer {
   readonly config: ServerConfig;
-  /** The core's own read client for it: asked for the leases when the kubeconfig's server does not answer. */
+  /** The core's own reader of it: asked for the leases when the kubeconfig's server does not answer. */
   readonly reader?: ServerReader;
   readonly ready: boolean;
 }

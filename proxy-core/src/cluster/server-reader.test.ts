@@ -16,7 +16,7 @@ describe('AgentServerReader', () => {
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     let token = 'revoked';
     let told = 0;
-    const client = new AgentServerReader({
+    const reader = new AgentServerReader({
       name: 'a',
       url,
       bearerToken: () => token,
@@ -33,13 +33,13 @@ describe('AgentServerReader', () => {
       },
     });
     try {
-      expect((await client.get('/apis')).status).toBe(401);
+      expect((await reader.get('/apis')).status).toBe(401);
       expect(told).toBe(1);
-      expect((await client.get('/apis')).status).toBe(200);
+      expect((await reader.get('/apis')).status).toBe(200);
       expect((await anonymous.get('/apis')).status).toBe(401);
       expect(told).toBe(1);
     } finally {
-      await client.close();
+      await reader.close();
       await anonymous.close();
       server.close();
     }

@@ -15,7 +15,7 @@ export interface ServerReadResponse {
   readonly body: string;
 }
 
-export interface ControlStream {
+export interface ServerReadStream {
   readonly status: number;
   readonly body: AsyncIterable<Buffer> & { text(): Promise<string> };
 }
@@ -71,7 +71,7 @@ export class AgentServerReader {
    * A streamed read without a body timeout (a Kubernetes watch): the answer's status, headers and its
    * body as it comes. It ends when the server ends it, or when `signal` aborts.
    */
-  async stream(path: string, signal: AbortSignal): Promise<ControlStream> {
+  async stream(path: string, signal: AbortSignal): Promise<ServerReadStream> {
     const token = this.server.bearerToken?.();
     const res = await request(new URL(path, this.server.url), {
       method: 'GET',
@@ -117,7 +117,7 @@ export class AgentServerReader {
  * Closes an agent gracefully, or destroys it after `ms`: undici's close() never resolves once a
  * request on it failed its TLS handshake with ERR_TLS_CERT_ALTNAME_INVALID while the agent was
  * closing (a server whose certificate names another host; reachability.test.ts), and a server list
- * or `peers` must still close.
+ * or `servers` must still close.
  */
 async function closeWithin(agent: Agent, ms = 1_000): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
@@ -129,7 +129,7 @@ async function closeWithin(agent: Agent, ms = 1_000): Promise<void> {
   if (!closed) await agent.destroy();
 }
 
-/** One line for an error of a control read, e.g. "connect ECONNREFUSED 127.0.0.1:6443". */
+/** One line for an error of a read (the core's own), e.g. "connect ECONNREFUSED 127.0.0.1:6443". */
 export function describeError(err: unknown): string {
   if (err instanceof Error) {
     const cause = (err as Error & { cause?: unknown }).cause;

@@ -48,20 +48,23 @@ afterEach(async () => {
 describe('ServerSet.recheckOutOfService', () => {
   it('sees a server that came back just after another re-check', async () => {
     const port = await freePort();
-    const peers = new ServerSet([{ name: 'b', url: `http://127.0.0.1:${port}` }], { probeIntervalMs: 60_000, discoveryIntervalMs: 60_000 });
-    cleanups.push(() => peers.close());
-    await peers.start();
-    expect(peers.health('b')).toBe('unreachable');
+    const servers = new ServerSet([{ name: 'b', url: `http://127.0.0.1:${port}` }], {
+      probeIntervalMs: 60_000,
+      discoveryIntervalMs: 60_000,
+    });
+    cleanups.push(() => servers.close());
+    await servers.start();
+    expect(servers.health('b')).toBe('unreachable');
     // A re-check while it is down (another request's)...
-    await peers.recheckOutOfService();
-    expect(peers.health('b')).toBe('unreachable');
+    await servers.recheckOutOfService();
+    expect(servers.health('b')).toBe('unreachable');
     // ...then it comes back, and a request arrives: its re-check must look again.
     const server = apiserver().listen(port, '127.0.0.1');
     await once(server, 'listening');
     cleanups.push(() => new Promise<void>((r) => server.close(() => r())));
-    await peers.recheckOutOfService();
-    expect(peers.health('b')).toBe('ready');
-    expect(peers.discovery('b')?.gvrs).toEqual([{ group: 'resource.k8s.io', version: 'v1', resource: 'deviceclasses' }]);
+    await servers.recheckOutOfService();
+    expect(servers.health('b')).toBe('ready');
+    expect(servers.discovery('b')?.gvrs).toEqual([{ group: 'resource.k8s.io', version: 'v1', resource: 'deviceclasses' }]);
   });
 
   it('shares one re-check among requests that arrive while it runs, and starts one more for the latecomers', async () => {
@@ -73,11 +76,14 @@ describe('ServerSet.recheckOutOfService', () => {
     }).listen(port, '127.0.0.1');
     await once(server, 'listening');
     cleanups.push(() => new Promise<void>((r) => server.close(() => r())));
-    const peers = new ServerSet([{ name: 'b', url: `http://127.0.0.1:${port}` }], { probeIntervalMs: 60_000, discoveryIntervalMs: 60_000 });
-    cleanups.push(() => peers.close());
-    await peers.start();
+    const servers = new ServerSet([{ name: 'b', url: `http://127.0.0.1:${port}` }], {
+      probeIntervalMs: 60_000,
+      discoveryIntervalMs: 60_000,
+    });
+    cleanups.push(() => servers.close());
+    await servers.start();
     const before = probes;
-    await Promise.all(Array.from({ length: 20 }, () => peers.recheckOutOfService()));
+    await Promise.all(Array.from({ length: 20 }, () => servers.recheckOutOfService()));
     // The first starts one; those arriving while it runs share a second one: never one per request.
     expect(probes - before).toBeGreaterThanOrEqual(1);
     expect(probes - before).toBeLessThanOrEqual(2);

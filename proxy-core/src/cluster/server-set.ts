@@ -13,7 +13,7 @@
 // This file wires them: the events, the periodic loops, and one status per server.
 // Rule names (R…, D…, P…, §…) are those of docs/mixed-version-proxy-rules.md.
 import { EventEmitter } from 'node:events';
-import type { HealthSample, HealthState, ServerStatus } from '../../contract/servers.js';
+import { serverLabel, type HealthSample, type HealthState, type ServerStatus } from '../../contract/servers.js';
 import type { ServerDiscovery } from '../discovery/fetch.js';
 import { missingRegistrations, type MissingRegistration } from '../discovery/missing-registration.js';
 import { redactProxy } from '../upstream/proxy-config.js';
@@ -78,6 +78,8 @@ export class ServerSet extends EventEmitter<ServerSetEvents> {
   private readonly apiWatch: ApiWatch | undefined;
   private started = false;
   private closed = false;
+  /** serverLabel of each server, for messages; made again after any change of the list. */
+  private labels: Map<string, string> | undefined;
 
   constructor(servers: readonly ServerConfig[], options: ServerSetOptions = {}) {
     super();
@@ -93,7 +95,7 @@ export class ServerSet extends EventEmitter<ServerSetEvents> {
       },
       onReturn: (name) => {
         const m = this.membership.member(name);
-        if (m && !m.gone) this.discoveries.reread(name, m.client);
+        if (m && !m.gone) this.discoveries.reread(name, m.reader);
       },
     });
     this.discoveries = new DiscoveryCache({ onChange: (name) => this.emit('discovery', name) });
@@ -101,7 +103,7 @@ export class ServerSet extends EventEmitter<ServerSetEvents> {
       options.watchApis === false
         ? undefined
         : new ApiWatch({
-            through: () => this.membership.inService().find((m) => this.probes.health(m.config.name) === 'ready')?.client,
+            through: () => this.membership.inService().find((m) => this.probes.health(m.config.name) === 'ready')?.reader,
             reread: (resource) => this.rereadAllDiscovery(resource === 'apiservices'),
             notice: (line) => this.emit('notice', line),
             periodMs: this.discoveryIntervalMs,
@@ -142,6 +144,7 @@ export class ServerSet extends EventEmitter<ServerSetEvents> {
       this.discoveries.forget(name);
       this.ownMvps.forget(name);
     }
+    this.labels = undefined;
     this.emit('membership', name, change);
     if (change !== 'changed') this.emit('health', name);
     // Its GVRs leave the route table and the merged discovery.
@@ -161,7 +164,7 @@ export class ServerSet extends EventEmitter<ServerSetEvents> {
   known(): KnownServer[] {
     return this.membership.inService().map((m) => ({
       config: m.config,
-      reader: m.client,
+      reader: m.reader,
       ready: this.probes.health(m.config.name) === 'ready',
     }));
   }
@@ -210,7 +213,7 @@ export class ServerSet extends EventEmitter<ServerSetEvents> {
       this.names().map((n) => {
         const m = this.membership.member(n);
         if (!m || m.gone || this.closed) return undefined;
-        return this.discoveries.refresh(n, m.client, { excluded: registrations ? 'always' : 'when-changed' });
+        return this.discoveries.refresh(n, m.reader, { excluded: registrations ? 'always' : 'when-changed' });
       }),
     ).then(() => undefined);
   }
@@ -231,7 +234,7 @@ export class ServerSet extends EventEmitter<ServerSetEvents> {
   async probe(name: string): Promise<void> {
     const m = this.membership.member(name);
     if (!m || m.gone || this.closed) return;
-    await this.probes.probe(name, m.client);
+    await this.probes.probe(name, m.reader);
   }
 
   /**
@@ -246,7 +249,7 @@ export class ServerSet extends EventEmitter<ServerSetEvents> {
   refreshDiscovery(name: string): Promise<void> {
     const m = this.membership.member(name);
     if (!m || m.gone || this.closed) return Promise.resolve();
-    return this.discoveries.refresh(name, m.client);
+    return this.discoveries.refresh(name, m.reader);
   }
 
   /**
@@ -282,6 +285,18 @@ export class ServerSet extends EventEmitter<ServerSetEvents> {
   statuses(): ServerStatus[] {
     const shown = this.displayNames();
     return this.names().flatMap((n) => this.statusOf(n, shown) ?? []);
+  }
+
+  /**
+   * How a message names the server: its display name, with its identity beside it when they differ
+   * (`"cp-1" (apiserver-fa6m…)`). Kept until the list changes, so the request path may ask per request.
+   */
+  label(name: string): string {
+    if (!this.labels) {
+      const shown = this.displayNames();
+      this.labels = new Map([...shown].map(([id, display]) => [id, serverLabel(id, display)]));
+    }
+    return this.labels.get(name) ?? serverLabel(name);
   }
 
   /** Identity → what a person reads, unique across every listed server (gone ones are listed too). */
@@ -355,7 +370,7 @@ export class ServerSet extends EventEmitter<ServerSetEvents> {
   private ownMvpServers(): OwnMvpServer[] {
     return this.membership.inService().map((m) => {
       const h = this.probes.of(m.config.name);
-      return { config: m.config, client: m.client, health: h?.health ?? 'unknown', readyChecks: h?.readyChecks };
+      return { config: m.config, reader: m.reader, health: h?.health ?? 'unknown', readyChecks: h?.readyChecks };
     });
   }
 }

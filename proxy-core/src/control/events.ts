@@ -1,6 +1,6 @@
 // The core's pushed events, once for every subscriber. Routing events (and the cluster source's) are
 // batched: at 10,000 requests a second a browser gets ten small messages a second, each with exact
-// counts by outcome and at most the newest `maxBatchEvents` events. Peer and route-table changes come in bursts during
+// counts by outcome and at most the newest `maxBatchEvents` events. Server and route-table changes come in bursts during
 // a rollout step and are coalesced per window too; the simulator's changes and settings go at once.
 import type { CoreEvent, OutcomeTotals } from '../../contract/client.js';
 import { emptyClusterTotals, type ClusterEvent, type ClusterOutcome } from '../../contract/cluster.js';

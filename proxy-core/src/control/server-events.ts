@@ -11,7 +11,7 @@ export function openEventStream(res: ServerResponse, client: CoreClient, heartbe
   });
   res.write('retry: 2000\n\n');
   streams.add(res);
-  // A client too slow to read loses routing batches (it is told how many), never peer or table news.
+  // A client too slow to read loses routing batches (it is told how many), never server or table news.
   let congested = false;
   let droppedBatches = 0;
   res.on('drain', () => {

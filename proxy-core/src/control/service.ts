@@ -1,4 +1,5 @@
-// CoreClient implemented in-process over a Core: what the HTTP + SSE host (and Electron's IPC) serve.
+// The core service: the contract's methods answered in-process over a Core, what the HTTP + SSE host
+// and Electron's IPC serve (callers hold a CoreClient; this is the side that answers it).
 // Each method reads or changes the core; pushed events are events.ts's (batched, coalesced).
 import { PeerscopeError } from '../../contract/errors.js';
 import type { CoreClient, DiscoveryViews, GetEventsArgs, RouteTableView, Settings, SimStatus } from '../../contract/client.js';

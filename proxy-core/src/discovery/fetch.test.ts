@@ -79,21 +79,21 @@ describe('per-server discovery', () => {
 
   it('a failed read keeps the last document and marks it stale', async () => {
     const sim = await startSimCluster({ releases: [loadRelease('v1.37-dev')], http: true });
-    const peers = new ServerSet([{ name: 'sim-1', url: sim.servers[0]!.info().url }], {
+    const servers = new ServerSet([{ name: 'sim-1', url: sim.servers[0]!.info().url }], {
       probeIntervalMs: 60_000,
       discoveryIntervalMs: 60_000,
     });
     try {
-      await peers.start();
-      expect(peers.status('sim-1')?.discovery).toMatchObject({ state: 'ok', gvrCount: 100 });
+      await servers.start();
+      expect(servers.status('sim-1')?.discovery).toMatchObject({ state: 'ok', gvrCount: 100 });
       await sim.servers[0]!.stop();
-      await peers.refreshDiscovery('sim-1');
-      expect(peers.status('sim-1')?.discovery).toMatchObject({ state: 'stale', gvrCount: 100 });
-      expect(peers.status('sim-1')?.discovery.error).toMatch(/ECONNREFUSED|fetch failed|connect/);
-      await peers.probe('sim-1');
-      expect(peers.health('sim-1')).toBe('unreachable');
+      await servers.refreshDiscovery('sim-1');
+      expect(servers.status('sim-1')?.discovery).toMatchObject({ state: 'stale', gvrCount: 100 });
+      expect(servers.status('sim-1')?.discovery.error).toMatch(/ECONNREFUSED|fetch failed|connect/);
+      await servers.probe('sim-1');
+      expect(servers.health('sim-1')).toBe('unreachable');
     } finally {
-      await peers.close();
+      await servers.close();
       await sim.close();
     }
   });

@@ -9,7 +9,7 @@ import { PeerscopeError } from '../../contract/errors.js';
 
 const ACCEPT = `${MEDIA.v2JsonNoPeer},${MEDIA.v2Json},${MEDIA.v2beta1Json};q=0.9,application/json;q=0.8`;
 
-/** A GET client of one server (cluster/server-reader.ts's AgentServerReader is the one the core uses). */
+/** A GET reader of one server (cluster/server-reader.ts's AgentServerReader is the one the core uses). */
 export interface DiscoveryReader {
   readonly server: { readonly name: string };
   get(
@@ -71,19 +71,19 @@ export interface FetchOptions {
 }
 
 export async function fetchServerDiscovery(
-  client: DiscoveryReader,
+  reader: DiscoveryReader,
   previous?: ServerDiscovery,
   now = Date.now,
   options: FetchOptions = {},
 ): Promise<ServerDiscovery> {
   const [apis, api] = await Promise.all([
-    fetchRoot(client, '/apis', previous?.apis, previous?.etags.apis, previous?.source),
-    fetchRoot(client, '/api', previous?.api, previous?.etags.api, previous?.source),
+    fetchRoot(reader, '/apis', previous?.apis, previous?.etags.apis, previous?.source),
+    fetchRoot(reader, '/api', previous?.api, previous?.etags.api, previous?.source),
   ]);
   const keepExcluded = options.excluded === 'when-changed' && previous && apis.unchanged && api.unchanged;
   const { excluded: excludedGroupVersions, registered: registeredGroupVersions } = keepExcluded
     ? { excluded: previous.excludedGroupVersions, registered: previous.registeredGroupVersions }
-    : await fetchRegistrations(client);
+    : await fetchRegistrations(reader);
   const gvrs = [...gvrsOf(api.doc), ...gvrsOf(apis.doc)];
   const contentHash = createHash('sha256')
     .update(JSON.stringify([api.doc, apis.doc, excludedGroupVersions, registeredGroupVersions ?? null]))
@@ -105,7 +105,7 @@ export async function fetchServerDiscovery(
 }
 
 async function fetchRoot(
-  client: DiscoveryReader,
+  reader: DiscoveryReader,
   root: '/api' | '/apis',
   previousDoc: APIGroupDiscoveryList | undefined,
   previousEtag: string | undefined,
@@ -113,7 +113,7 @@ async function fetchRoot(
 ): Promise<RootResult> {
   const headers: Record<string, string> = { accept: ACCEPT };
   if (previousEtag && previousDoc) headers['if-none-match'] = previousEtag;
-  const res = await client.get(root, headers);
+  const res = await reader.get(root, headers);
   if (res.status === 304 && previousDoc) {
     return {
       doc: previousDoc,
@@ -122,25 +122,25 @@ async function fetchRoot(
       ...(previousEtag ? { etag: previousEtag } : {}),
     };
   }
-  if (res.status !== 200) throw new DiscoveryError(client.server.name, root, `HTTP ${res.status}${statusMessage(res.body)}`);
+  if (res.status !== 200) throw new DiscoveryError(reader.server.name, root, `HTTP ${res.status}${statusMessage(res.body)}`);
   const etag = typeof res.headers.etag === 'string' ? res.headers.etag : undefined;
-  const json = parseBody(client.server.name, root, res.body);
+  const json = parseBody(reader.server.name, root, res.body);
   const kind = (json as { kind?: unknown }).kind;
   if (kind === 'APIGroupDiscoveryList') {
     const parsed = apiGroupDiscoveryListSchema.safeParse(json);
     if (!parsed.success)
-      throw new DiscoveryError(client.server.name, root, `not a valid APIGroupDiscoveryList: ${parsed.error.issues[0]?.message}`);
+      throw new DiscoveryError(reader.server.name, root, `not a valid APIGroupDiscoveryList: ${parsed.error.issues[0]?.message}`);
     const source: DiscoverySource = parsed.data.apiVersion.endsWith('v2beta1') ? 'aggregated-v2beta1' : 'aggregated-v2';
     return { doc: parsed.data, source, unchanged: false, ...(etag ? { etag } : {}) };
   }
   if (kind === 'APIGroupList' || kind === 'APIVersions') {
-    return { doc: await crawlLegacy(client, root, json), source: 'legacy', unchanged: false };
+    return { doc: await crawlLegacy(reader, root, json), source: 'legacy', unchanged: false };
   }
-  throw new DiscoveryError(client.server.name, root, `unexpected kind ${JSON.stringify(kind)}`);
+  throw new DiscoveryError(reader.server.name, root, `unexpected kind ${JSON.stringify(kind)}`);
 }
 
 /** Servers without aggregated discovery (before 1.26): read every group-version list. */
-async function crawlLegacy(client: DiscoveryReader, root: '/api' | '/apis', json: unknown): Promise<APIGroupDiscoveryList> {
+async function crawlLegacy(reader: DiscoveryReader, root: '/api' | '/apis', json: unknown): Promise<APIGroupDiscoveryList> {
   const paths: string[] = [];
   if (root === '/api') {
     for (const v of (json as { versions?: string[] }).versions ?? []) paths.push(`/api/${v}`);
@@ -151,9 +151,9 @@ async function crawlLegacy(client: DiscoveryReader, root: '/api' | '/apis', json
   }
   const inputs = await Promise.all(
     paths.map(async (path) => {
-      const res = await client.get(path, { accept: 'application/json' });
-      if (res.status !== 200) throw new DiscoveryError(client.server.name, path, `HTTP ${res.status}`);
-      return { file: `${client.server.name}${path}`, text: res.body };
+      const res = await reader.get(path, { accept: 'application/json' });
+      if (res.status !== 200) throw new DiscoveryError(reader.server.name, path, `HTTP ${res.status}`);
+      return { file: `${reader.server.name}${path}`, text: res.body };
     }),
   );
   if (inputs.length === 0) return { apiVersion: 'apidiscovery.k8s.io/v2', kind: 'APIGroupDiscoveryList', metadata: {}, items: [] };
@@ -164,12 +164,12 @@ async function crawlLegacy(client: DiscoveryReader, root: '/api' | '/apis', json
  * GVs of CRDs and service-backed APIServices (excluded), and of every APIService (registered, undefined
  * when unreadable); best effort (RBAC may forbid the reads).
  */
-async function fetchRegistrations(client: DiscoveryReader): Promise<{ excluded: string[]; registered?: string[] }> {
+async function fetchRegistrations(reader: DiscoveryReader): Promise<{ excluded: string[]; registered?: string[] }> {
   const out = new Set<string>();
   let registered: Set<string> | undefined;
   const reads = await Promise.allSettled([
-    client.get('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { accept: 'application/json' }),
-    client.get('/apis/apiregistration.k8s.io/v1/apiservices', { accept: 'application/json' }),
+    reader.get('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { accept: 'application/json' }),
+    reader.get('/apis/apiregistration.k8s.io/v1/apiservices', { accept: 'application/json' }),
   ]);
   const [crds, apiServices] = reads;
   if (crds.status === 'fulfilled' && crds.value.status === 200) {

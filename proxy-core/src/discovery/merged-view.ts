@@ -22,7 +22,7 @@ export function discoveryGvrKeys(doc: APIGroupDiscoveryList): string[] {
 
 /**
  * The merged document as a ready server answers it (the legacy /api is that server's own, never
- * merged; /apis merges every peer): `handling` is null when no server's discovery has been read.
+ * merged; /apis merges every server): `handling` is null when no server's discovery has been read.
  */
 export function mergedDiscoveryView(core: MergedViewSource): { handling: string | null; gvrs: string[] } {
   const statuses = core.serverStatuses();

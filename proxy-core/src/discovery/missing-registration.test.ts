@@ -37,7 +37,7 @@ describe('missing API registrations', () => {
     expect((await service.getRouteTable()).missingRegistrations).toEqual([]);
 
     // The stand-ins tell open watches only (no replay from a resourceVersion): wait for the watch.
-    await until(() => core?.peers.apiWatchOf()?.state('apiservices') === 'watching', 'the APIService watch');
+    await until(() => core?.servers.apiWatchOf()?.state('apiservices') === 'watching', 'the APIService watch');
     standIns.deregister('storagemigration.k8s.io/v1');
     await until(
       async () => ((await service.getRouteTable()).missingRegistrations?.length ?? 0) > 0,

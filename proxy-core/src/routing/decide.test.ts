@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { HealthState } from '../../contract/servers.js';
+import { serverLabel, type HealthState } from '../../contract/servers.js';
 import type { DiscoveryMode } from '../../contract/settings.js';
 import { MEDIA, type GVR } from '../discovery/types.js';
 import {
@@ -249,6 +249,14 @@ describe('decide: candidate health (P2 over R8)', () => {
     });
     expect(run(view('unreachable', 'unreachable'), 0.9)).toMatchObject({
       message: `${PROXY_ERROR_PREFIX}apiserver "C": the server is unreachable`,
+    });
+  });
+
+  it('the 503 names the server as the view labels it: host name, identity beside it', () => {
+    const labelled: ServerView = { health: () => 'unreachable', label: (n) => serverLabel(`apiserver-${n.toLowerCase()}`, `cp-${n}`) };
+    expect(run(labelled, 0)).toMatchObject({
+      outcome: 'unavailable',
+      message: `${PROXY_ERROR_PREFIX}apiserver "cp-B" (apiserver-b): the server is unreachable`,
     });
   });
 

@@ -16,7 +16,7 @@
 //   could not connect) is never chosen; when every candidate is unreachable the forward would fail,
 //   so the decision is R10's 503 at once (the same outcome as C5, without waiting on a connect).
 // Rule names (R…, D…, P…, §…) are those of docs/mixed-version-proxy-rules.md.
-import type { HealthState } from '../../contract/servers.js';
+import { serverLabel, type HealthState } from '../../contract/servers.js';
 import type { DiscoveryMode } from '../../contract/settings.js';
 import { takesPlainJson, negotiateDiscovery } from '../discovery/negotiate.js';
 import { MEDIA } from '../discovery/types.js';
@@ -35,6 +35,8 @@ export interface ServerView {
   hasAddress?(name: string): boolean;
   /** Last error seen by the health probe or a forward, to explain a 503. */
   lastError?(name: string): string | undefined;
+  /** How a 503 names the server (serverLabel: host name and identity); absent: its identity, quoted. */
+  label?(name: string): string;
 }
 
 export interface DecisionInput {
@@ -42,6 +44,7 @@ export interface DecisionInput {
   /** H: the server the handling-server policy picked (P1). */
   readonly handling: string;
   readonly table: RouteTable;
+  /** Asked only about reroute candidates, never H: the peers, in KEP-4020's sense. */
   readonly peers: ServerView;
   /** The request's x-kubernetes-peer-proxied header (R3). */
   readonly peerProxiedHeader: string | undefined;
@@ -206,7 +209,7 @@ function decideReroute(input: DecisionInput, servers: readonly string[]): Decisi
   return {
     outcome: 'unavailable',
     reason: 'unreachable',
-    message: `${PROXY_ERROR_PREFIX}apiserver "${target}": ${cause}`,
+    message: `${PROXY_ERROR_PREFIX}apiserver ${peers.label?.(target) ?? serverLabel(target)}: ${cause}`,
     candidates: unreachable,
   };
 }

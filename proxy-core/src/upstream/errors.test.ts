@@ -1,7 +1,8 @@
 // The error table: each failure shape Node, OpenSSL and undici produce maps to exactly one code, and
-// the Status names the peer (spec P5). Real-socket versions of these failures are in forward-failures.test.ts;
+// the Status names the server (spec P5). Real-socket versions of these failures are in forward-failures.test.ts;
 // this table covers shapes a test cannot provoke on loopback (DNS, unreachable networks).
 import { describe, expect, it } from 'vitest';
+import { serverLabel } from '../../contract/servers.js';
 import { classifyUpstreamError, isConnectFailure, statusForUpstreamError, type UpstreamErrorCode, type UpstreamPhase } from './errors.js';
 
 function nodeError(code: string, message: string): Error {
@@ -176,8 +177,8 @@ describe('classifyUpstreamError', () => {
 });
 
 describe('statusForUpstreamError', () => {
-  it('is a 503 ServiceUnavailable Status naming the peer and the cause (spec P5)', () => {
-    const status = statusForUpstreamError('apiserver-b', {
+  it('is a 503 ServiceUnavailable Status naming the server by its host name and identity, and the cause (spec P5)', () => {
+    const status = statusForUpstreamError(serverLabel('apiserver-b', 'cp-2'), {
       code: 'PEERSCOPE_ERR_UPSTREAM_CONNECT_REFUSED',
       message: 'connection refused (connect ECONNREFUSED 10.0.0.2:6443)',
     });
@@ -189,7 +190,7 @@ describe('statusForUpstreamError', () => {
       code: 503,
       reason: 'ServiceUnavailable',
       message:
-        'Error while proxying request to destination apiserver: apiserver "apiserver-b": connection refused (connect ECONNREFUSED 10.0.0.2:6443)',
+        'Error while proxying request to destination apiserver: apiserver "cp-2" (apiserver-b): connection refused (connect ECONNREFUSED 10.0.0.2:6443)',
     });
   });
 });

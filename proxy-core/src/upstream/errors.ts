@@ -125,7 +125,10 @@ export function isConnectFailure(error: UpstreamError): boolean {
   );
 }
 
-/** The 503 Peerscope answers when it could not get a response from `serverName` (rule P5). */
-export function statusForUpstreamError(serverName: string, error: UpstreamError): Status {
-  return failure(503, 'ServiceUnavailable', `${PROXY_ERROR_PREFIX}apiserver "${serverName}": ${error.message}`);
+/**
+ * The 503 Peerscope answers when it could not get a response from a server (rule P5), naming it as
+ * `label` says (contract/servers.ts, serverLabel: its host name and identity).
+ */
+export function statusForUpstreamError(label: string, error: UpstreamError): Status {
+  return failure(503, 'ServiceUnavailable', `${PROXY_ERROR_PREFIX}apiserver ${label}: ${error.message}`);
 }

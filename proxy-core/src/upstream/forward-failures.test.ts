@@ -5,10 +5,11 @@ import { request as httpRequest } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import type { ForwardResult } from './forward.js';
 import { Upstreams } from './pool.js';
+import { serverLabel } from '../../contract/servers.js';
 import { freePort, send, startProxy, startTcpUpstream, type TestProxy } from '../../test/upstream-fixtures.js';
 import { UNAVAILABLE, statusOf, useForwardFixtures } from '../../test/forward-fixtures.js';
 
-const { cleanups, setUp, proxyTo } = useForwardFixtures();
+const { tls, cleanups, setUp, proxyTo } = useForwardFixtures();
 
 describe('each failure has one code and a Status (or a clean cut after the headers)', () => {
   async function expect503(proxy: TestProxy, code: string, messagePart: RegExp) {
@@ -27,6 +28,21 @@ describe('each failure has one code and a Status (or a clean cut after the heade
   it('connection refused → PEERSCOPE_ERR_UPSTREAM_CONNECT_REFUSED', async () => {
     const proxy = await proxyTo(`https://127.0.0.1:${await freePort()}`);
     await expect503(proxy, 'PEERSCOPE_ERR_UPSTREAM_CONNECT_REFUSED', /connection refused .*ECONNREFUSED/);
+  });
+
+  it('the Status names the server as the labels say: its host name, its identity beside it', async () => {
+    const upstreams = new Upstreams([{ name: 'a', url: `https://127.0.0.1:${await freePort()}`, ca: tls.ca.cert }]);
+    const labels = { label: (name: string) => serverLabel(name, 'cp-1') };
+    const proxy = await startProxy(upstreams, 'a', { forward: { errorResponseHeaders: UNAVAILABLE, labels } });
+    cleanups.push(
+      () => upstreams.destroy(),
+      () => proxy.close(),
+    );
+    const answer = await send(`${proxy.url}/api/v1/pods`);
+    expect(answer.status).toBe(503);
+    expect(statusOf(answer.body).message).toMatch(
+      /^Error while proxying request to destination apiserver: apiserver "cp-1" \(a\): connection refused/,
+    );
   });
 
   it('a POST to a refused port still gets its Status', async () => {

@@ -2,6 +2,11 @@
 // (which takes the options) and relay.ts (which fills the result) use them, and neither imports the other.
 import type { UpstreamError } from './errors.js';
 
+/** How messages name a server (cluster/server-set.ts's ServerSet.label). */
+export interface ServerLabels {
+  label(name: string): string;
+}
+
 export interface ForwardOptions {
   /** Added to the outgoing request (e.g. x-kubernetes-peer-proxied: true). */
   readonly addRequestHeaders?: Record<string, string>;
@@ -9,6 +14,11 @@ export interface ForwardOptions {
   readonly responseHeaders?: Record<string, string>;
   /** Added to the Status Peerscope writes when the upstream could not be reached. */
   readonly errorResponseHeaders?: Record<string, string>;
+  /**
+   * How that Status names the server (serverLabel: host name and identity; the server set is one),
+   * asked only on a failure; absent: its identity, quoted.
+   */
+  readonly labels?: ServerLabels;
   /** A watch or follow: the response may stay open indefinitely; its headers are flushed at once. */
   readonly watch?: boolean;
   /** The port is shutting down: end this (long-running) response cleanly, as an apiserver ends watches. */

@@ -3,6 +3,7 @@
 // builds the request and dispatches it with a Relay; everything that happens per chunk lives here.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Dispatcher } from 'undici';
+import { serverLabel } from '../../contract/servers.js';
 import { writeStatus } from '../util/write-status.js';
 import { CLIENT_ABORTED, classifyUpstreamError, statusForUpstreamError, type UpstreamError } from './errors.js';
 import type { ForwardOptions, ForwardResult } from './forward-options.js';
@@ -29,7 +30,7 @@ export function failBeforeResponse(
   // Drain what is left of the request body so the Status can be read on a kept-alive connection.
   if (!req.readableEnded && !req.destroyed) req.resume();
   if (opts.writeErrors === false) return { status: 0, bytesIn, bytesOut: 0, headersSent: false, error };
-  writeStatus(res, statusForUpstreamError(target, error), opts.errorResponseHeaders);
+  writeStatus(res, statusForUpstreamError(opts.labels?.label(target) ?? serverLabel(target), error), opts.errorResponseHeaders);
   return { status: 503, bytesIn, bytesOut: 0, headersSent: false, error };
 }
 

@@ -9,11 +9,13 @@
 import { STATUS_CODES, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Dispatcher } from 'undici';
+import { serverLabel } from '../../contract/servers.js';
 import { hopByHopNames } from '../util/hop-by-hop.js';
 import { writeStatusToSocket } from '../util/write-status.js';
 import { failure } from '../util/status.js';
 import { CLIENT_ABORTED, classifyUpstreamError, statusForUpstreamError, type UpstreamError } from './errors.js';
 import { outgoingHeaders } from './forward.js';
+import type { ServerLabels } from './forward-options.js';
 import type { Upstreams } from './pool.js';
 import { foundDown } from './relay.js';
 
@@ -26,6 +28,11 @@ export interface TunnelOptions {
   readonly errorResponseHeaders?: Record<string, string>;
   /** Aborted when the target is found unreachable: the tunnel ends (a tunnel has no other bound). */
   readonly serverDown?: AbortSignal;
+  /**
+   * How that Status names the server (serverLabel: host name and identity; the server set is one),
+   * asked only on a failure; absent: its identity, quoted.
+   */
+  readonly labels?: ServerLabels;
 }
 
 export interface TunnelResult {
@@ -77,7 +84,11 @@ export function tunnel(
   const upstream = upstreams.get(target);
   if (!upstream) {
     const error: UpstreamError = { code: 'PEERSCOPE_ERR_UPSTREAM_UNKNOWN_SERVER', message: `no apiserver is named "${target}"` };
-    writeStatusToSocket(client, statusForUpstreamError(target, error), opts.errorResponseHeaders);
+    writeStatusToSocket(
+      client,
+      statusForUpstreamError(opts.labels?.label(target) ?? serverLabel(target), error),
+      opts.errorResponseHeaders,
+    );
     return Promise.resolve({ status: 503, bytesIn: 0, bytesOut: 0, error });
   }
   const protocol = req.headers.upgrade;
@@ -215,7 +226,11 @@ export function tunnel(
         if (status === 0) {
           const error = serverFoundDown ?? classifyUpstreamError(err, 'before-response');
           status = 503;
-          writeStatusToSocket(client, statusForUpstreamError(target, error), opts.errorResponseHeaders);
+          writeStatusToSocket(
+            client,
+            statusForUpstreamError(opts.labels?.label(target) ?? serverLabel(target), error),
+            opts.errorResponseHeaders,
+          );
           return finish(error);
         }
         client.destroy();

@@ -26,11 +26,11 @@ function failed(state: 'forbidden' | 'unreadable', readAt: number, error: string
   return { ownProxy: { state, readAt, error, ...NO_COUNTS }, server: unreadServerMetrics(state, readAt, error) };
 }
 
-export async function readServerMetrics(client: ServerReader, previous?: ServerMetrics): Promise<ServerMetricsRead> {
+export async function readServerMetrics(reader: ServerReader, previous?: ServerMetrics): Promise<ServerMetricsRead> {
   const readAt = Date.now();
   let res: Awaited<ReturnType<ServerReader['get']>>;
   try {
-    res = await client.get('/metrics', { accept: 'text/plain;version=0.0.4' });
+    res = await reader.get('/metrics', { accept: 'text/plain;version=0.0.4' });
   } catch (err) {
     return failed('unreadable', readAt, describeError(err));
   }

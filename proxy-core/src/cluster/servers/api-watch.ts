@@ -9,13 +9,13 @@
 // A watch that ends is opened again from the last resourceVersion; "410 Gone" (too old) lists again
 // and re-reads, as a change may have been missed. An RBAC refusal stops that watch with one line
 // saying so (a server without the API, quietly): the periodic re-read still runs.
-import type { ControlStream } from '../server-reader.js';
+import type { ServerReadStream } from '../server-reader.js';
 import type { DiscoveryReader } from '../../discovery/fetch.js';
 import { describeError } from '../server-reader.js';
 
-/** What the watch reads through: a server's control client. */
+/** What the watch reads through: the core's reader of one server. */
 export interface WatchClient extends DiscoveryReader {
-  stream(path: string, signal: AbortSignal): Promise<ControlStream>;
+  stream(path: string, signal: AbortSignal): Promise<ServerReadStream>;
 }
 
 export interface ApiWatchOptions {
@@ -132,7 +132,7 @@ export class ApiWatch {
         const query = `watch=1&allowWatchBookmarks=true&timeoutSeconds=${watchSeconds}${resourceVersion ? `&resourceVersion=${encodeURIComponent(resourceVersion)}` : ''}`;
         const own = { server: client.server.name, abort: new AbortController() };
         this.open.add(own);
-        let res: ControlStream;
+        let res: ServerReadStream;
         try {
           res = await client.stream(`${path}?${query}`, AbortSignal.any([this.stop.signal, own.abort.signal]));
         } catch (err) {

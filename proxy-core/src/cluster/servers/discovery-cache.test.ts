@@ -52,41 +52,41 @@ afterEach(async () => {
 
 async function setup(state: Script) {
   const server = await startHttpUpstream(scripted(state));
-  const client = new AgentServerReader({ name: 'a', url: server.url }, 2_000);
+  const reader = new AgentServerReader({ name: 'a', url: server.url }, 2_000);
   cleanups.push(
-    () => client.close(),
+    () => reader.close(),
     () => server.close(),
   );
   const changes: string[] = [];
   const cache = new DiscoveryCache({ onChange: (n) => changes.push(n) });
   cache.add('a');
-  return { client, cache, changes };
+  return { reader, cache, changes };
 }
 
 describe('DiscoveryCache', () => {
   it('keeps the last document, marked stale, when a read fails, and tells each change once', async () => {
     const state: Script = { resources: ['things'], status: 200, reads: 0 };
-    const { client, cache, changes } = await setup(state);
+    const { reader, cache, changes } = await setup(state);
     expect(cache.document('a')).toBeUndefined();
 
-    await cache.refresh('a', client);
+    await cache.refresh('a', reader);
     expect(cache.document('a')?.gvrs).toEqual([{ group: 'example.io', version: 'v1', resource: 'things' }]);
     expect(changes).toEqual(['a']);
 
     // The same content again: nothing to tell.
-    await cache.refresh('a', client);
+    await cache.refresh('a', reader);
     expect(changes).toEqual(['a']);
 
     state.status = 500;
-    await cache.refresh('a', client);
-    await cache.refresh('a', client);
+    await cache.refresh('a', reader);
+    await cache.refresh('a', reader);
     expect(cache.of('a')?.error).toMatch(/HTTP 500/);
     expect(cache.document('a')?.gvrs).toHaveLength(1);
     // Stale once, not once per failed read.
     expect(changes).toEqual(['a', 'a']);
 
     Object.assign(state, { status: 200, resources: ['things', 'widgets'] });
-    await cache.refresh('a', client);
+    await cache.refresh('a', reader);
     expect(cache.of('a')?.error).toBeUndefined();
     expect(cache.document('a')?.gvrs.map((g) => g.resource)).toEqual(['things', 'widgets']);
     expect(changes).toEqual(['a', 'a', 'a']);
@@ -95,8 +95,8 @@ describe('DiscoveryCache', () => {
   it('shares a read under way among those who ask for one', async () => {
     let release: () => void = () => undefined;
     const state: Script = { resources: ['things'], status: 200, reads: 0, hold: new Promise<void>((r) => (release = r)) };
-    const { client, cache } = await setup(state);
-    const asks = Array.from({ length: 5 }, () => cache.refresh('a', client));
+    const { reader, cache } = await setup(state);
+    const asks = Array.from({ length: 5 }, () => cache.refresh('a', reader));
     expect(cache.of('a')?.inFlight).toBe(asks[0]);
     release();
     await Promise.all(asks);
@@ -107,9 +107,9 @@ describe('DiscoveryCache', () => {
   it('says a re-read is pending until it lands', async () => {
     let release: () => void = () => undefined;
     const state: Script = { resources: ['things'], status: 200, reads: 0, hold: new Promise<void>((r) => (release = r)) };
-    const { client, cache } = await setup(state);
+    const { reader, cache } = await setup(state);
     expect(cache.rereadPending('a')).toBeUndefined();
-    cache.reread('a', client);
+    cache.reread('a', reader);
     const pending = cache.rereadPending('a');
     expect(pending).toBeInstanceOf(Promise);
     release();
@@ -121,8 +121,8 @@ describe('DiscoveryCache', () => {
   it('lets a read of a server forgotten meanwhile land nowhere', async () => {
     let release: () => void = () => undefined;
     const state: Script = { resources: ['things'], status: 200, reads: 0, hold: new Promise<void>((r) => (release = r)) };
-    const { client, cache, changes } = await setup(state);
-    const read = cache.refresh('a', client);
+    const { reader, cache, changes } = await setup(state);
+    const read = cache.refresh('a', reader);
     cache.forget('a');
     cache.add('a');
     release();

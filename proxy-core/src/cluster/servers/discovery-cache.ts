@@ -53,12 +53,12 @@ export class DiscoveryCache {
   }
 
   /** Reads the server's discovery (or joins the read under way). */
-  refresh(name: string, client: DiscoveryReader, options?: FetchOptions): Promise<void> {
+  refresh(name: string, reader: DiscoveryReader, options?: FetchOptions): Promise<void> {
     const entry = this.entries.get(name);
     if (!entry || this.closed) return Promise.resolve();
     entry.inFlight ??= (async () => {
       try {
-        const next = await fetchServerDiscovery(client, entry.document, Date.now, options);
+        const next = await fetchServerDiscovery(reader, entry.document, Date.now, options);
         const changed = next.contentHash !== entry.document?.contentHash || entry.error !== undefined;
         entry.document = next;
         entry.error = undefined;
@@ -75,10 +75,10 @@ export class DiscoveryCache {
   }
 
   /** Reads again a server that came back or changed release; `rereadPending` is set until it lands. */
-  reread(name: string, client: DiscoveryReader): void {
+  reread(name: string, reader: DiscoveryReader): void {
     const entry = this.entries.get(name);
     if (!entry) return;
-    const reread = this.refresh(name, client).finally(() => {
+    const reread = this.refresh(name, reader).finally(() => {
       if (entry.rereading === reread) entry.rereading = undefined;
     });
     entry.rereading = reread;

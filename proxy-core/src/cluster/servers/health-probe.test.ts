@@ -38,7 +38,7 @@ afterEach(async () => {
   for (const c of cleanups.splice(0)) await c();
 });
 
-function client(url: string): AgentServerReader {
+function reader(url: string): AgentServerReader {
   const c = new AgentServerReader({ name: 'a', url }, 2_000);
   cleanups.push(() => c.close());
   return c;
@@ -73,7 +73,7 @@ describe('HealthProbe', () => {
     const returns: string[] = [];
     const probe = new HealthProbe({ onChange: (n) => changes.push(n), onReturn: (n) => returns.push(n) });
     probe.add('a');
-    const c = client(server.url);
+    const c = reader(server.url);
 
     await probe.probe('a', c);
     expect(probe.of('a')).toMatchObject({
@@ -120,7 +120,7 @@ describe('HealthProbe', () => {
     const probe = new HealthProbe();
     probe.add('a');
     probe.add('b');
-    const c = client(server.url);
+    const c = reader(server.url);
     const running = [probe.probe('a', c), probe.probe('b', c)];
     probe.markGone('a', 'its lease expired', 1_000);
     probe.forget('b');
@@ -157,7 +157,7 @@ describe('HealthProbe', () => {
   it('reports an unreachable server with the connection error', async () => {
     const probe = new HealthProbe();
     probe.add('a');
-    await probe.probe('a', client(`http://127.0.0.1:${await freePort()}`));
+    await probe.probe('a', reader(`http://127.0.0.1:${await freePort()}`));
     expect(probe.of('a')).toMatchObject({ health: 'unreachable', lastError: expect.stringMatching(/ECONNREFUSED/) });
   });
 });

@@ -90,7 +90,7 @@ export class HealthProbe {
     return this.states.get(name)?.history.recent() ?? [];
   }
 
-  async probe(name: string, client: ServerReader): Promise<void> {
+  async probe(name: string, reader: ServerReader): Promise<void> {
     const state = this.states.get(name);
     if (!state || state.health === 'gone' || this.closed) return;
     const started = performance.now();
@@ -102,8 +102,8 @@ export class HealthProbe {
     let unreachable: State['unreachable'];
     try {
       // Either failing fails the probe at once: a silent link is told by the readiness read's connect timeout.
-      const readyz = client.probe ? client.probe('/readyz?verbose') : client.get('/readyz?verbose');
-      const [ready, version] = await Promise.all([readyz, client.get('/version')]);
+      const readyz = reader.probe ? reader.probe('/readyz?verbose') : reader.get('/readyz?verbose');
+      const [ready, version] = await Promise.all([readyz, reader.get('/version')]);
       const readiness = readReadyz(ready.status, ready.body);
       health = readiness.health;
       failing = readiness.failingChecks;
@@ -111,7 +111,7 @@ export class HealthProbe {
       if (version.status === 200) gitVersion = (JSON.parse(version.body) as { gitVersion?: string }).gitVersion ?? gitVersion;
     } catch (err) {
       health = 'unreachable';
-      // The cause first, in kubectl's words: what failed is what Server health, `peers` and a 503 say.
+      // The cause first, in kubectl's words: what failed is what Server health, `servers` and a 503 say.
       const u = classifyUnreachable(err);
       error = u.message;
       unreachable = { cause: u.cause, words: u.words };

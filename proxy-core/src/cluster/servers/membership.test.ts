@@ -56,7 +56,7 @@ describe('Membership', () => {
   it('brings a gone server back when it is found again, and reconnects one that moved', () => {
     const { m, changes } = membership([A, B]);
     m.sync(update([], [['b', 'left']]));
-    const clientA = m.member('a')?.client;
+    const readerA = m.member('a')?.reader;
     const out = m.sync(update([{ ...A, url: 'https://127.0.0.9:6443' }, B]));
     expect(out).toEqual({ added: [], gone: [], back: ['b'] });
     expect(changes).toEqual([
@@ -65,12 +65,12 @@ describe('Membership', () => {
       ['b', 'back'],
     ]);
     expect(m.member('a')?.config.url).toBe('https://127.0.0.9:6443');
-    expect(m.member('a')?.client).not.toBe(clientA);
+    expect(m.member('a')?.reader).not.toBe(readerA);
     expect(m.isGone('b')).toBe(false);
-    // The same endpoint again: no change, the same client.
-    const clientNow = m.member('a')?.client;
+    // The same endpoint again: no change, the same reader.
+    const readerNow = m.member('a')?.reader;
     m.sync(update([{ ...A, url: 'https://127.0.0.9:6443', source: 'lease' }]));
-    expect(m.member('a')?.client).toBe(clientNow);
+    expect(m.member('a')?.reader).toBe(readerNow);
     expect(m.member('a')?.config.source).toBe('lease');
     expect(changes).toHaveLength(3);
   });

@@ -1,6 +1,6 @@
-// The server list of a server set: which apiservers the core routes between, and the core's own read
-// client for each. It follows the cluster (sync): a server found anew joins; one found at another
-// address or with other TLS settings gets a new client; one that left is marked gone (kept, with its
+// The server list of a server set: which apiservers the core routes between, and the core's own
+// reader of each. It follows the cluster (sync): a server found anew joins; one found at another
+// address or with other TLS settings gets a new reader; one that left is marked gone (kept, with its
 // reason, so its last document still names it) and dropped after a retention period
 // (docs/decisions.md). Health, discovery and metrics of each server live in the units beside this
 // one; the set tells them what changed through `onChange`, in the order it happened.
@@ -22,7 +22,7 @@ export interface GoneRecord {
 
 export interface Member {
   readonly config: ServerConfig;
-  readonly client: AgentServerReader;
+  readonly reader: AgentServerReader;
   /** Set while the server is gone from the cluster. */
   readonly gone?: GoneRecord;
 }
@@ -38,7 +38,7 @@ export interface MembershipOptions {
 
 interface Entry {
   config: ServerConfig;
-  client: AgentServerReader;
+  reader: AgentServerReader;
   gone?: GoneRecord & { timer: NodeJS.Timeout };
 }
 
@@ -65,7 +65,7 @@ export class Membership {
     if (this.entries.has(config.name)) throw new PeerscopeError('PEERSCOPE_ERR_INPUT', `two servers are named "${config.name}"`);
     this.entries.set(config.name, {
       config,
-      client: new AgentServerReader(config, this.options.timeoutMs, this.options.probeConnectTimeoutMs),
+      reader: new AgentServerReader(config, this.options.timeoutMs, this.options.probeConnectTimeoutMs),
     });
   }
 
@@ -77,14 +77,14 @@ export class Membership {
   member(name: string): Member | undefined {
     const e = this.entries.get(name);
     if (!e) return undefined;
-    if (!e.gone) return { config: e.config, client: e.client };
+    if (!e.gone) return { config: e.config, reader: e.reader };
     const { at, reason, removeAt } = e.gone;
-    return { config: e.config, client: e.client, gone: { at, reason, removeAt } };
+    return { config: e.config, reader: e.reader, gone: { at, reason, removeAt } };
   }
 
   /** The servers in the cluster now (gone ones left out). */
   inService(): Member[] {
-    return [...this.entries.values()].filter((e) => !e.gone).map((e) => ({ config: e.config, client: e.client }));
+    return [...this.entries.values()].filter((e) => !e.gone).map((e) => ({ config: e.config, reader: e.reader }));
   }
 
   isGone(name: string): boolean {
@@ -110,8 +110,8 @@ export class Membership {
       }
       const moved = !sameEndpoint(entry.config, config);
       if (moved) {
-        const old = entry.client;
-        entry.client = new AgentServerReader(config, this.options.timeoutMs, this.options.probeConnectTimeoutMs);
+        const old = entry.reader;
+        entry.reader = new AgentServerReader(config, this.options.timeoutMs, this.options.probeConnectTimeoutMs);
         void old.close().catch(() => undefined);
       }
       entry.config = config;
@@ -144,7 +144,7 @@ export class Membership {
     const entry = this.entries.get(name);
     if (!entry?.gone || this.closed) return;
     this.entries.delete(name);
-    void entry.client.close().catch(() => undefined);
+    void entry.reader.close().catch(() => undefined);
     this.notify(name, 'removed');
   }
 
@@ -152,12 +152,12 @@ export class Membership {
     this.options.onChange?.(name, change);
   }
 
-  /** Stops the retention timers and closes every client (once: a second call does nothing). */
+  /** Stops the retention timers and closes every reader (once: a second call does nothing). */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     for (const e of this.entries.values()) if (e.gone) clearTimeout(e.gone.timer);
-    await Promise.all([...this.entries.values()].map((e) => e.client.close()));
+    await Promise.all([...this.entries.values()].map((e) => e.reader.close()));
   }
 }
 

@@ -34,9 +34,9 @@ async function metricsServer(hold?: Promise<void>) {
 
 function serverAt(url: string, name: string, more: Partial<OwnMvpServer> & { source?: ServerConfig['source'] } = {}): OwnMvpServer {
   const config: ServerConfig = { name, url, ...(more.source ? { source: more.source } : {}) };
-  const client = new AgentServerReader(config, 2_000);
-  cleanups.push(() => client.close());
-  return { config, client, health: more.health ?? 'ready', readyChecks: more.readyChecks ?? KUBE };
+  const reader = new AgentServerReader(config, 2_000);
+  cleanups.push(() => reader.close());
+  return { config, reader, health: more.health ?? 'ready', readyChecks: more.readyChecks ?? KUBE };
 }
 
 describe('OwnMvpPoll', () => {

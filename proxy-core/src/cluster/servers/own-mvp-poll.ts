@@ -14,7 +14,7 @@ import type { ServerConfig, ServerReader } from '../server-config.js';
 /** A server as the poll sees it. */
 export interface OwnMvpServer {
   readonly config: ServerConfig;
-  readonly client: ServerReader;
+  readonly reader: ServerReader;
   readonly health: HealthState;
   readonly readyChecks?: readonly string[] | undefined;
   readonly gitVersion?: string | undefined;
@@ -59,7 +59,7 @@ export class OwnMvpPoll {
       worth.map(async (s) => {
         const slot = this.metrics.get(s.config.name);
         if (!slot) return;
-        const read = await readServerMetrics(s.client, slot.read?.server);
+        const read = await readServerMetrics(s.reader, slot.read?.server);
         if (this.closed || this.metrics.get(s.config.name) !== slot) return;
         slot.read = read;
         this.options.onRead?.(s.config.name);
@@ -68,7 +68,7 @@ export class OwnMvpPoll {
   }
 
   /** The server's own MVP as far as it can be told, its summary naming it `shownAs`; undefined for a simulated server. */
-  ownMvp(s: Omit<OwnMvpServer, 'client' | 'health'>, shownAs = s.config.name): OwnMvp | undefined {
+  ownMvp(s: Omit<OwnMvpServer, 'reader' | 'health'>, shownAs = s.config.name): OwnMvp | undefined {
     if (s.config.source === 'sim') return undefined;
     const name = s.config.name;
     return ownMvpOf({

@@ -107,6 +107,7 @@ async function act(x: Forwarding, ctx: ProxyContext, firstAttempt: boolean): Pro
     addRequestHeaders: requestHeadersOf(d),
     responseHeaders: routeHeaders(x.handling, target, d.outcome),
     errorResponseHeaders: routeHeaders(x.handling, null, 'unavailable'),
+    labels: ctx.servers,
     watch: longRunning,
     // Only long-running requests end at shutdown; others get the grace to finish.
     shutdown: longRunning ? ctx.shutdown : undefined,
@@ -128,7 +129,7 @@ async function act(x: Forwarding, ctx: ProxyContext, firstAttempt: boolean): Pro
   if (result.headersSent) return ANSWERED;
   x.outcome = 'unavailable';
   if (!mayRetry) return ANSWERED; // forward() wrote the error
-  if (!refused) return statusForUpstreamError(target, result.error);
+  if (!refused) return statusForUpstreamError(ctx.servers.label(target), result.error);
   return retryOnAnotherHandlingServer(x, ctx);
 }
 

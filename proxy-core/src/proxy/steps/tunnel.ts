@@ -24,6 +24,7 @@ export const tunnelUpgrade: Step<'decision', never, UpgradeExchange> = {
       errorResponseHeaders: routeHeaders(x.handling, null, 'unavailable'),
       // An exec, attach, port-forward or WebSocket watch has no bound but this: on a silent link it would wait for ever.
       serverDown: ctx.serverDown(d.target),
+      labels: ctx.servers,
     });
     x.status = result.status;
     x.bytesIn = result.bytesIn;
