@@ -1,6 +1,7 @@
 // The audit reader's figures (issue 33): a 1 GiB audit log (about two million events) read whole by
 // `peerscope audit`, judged against two simulated servers (v1.36-dev and v1.37-dev) — its time and
-// peak RSS — and `serve --audit-log` following a log written at 5,000 events a second — its CPU.
+// peak RSS — and `serve` taking in 5,000 events a second, following a log and receiving webhook
+// batches — its CPU.
 // Each run also checks the counts: a figure from a reader that miscounted would mean nothing.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -8,6 +9,7 @@ import { appendFileSync, createWriteStream, mkdtempSync, readFileSync, rmSync, s
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { Agent, request } from 'undici';
 import { gvrsOf } from '../proxy-core/src/discovery/fetch.js';
 import { gvrKey, type GVR } from '../proxy-core/src/discovery/types.js';
 import { aggregatedDiscovery, loadRelease } from '../proxy-core/src/releases/index.js';
@@ -119,46 +121,108 @@ export async function auditFigures({ quick }: { quick: boolean }): Promise<Figur
     // Following a log as it grows, at 5,000 events a second (2,500 requests: two stages each).
     const followed = join(dir, 'follow.log');
     writeFileSync(followed, '');
-    const serve = spawn(
-      process.execPath,
-      ['bin/peerscope', 'serve', ...serverArgs, '--audit-log', `${oldServer}=${followed}`, '--listen', '127.0.0.1:0'],
-      {
-        stdio: ['ignore', 'pipe', 'ignore'],
+    const follow = await serveAtRate([...serverArgs, '--audit-log', `${oldServer}=${followed}`], quick, async (batch) => {
+      appendFileSync(followed, batch.map((i) => linesOf(requests + i, kinds)).join(''));
+    });
+    console.log(
+      `info  audit log followed: ${follow.sent.toLocaleString('en-US')} requests (${(follow.sent * 2).toLocaleString('en-US')} events) appended over ${follow.seconds} s, every one counted`,
+    );
+    figures.push({ name: 'audit log followed at 5,000 events/s: CPU of serve', value: follow.cores, unit: 'cores', target: 0.5 });
+
+    // The same rate posted to the audit webhook receiver, as kube-apiserver's webhook backend posts
+    // EventList batches (here 250 events each, two every 100 ms) over TLS with the server's token.
+    writeFileSync(join(dir, 'webhook.token'), 'bench-posts-with-this\n');
+    const caFile = join(dir, 'webhook-ca.crt');
+    const webhookArgs = [
+      ...['--audit-webhook-listen', '127.0.0.1:0', '--audit-webhook-ca-out', caFile],
+      ...['--audit-webhook-token', `${oldServer}=${join(dir, 'webhook.token')}`],
+    ];
+    let poster: { url: string; agent: Agent } | undefined;
+    const received = await serveAtRate(
+      [...serverArgs, ...webhookArgs],
+      quick,
+      async (batch) => {
+        if (!poster) throw new Error('the receiver has not said where it listens');
+        const { url, agent } = poster;
+        for (const half of [batch.slice(0, batch.length / 2), batch.slice(batch.length / 2)]) {
+          const items = half.flatMap((i) => eventsOf(requests + i, kinds));
+          const res = await request(url, {
+            method: 'POST',
+            dispatcher: agent,
+            headers: { authorization: 'Bearer bench-posts-with-this', 'content-type': 'application/json' },
+            body: JSON.stringify({ kind: 'EventList', apiVersion: 'audit.k8s.io/v1', metadata: {}, items }),
+          });
+          await res.body.dump();
+          if (res.statusCode !== 200) throw new Error(`the audit webhook answered ${res.statusCode}`);
+        }
+      },
+      (stderr) => {
+        const url = /receiving audit events on (https:\/\/127\.0\.0\.1:\d+)/.exec(stderr)?.[1];
+        if (url && !poster) poster = { url, agent: new Agent({ connect: { ca: readFileSync(caFile, 'utf8') } }) };
+        return poster !== undefined;
       },
     );
-    try {
-      const first = (await once(createInterface({ input: serve.stdout! }), 'line')) as [string];
-      const port = Number(/:(\d+)\s*$/.exec(first[0])?.[1]);
-      await new Promise((r) => setTimeout(r, 3000)); // discovery read, start-up settled
-      const seconds = quick ? 3 : 10;
-      const perTick = 250; // requests every 100 ms: 2,500 a second, 5,000 events
-      const cpu0 = cpuSeconds([serve.pid as number]);
-      const t0 = performance.now();
-      let sent = 0;
-      for (let tick = 0; tick < seconds * 10; tick++) {
-        let batch = '';
-        for (let j = 0; j < perTick; j++) batch += linesOf(requests + sent++, kinds);
-        appendFileSync(followed, batch);
-        const due = t0 + (tick + 1) * 100;
-        await new Promise((r) => setTimeout(r, Math.max(0, due - performance.now())));
-      }
-      await new Promise((r) => setTimeout(r, 1000)); // the last batch read
-      const cores = (cpuSeconds([serve.pid as number]) - cpu0) / ((performance.now() - t0) / 1000);
-      const metrics = await (await fetch(`http://127.0.0.1:${port}/.peerscope/metrics`)).text();
-      let counted = 0;
-      for (const m of metrics.matchAll(/^peerscope_cluster_requests_total\{[^}]*\} (\d+)$/gm)) counted += Number(m[1]);
-      if (counted !== sent) throw new Error(`serve --audit-log counted ${counted} of ${sent} requests appended`);
-      console.log(
-        `info  audit log followed: ${sent.toLocaleString('en-US')} requests (${(sent * 2).toLocaleString('en-US')} events) appended over ${seconds} s, every one counted`,
-      );
-      figures.push({ name: 'audit log followed at 5,000 events/s: CPU of serve', value: cores, unit: 'cores', target: 0.5 });
-    } finally {
-      serve.kill('SIGTERM');
-      await once(serve, 'exit');
-    }
+    await poster?.agent.close();
+    console.log(
+      `info  audit webhook: ${received.sent.toLocaleString('en-US')} requests (${(received.sent * 2).toLocaleString('en-US')} events) posted over ${received.seconds} s, every one counted`,
+    );
+    figures.push({ name: 'audit webhook received at 5,000 events/s: CPU of serve', value: received.cores, unit: 'cores', target: 0.5 });
   } finally {
     await sim.close();
     rmSync(dir, { recursive: true, force: true });
   }
   return figures;
+}
+
+/** One request's two events, as objects (what an EventList carries). */
+function eventsOf(i: number, kinds: ReturnType<typeof requestKinds>): unknown[] {
+  return linesOf(i, kinds)
+    .trimEnd()
+    .split('\n')
+    .map((line) => JSON.parse(line) as unknown);
+}
+
+/**
+ * `peerscope serve` with `args`, fed 250 requests (500 events) every 100 ms for 10 s (3 s quick): the
+ * CPU it used per second of wall time, and a check that its /.peerscope/metrics counted every one.
+ * `ready` is asked with serve's standard error until it says the input is there.
+ */
+async function serveAtRate(
+  args: string[],
+  quick: boolean,
+  feed: (batch: number[]) => Promise<void>,
+  ready: (stderr: string) => boolean = () => true,
+): Promise<{ cores: number; sent: number; seconds: number }> {
+  const serve = spawn(process.execPath, ['bin/peerscope', 'serve', ...args, '--listen', '127.0.0.1:0'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  serve.stderr!.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+  try {
+    const first = (await once(createInterface({ input: serve.stdout! }), 'line')) as [string];
+    const port = Number(/:(\d+)\s*$/.exec(first[0])?.[1]);
+    await new Promise((r) => setTimeout(r, 3000)); // discovery read, start-up settled
+    if (!ready(stderr)) throw new Error(`serve is not ready to be fed: ${stderr}`);
+    const seconds = quick ? 3 : 10;
+    const perTick = 250; // requests every 100 ms: 2,500 a second, 5,000 events
+    const cpu0 = cpuSeconds([serve.pid as number]);
+    const t0 = performance.now();
+    let sent = 0;
+    for (let tick = 0; tick < seconds * 10; tick++) {
+      await feed(Array.from({ length: perTick }, (_, j) => sent + j));
+      sent += perTick;
+      const due = t0 + (tick + 1) * 100;
+      await new Promise((r) => setTimeout(r, Math.max(0, due - performance.now())));
+    }
+    await new Promise((r) => setTimeout(r, 1000)); // the last batch taken in
+    const cores = (cpuSeconds([serve.pid as number]) - cpu0) / ((performance.now() - t0) / 1000);
+    const metrics = await (await fetch(`http://127.0.0.1:${port}/.peerscope/metrics`)).text();
+    let counted = 0;
+    for (const m of metrics.matchAll(/^peerscope_cluster_requests_total\{[^}]*\} (\d+)$/gm)) counted += Number(m[1]);
+    if (counted !== sent) throw new Error(`serve ${args.join(' ')} counted ${counted} of ${sent} requests fed`);
+    return { cores, sent, seconds };
+  } finally {
+    serve.kill('SIGTERM');
+    await once(serve, 'exit');
+  }
 }
