@@ -100,10 +100,13 @@ describe('ApiWatch', () => {
     expect(state.lists.find((l) => l.path === CRDS)?.query).toBe('?limit=1');
     expect(state.watches.find((w) => w.path === CRDS)?.resourceVersion).toBe('100');
     expect(state.watches.map((w) => w.path).sort()).toEqual([API_SERVICES, CRDS].sort());
-    expect(rereads).toEqual([]);
+    // Each list stands for what changed before it (after the core's first read): each scheduled
+    // delay re-reads once, two per list here.
+    await until(() => rereads.length === 4, 'two re-reads after each first list');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(rereads).toHaveLength(4);
     state.open[0]!.write(event('ADDED', '101'));
-    // Each scheduled delay re-reads once: two here.
-    await until(() => rereads.length === 2, 'two re-reads after the event');
+    await until(() => rereads.length === 6, 'two re-reads after the event');
     expect(watch.events).toBe(1);
     expect(watch.state('customresourcedefinitions')).toBe('watching');
   });
@@ -111,10 +114,12 @@ describe('ApiWatch', () => {
   it('a bookmark moves the resourceVersion without a re-read; a watch the server ends is opened again from the last one', async () => {
     const state = script();
     const { rereads } = await setup(state);
-    await until(() => state.open.length === 1, 'the CRD watch');
+    await until(() => state.open.length === 1 && rereads.length === 4, 'the CRD watch, the first lists re-read');
     state.open[0]!.write(event('BOOKMARK', '150'));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(rereads).toHaveLength(4);
     state.open[0]!.write(event('MODIFIED', '151'));
-    await until(() => rereads.length === 2, 're-reads after MODIFIED');
+    await until(() => rereads.length === 6, 're-reads after MODIFIED');
     state.open[0]!.end();
     await until(() => state.open.length === 2, 'the watch opened again');
     expect(state.watches.filter((w) => w.path === CRDS).map((w) => w.resourceVersion)).toEqual(['100', '151']);
@@ -125,7 +130,7 @@ describe('ApiWatch', () => {
   it('410 Gone lists again and re-reads (a change may have been missed)', async () => {
     const state = script();
     const { rereads } = await setup(state);
-    await until(() => state.open.length === 1, 'the CRD watch');
+    await until(() => state.open.length === 1 && rereads.length === 4, 'the CRD watch, the first lists re-read');
     state.listVersion = '900';
     state.open[0]!.end(
       `${JSON.stringify({ type: 'ERROR', object: { kind: 'Status', code: 410, reason: 'Expired', message: 'too old resource version' } })}\n`,
@@ -133,7 +138,7 @@ describe('ApiWatch', () => {
     await until(() => state.open.length === 2, 'the watch after the re-list');
     expect(state.lists.filter((l) => l.path === CRDS)).toHaveLength(2);
     expect(state.watches.filter((w) => w.path === CRDS).map((w) => w.resourceVersion)).toEqual(['100', '900']);
-    await until(() => rereads.length === 2, 're-reads after the re-list');
+    await until(() => rereads.length === 6, 're-reads after the re-list');
   });
 
   it('RBAC refusal: one line saying discovery is re-read on the period only, and that watch stops', async () => {

@@ -113,7 +113,6 @@ export class ApiWatch {
     const watchSeconds = this.options.watchSeconds ?? 300;
     let wait = retryMs;
     let resourceVersion: string | undefined;
-    let listedBefore = false;
     this.states.set(resource, 'starting');
     while (!this.stop.signal.aborted) {
       const client = this.options.through();
@@ -125,9 +124,9 @@ export class ApiWatch {
           if (this.refused(resource, client, list.status, list.body)) return;
           if (list.status !== 200) throw new Error(`HTTP ${list.status} listing ${resource}`);
           resourceVersion = (JSON.parse(list.body) as { metadata?: { resourceVersion?: string } }).metadata?.resourceVersion ?? '';
-          // Listed again after a 410 or an error: what changed in between was not seen.
-          if (listedBefore) this.changed(resource);
-          listedBefore = true;
+          // What changed before this list (after the core's first read of discovery, or between a 410
+          // or an error and now) was not seen as an event: the list stands for it.
+          this.changed(resource);
         }
         const query = `watch=1&allowWatchBookmarks=true&timeoutSeconds=${watchSeconds}${resourceVersion ? `&resourceVersion=${encodeURIComponent(resourceVersion)}` : ''}`;
         const own = { server: client.server.name, abort: new AbortController() };
