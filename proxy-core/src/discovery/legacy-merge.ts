@@ -4,7 +4,7 @@
 // kube-apiserver lists them), so a group whose APIService registration a server removed is still
 // listed while some server serves it.
 // Rule names (R…, D…, P…, §…) are those of docs/mixed-version-proxy-rules.md.
-import { compareReleases } from '../util/release-order.js';
+import { newestServerFirst } from '../util/release-order.js';
 import type { APIGroupDiscoveryList } from './types.js';
 
 export interface ServerGroups {
@@ -32,17 +32,6 @@ export interface APIGroupList {
   readonly groups: readonly APIGroup[];
 }
 
-/** Newest release first; a server of unknown release counts as the oldest; ties by server name. */
-function newestFirst(a: ServerGroups, b: ServerGroups): number {
-  if (a.release === undefined || b.release === undefined) {
-    if (a.release !== b.release) return a.release === undefined ? 1 : -1;
-  } else {
-    const byRelease = compareReleases(b.release, a.release);
-    if (byRelease !== 0) return byRelease;
-  }
-  return a.server < b.server ? -1 : a.server > b.server ? 1 : 0;
-}
-
 /**
  * One APIGroupList over every server: groups and versions in the newest server's order, then what
  * only older servers serve in theirs; the preferred version is the first the newest server serving
@@ -50,7 +39,7 @@ function newestFirst(a: ServerGroups, b: ServerGroups): number {
  */
 export function mergeLegacyGroupList(servers: readonly ServerGroups[]): APIGroupList {
   const groups = new Map<string, { versions: string[]; preferred: string }>();
-  for (const { doc } of [...servers].sort(newestFirst)) {
+  for (const { doc } of [...servers].sort(newestServerFirst)) {
     for (const g of doc.items) {
       const name = g.metadata?.name ?? '';
       if (name === '' || g.versions.length === 0) continue;

@@ -5,7 +5,7 @@
 // else (swagger, info, security) is the newest server's. This file merges the JSON form;
 // openapi-v2-protobuf.ts merges the protobuf form by the same rule, so both say the same.
 // Rule names (R…, D…, P…, §…) are those of docs/mixed-version-proxy-rules.md.
-import { compareReleases } from '../util/release-order.js';
+import { newestServerFirst } from '../util/release-order.js';
 
 /** One server's document (JSON text, protobuf bytes, …) and the release it runs. */
 export interface ServerOpenApiV2<T> {
@@ -18,17 +18,9 @@ export interface ServerOpenApiV2<T> {
 /** The top-level members of a v2 document that are maps from a name to a definition: merged by name. */
 export const NAMED_MAPS = ['paths', 'definitions', 'parameters', 'responses', 'securityDefinitions'] as const;
 
-/** Newest release first; a server of unknown release counts as the oldest; ties by server name. */
+/** Newest release first (util/release-order.ts). */
 export function newestFirst<T>(servers: readonly ServerOpenApiV2<T>[]): ServerOpenApiV2<T>[] {
-  return [...servers].sort((a, b) => {
-    if (a.release === undefined || b.release === undefined) {
-      if (a.release !== b.release) return a.release === undefined ? 1 : -1;
-    } else {
-      const byRelease = compareReleases(b.release, a.release);
-      if (byRelease !== 0) return byRelease;
-    }
-    return a.server < b.server ? -1 : a.server > b.server ? 1 : 0;
-  });
+  return [...servers].sort(newestServerFirst);
 }
 
 /** A parsed v2 document: an object; the named maps are objects when present. */

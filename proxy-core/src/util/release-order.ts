@@ -13,3 +13,17 @@ export function compareReleases(a: string, b: string): number {
   } else if (pa || pb) return pa ? -1 : 1;
   return a.localeCompare(b);
 }
+
+/**
+ * Servers newest release first, for merges where the newest server's definition wins: a server of
+ * unknown release counts as the oldest; ties by server name, so the order never depends on arrival.
+ */
+export function newestServerFirst(a: { readonly release?: string | undefined; readonly server: string }, b: typeof a): number {
+  if (a.release === undefined || b.release === undefined) {
+    if (a.release !== b.release) return a.release === undefined ? 1 : -1;
+  } else {
+    const byRelease = compareReleases(b.release, a.release);
+    if (byRelease !== 0) return byRelease;
+  }
+  return a.server < b.server ? -1 : a.server > b.server ? 1 : 0;
+}
