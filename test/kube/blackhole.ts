@@ -9,7 +9,9 @@
 import { execFileSync } from 'node:child_process';
 import { NS_LINK, TEST_NETNS } from './test-network.js';
 
-const TABLE = 'peerscope_blackhole';
+// Named after this process: kube test files running at once in the shared namespace (several
+// checkouts on one machine) neither replace nor lift each other's rules.
+const TABLE = `peerscope_blackhole_${process.pid}`;
 
 function nft(args: readonly string[]): void {
   execFileSync('ip', ['netns', 'exec', TEST_NETNS, 'nft', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });

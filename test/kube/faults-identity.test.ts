@@ -29,12 +29,11 @@ import { createCertificateAuthority, issueServerCertificate, type CertificateAut
 import { DEFAULT_CONNECT_TIMEOUT_MS } from '../../proxy-core/src/upstream/pool.js';
 import { repoRoot } from '../fixtures.js';
 import { kubeBinaries, skipKube } from './binaries.js';
-import { blackholeUnavailable } from './blackhole.js';
+import { blackhole, blackholeUnavailable, type Blackhole } from './blackhole.js';
 import { serverIps, startControlPlane, type ControlPlane, type ServerPlacement } from './control-plane.js';
 import { startLane, type LaneOptions } from './fault-load.js';
 import { FIGURES_HEADER, figuresOf, figuresRow, seconds, type Figures } from './fault-figures.js';
 import { peerscope, startServe } from './peerscope-cli.js';
-import { silentAddress, type SilentAddress } from './silent-address.js';
 import { HEADERS_TIMEOUT_MS, HEARTBEAT_MS, PROBE_INTERVAL_MS } from './fault-run.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -458,7 +457,7 @@ describe.skipIf(skipKube())('servers out of reach by design: the port works thro
   let core: Core;
   let portUrl: string;
   let kubeconfig: string;
-  let hole: SilentAddress | undefined;
+  let hole: Blackhole | undefined;
   // kube-x advertises an address nothing listens on, kube-y a blackholed one, kube-z its own address,
   // which its certificate does not name.
   const [ipX, ipY, ipZ, refusedIp, silentIp] = serverIps(5) as [string, string, string, string, string];
@@ -490,7 +489,7 @@ describe.skipIf(skipKube())('servers out of reach by design: the port works thro
       console.log(`skipping the servers out of reach: ${why}`);
       return ctx.skip();
     }
-    hole = silentAddress(silentIp, cp.port);
+    hole = blackhole(silentIp, cp.port);
     // The kubeconfig names kube-x's own address: what a load balancer in front of the servers would be.
     kubeconfig = kubeconfigWithCaData(cp, 'lb.kubeconfig', `https://${ipX}:${cp.port}`, cp.pki.caPem);
     const found = await serversFromKubeconfig({ kubeconfig, env: {} });
