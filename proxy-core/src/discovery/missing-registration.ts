@@ -10,6 +10,8 @@ import type { ServerDiscovery } from './fetch.js';
 
 export type { MissingRegistration };
 
+const SELF_REGISTRATION = 'apiregistration.k8s.io/v1';
+
 export interface RegistrationInput {
   readonly name: string;
   /** What a person reads (display-names.ts); the name when absent. */
@@ -23,7 +25,10 @@ export function missingRegistrations(servers: readonly RegistrationInput[]): Mis
     .filter((s) => s.document?.registeredGroupVersions !== undefined)
     .sort((a, b) => (b.document?.fetchedAt ?? 0) - (a.document?.fetchedAt ?? 0))[0];
   const registered = new Set(newest?.document?.registeredGroupVersions ?? []);
-  if (!newest) return [];
+  // A kube-apiserver always registers its own apiregistration.k8s.io/v1 (a Local APIService): a list
+  // without it is not a cluster's registrations — a server that does not keep them (a simulated one
+  // answers an empty list) or one read before its start-up registered them — and says nothing missing.
+  if (!newest || !registered.has(SELF_REGISTRATION)) return [];
   const shown = new Map(servers.map((s) => [s.name, s.displayName ?? s.name]));
   const byGroup = new Map<string, { versions: string[]; servedBy: Set<string> }>();
   for (const server of servers) {
