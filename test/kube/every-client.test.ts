@@ -66,7 +66,7 @@ describe.skipIf(skipKube())('every client through the port: real kube-apiservers
 
   const k = (via: keyof typeof kubeconfigs, cache: string) => kubectl({ kubeconfig: kubeconfigs[via] }, join(dir, `cache-${via}-${cache}`));
 
-  it(`kubectl explain of a kind only ${newer || 'the newer'} serves prints its fields; with --faithful it fails as against the older`, async () => {
+  it(`kubectl explain of a kind only ${newer || 'the newer'} serves prints its fields; with --faithful it fails as the servers' own MVP does`, async () => {
     const through = await k('port', 'explain')(['explain', 'storageversionmigrations.spec']);
     console.log(`explain through the port: exit ${through.code}\n${through.stdout.split('\n').slice(0, 12).join('\n')}`);
     expect(through.code, through.stderr).toBe(0);
