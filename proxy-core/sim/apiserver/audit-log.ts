@@ -111,7 +111,9 @@ function eventOf(
   const method = req.method ?? 'GET';
   const userAgent = req.headers['user-agent'];
   // Only APIs the release serves are in its deprecations: a 404 for an API it lacks is not marked, as kube-apiserver's.
-  const removedRelease = resource ? deprecationsOf(release).get(`${resource.group ?? ''}/${resource.version}/${resource.resource}`) : undefined;
+  const removedRelease = resource
+    ? deprecationsOf(release).get(`${resource.group ?? ''}/${resource.version}/${resource.resource}`)
+    : undefined;
   return {
     kind: 'Event',
     apiVersion: 'audit.k8s.io/v1',
