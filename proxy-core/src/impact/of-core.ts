@@ -72,5 +72,10 @@ export function impactReportOfSnapshot(snapshot: RoutingSnapshot, target: Impact
   if (!input) return undefined;
   const at = input.usage.at;
   const cluster = snapshot.cluster && (snapshot.cluster.usage ?? clusterUsageOfEvents(snapshot.cluster.events).data(at));
-  return impactReportOfSources({ port: input, ...(cluster ? { cluster } : {}), statuses: snapshot.servers }, target, catalogTargetNames(), at);
+  return impactReportOfSources(
+    { port: input, ...(cluster ? { cluster } : {}), statuses: snapshot.servers },
+    target,
+    catalogTargetNames(),
+    at,
+  );
 }

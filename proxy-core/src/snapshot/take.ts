@@ -92,7 +92,12 @@ export function takeSnapshot(core: SnapshotSource, options: TakeOptions): Routin
     usage: core.telemetry.usage.data(now.getTime()),
     impact: impactReportOf(core, undefined, now.getTime()),
     ...(core.cluster
-      ? { cluster: { ...clusterOf(core.cluster, now.getTime(), options.maxEvents), ...(core.clusterUsage ? { usage: core.clusterUsage.data(now.getTime()) } : {}) } }
+      ? {
+          cluster: {
+            ...clusterOf(core.cluster, now.getTime(), options.maxEvents),
+            ...(core.clusterUsage ? { usage: core.clusterUsage.data(now.getTime()) } : {}),
+          },
+        }
       : {}),
   };
 }
