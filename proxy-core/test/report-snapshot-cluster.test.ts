@@ -96,6 +96,9 @@ describe('report --snapshot with the cluster source', () => {
     expect(legacy!.verbs).toEqual([expect.objectContaining({ verb: 'list', count: 2 })]);
     // The servers' own deprecation mark, as the report of the audit logs names it.
     expect(legacy!.evidence.warnings.join('\n')).toMatch(/deprecated \(audit annotation k8s\.io\/deprecated\); removed in 1\.37/);
+    expect(legacy!.message).toMatch(
+      /: not served by v1\.37-dev → 404 after the upgrade; the apiserver already warns "storage\.k8s\.io\/v1beta1 volumeattributesclasses is deprecated \(audit annotation k8s\.io\/deprecated\); removed in 1\.37/,
+    );
     expect(cluster.find((f) => f.client.userAgent === CERTS)).toMatchObject({ resource: 'podcertificaterequests', impact: 'skewed' });
     expect(offline.findings.find((f) => f.source === 'port' && f.client.userAgent === PORT_CLIENT)).toMatchObject({
       resource: 'volumeattributesclasses',
