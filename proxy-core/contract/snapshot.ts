@@ -48,6 +48,8 @@ export const snapshotClusterSchema = z.object({
   gvrRates: clusterGvrRatesSchema,
   /** Who called a deprecated API, from the servers' audit annotations. */
   deprecatedCalls: z.array(auditDeprecatedCallSchema),
+  /** The cluster's clients as the upgrade-impact report counts them; absent in snapshots of earlier Peerscope versions. */
+  usage: clientUsageSchema.optional(),
 });
 export type SnapshotCluster = z.infer<typeof snapshotClusterSchema>;
 

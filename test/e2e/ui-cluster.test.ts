@@ -9,7 +9,9 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startControlServer, type ControlServer } from '../../proxy-core/src/control/server.js';
+import { loadRelease } from '../../proxy-core/src/releases/index.js';
 import { startDemoSession, type DemoSession } from '../../proxy-core/src/session/demo.js';
+import { legacyOperatorGvr, TRAFFIC_CLIENTS } from '../../proxy-core/sim/traffic/index.js';
 import { buildRenderer, CHROMIUM, openInChromium, shootScreens } from './ui-demo.js';
 
 const hasChromium = existsSync(CHROMIUM);
@@ -162,6 +164,40 @@ describe.skipIf(!hasChromium)('the cluster source in Chromium, on the demo', () 
     await shoot('upgrade-impact');
     await page.getByRole('combobox', { name: 'Filter by source' }).selectOption('');
   }, 120_000);
+
+  it("Upgrade impact shows the legacy operator's calls of a deprecated API, as the servers' audit logs mark them", async () => {
+    const legacy = TRAFFIC_CLIENTS.legacyOperator.userAgent;
+    const [group, version, resource] = legacyOperatorGvr([loadRelease('v1.36-dev'), loadRelease('v1.37-dev')])!.split('/');
+    // The cluster view's count of deprecated calls per client (the servers' k8s.io/deprecated, k8s.io/removed-release).
+    await expect
+      .poll(
+        async () =>
+          (await session!.service.getOverview()).cluster?.deprecatedCalls?.find(
+            (d) => d.userAgent === legacy && d.gvr.group === group && d.gvr.version === version && d.gvr.resource === resource,
+          )?.removedRelease,
+        { timeout: 60_000 },
+      )
+      .toBe('1.37');
+    await page.getByRole('tab', { name: 'Upgrade impact' }).click();
+    await page.getByRole('combobox', { name: 'Filter by source' }).selectOption('cluster-audit');
+    const row = page
+      .locator('.impact-table tr[data-source="cluster-audit"][data-impact="removed"]')
+      .filter({ hasText: 'legacy-operator' })
+      .filter({ hasText: `${group}/${version} ${resource}` })
+      .first();
+    await row.waitFor({ timeout: 60_000 });
+    // The report is read again every few seconds: the first read may predate the first marked call.
+    await expect
+      .poll(async () => (await row.locator('.impact-message').textContent()) ?? '', { timeout: 30_000 })
+      .toMatch(
+        new RegExp(
+          `already warns "${group}/${version} ${resource} is deprecated \\(audit annotation k8s\\.io/deprecated\\); removed in 1\\.37`,
+        ),
+      );
+    await row.scrollIntoViewIfNeeded();
+    await shoot('upgrade-impact-deprecated');
+    await page.getByRole('combobox', { name: 'Filter by source' }).selectOption('');
+  }, 150_000);
 
   it('ran with no CSP violation and no page error', () => {
     expect(problems).toEqual([]);

@@ -31,10 +31,16 @@ export interface LeaseIdentity {
   readonly leaseDurationSeconds?: number;
 }
 
-/** Creates or renews the identity lease (a new holderIdentity marks a restart). */
-export function writeIdentityLease(store: ObjectStore, id: LeaseIdentity, acquired: boolean): void {
-  const leaseName = `apiserver-${id.serverName}`;
+/** The name of server `serverName`'s identity lease in kube-system. */
+export function identityLeaseName(serverName: string): string {
+  return `apiserver-${serverName}`;
+}
+
+/** Creates or renews the identity lease (a new holderIdentity marks a restart); says which it did. */
+export function writeIdentityLease(store: ObjectStore, id: LeaseIdentity, acquired: boolean): 'create' | 'update' {
+  const leaseName = identityLeaseName(id.serverName);
   const current = store.get(LEASES, 'kube-system', leaseName);
+  const verb = current ? 'update' : 'create';
   const now = microTime();
   const spec: Record<string, unknown> = {
     ...(current?.spec as Record<string, unknown> | undefined),
@@ -56,6 +62,7 @@ export function writeIdentityLease(store: ObjectStore, id: LeaseIdentity, acquir
     },
     spec,
   });
+  return verb;
 }
 
 export interface ReadyEndpoint {

@@ -11,7 +11,7 @@ import { authenticate, unauthorized, type SimAuthConfig, type SimUser } from './
 import type { SimAuditLog } from './audit-log.js';
 import type { SimServer, SimServerInfo, SimServerState } from '../types.js';
 import { servedIndex, type ApiContext } from './context.js';
-import { IDENTITY_LEASE_DURATION_SECONDS, writeIdentityLease } from './identity.js';
+import { IDENTITY_LEASE_DURATION_SECONDS, identityLeaseName, writeIdentityLease } from './identity.js';
 import { routeRequest } from './router.js';
 import { handleUpgrade } from './upgrade.js';
 
@@ -61,6 +61,8 @@ export class SimApiServer implements SimServer {
   private readonly longRunning = new Set<() => void>();
   private renewTimer: NodeJS.Timeout | undefined;
   private holderIdentity = '';
+  /** The UID of its loopback client's user for this start (audit log only). */
+  private loopbackUid = '';
   private apiContext: ApiContext | undefined;
 
   constructor(private readonly options: SimApiServerOptions) {
@@ -127,7 +129,7 @@ export class SimApiServer implements SimServer {
       res.setHeader('Audit-Id', auditID);
       if (this.state === 'draining') res.setHeader('Connection', 'close');
       const result = authenticate(req, pathOf(req.url), auth);
-      this.options.auditLog?.track(req, res, result.ok ? result.user : undefined, auditID);
+      this.options.auditLog?.track(req, res, result.ok ? result.user : undefined, auditID, this.current);
       this.options.onRequest?.(this.name, {
         method: req.method ?? 'GET',
         url: req.url ?? '/',
@@ -190,6 +192,7 @@ export class SimApiServer implements SimServer {
     this.port = (server.address() as AddressInfo).port;
     this.apiContext = this.context();
     this.holderIdentity = `apiserver-${this.name}_${randomUUID()}`;
+    this.loopbackUid = randomUUID();
     this.publishLease(true);
     this.renewTimer = setInterval(() => this.publishLease(false), Math.min(LEASE_RENEW_INTERVAL_MS, this.leaseDurationSeconds * 250));
     this.renewTimer.unref();
@@ -250,7 +253,7 @@ export class SimApiServer implements SimServer {
   private publishLease(acquired: boolean): void {
     if (!servedIndex(this.current).anyVersion('coordination.k8s.io', 'leases')) return;
     try {
-      writeIdentityLease(
+      const verb = writeIdentityLease(
         this.options.store,
         {
           serverName: this.name,
@@ -261,6 +264,14 @@ export class SimApiServer implements SimServer {
         },
         acquired,
       );
+      // Its loopback client's write, in its own audit log: a few a minute, as a real server's lease renewals.
+      this.options.auditLog?.ownLeaseWrite({
+        verb,
+        lease: identityLeaseName(this.name),
+        gitVersion: this.current.gitVersion,
+        sourceIP: this.options.host,
+        loopbackUid: this.loopbackUid,
+      });
     } catch {
       // A lease write racing a client's delete is retried at the next renewal.
     }

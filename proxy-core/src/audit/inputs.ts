@@ -4,7 +4,7 @@
 //     through a kubeconfig by that lease, and only the server itself renews its own;
 //  2. the address its own requests come from (sourceIPs), when that is one server's URL host — on one
 //     machine with several servers, they may all come from its first address, so this only decides
-//     when the lease did not;
+//     when the lease did not (and among servers sharing that address, the file name picks one);
 //  3. the one server whose name its file name or its folder's name holds as a word
 //     (`apiserver-b-audit.log`, `/var/log/apiserver-b/audit.log`; "apiserver-1" is not in "apiserver-10.log").
 // Evidence that points to several servers, a name that disagrees with what the events show, or two
@@ -83,7 +83,9 @@ export async function matchAuditInputs(specs: readonly AuditInputSpec[], servers
     const byName = namedIn(spec, names);
     const own = await ownEvidence(spec.file);
     const byLease = names.filter((n) => own.leases.has(n));
-    const bySource = servers.filter((s) => s.url !== undefined && own.addresses.has(hostOf(s.url))).map((s) => s.name);
+    const sharing = servers.filter((s) => s.url !== undefined && own.addresses.has(hostOf(s.url))).map((s) => s.name);
+    // Servers on one machine share the address their own requests come from: the file name decides among them.
+    const bySource = sharing.length > 1 && byName.length === 1 && sharing.includes(byName[0]!) ? byName : sharing;
     const [evidence, candidates] =
       byLease.length > 0
         ? (['lease', byLease] as const)

@@ -7,8 +7,9 @@ import type { RouteTable } from '../routing/route-table.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
 import { gvrKey } from '../discovery/types.js';
 import type { ClientUsage } from '../telemetry/client-usage.js';
+import { clusterUsageOfEvents } from './cluster-usage.js';
 import { impactReportOfSources } from './of-sources.js';
-import { impactReport, type ImpactInput, type ImpactTarget } from './report.js';
+import type { ImpactInput, ImpactTarget } from './report.js';
 import { catalogTarget, catalogTargetNames, defaultTargetName } from './targets.js';
 
 /** What the report reads of a running core (the Core has it all; this file sits below core.ts). */
@@ -61,7 +62,20 @@ export function impactInputOfSnapshot(snapshot: RoutingSnapshot): ImpactInput | 
   };
 }
 
+/**
+ * As the live core's report (impactReportOf): the port's clients, and when the snapshot has a cluster
+ * section the cluster's clients (its recorded usage, else its kept events) and the deprecated APIs its
+ * servers' /metrics listed, each finding naming its source.
+ */
 export function impactReportOfSnapshot(snapshot: RoutingSnapshot, target: ImpactTarget): ImpactReport | undefined {
   const input = impactInputOfSnapshot(snapshot);
-  return input && impactReport(input, target, catalogTargetNames(), input.usage.at);
+  if (!input) return undefined;
+  const at = input.usage.at;
+  const cluster = snapshot.cluster && (snapshot.cluster.usage ?? clusterUsageOfEvents(snapshot.cluster.events).data(at));
+  return impactReportOfSources(
+    { port: input, ...(cluster ? { cluster } : {}), statuses: snapshot.servers },
+    target,
+    catalogTargetNames(),
+    at,
+  );
 }

@@ -16,8 +16,8 @@ export interface SourcesInput {
   readonly port: ImpactInput;
   /** The cluster source's usage; absent when the core follows no audit log. */
   readonly cluster?: ClientUsage;
-  /** The servers as the core sees them now (their /metrics reads among them). */
-  readonly statuses: readonly ServerStatus[];
+  /** The servers as the core sees them now (their /metrics reads among them), or as a snapshot recorded them. */
+  readonly statuses: readonly Pick<ServerStatus, 'name' | 'apiserverMetrics'>[];
 }
 
 export function impactReportOfSources(input: SourcesInput, target: ImpactTarget, targets: readonly string[], now: number): ImpactReport {

@@ -150,7 +150,8 @@ function describe(
   const phrase = (verb: string) => VERB_PHRASES[verb] ?? `${verb}s`;
   const calls = verbs.map((v, i) => `${phrase(v.verb)}${i === 0 ? ` ${gvr}` : ' it'} ${rate(v.perMinute, v.count)}`).join(' and ');
   const consequence = {
-    removed: `not served by ${release} → 404 after the upgrade`,
+    // The server's own deprecation warning, when it sent one, says so before the upgrade does.
+    removed: `not served by ${release} → 404 after the upgrade${e.warnings[0] ? `; the apiserver already warns "${e.warnings[0]}"` : ''}`,
     skewed: `served by ${e.servedNowBy.map(nameOf).join(', ')} but not ${e.notServedNowBy.map(nameOf).join(', ')} → false 404s from ${e.notServedNowBy.length === 1 ? 'it' : 'them'} while the rollout runs, unless a mixed version proxy reroutes`,
     deprecated: `the apiserver warns "${e.warnings[0] ?? ''}"`,
     'target-only': `served only by ${release} → 404 now${e.notFound > 0 ? ` (${e.notFound} so far)` : ''}, answered after the upgrade`,

@@ -11,6 +11,7 @@ import { impactReportOf } from '../impact/of-core.js';
 import { formatPolicy, type HandlingPolicy } from '../proxy/policy.js';
 import type { RouteState } from '../proxy/route-state.js';
 import type { ClusterTraffic } from '../telemetry/cluster-traffic.js';
+import type { ClientUsage } from '../telemetry/client-usage.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
 import { PEERSCOPE_VERSION } from '../version.js';
 
@@ -32,6 +33,8 @@ export interface SnapshotSource {
   readonly telemetry: Pick<Telemetry, 'counterRows' | 'recent' | 'usage'>;
   /** The cluster source, when audit events are read. */
   readonly cluster?: Pick<ClusterTraffic, 'summary' | 'recent' | 'minutes' | 'gvrRates'> | undefined;
+  /** The cluster source's clients, as the impact report counts them (core.ts). */
+  readonly clusterUsage?: Pick<ClientUsage, 'data'> | undefined;
   serverStatuses(): ServerStatus[];
   policy(): HandlingPolicy;
   discoveryMode(): DiscoveryMode;
@@ -88,7 +91,14 @@ export function takeSnapshot(core: SnapshotSource, options: TakeOptions): Routin
     events: core.telemetry.recent(options.maxEvents),
     usage: core.telemetry.usage.data(now.getTime()),
     impact: impactReportOf(core, undefined, now.getTime()),
-    ...(core.cluster ? { cluster: clusterOf(core.cluster, now.getTime(), options.maxEvents) } : {}),
+    ...(core.cluster
+      ? {
+          cluster: {
+            ...clusterOf(core.cluster, now.getTime(), options.maxEvents),
+            ...(core.clusterUsage ? { usage: core.clusterUsage.data(now.getTime()) } : {}),
+          },
+        }
+      : {}),
   };
 }
 
