@@ -94,8 +94,7 @@ function crdObject(groupVersion: string, resourceVersion: number) {
 }
 
 export async function startRegistrationStandIns(specs: readonly StandInSpec[]): Promise<RegistrationStandIns> {
-  // As on a real server, the registrations include apiregistration.k8s.io/v1's own (a Local APIService).
-  const registered = new Set<string>(['apiregistration.k8s.io/v1']);
+  const registered = new Set<string>();
   for (const s of specs) for (const [g, vs] of Object.entries(s.groups)) for (const v of vs) registered.add(`${g}/${v}`);
   let resourceVersion = 10;
   const watches = new Set<ServerResponse>();

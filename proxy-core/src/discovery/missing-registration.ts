@@ -10,8 +10,6 @@ import type { ServerDiscovery } from './fetch.js';
 
 export type { MissingRegistration };
 
-const SELF_REGISTRATION = 'apiregistration.k8s.io/v1';
-
 export interface RegistrationInput {
   readonly name: string;
   /** What a person reads (display-names.ts); the name when absent. */
@@ -25,10 +23,11 @@ export function missingRegistrations(servers: readonly RegistrationInput[]): Mis
     .filter((s) => s.document?.registeredGroupVersions !== undefined)
     .sort((a, b) => (b.document?.fetchedAt ?? 0) - (a.document?.fetchedAt ?? 0))[0];
   const registered = new Set(newest?.document?.registeredGroupVersions ?? []);
-  // A kube-apiserver always registers its own apiregistration.k8s.io/v1 (a Local APIService): a list
-  // without it is not a cluster's registrations — a server that does not keep them (a simulated one
-  // answers an empty list) or one read before its start-up registered them — and says nothing missing.
-  if (!newest || !registered.has(SELF_REGISTRATION)) return [];
+  // A kube-apiserver registers its built-in groups (Local APIServices: v1.apps, v1.batch, …), so an
+  // empty list is not a cluster's registrations but a server that keeps none (a simulated one answers
+  // an empty list): nothing is said missing. (A server read before its start-up registered them is
+  // read again when the APIService watch lists: servers/api-watch.ts.)
+  if (!newest || registered.size === 0) return [];
   const shown = new Map(servers.map((s) => [s.name, s.displayName ?? s.name]));
   const byGroup = new Map<string, { versions: string[]; servedBy: Set<string> }>();
   for (const server of servers) {
