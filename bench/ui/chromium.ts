@@ -8,6 +8,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import type { Page } from 'playwright-core';
+import type { CoreService } from '../../proxy-core/src/control/service.js';
 import type { Figure } from '../micro.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
@@ -113,27 +115,23 @@ export function skipReason(): string | undefined {
   return undefined;
 }
 
-export async function uiFigures(options: { quick: boolean; log?: (line: string) => void }): Promise<Figure[]> {
-  const log = options.log ?? ((line: string) => console.log(line));
-  const reason = skipReason();
-  if (reason) {
-    log(`skip  the UI figures: ${reason}`);
-    return [];
-  }
+/**
+ * The built UI served by a control host over `client`, opened in Chromium with the frame
+ * instrumentation, once the page says it is live; the page's own errors collected for the caller.
+ */
+async function openUi(client: CoreService): Promise<{ page: Page; errors: string[]; close: () => Promise<void> }> {
+  // Imported here: Chromium and the control host load only where the UI figures run.
   const { chromium } = await import('playwright-core');
   const { startControlServer } = await import('../../proxy-core/src/control/server.js');
-  const { createSyntheticClient } = await import('./synthetic-client.js');
-
-  const feedSeconds = options.quick ? 2 : 10;
-  const eventsPerSecond = 10_000;
-  const rows = 5_000;
-  const client = createSyntheticClient({ rows });
   const control = await startControlServer({ service: client, rendererDir: RENDERER_DIR });
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
   });
-  const figures: Figure[] = [];
+  const close = async () => {
+    await browser.close();
+    await control.close();
+  };
   try {
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     const errors: string[] = [];
@@ -144,7 +142,29 @@ export async function uiFigures(options: { quick: boolean; log?: (line: string) 
       .getByRole('status')
       .filter({ hasText: /^live$/ })
       .waitFor({ timeout: 30_000 });
+    return { page, errors, close };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}
 
+export async function uiFigures(options: { quick: boolean; log?: (line: string) => void }): Promise<Figure[]> {
+  const log = options.log ?? ((line: string) => console.log(line));
+  const reason = skipReason();
+  if (reason) {
+    log(`skip  the UI figures: ${reason}`);
+    return [];
+  }
+  const { createSyntheticClient } = await import('./synthetic-client.js');
+
+  const feedSeconds = options.quick ? 2 : 10;
+  const eventsPerSecond = 10_000;
+  const rows = 5_000;
+  const client = createSyntheticClient({ rows });
+  const { page, errors, close } = await openUi(client);
+  const figures: Figure[] = [];
+  try {
     // (1) The feed, on the Live routing screen (the table and the stacked rate chart redraw).
     await page.getByRole('tab', { name: 'Live routing' }).click();
     await page.getByRole('heading', { name: 'Live routing' }).waitFor();
@@ -211,8 +231,7 @@ export async function uiFigures(options: { quick: boolean; log?: (line: string) 
     if (!reachedEnd) throw new Error(`the matrix did not draw its last row after scrolling (saw ${scroll.lastRow})`);
     if (errors.length) throw new Error(`the page reported errors: ${errors.join('; ')}`);
   } finally {
-    await browser.close();
-    await control.close();
+    await close();
     client.close();
   }
   figures.push(...(await clusterFeedFigures({ feedSeconds, log })));
@@ -221,26 +240,11 @@ export async function uiFigures(options: { quick: boolean; log?: (line: string) 
 
 /** (3) Live routing with the cluster source at CLUSTER_EVENTS_PER_SECOND: its own page, client and host. */
 async function clusterFeedFigures(options: { feedSeconds: number; log: (line: string) => void }): Promise<Figure[]> {
-  const { chromium } = await import('playwright-core');
-  const { startControlServer } = await import('../../proxy-core/src/control/server.js');
   const { createSyntheticClient } = await import('./synthetic-client.js');
   const { feedSeconds, log } = options;
   const client = createSyntheticClient({ rows: 5_000, cluster: true });
-  const control = await startControlServer({ service: client, rendererDir: RENDERER_DIR });
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-  });
+  const { page, errors, close } = await openUi(client);
   try {
-    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    await page.addInitScript(INSTRUMENT);
-    await page.goto(control.url);
-    await page
-      .getByRole('status')
-      .filter({ hasText: /^live$/ })
-      .waitFor({ timeout: 30_000 });
     await page.getByRole('tab', { name: 'Live routing' }).click();
     // The cluster source is what the screen shows first when there is one.
     const pressed = await page.getByRole('group', { name: 'Source' }).getByRole('button', { name: 'Cluster' }).getAttribute('aria-pressed');
@@ -277,8 +281,7 @@ async function clusterFeedFigures(options: { feedSeconds: number; log: (line: st
       { name: `${label} Chromium CPU, all processes`, value: chromiumCpu * 100, unit: '%' },
     ];
   } finally {
-    await browser.close();
-    await control.close();
+    await close();
     client.close();
   }
 }

@@ -14,6 +14,7 @@ import { kubeBinaries, skipKube } from './binaries.js';
 import { startControlPlane, type ControlPlane } from './control-plane.js';
 import { aggregatedGvrs, DISCOVERY_ACCEPT } from './discovery-compare.js';
 import {
+  GADGET_CRD,
   CHART,
   client,
   ensureRegistered,
@@ -188,26 +189,11 @@ describe.skipIf(skipKube())('--faithful behaves as the older server with its own
   });
 
   it('kubectl api-resources after a CRD is created straight on the newer server: the same list, the CRD in it', async () => {
-    const crd = {
-      apiVersion: 'apiextensions.k8s.io/v1',
-      kind: 'CustomResourceDefinition',
-      metadata: { name: 'gadgets.fresh.example.io' },
-      spec: {
-        group: 'fresh.example.io',
-        scope: 'Namespaced',
-        names: { plural: 'gadgets', singular: 'gadget', kind: 'Gadget' },
-        versions: [
-          {
-            name: 'v1',
-            served: true,
-            storage: true,
-            schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
-          },
-        ],
-      },
-    };
     for (const cp of Object.values(planes())) {
-      const posted = await cp.call('kube-new', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { method: 'POST', body: crd });
+      const posted = await cp.call('kube-new', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
+        method: 'POST',
+        body: GADGET_CRD,
+      });
       expect(posted.status, posted.text).toBe(201);
     }
     // Each side lists it once its discovery has it (the servers' own read is theirs to time; the port's is within 2 s).

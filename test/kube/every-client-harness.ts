@@ -12,6 +12,25 @@ import type { Run } from './peerscope-cli.js';
 
 export const GROUP = 'storagemigration.k8s.io';
 export const KIND_PATH = `/apis/${GROUP}/v1/storageversionmigrations`;
+/** A CRD the tests create straight on a server, to see how soon each side lists it. */
+export const GADGET_CRD = {
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: 'gadgets.fresh.example.io' },
+  spec: {
+    group: 'fresh.example.io',
+    scope: 'Namespaced',
+    names: { plural: 'gadgets', singular: 'gadget', kind: 'Gadget' },
+    versions: [
+      {
+        name: 'v1',
+        served: true,
+        storage: true,
+        schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+      },
+    ],
+  },
+};
 export const CHART = join(repoRoot, 'test/kube/fixtures/every-client-chart');
 export const migration = (name: string, extra = '') => `apiVersion: ${GROUP}/v1
 kind: StorageVersionMigration

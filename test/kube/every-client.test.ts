@@ -14,6 +14,7 @@ import { kubeBinaries, skipKube } from './binaries.js';
 import { startControlPlane, type ControlPlane } from './control-plane.js';
 import { aggregatedGvrs, DISCOVERY_ACCEPT } from './discovery-compare.js';
 import {
+  GADGET_CRD,
   API_SERVICE,
   CHART,
   client,
@@ -170,25 +171,10 @@ describe.skipIf(skipKube())('every client through the port: real kube-apiservers
   );
 
   it('a CRD created straight on a server is listed through the port within 2 s (and with --faithful), and its first request is labelled local', async () => {
-    const crd = {
-      apiVersion: 'apiextensions.k8s.io/v1',
-      kind: 'CustomResourceDefinition',
-      metadata: { name: 'gadgets.fresh.example.io' },
-      spec: {
-        group: 'fresh.example.io',
-        scope: 'Namespaced',
-        names: { plural: 'gadgets', singular: 'gadget', kind: 'Gadget' },
-        versions: [
-          {
-            name: 'v1',
-            served: true,
-            storage: true,
-            schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
-          },
-        ],
-      },
-    };
-    const posted = await cp.call('kube-new', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { method: 'POST', body: crd });
+    const posted = await cp.call('kube-new', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
+      method: 'POST',
+      body: GADGET_CRD,
+    });
     expect(posted.status, posted.text).toBe(201);
     const established = await until(async () => {
       const c = (await cp.call('kube-new', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/gadgets.fresh.example.io')).json() as {
