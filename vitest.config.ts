@@ -8,12 +8,13 @@ const SOAK = ['proxy-core/test/rollout-soak.test.ts'];
 // The real-Kubernetes tests (project "kube", `npm run test:kube`) start etcd and several real
 // kube-apiservers per file: one file at a time, after the rest, with room for a server's start.
 const KUBE = ['test/kube/**/*.test.ts'];
-// The port's own tests (request path, forwarding, streams, the fuzz), which `npm test` also runs on the
+// The port's own tests (request path, forwarding, streams, the fuzz, the garbage collector's settings), which `npm test` also runs on the
 // lowest Node `engines` admits (project "port"; they stay in "main" too).
 const PORT = [
   'proxy-core/src/proxy/**/*.test.ts',
   'proxy-core/src/routing/**/*.test.ts',
   'proxy-core/src/upstream/**/*.test.ts',
+  'proxy-core/src/util/heap-growth.test.ts',
   'proxy-core/test/{port-*,conformance-*,streaming,large-streams,upstream-faults,fuzz-port,cli-serve,cli-shutdown}.test.ts',
 ];
 

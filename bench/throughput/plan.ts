@@ -19,6 +19,8 @@ export interface Plan {
   readonly warmupSeconds: number;
   readonly connections: number;
   readonly watchEvents: number;
+  /** Rounds of watches, after the load rounds: one watch per target a round (a watch takes ~0.1 s). */
+  readonly watchRounds: number;
   readonly upstreamWorkers: number;
   readonly idleSettleMs: number;
 }
@@ -32,8 +34,26 @@ export const IDLE_SETTLE_MS = 10_000;
 
 export function plan(o: ThroughputOptions): Plan {
   const base: Plan = o.quick
-    ? { rounds: 1, seconds: 1, warmupSeconds: 0, connections: 16, watchEvents: 10_000, upstreamWorkers: 2, idleSettleMs: 500 }
-    : { rounds: 5, seconds: 3, warmupSeconds: 2, connections: 16, watchEvents: 100_000, upstreamWorkers: 2, idleSettleMs: IDLE_SETTLE_MS };
+    ? {
+        rounds: 1,
+        seconds: 1,
+        warmupSeconds: 0,
+        connections: 16,
+        watchEvents: 10_000,
+        watchRounds: 2,
+        upstreamWorkers: 2,
+        idleSettleMs: 500,
+      }
+    : {
+        rounds: 5,
+        seconds: 3,
+        warmupSeconds: 2,
+        connections: 16,
+        watchEvents: 100_000,
+        watchRounds: 20,
+        upstreamWorkers: 2,
+        idleSettleMs: IDLE_SETTLE_MS,
+      };
   return {
     ...base,
     ...(o.rounds ? { rounds: o.rounds } : {}),

@@ -55,7 +55,9 @@ export function printReport(
       log(`  ! ${TARGET_LABEL[r.target]} round ${r.round + 1}: ${r.errors} socket errors, ${r.statusErrors} error statuses`);
   }
 
-  log(`\nwatch of ${fmt(plan.watchEvents)} events (time from request to the last event)`);
+  log(
+    `\nwatch of ${fmt(plan.watchEvents)} events (time from request to the last event; ${plan.watchRounds} rounds of their own after the load, targets interleaved)`,
+  );
   log(`${pad('target', 36)}${pad('ms', 26)}${pad('× direct', 10)}proxy CPU ms`);
   const direct = spread(watches.filter((w) => w.target === 'direct').map((w) => w.ms));
   for (const t of order) {

@@ -53,6 +53,7 @@ export interface ReportInput {
     readonly warmupSeconds: number;
     readonly connections: number;
     readonly watchEvents: number;
+    readonly watchRounds: number;
     readonly idleSettleMs: number;
   };
   readonly loadGenerator: string;

@@ -70,10 +70,19 @@ export async function listen(handler: Handler, at: { host: string; port: number 
   };
 }
 
+/**
+ * How much a client's connection holds before the relay pauses the upstream (and how much of a request
+ * body is read ahead). The relay writes up to 64 KiB at a time (upstream/relay.ts), and node:http
+ * corks the connection for the rest of the turn, so with Node's default of 64 KiB nearly every write of
+ * a watch reported the connection full: the upstream read paused and resumed ~1,000 times per
+ * 100,000-event watch, ~10 ms of the port's CPU (docs/performance.md, "The watch on Node 24 and 22").
+ */
+export const CLIENT_BUFFER_BYTES = 256 * 1024;
+
 function createPortServer(handler: Handler, sockets: Set<Socket>, tunnels: WeakSet<Duplex>): Server {
   // Connection-level answers keep pipelined responses in order (connection-answers.ts).
   const queue = new ResponseQueue();
-  const server = createServer({ requireHostHeader: false, maxHeaderSize: 64 * 1024 }, (req, res) => {
+  const server = createServer({ requireHostHeader: false, maxHeaderSize: 64 * 1024, highWaterMark: CLIENT_BUFFER_BYTES }, (req, res) => {
     queue.track(req, res);
     void handler.onRequest(req, res);
   });

@@ -1,11 +1,48 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { fixHeapGrowth, HEAP_GROWING_PERCENT } from './heap-growth.js';
 
+const run = promisify(execFile);
+const repoRoot = join(import.meta.dirname, '..', '..', '..');
+const v8Major = Number.parseInt(process.versions.v8, 10);
+
+/**
+ * A process of its own applies the settings (or V8's own, with 0), then allocates 1 GiB of 16 KiB
+ * Buffers that die within their turn, as a relayed watch does, and counts V8's full collections.
+ */
+async function fullCollections(percent: string): Promise<{ majors: number; output: string }> {
+  const script = `
+    import { PerformanceObserver, constants } from 'node:perf_hooks';
+    import { fixHeapGrowth } from './proxy-core/src/util/heap-growth.ts';
+    fixHeapGrowth();
+    let majors = 0;
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) if (e.detail.kind === constants.NODE_PERFORMANCE_GC_MAJOR) majors++;
+    }).observe({ entryTypes: ['gc'] });
+    let kept = 0;
+    for (let turn = 0; turn < 1024; turn++) {
+      for (let i = 0; i < 64; i++) kept += Buffer.allocUnsafeSlow(16_384).length;
+      await new Promise((r) => setImmediate(r));
+    }
+    await new Promise((r) => setTimeout(r, 50));
+    console.log(JSON.stringify({ majors, kept }));`;
+  const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    cwd: repoRoot,
+    env: { ...process.env, PEERSCOPE_HEAP_GROWING_PERCENT: percent },
+  });
+  const last = stdout.trim().split('\n').at(-1) ?? '';
+  return { majors: (JSON.parse(last) as { majors: number }).majors, output: stdout + stderr };
+}
+
 describe('fixHeapGrowth', () => {
   it('applies the port’s growth factor unless the environment overrides it', () => {
-    expect(fixHeapGrowth({})).toBe(HEAP_GROWING_PERCENT);
-    expect(fixHeapGrowth({ PEERSCOPE_HEAP_GROWING_PERCENT: '0' })).toBe(0);
-    expect(fixHeapGrowth({ PEERSCOPE_HEAP_GROWING_PERCENT: '150' })).toBe(150);
+    expect(fixHeapGrowth({}, '13.6.233')).toEqual({ growingPercent: HEAP_GROWING_PERCENT, externalInHeapLimit: true });
+    expect(fixHeapGrowth({ PEERSCOPE_HEAP_GROWING_PERCENT: '0' }, '13.6.233')).toEqual({ growingPercent: 0, externalInHeapLimit: false });
+    expect(fixHeapGrowth({ PEERSCOPE_HEAP_GROWING_PERCENT: '150' }, '13.6.233').growingPercent).toBe(150);
+    // V8 12 (Node 22) has no setting for Buffer memory: only the growth factor is set.
+    expect(fixHeapGrowth({}, '12.4.254').externalInHeapLimit).toBe(false);
     fixHeapGrowth({});
   });
 
@@ -14,5 +51,20 @@ describe('fixHeapGrowth', () => {
       expect(() => fixHeapGrowth({ PEERSCOPE_HEAP_GROWING_PERCENT: bad })).toThrow(
         `PEERSCOPE_HEAP_GROWING_PERCENT: "${bad}" is not a whole number from 0 to 1000`,
       );
+  });
+
+  it(`keeps short-lived Buffers from starting full collections where V8 can (V8 ${process.versions.v8}), and prints nothing`, async () => {
+    const port = await fullCollections('');
+    const own = await fullCollections('0');
+    console.log(`full collections: ${port.majors} with the port’s settings, ${own.majors} with V8’s own`);
+    expect(port.output).not.toMatch(/unrecognized flag|Error/);
+    if (v8Major >= 13) {
+      // 1 GiB against a 64 MiB limit of their own: V8’s own settings collect a dozen times or more.
+      expect(own.majors).toBeGreaterThanOrEqual(4);
+      expect(port.majors).toBeLessThanOrEqual(1);
+    } else {
+      // V8 12 answers Buffer memory with young-generation collections either way.
+      expect(port.majors).toBeLessThanOrEqual(own.majors + 1);
+    }
   });
 });

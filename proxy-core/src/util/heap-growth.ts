@@ -1,4 +1,4 @@
-// The garbage collector's setting for a process that hosts the port (the CLI and the desktop app's
+// The garbage collector's settings for a process that hosts the port (the CLI and the desktop app's
 // main process), applied once at start.
 //
 // V8 lets the old generation grow to a limit it recomputes after each full collection from how fast
@@ -9,21 +9,45 @@
 // process and 110–125 µs in one that settled higher, and which one a process settles on is chance
 // (docs/performance.md, "A LIST's CPU was bimodal"). A fixed growth factor of 4 keeps the room above
 // a young generation, so every process runs the fast way.
+//
+// Memory outside the heap has a limit of its own: each 64 MiB of Buffers allocated since the last full
+// collection starts another one. A watch relays its bytes in Buffers that die within a turn (one per
+// TLS record, 16 KiB each), so a 100,000-event watch (49 MB) cost a full collection each time, ~25 ms
+// of CPU with its helper threads. V8 13 (Node 24) can count that memory in the heap's own limit
+// instead, which the growth factor above sets; V8 12 (Node 22) has no such setting and answers the same
+// pressure with young-generation collections, which cost little.
 import { setFlagsFromString } from 'node:v8';
 
 /** Old-generation growth after a full collection, in percent: the limit is (1 + p/100) × the live heap. */
 export const HEAP_GROWING_PERCENT = 300;
 
+/** The first V8 release that can count Buffer memory in the heap's limit. */
+const EXTERNAL_IN_LIMIT_SINCE_V8 = 13;
+
+export interface HeapSettings {
+  /** The growth percent applied; 0: V8's own heuristic. */
+  readonly growingPercent: number;
+  /** Whether Buffer memory counts in the heap's limit instead of a 64 MiB limit of its own. */
+  readonly externalInHeapLimit: boolean;
+}
+
 /**
- * Fixes V8's old-generation growth factor for this process. `PEERSCOPE_HEAP_GROWING_PERCENT` overrides it
- * (0 restores V8's own heuristic). V8 reads this flag each time it sets the limit, so setting it after
- * start takes effect at the next full collection. Returns the percent applied (0: V8's own).
+ * Fixes V8's old-generation growth factor for this process, and where V8 can, counts Buffer memory in
+ * the same limit. `PEERSCOPE_HEAP_GROWING_PERCENT` overrides the factor; 0 restores V8's own heuristics
+ * for both. V8 reads these flags each time it sets its limits, so setting them after start takes
+ * effect at the next collection.
  */
-export function fixHeapGrowth(env: NodeJS.ProcessEnv = process.env): number {
+export function fixHeapGrowth(env: NodeJS.ProcessEnv = process.env, v8Version: string = process.versions.v8): HeapSettings {
   const raw = env.PEERSCOPE_HEAP_GROWING_PERCENT;
   const percent = raw === undefined || raw === '' ? HEAP_GROWING_PERCENT : Number(raw);
   if (!Number.isInteger(percent) || percent < 0 || percent > 1_000)
     throw new Error(`PEERSCOPE_HEAP_GROWING_PERCENT: "${raw}" is not a whole number from 0 to 1000`);
   setFlagsFromString(`--heap-growing-percent=${percent}`);
-  return percent;
+  // An older V8 would print "unrecognized flag" for it, so it is only set where it exists.
+  const externalInHeapLimit = percent > 0 && Number.parseInt(v8Version, 10) >= EXTERNAL_IN_LIMIT_SINCE_V8;
+  if (Number.parseInt(v8Version, 10) >= EXTERNAL_IN_LIMIT_SINCE_V8)
+    setFlagsFromString(
+      externalInHeapLimit ? '--external-memory-accounted-in-global-limit' : '--no-external-memory-accounted-in-global-limit',
+    );
+  return { growingPercent: percent, externalInHeapLimit };
 }

@@ -1,0 +1,69 @@
+// The 100,000-event watch straight to the upstream and through ports started with different Node
+// flags or environments, interleaved round by round: each port's median time against the direct
+// watch of the same round, and its CPU per watch. For trying a V8 or libuv setting on the watch alone.
+//
+//   npx tsx bench/throughput/watch-ab.ts --rounds 12 --variant 'base' --variant 'gc1=--single-threaded-gc'
+// A variant is NAME, or NAME=FLAGS (space-separated Node flags), or NAME=FLAGS;K=V,K=V for an environment
+// too, or NAME=FLAGS;ENV;CLI to run another build's CLI (a bin/peerscope built from another commit).
+import { timeWatch } from './load.js';
+import { envSpec, flag } from './args.js';
+import { cpuSeconds } from './procs.js';
+import { startDirect, startPeerscope } from './node-targets.js';
+import { experiment } from './setup.js';
+import type { Target } from './targets.js';
+
+const rounds = Number(flag('--rounds', '12'));
+const warm = Number(flag('--warm', '5'));
+const specs = process.argv.flatMap((a, i) => (process.argv[i - 1] === '--variant' ? [a] : []));
+if (specs.length === 0) specs.push('base');
+
+const median = (xs: readonly number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
+};
+
+await experiment('watch-ab', async ({ files, old, neu, started }) => {
+  const direct = startDirect(neu);
+  started.push(direct);
+  type Row = { name: string; target: Target; ratios: number[]; ms: number[]; cpu: number[]; upstream: number[]; client: number[] };
+  const row = (name: string, target: Target): Row => ({ name, target, ratios: [], ms: [], cpu: [], upstream: [], client: [] });
+  const base = row('direct', direct);
+  const ports: Row[] = [];
+  for (const spec of specs) {
+    const [name, rest = ''] = spec.split(/=(.*)/s) as [string, string?];
+    const [flags = '', env = '', cli = 'bin/peerscope'] = rest.split(';');
+    const target = await startPeerscope(files, [old, neu], 'peerscope', flags.split(' ').filter(Boolean), envSpec(env), cli);
+    started.push(target);
+    ports.push(row(name, target));
+  }
+  for (let w = 0; w < warm; w++) for (const t of started) await timeWatch(t, files, 100_000);
+  // Every process's CPU for one watch: the port's, the upstream's, and this process's (the client).
+  const measure = async (p: Row): Promise<number> => {
+    const c0 = cpuSeconds(p.target.pids());
+    const u0 = cpuSeconds(neu.pids);
+    const own0 = process.cpuUsage();
+    const ms = (await timeWatch(p.target, files, 100_000)).ms;
+    const own = process.cpuUsage(own0);
+    p.cpu.push((cpuSeconds(p.target.pids()) - c0) * 1000);
+    p.upstream.push((cpuSeconds(neu.pids) - u0) * 1000);
+    p.client.push((own.user + own.system) / 1000);
+    p.ms.push(ms);
+    return ms;
+  };
+  for (let r = 0; r < rounds; r++) {
+    const ms = await measure(base);
+    base.ratios.push(1);
+    // Rotated so no port always follows the direct watch.
+    for (let k = 0; k < ports.length; k++) {
+      const p = ports[(k + r) % ports.length]!;
+      p.ratios.push((await measure(p)) / ms);
+    }
+  }
+  for (const p of [base, ...ports])
+    console.log(
+      `${p.name.padEnd(14)} ${median(p.ms).toFixed(0).padStart(4)} ms  ${median(p.ratios).toFixed(2)}× direct ` +
+        `(${Math.min(...p.ratios).toFixed(2)}–${Math.max(...p.ratios).toFixed(2)})  CPU per watch: port ${median(p.cpu).toFixed(0)} ms, ` +
+        `upstream ${median(p.upstream).toFixed(0)} ms, client ${median(p.client).toFixed(0)} ms`,
+    );
+});
