@@ -9,9 +9,12 @@ import { snapshotFigures } from './snapshot.js';
 import { longSoakFromArgs } from './soak/index.js';
 import { runThroughput } from './throughput/index.js';
 import { IDLE_SETTLE_MS } from './throughput/plan.js';
+import { steadyClient } from './throughput/setup.js';
 import { uiFigures } from './ui/chromium.js';
 
 const quick = process.argv.includes('--quick');
+// This process is the client of every timed request and watch (setup.ts).
+steadyClient();
 
 // `--soak-minutes N`: only the long rollout soak with the port's RSS growth (bench/soak).
 const soakExit = await longSoakFromArgs(process.argv);

@@ -13,7 +13,7 @@ import { loadGenerator, timeWatch, type Scenario } from './load.js';
 import { flag } from './args.js';
 import { cpuSeconds } from './procs.js';
 import { startBareUndici, startHttpFloor, startNodeFloor, startNodePipe, startPeerscope } from './node-targets.js';
-import { bundle, prepareFiles, startUpstreams } from './setup.js';
+import { bundle, prepareFiles, startUpstreams, steadyClient } from './setup.js';
 import { printPerfSplit, splitPerf, startPerf, type PerfRecording } from './perf-split.js';
 import type { Target, UpstreamProcess } from './targets.js';
 import { functionKey, type ProfileNode } from './cpu-profile-windows.js';
@@ -48,6 +48,7 @@ async function record(t: Target): Promise<PerfRecording | undefined> {
   if (!r) throw new Error('--perf: perf is not installed (apt-get install linux-perf)');
   return r;
 }
+steadyClient();
 const dir = mkdtempSync(join(tmpdir(), 'peerscope-profile-'));
 const upstreams: UpstreamProcess[] = [];
 let target: Target | undefined;

@@ -2,9 +2,12 @@
 // flags or environments, interleaved round by round: each port's median time against the direct
 // watch of the same round, and its CPU per watch. For trying a V8 or libuv setting on the watch alone.
 //
-//   npx tsx bench/throughput/watch-ab.ts --rounds 12 --variant 'base' --variant 'gc1=--single-threaded-gc'
+//   npx tsx bench/throughput/watch-ab.ts --rounds 12 --variant 'base' --variant 'gc1=--single-threaded-gc' [--pin 1,0]
 // A variant is NAME, or NAME=FLAGS (space-separated Node flags), or NAME=FLAGS;K=V,K=V for an environment
 // too, or NAME=FLAGS;ENV;CLI to run another build's CLI (a bin/peerscope built from another commit).
+// --pin P,R: every port on CPU P, this process (the client) and the upstream on CPU R (taskset), to see
+// what the kernel's placement of the three processes on two cores costs.
+import { execFileSync } from 'node:child_process';
 import { timeWatch } from './load.js';
 import { envSpec, flag } from './args.js';
 import { cpuSeconds } from './procs.js';
@@ -14,6 +17,7 @@ import type { Target } from './targets.js';
 
 const rounds = Number(flag('--rounds', '12'));
 const warm = Number(flag('--warm', '5'));
+const pin = flag('--pin', '');
 const specs = process.argv.flatMap((a, i) => (process.argv[i - 1] === '--variant' ? [a] : []));
 if (specs.length === 0) specs.push('base');
 
@@ -36,6 +40,12 @@ await experiment('watch-ab', async ({ files, old, neu, started }) => {
     const target = await startPeerscope(files, [old, neu], 'peerscope', flags.split(' ').filter(Boolean), envSpec(env), cli);
     started.push(target);
     ports.push(row(name, target));
+  }
+  if (pin) {
+    const [portCpu, restCpu] = pin.split(',');
+    const pinTo = (cpus: string | undefined, pid: number) => execFileSync('taskset', ['-a', '-p', '-c', String(cpus), String(pid)]);
+    for (const p of ports) for (const pid of p.target.pids()) pinTo(portCpu, pid);
+    for (const pid of [process.pid, ...neu.pids]) pinTo(restCpu, pid);
   }
   for (let w = 0; w < warm; w++) for (const t of started) await timeWatch(t, files, 100_000);
   // Every process's CPU for one watch: the port's, the upstream's, and this process's (the client).

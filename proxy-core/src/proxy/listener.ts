@@ -14,6 +14,7 @@ import {
   statusForParseError,
 } from './connection-answers.js';
 import type { Handler } from './handler.js';
+import { MAX_PENDING_BYTES } from '../upstream/relay.js';
 
 export interface ListenAddress {
   readonly host: string;
@@ -72,12 +73,12 @@ export async function listen(handler: Handler, at: { host: string; port: number 
 
 /**
  * How much a client's connection holds before the relay pauses the upstream (and how much of a request
- * body is read ahead). The relay writes up to 64 KiB at a time (upstream/relay.ts), and node:http
- * corks the connection for the rest of the turn, so with Node's default of 64 KiB nearly every write of
- * a watch reported the connection full: the upstream read paused and resumed ~1,000 times per
- * 100,000-event watch, ~10 ms of the port's CPU (docs/performance.md, "The watch on Node 24 and 22").
+ * body is read ahead): twice the relay's largest write (upstream/relay.ts). node:http corks the
+ * connection for the rest of a turn, so a write larger than this reports the connection full even when
+ * the kernel takes it all at once: with Node's default of 64 KiB and 64 KiB writes, the upstream read
+ * paused and resumed ~980 times per 100,000-event watch (now 2–7), ~10 ms of the port's CPU.
  */
-export const CLIENT_BUFFER_BYTES = 256 * 1024;
+export const CLIENT_BUFFER_BYTES = 2 * MAX_PENDING_BYTES;
 
 function createPortServer(handler: Handler, sockets: Set<Socket>, tunnels: WeakSet<Duplex>): Server {
   // Connection-level answers keep pipelined responses in order (connection-answers.ts).
