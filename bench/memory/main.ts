@@ -1,7 +1,7 @@
 // What the resident memory of `peerscope serve` is made of after load, and an interleaved A/B of
 // environment settings for it (the same upstream and load as the throughput bench).
 //
-//   npx tsx bench/memory/main.ts [--rounds 5] [--seconds 6] [--variants default,node-floor,bare-undici,malloc-fixed-thresholds]
+//   npx tsx bench/memory/main.ts [--rounds 5] [--seconds 6] [--watches 0] [--variants default,node-floor,bare-undici,malloc-fixed-thresholds,cli=OLD/bin/peerscope]
 // Each round starts a fresh port per variant (variants in a rotated order), loads it with GET, LIST and
 // POST, then prints RSS (/proc) 0–20 s after the load and the split (probe.mjs) at --split-at seconds.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { bundle, prepareFiles, startUpstreams } from '../throughput/setup.js';
-import { loadGenerator, type Scenario } from '../throughput/load.js';
+import { loadGenerator, timeWatch, type Scenario } from '../throughput/load.js';
 import { flag } from '../throughput/args.js';
 import { rssMiB } from '../throughput/procs.js';
 import { startBareUndici, startNodeFloor, startPeerscope } from '../throughput/node-targets.js';
@@ -21,12 +21,16 @@ const MiB = 1024 * 1024;
 /** Seconds after the load at which RSS is printed, and the one the split (and the median) is read at. */
 const AFTER_LOAD_S = [0, 5, 10, 15, 20];
 const SPLIT_AT_S = Number(flag('--split-at', '5'));
+/** 100,000-event watches after the load, as the bench's rounds of watches follow its load. */
+const watches = Number(flag('--watches', '0'));
 
 /** What runs in a variant: which proxy, with which environment and node flags. */
 interface Variant {
   readonly proxy: 'peerscope' | 'node-floor' | 'bare-undici';
   readonly env?: Record<string, string>;
   readonly nodeFlags?: readonly string[];
+  /** Another build's CLI (a bin/peerscope built from another commit). */
+  readonly cli?: string;
 }
 
 const ALL_VARIANTS: Record<string, Variant> = {
@@ -44,7 +48,8 @@ const VARIANTS = Object.fromEntries(
   flag('--variants', 'default,malloc-fixed-thresholds')
     .split(',')
     .map((name) => {
-      const v = ALL_VARIANTS[name];
+      // `cli=OLD/bin/peerscope`: the default variant, run from another build.
+      const v = name.startsWith('cli=') ? { proxy: 'peerscope' as const, cli: name.slice(4) } : ALL_VARIANTS[name];
       if (!v) throw new Error(`unknown variant ${name}; known: ${Object.keys(ALL_VARIANTS).join(', ')}`);
       return [name, v];
     }),
@@ -62,18 +67,19 @@ try {
   for (let r = 0; r < rounds; r++) {
     for (let k = 0; k < names.length; k++) {
       const name = names[(r + k) % names.length] as string;
-      const probeFile = join(dir, `${name}.json`);
+      const probeFile = join(dir, `${name.replace(/[^\w.-]/g, '_')}.json`);
       const variant = VARIANTS[name] as Variant;
       const env = { ...variant.env, PEERSCOPE_MEMPROBE: probeFile };
       const flags = [...(variant.nodeFlags ?? []), '--import', resolve('bench/memory/probe.mjs')];
       const target =
         variant.proxy === 'peerscope'
-          ? await startPeerscope(files, [old!, neu!], 'peerscope', flags, env)
+          ? await startPeerscope(files, [old!, neu!], 'peerscope', flags, env, variant.cli)
           : variant.proxy === 'node-floor'
             ? await startNodeFloor(files, neu!, flags, env)
             : await startBareUndici(files, neu!, flags, env);
       try {
         for (const s of ['get', 'list', 'post'] as Scenario[]) await load.run(target, s, { connections: 16, durationSeconds: seconds / 3 });
+        for (let w = 0; w < watches; w++) await timeWatch(target, files, 100_000);
         // RSS over the seconds after the load (V8's memory reducer starts ~8 s after allocation slows);
         // the split is read at SPLIT_AT_S, as the bench reads RSS after load.
         const timeline: string[] = [];
