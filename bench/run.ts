@@ -3,7 +3,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { auditFigures } from './audit.js';
 import { microFigures, type Figure } from './micro.js';
-import { openApiV2Figures } from './openapi-v2.js';
+import { openApiV2FiguresApart } from './openapi-v2.js';
 import { idleRssMiB } from './rss.js';
 import { snapshotFigures } from './snapshot.js';
 import { longSoakFromArgs } from './soak/index.js';
@@ -50,7 +50,7 @@ for (const f of await uiFigures({ quick })) {
   print(f);
 }
 console.log('\nOpenAPI v2 merged by the port (rule P8), 3 servers of real size');
-for (const f of await openApiV2Figures({ quick })) {
+for (const f of await openApiV2FiguresApart({ quick })) {
   figures.push(f);
   print(f);
 }
