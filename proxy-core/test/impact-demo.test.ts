@@ -99,6 +99,11 @@ describe('the impact report of the demo (v1.36-dev → v1.37-dev)', () => {
   it('finds the generator’s legacy operator, which still watches a version v1.37 removed', () => {
     const gvr = legacyOperatorGvr([loadRelease('v1.36-dev'), loadRelease('v1.37-dev')])!;
     const [group, version, resource] = gvr.split('/');
+    const kind = [...catalogEntries(loadRelease('v1.36-dev'))].find((e) => `${e.group}/${e.version}/${e.resource.name}` === gvr)!.resource
+      .kind;
+    // The older servers answer that version with kube-apiserver's deprecation warning (sim/apiserver/deprecations.ts).
+    const warning = `${group}/${version} ${kind} is deprecated, unavailable in v1.37+`;
+    const warned = `; the apiserver already warns "${warning.replace(/[.+]/g, '\\$&')}"`;
     // The port's finding: the same client's calls straight to the servers (source cluster-audit) also carry their deprecation mark.
     const legacy = report.findings.find((f) => f.source === 'port' && f.client.userAgent === TRAFFIC_CLIENTS.legacyOperator.userAgent);
     expect(legacy).toMatchObject({
@@ -107,17 +112,17 @@ describe('the impact report of the demo (v1.36-dev → v1.37-dev)', () => {
       version,
       resource,
       client: { name: 'legacy-operator (legacy-controller)' },
-      evidence: { servedNowBy: ['sim-1', 'sim-2', 'sim-3'], servedByTarget: false },
+      evidence: { servedNowBy: ['sim-1', 'sim-2', 'sim-3'], servedByTarget: false, warnings: [warning] },
     });
     expect(legacy!.message).toMatch(
       new RegExp(
-        `^legacy-operator \\(legacy-controller\\) lists ${group}/${version} ${resource} .*: not served by v1\\.37-dev → 404 after the upgrade$`,
+        `^legacy-operator \\(legacy-controller\\) lists ${group}/${version} ${resource} .*: not served by v1\\.37-dev → 404 after the upgrade${warned}$`,
       ),
     );
     // The text was made a moment later (its rates may differ): the same finding, in the same words.
     expect(text).toMatch(
       new RegExp(
-        `^  legacy-operator \\(legacy-controller\\) lists ${group}/${version} ${resource} .*: not served by v1\\.37-dev → 404 after the upgrade$`,
+        `^  legacy-operator \\(legacy-controller\\) lists ${group}/${version} ${resource} .*: not served by v1\\.37-dev → 404 after the upgrade${warned}$`,
         'm',
       ),
     );

@@ -63,6 +63,9 @@ describe('report --snapshot with the cluster source', () => {
     // And one client of the port.
     const viaPort = await fetch(`${address.url}${DEPRECATED}`, { headers: { 'user-agent': PORT_CLIENT } });
     expect(viaPort.status).toBe(200);
+    expect(viaPort.headers.get('warning')).toBe(
+      '299 - "storage.k8s.io/v1beta1 VolumeAttributesClass is deprecated, unavailable in v1.37+"',
+    );
     await viaPort.text();
     const seen = async () =>
       (await service.getClusterEvents({})).events.filter((e) => e.userAgent === LEGACY || e.userAgent === CERTS).length;
@@ -100,10 +103,10 @@ describe('report --snapshot with the cluster source', () => {
       /: not served by v1\.37-dev → 404 after the upgrade; the apiserver already warns "storage\.k8s\.io\/v1beta1 volumeattributesclasses is deprecated \(audit annotation k8s\.io\/deprecated\); removed in 1\.37/,
     );
     expect(cluster.find((f) => f.client.userAgent === CERTS)).toMatchObject({ resource: 'podcertificaterequests', impact: 'skewed' });
-    expect(offline.findings.find((f) => f.source === 'port' && f.client.userAgent === PORT_CLIENT)).toMatchObject({
-      resource: 'volumeattributesclasses',
-      impact: 'removed',
-    });
+    const viaPort = offline.findings.find((f) => f.source === 'port' && f.client.userAgent === PORT_CLIENT);
+    expect(viaPort).toMatchObject({ resource: 'volumeattributesclasses', impact: 'removed' });
+    // The older server's own Warning header, relayed by the port and kept for the client it warned.
+    expect(viaPort!.evidence.warnings).toEqual(['storage.k8s.io/v1beta1 VolumeAttributesClass is deprecated, unavailable in v1.37+']);
     console.log(
       `report --snapshot: ${offline.findings.length} finding(s): ${summary(offline.findings)
         .map((s) => s.join(' '))

@@ -41,3 +41,22 @@ function laterReleases(release: ReleaseCatalog): ReleaseCatalog[] {
 function minorRelease(release: ReleaseCatalog): string {
   return `${release.major}.${release.minor.replace(/\+$/, '')}`;
 }
+
+/**
+ * The `Warning` header value a real server sends with every answer about a deprecated API it serves
+ * (kube-apiserver's deprecation warning: code 299, agent "-"), or undefined. The catalog does not say
+ * which release deprecated the API, so the text names only the release that removes it, as
+ * kube-apiserver words it for an API without a deprecated-in release.
+ */
+export function deprecationWarning(
+  release: ReleaseCatalog,
+  group: string,
+  version: string,
+  resource: string,
+  kind: string,
+): string | undefined {
+  const removed = deprecationsOf(release).get(`${group}/${version}/${resource}`);
+  if (removed === undefined) return undefined;
+  const groupVersion = group === '' ? version : `${group}/${version}`;
+  return `299 - "${groupVersion} ${kind} is deprecated, unavailable in v${removed}+"`;
+}

@@ -315,4 +315,19 @@ describe('resources of the simulated apiservers', () => {
     }
     for (const i of [0, 1]) expect((await call(i, '/api/v1/namespaces/default/configmaps/shared')).status).toBe(200);
   });
+  it('an answer about a deprecated API the server serves carries its Warning (299), errors too; no other does', async () => {
+    const deprecated = '/apis/storage.k8s.io/v1beta1/volumeattributesclasses';
+    const warning = '299 - "storage.k8s.io/v1beta1 VolumeAttributesClass is deprecated, unavailable in v1.37+"';
+    const list = await call(0, deprecated);
+    expect(list.status).toBe(200);
+    expect(list.headers['warning']).toBe(warning);
+    const missing = await call(0, `${deprecated}/no-such-class`);
+    expect(missing.status).toBe(404);
+    expect(missing.headers['warning']).toBe(warning);
+    // The same resource in its current version, and the newer server that no longer serves the old one.
+    expect((await call(0, '/apis/storage.k8s.io/v1/volumeattributesclasses')).headers['warning']).toBeUndefined();
+    const gone = await call(1, deprecated);
+    expect(gone.status).toBe(404);
+    expect(gone.headers['warning']).toBeUndefined();
+  });
 });

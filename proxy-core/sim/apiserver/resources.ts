@@ -3,6 +3,7 @@
 // This file picks the verb; each verb family is served by a file of its own (resource-*.ts).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApiContext } from './context.js';
+import { deprecationWarning } from './deprecations.js';
 import { badRequest, methodNotAllowed } from './errors.js';
 import type { ResourceRequest } from './request-info.js';
 import { servePodLog } from './pod-log.js';
@@ -43,6 +44,9 @@ export async function serveResource(
   query: URLSearchParams,
 ): Promise<void> {
   const method = req.method ?? 'GET';
+  // Every answer about a deprecated API carries the warning, errors included, as kube-apiserver's do.
+  const warning = deprecationWarning(ctx.release, rr.group, rr.version, rr.resource, rr.catalog.kind);
+  if (warning) res.setHeader('Warning', warning);
   if (rr.subresource !== undefined) return serveSubresource(ctx, req, res, rr, query, method);
   const verb = verbOf(method, rr, query);
   if (!verb || !rr.catalog.verbs.includes(verb)) throw methodNotAllowed();
