@@ -93,11 +93,6 @@ export async function startUpstreams(
 }
 
 /**
- * The frame of an experiment script: the files and the two fake apiservers ("old" and "new", 100,000
- * watch events) up, `run` given them, then every target it pushed onto `started` and both apiservers
- * stopped and the files removed, however `run` ends.
- */
-/**
  * This process times the watches, as their client, so it runs with the port's heap settings: with V8's
  * own, its CPU for the same 100,000-event watch was 63–73 ms in some runs and 94–125 ms in others (the
  * growth heuristic's two modes, as the port's LIST had), and a slow client hides what a proxy costs.
@@ -106,6 +101,11 @@ export function steadyClient(): void {
   fixHeapGrowth({});
 }
 
+/**
+ * The frame of an experiment script: the files and the two fake apiservers ("old" and "new", 100,000
+ * watch events) up, `run` given them, then every target it pushed onto `started` and both apiservers
+ * stopped and the files removed, however `run` ends.
+ */
 export async function experiment(
   name: string,
   run: (x: { files: Files; old: UpstreamProcess; neu: UpstreamProcess; started: Target[] }) => Promise<void>,

@@ -11,8 +11,11 @@ import { execFileSync } from 'node:child_process';
 import { timeWatch } from './load.js';
 import { envSpec, flag } from './args.js';
 import { cpuSeconds } from './procs.js';
+import { spread } from './stats.js';
 import { startDirect, startPeerscope } from './node-targets.js';
 import { experiment } from './setup.js';
+
+const medianOf = (xs: readonly number[]): number => spread(xs)?.median ?? Number.NaN;
 import type { Target } from './targets.js';
 
 const rounds = Number(flag('--rounds', '12'));
@@ -20,12 +23,6 @@ const warm = Number(flag('--warm', '5'));
 const pin = flag('--pin', '');
 const specs = process.argv.flatMap((a, i) => (process.argv[i - 1] === '--variant' ? [a] : []));
 if (specs.length === 0) specs.push('base');
-
-const median = (xs: readonly number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
-};
 
 await experiment('watch-ab', async ({ files, old, neu, started }) => {
   const direct = startDirect(neu);
@@ -72,8 +69,8 @@ await experiment('watch-ab', async ({ files, old, neu, started }) => {
   }
   for (const p of [base, ...ports])
     console.log(
-      `${p.name.padEnd(14)} ${median(p.ms).toFixed(0).padStart(4)} ms  ${median(p.ratios).toFixed(2)}× direct ` +
-        `(${Math.min(...p.ratios).toFixed(2)}–${Math.max(...p.ratios).toFixed(2)})  CPU per watch: port ${median(p.cpu).toFixed(0)} ms, ` +
-        `upstream ${median(p.upstream).toFixed(0)} ms, client ${median(p.client).toFixed(0)} ms`,
+      `${p.name.padEnd(14)} ${medianOf(p.ms).toFixed(0).padStart(4)} ms  ${medianOf(p.ratios).toFixed(2)}× direct ` +
+        `(${Math.min(...p.ratios).toFixed(2)}–${Math.max(...p.ratios).toFixed(2)})  CPU per watch: port ${medianOf(p.cpu).toFixed(0)} ms, ` +
+        `upstream ${medianOf(p.upstream).toFixed(0)} ms, client ${medianOf(p.client).toFixed(0)} ms`,
     );
 });

@@ -4,7 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { startControlServer, type ControlServer } from '../../proxy-core/src/control/server.js';
 import { createCoreService, type CoreService } from '../../proxy-core/src/control/service.js';
 import { createSimController, type SimController } from '../../proxy-core/src/control/sim-controller.js';
@@ -12,9 +12,10 @@ import { createCore, type Core } from '../../proxy-core/src/core.js';
 import { loadRelease } from '../../proxy-core/src/releases/index.js';
 import { startSimCluster, type SimCluster } from '../../proxy-core/sim/index.js';
 import { startTraffic, type TrafficHandle } from '../../proxy-core/sim/traffic/index.js';
+import { launchChromium } from '../chromium.js';
 import { repoRoot } from '../fixtures.js';
 
-export const CHROMIUM = '/usr/bin/chromium';
+export { CHROMIUM } from '../chromium.js';
 /** Where the screenshots and the exported snapshot go. */
 export const shots = join(repoRoot, 'test-results');
 
@@ -85,10 +86,7 @@ export function buildRenderer(outDir: string): void {
 
 /** Chromium on `url`; console errors, CSP violations and page errors go to `problems`. */
 export async function openInChromium(url: string, problems: string[]): Promise<{ browser: Browser; page: Page }> {
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-  });
+  const browser = await launchChromium();
   const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
   page.on('console', (m) => {
     if (m.type() === 'error' || /Content Security Policy/i.test(m.text())) problems.push(`console ${m.type()}: ${m.text()}`);

@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serversFromKubeconfig } from '../../proxy-core/src/cluster/from-kubeconfig.js';
 import { startUiHost, type UiHost } from '../../proxy-core/src/cli/ui.js';
@@ -21,8 +21,8 @@ import { startControlPlane, type ControlPlane } from './control-plane.js';
 import { kubectl } from './peerscope-cli.js';
 import { waitFor } from './processes.js';
 import { servedGvrs, type ServedGvr } from './served-gvrs.js';
+import { CHROMIUM, launchChromium } from '../chromium.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const POLICY = `apiVersion: audit.k8s.io/v1
 kind: Policy
 rules:
@@ -108,10 +108,7 @@ describe.skipIf(skipKube() || noChromium)(
       );
       ui = await startUiHost({ core });
 
-      browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-      });
+      browser = await launchChromium();
       page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
       page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
       page.on('console', (m) => {

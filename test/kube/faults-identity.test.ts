@@ -18,7 +18,6 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServerStatus } from '../../proxy-core/contract/servers.js';
@@ -35,8 +34,8 @@ import { startLane, type LaneOptions } from './fault-load.js';
 import { FIGURES_HEADER, figuresOf, figuresRow, seconds, type Figures } from './fault-figures.js';
 import { peerscope, startServe } from './peerscope-cli.js';
 import { HEADERS_TIMEOUT_MS, HEARTBEAT_MS, PROBE_INTERVAL_MS } from './fault-run.js';
+import { CHROMIUM, launchChromium } from '../chromium.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 /** A restarted server holding watches takes its whole grace to exit. */
 const STOP_GRACE_MS = 8_000;
 const SERVER = { mvp: 'no-peer-ca' } as const;
@@ -582,10 +581,7 @@ describe.skipIf(skipKube())('servers out of reach by design: the port works thro
       { cwd: repoRoot, stdio: 'pipe', env: { ...process.env, NODE_ENV: 'production' } },
     );
     const ui = await startUiHost({ core });
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    });
+    const browser = await launchChromium();
     try {
       const page = await browser.newPage({ viewport: { width: 1440, height: 1100 } });
       await page.goto(ui.url);

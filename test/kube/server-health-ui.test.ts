@@ -6,7 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serversFromKubeconfig } from '../../proxy-core/src/cluster/from-kubeconfig.js';
@@ -16,8 +16,8 @@ import { repoRoot } from '../fixtures.js';
 import { kubeBinaries, skipKube } from './binaries.js';
 import { startControlPlane, type ControlPlane } from './control-plane.js';
 import { waitFor } from './processes.js';
+import { CHROMIUM, launchChromium } from '../chromium.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const GV = 'coordination.k8s.io/v1beta1';
 const noChromium = !existsSync(CHROMIUM);
 if (noChromium && !skipKube())
@@ -64,10 +64,7 @@ describe.skipIf(skipKube() || noChromium)("Server health in Chromium shows each 
     for (let i = 0; i < 4; i++) await cp.call('kube-b', `/apis/${GV}/namespaces/default/leasecandidates`);
     // ... and Peerscope, pinned to kube-b, reroutes these itself.
     for (let i = 0; i < 3; i++) await (await request(`${port.url}/apis/${GV}/namespaces/default/leasecandidates`)).body.text();
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    });
+    browser = await launchChromium();
   }, 300_000);
   afterAll(async () => {
     await browser?.close();

@@ -36,8 +36,8 @@ export function failBeforeResponse(
 
 /**
  * The most body bytes held for one write to the client (see Relay.pending). Fewer, larger writes wake
- * the client fewer times: on two cores a 100,000-event watch took 1.38× the direct time with 64 KiB and
- * 1.20× with 512 KiB on Node 22, with the port's CPU 70 → 60 ms and the client's 37 → 31 (watch-ab.ts).
+ * the client fewer times: a 100,000-event watch leaves in ~156 writes instead of ~1,030 with 64 KiB,
+ * the port's CPU 70 → 60 ms and the client's 37 → 31 on Node 22 (docs/performance.md, `watch-ab.ts`).
  * The client's connection holds twice this before the upstream pauses (proxy/listener.ts).
  */
 export const MAX_PENDING_BYTES = 512 * 1024;

@@ -44,8 +44,9 @@ export function fixHeapGrowth(env: NodeJS.ProcessEnv = process.env, v8Version: s
     throw new Error(`PEERSCOPE_HEAP_GROWING_PERCENT: "${raw}" is not a whole number from 0 to 1000`);
   setFlagsFromString(`--heap-growing-percent=${percent}`);
   // An older V8 would print "unrecognized flag" for it, so it is only set where it exists.
-  const externalInHeapLimit = percent > 0 && Number.parseInt(v8Version, 10) >= EXTERNAL_IN_LIMIT_SINCE_V8;
-  if (Number.parseInt(v8Version, 10) >= EXTERNAL_IN_LIMIT_SINCE_V8)
+  const knowsExternalInLimit = Number.parseInt(v8Version, 10) >= EXTERNAL_IN_LIMIT_SINCE_V8;
+  const externalInHeapLimit = knowsExternalInLimit && percent > 0;
+  if (knowsExternalInLimit)
     setFlagsFromString(
       externalInHeapLimit ? '--external-memory-accounted-in-global-limit' : '--no-external-memory-accounted-in-global-limit',
     );

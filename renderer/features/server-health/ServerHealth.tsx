@@ -246,6 +246,16 @@ function Timeline({ history, nameOf }: { history: { name: string; samples: Healt
   );
 }
 
+/** The time axis both charts share: clock times across the samples' span. */
+const TIME_AXIS = {
+  dataKey: 'at',
+  type: 'number',
+  domain: ['dataMin', 'dataMax'],
+  tickFormatter: (t: number) => formatClock(t),
+  minTickGap: 48,
+  className: 'axis',
+} as const;
+
 function LatencyChart({ history, nameOf }: { history: { name: string; samples: HealthSample[] }[]; nameOf: ServerNamer }) {
   const withLatency = history.map((h) => ({
     name: h.name,
@@ -258,15 +268,7 @@ function LatencyChart({ history, nameOf }: { history: { name: string; samples: H
       <ResponsiveContainer width="100%" height={200}>
         <LineChart margin={{ top: 8, right: 16, bottom: 0, left: 0 }}>
           <CartesianGrid strokeDasharray="3 3" className="grid" vertical={false} />
-          <XAxis
-            dataKey="at"
-            type="number"
-            domain={['dataMin', 'dataMax']}
-            tickFormatter={(t: number) => formatClock(t)}
-            minTickGap={48}
-            className="axis"
-            allowDuplicatedCategory={false}
-          />
+          <XAxis {...TIME_AXIS} allowDuplicatedCategory={false} />
           <YAxis unit=" ms" width={60} className="axis" />
           <Tooltip
             labelFormatter={(t) => formatClock(Number(t))}
@@ -321,14 +323,7 @@ function ErrorChart({ history, nameOf }: { history: HealthHistory['servers']; na
       <ResponsiveContainer width="100%" height={180}>
         <BarChart data={rows} margin={{ top: 8, right: 16, bottom: 0, left: 0 }}>
           <CartesianGrid strokeDasharray="3 3" className="grid" vertical={false} />
-          <XAxis
-            dataKey="at"
-            type="number"
-            domain={['dataMin', 'dataMax']}
-            tickFormatter={(t: number) => formatClock(t)}
-            minTickGap={48}
-            className="axis"
-          />
+          <XAxis {...TIME_AXIS} />
           <YAxis allowDecimals={false} width={60} className="axis" />
           <Tooltip labelFormatter={(t) => `${formatClock(Number(t))} (5 s)`} isAnimationActive={false} wrapperClassName="tooltip" />
           <Legend />
