@@ -44,40 +44,39 @@ export interface FaultBed {
   readonly serverUrls: () => readonly string[];
 }
 
-/** The server's own /readyz answers, but not 200 (a failing check), on a connection of its own. */
-export async function answersNotReady(bed: FaultBed, url: string): Promise<boolean> {
-  const agent = new Agent({ connect: { ca: bed.cp.pki.caPem, timeout: 5_000 } });
+/**
+ * The status of the server's own /readyz on a connection of its own, verified with `ca` (and
+ * `servername`); undefined when no answer came within `timeoutMs`.
+ */
+export async function readyzStatus(
+  url: string,
+  { ca, token, servername, connectMs, timeoutMs }: { ca: string; token: string; servername?: string; connectMs: number; timeoutMs: number },
+): Promise<number | undefined> {
+  const agent = new Agent({ connect: { ca, timeout: connectMs, ...(servername ? { servername } : {}) } });
   try {
     const res = await request(`${url}/readyz`, {
       dispatcher: agent,
-      headers: { authorization: `Bearer ${bed.cp.pki.adminToken}` },
-      signal: AbortSignal.timeout(10_000),
+      headers: { authorization: `Bearer ${token}` },
+      signal: AbortSignal.timeout(timeoutMs),
     });
     await res.body.text();
-    return res.statusCode !== 200;
+    return res.statusCode;
   } catch {
-    return false;
+    return undefined;
   } finally {
     await agent.destroy();
   }
 }
 
+/** The server's own /readyz answers, but not 200 (a failing check), on a connection of its own. */
+export async function answersNotReady(bed: FaultBed, url: string): Promise<boolean> {
+  const status = await readyzStatus(url, { ca: bed.cp.pki.caPem, token: bed.cp.pki.adminToken, connectMs: 5_000, timeoutMs: 10_000 });
+  return status !== undefined && status !== 200;
+}
+
 /** The server's own /readyz answers 200, on a connection of its own. */
 export async function answersReady(bed: FaultBed, url: string): Promise<boolean> {
-  const agent = new Agent({ connect: { ca: bed.cp.pki.caPem, timeout: 1_000 } });
-  try {
-    const res = await request(`${url}/readyz`, {
-      dispatcher: agent,
-      headers: { authorization: `Bearer ${bed.cp.pki.adminToken}` },
-      signal: AbortSignal.timeout(1_000),
-    });
-    await res.body.text();
-    return res.statusCode === 200;
-  } catch {
-    return false;
-  } finally {
-    await agent.destroy();
-  }
+  return (await readyzStatus(url, { ca: bed.cp.pki.caPem, token: bed.cp.pki.adminToken, connectMs: 1_000, timeoutMs: 1_000 })) === 200;
 }
 
 export interface FaultPlan {

@@ -18,7 +18,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Agent, request } from 'undici';
+import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServerStatus } from '../../proxy-core/contract/servers.js';
 import { serversFromKubeconfig } from '../../proxy-core/src/cluster/from-kubeconfig.js';
@@ -33,7 +33,7 @@ import { serverIps, startControlPlane, type ControlPlane, type ServerPlacement }
 import { startLane, type LaneOptions } from './fault-load.js';
 import { FIGURES_HEADER, figuresOf, figuresRow, seconds, type Figures } from './fault-figures.js';
 import { peerscope, startServe } from './peerscope-cli.js';
-import { HEADERS_TIMEOUT_MS, HEARTBEAT_MS, PROBE_INTERVAL_MS } from './fault-run.js';
+import { HEADERS_TIMEOUT_MS, HEARTBEAT_MS, PROBE_INTERVAL_MS, readyzStatus } from './fault-run.js';
 import { CHROMIUM, launchChromium } from '../chromium.js';
 
 /** A restarted server holding watches takes its whole grace to exit. */
@@ -57,20 +57,7 @@ async function until(what: string, check: () => boolean | Promise<boolean>, time
 
 /** The server's own /readyz answers 200 on a connection of its own, verified with `ca` (and `servername`). */
 async function answersReady(url: string, token: string, ca: string, servername?: string): Promise<boolean> {
-  const agent = new Agent({ connect: { ca, timeout: 1_000, ...(servername ? { servername } : {}) } });
-  try {
-    const res = await request(`${url}/readyz`, {
-      dispatcher: agent,
-      headers: { authorization: `Bearer ${token}` },
-      signal: AbortSignal.timeout(1_000),
-    });
-    await res.body.text();
-    return res.statusCode === 200;
-  } catch {
-    return false;
-  } finally {
-    await agent.destroy();
-  }
+  return (await readyzStatus(url, { ca, token, ...(servername ? { servername } : {}), connectMs: 1_000, timeoutMs: 1_000 })) === 200;
 }
 
 /** A kubeconfig whose cluster CA is given inline (certificate-authority-data), as managed clusters hand them out. */
