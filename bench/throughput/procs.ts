@@ -75,3 +75,22 @@ export function syscallCounts(pids: readonly number[]): { reads: number; writes:
   }
   return sum;
 }
+
+/**
+ * Context switches of the main threads of `pids` so far (/proc/PID/status): voluntary ones (the thread
+ * waited, for a socket or a timer) and involuntary ones (the kernel gave its core to another runnable
+ * thread). A busy stage of a pipeline that is preempted often is sharing its core.
+ */
+export function contextSwitches(pids: readonly number[]): { voluntary: number; involuntary: number } {
+  const sum = { voluntary: 0, involuntary: 0 };
+  for (const pid of pids) {
+    try {
+      const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+      sum.voluntary += Number(/^voluntary_ctxt_switches:\s+(\d+)/m.exec(status)?.[1] ?? 0);
+      sum.involuntary += Number(/^nonvoluntary_ctxt_switches:\s+(\d+)/m.exec(status)?.[1] ?? 0);
+    } catch {
+      // gone
+    }
+  }
+  return sum;
+}

@@ -1,6 +1,8 @@
 // The 100,000-event watch straight to the upstream and through ports started with different Node
 // flags or environments, interleaved round by round: each port's median time against the direct
-// watch of the same round, and its CPU per watch. For trying a V8 or libuv setting on the watch alone.
+// watch of the same round, every process's CPU per watch, and how often each process's main thread
+// waited (voluntary context switches) or was preempted (involuntary ones). For trying a V8 or libuv
+// setting on the watch alone.
 //
 //   npx tsx bench/throughput/watch-ab.ts --rounds 12 --variant 'base' --variant 'gc1=--single-threaded-gc' [--pin 1,0]
 // A variant is NAME, or NAME=FLAGS (space-separated Node flags), or NAME=FLAGS;K=V,K=V for an environment
@@ -10,7 +12,7 @@
 import { execFileSync } from 'node:child_process';
 import { timeWatch } from './load.js';
 import { envSpec, flag } from './args.js';
-import { cpuSeconds } from './procs.js';
+import { contextSwitches, cpuSeconds } from './procs.js';
 import { spread } from './stats.js';
 import { startDirect, startPeerscope } from './node-targets.js';
 import { experiment } from './setup.js';
@@ -27,8 +29,19 @@ if (specs.length === 0) specs.push('base');
 await experiment('watch-ab', async ({ files, old, neu, started }) => {
   const direct = startDirect(neu);
   started.push(direct);
-  type Row = { name: string; target: Target; ratios: number[]; ms: number[]; cpu: number[]; upstream: number[]; client: number[] };
-  const row = (name: string, target: Target): Row => ({ name, target, ratios: [], ms: [], cpu: [], upstream: [], client: [] });
+  type Switches = { voluntary: number; involuntary: number };
+  type Row = {
+    name: string;
+    target: Target;
+    ratios: number[];
+    ms: number[];
+    cpu: number[];
+    upstream: number[];
+    client: number[];
+    /** Per watch: the port's, the upstream's and the client's context switches. */
+    switches: [Switches, Switches, Switches][];
+  };
+  const row = (name: string, target: Target): Row => ({ name, target, ratios: [], ms: [], cpu: [], upstream: [], client: [], switches: [] });
   const base = row('direct', direct);
   const ports: Row[] = [];
   for (const spec of specs) {
@@ -46,12 +59,18 @@ await experiment('watch-ab', async ({ files, old, neu, started }) => {
   }
   for (let w = 0; w < warm; w++) for (const t of started) await timeWatch(t, files, 100_000);
   // Every process's CPU for one watch: the port's, the upstream's, and this process's (the client).
+  const switchesOf = (p: Row) => [contextSwitches(p.target.pids()), contextSwitches(neu.pids), contextSwitches([process.pid])];
   const measure = async (p: Row): Promise<number> => {
+    const s0 = switchesOf(p);
     const c0 = cpuSeconds(p.target.pids());
     const u0 = cpuSeconds(neu.pids);
     const own0 = process.cpuUsage();
     const ms = (await timeWatch(p.target, files, 100_000)).ms;
     const own = process.cpuUsage(own0);
+    const s1 = switchesOf(p);
+    p.switches.push(
+      s1.map((s, i) => ({ voluntary: s.voluntary - (s0[i]?.voluntary ?? 0), involuntary: s.involuntary - (s0[i]?.involuntary ?? 0) })) as [Switches, Switches, Switches],
+    );
     p.cpu.push((cpuSeconds(p.target.pids()) - c0) * 1000);
     p.upstream.push((cpuSeconds(neu.pids) - u0) * 1000);
     p.client.push((own.user + own.system) / 1000);
@@ -67,10 +86,13 @@ await experiment('watch-ab', async ({ files, old, neu, started }) => {
       p.ratios.push((await measure(p)) / ms);
     }
   }
+  const switchText = (p: Row, i: number) =>
+    `${medianOf(p.switches.map((s) => s[i]!.voluntary)).toFixed(0)}/${medianOf(p.switches.map((s) => s[i]!.involuntary)).toFixed(0)}`;
   for (const p of [base, ...ports])
     console.log(
       `${p.name.padEnd(14)} ${medianOf(p.ms).toFixed(0).padStart(4)} ms  ${medianOf(p.ratios).toFixed(2)}× direct ` +
         `(${Math.min(...p.ratios).toFixed(2)}–${Math.max(...p.ratios).toFixed(2)})  CPU per watch: port ${medianOf(p.cpu).toFixed(0)} ms, ` +
-        `upstream ${medianOf(p.upstream).toFixed(0)} ms, client ${medianOf(p.client).toFixed(0)} ms`,
+        `upstream ${medianOf(p.upstream).toFixed(0)} ms, client ${medianOf(p.client).toFixed(0)} ms; ` +
+        `switches waited/preempted: port ${switchText(p, 0)}, upstream ${switchText(p, 1)}, client ${switchText(p, 2)}`,
     );
 });
