@@ -6,8 +6,9 @@
 //
 // Also the clients the kube tests drive through the port (test/kube/every-client.test.ts): Helm
 // (helm.sh/helm/v4 at HELM_VERSION, installed as its own go.mod pins it) and legacy-discovery (the
-// main.go beside this script, on the client-go of the newer release). A client that fails to build is
-// left out of the manifest with a line saying why; the tests that need it skip.
+// main.go beside this script, on the client-go of the newer release), and watch-client, which
+// bench/throughput/watch-client.ts drives (client-go's dynamic client timing watches). A client that
+// fails to build is left out of the manifest with a line saying why; the tests that need it skip.
 //
 // Ends with one line per binary: `NAME VERSION PATH`. A no-op when the cache is complete.
 //
@@ -208,6 +209,19 @@ function buildLegacyDiscovery(newer, goLine) {
   return out;
 }
 
+function buildWatchClient(newer, goLine) {
+  const clientGo = stagingVersion(newer);
+  const dir = join(cacheRoot, `watch-client-${clientGo}`);
+  const out = join(dir, 'watch-client');
+  const mainSource = join(here, 'watch-client', 'main.go');
+  if (upToDate(out, join(dir, 'src'), mainSource)) return out;
+  const goMod = ['module peerscope.test/watch-client', '', `go ${goLine}`, '', `require k8s.io/client-go ${clientGo}`, ''].join('\n');
+  const started = Date.now();
+  buildModule({ name: `watch-client (client-go ${clientGo})`, dir: join(dir, 'src'), goMod, mainSource, out, ldflags: '-s -w' });
+  log(`watch-client: built in ${Math.round((Date.now() - started) / 1000)} s`);
+  return out;
+}
+
 /** A client the kube tests drive: built, or left out with a line saying why. */
 function optionalClient(lines, name, version, build) {
   try {
@@ -239,9 +253,10 @@ function main() {
   const newer = [...releases].sort((a, b) => a.localeCompare(b, 'en', { numeric: true })).pop();
   optionalClient(lines, 'helm', HELM_VERSION, buildHelm);
   optionalClient(lines, 'legacy-discovery', stagingVersion(newer), () => buildLegacyDiscovery(newer, goLines.get(newer)));
+  optionalClient(lines, 'watch-client', stagingVersion(newer), () => buildWatchClient(newer, goLines.get(newer)));
   // The manifest the test harness reads (test/kube/binaries.ts).
   // Entries of binaries this script does not build (another script's) are kept as they are.
-  const built = new Set(['kube-apiserver', 'etcd', 'toxiproxy', 'helm', 'legacy-discovery']);
+  const built = new Set(['kube-apiserver', 'etcd', 'toxiproxy', 'helm', 'legacy-discovery', 'watch-client']);
   const manifestFile = join(cacheRoot, 'manifest.json');
   const others = existsSync(manifestFile)
     ? (JSON.parse(readFileSync(manifestFile, 'utf8')).binaries ?? []).filter((b) => !built.has(b.name))

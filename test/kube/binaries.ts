@@ -61,6 +61,16 @@ function addresses(): string | undefined {
 }
 
 const loaded = load();
+
+/**
+ * A client `npm run kube:build` built, wherever the servers can run or not (the bench's tools use them
+ * outside the tests' network namespace): its path, or why there is none.
+ */
+export function builtClient(name: string): { path: string } | { missing: string } {
+  if (!loaded.binaries) return { missing: `${loaded.missing ?? 'no manifest'}; build it with \`npm run kube:build\`` };
+  const path = loaded.binaries.clients.get(name);
+  return path ? { path } : { missing: `${join(kubeCache, 'manifest.json')} lists no ${name}; build it with \`npm run kube:build\`` };
+}
 const noAddresses = loaded.binaries ? addresses() : undefined;
 const found = noAddresses ? { missing: noAddresses } : loaded;
 export const kubeBinaries = found.binaries;
