@@ -41,7 +41,16 @@ await experiment('watch-ab', async ({ files, old, neu, started }) => {
     /** Per watch: the port's, the upstream's and the client's context switches. */
     switches: [Switches, Switches, Switches][];
   };
-  const row = (name: string, target: Target): Row => ({ name, target, ratios: [], ms: [], cpu: [], upstream: [], client: [], switches: [] });
+  const row = (name: string, target: Target): Row => ({
+    name,
+    target,
+    ratios: [],
+    ms: [],
+    cpu: [],
+    upstream: [],
+    client: [],
+    switches: [],
+  });
   const base = row('direct', direct);
   const ports: Row[] = [];
   for (const spec of specs) {
@@ -69,7 +78,11 @@ await experiment('watch-ab', async ({ files, old, neu, started }) => {
     const own = process.cpuUsage(own0);
     const s1 = switchesOf(p);
     p.switches.push(
-      s1.map((s, i) => ({ voluntary: s.voluntary - (s0[i]?.voluntary ?? 0), involuntary: s.involuntary - (s0[i]?.involuntary ?? 0) })) as [Switches, Switches, Switches],
+      s1.map((s, i) => ({ voluntary: s.voluntary - (s0[i]?.voluntary ?? 0), involuntary: s.involuntary - (s0[i]?.involuntary ?? 0) })) as [
+        Switches,
+        Switches,
+        Switches,
+      ],
     );
     p.cpu.push((cpuSeconds(p.target.pids()) - c0) * 1000);
     p.upstream.push((cpuSeconds(neu.pids) - u0) * 1000);

@@ -196,29 +196,17 @@ function buildHelm() {
   return out;
 }
 
-function buildLegacyDiscovery(newer, goLine) {
+/** A program of ours beside this script (NAME/main.go) on the client-go of the newer release. */
+function buildClientGoProgram(name, newer, goLine) {
   const clientGo = stagingVersion(newer);
-  const dir = join(cacheRoot, `legacy-discovery-${clientGo}`);
-  const out = join(dir, 'legacy-discovery');
-  const mainSource = join(here, 'legacy-discovery', 'main.go');
+  const dir = join(cacheRoot, `${name}-${clientGo}`);
+  const out = join(dir, name);
+  const mainSource = join(here, name, 'main.go');
   if (upToDate(out, join(dir, 'src'), mainSource)) return out;
-  const goMod = ['module peerscope.test/legacy-discovery', '', `go ${goLine}`, '', `require k8s.io/client-go ${clientGo}`, ''].join('\n');
+  const goMod = [`module peerscope.test/${name}`, '', `go ${goLine}`, '', `require k8s.io/client-go ${clientGo}`, ''].join('\n');
   const started = Date.now();
-  buildModule({ name: `legacy-discovery (client-go ${clientGo})`, dir: join(dir, 'src'), goMod, mainSource, out, ldflags: '-s -w' });
-  log(`legacy-discovery: built in ${Math.round((Date.now() - started) / 1000)} s`);
-  return out;
-}
-
-function buildWatchClient(newer, goLine) {
-  const clientGo = stagingVersion(newer);
-  const dir = join(cacheRoot, `watch-client-${clientGo}`);
-  const out = join(dir, 'watch-client');
-  const mainSource = join(here, 'watch-client', 'main.go');
-  if (upToDate(out, join(dir, 'src'), mainSource)) return out;
-  const goMod = ['module peerscope.test/watch-client', '', `go ${goLine}`, '', `require k8s.io/client-go ${clientGo}`, ''].join('\n');
-  const started = Date.now();
-  buildModule({ name: `watch-client (client-go ${clientGo})`, dir: join(dir, 'src'), goMod, mainSource, out, ldflags: '-s -w' });
-  log(`watch-client: built in ${Math.round((Date.now() - started) / 1000)} s`);
+  buildModule({ name: `${name} (client-go ${clientGo})`, dir: join(dir, 'src'), goMod, mainSource, out, ldflags: '-s -w' });
+  log(`${name}: built in ${Math.round((Date.now() - started) / 1000)} s`);
   return out;
 }
 
@@ -252,8 +240,8 @@ function main() {
   lines.push(['toxiproxy', TOXIPROXY_VERSION, buildToxiproxy()]);
   const newer = [...releases].sort((a, b) => a.localeCompare(b, 'en', { numeric: true })).pop();
   optionalClient(lines, 'helm', HELM_VERSION, buildHelm);
-  optionalClient(lines, 'legacy-discovery', stagingVersion(newer), () => buildLegacyDiscovery(newer, goLines.get(newer)));
-  optionalClient(lines, 'watch-client', stagingVersion(newer), () => buildWatchClient(newer, goLines.get(newer)));
+  for (const program of ['legacy-discovery', 'watch-client'])
+    optionalClient(lines, program, stagingVersion(newer), () => buildClientGoProgram(program, newer, goLines.get(newer)));
   // The manifest the test harness reads (test/kube/binaries.ts).
   // Entries of binaries this script does not build (another script's) are kept as they are.
   const built = new Set(['kube-apiserver', 'etcd', 'toxiproxy', 'helm', 'legacy-discovery', 'watch-client']);

@@ -55,7 +55,11 @@ describe('heapSettings', () => {
 
   it('sets the Buffer-memory flag only on the V8 releases that have it', () => {
     // V8 12 (Node 22) has no such setting: only the growth factor is set.
-    expect(heapSettings({}, '12.4.254.21-node.21')).toEqual({ growingPercent: HEAP_GROWING_PERCENT, externalInHeapLimit: false, flags: [growth] });
+    expect(heapSettings({}, '12.4.254.21-node.21')).toEqual({
+      growingPercent: HEAP_GROWING_PERCENT,
+      externalInHeapLimit: false,
+      flags: [growth],
+    });
     expect(heapSettings({}, '14.7.1').flags).toContain('--external-memory-accounted-in-global-limit');
     // From 14.8 it is how V8 works, and the flag is gone (Electron 45's V8 is later).
     for (const v8 of ['14.8.0', '14.10.2', '15.4.113.9-electron.0'])
