@@ -7,23 +7,27 @@ import { freePort, startServing, stopChild, waitForPort } from './child-processe
 import { processTree } from './procs.js';
 import type { Files, Target, UpstreamProcess } from './targets.js';
 
-export async function startKubectlProxy(files: Files, kubectl: string, upstream: UpstreamProcess): Promise<Target> {
-  const kubeconfig = join(files.dir, 'kubeconfig');
-  const caData = readFileSync(files.caFile).toString('base64');
+/**
+ * A kubeconfig for `server`: with the bench's CA and token (`files`) for an apiserver, without user
+ * credentials for a proxy's loopback port.
+ */
+export function writeKubeconfig(file: string, server: string, files?: Files): string {
+  const cluster = files
+    ? [`    server: ${server}`, `    certificate-authority-data: ${readFileSync(files.caFile).toString('base64')}`]
+    : [`    server: ${server}`];
   writeFileSync(
-    kubeconfig,
+    file,
     [
       'apiVersion: v1',
       'kind: Config',
       'clusters:',
       '- name: bench',
       '  cluster:',
-      `    server: ${upstream.url}`,
-      `    certificate-authority-data: ${caData}`,
+      ...cluster,
       'users:',
       '- name: bench',
-      '  user:',
-      `    token: ${files.token}`,
+      files ? '  user:' : '  user: {}',
+      ...(files ? [`    token: ${files.token}`] : []),
       'contexts:',
       '- name: bench',
       '  context: {cluster: bench, user: bench}',
@@ -32,6 +36,11 @@ export async function startKubectlProxy(files: Files, kubectl: string, upstream:
     ].join('\n'),
     { mode: 0o600 },
   );
+  return file;
+}
+
+export async function startKubectlProxy(files: Files, kubectl: string, upstream: UpstreamProcess): Promise<Target> {
+  const kubeconfig = writeKubeconfig(join(files.dir, 'kubeconfig'), upstream.url, files);
   const home = join(files.dir, 'kubectl-home');
   mkdirSync(home, { recursive: true });
   const { child, port } = await startServing(

@@ -219,9 +219,9 @@ function worker(): void {
     step();
   }
 
-  /** A watch of the collection with its parameters in another order: client-go sorts them (watch-client.ts). */
+  /** A watch of the collection, its parameters in any order: the bench's client sends `watch=1`, client-go sorts them and sends `watch=true` (watch-client.ts). */
   const isCollectionWatch = (url: string): boolean =>
-    url.startsWith(`${COLLECTION}?`) && new URLSearchParams(url.slice(COLLECTION.length + 1)).get('watch') === 'true';
+    url.startsWith(`${COLLECTION}?`) && ['1', 'true'].includes(new URLSearchParams(url.slice(COLLECTION.length + 1)).get('watch') ?? '');
 
   const handler = (req: IncomingMessage, res: ServerResponse): void => {
     requests++;
@@ -234,7 +234,7 @@ function worker(): void {
       if (config.servesBench) {
         if (url === PATHS.get) return send(res, 200, 'application/json', bodies.object);
         if (url === PATHS.list) return send(res, 200, 'application/json', bodies.list);
-        if (url === PATHS.watch || isCollectionWatch(url)) return serveWatch(res);
+        if (isCollectionWatch(url)) return serveWatch(res);
       }
       if (url === '/apis') return send(res, 200, discoveryType, apis);
       if (url === '/api') return send(res, 200, discoveryType, api);

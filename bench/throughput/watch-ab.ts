@@ -68,7 +68,15 @@ await experiment('watch-ab', async ({ files, old, neu, started }) => {
   }
   for (let w = 0; w < warm; w++) for (const t of started) await timeWatch(t, files, 100_000);
   // Every process's CPU for one watch: the port's, the upstream's, and this process's (the client).
-  const switchesOf = (p: Row) => [contextSwitches(p.target.pids()), contextSwitches(neu.pids), contextSwitches([process.pid])];
+  const switchesOf = (p: Row): [Switches, Switches, Switches] => [
+    contextSwitches(p.target.pids()),
+    contextSwitches(neu.pids),
+    contextSwitches([process.pid]),
+  ];
+  const since = (a: Switches, b: Switches): Switches => ({
+    voluntary: b.voluntary - a.voluntary,
+    involuntary: b.involuntary - a.involuntary,
+  });
   const measure = async (p: Row): Promise<number> => {
     const s0 = switchesOf(p);
     const c0 = cpuSeconds(p.target.pids());
@@ -77,13 +85,7 @@ await experiment('watch-ab', async ({ files, old, neu, started }) => {
     const ms = (await timeWatch(p.target, files, 100_000)).ms;
     const own = process.cpuUsage(own0);
     const s1 = switchesOf(p);
-    p.switches.push(
-      s1.map((s, i) => ({ voluntary: s.voluntary - (s0[i]?.voluntary ?? 0), involuntary: s.involuntary - (s0[i]?.involuntary ?? 0) })) as [
-        Switches,
-        Switches,
-        Switches,
-      ],
-    );
+    p.switches.push([since(s0[0], s1[0]), since(s0[1], s1[1]), since(s0[2], s1[2])]);
     p.cpu.push((cpuSeconds(p.target.pids()) - c0) * 1000);
     p.upstream.push((cpuSeconds(neu.pids) - u0) * 1000);
     p.client.push((own.user + own.system) / 1000);

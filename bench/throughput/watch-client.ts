@@ -6,17 +6,16 @@
 //   npx tsx bench/throughput/watch-client.ts [--rounds 8] [--client PATH] [--port-flags '--max-semi-space-size=64']
 // The client is scripts/kube/watch-client, which `npm run kube:build` builds (--client: another build).
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { flag } from './args.js';
 import { cpuSeconds, syscallCounts } from './procs.js';
 import { spread } from './stats.js';
-import { startKubectlProxy } from './external-targets.js';
+import { startKubectlProxy, writeKubeconfig } from './external-targets.js';
 import { startDirect, startPeerscope } from './node-targets.js';
 import { GROUP, NAMESPACE, RESOURCE, VERSION } from './objects.js';
 import { experiment } from './setup.js';
 import { builtClient } from '../../test/kube/binaries.js';
-import type { Files, Target } from './targets.js';
+import type { Target } from './targets.js';
 
 const built = builtClient('watch-client');
 const client = flag('--client', 'path' in built ? built.path : '');
@@ -25,24 +24,6 @@ const rounds = Number(flag('--rounds', '8'));
 const portFlags = flag('--port-flags', '').split(' ').filter(Boolean);
 if (!client) throw new Error(`watch-client: ${'missing' in built ? built.missing : 'not built'}`);
 
-function kubeconfig(files: Files, t: Target): string {
-  const file = join(files.dir, `watch-client-${t.name}.kubeconfig`);
-  const cluster = t.direct ? { server: t.url, 'certificate-authority': files.caFile } : { server: t.url };
-  const user = t.direct ? { token: files.token } : {};
-  writeFileSync(
-    file,
-    JSON.stringify({
-      apiVersion: 'v1',
-      kind: 'Config',
-      clusters: [{ name: 'c', cluster }],
-      users: [{ name: 'u', user }],
-      contexts: [{ name: 'x', context: { cluster: 'c', user: 'u' } }],
-      'current-context': 'x',
-    }),
-  );
-  return file;
-}
-
 await experiment('watch-client', async ({ files, old, neu, started }) => {
   const targets: Target[] = [
     startDirect(neu),
@@ -50,7 +31,9 @@ await experiment('watch-client', async ({ files, old, neu, started }) => {
     await startKubectlProxy(files, '/usr/bin/kubectl', neu),
   ];
   started.push(...targets);
-  const configs = targets.map((t) => kubeconfig(files, t));
+  const configs = targets.map((t) =>
+    writeKubeconfig(join(files.dir, `watch-client-${t.name}.kubeconfig`), t.url, t.direct ? files : undefined),
+  );
   const ms = targets.map(() => [] as number[]);
   const proxyCpu = targets.map(() => [] as number[]);
   const proxyCalls = targets.map(() => [] as { reads: number; writes: number }[]);
