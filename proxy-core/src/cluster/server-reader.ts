@@ -6,6 +6,7 @@
 // to answer still connects at once and is judged by its answer.
 import { Agent, buildConnector, request } from '../upstream/undici.js';
 import { proxyConnector } from '../upstream/proxy-connector.js';
+import { serverTls } from '../upstream/server-tls.js';
 import { timedConnector } from './probe-connector.js';
 import type { ServerConfig } from './server-config.js';
 
@@ -29,11 +30,7 @@ export class AgentServerReader {
     private readonly timeoutMs = 5_000,
     probeConnectTimeoutMs = timeoutMs,
   ) {
-    const tls = {
-      ...(server.ca ? { ca: server.ca } : {}),
-      ...(server.servername ? { servername: server.servername } : {}),
-      ...(server.clientCert ? { cert: server.clientCert.cert, key: server.clientCert.key } : {}),
-    };
+    const tls = serverTls(server);
     this.agent = new Agent({
       // Two are held by the CRD and APIService watches (servers/api-watch.ts) on the server they go through.
       connections: 6,

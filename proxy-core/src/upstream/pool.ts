@@ -3,6 +3,7 @@
 import { PeerscopeError } from '../../contract/errors.js';
 import { Pool } from './undici.js';
 import { proxyConnector } from './proxy-connector.js';
+import { serverTls } from './server-tls.js';
 
 /**
  * What the data path needs of one apiserver. The core's ServerConfig (cluster/server-config.ts, where
@@ -108,12 +109,7 @@ export class Upstreams {
       throw new PeerscopeError('PEERSCOPE_ERR_INPUT', `apiserver "${config.name}": unsupported URL scheme ${origin.protocol}`);
     const connectTimeout = this.options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
     // Verification stays on: only the trust anchors and the expected name are configurable.
-    const tls = {
-      keepAliveInitialDelay: UPSTREAM_KEEPALIVE_IDLE_MS,
-      ...(config.ca ? { ca: config.ca } : {}),
-      ...(config.servername ? { servername: config.servername } : {}),
-      ...(config.clientCert ? { cert: config.clientCert.cert, key: config.clientCert.key } : {}),
-    };
+    const tls = serverTls(config);
     const pool = new Pool(origin.origin, {
       connections: this.options.connections ?? DEFAULT_CONNECTIONS,
       connectTimeout,
@@ -123,7 +119,9 @@ export class Upstreams {
       bodyTimeout: 0,
       keepAliveTimeout: 30_000,
       // Through the proxy, the same TLS settings apply inside the CONNECT tunnel.
-      connect: config.proxy ? proxyConnector({ proxy: new URL(config.proxy), tls, timeoutMs: connectTimeout }) : tls,
+      connect: config.proxy
+        ? proxyConnector({ proxy: new URL(config.proxy), tls, timeoutMs: connectTimeout })
+        : { ...tls, keepAliveInitialDelay: UPSTREAM_KEEPALIVE_IDLE_MS },
     });
     const upstream: Upstream = { name: config.name, config, pool, origin, connectionsOpened: 0 };
     pool.on('connect', () => {

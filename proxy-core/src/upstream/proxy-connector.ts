@@ -10,14 +10,7 @@ import type { buildConnector as BuildConnector } from 'undici';
 import { PeerscopeError } from '../../contract/errors.js';
 import { buildConnector } from './undici.js';
 import { redactProxy } from './proxy-config.js';
-
-/** The TLS settings of a direct connection; verification is never switched off. */
-export interface UpstreamTls {
-  readonly ca?: string;
-  readonly servername?: string;
-  readonly cert?: string;
-  readonly key?: string;
-}
+import type { UpstreamTls } from './server-tls.js';
 
 /**
  * The CONNECT proxy did not open the tunnel. `socketCode` is the socket-level code when there was one
@@ -45,13 +38,7 @@ export interface ProxyConnectorOptions {
 
 /** An undici connector (the `connect` option of a Pool, Client or Agent) that goes through `proxy`. */
 export function proxyConnector(options: ProxyConnectorOptions): BuildConnector.connector {
-  const tlsConnect = buildConnector({
-    ...(options.tls.ca ? { ca: options.tls.ca } : {}),
-    ...(options.tls.servername ? { servername: options.tls.servername } : {}),
-    ...(options.tls.cert ? { cert: options.tls.cert } : {}),
-    ...(options.tls.key ? { key: options.tls.key } : {}),
-    timeout: options.timeoutMs,
-  });
+  const tlsConnect = buildConnector({ ...options.tls, timeout: options.timeoutMs });
   return (opts, callback) => {
     const port = opts.port || (opts.protocol === 'https:' ? '443' : '80');
     const target = `${opts.hostname}:${port}`;
