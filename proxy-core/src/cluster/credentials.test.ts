@@ -2,6 +2,7 @@ import { chmodSync, mkdtempSync, writeFileSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { createCertificateAuthority, issueClientCertificate } from '../tls/certs.js';
 import { CredentialError, ExecCredentialSource, tokenFileSource } from './credentials.js';
 
 function plugin(dir: string, body: string): string {
@@ -104,6 +105,37 @@ printf '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential",
       { env: {}, server: 'https://x', path: '/usr/bin:/bin' },
     );
     await expect(wrong.refresh()).rejects.toThrow('expected ExecCredential client.authentication.k8s.io/v1');
+  });
+
+  it('a client certificate and key that do not parse, or do not belong together, are refused naming the field', async () => {
+    const ca = await createCertificateAuthority('exec-plugin-test-ca');
+    const [mine, other] = await Promise.all([
+      issueClientCertificate(ca, { commonName: 'operator' }),
+      issueClientCertificate(ca, { commonName: 'someone-else' }),
+    ]);
+    const answer = async (status: object) => {
+      const dir = mkdtempSync(join(tmpdir(), 'cred-'));
+      writeFileSync(
+        join(dir, 'credential.json'),
+        JSON.stringify({ apiVersion: 'client.authentication.k8s.io/v1', kind: 'ExecCredential', status }),
+      );
+      const source = new ExecCredentialSource(
+        { apiVersion: 'client.authentication.k8s.io/v1', command: '/bin/cat', args: [join(dir, 'credential.json')] },
+        { env: {}, server: 'https://x', path: '/usr/bin:/bin' },
+      );
+      await source.refresh();
+      return source.clientCert();
+    };
+    await expect(answer({ clientCertificateData: 'CERT', clientKeyData: mine.key })).rejects.toThrow(
+      /exec plugin "\/bin\/cat" returned a clientCertificateData that is not a PEM certificate \(.+\)/,
+    );
+    await expect(answer({ clientCertificateData: mine.cert, clientKeyData: 'KEY' })).rejects.toThrow(
+      /returned a clientKeyData that is not a PEM private key \(.+\)/,
+    );
+    await expect(answer({ clientCertificateData: mine.cert, clientKeyData: other.key })).rejects.toThrow(
+      'returned a clientKeyData that does not belong to the client certificate (another public key)',
+    );
+    expect(await answer({ clientCertificateData: mine.cert, clientKeyData: mine.key })).toEqual({ cert: mine.cert, key: mine.key });
   });
 
   it('interactiveMode Always is refused up front', () => {

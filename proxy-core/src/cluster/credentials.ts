@@ -6,6 +6,7 @@ import { execFile, execFileSync } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import { delimiter } from 'node:path';
 import type { ExecConfig, ResolvedKubeconfig } from './kubeconfig.js';
+import { keyPairProblem } from './pem.js';
 import { PeerscopeError } from '../../contract/errors.js';
 
 export interface BearerSource {
@@ -202,6 +203,12 @@ export class ExecCredentialSource implements BearerSource {
           const status = parsed.status ?? {};
           if (!status.token && !(status.clientCertificateData && status.clientKeyData)) {
             return reject(new CredentialError(`exec plugin "${e.command}" returned neither a token nor a client certificate`));
+          }
+          const mismatch =
+            status.clientCertificateData && status.clientKeyData && keyPairProblem(status.clientCertificateData, status.clientKeyData);
+          if (mismatch) {
+            const field = mismatch.in === 'cert' ? 'clientCertificateData' : 'clientKeyData';
+            return reject(new CredentialError(`exec plugin "${e.command}" returned a ${field} that ${mismatch.problem}`));
           }
           this.status = status;
           this.expiresAt = status.expirationTimestamp ? Date.parse(status.expirationTimestamp) : 0;

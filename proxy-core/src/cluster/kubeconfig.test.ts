@@ -1,7 +1,8 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createCertificateAuthority, issueClientCertificate } from '../tls/certs.js';
 import { InputError } from '../util/input-error.js';
 import { kubeconfigFiles, loadKubeconfig } from './kubeconfig.js';
 
@@ -17,6 +18,15 @@ function write(d: string, name: string, text: string): string {
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 
+/** Real PEM material: a CA, a client certificate and its key, and the key of another certificate. */
+const pem = { ca: '', cert: '', key: '', otherKey: '' };
+beforeAll(async () => {
+  const ca = await createCertificateAuthority('kubeconfig-test-ca');
+  const client = await issueClientCertificate(ca, { commonName: 'admin' });
+  const other = await issueClientCertificate(ca, { commonName: 'someone-else' });
+  Object.assign(pem, { ca: ca.cert, cert: client.cert, key: client.key, otherKey: other.key });
+});
+
 const basic = (server = 'https://10.0.0.1:6443') => `apiVersion: v1
 kind: Config
 current-context: prod
@@ -24,7 +34,7 @@ clusters:
 - name: prod-cluster
   cluster:
     server: ${server}
-    certificate-authority-data: ${b64('CA PEM')}
+    certificate-authority-data: ${b64(pem.ca)}
     tls-server-name: kubernetes.default.svc
 contexts:
 - name: prod
@@ -58,7 +68,7 @@ describe('kubeconfig loading, like kubectl', () => {
       userName: 'admin',
       namespace: 'kube-system',
       server: 'https://10.0.0.1:6443',
-      tls: { ca: 'CA PEM', servername: 'kubernetes.default.svc', insecureSkipVerify: false },
+      tls: { ca: pem.ca, servername: 'kubernetes.default.svc', insecureSkipVerify: false },
       credential: { kind: 'token', token: 'secret-token' },
     });
   });
@@ -90,9 +100,9 @@ describe('kubeconfig loading, like kubectl', () => {
 
   it('reads certificate files relative to the kubeconfig', () => {
     const d = dir();
-    write(d, 'ca.crt', 'CA FROM FILE');
-    write(d, 'client.crt', 'CERT');
-    write(d, 'client.key', 'KEY');
+    write(d, 'ca.crt', pem.ca);
+    write(d, 'client.crt', pem.cert);
+    write(d, 'client.key', pem.key);
     const file = write(
       d,
       'config',
@@ -101,8 +111,8 @@ describe('kubeconfig loading, like kubectl', () => {
         .replace('token: secret-token', 'client-certificate: client.crt\n    client-key: client.key'),
     );
     const k = loadKubeconfig({ kubeconfig: file });
-    expect(k.tls.ca).toBe('CA FROM FILE');
-    expect(k.clientCert).toEqual({ cert: 'CERT', key: 'KEY' });
+    expect(k.tls.ca).toBe(pem.ca);
+    expect(k.clientCert).toEqual({ cert: pem.cert, key: pem.key });
   });
 
   it('insecure-skip-tls-verify is honoured only when set', () => {
@@ -149,6 +159,55 @@ describe('kubeconfig loading, like kubectl', () => {
       const e = errorOf(() => loadKubeconfig({ kubeconfig: file }));
       expect(e.message).toContain('certificate-authority-data is not valid base64');
       expect(e.where.line).toBe(8);
+    });
+
+    it('a CA that holds no certificate, or only one that does not parse: the cluster and field, as kubectl refuses it', () => {
+      const d = dir();
+      const none = errorOf(() =>
+        loadKubeconfig({
+          kubeconfig: write(d, 'none', basic().replace(/certificate-authority-data: .*/, `certificate-authority-data: ${b64('CA PEM')}`)),
+        }),
+      );
+      expect(none.message).toContain('cluster "prod-cluster": certificate-authority-data holds no PEM certificate');
+      expect(none.where.line).toBe(8);
+      write(d, 'ca.crt', '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n');
+      const broken = errorOf(() =>
+        loadKubeconfig({
+          kubeconfig: write(d, 'broken', basic().replace(/certificate-authority-data: .*/, 'certificate-authority: ca.crt')),
+        }),
+      );
+      expect(broken.message).toMatch(/cluster "prod-cluster": certificate-authority holds a PEM certificate that does not parse \(.+\)/);
+      expect(broken.where.line).toBe(8);
+      // A bundle with one certificate that parses is usable, as Go's CertPool takes it.
+      const bundle = `-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n${pem.ca}`;
+      const ok = write(d, 'bundle', basic().replace(/certificate-authority-data: .*/, `certificate-authority-data: ${b64(bundle)}`));
+      expect(loadKubeconfig({ kubeconfig: ok }).tls.ca).toBe(bundle);
+    });
+
+    it('a client certificate or key that does not parse, or a key of another certificate: the user and field', () => {
+      const d = dir();
+      const userWith = (fields: string) => basic().replace('token: secret-token', fields);
+      const cases = [
+        [
+          `client-certificate-data: ${b64('CERT')}\n    client-key-data: ${b64(pem.key)}`,
+          /user "admin": client-certificate-data is not a PEM certificate \(.+\)/,
+        ],
+        [
+          `client-certificate-data: ${b64(pem.cert)}\n    client-key-data: ${b64('KEY')}`,
+          /user "admin": client-key-data is not a PEM private key \(.+\)/,
+        ],
+        [
+          `client-certificate-data: ${b64(pem.cert)}\n    client-key-data: ${b64(pem.otherKey)}`,
+          /user "admin": client-key-data does not belong to the client certificate \(another public key\)/,
+        ],
+      ] as const;
+      for (const [i, [fields, message]] of cases.entries()) {
+        const file = write(d, `config-${i}`, userWith(fields));
+        const e = errorOf(() => loadKubeconfig({ kubeconfig: file }));
+        expect(e.file).toBe(file);
+        expect(e.message).toMatch(message);
+        expect(e.where.line).toBe(i === 0 ? 19 : 20);
+      }
     });
 
     it('a context naming an undefined cluster or user', () => {

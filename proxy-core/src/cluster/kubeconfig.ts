@@ -8,6 +8,7 @@ import { LineCounter, parseDocument } from 'yaml';
 import { z } from 'zod';
 import { parseProxyUrl, ProxyConfigError } from '../upstream/proxy-config.js';
 import { KubeconfigError, jsonPointer } from '../util/input-error.js';
+import { caBundleProblem, keyPairProblem } from './pem.js';
 
 const namedCluster = z.object({
   name: z.string().min(1),
@@ -215,19 +216,32 @@ export function loadKubeconfig(options: LoadOptions = {}): ResolvedKubeconfig {
     : c['certificate-authority']
       ? readRelative(c['certificate-authority'], baseDir, cluster, ['cluster', 'certificate-authority'])
       : undefined;
+  if (ca !== undefined) {
+    const field = c['certificate-authority-data'] ? 'certificate-authority-data' : 'certificate-authority';
+    const problem = caBundleProblem(ca);
+    if (problem)
+      throw new KubeconfigError(cluster.file, `cluster "${cluster.value.name}": ${field} ${problem}`, at(cluster, ['cluster', field]));
+  }
   const u = user?.value.user ?? {};
   let clientCert: ResolvedKubeconfig['clientCert'];
   if (user && (u['client-certificate'] || u['client-certificate-data'])) {
     const ubase = dirname(user.file);
+    const certField = u['client-certificate-data'] ? 'client-certificate-data' : 'client-certificate';
+    const keyField = u['client-key-data'] ? 'client-key-data' : 'client-key';
     const cert = u['client-certificate-data']
-      ? decodeBase64(u['client-certificate-data'], user, ['user', 'client-certificate-data'])
-      : readRelative(u['client-certificate']!, ubase, user, ['user', 'client-certificate']);
+      ? decodeBase64(u['client-certificate-data'], user, ['user', certField])
+      : readRelative(u['client-certificate']!, ubase, user, ['user', certField]);
     const keyText = u['client-key-data']
-      ? decodeBase64(u['client-key-data'], user, ['user', 'client-key-data'])
+      ? decodeBase64(u['client-key-data'], user, ['user', keyField])
       : u['client-key']
-        ? readRelative(u['client-key'], ubase, user, ['user', 'client-key'])
+        ? readRelative(u['client-key'], ubase, user, ['user', keyField])
         : undefined;
     if (!keyText) throw new KubeconfigError(user.file, `user "${userName}" has a client certificate but no client-key`, at(user, ['user']));
+    const mismatch = keyPairProblem(cert, keyText);
+    if (mismatch) {
+      const field = mismatch.in === 'cert' ? certField : keyField;
+      throw new KubeconfigError(user.file, `user "${userName}": ${field} ${mismatch.problem}`, at(user, ['user', field]));
+    }
     clientCert = { cert, key: keyText };
   }
   if (user && u['auth-provider']) {
