@@ -1,14 +1,19 @@
 // The least any Node process can do to relay a watch: the client's request head is read, the bearer
 // token added, and from then on bytes are copied both ways between the client's TCP socket and a TLS
 // socket to the upstream — no HTTP parsing of the answer at all (its chunked framing passes through
-// as it came). The chunks of one event-loop turn leave in one corked write, as in Peerscope's relay.
-// It is a yardstick for the watch figure, not a proxy: one request per connection, no checks.
+// as it came). The chunks of one event-loop turn leave in one corked write, as in Peerscope's relay,
+// and it runs with what the port runs with: its heap settings and a client connection holding 1 MiB
+// (with Node's defaults it took 90–110 ms of CPU per watch, with these 50–70, as the port does). It
+// is a yardstick for the watch figure, not a proxy: one request per connection, no checks.
 //
 // `node pipe-proxy.mjs UPSTREAM_URL CA_FILE TOKEN`; prints `Starting to serve on 127.0.0.1:PORT`.
 import { readFileSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
 import { connect } from 'node:tls';
+import { fixHeapGrowth } from '../../proxy-core/src/util/heap-growth.js';
 import { serveYardstick } from './yardstick-upstream.js';
+
+fixHeapGrowth(process.env);
 
 const [upstream, caFile, token] = process.argv.slice(2) as [string, string, string];
 const target = new URL(upstream);
@@ -37,7 +42,8 @@ function copy(from: Socket, to: Socket): void {
   from.on('end', () => to.end());
 }
 
-const server = createServer((client) => {
+// As proxy/listener.ts sets it for the port's client connections.
+const server = createServer({ highWaterMark: 1024 * 1024 }, (client) => {
   let head = Buffer.alloc(0);
   const onHead = (chunk: Buffer): void => {
     head = Buffer.concat([head, chunk]);
