@@ -9,8 +9,12 @@
 // too, or NAME=FLAGS;ENV;CLI to run another build's CLI (a bin/peerscope built from another commit).
 // --pin P,R: every port on CPU P, this process (the client) and the upstream on CPU R (taskset), to see
 // what the kernel's placement of the three processes on two cores costs.
+// --load S [--loaded NAME,NAME]: before the watches, GET, LIST and POST for S seconds each through
+// those ports (all by default), as the full bench's watches follow its load.
 import { execFileSync } from 'node:child_process';
-import { timeWatch } from './load.js';
+import { join } from 'node:path';
+import { loadGenerator, timeWatch } from './load.js';
+import { SCENARIOS } from './plan.js';
 import { envSpec, flag } from './args.js';
 import { contextSwitches, cpuSeconds } from './procs.js';
 import { spread } from './stats.js';
@@ -23,6 +27,8 @@ import type { Target } from './targets.js';
 const rounds = Number(flag('--rounds', '12'));
 const warm = Number(flag('--warm', '5'));
 const pin = flag('--pin', '');
+const loadSeconds = Number(flag('--load', '0'));
+const loaded = flag('--loaded', '').split(',').filter(Boolean);
 const specs = process.argv.flatMap((a, i) => (process.argv[i - 1] === '--variant' ? [a] : []));
 if (specs.length === 0) specs.push('base');
 
@@ -65,6 +71,11 @@ await experiment('watch-ab', async ({ files, old, neu, started }) => {
     const pinTo = (cpus: string | undefined, pid: number) => execFileSync('taskset', ['-a', '-p', '-c', String(cpus), String(pid)]);
     for (const p of ports) for (const pid of p.target.pids()) pinTo(portCpu, pid);
     for (const pid of [process.pid, ...neu.pids]) pinTo(restCpu, pid);
+  }
+  if (loadSeconds > 0) {
+    const load = loadGenerator(files, join(files.dir, 'create.json'));
+    for (const p of ports.filter((x) => loaded.length === 0 || loaded.includes(x.name)))
+      for (const scenario of SCENARIOS) await load.run(p.target, scenario, { connections: 16, durationSeconds: loadSeconds });
   }
   for (let w = 0; w < warm; w++) for (const t of started) await timeWatch(t, files, 100_000);
   // Every process's CPU for one watch: the port's, the upstream's, and this process's (the client).
