@@ -124,6 +124,11 @@ describe('peerscope serve (the CLI)', () => {
     expect(badPattern.stderr).toContain(
       "option '--reject-paths <regexes>' argument '^/ok,^/api/(' is invalid. \"^/api/(\" is not a regular expression",
     );
+    const notCa = join(mkdtempSync(join(tmpdir(), 'cli-serve-ca-')), 'ca.pem');
+    writeFileSync(notCa, 'not a certificate\n');
+    const badCa = run(['--server', 'a=https://127.0.0.1:1', '--ca', notCa]);
+    expect(badCa.status).toBe(2);
+    expect(badCa.stderr.trim()).toBe(`peerscope: --ca ${notCa}: holds no PEM certificate (-----BEGIN CERTIFICATE-----)`);
     const badKubeconfig = run(['--kubeconfig', '/nonexistent/config']);
     expect(badKubeconfig.status).toBe(2);
     expect(badKubeconfig.stderr.trim()).toBe('peerscope: /nonexistent/config: cannot read the kubeconfig: ENOENT');

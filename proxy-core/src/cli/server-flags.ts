@@ -2,6 +2,7 @@
 // commands that reach servers without a kubeconfig (serve, audit) build them.
 import { readFileSync } from 'node:fs';
 import { tokenFileSource, type BearerSource } from '../cluster/credentials.js';
+import { caBundleProblem } from '../cluster/pem.js';
 import type { ServerConfig } from '../cluster/server-config.js';
 import { proxyFor, redactProxy } from '../upstream/proxy-config.js';
 
@@ -17,9 +18,11 @@ export interface FlagServers {
   readonly tokens: BearerSource | undefined;
 }
 
-/** Exits 2 naming the flag when a file cannot be read or the environment's proxy is malformed. */
+/** Exits 2 naming the flag when a file cannot be read or holds no CA, or the environment's proxy is malformed. */
 export function serversFromFlags(flags: ServerFlags): FlagServers {
   const ca = flags.ca ? readOrExit(flags.ca, '--ca') : undefined;
+  const caProblem = ca === undefined ? undefined : caBundleProblem(ca);
+  if (caProblem) fail(`--ca ${flags.ca}: ${caProblem}`);
   let tokens: BearerSource | undefined;
   try {
     tokens = flags.tokenFile ? tokenFileSource(flags.tokenFile) : undefined;
