@@ -42,7 +42,7 @@ function copy(from: Socket, to: Socket): void {
   from.on('end', () => to.end());
 }
 
-// As proxy/listener.ts sets it for the port's client connections.
+// proxy/listener.ts's CLIENT_BUFFER_BYTES, not imported: its module would bring the port's request path into this process.
 const server = createServer({ highWaterMark: 1024 * 1024 }, (client) => {
   let head = Buffer.alloc(0);
   const onHead = (chunk: Buffer): void => {
