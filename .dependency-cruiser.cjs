@@ -1,12 +1,13 @@
 // Import rules of the project, checked by `npm run lint` (dependency-cruiser; docs/decisions.md says why).
-// proxy-core/src is layered: each folder imports only the folders listed for it (all lower), so the
-// engine reads bottom-up and nothing runs backwards; docs/architecture.md draws the same order.
+// proxy-core reads bottom-up in three floors: the engine (proxy-core/engine), the simulator built on it
+// (proxy-core/sim), and the hosts that run both (proxy-core/hosts: the core service, the browser-mode UI
+// server, sessions, the CLI, the public entry). Inside the engine and the hosts each folder imports only
+// the folders listed for it (all lower), so nothing runs backwards; docs/architecture.md draws the same order.
 // Tests are exempt from the layer rules (a test may stand a simulated cluster up as its fixture), not
 // from the no-circular rule.
 
-/** Folder (or top-level file) of proxy-core/src → what else of proxy-core/src it may import. */
-const layers = {
-  // The engine, bottom up.
+/** Folder (or top-level file) of proxy-core/engine → what else of the engine it may import. */
+const engine = {
   util: [],
   tls: [],
   'version.ts': [],
@@ -26,21 +27,32 @@ const layers = {
   proxy: ['util', 'telemetry', 'upstream', 'discovery', 'routing', 'cluster', 'impact'],
   snapshot: ['util', 'version.ts', 'telemetry', 'discovery', 'routing', 'cluster', 'proxy', 'impact'],
   'core.ts': ['util', 'telemetry', 'upstream', 'discovery', 'routing', 'cluster', 'proxy', 'snapshot', 'impact', 'audit'],
-  // Hosts of the engine: the core service and control server, sessions, the CLI, the public entry.
-  control: ['util', 'version.ts', 'discovery', 'releases', 'routing', 'cluster', 'proxy', 'snapshot', 'impact', 'core.ts'],
-  session: ['util', 'tls', 'discovery', 'releases', 'cluster', 'proxy', 'snapshot', 'core.ts', 'control', 'audit'],
+};
+
+/** Folder (or top-level file) of proxy-core/hosts → what else of the hosts it may import (each may use the engine and the sim entry). */
+const hosts = {
+  // The core service: the contract's methods answered over a running core (and a simulator's rollout).
+  service: [],
+  // The browser-mode host of the UI: JSON calls and Server-Sent Events over the core service.
+  'ui-server': ['service'],
+  // What the app and the demo run: a kubeconfig's cluster or the simulated one, switchable.
+  session: ['service'],
+  cli: ['service', 'ui-server', 'session'],
+  'cli.ts': ['cli'],
+  'index.ts': ['service', 'session'],
 };
 
 const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const pathOf = (part) => `^proxy-core/src/${escape(part)}${part.endsWith('.ts') ? '$' : '/'}`;
+const pathOf = (floor, part) => `^proxy-core/${floor}/${escape(part)}${part.endsWith('.ts') ? '$' : '/'}`;
 
-const layerRules = Object.entries(layers).map(([part, allowed]) => ({
-  name: `layer-${part.replace(/\.ts$/, '')}`,
-  comment: `proxy-core/src/${part} may import only ${allowed.length ? allowed.join(', ') : 'nothing else of proxy-core/src'} (and the contract)`,
-  severity: 'error',
-  from: { path: pathOf(part), pathNot: '\\.test\\.tsx?$' },
-  to: { path: '^proxy-core/src/', pathNot: [pathOf(part), ...allowed.map(pathOf)] },
-}));
+const layerRules = (floor, layers) =>
+  Object.entries(layers).map(([part, allowed]) => ({
+    name: `layer-${floor}-${part.replace(/\.ts$/, '')}`,
+    comment: `proxy-core/${floor}/${part} may import only ${allowed.length ? allowed.join(', ') : `nothing else of proxy-core/${floor}`} of its floor`,
+    severity: 'error',
+    from: { path: pathOf(floor, part), pathNot: '\\.test\\.tsx?$' },
+    to: { path: `^proxy-core/${floor}/`, pathNot: [pathOf(floor, part), ...allowed.map((a) => pathOf(floor, a))] },
+  }));
 
 module.exports = {
   forbidden: [
@@ -56,32 +68,38 @@ module.exports = {
       comment: 'The contract is loaded by the renderer too: it imports nothing of the project beyond itself.',
       severity: 'error',
       from: { path: '^proxy-core/contract/', pathNot: '\\.test\\.tsx?$' },
-      to: { path: '^(proxy-core/src|electron|renderer)/' },
+      to: { path: '^(proxy-core/(engine|sim|hosts)|electron|renderer)/' },
     },
     {
       name: 'test-helpers-stay-in-tests',
       comment:
         'Test helpers live in a test/ folder of each part (proxy-core/test/, renderer/test/, electron/test/, test/); source files never import them.',
       severity: 'error',
-      from: { path: '^(proxy-core/(src|contract)|renderer|electron)/', pathNot: ['\\.test\\.tsx?$', '^(renderer|electron)/test/'] },
+      from: {
+        path: '^(proxy-core/(engine|sim|hosts|contract)|renderer|electron)/',
+        pathNot: ['\\.test\\.tsx?$', '^(renderer|electron)/test/'],
+      },
       to: { path: '^((proxy-core|renderer|electron)/)?test/' },
     },
     {
-      name: 'engine-never-imports-sim',
-      comment:
-        'The engine reads without the simulator: only its hosts (control/, session/, cli/, the public entry) start one, through proxy-core/sim/index.ts.',
+      name: 'engine-stays-below',
+      comment: 'The engine reads without the simulator and without its hosts: they build on it, never the other way.',
       severity: 'error',
-      from: {
-        path: '^proxy-core/src/',
-        pathNot: ['^proxy-core/src/(control|session|cli)/', '^proxy-core/src/(index|cli)\\.ts$', '\\.test\\.tsx?$'],
-      },
-      to: { path: '^proxy-core/sim/' },
+      from: { path: '^proxy-core/engine/', pathNot: '\\.test\\.tsx?$' },
+      to: { path: '^proxy-core/(sim|hosts)/' },
+    },
+    {
+      name: 'sim-below-hosts',
+      comment: 'The simulator is run by the hosts and never reaches up to them.',
+      severity: 'error',
+      from: { path: '^proxy-core/sim/', pathNot: '\\.test\\.tsx?$' },
+      to: { path: '^proxy-core/hosts/' },
     },
     {
       name: 'hosts-use-the-sim-entry',
       comment: 'Hosts reach the simulator through its entry point, proxy-core/sim/index.ts.',
       severity: 'error',
-      from: { path: '^proxy-core/src/', pathNot: '\\.test\\.tsx?$' },
+      from: { path: '^proxy-core/hosts/', pathNot: '\\.test\\.tsx?$' },
       to: { path: '^proxy-core/sim/', pathNot: '^proxy-core/sim/index\\.ts$' },
     },
     {
@@ -91,11 +109,19 @@ module.exports = {
       severity: 'error',
       from: { path: '^proxy-core/sim/', pathNot: '\\.test\\.tsx?$' },
       to: {
-        path: '^proxy-core/src/',
-        pathNot: '^proxy-core/src/(releases/index|discovery/types|util/status|util/seeded-random|tls/certs|upstream/undici)\\.ts$',
+        path: '^proxy-core/engine/',
+        pathNot: '^proxy-core/engine/(releases/index|discovery/types|util/status|util/seeded-random|tls/certs|upstream/undici)\\.ts$',
       },
     },
-    ...layerRules,
+    {
+      name: 'outside-uses-the-public-entry',
+      comment: 'Electron and the renderer reach proxy-core through hosts/index.ts (Electron) or the contract, never its insides.',
+      severity: 'error',
+      from: { path: '^(electron|renderer)/', pathNot: ['\\.test\\.tsx?$', '^(renderer|electron)/test/'] },
+      to: { path: '^proxy-core/(engine|sim|hosts)/', pathNot: '^proxy-core/hosts/index\\.ts$' },
+    },
+    ...layerRules('engine', engine),
+    ...layerRules('hosts', hosts),
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

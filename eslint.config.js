@@ -55,7 +55,10 @@ export default tseslint.config(
         {
           patterns: [
             { group: nodeBuiltins, message: 'the contract is loaded in the browser too.' },
-            { group: ['**/src/**', 'electron', 'react'], message: 'the contract depends on nothing of the engine.' },
+            {
+              group: ['**/engine/**', '**/hosts/**', '**/sim/**', 'electron', 'react'],
+              message: 'the contract depends on nothing of the engine.',
+            },
           ],
         },
       ],
@@ -70,7 +73,10 @@ export default tseslint.config(
         {
           patterns: [
             { group: nodeBuiltins, message: 'the renderer runs sandboxed: no Node modules.' },
-            { group: ['**/proxy-core/src/**', 'undici', 'electron'], message: 'use proxy-core/contract (CoreClient) instead.' },
+            {
+              group: ['**/proxy-core/engine/**', '**/proxy-core/hosts/**', '**/proxy-core/sim/**', 'undici', 'electron'],
+              message: 'use proxy-core/contract (CoreClient) instead.',
+            },
           ],
         },
       ],
@@ -82,7 +88,14 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['**/proxy-core/src/*/**'], message: 'import proxy-core/src/index.ts or proxy-core/contract only.' }] },
+        {
+          patterns: [
+            {
+              group: ['**/proxy-core/engine/**', '**/proxy-core/hosts/*/**', '**/proxy-core/sim/**'],
+              message: 'import proxy-core/hosts/index.ts or proxy-core/contract only.',
+            },
+          ],
+        },
       ],
     },
   },
@@ -95,8 +108,8 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['**/proxy-core/src/*/**', '!**/proxy-core/src/releases/**'],
-              message: 'tests import proxy-core/src/index.ts, the contract, the simulator or the release catalog (fixtures).',
+              group: ['**/proxy-core/engine/*/**', '!**/proxy-core/engine/releases/**'],
+              message: 'tests import proxy-core/hosts/index.ts, the contract, the simulator or the release catalog (fixtures).',
             },
           ],
         },

@@ -11,10 +11,10 @@ const KUBE = ['test/kube/**/*.test.ts'];
 // The port's own tests (request path, forwarding, streams, the fuzz, the garbage collector's settings), which `npm test` also runs on the
 // lowest Node `engines` admits (project "port"; they stay in "main" too).
 const PORT = [
-  'proxy-core/src/proxy/**/*.test.ts',
-  'proxy-core/src/routing/**/*.test.ts',
-  'proxy-core/src/upstream/**/*.test.ts',
-  'proxy-core/src/util/heap-growth.test.ts',
+  'proxy-core/engine/proxy/**/*.test.ts',
+  'proxy-core/engine/routing/**/*.test.ts',
+  'proxy-core/engine/upstream/**/*.test.ts',
+  'proxy-core/engine/util/heap-growth.test.ts',
   'proxy-core/test/{port-*,conformance-*,streaming,large-streams,upstream-faults,fuzz-port,cli-serve,cli-shutdown}.test.ts',
 ];
 

@@ -2,7 +2,7 @@
 // events as the port records them (user agent and GVR strings fresh per request, then interned by the
 // event ring), a third of them without credentials and the rest with one of five ~1,000-character
 // bearer tokens. Measured in-process after warm-up rounds, median of the rest.
-import { Telemetry } from '../proxy-core/src/telemetry/telemetry.js';
+import { Telemetry } from '../proxy-core/engine/telemetry/telemetry.js';
 import type { Figure } from './figure.js';
 
 const AGENTS = [

@@ -1,12 +1,12 @@
 // Micro-figures of the routing core, measured in-process after warm-up rounds (JIT), median of the rest: the decision per request, the merge of
 // peer-aggregated discovery, and a route-table rebuild after one server's discovery changed.
-import type { APIGroupDiscoveryList, GVR } from '../proxy-core/src/discovery/types.js';
-import { mergeDiscovery } from '../proxy-core/src/discovery/merge.js';
-import { decide } from '../proxy-core/src/routing/decide.js';
-import { requestInfo } from '../proxy-core/src/routing/request-info.js';
-import { buildRouteTable } from '../proxy-core/src/routing/route-table.js';
-import { aggregatedDiscovery, loadRelease } from '../proxy-core/src/releases/index.js';
-import { gvrsOf } from '../proxy-core/src/discovery/fetch.js';
+import type { APIGroupDiscoveryList, GVR } from '../proxy-core/engine/discovery/types.js';
+import { mergeDiscovery } from '../proxy-core/engine/discovery/merge.js';
+import { decide } from '../proxy-core/engine/routing/decide.js';
+import { requestInfo } from '../proxy-core/engine/routing/request-info.js';
+import { buildRouteTable } from '../proxy-core/engine/routing/route-table.js';
+import { aggregatedDiscovery, loadRelease } from '../proxy-core/engine/releases/index.js';
+import { gvrsOf } from '../proxy-core/engine/discovery/fetch.js';
 import { usageFigures } from './micro-usage.js';
 
 import type { Figure } from './figure.js';

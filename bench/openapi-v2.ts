@@ -19,7 +19,7 @@ import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Agent, request } from 'undici';
-import { createCore } from '../proxy-core/src/core.js';
+import { createCore } from '../proxy-core/engine/core.js';
 import { protobufOf, type JsonSchema } from '../proxy-core/test/openapi-v2-documents.js';
 import type { Figure } from './micro.js';
 

@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { loadRelease } from '../proxy-core/src/releases/index.js';
+import { loadRelease } from '../proxy-core/engine/releases/index.js';
 import { startSimCluster } from '../proxy-core/sim/index.js';
 import { IDLE_SETTLE_MS } from './throughput/plan.js';
 

@@ -1,6 +1,6 @@
 // Snapshot size and load time for a large cluster: 5 servers × 1,000 GVRs × 10,000 events.
 import { SNAPSHOT_API_VERSION, type RoutingSnapshot } from '../proxy-core/contract/snapshot.js';
-import { parseSnapshot, serializeSnapshot } from '../proxy-core/src/snapshot/io.js';
+import { parseSnapshot, serializeSnapshot } from '../proxy-core/engine/snapshot/io.js';
 import type { Figure } from './micro.js';
 
 export function largeSnapshot(servers = 5, gvrs = 1_000, events = 10_000): RoutingSnapshot {

@@ -12,7 +12,7 @@ import {
   writeSnapshotFile,
   type ClusterSession,
   type DemoSession,
-} from '../proxy-core/src/index.js';
+} from '../proxy-core/hosts/index.js';
 import { createAppController, type AppDialogs, type AppSession } from './shell/app-controller.js';
 import { prepareWebhookSetup } from './shell/audit-webhook-setup.js';
 import { startShell } from './shell/app-shell.js';

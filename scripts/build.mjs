@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 const started = Date.now();
 const cliOnly = process.argv.includes('--cli');
 await build({
-  entryPoints: ['proxy-core/src/cli.ts'],
+  entryPoints: ['proxy-core/hosts/cli.ts'],
   outfile: 'dist/cli.mjs',
   bundle: true,
   platform: 'node',

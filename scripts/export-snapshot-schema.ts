@@ -2,8 +2,8 @@
 // formats' single source of truth.
 //   npm run schema:snapshot
 import { writeFileSync } from 'node:fs';
-import { impactJsonSchemaText } from '../proxy-core/src/impact/json-schema.js';
-import { snapshotJsonSchemaText } from '../proxy-core/src/snapshot/json-schema.js';
+import { impactJsonSchemaText } from '../proxy-core/engine/impact/json-schema.js';
+import { snapshotJsonSchemaText } from '../proxy-core/engine/snapshot/json-schema.js';
 
 writeFileSync('docs/snapshot.schema.json', snapshotJsonSchemaText());
 writeFileSync('docs/impact-report.schema.json', impactJsonSchemaText());

@@ -4,10 +4,10 @@
 // aggregated_v2.json giving /apis and its api__v1.json the core group.
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { importRelease, readDiscoveryInput } from '../proxy-core/src/releases/importer.js';
+import { importRelease, readDiscoveryInput } from '../proxy-core/engine/releases/importer.js';
 
 const fixtures = resolve(process.argv[2] ?? '../shared/fixtures/discovery');
-const out = resolve('proxy-core/src/releases/bundled');
+const out = resolve('proxy-core/engine/releases/bundled');
 const names: string[] = [];
 for (const release of readdirSync(fixtures, { withFileTypes: true })
   .filter((d) => d.isDirectory())

@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { loadRelease } from '../../proxy-core/src/releases/index.js';
+import { loadRelease } from '../../proxy-core/engine/releases/index.js';
 import { startSimCluster } from '../../proxy-core/sim/index.js';
 import { runRollout, type RolloutOptions } from '../../proxy-core/sim/rollout.js';
 import { startTraffic, type TrafficResult } from '../../proxy-core/sim/traffic/index.js';

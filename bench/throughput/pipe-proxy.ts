@@ -10,7 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
 import { connect } from 'node:tls';
-import { fixHeapGrowth } from '../../proxy-core/src/util/heap-growth.js';
+import { fixHeapGrowth } from '../../proxy-core/engine/util/heap-growth.js';
 import { serveYardstick } from './yardstick-upstream.js';
 
 fixHeapGrowth(process.env);

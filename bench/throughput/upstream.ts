@@ -15,7 +15,7 @@ import { createServer, type ServerOptions } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer as createTcpServer, type AddressInfo } from 'node:net';
 import { DEFAULT_CIPHERS } from 'node:tls';
-import { notFound as notFoundStatus } from '../../proxy-core/src/util/status.js';
+import { notFound as notFoundStatus } from '../../proxy-core/engine/util/status.js';
 import { buildBodies, COLLECTION, PATHS, watchStream } from './objects.js';
 
 export interface UpstreamConfig {

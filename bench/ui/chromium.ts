@@ -9,7 +9,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
-import type { CoreService } from '../../proxy-core/src/control/service.js';
+import type { CoreService } from '../../proxy-core/hosts/service/service.js';
 import type { Figure } from '../micro.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
@@ -122,7 +122,7 @@ export function skipReason(): string | undefined {
 async function openUi(client: CoreService): Promise<{ page: Page; errors: string[]; close: () => Promise<void> }> {
   // Imported here: Chromium and the control host load only where the UI figures run.
   const { chromium } = await import('playwright-core');
-  const { startControlServer } = await import('../../proxy-core/src/control/server.js');
+  const { startControlServer } = await import('../../proxy-core/hosts/ui-server/server.js');
   const control = await startControlServer({ service: client, rendererDir: RENDERER_DIR });
   const browser = await chromium.launch({
     executablePath: CHROMIUM,

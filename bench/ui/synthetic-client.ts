@@ -2,7 +2,7 @@
 // to the built renderer: a cluster of three apiservers whose route table has `rows` GVRs, and a feed of
 // `eventsPerSecond` routing events pushed the way the core's service pushes them (one batch every
 // `batchMs` with exact counts by outcome and at most the newest `maxBatchEvents` events; the same
-// defaults as proxy-core/src/control/service.ts and events.ts).
+// defaults as proxy-core/hosts/service/service.ts and events.ts).
 import {
   clientFromHandlers,
   clusterOutcomes,

@@ -1,7 +1,7 @@
 import type { MenuItemConstructorOptions } from 'electron';
 import { describe, expect, it, vi } from 'vitest';
 import type { AuditRead, CoreClient, CoreEvent, DiscoveryMode, RoutingSnapshot } from '../../proxy-core/contract/index.js';
-import { createSwitchingService } from '../../proxy-core/src/index.js';
+import { createSwitchingService } from '../../proxy-core/hosts/index.js';
 import {
   createAppController,
   serverOfFile,

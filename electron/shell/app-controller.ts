@@ -3,7 +3,7 @@
 // step with the port and the discovery mode. main.ts wires the real Electron objects in; tests, fakes.
 import type { MenuItemConstructorOptions } from 'electron';
 import type { CoreEvent, DiscoveryMode, RoutingSnapshot } from '../../proxy-core/contract/index.js';
-import type { SwitchableSession, SwitchingService } from '../../proxy-core/src/index.js';
+import type { SwitchableSession, SwitchingService } from '../../proxy-core/hosts/index.js';
 import type { WebhookSetup, WebhookSetupRequest } from './audit-webhook-setup.js';
 import { buildMenuTemplate, type MenuActions } from './menu.js';
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { Agent, request } from 'undici';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAuditWebhook, type AuditRecord, type AuditWebhook } from '../../proxy-core/src/index.js';
+import { startAuditWebhook, type AuditRecord, type AuditWebhook } from '../../proxy-core/hosts/index.js';
 import { prepareWebhookSetup, reachableAddress, type WebhookSetup } from './audit-webhook-setup.js';
 
 interface WebhookKubeconfig {

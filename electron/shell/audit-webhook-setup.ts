@@ -13,7 +13,7 @@ import {
   issueServerCertificate,
   WebhookSenders,
   type AuditWebhookOptions,
-} from '../../proxy-core/src/index.js';
+} from '../../proxy-core/hosts/index.js';
 
 export interface WebhookSetupRequest {
   /** 127.0.0.1 (servers on this machine), or 0.0.0.0 (every interface: servers on other machines). */

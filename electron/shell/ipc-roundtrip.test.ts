@@ -15,8 +15,8 @@ import {
   type CoreEvent,
   type RoutingSnapshot,
 } from '../../proxy-core/contract/index.js';
-import { prepareClusterSession, type ClusterSession } from '../../proxy-core/src/index.js';
-import { loadRelease } from '../../proxy-core/src/releases/index.js';
+import { prepareClusterSession, type ClusterSession } from '../../proxy-core/hosts/index.js';
+import { loadRelease } from '../../proxy-core/engine/releases/index.js';
 import { startSimCluster, type SimCluster } from '../../proxy-core/sim/index.js';
 import { registerCoreIpc } from './core-ipc.js';
 import { EVENT_CHANNEL } from './ipc-wire.js';

@@ -6,7 +6,7 @@
 // nothing else. `--faithful` (the CLI's flag of serve and demo) makes every session answer as the
 // servers' own Mixed Version Proxy does: OpenAPI and legacy discovery the handling server's own.
 import { PeerscopeError } from '../../proxy-core/contract/errors.js';
-import { emptyPortFilters, PORT_FILTER_FLAGS, type PortFilters } from '../../proxy-core/src/index.js';
+import { emptyPortFilters, PORT_FILTER_FLAGS, type PortFilters } from '../../proxy-core/hosts/index.js';
 
 const FLAGS = new Map(PORT_FILTER_FLAGS.map((flag) => [`--${flag.name}`, flag]));
 

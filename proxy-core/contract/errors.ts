@@ -30,7 +30,7 @@ export const errorCodes = {
   PEERSCOPE_ERR_PROXY_CONNECT: 'the CONNECT proxy did not open a tunnel to the server',
   PEERSCOPE_ERR_DISCOVERY: "a server's discovery document could not be fetched or read",
   PEERSCOPE_ERR_LISTEN: 'a listener could not be started where it was asked to',
-  // The local port's upstream failures (proxy-core/src/upstream/errors.ts): each becomes a 503 Status
+  // The local port's upstream failures (proxy-core/engine/upstream/errors.ts): each becomes a 503 Status
   // naming the server and this cause. They travel as plain { code, message } objects, not thrown errors:
   // a failing server can fail thousands of requests a second, and none needs a stack.
   PEERSCOPE_ERR_UPSTREAM_CONNECT_REFUSED: 'TCP connection refused: nothing listens (a server that is down or restarting)',

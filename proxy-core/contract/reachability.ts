@@ -1,6 +1,6 @@
 // Servers out of reach, told in one line per cause (timeout, refused, certificate…) and which server
 // carries the traffic: the same lines in `peerscope servers`, `serve` and the UI's Server health. The
-// causes themselves are found in the core (proxy-core/src/cluster/reachability.ts).
+// causes themselves are found in the core (proxy-core/engine/cluster/reachability.ts).
 import type { UnreachableCause } from './servers.js';
 
 /** What a reachability summary needs of a server's status. */

@@ -9,8 +9,8 @@ import {
   issueServerCertificate,
   type CertificateAuthority,
   type PemPair,
-} from '../src/tls/certs.js';
-import type { ReleaseCatalog } from '../src/releases/index.js';
+} from '../engine/tls/certs.js';
+import type { ReleaseCatalog } from '../engine/releases/index.js';
 import { SimAuditLog, simAuditLogFile } from './apiserver/audit-log.js';
 import { servedIndex } from './apiserver/context.js';
 import { writeKubernetesEndpoints } from './apiserver/identity.js';

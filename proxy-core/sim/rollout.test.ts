@@ -2,7 +2,7 @@
 // one at a time, ending with every server at the new release (read over the wire).
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { loadRelease } from '../src/releases/index.js';
+import { loadRelease } from '../engine/releases/index.js';
 import { startSimCluster } from './cluster.js';
 import { RolloutController, runRollout } from './rollout.js';
 import type { SimEvent } from './types.js';

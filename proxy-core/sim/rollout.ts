@@ -1,7 +1,7 @@
 // The rollout driver: upgrades simulated apiservers one at a time, as an operator's automation does —
 // drain (readyz fails, open watches end, new connections refused after a grace), down (port closed),
 // up again at the new release, and only then the next server. Pausable and abortable.
-import type { ReleaseCatalog } from '../src/releases/index.js';
+import type { ReleaseCatalog } from '../engine/releases/index.js';
 import type { SimEvent, SimServer } from './types.js';
 import { PeerscopeError } from '../contract/errors.js';
 

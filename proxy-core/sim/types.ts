@@ -1,6 +1,6 @@
 // The simulated control plane's public shape: what the rollout driver, the traffic generator, the
 // CLI, the proxy tests and the UI rely on. Implementations live beside this file.
-import type { ReleaseCatalog } from '../src/releases/index.js';
+import type { ReleaseCatalog } from '../engine/releases/index.js';
 
 /** Life of one simulated kube-apiserver during a rollout. */
 export type SimServerState = 'stopped' | 'starting' | 'ready' | 'draining' | 'down';

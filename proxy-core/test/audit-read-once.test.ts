@@ -5,9 +5,9 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCoreService } from '../src/control/service.js';
-import { createCore } from '../src/core.js';
-import { loadRelease } from '../src/releases/index.js';
+import { createCoreService } from '../hosts/service/service.js';
+import { createCore } from '../engine/core.js';
+import { loadRelease } from '../engine/releases/index.js';
 import { startSimCluster, type SimCluster } from '../sim/index.js';
 import { auditLog, PCR, PCR_PATH, PODS, PODS_PATH } from './audit-events.js';
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../test/fixtures.js';
 import { auditReportSchema } from '../contract/audit.js';
-import { NO_JUDGEMENT, readAuditLogs, type AuditProgress } from '../src/audit/index.js';
+import { NO_JUDGEMENT, readAuditLogs, type AuditProgress } from '../engine/audit/index.js';
 import { auditLog, PODS, PODS_PATH } from './audit-events.js';
 
 const SCRIPT = '/usr/bin/script';

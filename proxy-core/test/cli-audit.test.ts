@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../test/fixtures.js';
 import { auditReportSchema, type AuditReport } from '../contract/audit.js';
 import { impactReportSchema } from '../contract/impact.js';
-import { loadRelease } from '../src/releases/index.js';
+import { loadRelease } from '../engine/releases/index.js';
 import { startSimCluster, type SimCluster } from '../sim/index.js';
 import { auditLog, PCR, PCR_PATH, PODS, PODS_PATH } from './audit-events.js';
 import { callServer } from './sim-client.js';

@@ -29,7 +29,7 @@ function run(args: string[]): { child: ChildProcess; lines: string[]; next: (mat
 }
 
 describe('the demo command', () => {
-  // The sim command's own cases live beside it, in proxy-core/src/cli/sim.test.ts.
+  // The sim command's own cases live beside it, in proxy-core/hosts/cli/sim.test.ts.
 
   it('demo serves the port in front of a rolling-out simulated cluster with traffic', async () => {
     const demo = run(['demo', '--listen', '127.0.0.1:0', '--step-seconds', '1', '--start-delay-seconds', '1', '--traffic', '20']);

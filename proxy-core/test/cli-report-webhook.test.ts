@@ -12,8 +12,8 @@ import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../test/fixtures.js';
 import { impactReportSchema } from '../contract/impact.js';
-import { loadRelease } from '../src/releases/index.js';
-import { createCertificateAuthority, issueServerCertificate } from '../src/tls/certs.js';
+import { loadRelease } from '../engine/releases/index.js';
+import { createCertificateAuthority, issueServerCertificate } from '../engine/tls/certs.js';
 import { startSimCluster, type SimCluster } from '../sim/index.js';
 import { auditEventsOf, PCR, PCR_PATH, type AuditRequest } from './audit-events.js';
 

@@ -11,7 +11,7 @@ import { createInterface } from 'node:readline';
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../test/fixtures.js';
-import { loadRelease } from '../src/releases/index.js';
+import { loadRelease } from '../engine/releases/index.js';
 import { startSimCluster, type SimCluster } from '../sim/index.js';
 import { auditEventsOf, PCR, PCR_PATH, PODS, PODS_PATH } from './audit-events.js';
 import { eventually } from './harness.js';

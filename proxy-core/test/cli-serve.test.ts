@@ -9,7 +9,7 @@ import { createInterface } from 'node:readline';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../test/fixtures.js';
-import { loadRelease } from '../src/releases/index.js';
+import { loadRelease } from '../engine/releases/index.js';
 import { startSimCluster, type SimCluster } from '../sim/index.js';
 
 function startServe(args: string[]): Promise<{ child: ChildProcess; firstLine: string; stderr: () => string }> {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ownMvpSchema } from '../contract/own-mvp.js';
 import { serverMetricsSchema } from '../contract/server-metrics.js';
-import { loadRelease } from '../src/releases/index.js';
+import { loadRelease } from '../engine/releases/index.js';
 import { startSimCluster } from '../sim/index.js';
 import { repoRoot } from '../../test/fixtures.js';
 

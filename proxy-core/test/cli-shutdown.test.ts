@@ -14,8 +14,8 @@ import { createInterface } from 'node:readline';
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../test/fixtures.js';
-import { portKubeconfig } from '../src/session/demo.js';
-import { loadRelease } from '../src/releases/index.js';
+import { portKubeconfig } from '../hosts/session/demo.js';
+import { loadRelease } from '../engine/releases/index.js';
 import { startSimCluster, type SimCluster } from '../sim/index.js';
 
 const KUBECTL = '/usr/bin/kubectl';

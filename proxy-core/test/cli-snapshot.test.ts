@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../test/fixtures.js';
 import { routingSnapshotSchema, snapshotDiffSchema } from '../contract/snapshot.js';
-import { loadRelease } from '../src/releases/index.js';
+import { loadRelease } from '../engine/releases/index.js';
 import { startSimCluster, type SimCluster } from '../sim/index.js';
 
 /** Runs the CLI without blocking this process: the simulated servers it talks to live here. */

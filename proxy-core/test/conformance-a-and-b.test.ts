@@ -1,10 +1,10 @@
 // Conformance cases (docs/mixed-version-proxy-rules.md §7) on real sockets with simulated apiservers A and B
 // up and the local port in front: local and rerouted requests, watches, non-resource paths, merged and own
 // discovery, header stripping, the Host check, streamed logs and exec upgrades.
-// Cases decided by the pure decision alone are also in proxy-core/src/routing/conformance-*.test.ts.
+// Cases decided by the pure decision alone are also in proxy-core/engine/routing/conformance-*.test.ts.
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MEDIA } from '../src/discovery/types.js';
+import { MEDIA } from '../engine/discovery/types.js';
 import { A_GVRS, B_GVRS, startBed, type Bed } from './harness.js';
 import { NOT_FOUND, seenBy, rawUpgrade } from './conformance-fixtures.js';
 

@@ -3,12 +3,12 @@
 // discovery (C27, C29), conflicting verbs (C37), CRDs (C38, C39).
 import { describe, expect, it } from 'vitest';
 import type { HealthState } from '../contract/servers.js';
-import { mergeDiscovery } from '../src/discovery/merge.js';
-import { negotiateDiscovery } from '../src/discovery/negotiate.js';
-import { MEDIA, type APIGroupDiscoveryList, type GVR } from '../src/discovery/types.js';
-import { decide, NO_ADDRESS_MESSAGE, type DecisionInput } from '../src/routing/decide.js';
-import { requestInfo } from '../src/routing/request-info.js';
-import { buildRouteTable } from '../src/routing/route-table.js';
+import { mergeDiscovery } from '../engine/discovery/merge.js';
+import { negotiateDiscovery } from '../engine/discovery/negotiate.js';
+import { MEDIA, type APIGroupDiscoveryList, type GVR } from '../engine/discovery/types.js';
+import { decide, NO_ADDRESS_MESSAGE, type DecisionInput } from '../engine/routing/decide.js';
+import { requestInfo } from '../engine/routing/request-info.js';
+import { buildRouteTable } from '../engine/routing/route-table.js';
 
 const g = (key: string): GVR => {
   const [group = '', version = '', resource = ''] = key.split('/');
@@ -163,7 +163,7 @@ describe('conformance cases decided by the routing core', () => {
 
 describe('the merged document is JSON for a client that prefers protobuf but accepts JSON', () => {
   it('acceptsAggregatedV2Json reads kubectl-style Accept lists', async () => {
-    const { acceptsAggregatedV2Json } = await import('../src/discovery/negotiate.js');
+    const { acceptsAggregatedV2Json } = await import('../engine/discovery/negotiate.js');
     expect(acceptsAggregatedV2Json(`${MEDIA.v2Protobuf},${MEDIA.v2Json},application/json`)).toBe(true);
     expect(acceptsAggregatedV2Json(MEDIA.v2Protobuf)).toBe(false);
   });

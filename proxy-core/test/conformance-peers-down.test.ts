@@ -2,8 +2,8 @@
 // is down: C14 (no v1 pods on H), C5/C40 and C7 (B down after or before discovery was read), C48 (pinned H not ready).
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCore } from '../src/core.js';
-import { MEDIA } from '../src/discovery/types.js';
+import { createCore } from '../engine/core.js';
+import { MEDIA } from '../engine/discovery/types.js';
 import { A_GVRS, B_GVRS, eventually, startBed, type Bed } from './harness.js';
 import { NOT_FOUND, rawUpgrade } from './conformance-fixtures.js';
 

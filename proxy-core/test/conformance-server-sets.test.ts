@@ -1,9 +1,9 @@
 // Conformance cases (docs/mixed-version-proxy-rules.md §7) on real sockets with other sets of simulated
 // apiservers: A, B and C (C33–C35), A, B and D (C36), one server only (C46); and the catalog picker they use.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MEDIA } from '../src/discovery/types.js';
+import { MEDIA } from '../engine/discovery/types.js';
 import { A_GVRS, B_GVRS, C_GVRS, D_GVRS, pickCatalog, startBed, type Bed } from './harness.js';
-import { seededRandom } from '../src/util/seeded-random.js';
+import { seededRandom } from '../engine/util/seeded-random.js';
 
 describe('conformance: A, B and C up', () => {
   let bed: Bed;

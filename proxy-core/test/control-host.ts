@@ -1,15 +1,15 @@
-// Shared setup for the control host tests (proxy-core/src/control/server-*.test.ts): a simulated
+// Shared setup for the control host tests (proxy-core/engine/control/server-*.test.ts): a simulated
 // two-release control plane, a core with its local port in front, the control host serving a stub
 // renderer, and plain HTTP calls to it.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createCore, type Core } from '../src/core.js';
-import { loadRelease } from '../src/releases/index.js';
+import { createCore, type Core } from '../engine/core.js';
+import { loadRelease } from '../engine/releases/index.js';
 import { startSimCluster, type SimCluster } from '../sim/index.js';
-import { startControlServer, type ControlServer } from '../src/control/server.js';
-import { createCoreService, type CoreService } from '../src/control/service.js';
+import { startControlServer, type ControlServer } from '../hosts/ui-server/server.js';
+import { createCoreService, type CoreService } from '../hosts/service/service.js';
 
 export interface Reply {
   status: number;

@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { errorCodes, isPeerscopeError, PeerscopeError, toCallError } from '../contract/errors.js';
-import { loadKubeconfig } from '../src/cluster/kubeconfig.js';
-import { parsePolicy } from '../src/proxy/policy.js';
-import { readSnapshotFile } from '../src/snapshot/io.js';
-import { parseProxyUrl } from '../src/upstream/proxy-config.js';
+import { loadKubeconfig } from '../engine/cluster/kubeconfig.js';
+import { parsePolicy } from '../engine/proxy/policy.js';
+import { readSnapshotFile } from '../engine/snapshot/io.js';
+import { parseProxyUrl } from '../engine/upstream/proxy-config.js';
 import { parseLabelSelector } from '../sim/store/selectors.js';
 
 function thrown(run: () => unknown): unknown {

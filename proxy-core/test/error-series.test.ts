@@ -3,9 +3,9 @@
 // against it in getHealthHistory — not against the server that answered instead.
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { createCoreService } from '../src/control/service.js';
-import { createCore } from '../src/core.js';
-import { loadRelease } from '../src/releases/index.js';
+import { createCoreService } from '../hosts/service/service.js';
+import { createCore } from '../engine/core.js';
+import { loadRelease } from '../engine/releases/index.js';
 import { startSimCluster } from '../sim/index.js';
 
 describe('failed requests per server', () => {

@@ -1,7 +1,7 @@
-// Shared setup for the forward() tests (proxy-core/src/upstream/forward-*.test.ts): an HTTPS upstream
+// Shared setup for the forward() tests (proxy-core/engine/upstream/forward-*.test.ts): an HTTPS upstream
 // named "a" behind a test proxy, a proxy in front of any URL, and small body helpers.
-import type { Status } from '../src/util/status.js';
-import { Upstreams } from '../src/upstream/pool.js';
+import type { Status } from '../engine/util/status.js';
+import { Upstreams } from '../engine/upstream/pool.js';
 import { startHttpsUpstream, startProxy, useUpstreamFixtures, type Handler } from './upstream-fixtures.js';
 
 export const ROUTE = { 'x-peerscope-route': 'handling=a; answering=a; outcome=local' };

@@ -1,8 +1,8 @@
 // Test bed for the local port: simulated apiservers built from catalogs picked out of a real
 // release (so kinds, scopes and verbs are real), with the core in front of them.
 import { request } from 'undici';
-import { createCore, type Core, type CoreOptions } from '../src/core.js';
-import { loadRelease, type CatalogGroup, type ReleaseCatalog } from '../src/releases/index.js';
+import { createCore, type Core, type CoreOptions } from '../engine/core.js';
+import { loadRelease, type CatalogGroup, type ReleaseCatalog } from '../engine/releases/index.js';
 import { startSimCluster, type SimCluster } from '../sim/index.js';
 
 /** "group/version/resource" keys, core group as "" (e.g. "/v1/pods"). */

@@ -11,8 +11,8 @@ import Ajv2020 from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../test/fixtures.js';
 import { impactReportSchema, type ImpactReport } from '../contract/impact.js';
-import { startDemoSession, type DemoSession } from '../src/session/demo.js';
-import { catalogEntries, loadRelease } from '../src/releases/index.js';
+import { startDemoSession, type DemoSession } from '../hosts/session/demo.js';
+import { catalogEntries, loadRelease } from '../engine/releases/index.js';
 import { legacyOperatorGvr, TRAFFIC_CLIENTS, type TrafficResult } from '../sim/traffic/index.js';
 
 const run = promisify(execFile);

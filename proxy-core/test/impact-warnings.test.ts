@@ -4,11 +4,11 @@
 // its own identity (a hash of its token, or the port's kubeconfig user), and no token leaves the port.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { impactReportSchema, type ImpactReport } from '../contract/impact.js';
-import { createCore, type Core } from '../src/core.js';
-import { shortHash } from '../src/telemetry/client-identity.js';
-import { impactInputOf } from '../src/impact/of-core.js';
-import { impactReport } from '../src/impact/report.js';
-import { Agent, request } from '../src/upstream/undici.js';
+import { createCore, type Core } from '../engine/core.js';
+import { shortHash } from '../engine/telemetry/client-identity.js';
+import { impactInputOf } from '../engine/impact/of-core.js';
+import { impactReport } from '../engine/impact/report.js';
+import { Agent, request } from '../engine/upstream/undici.js';
 import { startFakeApiserver, THINGS_WARNING, type FakeApiserver } from './fake-apiserver.js';
 
 const OPERATOR_UA = 'thing-operator/v0.9.1 (linux/amd64) kubernetes/4f1e2d3/thing-controller';

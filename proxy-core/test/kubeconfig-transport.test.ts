@@ -12,9 +12,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { repoRoot } from '../../test/fixtures.js';
-import { serversFromKubeconfig } from '../src/cluster/from-kubeconfig.js';
-import { createCore, type Core } from '../src/core.js';
-import { loadRelease } from '../src/releases/index.js';
+import { serversFromKubeconfig } from '../engine/cluster/from-kubeconfig.js';
+import { createCore, type Core } from '../engine/core.js';
+import { loadRelease } from '../engine/releases/index.js';
 import { startSimCluster, type SimCluster, type SimRequestRecord } from '../sim/index.js';
 import { startConnectProxy, type ConnectProxy } from './connect-proxy.js';
 
@@ -158,7 +158,7 @@ describe('client certificates from the kubeconfig', () => {
   });
 
   it('a certificate the cluster does not trust is refused, naming the certificate (never its key)', async () => {
-    const { createCertificateAuthority, issueClientCertificate } = await import('../src/tls/certs.js');
+    const { createCertificateAuthority, issueClientCertificate } = await import('../engine/tls/certs.js');
     const stranger = await issueClientCertificate(await createCertificateAuthority('elsewhere'), { commonName: 'mallory' });
     const file = writeConfig(
       sim.kubeconfig({ user: { 'client-certificate-data': b64(stranger.cert), 'client-key-data': b64(stranger.key) } }),

@@ -2,9 +2,9 @@
 // documents as the simulator's catalog importer and renderer do from the same resource lists: every
 // group-version of both releases of the catalog, as a pre-1.26 apiserver would list them.
 import { describe, expect, it } from 'vitest';
-import { aggregatedFromLegacy } from '../src/discovery/legacy.js';
-import { importRelease } from '../src/releases/importer.js';
-import { aggregatedDiscovery, legacyResourceList, loadRelease } from '../src/releases/index.js';
+import { aggregatedFromLegacy } from '../engine/discovery/legacy.js';
+import { importRelease } from '../engine/releases/importer.js';
+import { aggregatedDiscovery, legacyResourceList, loadRelease } from '../engine/releases/index.js';
 
 describe('legacy discovery → aggregated', () => {
   for (const release of ['v1.36-dev', 'v1.37-dev']) {

@@ -13,10 +13,10 @@ import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { repoRoot } from '../../test/fixtures.js';
-import { shortHash } from '../src/telemetry/client-identity.js';
-import { loadRelease } from '../src/releases/index.js';
+import { shortHash } from '../engine/telemetry/client-identity.js';
+import { loadRelease } from '../engine/releases/index.js';
 import { startSimCluster, type SimCluster } from '../sim/index.js';
-import type { PemPair } from '../src/tls/certs.js';
+import type { PemPair } from '../engine/tls/certs.js';
 import { startConnectProxy, type ConnectProxy } from './connect-proxy.js';
 
 const HIDDEN = '192.0.2.10'; // reached only through the test proxy

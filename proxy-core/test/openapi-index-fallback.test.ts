@@ -2,7 +2,7 @@
 // A server that has none (here a stand-in apiserver without OpenAPI) gives the client its own answer
 // to the client's request, forwarded as a non-resource request: never an error of Peerscope's making.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCore, type Core } from '../src/core.js';
+import { createCore, type Core } from '../engine/core.js';
 import { request } from 'undici';
 import { startFakeApiserver, type FakeApiserver } from './fake-apiserver.js';
 

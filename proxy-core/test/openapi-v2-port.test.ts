@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RoutingEvent } from '../contract/index.js';
-import { createCore, type Core } from '../src/core.js';
+import { createCore, type Core } from '../engine/core.js';
 import {
   jsonDocument,
   MERGED_DEFINITIONS,

@@ -5,7 +5,7 @@
 import { setMaxListeners } from 'node:events';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCore, type Core } from '../src/core.js';
+import { createCore, type Core } from '../engine/core.js';
 import { ResponseParser, headerValue, type ParsedResponse } from './fuzz/response-parser.js';
 import { startFuzzUpstream, type FuzzUpstream } from './fuzz/upstream.js';
 

@@ -1,7 +1,7 @@
 // The port's options that widen or narrow what it accepts: --accept-origins lets a named origin in,
 // --reject-paths and --reject-methods refuse requests before any apiserver. Real sockets throughout.
 import { afterAll, describe, expect, it } from 'vitest';
-import { createCore, type Core, type CoreOptions } from '../src/core.js';
+import { createCore, type Core, type CoreOptions } from '../engine/core.js';
 import {
   bed,
   configMap,

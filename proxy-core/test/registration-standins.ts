@@ -5,7 +5,7 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { ServerConfig } from '../src/cluster/server-config.js';
+import type { ServerConfig } from '../engine/cluster/server-config.js';
 
 export interface StandInSpec {
   readonly name: string;

@@ -9,10 +9,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { impactReportSchema, type ImpactFinding, type ImpactReport } from '../contract/impact.js';
 import { repoRoot } from '../../test/fixtures.js';
-import { createCoreService, type CoreService } from '../src/control/service.js';
-import { createCore, type Core } from '../src/core.js';
-import { loadRelease } from '../src/releases/index.js';
-import { readSnapshotFile, writeSnapshotFile } from '../src/snapshot/index.js';
+import { createCoreService, type CoreService } from '../hosts/service/service.js';
+import { createCore, type Core } from '../engine/core.js';
+import { loadRelease } from '../engine/releases/index.js';
+import { readSnapshotFile, writeSnapshotFile } from '../engine/snapshot/index.js';
 import { simAuditLogFile, startSimCluster, type SimCluster } from '../sim/index.js';
 import { callServer } from './sim-client.js';
 

@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createCore, type Core } from '../src/core.js';
+import { createCore, type Core } from '../engine/core.js';
 import { eventually } from './harness.js';
 
 const X = { resource: 'deviceclasses', scope: 'Cluster', verbs: ['list'] };

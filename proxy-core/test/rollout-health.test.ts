@@ -1,8 +1,8 @@
 // During a simulated rollout the core's view follows each server: draining, unreachable, back ready
 // at the new release, its discovery re-read (the rollout timeline), and the skew gone at the end.
 import { describe, expect, it } from 'vitest';
-import { createCore } from '../src/core.js';
-import { loadRelease } from '../src/releases/index.js';
+import { createCore } from '../engine/core.js';
+import { loadRelease } from '../engine/releases/index.js';
 import { startSimCluster } from '../sim/index.js';
 import { runRollout } from '../sim/rollout.js';
 import { eventually } from './harness.js';

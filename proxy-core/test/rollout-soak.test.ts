@@ -6,13 +6,13 @@
 // The same traffic straight to the servers (a round-robin load balancer) shows the false 404s
 // Peerscope prevents. The run is also the body of the long soak in `npm run bench -- --soak-minutes N`.
 import { describe, expect, it } from 'vitest';
-import { createCore } from '../src/core.js';
-import { loadRelease } from '../src/releases/index.js';
+import { createCore } from '../engine/core.js';
+import { loadRelease } from '../engine/releases/index.js';
 import { startSimCluster } from '../sim/index.js';
 import { runRollout } from '../sim/rollout.js';
 import { startTraffic, type TrafficResult } from '../sim/traffic/index.js';
 import { followReadiness, judgeRun, recordStoreChanges, type Judgement } from '../sim/traffic/judge.js';
-import type { HandlingPolicy } from '../src/proxy/policy.js';
+import type { HandlingPolicy } from '../engine/proxy/policy.js';
 
 const FROM = loadRelease('v1.36-dev');
 const TO = loadRelease('v1.37-dev');

@@ -1,11 +1,11 @@
-// Shared setup for the routing-core conformance tests (proxy-core/src/routing/conformance-*.test.ts):
+// Shared setup for the routing-core conformance tests (proxy-core/engine/routing/conformance-*.test.ts):
 // servers A, B, C, D and the CRD W exactly as §7 of docs/mixed-version-proxy-rules.md builds them,
 // their route tables and `/apis` documents, peer views, and the shape of one routing case.
 import type { HealthState } from '../contract/servers.js';
-import type { APIGroupDiscovery, APIGroupDiscoveryList, GVR } from '../src/discovery/types.js';
-import { REROUTE_HEADERS, type Decision, type DecisionInput, type ServerView } from '../src/routing/decide.js';
-import { requestInfo } from '../src/routing/request-info.js';
-import { buildRouteTable, type RouteTable } from '../src/routing/route-table.js';
+import type { APIGroupDiscovery, APIGroupDiscoveryList, GVR } from '../engine/discovery/types.js';
+import { REROUTE_HEADERS, type Decision, type DecisionInput, type ServerView } from '../engine/routing/decide.js';
+import { requestInfo } from '../engine/routing/request-info.js';
+import { buildRouteTable, type RouteTable } from '../engine/routing/route-table.js';
 
 // ---- §7 servers -------------------------------------------------------------------------------
 

@@ -9,12 +9,12 @@ import { join } from 'node:path';
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clusterSummarySchema, routingSnapshotSchema } from '../contract/index.js';
-import { WebhookSenders } from '../src/audit/webhook/senders.js';
-import { createCoreService, type CoreService } from '../src/control/service.js';
-import { createCore, type Core } from '../src/core.js';
-import { loadRelease } from '../src/releases/index.js';
-import { readSnapshotFile, readSnapshotText, writeSnapshotFile } from '../src/snapshot/index.js';
-import { createCertificateAuthority, issueServerCertificate } from '../src/tls/certs.js';
+import { WebhookSenders } from '../engine/audit/webhook/senders.js';
+import { createCoreService, type CoreService } from '../hosts/service/service.js';
+import { createCore, type Core } from '../engine/core.js';
+import { loadRelease } from '../engine/releases/index.js';
+import { readSnapshotFile, readSnapshotText, writeSnapshotFile } from '../engine/snapshot/index.js';
+import { createCertificateAuthority, issueServerCertificate } from '../engine/tls/certs.js';
 import { simAuditLogFile, startSimCluster, type SimCluster } from '../sim/index.js';
 import { auditEventsOf, auditLog, PCR, PCR_PATH } from './audit-events.js';
 

@@ -1,11 +1,11 @@
 // Snapshots of a running core before and after a simulated rollout step: the diff names what the
 // step changed, the file round-trips, and no credential byte is ever in it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCore, type Core } from '../src/core.js';
-import { loadRelease } from '../src/releases/index.js';
+import { createCore, type Core } from '../engine/core.js';
+import { loadRelease } from '../engine/releases/index.js';
 import { startSimCluster, type SimCluster } from '../sim/index.js';
 import { runRollout } from '../sim/rollout.js';
-import { diffSnapshots, parseSnapshot, serializeSnapshot, takeSnapshot } from '../src/snapshot/index.js';
+import { diffSnapshots, parseSnapshot, serializeSnapshot, takeSnapshot } from '../engine/snapshot/index.js';
 import { eventually } from './harness.js';
 
 describe('snapshots around a rollout step', () => {

@@ -4,7 +4,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { connect } from 'node:net';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCore, type Core } from '../src/core.js';
+import { createCore, type Core } from '../engine/core.js';
 import { startFakeApiserver, watchBytes, type FakeApiserver } from './fake-apiserver.js';
 
 describe('streams through the port are byte-exact', () => {

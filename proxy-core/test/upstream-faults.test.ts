@@ -12,7 +12,7 @@ import { connect, type AddressInfo } from 'node:net';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../test/fixtures.js';
-import { createCore, type Core } from '../src/core.js';
+import { createCore, type Core } from '../engine/core.js';
 import { eventually } from './harness.js';
 
 const APIS = JSON.stringify({ apiVersion: 'apidiscovery.k8s.io/v2', kind: 'APIGroupDiscoveryList', metadata: {}, items: [] });

@@ -21,10 +21,10 @@ import {
   issueServerCertificate,
   type CertificateAuthority,
   type PemPair,
-} from '../src/tls/certs.js';
-import { forward, type ForwardOptions, type ForwardResult } from '../src/upstream/forward.js';
-import type { Upstreams } from '../src/upstream/pool.js';
-import { tunnel, type TunnelOptions, type TunnelResult } from '../src/upstream/tunnel.js';
+} from '../engine/tls/certs.js';
+import { forward, type ForwardOptions, type ForwardResult } from '../engine/upstream/forward.js';
+import type { Upstreams } from '../engine/upstream/pool.js';
+import { tunnel, type TunnelOptions, type TunnelResult } from '../engine/upstream/tunnel.js';
 
 export interface TlsMaterial {
   readonly ca: CertificateAuthority;

@@ -10,7 +10,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { Agent, request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createCore, type Core } from '../src/core.js';
+import { createCore, type Core } from '../engine/core.js';
 import { eventually } from './harness.js';
 import { createTlsMaterial, startHttpsUpstream, type TestServer, type TlsMaterial } from './upstream-fixtures.js';
 

@@ -2,11 +2,11 @@
 // CoreClient call round-trips and validates, refusals surface as errors, subscribe delivers batches.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CoreClient, CoreEvent } from '../../proxy-core/contract/index.js';
-import { startControlServer, type ControlServer } from '../../proxy-core/src/control/server.js';
-import { createCoreService, type CoreService } from '../../proxy-core/src/control/service.js';
-import { createSimController, type SimController } from '../../proxy-core/src/control/sim-controller.js';
-import { createCore, type Core } from '../../proxy-core/src/core.js';
-import { loadRelease } from '../../proxy-core/src/releases/index.js';
+import { startControlServer, type ControlServer } from '../../proxy-core/hosts/ui-server/server.js';
+import { createCoreService, type CoreService } from '../../proxy-core/hosts/service/service.js';
+import { createSimController, type SimController } from '../../proxy-core/hosts/service/sim-controller.js';
+import { createCore, type Core } from '../../proxy-core/engine/core.js';
+import { loadRelease } from '../../proxy-core/engine/releases/index.js';
 import { startSimCluster, type SimCluster } from '../../proxy-core/sim/index.js';
 
 // The transport belongs to the renderer's web project (DOM types), so this Node project loads it at

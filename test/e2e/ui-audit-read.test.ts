@@ -10,11 +10,11 @@ import { Readable } from 'node:stream';
 import { createGzip } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startControlServer, type ControlServer } from '../../proxy-core/src/control/server.js';
-import { createCoreService, type CoreService } from '../../proxy-core/src/control/service.js';
-import { createCore, type Core } from '../../proxy-core/src/core.js';
-import { loadRelease } from '../../proxy-core/src/releases/index.js';
-import { createSwitchingService } from '../../proxy-core/src/session/switching-service.js';
+import { startControlServer, type ControlServer } from '../../proxy-core/hosts/ui-server/server.js';
+import { createCoreService, type CoreService } from '../../proxy-core/hosts/service/service.js';
+import { createCore, type Core } from '../../proxy-core/engine/core.js';
+import { loadRelease } from '../../proxy-core/engine/releases/index.js';
+import { createSwitchingService } from '../../proxy-core/hosts/session/switching-service.js';
 import { startSimCluster, type SimCluster } from '../../proxy-core/sim/index.js';
 import { buildRenderer, CHROMIUM, openInChromium, shots } from './ui-demo.js';
 

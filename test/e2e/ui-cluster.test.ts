@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startControlServer, type ControlServer } from '../../proxy-core/src/control/server.js';
-import { loadRelease } from '../../proxy-core/src/releases/index.js';
-import { startDemoSession, type DemoSession } from '../../proxy-core/src/session/demo.js';
+import { startControlServer, type ControlServer } from '../../proxy-core/hosts/ui-server/server.js';
+import { loadRelease } from '../../proxy-core/engine/releases/index.js';
+import { startDemoSession, type DemoSession } from '../../proxy-core/hosts/session/demo.js';
 import { legacyOperatorGvr, TRAFFIC_CLIENTS } from '../../proxy-core/sim/traffic/index.js';
 import { buildRenderer, CHROMIUM, openInChromium, shootScreens } from './ui-demo.js';
 

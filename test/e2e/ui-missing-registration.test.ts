@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRegistrationStandIns, type RegistrationStandIns } from '../../proxy-core/test/registration-standins.js';
-import { startControlServer, type ControlServer } from '../../proxy-core/src/control/server.js';
-import { createCoreService } from '../../proxy-core/src/control/service.js';
-import { createCore, type Core } from '../../proxy-core/src/core.js';
+import { startControlServer, type ControlServer } from '../../proxy-core/hosts/ui-server/server.js';
+import { createCoreService } from '../../proxy-core/hosts/service/service.js';
+import { createCore, type Core } from '../../proxy-core/engine/core.js';
 import { buildRenderer, CHROMIUM, openInChromium, shootScreens } from './ui-demo.js';
 
 const hasChromium = existsSync(CHROMIUM);

@@ -19,7 +19,7 @@ import { auditReportSchema, type AuditReport } from '../../proxy-core/contract/a
 import { impactReportSchema } from '../../proxy-core/contract/impact.js';
 import { serverMetricsSchema, type ServerMetrics } from '../../proxy-core/contract/server-metrics.js';
 import { kubeBinaries, skipKube } from './binaries.js';
-import { createCertificateAuthority, issueServerCertificate } from '../../proxy-core/src/tls/certs.js';
+import { createCertificateAuthority, issueServerCertificate } from '../../proxy-core/engine/tls/certs.js';
 import { serverIps, startControlPlane, type ControlPlane } from './control-plane.js';
 import { kubectl, peerscope, startServe, type Serve } from './peerscope-cli.js';
 import { portFreeOnAll, waitFor } from './processes.js';

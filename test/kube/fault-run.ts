@@ -5,8 +5,8 @@
 // notice and recover.
 import { Agent, request } from 'undici';
 import { expect } from 'vitest';
-import type { Core } from '../../proxy-core/src/core.js';
-import { DEFAULT_CONNECT_TIMEOUT_MS } from '../../proxy-core/src/upstream/pool.js';
+import type { Core } from '../../proxy-core/engine/core.js';
+import { DEFAULT_CONNECT_TIMEOUT_MS } from '../../proxy-core/engine/upstream/pool.js';
 import type { ControlPlane } from './control-plane.js';
 import { figuresOf, type Figures } from './fault-figures.js';
 import { startLane, type LaneOptions } from './fault-load.js';

@@ -12,7 +12,7 @@ import { once } from 'node:events';
 import { connect, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCore, type Core } from '../../proxy-core/src/core.js';
+import { createCore, type Core } from '../../proxy-core/engine/core.js';
 import { kubeBinaries, skipKube } from './binaries.js';
 import { blackhole, blackholeUnavailable, lossyLink, type Blackhole } from './blackhole.js';
 import { serverIps, startControlPlane, type ControlPlane } from './control-plane.js';

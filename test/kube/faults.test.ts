@@ -7,7 +7,7 @@
 // the server's state shown within two probe intervals, its watches ended within two probe intervals,
 // and the server back in service within two probe intervals of answering again.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCore, type Core } from '../../proxy-core/src/core.js';
+import { createCore, type Core } from '../../proxy-core/engine/core.js';
 import { kubeBinaries, skipKube } from './binaries.js';
 import { blackhole, blackholeUnavailable } from './blackhole.js';
 import { startControlPlane, type ControlPlane } from './control-plane.js';

@@ -8,7 +8,7 @@
 // - lost write: an acknowledged create missing (or with another uid), or an acknowledged delete
 //   still present; writes without a definite answer are uncertain, not judged;
 // - duplicated write: two acknowledged creates of one name, or a 409 on a create of a generated name.
-import type { ReleaseCatalog } from '../../proxy-core/src/releases/index.js';
+import type { ReleaseCatalog } from '../../proxy-core/engine/releases/index.js';
 import type { TrafficResult, TrafficSummary } from '../../proxy-core/sim/traffic/index.js';
 import { serves } from '../../proxy-core/sim/traffic/judge.js';
 

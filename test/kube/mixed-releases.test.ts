@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OwnMvp } from '../../proxy-core/contract/index.js';
-import { catalogEntries, loadRelease } from '../../proxy-core/src/releases/index.js';
+import { catalogEntries, loadRelease } from '../../proxy-core/engine/releases/index.js';
 import { kubeBinaries, skipKube } from './binaries.js';
 import { startControlPlane, type ControlPlane } from './control-plane.js';
 import { aggregatedGvrs, DISCOVERY_ACCEPT } from './discovery-compare.js';

@@ -2,11 +2,11 @@
 // written to one directory: a cluster CA (serving, client and peer certificates), a front-proxy CA
 // with its client certificate (the servers' proxy client: aggregation and the Mixed Version Proxy),
 // a service-account key pair, an admin client certificate (system:masters) and a static token file.
-// Certificates come from the project's own generator (proxy-core/src/tls/certs.ts).
+// Certificates come from the project's own generator (proxy-core/engine/tls/certs.ts).
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createCertificateAuthority, issueClientCertificate, issueServerCertificate } from '../../proxy-core/src/tls/certs.js';
+import { createCertificateAuthority, issueClientCertificate, issueServerCertificate } from '../../proxy-core/engine/tls/certs.js';
 
 export interface ControlPlanePki {
   readonly dir: string;

@@ -5,9 +5,9 @@
 // kubeconfig, following the cluster) and straight to the servers (a round-robin load balancer);
 // both are judged against when each server was ready and what etcd holds afterwards.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serversFromKubeconfig } from '../../proxy-core/src/cluster/from-kubeconfig.js';
-import { createCore, type Core } from '../../proxy-core/src/core.js';
-import { importRelease, type ReleaseCatalog } from '../../proxy-core/src/releases/index.js';
+import { serversFromKubeconfig } from '../../proxy-core/engine/cluster/from-kubeconfig.js';
+import { createCore, type Core } from '../../proxy-core/engine/core.js';
+import { importRelease, type ReleaseCatalog } from '../../proxy-core/engine/releases/index.js';
 import { startTraffic, type TrafficResult } from '../../proxy-core/sim/traffic/index.js';
 import { kubeBinaries, skipKube } from './binaries.js';
 import { startControlPlane, type ControlPlane } from './control-plane.js';

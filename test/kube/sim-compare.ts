@@ -2,7 +2,7 @@
 // lease and the default/kubernetes Endpoints and EndpointSlice look like, and the Status bodies of
 // the common errors. Where they differ by design the report says so and why (docs/decisions.md).
 import { Agent, request } from 'undici';
-import { loadRelease } from '../../proxy-core/src/releases/index.js';
+import { loadRelease } from '../../proxy-core/engine/releases/index.js';
 import { startSimCluster } from '../../proxy-core/sim/index.js';
 import type { ControlPlane } from './control-plane.js';
 

@@ -3,8 +3,8 @@
 // reads that group's OpenAPI through the port's merged /openapi/v3 index and legacy discovery lists it;
 // with --faithful (the servers' own MVP) both behave as straight against the older server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadRelease } from '../../proxy-core/src/releases/index.js';
-import { createCore, type Core } from '../../proxy-core/src/core.js';
+import { loadRelease } from '../../proxy-core/engine/releases/index.js';
+import { createCore, type Core } from '../../proxy-core/engine/core.js';
 import { startBed, type Bed } from '../../proxy-core/test/harness.js';
 import { startRegistrationStandIns, type RegistrationStandIns } from '../../proxy-core/test/registration-standins.js';
 import { hasKubectl, kubectlAt } from './kubectl.js';

@@ -1,7 +1,7 @@
 // The real kubectl through the local port, in front of simulated HTTPS apiservers of two releases
 // (issue: proxy-core acceptance). The policy pins every request to the older server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { catalogEntries, loadRelease } from '../../proxy-core/src/releases/index.js';
+import { catalogEntries, loadRelease } from '../../proxy-core/engine/releases/index.js';
 import { startBed, type Bed } from '../../proxy-core/test/harness.js';
 import { hasKubectl, kubectlAt } from './kubectl.js';
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { catalogEntries, loadRelease } from '../../proxy-core/src/releases/index.js';
+import { catalogEntries, loadRelease } from '../../proxy-core/engine/releases/index.js';
 import { startSimCluster, type SimCluster, type SimRequestRecord } from '../../proxy-core/sim/index.js';
 import { repoRoot } from '../fixtures.js';
 import { hasKubectl, kubectlAt } from './kubectl.js';

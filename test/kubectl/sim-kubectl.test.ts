@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { catalogEntries, loadRelease } from '../../proxy-core/src/releases/index.js';
+import { catalogEntries, loadRelease } from '../../proxy-core/engine/releases/index.js';
 import { startSimCluster, type SimCluster } from '../../proxy-core/sim/index.js';
 import { callServer } from '../../proxy-core/test/sim-client.js';
 

@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
-import type { ReleaseCatalog } from '../../src/releases/index.js';
+import type { ReleaseCatalog } from '../../engine/releases/index.js';
 import type { SimUser } from './auth.js';
 import { deprecationsOf } from './deprecations.js';
 import { parseResourcePath } from './request-info.js';

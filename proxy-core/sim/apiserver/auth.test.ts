@@ -2,8 +2,8 @@
 // the cluster CA (user = CN, groups = O), or the token; without either a 401 Status.
 import https from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCertificateAuthority, issueClientCertificate, type PemPair } from '../../src/tls/certs.js';
-import { loadRelease } from '../../src/releases/index.js';
+import { createCertificateAuthority, issueClientCertificate, type PemPair } from '../../engine/tls/certs.js';
+import { loadRelease } from '../../engine/releases/index.js';
 import { startSimCluster, type SimCluster } from '../cluster.js';
 import type { SimRequestRecord } from './server.js';
 

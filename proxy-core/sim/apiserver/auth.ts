@@ -5,7 +5,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
-import { failure, type Status } from '../../src/util/status.js';
+import { failure, type Status } from '../../engine/util/status.js';
 
 const OPEN_PATHS = /^\/(version|livez|readyz|healthz)(\/.*)?$/;
 

@@ -1,5 +1,5 @@
 // What every handler of one simulated apiserver sees: its name, its release, the shared store.
-import type { CatalogResource, ReleaseCatalog } from '../../src/releases/index.js';
+import type { CatalogResource, ReleaseCatalog } from '../../engine/releases/index.js';
 import type { ObjectStore } from '../store/store.js';
 
 export interface ApiContext {

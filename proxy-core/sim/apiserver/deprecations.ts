@@ -2,7 +2,7 @@
 // version (alpha versions carry no deprecation in kube-apiserver) that a later release in the catalog
 // no longer serves while it still serves the resource in another version. The later release is the
 // removal release, "<major>.<minor>" as kube-apiserver writes the k8s.io/removed-release annotation.
-import { bundledReleaseNames, catalogEntries, compareReleases, loadRelease, type ReleaseCatalog } from '../../src/releases/index.js';
+import { bundledReleaseNames, catalogEntries, compareReleases, loadRelease, type ReleaseCatalog } from '../../engine/releases/index.js';
 
 /** GVR key "group/version/resource" → the release that removes it ("1.37"). */
 export type Deprecations = ReadonlyMap<string, string>;

@@ -2,8 +2,8 @@
 // kube-apiserver's negotiation (v2 only, q-values, */*), ETag/304 and legacy 404s.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureReleases, readFixture } from '../../../test/fixtures.js';
-import { MEDIA } from '../../src/discovery/types.js';
-import { catalogEntries, loadRelease } from '../../src/releases/index.js';
+import { MEDIA } from '../../engine/discovery/types.js';
+import { catalogEntries, loadRelease } from '../../engine/releases/index.js';
 import { startSimCluster, type SimCluster } from '../cluster.js';
 import { negotiateRoot } from './discovery.js';
 import { callServer } from '../../test/sim-client.js';

@@ -3,15 +3,15 @@
 // Only v2 is offered (v1.33+ removed v2beta1), so a v2beta1 ask falls through to the next range.
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { MEDIA } from '../../src/discovery/types.js';
+import { MEDIA } from '../../engine/discovery/types.js';
 import {
   aggregatedDiscovery,
   legacyApiGroup,
   legacyApiGroupList,
   legacyApiVersions,
   legacyResourceList,
-} from '../../src/releases/index.js';
-import type { ReleaseCatalog } from '../../src/releases/index.js';
+} from '../../engine/releases/index.js';
+import type { ReleaseCatalog } from '../../engine/releases/index.js';
 import type { ApiContext } from './context.js';
 import { apiError, notFoundError, sendJson } from './errors.js';
 import { acceptsPlainJson, parseAccept } from './negotiate.js';

@@ -1,7 +1,7 @@
 // Writing responses the way kube-apiserver does: JSON bodies, and every failure as a Status.
 import type { ServerResponse } from 'node:http';
 import { PeerscopeError } from '../../contract/errors.js';
-import { failure, notFound, statusBody, type Status, type StatusDetails } from '../../src/util/status.js';
+import { failure, notFound, statusBody, type Status, type StatusDetails } from '../../engine/util/status.js';
 import type { GroupResource, StoreError } from '../store/store.js';
 
 /** A failure a handler throws; the router turns it into the Status response. */

@@ -2,7 +2,7 @@
 // list, and while draining readyz's "[-]shutdown failed: reason withheld".
 import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import type { ReleaseCatalog } from '../../src/releases/index.js';
+import type { ReleaseCatalog } from '../../engine/releases/index.js';
 import type { ApiContext } from './context.js';
 import { notFoundError, sendJson, sendText } from './errors.js';
 

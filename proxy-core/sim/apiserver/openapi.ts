@@ -5,7 +5,7 @@
 // so kubectl never needs /openapi/v2 in protobuf, which this server does not speak (406).
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { CatalogGroup, CatalogResource, CatalogVersion, ReleaseCatalog } from '../../src/releases/index.js';
+import type { CatalogGroup, CatalogResource, CatalogVersion, ReleaseCatalog } from '../../engine/releases/index.js';
 import type { ApiContext } from './context.js';
 import { apiError, notFoundError } from './errors.js';
 import { acceptsPlainJson, parseAccept } from './negotiate.js';

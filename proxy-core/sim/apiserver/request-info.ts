@@ -1,6 +1,6 @@
 // Resource-request classification, as requestinfo.go does it: /api/V/… and /apis/G/V/…, the
 // `watch` path prefix, namespaces/{ns}/…, and namespaces/{name}/status|finalize.
-import type { CatalogResource, CatalogSubresource } from '../../src/releases/index.js';
+import type { CatalogResource, CatalogSubresource } from '../../engine/releases/index.js';
 import type { ServedIndex } from './context.js';
 import { notFoundError } from './errors.js';
 

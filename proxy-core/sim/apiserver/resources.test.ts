@@ -1,7 +1,7 @@
 // CRUD on the shared store through two simulated apiservers of different releases, and every bad
 // input getting kube-apiserver's Status without taking a server down.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadRelease } from '../../src/releases/index.js';
+import { loadRelease } from '../../engine/releases/index.js';
 import { startSimCluster, type SimCluster } from '../cluster.js';
 import { callServer, type TestRequest } from '../../test/sim-client.js';
 

@@ -3,7 +3,7 @@
 import { connect as tlsConnect } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { loadRelease } from '../../src/releases/index.js';
+import { loadRelease } from '../../engine/releases/index.js';
 import { startSimCluster, type SimCluster } from '../cluster.js';
 import type { SimEvent } from '../types.js';
 import { callServer, openStream } from '../../test/sim-client.js';

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { failure, statusBody, type Status } from '../../src/util/status.js';
+import { failure, statusBody, type Status } from '../../engine/util/status.js';
 import { isAuthenticated, unauthorized } from './auth.js';
 import type { ApiContext } from './context.js';
 import { ApiError, internalError } from './errors.js';

@@ -1,7 +1,7 @@
 // Watch: newline-delimited JSON events {"type","object"} from a resourceVersion, BOOKMARKs when
 // asked, timeoutSeconds, 410 Expired as an ERROR event, and a clean end when the server drains.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { failure } from '../../src/util/status.js';
+import { failure } from '../../engine/util/status.js';
 import { StoreError, type KubeObject, type StoreEvent, type StoreWatch } from '../store/store.js';
 import { apiVersionOf, type ApiContext } from './context.js';
 import { badRequest } from './errors.js';

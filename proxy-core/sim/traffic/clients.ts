@@ -2,8 +2,8 @@
 // makes it in a real cluster, under that client's user agent, so the port's per-client views (the
 // upgrade-impact report) see several clients, as they would in a cluster. The user agents follow
 // client-go's form "<program>/<version> (<os>/<arch>) kubernetes/<commit>[/<controller>]".
-import type { ReleaseCatalog } from '../../src/releases/index.js';
-import { catalogEntries } from '../../src/releases/index.js';
+import type { ReleaseCatalog } from '../../engine/releases/index.js';
+import { catalogEntries } from '../../engine/releases/index.js';
 
 export interface TrafficClient {
   readonly userAgent: string;

@@ -1,6 +1,6 @@
 // The GVRs the generator asks for: the union of what the releases in play serve, and which of them
 // the controllers' reflectors watch.
-import { catalogEntries, type ReleaseCatalog } from '../../src/releases/index.js';
+import { catalogEntries, type ReleaseCatalog } from '../../engine/releases/index.js';
 import { isWritable } from './objects.js';
 
 export interface Gvr {

@@ -2,7 +2,7 @@
 // where the requests arrive), every kind of client, acknowledged writes that match the store, the
 // 404s an older server gives for a newer release's GVRs, and a watch that resumes where it stopped.
 import { describe, expect, it } from 'vitest';
-import { catalogEntries, loadRelease } from '../../src/releases/index.js';
+import { catalogEntries, loadRelease } from '../../engine/releases/index.js';
 import { startSimCluster } from '../cluster.js';
 import { startTraffic, type TrafficSummary } from './index.js';
 import { TokenBucket } from './token-bucket.js';

@@ -8,8 +8,8 @@
 //   acknowledged delete still present; writes without a definite answer are `uncertain`, not judged;
 // - duplicated writes: two acknowledged creates of one name, or a 409 on a create (of a generated name);
 // - watches: what resuming from the last resourceVersion lost, checked against the store's history.
-import type { ReleaseCatalog } from '../../src/releases/index.js';
-import { catalogEntries } from '../../src/releases/index.js';
+import type { ReleaseCatalog } from '../../engine/releases/index.js';
+import { catalogEntries } from '../../engine/releases/index.js';
 import type { SimCluster } from '../cluster.js';
 import type { ObjectStore } from '../store/store.js';
 import type { TrafficResult, TrafficSummary } from './types.js';

@@ -1,7 +1,7 @@
 // A controller's reflector, as client-go runs one: list, then watch from the list's resourceVersion;
 // on a clean end, watch again from the last one seen; on 410 Gone, list again. What each watch
 // received is kept per segment (watch-log.ts) so a run can be judged for lost events.
-import { request } from '../../src/upstream/undici.js';
+import { request } from '../../engine/upstream/undici.js';
 import { TRAFFIC_CLIENTS, type TrafficClient } from './clients.js';
 import type { Gvr } from './gvrs.js';
 import type { TrafficRun } from './run.js';

@@ -3,8 +3,8 @@
 // one way a short request is sent and recorded.
 import { randomBytes } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
-import { Agent, request } from '../../src/upstream/undici.js';
-import { seededRandom } from '../../src/util/seeded-random.js';
+import { Agent, request } from '../../engine/upstream/undici.js';
+import { seededRandom } from '../../engine/util/seeded-random.js';
 import { TRAFFIC_CLIENTS, type TrafficClient } from './clients.js';
 import type { Gvr } from './gvrs.js';
 import { TokenBucket } from './token-bucket.js';

@@ -1,5 +1,5 @@
 // What the traffic generator is given and what it reports.
-import type { ReleaseCatalog } from '../../src/releases/index.js';
+import type { ReleaseCatalog } from '../../engine/releases/index.js';
 import type { WatchCounts, WatchSegment } from './watch-log.js';
 
 export type TrafficKind = 'list' | 'watch' | 'get' | 'create' | 'delete' | 'ns-sweep';

@@ -9,7 +9,7 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { notFound } from '../../src/util/status.js';
+import { notFound } from '../../engine/util/status.js';
 
 export const FUZZ_ID_HEADER = 'x-fuzz-id';
 export const FUZZ_REPLY_HEADER = 'x-fuzz-reply';

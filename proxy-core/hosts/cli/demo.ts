@@ -1,0 +1,97 @@
+// `peerscope demo`: the simulated control plane (three servers, two releases) with the local port in
+// front, a rollout upgrading the servers one by one and traffic through the port — what `npm start`
+// shows with no cluster and no Electron.
+import { Option, type Command } from 'commander';
+import { dirname } from 'node:path';
+import { startDemoSession, type DemoSession } from '../session/demo.js';
+import { addPortFilterOptions, portFilters, type PortFilterFlags } from './port-filters.js';
+import { startUiHost, type UiHost } from './ui.js';
+import { formatPolicy } from '../../engine/proxy/policy.js';
+import { FAITHFUL_HELP, onShutdown, parseListen, parsePolicyOption, parsePositiveInt, printRolloutEvent } from './options.js';
+
+interface DemoFlags extends PortFilterFlags {
+  from: string;
+  to: string;
+  servers: number;
+  listen: { host: string; port: number };
+  policy: ReturnType<typeof parsePolicyOption>;
+  faithful: boolean;
+  traffic: number;
+  stepSeconds: number;
+  startDelaySeconds: number;
+  rollout: boolean;
+  ui: boolean;
+}
+
+export function registerDemoCommand(program: Command): void {
+  const command = program
+    .command('demo')
+    .description('run a simulated mixed-version control plane with the local port in front, a rollout and traffic')
+    .addOption(new Option('--from <release>', 'release the servers start at').default('v1.36-dev', 'v1.36-dev'))
+    .addOption(new Option('--to <release>', 'release the rollout upgrades them to').default('v1.37-dev', 'v1.37-dev'))
+    .option('--servers <n>', 'how many simulated apiservers', parsePositiveInt, 3)
+    .addOption(
+      new Option('--listen <host:port>', 'where the local port listens')
+        .argParser(parseListen)
+        .default({ host: '127.0.0.1', port: 8001 }, '127.0.0.1:8001'),
+    )
+    .addOption(
+      new Option('--policy <policy>', 'round-robin, random or pin:NAME')
+        .argParser(parsePolicyOption)
+        .default({ kind: 'round-robin' }, 'round-robin'),
+    )
+    .option('--faithful', FAITHFUL_HELP, false)
+    .option('--traffic <rps>', 'requests per second sent through the port, and as many straight to the servers', parsePositiveInt, 20)
+    .option('--step-seconds <s>', 'seconds each rollout phase (draining, down) lasts', parsePositiveInt, 10)
+    .option('--start-delay-seconds <s>', 'seconds before the rollout starts', parsePositiveInt, 15)
+    .option('--no-rollout', 'keep the servers at --from')
+    .option('--ui', 'serve the UI on a loopback port and print its URL (browser mode)', false);
+  addPortFilterOptions(command).action(async (flags: DemoFlags) => {
+    let session: DemoSession;
+    try {
+      session = await startDemoSession({
+        from: flags.from,
+        to: flags.to,
+        servers: flags.servers,
+        listen: flags.listen,
+        policy: flags.policy,
+        faithful: flags.faithful,
+        trafficRps: flags.traffic,
+        filters: portFilters(flags),
+        stepSeconds: flags.stepSeconds,
+        ...(flags.rollout ? { rolloutAfterSeconds: flags.startDelaySeconds } : {}),
+        onRolloutEvent: printRolloutEvent,
+        onRolloutError: (err) => console.error(`rollout: ${err.message}`),
+      });
+    } catch (err) {
+      process.stderr.write(`peerscope: ${(err as Error).message}\n`);
+      process.exit(2);
+    }
+    const { address, core } = session;
+    console.log(`Starting to serve on ${address.host}:${address.port}`);
+    for (const s of session.sim.servers) console.log(`  ${s.name}  ${s.info().release}  ${s.info().url}`);
+    console.log(`Point kubectl at the port: kubectl --kubeconfig ${session.kubeconfigPath} api-resources`);
+    console.log(`The cluster source: the core follows each server's audit log in ${dirname(session.kubeconfigPath)}`);
+    console.log(
+      `Routing trace on every response (X-Peerscope-Route); metrics at ${address.url}/.peerscope/metrics; policy ${formatPolicy(flags.policy)}`,
+    );
+    let ui: UiHost | undefined;
+    if (flags.ui) {
+      ui = await startUiHost({ service: session.service });
+      console.log(`UI: ${ui.url}`);
+    }
+    onShutdown(async () => {
+      await ui?.close();
+      const { requestsSent, sentToServers } = await session.close();
+      const nonZero = (counts: Record<string, number>) =>
+        Object.entries(counts)
+          .filter(([, n]) => n > 0)
+          .map(([k, n]) => `${k} ${n}`)
+          .join(', ');
+      console.log(`demo: ${requestsSent} requests sent; through the port: ${nonZero(core.telemetry.totals())}`);
+      console.log(
+        `demo: ${sentToServers} requests sent straight to the servers; in their audit logs: ${nonZero(core.cluster?.totals() ?? {}) || 'none'}`,
+      );
+    });
+  });
+}

@@ -1,0 +1,120 @@
+// `peerscope snapshot save | diff | show`: routing snapshots from the command line.
+import { Agent, request } from '../../engine/upstream/undici.js';
+import type { Command } from 'commander';
+import { shownName } from '../../contract/servers.js';
+import { snapshotServerNames, type RoutingSnapshot } from '../../contract/snapshot.js';
+import { diffSnapshots, formatDiff, parseSnapshot, readSnapshotFile, writeSnapshotFile } from '../../engine/snapshot/index.js';
+import { InputError } from '../../engine/util/input-error.js';
+import { prepareClusterSession } from '../session/cluster.js';
+
+export function registerSnapshotCommands(program: Command): void {
+  const snapshot = program.command('snapshot').description('export, compare and read routing snapshots');
+  snapshot
+    .command('save')
+    .description(
+      'save the routing state to a file: of a running `peerscope serve` or `demo` (--from), or of a cluster read directly (--kubeconfig)',
+    )
+    .requiredOption('--out <file>', 'where to write the snapshot')
+    .option('--from <url>', 'the local port of the running Peerscope', 'http://127.0.0.1:8001')
+    .option(
+      '--kubeconfig <file>',
+      "take the snapshot directly: find every apiserver of this kubeconfig's cluster and read each one's discovery (no running Peerscope needed; no routing events)",
+    )
+    .option('--context <name>', 'with --kubeconfig: the context (default: current-context)')
+    .action(async (flags: { out: string; from: string; kubeconfig?: string; context?: string }) => {
+      if (flags.context && !flags.kubeconfig) fail('--context needs --kubeconfig');
+      const snap = flags.kubeconfig ? await snapshotOfCluster(flags.kubeconfig, flags.context) : await snapshotOfRunning(flags.from);
+      writeSnapshotFile(flags.out, snap);
+      console.log(
+        `wrote ${flags.out}: ${snap.servers.length} servers, ${snap.routeTable.rows.length} GVRs (${snap.routeTable.skewed.length} skewed), ${snap.events.length} events${snap.cluster ? `, ${snap.cluster.events.length} cluster events` : ''}`,
+      );
+    });
+  snapshot
+    .command('diff')
+    .description('compare two snapshots: servers upgraded, GVRs gained and lost, skew, outcome shares')
+    .argument('<before>', 'the earlier snapshot file')
+    .argument('<after>', 'the later snapshot file')
+    .option('--output <format>', 'text or json', 'text')
+    .action((before: string, after: string, flags: { output: string }) => {
+      if (flags.output !== 'text' && flags.output !== 'json') fail(`--output ${flags.output}: use text or json`);
+      const earlier = guard(() => readSnapshotFile(before));
+      const later = guard(() => readSnapshotFile(after));
+      const d = diffSnapshots(earlier, later);
+      process.stdout.write(
+        flags.output === 'json' ? JSON.stringify(d, null, 2) + '\n' : formatDiff(d, snapshotServerNames(later, earlier)),
+      );
+    });
+  snapshot
+    .command('show')
+    .description('summarise a snapshot file')
+    .argument('<file>')
+    .action((file: string) => {
+      const s: RoutingSnapshot = guard(() => readSnapshotFile(file));
+      console.log(
+        `${file}: taken ${s.takenAt} from ${s.source.kind}${s.source.context ? ` (${s.source.context})` : ''}, policy ${s.settings.policy}, discovery ${s.settings.discoveryMode}`,
+      );
+      for (const srv of s.servers) {
+        // The host name first, the identity beside it where they differ.
+        const shown = shownName(srv) === srv.name ? srv.name : `${shownName(srv)} (${srv.name})`;
+        console.log(`  ${shown}\t${srv.gitVersion ?? '?'}\t${srv.health}\t${srv.discovery.gvrs.length} GVRs`);
+      }
+      console.log(`  skewed GVRs: ${s.routeTable.skewed.length ? s.routeTable.skewed.join(', ') : 'none'}`);
+      if (s.cluster) console.log(`  ${clusterLine(s.cluster)}`);
+    });
+}
+
+/** What the servers themselves answered, as the snapshot recorded it (its audit logs and webhook). */
+function clusterLine(c: NonNullable<RoutingSnapshot['cluster']>): string {
+  const total = Object.values(c.totals).reduce((a, b) => a + b, 0);
+  const sources = c.sources.length ? c.sources.map((s) => `${s} ${c.bySource[s] ?? 0}`).join(', ') : 'nothing read yet';
+  return `cluster source (${sources}): ${total} requests the servers answered, ${c.totals['false-404']} false 404s, ${c.events.length} recent kept; ${c.deprecatedCalls.length} client × deprecated API pair(s)`;
+}
+
+async function snapshotOfRunning(from: string): Promise<RoutingSnapshot> {
+  const url = `${from.replace(/\/$/, '')}/.peerscope/snapshot`;
+  let text: string;
+  const agent = new Agent();
+  try {
+    const res = await request(url, { dispatcher: agent });
+    text = await res.body.text();
+    if (res.statusCode !== 200) fail(`${url} answered HTTP ${res.statusCode}`);
+  } catch (err) {
+    return fail(`cannot reach a running Peerscope at ${from}: ${(err as Error).message}`);
+  } finally {
+    await agent.close();
+  }
+  return guard(() => parseSnapshot(text, url));
+}
+
+/** Every apiserver found, probed and its discovery read once (what core.start() waits for), then closed. */
+async function snapshotOfCluster(kubeconfig: string, context: string | undefined): Promise<RoutingSnapshot> {
+  let prepared;
+  try {
+    prepared = await prepareClusterSession({ kubeconfig, listen: { host: '127.0.0.1', port: 0 }, ...(context ? { context } : {}) });
+  } catch (err) {
+    return fail((err as Error).message);
+  }
+  for (const w of prepared.warnings) process.stderr.write(`peerscope: warning: ${w}\n`);
+  const session = await prepared.start();
+  try {
+    // Each real server's own peer-proxy counters, read once, so the snapshot records them.
+    await session.core.servers.readOwnMetrics();
+    return await session.service.takeSnapshot();
+  } finally {
+    await session.close();
+  }
+}
+
+function guard<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    if (err instanceof InputError) fail(err.message);
+    throw err;
+  }
+}
+
+function fail(message: string): never {
+  process.stderr.write(`peerscope: ${message}\n`);
+  process.exit(2);
+}
