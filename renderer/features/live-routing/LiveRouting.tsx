@@ -6,11 +6,19 @@ import { useQuery } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useContext, useEffect, useMemo, useRef, useState, useSyncExternalStore, type Context } from 'react';
 import { clusterOutcomes, routeOutcomes, type RoutingEvent } from '../../../proxy-core/contract/index.js';
-import { queryKeys, useCoreClient } from '../../src/client-context.js';
-import { useServerNames } from '../../src/server-names.js';
-import { formatClock, formatDateTime, formatMs, formatTime, outcomeStyle, shownOutcomes, type ShownOutcome } from '../../src/ui/format.js';
-import { Empty, ErrorState, Loading } from '../../src/ui/states.js';
-import { useOffline, type OfflineView } from '../../src/view-mode.js';
+import { queryKeys, useCoreClient } from '../../shared/client-context.js';
+import { useServerNames } from '../../shared/server-names.js';
+import {
+  formatClock,
+  formatDateTime,
+  formatMs,
+  formatTime,
+  outcomeStyle,
+  shownOutcomes,
+  type ShownOutcome,
+} from '../../shared/ui/format.js';
+import { Empty, ErrorState, Loading } from '../../shared/ui/states.js';
+import { useOffline, type OfflineView } from '../../shared/view-mode.js';
 import { ClusterFeed, ClusterFeedContext } from './cluster-feed.js';
 import { False404sByClient } from './False404s.js';
 import { emptyPoint, type EventFeed } from './event-feed.js';
