@@ -51,7 +51,7 @@ const DEPRECATED_FS = { group: 'flowcontrol.apiserver.k8s.io', version: 'v1beta3
  * The shape of an exposition: each family's HELP and TYPE, then each sample as
  * `name{label names in order} value` with its label values, sorted (the order of samples is not part of the format).
  */
-export function seriesOf(text: string): { families: string[]; samples: string[] } {
+function seriesOf(text: string): { families: string[]; samples: string[] } {
   const families: string[] = [];
   const samples: string[] = [];
   for (const line of text.split('\n')) {
