@@ -1,17 +1,18 @@
 // Writes proxy-core/test/fixtures/kube-apiserver-metrics.txt: a real kube-apiserver's /metrics, the
-// fixture the scrape parser is tested on. Two servers of the two built releases, their own Mixed Version
-// Proxy on; every listable API of the older is listed once (deprecated ones among them) and a GVR only
-// the newer serves is asked of the older (its peer proxy reroutes it), so the families Peerscope reads
-// all have series. The scrape is trimmed to about 200 KB by keeping whole families: every one Peerscope
-// reads, then the others in order (histograms first, the lines Peerscope must skip) while they fit.
+// fixture the scrape parser is tested on. Two servers of one release, their own Mixed Version Proxy on,
+// kube-a serving a group-version kube-b does not (--runtime-config, as test/kube/runtime-config-skew
+// does); every listable API of kube-b is listed once (deprecated ones among them) and that group-version
+// is asked of kube-b, whose peer proxy reroutes it to kube-a, so the families Peerscope reads all have
+// series. The scrape is trimmed to about 200 KB by keeping whole families: every one Peerscope reads,
+// then the others in order (histograms first, the lines Peerscope must skip) while they fit.
 //
-//   flock /tmp/peerscope-kube.lock node scripts/node/use.mjs shipped -- npx tsx test/kube/capture-metrics.ts
+//   flock /tmp/peerscope-kube.lock node scripts/node/use.mjs shipped -- npx tsx test/kube/capture-metrics.ts [RELEASE]
 import { writeFileSync } from 'node:fs';
 import { kubeBinaries } from './binaries.js';
 import { startControlPlane } from './control-plane.js';
 import { repoRoot } from '../fixtures.js';
 
-const OUT = `${repoRoot}/proxy-core/test/fixtures/kube-apiserver-metrics.txt`;
+const OUT = `${repoRoot.replace(/\/$/, '')}/proxy-core/test/fixtures/kube-apiserver-metrics.txt`;
 const BUDGET = 200_000;
 const READ = [
   'apiserver_request_total',
@@ -20,41 +21,43 @@ const READ = [
   'apiserver_peer_proxy_errors_total',
   'apiserver_peer_discovery_sync_errors_total',
 ];
-const NEW_ONLY = '/apis/storagemigration.k8s.io/v1/storageversionmigrations';
+const GV = 'coordination.k8s.io/v1beta1';
+const ONLY_A = `/apis/${GV}/namespaces/default/leasecandidates`;
 
 if (!kubeBinaries) throw new Error('the kube binaries are missing: npm run kube:build');
+const release = process.argv[2] ?? kubeBinaries.newer;
 const cp = await startControlPlane({
   servers: [
-    { host: 'kube-old', release: kubeBinaries.older, mvp: 'on' },
-    { host: 'kube-new', release: kubeBinaries.newer, mvp: 'on' },
+    { host: 'kube-a', release, mvp: 'on', runtimeConfig: `${GV}=true` },
+    { host: 'kube-b', release, mvp: 'on' },
   ],
 });
 try {
   await cp.settled();
-  const groups = (await cp.call('kube-old', '/apis')).json() as { groups: { versions: { groupVersion: string }[] }[] };
+  const groups = (await cp.call('kube-b', '/apis')).json() as { groups: { versions: { groupVersion: string }[] }[] };
   const versions = ['api/v1', ...groups.groups.flatMap((g) => g.versions.map((v) => `apis/${v.groupVersion}`))];
   let lists = 0;
   for (const gv of versions) {
-    const list = (await cp.call('kube-old', `/${gv}`)).json() as { resources?: { name: string; verbs: string[] }[] };
+    const list = (await cp.call('kube-b', `/${gv}`)).json() as { resources?: { name: string; verbs: string[] }[] };
     for (const r of list.resources ?? []) {
       if (r.name.includes('/') || !r.verbs.includes('list')) continue;
-      await cp.call('kube-old', `/${gv}/${r.name}?limit=1`);
+      await cp.call('kube-b', `/${gv}/${r.name}?limit=1`);
       lists++;
     }
   }
-  // The peer proxy reroutes what only the newer serves; it may need a moment after start to know the peer.
+  // kube-b's peer proxy reroutes what only kube-a serves; it may need a moment after start to know its peer.
   let rerouted = 0;
-  for (let i = 0; i < 20 && rerouted < 3; i++) {
-    if ((await cp.call('kube-old', NEW_ONLY)).status === 200) rerouted++;
+  for (let i = 0; i < 30 && rerouted < 3; i++) {
+    if ((await cp.call('kube-b', ONLY_A)).status === 200) rerouted++;
     else await new Promise((r) => setTimeout(r, 1_000));
   }
-  const scrape = await cp.call('kube-old', '/metrics', { headers: { accept: 'text/plain;version=0.0.4' } });
+  const scrape = await cp.call('kube-b', '/metrics', { headers: { accept: 'text/plain;version=0.0.4' } });
   if (scrape.status !== 200) throw new Error(`GET /metrics answered ${scrape.status}`);
   const full = scrape.text;
   const trimmed = trim(full);
   writeFileSync(OUT, trimmed);
   console.log(
-    `${lists} lists, ${rerouted} rerouted; /metrics of ${kubeBinaries.older}: ${full.length} bytes, kept ${trimmed.length} in ${OUT}`,
+    `${lists} lists, ${rerouted} rerouted; /metrics of kube-apiserver ${release}: ${full.length} bytes, kept ${trimmed.length} in ${OUT}`,
   );
 } finally {
   await cp.close();
