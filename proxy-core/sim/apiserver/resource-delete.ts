@@ -3,7 +3,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApiContext } from './context.js';
 import { apiVersionOf } from './context.js';
 import { apiError, sendJson } from './errors.js';
-import { isPlainObject, parseJsonObject, present, readBody } from './objects.js';
+import { isPlainObject, parseJsonObject, present, readBody, requestMediaType } from './objects.js';
+import { decodeProtobufDeleteOptions, PROTOBUF_MEDIA_TYPE } from './protobuf-body.js';
 import type { ResourceRequest } from './request-info.js';
 import { existingObject, groupResourceOf, storeNamespace } from './resource-object.js';
 import { selectObjects } from './resource-read.js';
@@ -12,7 +13,7 @@ export async function serveDelete(ctx: ApiContext, req: IncomingMessage, res: Se
   const raw = await readBody(req);
   const current = existingObject(ctx, rr);
   if (raw.length > 0) {
-    const options = parseJsonObject(raw);
+    const options = requestMediaType(req) === PROTOBUF_MEDIA_TYPE ? decodeProtobufDeleteOptions(raw) : parseJsonObject(raw);
     const preconditions = isPlainObject(options.preconditions) ? options.preconditions : {};
     if (typeof preconditions.uid === 'string' && preconditions.uid !== current.metadata.uid) {
       throw apiError(

@@ -6,7 +6,7 @@ import type { Operation } from 'fast-json-patch';
 import { parse as parseYaml } from 'yaml';
 import type { ApiContext } from './context.js';
 import { apiError, badRequest } from './errors.js';
-import { checkTypeMeta, isPlainObject, mergePatch, parseJsonObject, present, readBody } from './objects.js';
+import { checkTypeMeta, isPlainObject, mergePatch, parseJsonObject, present, readBody, requestMediaType } from './objects.js';
 import type { ResourceRequest } from './request-info.js';
 import { existingObject, groupResourceOf, respondObject, storeNamespace } from './resource-object.js';
 import { createObject, replaceObject } from './resource-write.js';
@@ -18,7 +18,7 @@ export async function servePatch(
   rr: ResourceRequest,
   query: URLSearchParams,
 ): Promise<void> {
-  const contentType = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  const contentType = requestMediaType(req);
   const raw = await readBody(req);
   if (contentType === 'application/apply-patch+yaml') return serverSideApply(ctx, req, res, rr, raw, query);
   const current = existingObject(ctx, rr);

@@ -4,7 +4,8 @@ import type { KubeObject } from '../store/store.js';
 import type { ApiContext } from './context.js';
 import { apiVersionOf } from './context.js';
 import { badRequest, sendJson } from './errors.js';
-import { contentTypeOf, negotiateObjectForm, present, selectorsOf, toTable } from './objects.js';
+import { contentTypeOf, negotiateObjectForm, present, selectorsOf } from './objects.js';
+import { toTable } from './table.js';
 import type { ResourceRequest } from './request-info.js';
 import { existingObject, groupResourceOf, respondObject } from './resource-object.js';
 

@@ -6,7 +6,8 @@ import { StoreError, type KubeObject } from '../store/store.js';
 import type { ApiContext } from './context.js';
 import { apiVersionOf } from './context.js';
 import { apiError, badRequest, fromStoreError } from './errors.js';
-import { checkTypeMeta, isPlainObject, parseJsonObject, randomNameSuffix, readBody } from './objects.js';
+import { withSecretDefaults, withCreateDefaults } from './create-defaults.js';
+import { checkTypeMeta, isPlainObject, parseObjectBody, randomNameSuffix, readBody } from './objects.js';
 import type { ResourceRequest } from './request-info.js';
 import { existingObject, groupResourceOf, respondObject, storeNamespace } from './resource-object.js';
 
@@ -45,8 +46,9 @@ export function createObject(ctx: ApiContext, rr: ResourceRequest, body: Record<
     delete meta[serverField];
   // Like kube-apiserver's PrepareForCreate: status is the controllers' business, not the creator's.
   if (hasStatusSubresource(rr)) delete obj.status;
+  const stored = withCreateDefaults(rr, obj);
   try {
-    return ctx.store.create(groupResourceOf(rr), { ...obj, apiVersion: apiVersionOf(rr.group, rr.version), kind: rr.catalog.kind });
+    return ctx.store.create(groupResourceOf(rr), { ...stored, apiVersion: apiVersionOf(rr.group, rr.version), kind: rr.catalog.kind });
   } catch (err) {
     if (err instanceof StoreError) throw fromStoreError(err, groupResourceOf(rr), String(meta.name));
     throw err;
@@ -54,7 +56,7 @@ export function createObject(ctx: ApiContext, rr: ResourceRequest, body: Record<
 }
 
 export async function serveCreate(ctx: ApiContext, req: IncomingMessage, res: ServerResponse, rr: ResourceRequest): Promise<void> {
-  const body = parseJsonObject(await readBody(req));
+  const body = parseObjectBody(req, await readBody(req));
   checkTypeMeta(body, rr);
   const created = createObject(ctx, rr, body);
   respondObject(req, res, 201, created, rr, new URLSearchParams());
@@ -62,7 +64,7 @@ export async function serveCreate(ctx: ApiContext, req: IncomingMessage, res: Se
 
 /** Writes `next` over the current object: name and namespace pinned to the URL, status rules applied. */
 export function replaceObject(ctx: ApiContext, rr: ResourceRequest, current: KubeObject, next: Record<string, unknown>): KubeObject {
-  const obj = withMetadata(next);
+  const obj = rr.group === '' && rr.resource === 'secrets' ? withSecretDefaults(withMetadata(next)) : withMetadata(next);
   const meta = obj.metadata;
   if (meta.name !== undefined && meta.name !== rr.name)
     throw badRequest(`the name of the object (${String(meta.name)}) does not match the name on the URL (${rr.name})`);
@@ -98,7 +100,7 @@ export function replaceObject(ctx: ApiContext, rr: ResourceRequest, current: Kub
 }
 
 export async function serveUpdate(ctx: ApiContext, req: IncomingMessage, res: ServerResponse, rr: ResourceRequest): Promise<void> {
-  const body = parseJsonObject(await readBody(req));
+  const body = parseObjectBody(req, await readBody(req));
   checkTypeMeta(body, rr);
   const updated = replaceObject(ctx, rr, existingObject(ctx, rr), body);
   respondObject(req, res, 200, updated, rr, new URLSearchParams());

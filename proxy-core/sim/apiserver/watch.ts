@@ -5,7 +5,8 @@ import { failure } from '../../engine/util/status.js';
 import { StoreError, type KubeObject, type StoreEvent, type StoreWatch } from '../store/store.js';
 import { apiVersionOf, type ApiContext } from './context.js';
 import { badRequest } from './errors.js';
-import { contentTypeOf, negotiateObjectForm, present, selectorsOf, toTable } from './objects.js';
+import { contentTypeOf, negotiateObjectForm, present, selectorsOf } from './objects.js';
+import { toTable } from './table.js';
 import type { ResourceRequest } from './request-info.js';
 
 /** How often a watch with allowWatchBookmarks=true gets a BOOKMARK (kube-apiserver: about a minute). */
