@@ -147,6 +147,29 @@ for (const target of TARGETS) {
       expect(row(classes, 'high').slice(0, 3)).toEqual(['high', '1000', 'false']);
     });
 
+    it('create deployment, run and create service send protobuf; get prints their columns', async () => {
+      expect(ok(await kubectl(['create', 'deployment', 'api', '-n', 'demo', '--image=nginx:1.27', '--replicas=0', '--port=8080']))).toBe(
+        'deployment.apps/api created\n',
+      );
+      const deployment = JSON.parse(ok(await kubectl(['get', 'deployment', 'api', '-n', 'demo', '-o', 'json'])));
+      expect(deployment.spec).toMatchObject({ replicas: 0, selector: { matchLabels: { app: 'api' } } });
+      expect(deployment.spec.template.spec.containers).toEqual([
+        { name: 'nginx', image: 'nginx:1.27', ports: [{ containerPort: 8080 }], resources: {} },
+      ]);
+      expect(ok(await kubectl(['run', 'once', '-n', 'demo', '--image=busybox:1.36', '--restart=Never', '--', 'true']))).toBe(
+        'pod/once created\n',
+      );
+      const pods = ok(await kubectl(['get', 'pods', '-n', 'demo']));
+      expect(header(pods)).toEqual(['NAME', 'READY', 'STATUS', 'RESTARTS', 'AGE']);
+      expect(row(pods, 'once').slice(0, 4)).toEqual(['once', '0/1', 'Pending', '0']);
+      expect(ok(await kubectl(['create', 'service', 'clusterip', 'api', '-n', 'demo', '--tcp=80:8080']))).toBe('service/api created\n');
+      const services = ok(await kubectl(['get', 'services', '-n', 'demo', 'api']));
+      expect(header(services)).toEqual(['NAME', 'TYPE', 'CLUSTER-IP', 'EXTERNAL-IP', 'PORT(S)', 'AGE']);
+      expect(row(services, 'api').slice(0, 5)).toEqual(['api', 'ClusterIP', '<none>', '<none>', '80/TCP']);
+      const service = JSON.parse(ok(await kubectl(['get', 'service', 'api', '-n', 'demo', '-o', 'json'])));
+      expect(service.spec.ports).toEqual([{ name: '80-8080', port: 80, protocol: 'TCP', targetPort: 8080 }]);
+    });
+
     it('apply -f creates, apply again configures, apply --server-side merges', async () => {
       writeFileSync(join(dir, 'web.yaml'), MANIFEST('blue'));
       const first = ok(await kubectl(['apply', '-f', join(dir, 'web.yaml')]));

@@ -1,9 +1,9 @@
 // Request bodies in Kubernetes' protobuf form (`application/vnd.kubernetes.protobuf`), turned into the
 // JSON object the rest of the simulator works on: the 4-byte magic "k8s\0", a runtime.Unknown
 // envelope naming apiVersion and kind, and the object's own message in its `raw` bytes.
-import type protobuf from 'protobufjs/light.js';
+import protobuf from 'protobufjs/light.js';
 import { apiError, badRequest } from './errors.js';
-import { metaMessage, objectMessage, readableKinds, TIME_TYPE } from './protobuf-schema.js';
+import { INT_OR_STRING_TYPE, isPointer, metaMessage, objectMessage, QUANTITY_TYPE, readableKinds, TIME_TYPE } from './protobuf-schema.js';
 
 export const PROTOBUF_MEDIA_TYPE = 'application/vnd.kubernetes.protobuf';
 
@@ -34,17 +34,95 @@ function unwrap(body: Buffer): { apiVersion: string; kind: string; raw: Uint8Arr
   };
 }
 
-/** Decodes `raw` as `type`, refusing bytes that carry fields the declared schema lacks. */
+const LENGTH_DELIMITED = 2;
+const VARINT = 0;
+
+/**
+ * Where `bytes` carry a value in a field `type` does not declare ("PodSpec field 14"). Go writes
+ * every non-pointer field, zero ones included (a whole status of zeros); those say nothing and pass.
+ */
+function undeclaredFields(type: protobuf.Type, bytes: Uint8Array, out: string[] = []): string[] {
+  const reader = protobuf.Reader.create(bytes);
+  while (reader.pos < reader.len) {
+    const tag = reader.uint32();
+    const id = tag >>> 3;
+    const wireType = tag & 7;
+    const field = type.fieldsById[id];
+    if (wireType === LENGTH_DELIMITED) {
+      const length = reader.uint32();
+      const content = bytes.subarray(reader.pos, reader.pos + length);
+      reader.skip(length);
+      if (!field) {
+        if (!holdsOnlyZeros(content)) out.push(`${type.name} field ${id}`);
+      } else if (field.resolvedType instanceof protobuf.Type) {
+        if (!field.map) undeclaredFields(field.resolvedType, content, out);
+        else undeclaredInMapValue(field.resolvedType, content, out);
+      }
+    } else if (!field && wireType === VARINT) {
+      if (String(reader.uint64()) !== '0') out.push(`${type.name} field ${id}`);
+    } else if (!field) {
+      reader.skipType(wireType);
+      out.push(`${type.name} field ${id}`);
+    } else reader.skipType(wireType);
+  }
+  return out;
+}
+
+/**
+ * True for bytes that read as a message of nothing but zeros and empty fields, at any depth: what Go
+ * writes for a struct left at its zero value (a Deployment's status on create). A string or a set
+ * number does not read so.
+ */
+function holdsOnlyZeros(bytes: Uint8Array, depth = 0): boolean {
+  if (depth > 32) return false;
+  try {
+    const reader = protobuf.Reader.create(bytes);
+    while (reader.pos < reader.len) {
+      const tag = reader.uint32();
+      if (tag >>> 3 === 0) return false;
+      if ((tag & 7) === VARINT) {
+        if (String(reader.uint64()) !== '0') return false;
+      } else if ((tag & 7) === LENGTH_DELIMITED) {
+        const length = reader.uint32();
+        const content = bytes.subarray(reader.pos, reader.pos + length);
+        reader.skip(length);
+        if (!holdsOnlyZeros(content, depth + 1)) return false;
+      } else return false;
+    }
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A map entry is a message of key (1) and value (2); only a message value can hide fields. */
+function undeclaredInMapValue(valueType: protobuf.Type, entry: Uint8Array, out: string[]): void {
+  const reader = protobuf.Reader.create(entry);
+  while (reader.pos < reader.len) {
+    const tag = reader.uint32();
+    if (tag >>> 3 === 2 && (tag & 7) === LENGTH_DELIMITED) {
+      const length = reader.uint32();
+      undeclaredFields(valueType, entry.subarray(reader.pos, reader.pos + length), out);
+      reader.skip(length);
+    } else reader.skipType(tag & 7);
+  }
+}
+
+/** Decodes `raw` as `type`, refusing bytes that carry values in fields the declared schema lacks. */
 function decodeWhole(type: protobuf.Type, raw: Uint8Array, what: string): Message {
   let message: Message;
+  let undeclared: string[];
   try {
     message = type.decode(raw) as Message;
+    undeclared = undeclaredFields(type, raw);
   } catch (err) {
     throw badRequest(`couldn't decode the protobuf ${what}: ${(err as Error).message}`);
   }
-  // protobufjs skips fields it does not know; re-encoding shows whether any were skipped.
-  if (type.encode(message).finish().length !== raw.length)
-    throw unsupported(`the simulated apiserver reads only some fields of ${what} in protobuf and this body has others; send it as JSON`);
+  // protobufjs skips fields it does not know; dropping a value silently would store another object.
+  if (undeclared.length > 0)
+    throw unsupported(
+      `the simulated apiserver does not read ${[...new Set(undeclared)].join(', ')} of a protobuf ${what}; send it as JSON`,
+    );
   return message;
 }
 
@@ -53,9 +131,9 @@ function longToNumber(value: unknown): number {
   return Number(String(value));
 }
 
-/** Go leaves empty strings, lists and maps out of JSON; an empty nested message stays (`basic: {}` means something). */
-function isEmpty(value: unknown): boolean {
-  if (value === undefined || value === '') return true;
+/** What Go's JSON leaves out of a field that is not a pointer: "", 0, false, empty lists and maps. */
+function isZero(value: unknown): boolean {
+  if (value === undefined || value === '' || value === 0 || value === false) return true;
   if (Array.isArray(value)) return value.length === 0;
   return false;
 }
@@ -68,6 +146,11 @@ function valueToJson(field: protobuf.Field, value: unknown): unknown {
       const { seconds, nanos } = value as { seconds?: unknown; nanos?: unknown };
       const ms = longToNumber(seconds ?? 0) * 1000 + Math.floor(longToNumber(nanos ?? 0) / 1e6);
       return ms === 0 ? undefined : new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    }
+    if (nested.fullName === QUANTITY_TYPE) return (value as { string?: string }).string ?? '';
+    if (nested.fullName === INT_OR_STRING_TYPE) {
+      const { type, intVal, strVal } = value as { type?: unknown; intVal?: number; strVal?: string };
+      return longToNumber(type ?? 0) === 1 ? (strVal ?? '') : (intVal ?? 0);
     }
     return messageToJson(nested, value as Message);
   }
@@ -86,7 +169,10 @@ function messageToJson(type: protobuf.Type, message: Message): Record<string, un
     if (field.map) json = Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, valueToJson(field, v)]));
     else if (field.repeated) json = (value as unknown[]).map((v) => valueToJson(field, v));
     else json = valueToJson(field, value);
-    if (field.map ? Object.keys(json as object).length > 0 : !isEmpty(json)) out[field.name] = json;
+    if (json === undefined) continue;
+    // An empty nested message stays: Go writes `basic: {}` or `strategy: {}` as the object it is.
+    const empty = field.map ? Object.keys(json as object).length === 0 : isZero(json);
+    if (!empty || (isPointer(field) && !field.repeated && !field.map)) out[field.name] = json;
   }
   return out;
 }

@@ -1,141 +1,67 @@
-// The protobuf messages the simulated apiserver reads: the runtime.Unknown envelope and the
-// built-in kinds a client sends as protobuf (kubectl's `create namespace|configmap|secret|
-// serviceaccount|priorityclass`, and the kinds the traffic generator writes). Declared by hand with
-// only the fields these kinds need; field numbers are those of k8s.io/api and k8s.io/apimachinery's
-// generated.proto. A body carrying a field not declared here is refused rather than read partly.
+// The hand-declared messages (protobuf-messages.ts, protobuf-workloads.ts) built into protobufjs
+// types under the packages generated.proto names, and looked up by a body's apiVersion and kind.
 import protobuf from 'protobufjs/light.js';
+import {
+  CORE_V1,
+  INT_OR_STRING,
+  META,
+  QUANTITY,
+  RESOURCE_V1,
+  SCHEDULING_V1,
+  SCHEDULING_V1BETA1,
+  type Fields,
+} from './protobuf-messages.js';
+import { APPS_V1, CORE_V1_WORKLOADS } from './protobuf-workloads.js';
 
-type Fields = Record<string, { id: number; type: string; rule?: 'repeated'; keyType?: string }>;
+interface Package {
+  /** The apiVersion whose kinds live here; undefined for apimachinery's own packages. */
+  readonly apiVersion: string | undefined;
+  readonly path: string;
+  readonly messages: Record<string, Fields>;
+}
 
-const one = (id: number, type: string) => ({ id, type });
-const many = (id: number, type: string) => ({ id, type, rule: 'repeated' as const });
-const map = (id: number, type: string) => ({ id, type, keyType: 'string' });
-
-const META: Record<string, Fields> = {
-  TypeMeta: { apiVersion: one(1, 'string'), kind: one(2, 'string') },
-  Unknown: { typeMeta: one(1, 'TypeMeta'), raw: one(2, 'bytes'), contentEncoding: one(3, 'string'), contentType: one(4, 'string') },
-  Time: { seconds: one(1, 'int64'), nanos: one(2, 'int32') },
-  OwnerReference: {
-    kind: one(1, 'string'),
-    name: one(3, 'string'),
-    uid: one(4, 'string'),
-    apiVersion: one(5, 'string'),
-    controller: one(6, 'bool'),
-    blockOwnerDeletion: one(7, 'bool'),
-  },
-  ObjectMeta: {
-    name: one(1, 'string'),
-    generateName: one(2, 'string'),
-    namespace: one(3, 'string'),
-    selfLink: one(4, 'string'),
-    uid: one(5, 'string'),
-    resourceVersion: one(6, 'string'),
-    generation: one(7, 'int64'),
-    creationTimestamp: one(8, 'Time'),
-    deletionTimestamp: one(9, 'Time'),
-    deletionGracePeriodSeconds: one(10, 'int64'),
-    labels: map(11, 'string'),
-    annotations: map(12, 'string'),
-    ownerReferences: many(13, 'OwnerReference'),
-    finalizers: many(14, 'string'),
-  },
-  Preconditions: { uid: one(1, 'string'), resourceVersion: one(2, 'string') },
-  DeleteOptions: {
-    gracePeriodSeconds: one(1, 'int64'),
-    preconditions: one(2, 'Preconditions'),
-    orphanDependents: one(3, 'bool'),
-    propagationPolicy: one(4, 'string'),
-    dryRun: many(5, 'string'),
-  },
-};
-
-const METADATA = { metadata: one(1, 'ObjectMeta') };
-
-const CORE_V1: Record<string, Fields> = {
-  Namespace: { ...METADATA, spec: one(2, 'NamespaceSpec'), status: one(3, 'NamespaceStatus') },
-  NamespaceSpec: { finalizers: many(1, 'string') },
-  NamespaceStatus: { phase: one(1, 'string') },
-  ConfigMap: { ...METADATA, data: map(2, 'string'), binaryData: map(3, 'bytes'), immutable: one(4, 'bool') },
-  Secret: { ...METADATA, data: map(2, 'bytes'), type: one(3, 'string'), stringData: map(4, 'string'), immutable: one(5, 'bool') },
-  ServiceAccount: {
-    ...METADATA,
-    secrets: many(2, 'ObjectReference'),
-    imagePullSecrets: many(3, 'LocalObjectReference'),
-    automountServiceAccountToken: one(4, 'bool'),
-  },
-  ObjectReference: {
-    kind: one(1, 'string'),
-    namespace: one(2, 'string'),
-    name: one(3, 'string'),
-    uid: one(4, 'string'),
-    apiVersion: one(5, 'string'),
-    resourceVersion: one(6, 'string'),
-    fieldPath: one(7, 'string'),
-  },
-  LocalObjectReference: { name: one(1, 'string') },
-};
-
-const SCHEDULING_V1: Record<string, Fields> = {
-  PriorityClass: {
-    ...METADATA,
-    value: one(2, 'int32'),
-    globalDefault: one(3, 'bool'),
-    description: one(4, 'string'),
-    preemptionPolicy: one(5, 'string'),
-  },
-};
-
-const SCHEDULING_V1BETA1: Record<string, Fields> = {
-  PodGroup: { ...METADATA, spec: one(2, 'PodGroupSpec') },
-  PodGroupSpec: {
-    parentCompositePodGroupName: one(1, 'string'),
-    schedulingPolicy: one(3, 'PodGroupSchedulingPolicy'),
-    priorityClassName: one(7, 'string'),
-    priority: one(8, 'int32'),
-    preemptionPolicy: one(9, 'string'),
-  },
-  PodGroupSchedulingPolicy: { basic: one(1, 'BasicSchedulingPolicy'), gang: one(2, 'GangSchedulingPolicy') },
-  BasicSchedulingPolicy: {},
-  GangSchedulingPolicy: { minCount: one(1, 'int32') },
-};
-
-const RESOURCE_V1: Record<string, Fields> = {
-  ResourceClaim: { ...METADATA, spec: one(2, 'ResourceClaimSpec') },
-  ResourceClaimSpec: { devices: one(1, 'DeviceClaim') },
-  DeviceClaim: { requests: many(1, 'DeviceRequest') },
-  DeviceRequest: { name: one(1, 'string'), exactly: one(2, 'ExactDeviceRequest') },
-  ExactDeviceRequest: {
-    deviceClassName: one(1, 'string'),
-    allocationMode: one(3, 'string'),
-    count: one(4, 'int64'),
-    adminAccess: one(5, 'bool'),
-  },
-  DeviceTaintRule: { ...METADATA, spec: one(2, 'DeviceTaintRuleSpec') },
-  DeviceTaintRuleSpec: { deviceSelector: one(1, 'DeviceTaintSelector'), taint: one(2, 'DeviceTaint') },
-  DeviceTaintSelector: { driver: one(2, 'string'), pool: one(3, 'string'), device: one(4, 'string') },
-  DeviceTaint: { key: one(1, 'string'), value: one(2, 'string'), effect: one(3, 'string'), timeAdded: one(4, 'Time') },
-};
-
-/** Package of each apiVersion's messages, as generated.proto names them. */
-const PACKAGES: ReadonlyArray<{ apiVersion: string | undefined; path: string; messages: Record<string, Fields> }> = [
+const PACKAGES: readonly Package[] = [
   { apiVersion: undefined, path: 'k8s.io.apimachinery.pkg.apis.meta.v1', messages: META },
-  { apiVersion: 'v1', path: 'k8s.io.api.core.v1', messages: CORE_V1 },
+  { apiVersion: undefined, path: 'k8s.io.apimachinery.pkg.api.resource', messages: QUANTITY },
+  { apiVersion: undefined, path: 'k8s.io.apimachinery.pkg.util.intstr', messages: INT_OR_STRING },
+  { apiVersion: 'v1', path: 'k8s.io.api.core.v1', messages: { ...CORE_V1, ...CORE_V1_WORKLOADS } },
+  { apiVersion: 'apps/v1', path: 'k8s.io.api.apps.v1', messages: APPS_V1 },
   { apiVersion: 'scheduling.k8s.io/v1', path: 'k8s.io.api.scheduling.v1', messages: SCHEDULING_V1 },
   { apiVersion: 'scheduling.k8s.io/v1beta1', path: 'k8s.io.api.scheduling.v1beta1', messages: SCHEDULING_V1BETA1 },
   { apiVersion: 'resource.k8s.io/v1', path: 'k8s.io.api.resource.v1', messages: RESOURCE_V1 },
 ];
 
-/** The kinds a client may send as protobuf, by apiVersion: the messages that carry metadata. */
+/** The kinds a client may send as protobuf: the messages that carry an object's metadata. */
 const TOP_LEVEL = new Set([
   'Namespace',
   'ConfigMap',
   'Secret',
   'ServiceAccount',
+  'Pod',
+  'Service',
+  'Deployment',
   'PriorityClass',
   'PodGroup',
   'ResourceClaim',
   'DeviceTaintRule',
 ]);
+
+const SCALARS = new Set(['string', 'bytes', 'bool', 'int32', 'int64']);
+
+/** A field's type as protobufjs resolves it: a scalar, a message of its own package, or another package's by full name. */
+function qualified(typeName: string, own: Package): string {
+  if (SCALARS.has(typeName) || typeName in own.messages) return typeName;
+  const home = PACKAGES.find((p) => typeName in p.messages);
+  if (!home) throw new Error(`protobuf schema: ${own.path} names an undeclared message ${typeName}`);
+  return `.${home.path}.${typeName}`;
+}
+
+/** Fields declared as Go pointers: their zero value is sent on purpose and kept. */
+const pointers = new WeakSet<protobuf.FieldBase>();
+
+export function isPointer(field: protobuf.FieldBase): boolean {
+  return pointers.has(field);
+}
 
 function buildRoot(): protobuf.Root {
   const root = new protobuf.Root();
@@ -144,13 +70,12 @@ function buildRoot(): protobuf.Root {
     for (const [name, fields] of Object.entries(pkg.messages)) {
       const type = new protobuf.Type(name);
       for (const [fieldName, f] of Object.entries(fields)) {
-        // A type named in this package, else one of apimachinery's meta/v1 messages.
-        const typeName = f.type in pkg.messages || !(f.type in META) ? f.type : `.k8s.io.apimachinery.pkg.apis.meta.v1.${f.type}`;
-        type.add(
-          f.keyType
-            ? new protobuf.MapField(fieldName, f.id, f.keyType, typeName)
-            : new protobuf.Field(fieldName, f.id, typeName, f.rule ?? 'optional'),
-        );
+        const typeName = qualified(f.type, pkg);
+        const field = f.keyType
+          ? new protobuf.MapField(fieldName, f.id, f.keyType, typeName)
+          : new protobuf.Field(fieldName, f.id, typeName, f.rule ?? 'optional');
+        if (f.pointer) pointers.add(field);
+        type.add(field);
       }
       ns.add(type);
     }
@@ -161,7 +86,10 @@ function buildRoot(): protobuf.Root {
 
 const root = buildRoot();
 
+/** Messages whose JSON form is a single value (protobuf-body.ts reads them so). */
 export const TIME_TYPE = '.k8s.io.apimachinery.pkg.apis.meta.v1.Time';
+export const QUANTITY_TYPE = '.k8s.io.apimachinery.pkg.api.resource.Quantity';
+export const INT_OR_STRING_TYPE = '.k8s.io.apimachinery.pkg.util.intstr.IntOrString';
 
 export function metaMessage(name: 'Unknown' | 'DeleteOptions'): protobuf.Type {
   return root.lookupType(`k8s.io.apimachinery.pkg.apis.meta.v1.${name}`);
