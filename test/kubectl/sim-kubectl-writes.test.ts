@@ -1,6 +1,6 @@
 // The writes and reads the demo invites, with the real kubectl against simulated apiservers of two
 // releases, straight and through the port: `create namespace|configmap|secret|serviceaccount|
-// priorityclass` (protobuf bodies), apply (client-side and server-side), label, annotate, patch,
+// priorityclass|deployment|service`, `run` (protobuf bodies), apply (client-side and server-side), label, annotate, patch,
 // edit, and get printing kube-apiserver's columns (Table answers) and a `-o yaml` round trip.
 import { writeFileSync } from 'node:fs';
 import { mkdtempSync } from 'node:fs';
