@@ -170,6 +170,25 @@ for (const target of TARGETS) {
       expect(service.spec.ports).toEqual([{ name: '80-8080', port: 80, protocol: 'TCP', targetPort: 8080 }]);
     });
 
+    it('create job, cronjob, role and rolebinding send protobuf; get prints their columns', async () => {
+      ok(await kubectl(['create', 'job', 'once', '-n', 'demo', '--image=busybox:1.36', '--', 'true']));
+      const jobs = ok(await kubectl(['get', 'jobs', '-n', 'demo']));
+      expect(header(jobs)).toEqual(['NAME', 'STATUS', 'COMPLETIONS', 'DURATION', 'AGE']);
+      expect(row(jobs, 'once').slice(0, 3)).toEqual(['once', 'Running', '0/1']);
+      ok(await kubectl(['create', 'cronjob', 'nightly', '-n', 'demo', '--image=busybox:1.36', '--schedule=0 3 * * *', '--', 'true']));
+      const cronjobs = ok(await kubectl(['get', 'cronjobs', '-n', 'demo']));
+      expect(header(cronjobs)).toEqual(['NAME', 'SCHEDULE', 'TIMEZONE', 'SUSPEND', 'ACTIVE', 'LAST SCHEDULE', 'AGE']);
+      expect(row(cronjobs, 'nightly').slice(0, 6)).toEqual(['nightly', '0 3 * * *', '<none>', 'False', '0', '<none>']);
+      ok(await kubectl(['create', 'role', 'reader', '-n', 'demo', '--verb=get,list', '--resource=configmaps']));
+      ok(await kubectl(['create', 'rolebinding', 'reader', '-n', 'demo', '--role=reader', '--serviceaccount=demo:robot']));
+      const bindings = ok(await kubectl(['get', 'rolebindings', '-n', 'demo', '-o', 'wide']));
+      expect(header(bindings)).toEqual(['NAME', 'ROLE', 'AGE', 'USERS', 'GROUPS', 'SERVICEACCOUNTS']);
+      expect(row(bindings, 'reader')[1]).toBe('Role/reader');
+      expect(row(bindings, 'reader').at(-1)).toBe('demo/robot');
+      const role = JSON.parse(ok(await kubectl(['get', 'role', 'reader', '-n', 'demo', '-o', 'json'])));
+      expect(role.rules).toEqual([{ apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list'] }]);
+    });
+
     it('apply -f creates, apply again configures, apply --server-side merges', async () => {
       writeFileSync(join(dir, 'web.yaml'), MANIFEST('blue'));
       const first = ok(await kubectl(['apply', '-f', join(dir, 'web.yaml')]));

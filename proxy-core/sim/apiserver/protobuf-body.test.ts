@@ -98,9 +98,9 @@ describe('protobuf request bodies', () => {
   });
 
   it('a kind the simulator declares no message for is refused with 415, naming it and what it reads', () => {
-    const r = refusal(() => decodeProtobufObject(envelope('batch/v1', 'Job', msg(1, str(1, 'once')))));
+    const r = refusal(() => decodeProtobufObject(envelope('policy/v1', 'PodDisruptionBudget', msg(1, str(1, 'pdb')))));
     expect(r.code).toBe(415);
-    expect(r.message).toContain('not batch/v1 Job; send it as JSON');
+    expect(r.message).toContain('not policy/v1 PodDisruptionBudget; send it as JSON');
     expect(r.message).toContain('v1 ConfigMap');
   });
 

@@ -11,7 +11,8 @@ import {
   SCHEDULING_V1BETA1,
   type Fields,
 } from './protobuf-messages.js';
-import { APPS_V1, CORE_V1_WORKLOADS } from './protobuf-workloads.js';
+import { RBAC_V1 } from './protobuf-rbac.js';
+import { APPS_V1, BATCH_V1, CORE_V1_WORKLOADS } from './protobuf-workloads.js';
 
 interface Package {
   /** The apiVersion whose kinds live here; undefined for apimachinery's own packages. */
@@ -26,6 +27,8 @@ const PACKAGES: readonly Package[] = [
   { apiVersion: undefined, path: 'k8s.io.apimachinery.pkg.util.intstr', messages: INT_OR_STRING },
   { apiVersion: 'v1', path: 'k8s.io.api.core.v1', messages: { ...CORE_V1, ...CORE_V1_WORKLOADS } },
   { apiVersion: 'apps/v1', path: 'k8s.io.api.apps.v1', messages: APPS_V1 },
+  { apiVersion: 'batch/v1', path: 'k8s.io.api.batch.v1', messages: BATCH_V1 },
+  { apiVersion: 'rbac.authorization.k8s.io/v1', path: 'k8s.io.api.rbac.v1', messages: RBAC_V1 },
   { apiVersion: 'scheduling.k8s.io/v1', path: 'k8s.io.api.scheduling.v1', messages: SCHEDULING_V1 },
   { apiVersion: 'scheduling.k8s.io/v1beta1', path: 'k8s.io.api.scheduling.v1beta1', messages: SCHEDULING_V1BETA1 },
   { apiVersion: 'resource.k8s.io/v1', path: 'k8s.io.api.resource.v1', messages: RESOURCE_V1 },
@@ -40,6 +43,12 @@ const TOP_LEVEL = new Set([
   'Pod',
   'Service',
   'Deployment',
+  'Job',
+  'CronJob',
+  'Role',
+  'ClusterRole',
+  'RoleBinding',
+  'ClusterRoleBinding',
   'PriorityClass',
   'PodGroup',
   'ResourceClaim',

@@ -1,5 +1,5 @@
 // The protobuf messages of the workloads kubectl creates one at a time (`kubectl run` a Pod,
-// `create deployment`, `create service`), with the fields those commands and ordinary manifests
+// `create deployment|job|cronjob`, `create service`), with the fields those commands and ordinary manifests
 // set; field numbers of k8s.io/api's generated.proto. A field not declared here is refused when it
 // carries a value (protobuf-body.ts), so a declaration can grow as clients need it.
 import { METADATA, many, map, one, ptr, type Fields } from './protobuf-messages.js';
@@ -96,4 +96,32 @@ export const APPS_V1: Record<string, Fields> = {
   },
   DeploymentStrategy: { type: one(1, 'string'), rollingUpdate: one(2, 'RollingUpdateDeployment') },
   RollingUpdateDeployment: { maxUnavailable: one(1, 'IntOrString'), maxSurge: one(2, 'IntOrString') },
+};
+
+export const BATCH_V1: Record<string, Fields> = {
+  Job: { ...METADATA, spec: one(2, 'JobSpec') },
+  JobSpec: {
+    parallelism: ptr(1, 'int32'),
+    completions: ptr(2, 'int32'),
+    activeDeadlineSeconds: ptr(3, 'int64'),
+    selector: one(4, 'LabelSelector'),
+    manualSelector: ptr(5, 'bool'),
+    template: one(6, 'PodTemplateSpec'),
+    backoffLimit: ptr(7, 'int32'),
+    ttlSecondsAfterFinished: ptr(8, 'int32'),
+    completionMode: ptr(9, 'string'),
+    suspend: ptr(10, 'bool'),
+  },
+  CronJob: { ...METADATA, spec: one(2, 'CronJobSpec') },
+  CronJobSpec: {
+    schedule: one(1, 'string'),
+    startingDeadlineSeconds: ptr(2, 'int64'),
+    concurrencyPolicy: one(3, 'string'),
+    suspend: ptr(4, 'bool'),
+    jobTemplate: one(5, 'JobTemplateSpec'),
+    successfulJobsHistoryLimit: ptr(6, 'int32'),
+    failedJobsHistoryLimit: ptr(7, 'int32'),
+    timeZone: ptr(8, 'string'),
+  },
+  JobTemplateSpec: { ...METADATA, spec: one(2, 'JobSpec') },
 };
