@@ -119,7 +119,7 @@ describe('protobuf request bodies', () => {
   it('a Deployment as kubectl create deployment writes it: selector, template, quantities, int-or-string', () => {
     const container = msg(2, str(1, 'web'), str(2, 'nginx'), msg(8, entry(1, 'cpu', msg(2, str(1, '100m')))), str(15, ''));
     const template = msg(3, msg(1, entry(11, 'app', str(2, 'web'))), msg(2, container, str(3, ''), varint(11, 0)));
-    const strategy = msg(4, str(1, 'RollingUpdate'), msg(2, msg(1, varint(1, 0), varint(2, 1)), msg(2, varint(1, 1), str(3, '25%'))));
+    const strategy = msg(4, str(1, 'RollingUpdate'), msg(2, msg(1, varint(1, 0), varint(2, 0)), msg(2, varint(1, 1), str(3, '25%'))));
     const spec = msg(2, varint(1, 2), msg(2, entry(1, 'app', str(2, 'web'))), template, strategy);
     expect(decodeProtobufObject(envelope('apps/v1', 'Deployment', msg(1, str(1, 'web')), spec, msg(3)))).toEqual({
       apiVersion: 'apps/v1',
@@ -132,7 +132,7 @@ describe('protobuf request bodies', () => {
           metadata: { labels: { app: 'web' } },
           spec: { containers: [{ name: 'web', image: 'nginx', resources: { limits: { cpu: '100m' } } }] },
         },
-        strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 1, maxSurge: '25%' } },
+        strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0, maxSurge: '25%' } },
       },
     });
   });

@@ -95,7 +95,7 @@ export const APPS_V1: Record<string, Fields> = {
     progressDeadlineSeconds: ptr(9, 'int32'),
   },
   DeploymentStrategy: { type: one(1, 'string'), rollingUpdate: one(2, 'RollingUpdateDeployment') },
-  RollingUpdateDeployment: { maxUnavailable: one(1, 'IntOrString'), maxSurge: one(2, 'IntOrString') },
+  RollingUpdateDeployment: { maxUnavailable: ptr(1, 'IntOrString'), maxSurge: ptr(2, 'IntOrString') },
 };
 
 export const BATCH_V1: Record<string, Fields> = {
