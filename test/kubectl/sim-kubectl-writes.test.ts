@@ -226,6 +226,12 @@ for (const target of TARGETS) {
       expect(json.data).toEqual({ color: 'red', size: 'medium' });
     });
 
+    it('describe reads the object and lists its events by field selector', async () => {
+      const out = ok(await kubectl(['describe', 'configmap', 'settings', '-n', 'demo']));
+      expect(out).toMatch(/^Name:\s+settings$/m);
+      expect(out).toMatch(/^Events:\s+<none>$/m);
+    });
+
     it('get -o yaml, replace -f with that yaml, get -o yaml reads the same object back', async () => {
       const before = ok(await kubectl(['get', 'configmap', 'settings', '-n', 'demo', '-o', 'yaml']));
       const edited = before.replace('size: medium', 'size: huge');

@@ -125,10 +125,13 @@ export function randomNameSuffix(): string {
   return s;
 }
 
-/** The request's label and field selectors; a malformed one is a 400. */
-export function selectorsOf(query: URLSearchParams) {
+/** The request's label and field selectors; a malformed one, or a field label the resource lacks, is a 400. */
+export function selectorsOf(query: URLSearchParams, rr: Pick<ResourceRequest, 'group' | 'resource'>) {
   try {
-    return { labelMatches: parseLabelSelector(query.get('labelSelector')), fieldMatches: parseFieldSelector(query.get('fieldSelector')) };
+    return {
+      labelMatches: parseLabelSelector(query.get('labelSelector')),
+      fieldMatches: parseFieldSelector(query.get('fieldSelector'), `${rr.group}/${rr.resource}`),
+    };
   } catch (err) {
     if (err instanceof SelectorError) throw badRequest(err.message);
     throw err;

@@ -15,7 +15,7 @@ export function serveGet(ctx: ApiContext, req: IncomingMessage, res: ServerRespo
 
 /** Objects of the request's scope that pass its label and field selectors. */
 export function selectObjects(ctx: ApiContext, rr: ResourceRequest, query: URLSearchParams): KubeObject[] {
-  const { labelMatches, fieldMatches } = selectorsOf(query);
+  const { labelMatches, fieldMatches } = selectorsOf(query, rr);
   const namespace = rr.catalog.namespaced ? rr.namespace : undefined;
   return ctx.store.list(groupResourceOf(rr), namespace).filter((o) => labelMatches(o) && fieldMatches(o));
 }

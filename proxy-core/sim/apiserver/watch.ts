@@ -14,7 +14,7 @@ export const BOOKMARK_INTERVAL_MS = 5_000;
 
 export function serveWatch(ctx: ApiContext, req: IncomingMessage, res: ServerResponse, rr: ResourceRequest, query: URLSearchParams): void {
   const form = negotiateObjectForm(req.headers.accept);
-  const { labelMatches, fieldMatches } = selectorsOf(query);
+  const { labelMatches, fieldMatches } = selectorsOf(query, rr);
   const rvText = query.get('resourceVersion');
   if (rvText !== null && rvText !== '' && !/^\d+$/.test(rvText))
     throw badRequest(`resourceVersion: Invalid value: "${rvText}": must be an integer`);
