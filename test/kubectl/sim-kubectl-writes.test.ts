@@ -226,6 +226,24 @@ for (const target of TARGETS) {
       expect(json.data).toEqual({ color: 'red', size: 'medium' });
     });
 
+    it('server-side dry runs (create, apply, diff, delete) answer and keep nothing', async () => {
+      const created = ok(await kubectl(['create', 'configmap', 'draft', '-n', 'demo', '--from-literal=a=b', '--dry-run=server']));
+      expect(created).toBe('configmap/draft created (server dry run)\n');
+      const missing = await kubectl(['get', 'configmap', 'draft', '-n', 'demo']);
+      expect(missing.stderr).toContain('configmaps "draft" not found');
+      writeFileSync(join(dir, 'web.yaml'), MANIFEST('purple'));
+      const diff = await kubectl(['diff', '-f', join(dir, 'web.yaml')]);
+      expect(diff.code, diff.stderr).toBe(1); // kubectl diff: 1 when there are differences
+      expect(diff.stdout).toMatch(/^-\s+color: green$/m);
+      expect(diff.stdout).toMatch(/^\+\s+color: purple$/m);
+      expect(ok(await kubectl(['apply', '--dry-run=server', '-f', join(dir, 'web.yaml')]))).toContain(
+        'configmap/web configured (server dry run)',
+      );
+      ok(await kubectl(['delete', 'configmap', 'web', '-n', 'demo', '--dry-run=server']));
+      const json = JSON.parse(ok(await kubectl(['get', 'configmap', 'web', '-n', 'demo', '-o', 'json'])));
+      expect(json.data.color).toBe('green');
+    });
+
     it('describe reads the object and lists its events by field selector', async () => {
       const out = ok(await kubectl(['describe', 'configmap', 'settings', '-n', 'demo']));
       expect(out).toMatch(/^Name:\s+settings$/m);

@@ -125,6 +125,18 @@ export function randomNameSuffix(): string {
   return s;
 }
 
+/**
+ * `dryRun=All`: answer what the write would store and keep nothing (kubectl diff and
+ * `--dry-run=server` ask so). Any other value is refused, as kube-apiserver refuses it.
+ */
+export function isDryRun(query: URLSearchParams): boolean {
+  const values = query.getAll('dryRun');
+  if (values.length === 0) return false;
+  const unsupported = values.find((v) => v !== 'All');
+  if (unsupported !== undefined) throw badRequest(`dryRun: Unsupported value: "${unsupported}": supported values: "All"`);
+  return true;
+}
+
 /** The request's label and field selectors; a malformed one, or a field label the resource lacks, is a 400. */
 export function selectorsOf(query: URLSearchParams, rr: Pick<ResourceRequest, 'group' | 'resource'>) {
   try {
