@@ -165,7 +165,7 @@ for (const target of TARGETS) {
       expect(ok(await kubectl(['create', 'service', 'clusterip', 'api', '-n', 'demo', '--tcp=80:8080']))).toBe('service/api created\n');
       const services = ok(await kubectl(['get', 'services', '-n', 'demo', 'api']));
       expect(header(services)).toEqual(['NAME', 'TYPE', 'CLUSTER-IP', 'EXTERNAL-IP', 'PORT(S)', 'AGE']);
-      expect(row(services, 'api').slice(0, 5)).toEqual(['api', 'ClusterIP', '<none>', '<none>', '80/TCP']);
+      expect(row(services, 'api').slice(0, 5)).toEqual(['api', 'ClusterIP', '10.96.0.2', '<none>', '80/TCP']);
       const service = JSON.parse(ok(await kubectl(['get', 'service', 'api', '-n', 'demo', '-o', 'json'])));
       expect(service.spec.ports).toEqual([{ name: '80-8080', port: 80, protocol: 'TCP', targetPort: 8080 }]);
     });

@@ -1,8 +1,11 @@
 // What kube-apiserver fills in when an object is created, where a client reads it back: a
 // namespace's phase, finalizer and name label (kubectl get namespaces prints the phase), and a
-// secret's type and its stringData folded into data (kubectl get secrets prints both).
+// secret's type and its stringData folded into data (kubectl get secrets prints both), a service's
+// type, cluster IP and port defaults (service-defaults.ts).
+import type { ApiContext } from './context.js';
 import { isPlainObject } from './objects.js';
 import type { ResourceRequest } from './request-info.js';
+import { withServiceDefaults } from './service-defaults.js';
 
 type Body = Record<string, unknown> & { metadata: Record<string, unknown> };
 
@@ -32,8 +35,9 @@ export function withSecretDefaults(obj: Body): Body {
 }
 
 /** The object as stored on create, with the fields the real server sets for its kind. */
-export function withCreateDefaults(rr: ResourceRequest, obj: Body): Body {
+export function withCreateDefaults(ctx: ApiContext, rr: ResourceRequest, obj: Body): Body {
   if (rr.group !== '') return obj;
+  if (rr.resource === 'services') return withServiceDefaults(obj, ctx.store.list({ group: '', resource: 'services' }));
   if (rr.resource === 'namespaces') return withNamespaceDefaults(obj);
   if (rr.resource === 'secrets') return withSecretDefaults(obj);
   return obj;

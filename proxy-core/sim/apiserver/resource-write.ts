@@ -46,7 +46,7 @@ export function createObject(ctx: ApiContext, rr: ResourceRequest, body: Record<
     delete meta[serverField];
   // Like kube-apiserver's PrepareForCreate: status is the controllers' business, not the creator's.
   if (hasStatusSubresource(rr)) delete obj.status;
-  const stored = withCreateDefaults(rr, obj);
+  const stored = withCreateDefaults(ctx, rr, obj);
   try {
     return ctx.store.create(
       groupResourceOf(rr),
