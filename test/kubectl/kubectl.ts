@@ -37,3 +37,26 @@ export function kubectlAt(server: string) {
       );
     });
 }
+
+/** A kubectl reading the given kubeconfig (e.g. a simulated cluster's), with its own cache; `env` adds variables such as KUBE_EDITOR. */
+export function kubectlWithConfig(kubeconfigText: string) {
+  const dir = mkdtempSync(join(tmpdir(), 'peerscope-kubectl-'));
+  const kubeconfig = join(dir, 'config');
+  writeFileSync(kubeconfig, kubeconfigText, { mode: 0o600 });
+  return (args: readonly string[], env: Record<string, string> = {}, timeoutMs = 20_000): Promise<KubectlResult> =>
+    new Promise((resolve) => {
+      execFile(
+        KUBECTL,
+        ['--kubeconfig', kubeconfig, '--cache-dir', join(dir, 'cache'), ...args],
+        { timeout: timeoutMs, env: { ...process.env, HOME: dir, ...env } },
+        (err, stdout, stderr) => {
+          const code = err
+            ? typeof (err as NodeJS.ErrnoException).code === 'number'
+              ? Number((err as NodeJS.ErrnoException).code)
+              : 1
+            : 0;
+          resolve({ code, stdout, stderr });
+        },
+      );
+    });
+}

@@ -1,11 +1,12 @@
 // Object shapes on the wire: the request's group/version decides apiVersion (the store keeps one
-// copy per group+resource), Table for kubectl's human output, bodies read with a 3 MiB cap.
+// copy per group+resource), JSON or protobuf bodies read with a 3 MiB cap, the answer's form.
 import type { IncomingMessage } from 'node:http';
 import { parseFieldSelector, parseLabelSelector, SelectorError } from '../store/selectors.js';
 import type { KubeObject } from '../store/store.js';
 import { apiVersionOf } from './context.js';
 import { apiError, badRequest } from './errors.js';
 import { acceptsPlainJson, isJsonAs, parseAccept } from './negotiate.js';
+import { decodeProtobufObject, PROTOBUF_MEDIA_TYPE } from './protobuf-body.js';
 import type { ResourceRequest } from './request-info.js';
 
 /** kube-apiserver's request body limit (3 MiB). */
@@ -56,6 +57,16 @@ export function parseJsonObject(body: Buffer): Record<string, unknown> {
   return parsed;
 }
 
+/** The first media type of the request's Content-Type, lower-cased. */
+export function requestMediaType(req: IncomingMessage): string {
+  return (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+}
+
+/** An object sent to create or replace: protobuf when the client says so (kubectl's typed clients do), else JSON. */
+export function parseObjectBody(req: IncomingMessage, body: Buffer): Record<string, unknown> {
+  return requestMediaType(req) === PROTOBUF_MEDIA_TYPE ? decodeProtobufObject(body) : parseJsonObject(body);
+}
+
 /** The body must name the request's apiVersion and kind (when it names them at all). */
 export function checkTypeMeta(obj: Record<string, unknown>, rr: ResourceRequest, kind = rr.catalog.kind): void {
   const expected = apiVersionOf(rr.group, rr.version);
@@ -94,41 +105,6 @@ export function contentTypeOf(form: ResponseForm): string {
   return form.kind === 'table' ? `application/json;as=Table;v=${form.version};g=meta.k8s.io` : 'application/json';
 }
 
-const COLUMNS = [
-  { name: 'Name', type: 'string', format: 'name', description: 'Name must be unique within a namespace.', priority: 0 },
-  {
-    name: 'Created At',
-    type: 'date',
-    format: '',
-    description: 'CreationTimestamp is a timestamp representing the server time when this object was created.',
-    priority: 0,
-  },
-];
-
-/** A Table as kube-apiserver's default table convertor builds it (Name, Created At). */
-export function toTable(
-  objects: readonly KubeObject[],
-  rr: ResourceRequest,
-  form: Extract<ResponseForm, { kind: 'table' }>,
-  includeObject: string | null,
-  resourceVersion: string,
-  withColumns = true,
-): Record<string, unknown> {
-  return {
-    kind: 'Table',
-    apiVersion: `meta.k8s.io/${form.version}`,
-    metadata: { resourceVersion },
-    columnDefinitions: withColumns ? COLUMNS : null,
-    rows: objects.map((o) => {
-      const row: Record<string, unknown> = { cells: [o.metadata.name, o.metadata.creationTimestamp] };
-      if (includeObject === 'Object') row.object = present(o, rr);
-      else if (includeObject !== 'None')
-        row.object = { kind: 'PartialObjectMetadata', apiVersion: `meta.k8s.io/${form.version}`, metadata: o.metadata };
-      return row;
-    }),
-  };
-}
-
 /** RFC 7386 JSON merge patch. */
 export function mergePatch(target: unknown, patch: unknown): unknown {
   if (!isPlainObject(patch)) return patch;
@@ -149,10 +125,25 @@ export function randomNameSuffix(): string {
   return s;
 }
 
-/** The request's label and field selectors; a malformed one is a 400. */
-export function selectorsOf(query: URLSearchParams) {
+/**
+ * `dryRun=All`: answer what the write would store and keep nothing (kubectl diff and
+ * `--dry-run=server` ask so). Any other value is refused, as kube-apiserver refuses it.
+ */
+export function isDryRun(query: URLSearchParams): boolean {
+  const values = query.getAll('dryRun');
+  if (values.length === 0) return false;
+  const unsupported = values.find((v) => v !== 'All');
+  if (unsupported !== undefined) throw badRequest(`dryRun: Unsupported value: "${unsupported}": supported values: "All"`);
+  return true;
+}
+
+/** The request's label and field selectors; a malformed one, or a field label the resource lacks, is a 400. */
+export function selectorsOf(query: URLSearchParams, rr: Pick<ResourceRequest, 'group' | 'resource'>) {
   try {
-    return { labelMatches: parseLabelSelector(query.get('labelSelector')), fieldMatches: parseFieldSelector(query.get('fieldSelector')) };
+    return {
+      labelMatches: parseLabelSelector(query.get('labelSelector')),
+      fieldMatches: parseFieldSelector(query.get('fieldSelector'), `${rr.group}/${rr.resource}`),
+    };
   } catch (err) {
     if (err instanceof SelectorError) throw badRequest(err.message);
     throw err;

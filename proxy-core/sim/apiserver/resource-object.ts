@@ -4,7 +4,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StoreError, type GroupResource, type KubeObject } from '../store/store.js';
 import type { ApiContext } from './context.js';
 import { fromStoreError, sendJson } from './errors.js';
-import { contentTypeOf, negotiateObjectForm, present, toTable } from './objects.js';
+import { contentTypeOf, negotiateObjectForm, present } from './objects.js';
+import { toTable } from './table.js';
 import type { ResourceRequest } from './request-info.js';
 
 export function groupResourceOf(rr: ResourceRequest): GroupResource {

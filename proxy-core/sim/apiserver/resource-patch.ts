@@ -6,7 +6,7 @@ import type { Operation } from 'fast-json-patch';
 import { parse as parseYaml } from 'yaml';
 import type { ApiContext } from './context.js';
 import { apiError, badRequest } from './errors.js';
-import { checkTypeMeta, isPlainObject, mergePatch, parseJsonObject, present, readBody } from './objects.js';
+import { checkTypeMeta, isDryRun, isPlainObject, mergePatch, parseJsonObject, present, readBody, requestMediaType } from './objects.js';
 import type { ResourceRequest } from './request-info.js';
 import { existingObject, groupResourceOf, respondObject, storeNamespace } from './resource-object.js';
 import { createObject, replaceObject } from './resource-write.js';
@@ -18,7 +18,7 @@ export async function servePatch(
   rr: ResourceRequest,
   query: URLSearchParams,
 ): Promise<void> {
-  const contentType = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  const contentType = requestMediaType(req);
   const raw = await readBody(req);
   if (contentType === 'application/apply-patch+yaml') return serverSideApply(ctx, req, res, rr, raw, query);
   const current = existingObject(ctx, rr);
@@ -56,7 +56,7 @@ export async function servePatch(
   }
   if (!isPlainObject(patched)) throw badRequest('the patch produced something that is not an object');
   checkTypeMeta(patched, rr);
-  const updated = replaceObject(ctx, rr, current, patched);
+  const updated = replaceObject(ctx, rr, current, patched, isDryRun(query));
   respondObject(req, res, 200, updated, rr, query);
 }
 
@@ -81,16 +81,18 @@ function serverSideApply(
   if (!isPlainObject(applied)) throw badRequest('error decoding YAML: the applied configuration is not an object');
   checkTypeMeta(applied, rr);
   if (rr.subresource === undefined && !ctx.store.get(groupResourceOf(rr), storeNamespace(rr), rr.name ?? '')) {
-    const created = createObject(ctx, rr, {
-      ...applied,
-      metadata: { ...(isPlainObject(applied.metadata) ? applied.metadata : {}), name: rr.name },
-    });
+    const created = createObject(
+      ctx,
+      rr,
+      { ...applied, metadata: { ...(isPlainObject(applied.metadata) ? applied.metadata : {}), name: rr.name } },
+      isDryRun(query),
+    );
     respondObject(req, res, 201, created, rr, query);
     return;
   }
   const current = existingObject(ctx, rr);
   const merged = mergePatch(present(current, rr), applied) as Record<string, unknown>;
   (merged.metadata as Record<string, unknown>).resourceVersion = current.metadata.resourceVersion;
-  const updated = replaceObject(ctx, rr, current, merged);
+  const updated = replaceObject(ctx, rr, current, merged, isDryRun(query));
   respondObject(req, res, 200, updated, rr, query);
 }

@@ -4,7 +4,8 @@ import type { KubeObject } from '../store/store.js';
 import type { ApiContext } from './context.js';
 import { apiVersionOf } from './context.js';
 import { badRequest, sendJson } from './errors.js';
-import { contentTypeOf, negotiateObjectForm, present, selectorsOf, toTable } from './objects.js';
+import { contentTypeOf, negotiateObjectForm, present, selectorsOf } from './objects.js';
+import { toTable } from './table.js';
 import type { ResourceRequest } from './request-info.js';
 import { existingObject, groupResourceOf, respondObject } from './resource-object.js';
 
@@ -14,7 +15,7 @@ export function serveGet(ctx: ApiContext, req: IncomingMessage, res: ServerRespo
 
 /** Objects of the request's scope that pass its label and field selectors. */
 export function selectObjects(ctx: ApiContext, rr: ResourceRequest, query: URLSearchParams): KubeObject[] {
-  const { labelMatches, fieldMatches } = selectorsOf(query);
+  const { labelMatches, fieldMatches } = selectorsOf(query, rr);
   const namespace = rr.catalog.namespaced ? rr.namespace : undefined;
   return ctx.store.list(groupResourceOf(rr), namespace).filter((o) => labelMatches(o) && fieldMatches(o));
 }

@@ -6,7 +6,8 @@ import { StoreError, type KubeObject } from '../store/store.js';
 import type { ApiContext } from './context.js';
 import { apiVersionOf } from './context.js';
 import { apiError, badRequest, fromStoreError } from './errors.js';
-import { checkTypeMeta, isPlainObject, parseJsonObject, randomNameSuffix, readBody } from './objects.js';
+import { withSecretDefaults, withCreateDefaults } from './create-defaults.js';
+import { checkTypeMeta, isDryRun, isPlainObject, parseObjectBody, randomNameSuffix, readBody } from './objects.js';
 import type { ResourceRequest } from './request-info.js';
 import { existingObject, groupResourceOf, respondObject, storeNamespace } from './resource-object.js';
 
@@ -19,7 +20,7 @@ function hasStatusSubresource(rr: ResourceRequest): boolean {
 }
 
 /** Common create path for POST and for server-side apply of an object that does not exist yet. */
-export function createObject(ctx: ApiContext, rr: ResourceRequest, body: Record<string, unknown>): KubeObject {
+export function createObject(ctx: ApiContext, rr: ResourceRequest, body: Record<string, unknown>, dryRun = false): KubeObject {
   const obj = withMetadata(body);
   const meta = obj.metadata;
   const namespace = storeNamespace(rr);
@@ -45,24 +46,41 @@ export function createObject(ctx: ApiContext, rr: ResourceRequest, body: Record<
     delete meta[serverField];
   // Like kube-apiserver's PrepareForCreate: status is the controllers' business, not the creator's.
   if (hasStatusSubresource(rr)) delete obj.status;
+  const stored = withCreateDefaults(ctx, rr, obj);
   try {
-    return ctx.store.create(groupResourceOf(rr), { ...obj, apiVersion: apiVersionOf(rr.group, rr.version), kind: rr.catalog.kind });
+    return ctx.store.create(
+      groupResourceOf(rr),
+      { ...stored, apiVersion: apiVersionOf(rr.group, rr.version), kind: rr.catalog.kind },
+      dryRun,
+    );
   } catch (err) {
     if (err instanceof StoreError) throw fromStoreError(err, groupResourceOf(rr), String(meta.name));
     throw err;
   }
 }
 
-export async function serveCreate(ctx: ApiContext, req: IncomingMessage, res: ServerResponse, rr: ResourceRequest): Promise<void> {
-  const body = parseJsonObject(await readBody(req));
+export async function serveCreate(
+  ctx: ApiContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  rr: ResourceRequest,
+  query: URLSearchParams,
+): Promise<void> {
+  const body = parseObjectBody(req, await readBody(req));
   checkTypeMeta(body, rr);
-  const created = createObject(ctx, rr, body);
+  const created = createObject(ctx, rr, body, isDryRun(query));
   respondObject(req, res, 201, created, rr, new URLSearchParams());
 }
 
 /** Writes `next` over the current object: name and namespace pinned to the URL, status rules applied. */
-export function replaceObject(ctx: ApiContext, rr: ResourceRequest, current: KubeObject, next: Record<string, unknown>): KubeObject {
-  const obj = withMetadata(next);
+export function replaceObject(
+  ctx: ApiContext,
+  rr: ResourceRequest,
+  current: KubeObject,
+  next: Record<string, unknown>,
+  dryRun = false,
+): KubeObject {
+  const obj = rr.group === '' && rr.resource === 'secrets' ? withSecretDefaults(withMetadata(next)) : withMetadata(next);
   const meta = obj.metadata;
   if (meta.name !== undefined && meta.name !== rr.name)
     throw badRequest(`the name of the object (${String(meta.name)}) does not match the name on the URL (${rr.name})`);
@@ -90,6 +108,7 @@ export function replaceObject(ctx: ApiContext, rr: ResourceRequest, current: Kub
       groupResourceOf(rr),
       { ...toStore, apiVersion: apiVersionOf(rr.group, rr.version), kind: rr.catalog.kind },
       expected,
+      dryRun,
     );
   } catch (err) {
     if (err instanceof StoreError) throw fromStoreError(err, groupResourceOf(rr), rr.name ?? '');
@@ -97,9 +116,15 @@ export function replaceObject(ctx: ApiContext, rr: ResourceRequest, current: Kub
   }
 }
 
-export async function serveUpdate(ctx: ApiContext, req: IncomingMessage, res: ServerResponse, rr: ResourceRequest): Promise<void> {
-  const body = parseJsonObject(await readBody(req));
+export async function serveUpdate(
+  ctx: ApiContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  rr: ResourceRequest,
+  query: URLSearchParams,
+): Promise<void> {
+  const body = parseObjectBody(req, await readBody(req));
   checkTypeMeta(body, rr);
-  const updated = replaceObject(ctx, rr, existingObject(ctx, rr), body);
+  const updated = replaceObject(ctx, rr, existingObject(ctx, rr), body, isDryRun(query));
   respondObject(req, res, 200, updated, rr, new URLSearchParams());
 }

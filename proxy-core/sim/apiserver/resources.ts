@@ -61,13 +61,13 @@ export async function serveResource(
     case 'get':
       return serveGet(ctx, req, res, rr, query);
     case 'create':
-      return serveCreate(ctx, req, res, rr);
+      return serveCreate(ctx, req, res, rr, query);
     case 'update':
-      return serveUpdate(ctx, req, res, rr);
+      return serveUpdate(ctx, req, res, rr, query);
     case 'patch':
       return servePatch(ctx, req, res, rr, query);
     case 'delete':
-      return serveDelete(ctx, req, res, rr);
+      return serveDelete(ctx, req, res, rr, query);
     case 'deletecollection':
       return serveDeleteCollection(ctx, req, res, rr, query);
   }
@@ -88,7 +88,7 @@ async function serveSubresource(
   switch (rr.subresource) {
     case 'status':
       if (verb === 'get') return serveGet(ctx, req, res, rr, query);
-      if (verb === 'update') return serveUpdate(ctx, req, res, rr);
+      if (verb === 'update') return serveUpdate(ctx, req, res, rr, query);
       if (verb === 'patch') return servePatch(ctx, req, res, rr, query);
       break;
     case 'log':

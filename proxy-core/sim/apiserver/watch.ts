@@ -5,7 +5,8 @@ import { failure } from '../../engine/util/status.js';
 import { StoreError, type KubeObject, type StoreEvent, type StoreWatch } from '../store/store.js';
 import { apiVersionOf, type ApiContext } from './context.js';
 import { badRequest } from './errors.js';
-import { contentTypeOf, negotiateObjectForm, present, selectorsOf, toTable } from './objects.js';
+import { contentTypeOf, negotiateObjectForm, present, selectorsOf } from './objects.js';
+import { toTable } from './table.js';
 import type { ResourceRequest } from './request-info.js';
 
 /** How often a watch with allowWatchBookmarks=true gets a BOOKMARK (kube-apiserver: about a minute). */
@@ -13,7 +14,7 @@ export const BOOKMARK_INTERVAL_MS = 5_000;
 
 export function serveWatch(ctx: ApiContext, req: IncomingMessage, res: ServerResponse, rr: ResourceRequest, query: URLSearchParams): void {
   const form = negotiateObjectForm(req.headers.accept);
-  const { labelMatches, fieldMatches } = selectorsOf(query);
+  const { labelMatches, fieldMatches } = selectorsOf(query, rr);
   const rvText = query.get('resourceVersion');
   if (rvText !== null && rvText !== '' && !/^\d+$/.test(rvText))
     throw badRequest(`resourceVersion: Invalid value: "${rvText}": must be an integer`);

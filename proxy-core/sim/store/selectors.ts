@@ -1,8 +1,9 @@
 // Label and field selectors as kube-apiserver parses them (k8s.io/apimachinery/pkg/labels and
 // pkg/fields): `a=b`, `a==b`, `a!=b`, `a in (x,y)`, `a notin (x)`, `a`, `!a`; fields on
-// metadata.name and metadata.namespace only.
+// metadata.name, metadata.namespace and the labels each resource adds (field-labels.ts).
 import type { KubeObject } from './store.js';
 import { PeerscopeError } from '../../contract/errors.js';
+import { fieldLabel } from './field-labels.js';
 
 export class SelectorError extends PeerscopeError {
   override readonly name = 'SelectorError';
@@ -85,19 +86,17 @@ export function parseLabelSelector(selector: string | null | undefined): ObjectP
   };
 }
 
-const FIELD_GETTERS: Record<string, (obj: KubeObject) => string> = {
-  'metadata.name': (obj) => obj.metadata.name,
-  'metadata.namespace': (obj) => obj.metadata.namespace ?? '',
-};
-
-/** A predicate for `fieldSelector`; throws SelectorError on an unsupported field or a bad term. */
-export function parseFieldSelector(selector: string | null | undefined): ObjectPredicate {
+/**
+ * A predicate for `fieldSelector` on `groupResource` ("/pods", "apps/replicasets"); throws
+ * SelectorError on a field label that resource does not support or a bad term.
+ */
+export function parseFieldSelector(selector: string | null | undefined, groupResource?: string): ObjectPredicate {
   if (!selector) return () => true;
   const tests = splitTerms(selector).map((term) => {
     const m = /^([^\s!=]+)\s*(==|=|!=)\s*(.*)$/.exec(term);
     if (!m) throw new SelectorError(`invalid selector: '${term}'; can't understand '${term}'`);
     const [, field, op, value] = m as unknown as [string, string, string, string];
-    const getter = FIELD_GETTERS[field];
+    const getter = fieldLabel(groupResource, field);
     if (!getter) throw new SelectorError(`field label not supported: ${field}`);
     return (obj: KubeObject) => (op === '!=' ? getter(obj) !== value.trim() : getter(obj) === value.trim());
   });

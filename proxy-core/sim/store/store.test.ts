@@ -103,4 +103,13 @@ describe('selectors', () => {
     expect(parseFieldSelector('metadata.namespace==x')(o)).toBe(false);
     expect(() => parseFieldSelector('status.phase=Running')).toThrowError('field label not supported: status.phase');
   });
+  it("field selectors on the labels a resource adds: an event's involvedObject, a pod's node and phase", () => {
+    const event = { ...obj({}), involvedObject: { kind: 'ConfigMap', name: 'c', uid: 'u-1' }, type: 'Normal' };
+    expect(parseFieldSelector('involvedObject.kind=ConfigMap,involvedObject.name=c,involvedObject.uid=u-1', '/events')(event)).toBe(true);
+    expect(parseFieldSelector('involvedObject.name=d', '/events')(event)).toBe(false);
+    expect(parseFieldSelector('type!=Warning', '/events')(event)).toBe(true);
+    const pod = { ...obj({}), spec: { nodeName: 'node-1' }, status: { phase: 'Running' } };
+    expect(parseFieldSelector('spec.nodeName=node-1,status.phase!=Failed', '/pods')(pod)).toBe(true);
+    expect(() => parseFieldSelector('involvedObject.name=c', '/pods')).toThrowError('field label not supported: involvedObject.name');
+  });
 });

@@ -114,18 +114,23 @@ export class ObjectStore {
   }
 
   /** Stores a new object: sets uid, resourceVersion, creationTimestamp and generation. */
-  create(gr: GroupResource, object: Record<string, unknown>): KubeObject {
+  /** Stores a new object; with `dryRun` only answers what would be stored (no resourceVersion, nothing kept). */
+  create(gr: GroupResource, object: Record<string, unknown>, dryRun = false): KubeObject {
     const meta = { ...((object.metadata ?? {}) as Partial<ObjectMeta>) };
     const name = meta.name ?? '';
     const namespace = meta.namespace ?? '';
     const bucket = this.bucket(gr);
     const key = objectKey(namespace, name);
     if (bucket.has(key)) throw new StoreError('AlreadyExists', `${describe(gr, name)} already exists`);
-    const resourceVersion = ++this.revision;
     meta.uid = randomUUID();
-    meta.resourceVersion = String(resourceVersion);
     meta.creationTimestamp = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
     meta.generation = 1;
+    if (dryRun) {
+      delete meta.resourceVersion;
+      return { ...object, metadata: meta } as KubeObject;
+    }
+    const resourceVersion = ++this.revision;
+    meta.resourceVersion = String(resourceVersion);
     const stored = { ...object, metadata: meta } as KubeObject;
     bucket.set(key, stored);
     this.emit({ type: 'ADDED', groupResource: groupResourceKey(gr), namespace, name, object: stored, resourceVersion });
@@ -136,7 +141,8 @@ export class ObjectStore {
    * Replaces an existing object. With `expectedResourceVersion` the write fails with Conflict when the
    * stored object has moved on (optimistic concurrency, as a PUT carrying metadata.resourceVersion).
    */
-  update(gr: GroupResource, object: Record<string, unknown>, expectedResourceVersion?: string): KubeObject {
+  /** Replaces an object; with `dryRun` only answers what would be stored (the current resourceVersion, nothing kept). */
+  update(gr: GroupResource, object: Record<string, unknown>, expectedResourceVersion?: string, dryRun = false): KubeObject {
     const meta = { ...((object.metadata ?? {}) as Partial<ObjectMeta>) };
     const name = meta.name ?? '';
     const namespace = meta.namespace ?? '';
@@ -154,11 +160,12 @@ export class ObjectStore {
         `Operation cannot be fulfilled on ${describe(gr, name)}: the object has been modified; please apply your changes to the latest version and try again`,
       );
     }
-    const resourceVersion = ++this.revision;
     meta.uid = current.metadata.uid;
     meta.creationTimestamp = current.metadata.creationTimestamp;
-    meta.resourceVersion = String(resourceVersion);
     meta.generation = (current.metadata.generation ?? 1) + (specChanged(current, object) ? 1 : 0);
+    if (dryRun) return { ...object, metadata: { ...meta, resourceVersion: current.metadata.resourceVersion } } as KubeObject;
+    const resourceVersion = ++this.revision;
+    meta.resourceVersion = String(resourceVersion);
     const stored = { ...object, metadata: meta } as KubeObject;
     bucket.set(key, stored);
     this.emit({ type: 'MODIFIED', groupResource: groupResourceKey(gr), namespace, name, object: stored, resourceVersion });
