@@ -42,6 +42,7 @@ export function createHttpCoreClient(options: HttpCoreClientOptions): HttpCoreCl
   const doFetch = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
   const base = options.baseUrl ?? '';
   const authorization = `Bearer ${options.token}`;
+  const events = createEventStream(doFetch, `${base}/api/events`, authorization);
 
   async function call(method: CoreClientMethod, input: unknown): Promise<unknown> {
     let response: Response;
@@ -63,7 +64,7 @@ export function createHttpCoreClient(options: HttpCoreClientOptions): HttpCoreCl
       throw new CoreCallError('PEERSCOPE_ERR_TRANSPORT', `${method}: the answer is not JSON (HTTP ${response.status})`, response.status);
     }
     if (!response.ok) {
-      if (response.status === 401) setConnection('unauthorized');
+      if (response.status === 401) events.setConnection('unauthorized');
       const sent = callErrorSchema.safeParse(typeof body === 'object' && body && 'error' in body ? body.error : undefined);
       if (!sent.success) throw new CoreCallError('PEERSCOPE_ERR_TRANSPORT', `${method}: HTTP ${response.status}`, response.status);
       const { code, message } = fromCallError(sent.data);
@@ -72,7 +73,14 @@ export function createHttpCoreClient(options: HttpCoreClientOptions): HttpCoreCl
     return body;
   }
 
-  // One event stream per page, shared by every subscriber, reopened with backoff when it drops.
+  const client = createCoreClient({ call, subscribe: events.subscribe });
+  return { ...client, connection: events.connection, onConnection: events.onConnection };
+}
+
+type Fetch = NonNullable<HttpCoreClientOptions['fetch']>;
+
+/** One event stream per page, shared by every subscriber, reopened with backoff when it drops. */
+function createEventStream(doFetch: Fetch, url: string, authorization: string) {
   const listeners = new Set<(raw: unknown) => void>();
   const connectionListeners = new Set<(s: ConnectionState) => void>();
   let connection: ConnectionState = 'connecting';
@@ -83,11 +91,11 @@ export function createHttpCoreClient(options: HttpCoreClientOptions): HttpCoreCl
     for (const l of connectionListeners) l(state);
   }
 
-  async function runStream(abort: AbortController) {
+  async function run(abort: AbortController) {
     let backoffMs = 500;
     while (!abort.signal.aborted) {
       try {
-        const response = await doFetch(`${base}/api/events`, {
+        const response = await doFetch(url, {
           headers: { authorization, accept: 'text/event-stream' },
           signal: abort.signal,
           cache: 'no-store',
@@ -113,13 +121,18 @@ export function createHttpCoreClient(options: HttpCoreClientOptions): HttpCoreCl
     }
   }
 
-  const client = createCoreClient({
-    call,
-    subscribe(listener) {
+  return {
+    setConnection,
+    connection: () => connection,
+    onConnection(listener: (s: ConnectionState) => void) {
+      connectionListeners.add(listener);
+      return () => connectionListeners.delete(listener);
+    },
+    subscribe(listener: (raw: unknown) => void) {
       listeners.add(listener);
       if (!stream) {
         stream = new AbortController();
-        void runStream(stream);
+        void run(stream);
       }
       return () => {
         listeners.delete(listener);
@@ -129,14 +142,6 @@ export function createHttpCoreClient(options: HttpCoreClientOptions): HttpCoreCl
           setConnection('connecting');
         }
       };
-    },
-  });
-  return {
-    ...client,
-    connection: () => connection,
-    onConnection(listener) {
-      connectionListeners.add(listener);
-      return () => connectionListeners.delete(listener);
     },
   };
 }

@@ -8,20 +8,10 @@ import type {
   CoreClient,
   CoreClientMethod,
   EventsPage,
-  HealthHistory,
-  OutcomeTotals,
-  Overview,
-  ServerStatus,
-  RouteTableView,
   RoutingSnapshot,
 } from '../../../proxy-core/contract/index.js';
-import {
-  clientFromHandlers,
-  coreClientMethods,
-  discoveryViewsOf,
-  PeerscopeError,
-  routeOutcomes,
-} from '../../../proxy-core/contract/index.js';
+import { clientFromHandlers, coreClientMethods, discoveryViewsOf, PeerscopeError } from '../../../proxy-core/contract/index.js';
+import { historyOf, overviewOf, routeTableOf } from './snapshot-views.js';
 
 /** A call the offline view cannot make (it would change a cluster, or needs one). */
 export class OfflineError extends PeerscopeError {
@@ -37,17 +27,7 @@ export interface SnapshotCoreClient extends CoreClient {
   readonly label: string;
 }
 
-/** Splits "group/version/resource" (core group empty: "/v1/pods"). */
-export function splitGvrKey(key: string): { group: string; version: string; resource: string } {
-  const [group = '', version = '', resource = ''] = key.split('/');
-  return { group, version, resource };
-}
-
-export function snapshotTotals(snapshot: RoutingSnapshot): OutcomeTotals {
-  const totals = Object.fromEntries(routeOutcomes.map((o) => [o, 0])) as OutcomeTotals;
-  for (const c of snapshot.counters) totals[c.outcome] += c.count;
-  return totals;
-}
+export { snapshotTotals, splitGvrKey } from './snapshot-views.js';
 
 /** What each refused call would have done, for the message; any other method is named as called. */
 const REFUSED: Partial<Record<CoreClientMethod, string>> = {
@@ -59,73 +39,10 @@ const REFUSED: Partial<Record<CoreClientMethod, string>> = {
 };
 
 export function createSnapshotClient(snapshot: RoutingSnapshot, options: { label: string; live?: CoreClient }): SnapshotCoreClient {
-  const takenAt = Date.parse(snapshot.takenAt);
   const cluster = snapshot.cluster;
-  const clusterMinutes = new Map((cluster?.minutes ?? []).map((m) => [m.server, m.minutes]));
-  const servers: ServerStatus[] = snapshot.servers.map((s) => ({
-    name: s.name,
-    ...(s.displayName !== undefined ? { displayName: s.displayName } : {}),
-    url: s.url,
-    source: s.source,
-    health: s.health,
-    failingChecks: s.failingChecks,
-    ...(s.gitVersion !== undefined ? { gitVersion: s.gitVersion } : {}),
-    ...(s.latencyMs !== undefined ? { latencyMs: s.latencyMs } : {}),
-    ...(s.apiserverMetrics !== undefined ? { apiserverMetrics: s.apiserverMetrics } : {}),
-    lastProbeAt: takenAt,
-    discovery: {
-      state: s.discovery.state,
-      ...(s.discovery.source ? { source: s.discovery.source } : {}),
-      ...(s.discovery.changedAt !== undefined ? { changedAt: s.discovery.changedAt } : {}),
-      gvrCount: s.discovery.gvrs.length,
-    },
-  }));
-  const overview: Overview = {
-    policy: snapshot.settings.policy,
-    discoveryMode: snapshot.settings.discoveryMode,
-    ...(snapshot.settings.faithful ? { faithful: true } : {}),
-    listen: null,
-    servers,
-    totals: snapshotTotals(snapshot),
-    lastSeq: snapshot.events.at(-1)?.seq ?? 0,
-    // The cluster source as recorded: the same summary a live core gives.
-    ...(cluster
-      ? {
-          cluster: {
-            servers: [...cluster.servers],
-            totals: { ...cluster.totals },
-            lastSeq: cluster.lastSeq,
-            bySource: { ...cluster.bySource },
-            ...(cluster.deprecatedCalls.length > 0 ? { deprecatedCalls: cluster.deprecatedCalls } : {}),
-          },
-        }
-      : {}),
-  };
-  const routeTable: RouteTableView = {
-    generation: 0,
-    columns: snapshot.servers.map((s) => ({
-      name: s.name,
-      health: s.health,
-      discovery: s.discovery.state,
-      ...(s.gitVersion !== undefined ? { gitVersion: s.gitVersion } : {}),
-    })),
-    rows: snapshot.routeTable.rows.map((r) => ({ ...splitGvrKey(r.gvr), servers: [...r.servers] })),
-    skewedCount: snapshot.routeTable.skewed.length,
-  };
-  const history: HealthHistory = {
-    servers: snapshot.servers.map((s) => ({
-      name: s.name,
-      samples: [
-        {
-          at: takenAt,
-          health: s.health,
-          ...(s.latencyMs !== undefined ? { latencyMs: s.latencyMs } : {}),
-          ...(s.gitVersion !== undefined ? { gitVersion: s.gitVersion } : {}),
-        },
-      ],
-      ...(clusterMinutes.has(s.name) ? { cluster: clusterMinutes.get(s.name) } : {}),
-    })),
-  };
+  const overview = overviewOf(snapshot);
+  const routeTable = routeTableOf(snapshot);
+  const history = historyOf(snapshot);
 
   const refuse = (what: string) =>
     Promise.reject(
