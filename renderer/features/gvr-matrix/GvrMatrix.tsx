@@ -5,7 +5,19 @@
 import { useQuery } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useDeferredValue, useMemo, useRef, useState } from 'react';
-import type { ClusterGvrRates, RouteTableColumn, RouteTableRow, RouteTableView } from '../../../proxy-core/contract/index.js';
+import type { ClusterGvrRates, RouteTableView } from '../../../proxy-core/contract/index.js';
+import {
+  CELL_TEXT,
+  cellKey,
+  cellRates,
+  cellState,
+  matrixItems,
+  rateText,
+  type CellRate,
+  type CellState,
+  type Item,
+  type MatrixFilter,
+} from './matrix-model.js';
 import { queryKeys, useCoreClient } from '../../shared/client-context.js';
 import { useServerNames } from '../../shared/server-names.js';
 import { shortRelease } from '../../shared/ui/format.js';
@@ -13,87 +25,7 @@ import { Empty, ErrorState, HealthBadge, Loading } from '../../shared/ui/states.
 import { useOffline } from '../../shared/view-mode.js';
 import { MissingRegistrations } from '../../shared/MissingRegistrations.js';
 
-export type CellState = 'served' | 'missing' | 'down' | 'gone' | 'stale' | 'unknown';
-export type MatrixFilter = 'all' | 'skewed' | 'uniform';
-
-const CELL_TEXT: Record<CellState, string> = {
-  served: 'served',
-  missing: 'not served',
-  down: 'server down',
-  gone: 'server gone',
-  stale: 'discovery stale',
-  unknown: 'not read yet',
-};
-
-export function cellState(column: RouteTableColumn, row: RouteTableRow): CellState {
-  if (column.discovery === 'none') return 'unknown';
-  if (column.health === 'gone') return 'gone';
-  if (column.health === 'unreachable') return 'down';
-  if (column.discovery === 'stale') return 'stale';
-  return row.servers.includes(column.name) ? 'served' : 'missing';
-}
-
-/** A cell's traffic from the audit logs, per minute. */
-export interface CellRate {
-  readonly requests: number;
-  readonly false404s: number;
-}
-
-/** "server|group/version/resource" → requests and false 404s per minute (scaled from the window the core counted). */
-export function cellRates(rates: ClusterGvrRates): Map<string, CellRate> {
-  const perMinute = (n: number) => (rates.seconds > 0 ? Math.round((n * 60) / rates.seconds) : 0);
-  return new Map(
-    rates.cells.map((c) => [
-      cellKey(c.server, c),
-      { requests: perMinute(c.requests), false404s: c.false404s > 0 ? Math.max(1, perMinute(c.false404s)) : 0 },
-    ]),
-  );
-}
-
-function cellKey(server: string, gvr: { group: string; version: string; resource: string }): string {
-  return `${server}|${gvr.group}/${gvr.version}/${gvr.resource}`;
-}
-
-function rateText(rate: CellRate): string {
-  return `${rate.requests}/min${rate.false404s ? ` · ${rate.false404s} false 404/min` : ''}`;
-}
-
-type Item =
-  | { kind: 'section'; key: string; label: string; count: number }
-  | { kind: 'group'; key: string; group: string; count: number }
-  | { kind: 'row'; key: string; row: RouteTableRow; skewed: boolean };
-
-/** Sections (skewed, then served everywhere), each grouped by API group, filtered by kind and text. */
-export function matrixItems(view: RouteTableView, filter: MatrixFilter, search: string): { items: Item[]; shown: number } {
-  const known = view.columns.filter((c) => c.discovery !== 'none').length;
-  const needle = search.trim().toLowerCase();
-  const matches = (r: RouteTableRow) => !needle || `${r.group || 'core'}/${r.version}/${r.resource}`.toLowerCase().includes(needle);
-  const skewed: RouteTableRow[] = [];
-  const uniform: RouteTableRow[] = [];
-  for (const r of view.rows) {
-    if (!matches(r)) continue;
-    (r.servers.length < known ? skewed : uniform).push(r);
-  }
-  const items: Item[] = [];
-  const section = (id: string, label: string, rows: RouteTableRow[], isSkewed: boolean) => {
-    if (rows.length === 0) return;
-    items.push({ kind: 'section', key: `s:${id}`, label, count: rows.length });
-    const perGroup = new Map<string, number>();
-    for (const r of rows) perGroup.set(r.group, (perGroup.get(r.group) ?? 0) + 1);
-    let current: string | undefined;
-    for (const r of rows) {
-      if (r.group !== current) {
-        current = r.group;
-        items.push({ kind: 'group', key: `g:${id}:${r.group}`, group: r.group, count: perGroup.get(r.group) ?? 0 });
-      }
-      items.push({ kind: 'row', key: `r:${r.group}/${r.version}/${r.resource}`, row: r, skewed: isSkewed });
-    }
-  };
-  if (filter !== 'uniform') section('skewed', 'Skewed — served by some apiservers only', skewed, true);
-  if (filter !== 'skewed') section('uniform', 'Served by every apiserver', uniform, false);
-  const shown = (filter !== 'uniform' ? skewed.length : 0) + (filter !== 'skewed' ? uniform.length : 0);
-  return { items, shown };
-}
+export { cellRates, cellState, matrixItems, type CellRate, type CellState, type MatrixFilter } from './matrix-model.js';
 
 export function GvrMatrix() {
   const client = useCoreClient();
@@ -183,7 +115,6 @@ function MatrixBody({
   rates: Map<string, CellRate> | undefined;
 }) {
   const { items, shown } = useMemo(() => matrixItems(view, filter, search), [view, filter, search]);
-  const nameOf = useServerNames();
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
     count: items.length,
@@ -205,24 +136,7 @@ function MatrixBody({
         <strong className={view.skewedCount ? 'warn-text' : ''}>{view.skewedCount} skewed</strong>
       </p>
       <div className="matrix-table" role="table" aria-label="GVRs by apiserver" aria-rowcount={items.length + 1}>
-        <div className="matrix-row matrix-header" role="row" style={{ gridTemplateColumns: template }}>
-          <div role="columnheader" className="matrix-gvr">
-            Group / version / resource
-          </div>
-          {view.columns.map((c) => (
-            <div role="columnheader" key={c.name} className="matrix-col">
-              <span className="col-name" title={nameOf(c.name) === c.name ? undefined : c.name}>
-                {nameOf(c.name)}
-              </span>
-              <span className="col-meta">
-                <span className="release" title={c.gitVersion}>
-                  {shortRelease(c.gitVersion)}
-                </span>
-                <HealthBadge health={c.health} />
-              </span>
-            </div>
-          ))}
-        </div>
+        <MatrixHeader view={view} template={template} />
         {items.length === 0 ? (
           <Empty>No GVR matches “{search}”.</Empty>
         ) : (
@@ -230,58 +144,8 @@ function MatrixBody({
             <div className="matrix-virtual" role="presentation" style={{ height: virtualizer.getTotalSize() }}>
               {virtualizer.getVirtualItems().map((v) => {
                 const item = items[v.index]!;
-                const common = {
-                  'data-index': v.index,
-                  role: 'row',
-                  style: { transform: `translateY(${v.start}px)`, gridTemplateColumns: template },
-                } as const;
-                if (item.kind === 'section') {
-                  return (
-                    <div {...common} key={item.key} className="matrix-row matrix-section">
-                      <div role="cell" className="span-all">
-                        {item.label} <span className="count">{item.count}</span>
-                      </div>
-                    </div>
-                  );
-                }
-                if (item.kind === 'group') {
-                  return (
-                    <div {...common} key={item.key} className="matrix-row matrix-group">
-                      <div role="cell" className="span-all">
-                        {item.group || 'core'} <span className="count">{item.count}</span>
-                      </div>
-                    </div>
-                  );
-                }
-                const r = item.row;
                 return (
-                  <div
-                    {...common}
-                    key={item.key}
-                    className={`matrix-row matrix-gvr-row${item.skewed ? ' skewed' : ''}`}
-                    data-gvr={`${r.group}/${r.version}/${r.resource}`}
-                  >
-                    <div role="rowheader" className="matrix-gvr">
-                      <span className="gv">
-                        {r.group ? `${r.group}/` : ''}
-                        {r.version}/
-                      </span>
-                      <span className="res">{r.resource}</span>
-                    </div>
-                    {view.columns.map((c) => {
-                      const state = cellState(c, r);
-                      const rate = rates?.get(cellKey(c.name, r));
-                      const said = rate ? `${CELL_TEXT[state]}; answered ${rateText(rate)}` : CELL_TEXT[state];
-                      return (
-                        <div role="cell" key={c.name} className={`matrix-cell cell-${state}`} title={`${nameOf(c.name)}: ${said}`}>
-                          <span className="cell-chip" aria-hidden="true" />
-                          <span className="cell-text">{CELL_TEXT[state]}</span>
-                          {rate && <span className="cell-rate">{rate.requests}/min</span>}
-                          {rate && rate.false404s > 0 && <span className="cell-rate cell-false-404">{rate.false404s} false 404</span>}
-                        </div>
-                      );
-                    })}
-                  </div>
+                  <MatrixItem key={item.key} item={item} index={v.index} start={v.start} template={template} view={view} rates={rates} />
                 );
               })}
             </div>
@@ -289,5 +153,102 @@ function MatrixBody({
         )}
       </div>
     </>
+  );
+}
+
+/** The header row: each server with its release and health. */
+function MatrixHeader({ view, template }: { view: RouteTableView; template: string }) {
+  const nameOf = useServerNames();
+  return (
+    <div className="matrix-row matrix-header" role="row" style={{ gridTemplateColumns: template }}>
+      <div role="columnheader" className="matrix-gvr">
+        Group / version / resource
+      </div>
+      {view.columns.map((c) => (
+        <div role="columnheader" key={c.name} className="matrix-col">
+          <span className="col-name" title={nameOf(c.name) === c.name ? undefined : c.name}>
+            {nameOf(c.name)}
+          </span>
+          <span className="col-meta">
+            <span className="release" title={c.gitVersion}>
+              {shortRelease(c.gitVersion)}
+            </span>
+            <HealthBadge health={c.health} />
+          </span>
+        </div>
+      ))}
+    </div>
+  );
+}
+
+/** One virtual row: a section heading, an API group's heading, or a GVR with its cell per server. */
+function MatrixItem({
+  item,
+  index,
+  start,
+  template,
+  view,
+  rates,
+}: {
+  item: Item;
+  index: number;
+  start: number;
+  template: string;
+  view: RouteTableView;
+  rates: Map<string, CellRate> | undefined;
+}) {
+  const nameOf = useServerNames();
+  const common = {
+    'data-index': index,
+    role: 'row',
+    style: { transform: `translateY(${start}px)`, gridTemplateColumns: template },
+  } as const;
+  if (item.kind === 'section') {
+    return (
+      <div {...common} key={item.key} className="matrix-row matrix-section">
+        <div role="cell" className="span-all">
+          {item.label} <span className="count">{item.count}</span>
+        </div>
+      </div>
+    );
+  }
+  if (item.kind === 'group') {
+    return (
+      <div {...common} key={item.key} className="matrix-row matrix-group">
+        <div role="cell" className="span-all">
+          {item.group || 'core'} <span className="count">{item.count}</span>
+        </div>
+      </div>
+    );
+  }
+  const r = item.row;
+  return (
+    <div
+      {...common}
+      key={item.key}
+      className={`matrix-row matrix-gvr-row${item.skewed ? ' skewed' : ''}`}
+      data-gvr={`${r.group}/${r.version}/${r.resource}`}
+    >
+      <div role="rowheader" className="matrix-gvr">
+        <span className="gv">
+          {r.group ? `${r.group}/` : ''}
+          {r.version}/
+        </span>
+        <span className="res">{r.resource}</span>
+      </div>
+      {view.columns.map((c) => {
+        const state = cellState(c, r);
+        const rate = rates?.get(cellKey(c.name, r));
+        const said = rate ? `${CELL_TEXT[state]}; answered ${rateText(rate)}` : CELL_TEXT[state];
+        return (
+          <div role="cell" key={c.name} className={`matrix-cell cell-${state}`} title={`${nameOf(c.name)}: ${said}`}>
+            <span className="cell-chip" aria-hidden="true" />
+            <span className="cell-text">{CELL_TEXT[state]}</span>
+            {rate && <span className="cell-rate">{rate.requests}/min</span>}
+            {rate && rate.false404s > 0 && <span className="cell-rate cell-false-404">{rate.false404s} false 404</span>}
+          </div>
+        );
+      })}
+    </div>
   );
 }
