@@ -13,3 +13,4 @@ export * from './errors.js';
 export * from './rpc.js';
 export * from './audit.js';
 export * from './cluster.js';
+export * from './version-priority.js';
