@@ -86,14 +86,17 @@ export const routeTableRowSchema = z.object({
 export type RouteTableRow = z.infer<typeof routeTableRowSchema>;
 
 /**
- * A group a server serves that no API registration (APIService) names: legacy discovery straight to
- * the servers does not list it (an older server removed it at its start-up); the port's still does.
+ * A group a server serves whose API registration (APIService) is gone: that server's own aggregated
+ * discovery lists it, its legacy `/apis` does not (an older server removed it at its start-up, or it
+ * was deleted by hand); the port's still does.
  */
 export const missingRegistrationSchema = z.object({
   group: z.string(),
   versions: z.array(z.string()),
   /** Servers whose own discovery lists the group. */
   servedBy: z.array(z.string()),
+  /** Servers whose legacy `/apis` does not list the group: what clients of legacy discovery straight to them miss. */
+  missingFrom: z.array(z.string()).optional(),
   /** The server that probably removed the registration (the only one not serving the group), when it can be told. */
   removedBy: z.string().optional(),
   /** The finding in plain words. */
@@ -107,7 +110,7 @@ export const routeTableViewSchema = z.object({
   columns: z.array(routeTableColumnSchema),
   rows: z.array(routeTableRowSchema),
   skewedCount: z.number().int().nonnegative(),
-  /** Groups served but registered by no APIService; absent from hosts that predate it. */
+  /** Groups served but missing from legacy discovery (their APIService gone); absent from hosts that predate it. */
   missingRegistrations: z.array(missingRegistrationSchema).optional(),
 });
 export type RouteTableView = z.infer<typeof routeTableViewSchema>;
