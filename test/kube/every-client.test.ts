@@ -244,10 +244,15 @@ describe.skipIf(skipKube())('every client through the port: real kube-apiservers
     }
   });
 
-  it('servers names a group served by a server but registered by no APIService (as an older server removes it at start-up); the port still lists it', async () => {
+  it('servers names a group served by a server whose APIService is gone (as an older server removes it at start-up); the port still lists it', async () => {
+    await ensureRegistered();
+    // Issue 44: with every registration in place nothing is missing (apiregistration.k8s.io, which no APIService names, included).
+    const healthy = JSON.parse((await peerscope(['servers', '--kubeconfig', cp.kubeconfig('kube-old'), '--output', 'json'])).stdout) as {
+      missingRegistrations: unknown[];
+    };
+    expect(healthy.missingRegistrations).toEqual([]);
     // What kube-apiserver v1.36 does at its start-up while a v1.37 server runs: delete the APIService
     // of a group it does not serve.
-    await ensureRegistered();
     const removed = await cp.call('kube-new', API_SERVICE, { method: 'DELETE' });
     expect(removed.status, removed.text).toBe(200);
     const newApis = (await cp.call('kube-new', '/apis', { headers: { accept: `${DISCOVERY_ACCEPT};profile=nopeer` } })).json();
@@ -258,19 +263,19 @@ describe.skipIf(skipKube())('every client through the port: real kube-apiservers
     expect(aggregatedGvrs(newApis).has(`${GROUP}/v1/storageversionmigrations`)).toBe(true);
     expect(legacy.groups.map((g) => g.name)).not.toContain(GROUP);
     const json = JSON.parse((await peerscope(['servers', '--kubeconfig', cp.kubeconfig('kube-old'), '--output', 'json'])).stdout) as {
-      missingRegistrations: { group: string; versions: string[]; servedBy: string[]; removedBy?: string; message: string }[];
+      missingRegistrations: { group: string; versions: string[]; servedBy: string[]; missingFrom?: string[]; removedBy?: string }[];
     };
     const newName = new URL(cp.server('kube-new').url).host;
-    expect(json.missingRegistrations.find((m) => m.group === GROUP)).toMatchObject({
-      versions: ['v1'],
-      servedBy: [newName],
-      removedBy: names.get('kube-old'),
-    });
+    expect(json.missingRegistrations.map((m) => m.group)).toEqual([GROUP]);
+    expect(json.missingRegistrations[0]).toMatchObject({ versions: ['v1'], servedBy: [newName], removedBy: names.get('kube-old') });
+    expect(json.missingRegistrations[0]?.missingFrom?.sort()).toEqual([newName, names.get('kube-old')].sort());
     const text = await peerscope(['servers', '--kubeconfig', cp.kubeconfig('kube-old')]);
     const line = text.stdout.split('\n').find((l) => l.startsWith(`missing API registration: ${GROUP}`));
     console.log(line);
-    expect(line).toBe(
-      `missing API registration: ${GROUP} (v1) is served by ${newName} but has no API registration (APIService v1.${GROUP}: probably removed by kube-old, which does not serve the group (kube-apiserver deletes, at start-up, the registrations of groups it does not serve)). Legacy discovery straight to the servers does not list it; the port's /apis still does.`,
+    expect(line).toMatch(
+      new RegExp(
+        `^missing API registration: ${GROUP.replace(/\./g, '\\.')} \\(v1\\) is served by ${newName}, but legacy discovery \\(GET /apis\\) straight to .+ does not list it: its registration \\(APIService v1\\.${GROUP.replace(/\./g, '\\.')}\\) is missing, probably deleted by kube-old, which does not serve the group`,
+      ),
     );
     // The port's legacy /apis comes from what each server serves: its clients keep the group.
     const viaPort = await request(`${port.url}/apis`, { headers: { accept: 'application/json' } });
