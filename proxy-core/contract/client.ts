@@ -14,6 +14,7 @@ import { getImpactReportArgsSchema, impactReportSchema } from './impact.js';
 import { healthSampleSchema, healthStateSchema, serverStatusSchema } from './servers.js';
 import { unwrapReply, type CallReply } from './errors.js';
 import { discoveryModeSchema } from './settings.js';
+import { mergedDiscoveryViewSchema, versionOrderDifferenceSchema, versionOrderDifferences } from './discovery-view.js';
 import { buildClient, buildDispatcher, type CallsOf, type CallTransport, type Dispatch, type MethodTable } from './rpc.js';
 import { routingSnapshotSchema, snapshotDiffSchema, snapshotReadResultSchema } from './snapshot.js';
 
@@ -152,7 +153,7 @@ export const gvrKeySchema = z.string();
 export const discoveryViewsSchema = z.object({
   mode: discoveryModeSchema,
   /** The peer-aggregated document (/api of the handling server + merged /apis) as `handling` answers it. */
-  merged: z.object({ handling: z.string().nullable(), gvrs: z.array(gvrKeySchema) }),
+  merged: mergedDiscoveryViewSchema,
   servers: z.array(
     z.object({
       name: z.string(),
@@ -164,6 +165,8 @@ export const discoveryViewsSchema = z.object({
       onlyInMerged: z.array(gvrKeySchema),
       /** In this server's own document but not in the merged one (CRDs of R6 aside, normally empty). */
       onlyInOwn: z.array(gvrKeySchema),
+      /** Groups whose merged version list does not start with this server's own (P9); absent when the orders were not recorded. */
+      versionOrder: z.array(versionOrderDifferenceSchema).optional(),
     }),
   ),
 });
@@ -171,7 +174,8 @@ export type DiscoveryViews = z.infer<typeof discoveryViewsSchema>;
 
 /**
  * The views from the merged document's GVRs and each server's own (sorted keys): what the merge adds
- * for each server's clients, and what a server lists that the merge leaves out. Shared by the core and
+ * for each server's clients, what a server lists that the merge leaves out, and where the merged
+ * order of a group's versions differs from the server's own. Shared by the core and
  * by a snapshot viewed offline, so both compare the same way.
  */
 export function discoveryViewsOf(
@@ -185,10 +189,12 @@ export function discoveryViewsOf(
     merged,
     servers: servers.map((s) => {
       const ownSet = new Set(s.gvrs);
+      const own = merged.ownGroupVersions?.[s.name];
       return {
         ...s,
         onlyInMerged: merged.gvrs.filter((k) => !ownSet.has(k)),
         onlyInOwn: s.gvrs.filter((k) => !mergedSet.has(k)),
+        ...(own && merged.groupVersions ? { versionOrder: versionOrderDifferences(own, merged.groupVersions) } : {}),
       };
     }),
   };

@@ -14,3 +14,4 @@ export * from './rpc.js';
 export * from './audit.js';
 export * from './cluster.js';
 export * from './version-priority.js';
+export * from './discovery-view.js';

@@ -6,6 +6,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCoreService } from '../../proxy-core/hosts/service/service.js';
 import { loadRelease } from '../../proxy-core/engine/releases/index.js';
 import { startBed, type Bed } from '../../proxy-core/test/harness.js';
 import { hasKubectl, kubectlAt, KUBECTL } from './kubectl.js';
@@ -108,6 +109,15 @@ describe.skipIf(!hasKubectl)('kubectl picks the newest version through the port 
     );
     console.log(`kubectl get workloads through the --faithful port asks scheduling.k8s.io/${viaFaithful}`);
     expect(viaFaithful).toBe('v1alpha1');
+    // The Discovery screen's data: the order served, and where it differs from each server's own.
+    const views = await createCoreService(bed.core).getDiscoveryViews();
+    const faithfulViews = await createCoreService(faithful.core).getDiscoveryViews();
+    const differs = (v: typeof views, server: string) =>
+      v.servers.find((s) => s.name === server)?.versionOrder?.find((d) => d.group === 'scheduling.k8s.io');
+    expect([views.merged.versionOrder, faithfulViews.merged.versionOrder]).toEqual(['priority', 'as-served']);
+    expect(differs(views, 'a-old')).toEqual({ group: 'scheduling.k8s.io', own: ['v1', 'v1alpha1'], merged: byDefault });
+    expect(differs(views, 'b-new')).toBeUndefined();
+    expect(differs(faithfulViews, 'b-new')).toEqual({ group: 'scheduling.k8s.io', own: ['v1', 'v1beta1', 'v1alpha3'], merged: asServed });
     // The legacy /apis too: versions by priority, the first preferred.
     const legacy = (await bed.get('/apis', { accept: 'application/json' })).json<{
       groups: { name: string; versions: { version: string }[]; preferredVersion: { version: string } }[];
