@@ -28,6 +28,15 @@ import {
   until,
 } from './every-client-harness.js';
 import { kubectl, peerscope, startServe, type Serve } from './peerscope-cli.js';
+import { multiVersionResources, versionRequested } from './version-picks.js';
+
+/** "resource.group" of every listable resource a document lists. */
+function aggregatedResources(doc: unknown): string[] {
+  return [...aggregatedGvrs(doc)].flatMap((key) => {
+    const [group, , resource] = key.split('/');
+    return group && resource && key.split('/').length === 3 ? [`${resource}.${group}`] : [];
+  });
+}
 
 describe.skipIf(skipKube())('every client through the port: real kube-apiservers of two releases, the older handling', () => {
   let cp: ControlPlane;
@@ -86,6 +95,26 @@ describe.skipIf(skipKube())('every client through the port: real kube-apiservers
     expect(straight.stderr).toContain(`the server doesn't have a resource type "storageversionmigrations"`);
     expect(faithfulRun.code).not.toBe(0);
     expect(faithfulRun.stderr.trim()).toBe(`error: couldn't find resource for "${GROUP}/v1, Resource=storageversionmigrations"`);
+  });
+
+  it('kubectl through the port asks every resource served in more than one version in the version it asks straight of the newer (P9, issue 45)', async () => {
+    const merged = (await (await request(`${port.url}/apis`, { headers: { accept: DISCOVERY_ACCEPT } })).body.json()) as unknown;
+    const newOwn = (await cp.call('kube-new', '/apis', { headers: { accept: `${DISCOVERY_ACCEPT};profile=nopeer` } })).json();
+    const servedByNewer = new Set(aggregatedResources(newOwn));
+    const resources = [...multiVersionResources(merged)].filter(([name]) => servedByNewer.has(name));
+    expect(resources.length).toBeGreaterThan(0);
+    const straight = kubectl({ kubeconfig: cp.kubeconfig('kube-new') }, join(dir, 'cache-newer-versions'));
+    const rows: string[] = [];
+    const mismatches: string[] = [];
+    for (const [name, versions] of resources) {
+      const args = ['get', name, '-A', '-o', 'name', '-v=6'];
+      const [through, direct] = await Promise.all([k('port', 'versions')(args), straight(args)]);
+      const [viaPort, viaNewer] = [versionRequested(through.stderr, name), versionRequested(direct.stderr, name)];
+      rows.push(`${name}: through the port ${viaPort}, straight to ${newer} ${viaNewer} (merged lists ${versions.join(', ')})`);
+      if (viaPort === undefined || viaPort !== viaNewer) mismatches.push(name);
+    }
+    console.log(`kubectl get -v=6, the port pinned to ${older}:\n${rows.join('\n')}`);
+    expect(mismatches).toEqual([]);
   });
 
   it('kubectl apply --validate=strict refuses an unknown field naming it, and creates the object without it', async () => {
