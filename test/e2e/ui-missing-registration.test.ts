@@ -60,11 +60,14 @@ describe.skipIf(!hasChromium)('a missing API registration in Chromium', () => {
     await page.getByRole('tab', { name: 'GVR matrix' }).click();
     const note = page.getByRole('note', { name: 'Missing API registrations' });
     await note.waitFor({ timeout: 30_000 });
+    // Each server's legacy /apis is re-read on its own: the sentence names both once both were.
+    await expect
+      .poll(() => note.textContent(), { timeout: 30_000 })
+      .toContain(
+        'storagemigration.k8s.io (v1) is served by kube-new, but legacy discovery straight to kube-old, kube-new does not list it: its APIService is gone',
+      );
     const text = (await note.textContent()) ?? '';
     expect(text).toContain('API registration missing');
-    expect(text).toContain(
-      'storagemigration.k8s.io (v1) is served by kube-new, but legacy discovery straight to kube-old, kube-new does not list it: its APIService is gone',
-    );
     expect(text).toContain('probably deleted by kube-old at its start-up');
     expect(text).toContain('the port still lists it');
     // The aggregator's own group, which no APIService names, is not called missing (issue 44).
