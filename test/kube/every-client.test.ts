@@ -291,6 +291,13 @@ describe.skipIf(skipKube())('every client through the port: real kube-apiservers
     // Seen on these releases: the newer's aggregated discovery keeps the group, its legacy /apis drops it.
     expect(aggregatedGvrs(newApis).has(`${GROUP}/v1/storageversionmigrations`)).toBe(true);
     expect(legacy.groups.map((g) => g.name)).not.toContain(GROUP);
+    // The older's legacy /apis (its aggregator's own copy of the registrations) drops it too.
+    await until(async () => {
+      const old = (await cp.call('kube-old', '/apis', { headers: { accept: 'application/json' } })).json() as {
+        groups: { name: string }[];
+      };
+      return old.groups.some((g) => g.name === GROUP) ? undefined : true;
+    }, `the older's legacy /apis to drop ${GROUP}`);
     const json = JSON.parse((await peerscope(['servers', '--kubeconfig', cp.kubeconfig('kube-old'), '--output', 'json'])).stdout) as {
       missingRegistrations: { group: string; versions: string[]; servedBy: string[]; missingFrom?: string[]; removedBy?: string }[];
     };
