@@ -14,6 +14,7 @@ import { getImpactReportArgsSchema, impactReportSchema } from './impact.js';
 import { healthSampleSchema, healthStateSchema, serverStatusSchema } from './servers.js';
 import { unwrapReply, type CallReply } from './errors.js';
 import { discoveryModeSchema } from './settings.js';
+import { mergedDiscoveryViewSchema, versionOrderDifferenceSchema, versionOrderDifferences } from './discovery-view.js';
 import { buildClient, buildDispatcher, type CallsOf, type CallTransport, type Dispatch, type MethodTable } from './rpc.js';
 import { routingSnapshotSchema, snapshotDiffSchema, snapshotReadResultSchema } from './snapshot.js';
 
@@ -86,14 +87,17 @@ export const routeTableRowSchema = z.object({
 export type RouteTableRow = z.infer<typeof routeTableRowSchema>;
 
 /**
- * A group a server serves that no API registration (APIService) names: legacy discovery straight to
- * the servers does not list it (an older server removed it at its start-up); the port's still does.
+ * A group a server serves whose API registration (APIService) is gone: that server's own aggregated
+ * discovery lists it, its legacy `/apis` does not (an older server removed it at its start-up, or it
+ * was deleted by hand); the port's still does.
  */
 export const missingRegistrationSchema = z.object({
   group: z.string(),
   versions: z.array(z.string()),
   /** Servers whose own discovery lists the group. */
   servedBy: z.array(z.string()),
+  /** Servers whose legacy `/apis` does not list the group: what clients of legacy discovery straight to them miss. */
+  missingFrom: z.array(z.string()).optional(),
   /** The server that probably removed the registration (the only one not serving the group), when it can be told. */
   removedBy: z.string().optional(),
   /** The finding in plain words. */
@@ -107,7 +111,7 @@ export const routeTableViewSchema = z.object({
   columns: z.array(routeTableColumnSchema),
   rows: z.array(routeTableRowSchema),
   skewedCount: z.number().int().nonnegative(),
-  /** Groups served but registered by no APIService; absent from hosts that predate it. */
+  /** Groups served but missing from legacy discovery (their APIService gone); absent from hosts that predate it. */
   missingRegistrations: z.array(missingRegistrationSchema).optional(),
 });
 export type RouteTableView = z.infer<typeof routeTableViewSchema>;
@@ -149,7 +153,7 @@ export const gvrKeySchema = z.string();
 export const discoveryViewsSchema = z.object({
   mode: discoveryModeSchema,
   /** The peer-aggregated document (/api of the handling server + merged /apis) as `handling` answers it. */
-  merged: z.object({ handling: z.string().nullable(), gvrs: z.array(gvrKeySchema) }),
+  merged: mergedDiscoveryViewSchema,
   servers: z.array(
     z.object({
       name: z.string(),
@@ -161,6 +165,8 @@ export const discoveryViewsSchema = z.object({
       onlyInMerged: z.array(gvrKeySchema),
       /** In this server's own document but not in the merged one (CRDs of R6 aside, normally empty). */
       onlyInOwn: z.array(gvrKeySchema),
+      /** Groups whose merged version list does not start with this server's own (P9); absent when the orders were not recorded. */
+      versionOrder: z.array(versionOrderDifferenceSchema).optional(),
     }),
   ),
 });
@@ -168,7 +174,8 @@ export type DiscoveryViews = z.infer<typeof discoveryViewsSchema>;
 
 /**
  * The views from the merged document's GVRs and each server's own (sorted keys): what the merge adds
- * for each server's clients, and what a server lists that the merge leaves out. Shared by the core and
+ * for each server's clients, what a server lists that the merge leaves out, and where the merged
+ * order of a group's versions differs from the server's own. Shared by the core and
  * by a snapshot viewed offline, so both compare the same way.
  */
 export function discoveryViewsOf(
@@ -182,10 +189,12 @@ export function discoveryViewsOf(
     merged,
     servers: servers.map((s) => {
       const ownSet = new Set(s.gvrs);
+      const own = merged.ownGroupVersions?.[s.name];
       return {
         ...s,
         onlyInMerged: merged.gvrs.filter((k) => !ownSet.has(k)),
         onlyInOwn: s.gvrs.filter((k) => !mergedSet.has(k)),
+        ...(own && merged.groupVersions ? { versionOrder: versionOrderDifferences(own, merged.groupVersions) } : {}),
       };
     }),
   };

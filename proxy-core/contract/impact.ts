@@ -1,4 +1,5 @@
-// Upgrade impact: which clients call what an upgrade removes, what only some servers serve, what only
+// Upgrade impact: which clients call what an upgrade removes, an older version of a resource a newer
+// version serves too, what only some servers serve, what only
 // the target release serves, and what apiservers warn is deprecated — from the requests through the
 // port. The client usage is recorded by the core (bounded); the report classifies it against a target
 // release. Both are plain data: a client's identity is a kubeconfig user name or a short hash of its
@@ -8,7 +9,7 @@ import { z } from 'zod';
 export const IMPACT_REPORT_KIND = 'ImpactReport';
 
 /** Most severe first: the order "sort by impact" uses. */
-export const impactKinds = ['removed', 'skewed', 'deprecated', 'target-only'] as const;
+export const impactKinds = ['removed', 'superseded', 'skewed', 'deprecated', 'target-only'] as const;
 export const impactKindSchema = z.enum(impactKinds);
 export type ImpactKind = z.infer<typeof impactKindSchema>;
 
@@ -94,6 +95,11 @@ export const impactFindingSchema = z.object({
     servedByTarget: z.boolean(),
     /** Requests answered 404 so far. */
     notFound: z.number().int().nonnegative(),
+    /**
+     * The newest version serving the same group and resource (version priority; the target's when it
+     * serves one), when newer than the one used: where the client will have to move. Absent otherwise.
+     */
+    newestVersion: z.string().optional(),
     /** Warning texts apiservers sent this client for this GVR. */
     warnings: z.array(z.string()),
     firstAt: z.number(),

@@ -13,3 +13,5 @@ export * from './errors.js';
 export * from './rpc.js';
 export * from './audit.js';
 export * from './cluster.js';
+export * from './version-priority.js';
+export * from './discovery-view.js';

@@ -15,6 +15,7 @@ import { routeOutcomeSchema, routingEventSchema } from './events.js';
 import { clientUsageSchema, impactReportSchema } from './impact.js';
 import { serverStatusSchema, shownName } from './servers.js';
 import { discoveryModeSchema } from './settings.js';
+import { mergedDiscoveryViewSchema } from './discovery-view.js';
 
 export const SNAPSHOT_API_GROUP = 'peerscope.dev';
 export const SNAPSHOT_VERSION = 'v1';
@@ -103,7 +104,7 @@ export const routingSnapshotSchema = z.object({
    * The peer-aggregated discovery document as `handling` answered it at capture time, as GVRs (sorted).
    * Absent in snapshots of earlier Peerscope versions: the offline Discovery screen then explains it.
    */
-  mergedDiscovery: z.object({ handling: z.string().nullable(), gvrs: z.array(gvrKey) }).optional(),
+  mergedDiscovery: mergedDiscoveryViewSchema.optional(),
   routeTable: z.object({
     rows: z.array(z.object({ gvr: gvrKey, servers: z.array(z.string()) })),
     /** GVRs served by some servers but not all. */

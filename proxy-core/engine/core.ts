@@ -153,7 +153,8 @@ export function createCore(options: CoreOptions): Core {
   const telemetry = new Telemetry(options.maxEvents ?? 10_000, options.ownIdentity ? { ownIdentity: options.ownIdentity } : {});
   registerOwnMvp(telemetry.registry, () => serverStatuses());
   registerServerMetrics(telemetry.registry, () => servers.statuses());
-  const routes = new RouteState(servers);
+  // P9: each group's versions in version priority in the merged documents; D2's order with --faithful.
+  const routes = new RouteState(servers, options.faithful ? 'as-served' : 'priority');
   const auditCounters = options.auditLogs?.length || options.auditWebhook ? new AuditCounters() : undefined;
   auditCounters?.register(telemetry.registry);
   // The cluster source: the servers whose audit logs are followed, or every server when any may post.

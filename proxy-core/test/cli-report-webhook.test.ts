@@ -151,10 +151,14 @@ describe('peerscope report --audit-webhook-listen (the CLI)', () => {
       ]),
     ).toEqual([
       ['removed', LEGACY, 'system:serviceaccount:legacy:operator', 'storage.k8s.io/v1beta1/volumeattributesclasses', 2],
+      // A deprecated version a newer one serves too: the client will have to move (issue 45); the warning is quoted.
+      ['superseded', DRA, 'system:serviceaccount:dra:driver', 'resource.k8s.io/v1beta2/deviceclasses', 1],
       ['skewed', CERTS, 'system:serviceaccount:certs:controller', 'certificates.k8s.io/v1/podcertificaterequests', 1],
-      ['deprecated', DRA, 'system:serviceaccount:dra:driver', 'resource.k8s.io/v1beta2/deviceclasses', 1],
     ]);
-    expect(report.findings[2]!.message).toContain('removed in 1.39 (k8s.io/removed-release)');
+    expect(report.findings[1]!.message).toContain(
+      'resource.k8s.io/v1 serves it too → it will have to move there before v1beta2 is removed',
+    );
+    expect(report.findings[1]!.message).toContain('removed in 1.39 (k8s.io/removed-release)');
     expect(stdout).not.toContain(TOKEN_A);
   }, 120_000);
 });

@@ -11,6 +11,7 @@ import Ajv2020 from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../test/fixtures.js';
 import { impactReportSchema, type ImpactReport } from '../contract/impact.js';
+import { compareVersionPriority } from '../contract/version-priority.js';
 import { startDemoSession, type DemoSession } from '../hosts/session/demo.js';
 import { catalogEntries, loadRelease } from '../engine/releases/index.js';
 import { legacyOperatorGvr, TRAFFIC_CLIENTS, type TrafficResult } from '../sim/traffic/index.js';
@@ -71,12 +72,28 @@ describe('the impact report of the demo (v1.36-dev → v1.37-dev)', () => {
     await session?.close();
   });
 
+  /** A newer version of the same group and resource the target serves (issue 45: the client will have to move). */
+  const olderThanNewest = (gvr: string, target: ReadonlySet<string>) => {
+    const [group, version, resource] = gvr.split('/') as [string, string, string];
+    return [...target].some((t) => {
+      const [g, v, r] = t.split('/') as [string, string, string];
+      return g === group && r === resource && compareVersionPriority(v, version) < 0;
+    });
+  };
+
   it('names every client × GVR the upgrade affects, and nothing else', () => {
     const now = gvrsOf('v1.36-dev');
     const target = gvrsOf('v1.37-dev');
     const expected = new Map<string, Map<string, number>>();
     for (const r of results) {
-      const impact = now.has(r.gvr) && !target.has(r.gvr) ? 'removed' : !now.has(r.gvr) && target.has(r.gvr) ? 'target-only' : undefined;
+      const impact =
+        now.has(r.gvr) && !target.has(r.gvr)
+          ? 'removed'
+          : now.has(r.gvr) && olderThanNewest(r.gvr, target)
+            ? 'superseded'
+            : !now.has(r.gvr) && target.has(r.gvr)
+              ? 'target-only'
+              : undefined;
       if (!impact) continue;
       const key = `${impact} ${r.userAgent} ${r.gvr}`;
       const verbs = expected.get(key) ?? new Map<string, number>();
@@ -94,6 +111,7 @@ describe('the impact report of the demo (v1.36-dev → v1.37-dev)', () => {
     }
     expect(report.findings.some((f) => f.impact === 'removed')).toBe(true);
     expect(report.findings.some((f) => f.impact === 'target-only')).toBe(true);
+    expect(report.findings.some((f) => f.impact === 'superseded')).toBe(true);
   });
 
   it('finds the generator’s legacy operator, which still watches a version v1.37 removed', () => {

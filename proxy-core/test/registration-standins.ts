@@ -1,6 +1,7 @@
 // Two apiserver stand-ins (real HTTP on 127.0.0.1) sharing one "etcd" of API registrations, as two
 // kube-apiservers of different releases: health, /version, aggregated /api and /apis of what each
-// serves, the CRD and APIService lists, and their watches. The test removes or restores an APIService
+// serves, legacy /apis of the registrations (and apiregistration.k8s.io, which no APIService names,
+// as kube-apiserver lists it), the CRD and APIService lists, and their watches. The test removes or restores an APIService
 // (as an older kube-apiserver does at start-up) and the stand-ins' APIService watches tell it.
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -73,6 +74,24 @@ const CORE = JSON.stringify({
   ],
 });
 
+function legacyGroups(groupVersions: readonly string[]): string {
+  const byGroup = new Map<string, string[]>();
+  for (const gv of groupVersions) {
+    const [group, version] = gv.split('/') as [string, string];
+    byGroup.set(group, [...(byGroup.get(group) ?? []), version]);
+  }
+  const of = (group: string, version: string) => ({ groupVersion: `${group}/${version}`, version });
+  return JSON.stringify({
+    kind: 'APIGroupList',
+    apiVersion: 'v1',
+    groups: [...byGroup].map(([name, versions]) => ({
+      name,
+      versions: versions.map((v) => of(name, v)),
+      preferredVersion: of(name, versions[0]!),
+    })),
+  });
+}
+
 function apiService(groupVersion: string, resourceVersion: number) {
   const [group, version] = groupVersion.split('/') as [string, string];
   return {
@@ -95,7 +114,10 @@ function crdObject(groupVersion: string, resourceVersion: number) {
 
 export async function startRegistrationStandIns(specs: readonly StandInSpec[]): Promise<RegistrationStandIns> {
   const registered = new Set<string>();
-  for (const s of specs) for (const [g, vs] of Object.entries(s.groups)) for (const v of vs) registered.add(`${g}/${v}`);
+  // Every group served is registered, as kube-apiserver does at start-up — but the aggregator's own,
+  // which it serves without an APIService.
+  for (const s of specs)
+    for (const [g, vs] of Object.entries(s.groups)) for (const v of vs) if (g !== 'apiregistration.k8s.io') registered.add(`${g}/${v}`);
   let resourceVersion = 10;
   const watches = new Set<ServerResponse>();
   const crdWatches = new Set<ServerResponse>();
@@ -130,6 +152,9 @@ export async function startRegistrationStandIns(specs: readonly StandInSpec[]): 
       const aggregated = (body: string) =>
         res.writeHead(200, { 'content-type': 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList' }).end(body);
       if (url.pathname === '/api') return aggregated(CORE);
+      // Legacy /apis as kube-apiserver lists it: every APIService (shared), and the aggregator's own group.
+      if (url.pathname === '/apis' && !(req.headers.accept ?? '').includes('as=APIGroupDiscoveryList'))
+        return json(legacyGroups([...registered, 'apiregistration.k8s.io/v1']));
       if (url.pathname === '/apis') return aggregated(discovery(servedBy(spec)));
       const watched =
         url.pathname === '/apis/apiregistration.k8s.io/v1/apiservices' ||

@@ -1,6 +1,6 @@
-// A cluster problem the port hides: a group some server serves that no API registration (APIService)
-// names — an older kube-apiserver removed it at its start-up. Clients of legacy discovery straight to
-// the servers lose the group; the port's merged /apis keeps it. Shown above the GVR matrix and on
+// A cluster problem the port hides: a group some server serves whose API registration (APIService) is
+// gone — an older kube-apiserver deleted it at its start-up, or someone by hand. Clients of legacy
+// discovery straight to the servers lose the group; the port's merged /apis keeps it. Shown above the GVR matrix and on
 // the Server health screen, in plain words.
 import { useQuery } from '@tanstack/react-query';
 import type { MissingRegistration } from '../../proxy-core/contract/index.js';
@@ -16,16 +16,17 @@ export function MissingRegistrations({ missing }: { missing: readonly MissingReg
       <ul>
         {missing.map((m) => (
           <li key={m.group} data-group={m.group}>
-            <strong className="mono">{m.group}</strong> ({m.versions.join(', ')}) is served by {m.servedBy.map(nameOf).join(', ')}, but no
-            APIService registers it
+            <strong className="mono">{m.group}</strong> ({m.versions.join(', ')}) is served by {m.servedBy.map(nameOf).join(', ')}, but
+            legacy discovery straight to {m.missingFrom?.length ? m.missingFrom.map(nameOf).join(', ') : 'the servers'} does not list it:
+            its APIService is gone
             {m.removedBy ? (
               <>
-                : probably removed by <strong>{nameOf(m.removedBy)}</strong> at its start-up (kube-apiserver deletes the registrations of
+                , probably deleted by <strong>{nameOf(m.removedBy)}</strong> at its start-up (kube-apiserver deletes the registrations of
                 groups it does not serve)
               </>
             ) : null}
-            . Legacy discovery straight to the servers no longer lists it (kubectl with an old cache, client-go before aggregated
-            discovery); the port still does. It comes back when a server that serves it registers it again.
+            . Clients of legacy discovery (kubectl with an old cache, client-go before aggregated discovery) do not see it; the port still
+            lists it. It comes back when the APIService is recreated or a server that serves the group restarts.
           </li>
         ))}
       </ul>

@@ -227,6 +227,12 @@ export class FakeCoreClient extends UnansweredCalls implements CoreClient {
           'certificates.k8s.io/v1/clustertrustbundles',
           'certificates.k8s.io/v1alpha1/clustertrustbundles',
         ],
+        versionOrder: 'priority',
+        groupVersions: { apps: ['v1'], 'certificates.k8s.io': ['v1', 'v1alpha1'] },
+        ownGroupVersions: {
+          'sim-1': { apps: ['v1'], 'certificates.k8s.io': ['v1'] },
+          'sim-2': { apps: ['v1'], 'certificates.k8s.io': ['v1alpha1'] },
+        },
       },
       servers: [
         {
@@ -236,6 +242,7 @@ export class FakeCoreClient extends UnansweredCalls implements CoreClient {
           gvrs: ['/v1/pods', 'apps/v1/deployments', 'certificates.k8s.io/v1/clustertrustbundles'],
           onlyInMerged: ['certificates.k8s.io/v1alpha1/clustertrustbundles'],
           onlyInOwn: [],
+          versionOrder: [],
         },
         {
           name: 'sim-2',
@@ -244,6 +251,7 @@ export class FakeCoreClient extends UnansweredCalls implements CoreClient {
           gvrs: ['/v1/pods', 'apps/v1/deployments', 'certificates.k8s.io/v1alpha1/clustertrustbundles'],
           onlyInMerged: ['certificates.k8s.io/v1/clustertrustbundles'],
           onlyInOwn: [],
+          versionOrder: [{ group: 'certificates.k8s.io', own: ['v1alpha1'], merged: ['v1', 'v1alpha1'] }],
         },
       ],
     }));

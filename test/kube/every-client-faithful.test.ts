@@ -12,7 +12,7 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kubeBinaries, skipKube } from './binaries.js';
 import { startControlPlane, type ControlPlane } from './control-plane.js';
-import { aggregatedGvrs, DISCOVERY_ACCEPT } from './discovery-compare.js';
+import { aggregatedGvrs, compareDiscovery, DISCOVERY_ACCEPT } from './discovery-compare.js';
 import {
   GADGET_CRD,
   CHART,
@@ -107,6 +107,19 @@ describe.skipIf(skipKube())('--faithful behaves as the older server with its own
   const onSide = (side: Side, cache: string) => kubectl({ kubeconfig: kubeconfigs[side] }, join(dir, `cache-${side}-${cache}`));
   const both = (cache: string, args: readonly string[]): Promise<[Run, Run]> =>
     Promise.all([onSide('own', cache)(args), onSide('faithful', cache)(args)]);
+
+  it(`the --faithful port's aggregated /apis equals, order included, what ${newer || 'the newer'} with its own MVP on answers (P9 off)`, async () => {
+    type Doc = { items: { metadata?: { name?: string }; versions: { version: string }[] }[] };
+    const order = (doc: Doc) => doc.items.map((g) => `${g.metadata?.name ?? ''}: ${g.versions.map((v) => v.version).join(', ')}`);
+    const own = (await mvpOn.call('kube-new', '/apis', { headers: { accept: DISCOVERY_ACCEPT } })).json() as Doc;
+    const port = (await (await request(`${faithful.url}/apis`, { headers: { accept: DISCOVERY_ACCEPT } })).body.json()) as Doc;
+    const diff = compareDiscovery(port, own, ['--faithful port', `${newer}, own MVP on`]);
+    console.log(`--faithful port vs ${newer}'s own peer-aggregated /apis: ${diff.summary}${diff.details.map((d) => `\n  ${d}`).join('')}`);
+    expect(diff.onlyLeft).toEqual([]);
+    expect(diff.onlyRight).toEqual([]);
+    expect(order(port)).toEqual(order(own));
+    expect(diff.details).toEqual([]);
+  });
 
   it.each([
     ['OpenAPI v3', []],

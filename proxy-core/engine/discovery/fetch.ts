@@ -29,11 +29,12 @@ export interface ServerDiscovery {
   /** "group/version" of CRDs and service-backed APIServices: never proxied (rule R6). */
   readonly excludedGroupVersions: readonly string[];
   /**
-   * "group/version" of every APIService (the API registrations, shared by every server through etcd);
-   * undefined when they could not be read (RBAC). A group a server serves with none is missing from
-   * legacy discovery straight to the servers (discovery/missing-registration.ts).
+   * "group/version" of the server's legacy `/apis` (APIGroupList): what clients of legacy discovery get
+   * straight from it. kube-apiserver lists there its APIServices and the aggregator's own group, so a
+   * group-version its own aggregated discovery lists but this does not lost its registration
+   * (discovery/missing-registration.ts). Undefined when it could not be read as an APIGroupList.
    */
-  readonly registeredGroupVersions?: readonly string[];
+  readonly legacyGroupVersions?: readonly string[];
   readonly source: DiscoverySource;
   /** Hash of the documents' content: equal hashes mean nothing changed. */
   readonly contentHash: string;
@@ -81,12 +82,12 @@ export async function fetchServerDiscovery(
     fetchRoot(reader, '/api', previous?.api, previous?.etags.api, previous?.source),
   ]);
   const keepExcluded = options.excluded === 'when-changed' && previous && apis.unchanged && api.unchanged;
-  const { excluded: excludedGroupVersions, registered: registeredGroupVersions } = keepExcluded
-    ? { excluded: previous.excludedGroupVersions, registered: previous.registeredGroupVersions }
+  const { excluded: excludedGroupVersions, legacy: legacyGroupVersions } = keepExcluded
+    ? { excluded: previous.excludedGroupVersions, legacy: previous.legacyGroupVersions }
     : await fetchRegistrations(reader);
   const gvrs = [...gvrsOf(api.doc), ...gvrsOf(apis.doc)];
   const contentHash = createHash('sha256')
-    .update(JSON.stringify([api.doc, apis.doc, excludedGroupVersions, registeredGroupVersions ?? null]))
+    .update(JSON.stringify([api.doc, apis.doc, excludedGroupVersions, legacyGroupVersions ?? null]))
     .digest('hex');
   const at = now();
   const changed = !previous || previous.contentHash !== contentHash;
@@ -95,7 +96,7 @@ export async function fetchServerDiscovery(
     api: api.doc,
     gvrs,
     excludedGroupVersions,
-    ...(registeredGroupVersions ? { registeredGroupVersions } : {}),
+    ...(legacyGroupVersions ? { legacyGroupVersions } : {}),
     source: apis.source,
     contentHash,
     etags: { ...(api.etag ? { api: api.etag } : {}), ...(apis.etag ? { apis: apis.etag } : {}) },
@@ -161,17 +162,18 @@ async function crawlLegacy(reader: DiscoveryReader, root: '/api' | '/apis', json
 }
 
 /**
- * GVs of CRDs and service-backed APIServices (excluded), and of every APIService (registered, undefined
- * when unreadable); best effort (RBAC may forbid the reads).
+ * GVs of CRDs and service-backed APIServices (excluded), read with the legacy `/apis` (undefined when
+ * it is not an APIGroupList); best effort (RBAC may forbid the reads). The legacy list is read with
+ * the registrations because it follows them: an APIService deleted or created changes it.
  */
-async function fetchRegistrations(reader: DiscoveryReader): Promise<{ excluded: string[]; registered?: string[] }> {
+async function fetchRegistrations(reader: DiscoveryReader): Promise<{ excluded: string[]; legacy?: string[] }> {
   const out = new Set<string>();
-  let registered: Set<string> | undefined;
   const reads = await Promise.allSettled([
     reader.get('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { accept: 'application/json' }),
     reader.get('/apis/apiregistration.k8s.io/v1/apiservices', { accept: 'application/json' }),
+    reader.get('/apis', { accept: 'application/json' }),
   ]);
-  const [crds, apiServices] = reads;
+  const [crds, apiServices, legacyApis] = reads;
   if (crds.status === 'fulfilled' && crds.value.status === 200) {
     const list = safeJson(crds.value.body) as { items?: { spec?: { group?: string; versions?: { name?: string; served?: boolean }[] } }[] };
     for (const crd of list?.items ?? []) {
@@ -180,13 +182,20 @@ async function fetchRegistrations(reader: DiscoveryReader): Promise<{ excluded: 
   }
   if (apiServices.status === 'fulfilled' && apiServices.value.status === 200) {
     const list = safeJson(apiServices.value.body) as { items?: { spec?: { group?: string; version?: string; service?: unknown } }[] };
-    if (Array.isArray(list?.items)) registered = new Set();
     for (const svc of list?.items ?? []) {
-      if (svc.spec?.group && svc.spec.version) registered?.add(`${svc.spec.group}/${svc.spec.version}`);
       if (svc.spec?.service && svc.spec.group && svc.spec.version) out.add(`${svc.spec.group}/${svc.spec.version}`);
     }
   }
-  return { excluded: [...out].sort(), ...(registered ? { registered: [...registered].sort() } : {}) };
+  const legacy =
+    legacyApis.status === 'fulfilled' && legacyApis.value.status === 200 ? legacyGroupVersionsOf(legacyApis.value.body) : undefined;
+  return { excluded: [...out].sort(), ...(legacy ? { legacy } : {}) };
+}
+
+/** "group/version" of an APIGroupList; undefined for any other answer. */
+function legacyGroupVersionsOf(body: string): string[] | undefined {
+  const list = safeJson(body) as { kind?: string; groups?: { versions?: { groupVersion?: string }[] }[] } | undefined;
+  if (list?.kind !== 'APIGroupList' || !Array.isArray(list.groups)) return undefined;
+  return list.groups.flatMap((g) => (g.versions ?? []).flatMap((v) => (v.groupVersion ? [v.groupVersion] : []))).sort();
 }
 
 export function gvrsOf(doc: APIGroupDiscoveryList): GVR[] {

@@ -23,7 +23,7 @@ const older: ServerGroups = {
 const newer: ServerGroups = { server: 'b', release: 'v1.37.0-alpha.0', doc: apis({ apps: ['v1'], 'resource.k8s.io': ['v1', 'v1beta2'] }) };
 
 describe('mergeLegacyGroupList (P8)', () => {
-  it("lists every group-version any server serves; the preferred version is the newest server's, whatever the server order", () => {
+  it('lists every group-version any server serves in version priority (P9), the first preferred, whatever the server order', () => {
     for (const servers of [
       [older, newer],
       [newer, older],

@@ -1,10 +1,11 @@
 // The legacy `/apis` (meta/v1 APIGroupList) of the whole server set, as one cluster would list it
-// (rule P8): every group-version any server serves, each group's preferred version the newest
-// server's. Built from each server's aggregated document (its versions are in preference order, as
+// (rule P8): every group-version any server serves, in version priority (rule P9), so each group's
+// preferred version is the newest version any server serves. Built from each server's aggregated document (its versions are in preference order, as
 // kube-apiserver lists them), so a group whose APIService registration a server removed is still
 // listed while some server serves it.
 // Rule names (R…, D…, P…, §…) are those of docs/mixed-version-proxy-rules.md.
 import { newestServerFirst } from '../util/release-order.js';
+import { byVersionPriority } from '../../contract/version-priority.js';
 import type { APIGroupDiscoveryList } from './types.js';
 
 export interface ServerGroups {
@@ -33,25 +34,25 @@ export interface APIGroupList {
 }
 
 /**
- * One APIGroupList over every server: groups and versions in the newest server's order, then what
- * only older servers serve in theirs; the preferred version is the first the newest server serving
- * the group lists.
+ * One APIGroupList over every server: groups in the newest server's order, then what only older
+ * servers serve in theirs; each group's versions in version priority, the first preferred (P9).
  */
 export function mergeLegacyGroupList(servers: readonly ServerGroups[]): APIGroupList {
-  const groups = new Map<string, { versions: string[]; preferred: string }>();
+  const groups = new Map<string, { versions: string[] }>();
   for (const { doc } of [...servers].sort(newestServerFirst)) {
     for (const g of doc.items) {
       const name = g.metadata?.name ?? '';
       if (name === '' || g.versions.length === 0) continue;
       let entry = groups.get(name);
-      if (!entry) groups.set(name, (entry = { versions: [], preferred: (g.versions[0] as { version: string }).version }));
+      if (!entry) groups.set(name, (entry = { versions: [] }));
       for (const v of g.versions) if (!entry.versions.includes(v.version)) entry.versions.push(v.version);
     }
   }
   const out: APIGroup[] = [];
-  for (const [name, { versions, preferred }] of groups) {
+  for (const [name, { versions }] of groups) {
     const of = (version: string): GroupVersionForDiscovery => ({ groupVersion: `${name}/${version}`, version });
-    out.push({ name, versions: versions.map(of), preferredVersion: of(preferred) });
+    const ordered = byVersionPriority(versions);
+    out.push({ name, versions: ordered.map(of), preferredVersion: of(ordered[0]!) });
   }
   return { kind: 'APIGroupList', apiVersion: 'v1', groups: out };
 }

@@ -2,6 +2,9 @@
 // peer-aggregated handler builds it. Lists are visited in ascending server name; groups, versions
 // and resources are unioned by name; the first-visited entry wins, except verbs (sorted union) and
 // subresources (union by name, later-visited wins, sorted); order follows an order-preserving merge.
+// By default (rule P9) each group's versions are then put in Kubernetes' version priority, so a client
+// that takes the first version serving a resource takes the newest any server serves; with
+// `--faithful`, D2's order as kube-apiserver builds it.
 // Rule names (R…, D…, P…, §…) are those of docs/mixed-version-proxy-rules.md.
 import type {
   APIGroupDiscovery,
@@ -10,13 +13,39 @@ import type {
   APISubresourceDiscovery,
   APIVersionDiscovery,
 } from './types.js';
+import { byVersionPriority, inVersionPriority, type VersionOrder } from '../../contract/version-priority.js';
 
 export interface ServerDocument {
   readonly server: string;
   readonly doc: APIGroupDiscoveryList;
 }
 
-export function mergeDiscovery(lists: readonly ServerDocument[]): APIGroupDiscoveryList {
+export interface MergeOptions {
+  /** 'priority' (P9, the port's default) or 'as-served' (D2 exactly: `--faithful`). Default 'as-served'. */
+  readonly versionOrder?: VersionOrder;
+}
+
+export function mergeDiscovery(lists: readonly ServerDocument[], options: MergeOptions = {}): APIGroupDiscoveryList {
+  const merged = mergeAsServed(lists);
+  return options.versionOrder === 'priority' ? inPriorityOrder(merged) : merged;
+}
+
+/**
+ * P9: each group's versions in version priority. A document already in that order (every
+ * kube-apiserver's own is) is returned as it is: the same object, so the same JSON and ETag.
+ */
+export function inPriorityOrder(doc: APIGroupDiscoveryList): APIGroupDiscoveryList {
+  const names = (g: APIGroupDiscovery) => g.versions.map((v) => v.version);
+  if (doc.items.every((g) => inVersionPriority(names(g)))) return doc;
+  const items = doc.items.map((g) => {
+    if (inVersionPriority(names(g))) return g;
+    const byName = new Map(g.versions.map((v) => [v.version, v]));
+    return { ...g, versions: byVersionPriority(names(g)).map((v) => byName.get(v)!) };
+  });
+  return { ...doc, items };
+}
+
+function mergeAsServed(lists: readonly ServerDocument[]): APIGroupDiscoveryList {
   // D2: a single list is returned unchanged (same object, so the same JSON and ETag).
   if (lists.length === 1) return (lists[0] as ServerDocument).doc;
   if (lists.length === 0) return { apiVersion: 'apidiscovery.k8s.io/v2', kind: 'APIGroupDiscoveryList', metadata: {}, items: [] };

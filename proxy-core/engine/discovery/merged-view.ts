@@ -1,12 +1,15 @@
 // The peer-aggregated discovery document as the port serves it now, as a GVR list: what the
 // Discovery screen compares with each server's own, and what a snapshot records of it.
+import type { GroupVersionOrder, MergedDiscoveryView } from '../../contract/discovery-view.js';
 import type { ServerStatus } from '../../contract/servers.js';
 import type { APIGroupDiscoveryList } from './types.js';
 
 /** What the view reads of a running core (the Core has it; this file sits below it). */
 export interface MergedViewSource {
   serverStatuses(): readonly ServerStatus[];
-  readonly servers: { discovery(name: string): { readonly api: APIGroupDiscoveryList } | undefined };
+  /** `--faithful`: the merged /apis keeps D2's order of each group's versions (P9 off). */
+  faithful(): boolean;
+  readonly servers: { discovery(name: string): { readonly api: APIGroupDiscoveryList; readonly apis: APIGroupDiscoveryList } | undefined };
   readonly routes: { merged(handling: string): { readonly doc: APIGroupDiscoveryList } };
 }
 
@@ -20,11 +23,17 @@ export function discoveryGvrKeys(doc: APIGroupDiscoveryList): string[] {
   return out;
 }
 
+/** Each group's versions in a document's order. */
+export function groupVersionOrder(doc: APIGroupDiscoveryList): GroupVersionOrder {
+  return Object.fromEntries(doc.items.map((g) => [g.metadata?.name ?? '', g.versions.map((v) => v.version)]));
+}
+
 /**
  * The merged document as a ready server answers it (the legacy /api is that server's own, never
- * merged; /apis merges every server): `handling` is null when no server's discovery has been read.
+ * merged; /apis merges every server), with the order of each group's versions in it and in each
+ * server's own: `handling` is null when no server's discovery has been read.
  */
-export function mergedDiscoveryView(core: MergedViewSource): { handling: string | null; gvrs: string[] } {
+export function mergedDiscoveryView(core: MergedViewSource): MergedDiscoveryView {
   const statuses = core.serverStatuses();
   const handling =
     statuses.find((s) => s.health === 'ready' && core.servers.discovery(s.name))?.name ??
@@ -32,5 +41,17 @@ export function mergedDiscoveryView(core: MergedViewSource): { handling: string 
     null;
   const own = handling ? core.servers.discovery(handling) : undefined;
   if (!handling || !own) return { handling: null, gvrs: [] };
-  return { handling, gvrs: [...discoveryGvrKeys(own.api), ...discoveryGvrKeys(core.routes.merged(handling).doc)].sort() };
+  const merged = core.routes.merged(handling).doc;
+  const ownGroupVersions: Record<string, GroupVersionOrder> = {};
+  for (const s of statuses) {
+    const d = core.servers.discovery(s.name);
+    if (d) ownGroupVersions[s.name] = groupVersionOrder(d.apis);
+  }
+  return {
+    handling,
+    gvrs: [...discoveryGvrKeys(own.api), ...discoveryGvrKeys(merged)].sort(),
+    versionOrder: core.faithful() ? 'as-served' : 'priority',
+    groupVersions: groupVersionOrder(merged),
+    ownGroupVersions,
+  };
 }

@@ -1,14 +1,22 @@
-// A cluster problem the port hides and the UI must show: a group some server serves that no API
-// registration (APIService) names. kube-apiserver removes, once at start-up, the auto-registered
-// APIServices of groups it does not serve; an older server started while newer ones ran so deletes
-// the registration of a group only the newer serve. Their aggregated discovery still lists the group
-// (seen on real v1.37 servers), but every server's legacy /apis — built from the APIServices — drops
-// it, and legacy clients lose it even straight against the newer servers until those register it
-// again. The port's merged legacy /apis comes from what each server serves, so its clients keep it.
+// A cluster problem the port hides and the UI must show: a group-version a server serves whose API
+// registration (APIService) is gone, so legacy discovery straight to the servers no longer lists it.
+// kube-apiserver's legacy `/apis` lists the APIServices (shared by every server through etcd) and the
+// aggregator's own group (apiregistration.k8s.io, never an APIService); its aggregated discovery lists
+// what the server serves. An older server started while newer ones run deletes, once at start-up, the
+// auto-registered APIService of a group only the newer serve (and one may be deleted by hand): the
+// newer servers' aggregated discovery keeps the group (seen on real v1.37 servers), every server's
+// legacy /apis drops it, and kube-apiserver registers it again only when a server serving it starts.
+// So the finding is what clients see: a group-version some server's own aggregated discovery lists
+// and that server's own legacy /apis does not. (Comparing the APIService list with discovery instead
+// misreads the aggregator's own group as missing on every healthy cluster.) The port's merged legacy
+// /apis comes from what each server serves, so its clients keep the group.
 import type { MissingRegistration } from '../../contract/client.js';
 import type { ServerDiscovery } from './fetch.js';
 
 export type { MissingRegistration };
+
+/** Served by the aggregator itself and listed by its legacy /apis without an APIService. */
+const AGGREGATOR_GROUP = 'apiregistration.k8s.io';
 
 export interface RegistrationInput {
   readonly name: string;
@@ -17,48 +25,52 @@ export interface RegistrationInput {
   readonly document?: ServerDiscovery;
 }
 
+interface Lost {
+  readonly versions: string[];
+  readonly servedBy: Set<string>;
+}
+
 export function missingRegistrations(servers: readonly RegistrationInput[]): MissingRegistration[] {
-  // The registrations live in etcd: the most recent read of any server is the cluster's.
-  const newest = servers
-    .filter((s) => s.document?.registeredGroupVersions !== undefined)
-    .sort((a, b) => (b.document?.fetchedAt ?? 0) - (a.document?.fetchedAt ?? 0))[0];
-  const registered = new Set(newest?.document?.registeredGroupVersions ?? []);
-  // A kube-apiserver registers its built-in groups (Local APIServices: v1.apps, v1.batch, …), so an
-  // empty list is not a cluster's registrations but a server that keeps none (a simulated one answers
-  // an empty list): nothing is said missing. (A server read before its start-up registered them is
-  // read again when the APIService watch lists: servers/api-watch.ts.)
-  if (!newest || registered.size === 0) return [];
-  const shown = new Map(servers.map((s) => [s.name, s.displayName ?? s.name]));
-  const byGroup = new Map<string, { versions: string[]; servedBy: Set<string> }>();
+  const byGroup = new Map<string, Lost>();
   for (const server of servers) {
-    for (const item of server.document?.apis.items ?? []) {
+    // A server whose legacy /apis could not be read (RBAC, or not an APIGroupList) tells nothing.
+    const legacy = server.document?.legacyGroupVersions;
+    if (!server.document || !legacy) continue;
+    const listed = new Set(legacy);
+    for (const item of server.document.apis.items) {
       const group = item.metadata?.name ?? '';
-      if (!group) continue;
-      for (const v of item.versions) {
-        if (registered.has(`${group}/${v.version}`)) continue;
+      if (!group || group === AGGREGATOR_GROUP) continue;
+      for (const { version } of item.versions) {
+        if (listed.has(`${group}/${version}`)) continue;
         const entry = byGroup.get(group) ?? { versions: [], servedBy: new Set<string>() };
         byGroup.set(group, entry);
-        if (!entry.versions.includes(v.version)) entry.versions.push(v.version);
+        if (!entry.versions.includes(version)) entry.versions.push(version);
         entry.servedBy.add(server.name);
       }
     }
   }
-  const out: MissingRegistration[] = [];
-  for (const [group, { versions, servedBy }] of [...byGroup].sort(([a], [b]) => a.localeCompare(b))) {
-    const lacking = servers.filter((s) => s.document && !s.document.apis.items.some((i) => i.metadata?.name === group));
-    const removedBy = lacking.length === 1 ? lacking[0]?.name : undefined;
-    const served = [...servedBy].map((n) => shown.get(n) ?? n).join(', ');
-    const registrations = versions.map((v) => `APIService ${v}.${group}`).join(', ');
-    const cause = removedBy
-      ? `probably removed by ${shown.get(removedBy) ?? removedBy}, which does not serve the group (kube-apiserver deletes, at start-up, the registrations of groups it does not serve)`
-      : 'removed, or never made (kube-apiserver deletes, at start-up, the registrations of groups it does not serve)';
-    out.push({
-      group,
-      versions,
-      servedBy: [...servedBy],
-      ...(removedBy ? { removedBy } : {}),
-      message: `${group} (${versions.join(', ')}) is served by ${served} but has no API registration (${registrations}: ${cause}). Legacy discovery straight to the servers does not list it; the port's /apis still does.`,
-    });
-  }
-  return out;
+  return [...byGroup].sort(([a], [b]) => a.localeCompare(b)).map(([group, lost]) => finding(servers, group, lost));
+}
+
+function finding(servers: readonly RegistrationInput[], group: string, { versions, servedBy }: Lost): MissingRegistration {
+  const shown = new Map(servers.map((s) => [s.name, s.displayName ?? s.name]));
+  const nameOf = (name: string) => shown.get(name) ?? name;
+  // Whose legacy /apis lacks any of the versions: what their clients do not see.
+  const missingFrom = servers
+    .filter((s) => s.document?.legacyGroupVersions && versions.some((v) => !s.document!.legacyGroupVersions!.includes(`${group}/${v}`)))
+    .map((s) => s.name);
+  const notServing = servers.filter((s) => s.document && !s.document.apis.items.some((i) => i.metadata?.name === group));
+  const removedBy = notServing.length === 1 ? notServing[0]?.name : undefined;
+  const registrations = versions.map((v) => `APIService ${v}.${group}`).join(', ');
+  const cause = removedBy
+    ? `probably deleted by ${nameOf(removedBy)}, which does not serve the group (kube-apiserver deletes, at start-up, the registrations of groups it does not serve)`
+    : 'deleted (by hand, or by a server that does not serve the group at its start-up)';
+  return {
+    group,
+    versions,
+    servedBy: [...servedBy],
+    missingFrom,
+    ...(removedBy ? { removedBy } : {}),
+    message: `${group} (${versions.join(', ')}) is served by ${[...servedBy].map(nameOf).join(', ')}, but legacy discovery (GET /apis) straight to ${missingFrom.map(nameOf).join(', ')} does not list it: its registration (${registrations}) is missing, ${cause}. The port's /apis still lists it.`,
+  };
 }

@@ -4,6 +4,7 @@ import { shownName } from '../../contract/servers.js';
 
 const HEADINGS: Record<ImpactKind, string> = {
   removed: 'Removed by the upgrade: 404 after it',
+  superseded: 'A newer version serves the same resource: will have to move',
   skewed: 'Served by some current servers only: false 404s during the rollout',
   deprecated: 'Deprecated: the apiservers warn',
   'target-only': 'Served only by the target: 404 today, answered after the upgrade',

@@ -95,6 +95,28 @@ describe('impactReport', () => {
     expect(report.findings[0]!.message).toContain('served by s1 but not s2 → false 404s from it while the rollout runs');
   });
 
+  it('names a client on an older version of a resource a newer version serves too: it will have to move (issue 45)', () => {
+    // The target keeps v1beta1 things but serves v1 too: not removed, superseded; v1 users are not.
+    const keeps = { ...target, gvrs: new Set([...target.gvrs, 'x.io/v1beta1/things']) };
+    const report = impactReport(
+      input([row({ version: 'v1beta1' }), row({ userAgent: 'kubectl/v1.37.0 (linux/amd64) kubernetes/def' })]),
+      keeps,
+      [],
+    );
+    expect(impactReportSchema.parse(report)).toEqual(report);
+    expect(report.findings.map((f) => [f.impact, f.client.name, f.version])).toEqual([
+      ['superseded', 'kube-controller-manager (resourcequota-controller)', 'v1beta1'],
+    ]);
+    expect(report.findings[0]!.evidence.newestVersion).toBe('v1');
+    expect(report.findings[0]!.message).toBe(
+      'kube-controller-manager (resourcequota-controller) lists x.io/v1beta1 things 12 times a minute: x.io/v1 serves it too → it will have to move there before v1beta1 is removed',
+    );
+    expect(formatImpactText(report)).toContain('A newer version serves the same resource: will have to move (1)');
+    // Removed outranks it: a version the target drops is named removed, with the newest beside it.
+    const removed = impactReport(input([row({ version: 'v1beta1' })]), target, []).findings[0]!;
+    expect([removed.impact, removed.evidence.newestVersion]).toEqual(['removed', 'v1']);
+  });
+
   it('names the servers by their display names in words and the heading; the evidence keeps their identities', () => {
     const base = input([row({ version: 'v1alpha1', resource: 'olds' })]);
     const shown: Record<string, string> = { s1: 'cp-1', s2: 'cp-1 (q3ovcb)' };
@@ -117,7 +139,10 @@ describe('impactReport', () => {
 });
 
 describe('classify', () => {
-  it('prefers removed over skewed over deprecated over target-only', () => {
+  it('prefers removed over superseded over skewed over deprecated over target-only', () => {
+    expect(classify(true, true, false, true, true)).toBe('removed');
+    expect(classify(true, true, true, true, true)).toBe('superseded');
+    expect(classify(false, false, true, false, true)).toBe('target-only');
     expect(classify(true, true, false, true)).toBe('removed');
     expect(classify(true, true, true, true)).toBe('skewed');
     expect(classify(true, false, true, true)).toBe('deprecated');

@@ -11,6 +11,7 @@ import {
   type ImpactReport,
   type UsageRow,
 } from '../../contract/impact.js';
+import { compareVersionPriority } from '../../contract/version-priority.js';
 import { OTHER_CLIENTS } from '../telemetry/client-usage.js';
 
 /** What a report is made from: the shape a routing snapshot records. */
@@ -38,6 +39,7 @@ const MINUTE_MS = 60_000;
 
 export function impactReport(input: ImpactInput, target: ImpactTarget, targets: readonly string[], now = input.usage.at): ImpactReport {
   const servedBy = new Map(input.routeTable.map((r) => [r.gvr, r.servers]));
+  const newestOf = newestVersions(input.routeTable, target.gvrs);
   const discovered = input.servers.filter((s) => s.discovered).map((s) => s.name);
   // The evidence lists identities (data); the message names the servers as a person knows them.
   const shown = new Map(input.servers.map((s) => [s.name, s.displayName ?? s.name]));
@@ -64,7 +66,15 @@ export function impactReport(input: ImpactInput, target: ImpactTarget, targets: 
     const notServedNowBy = discovered.filter((s) => !servedNowBy.includes(s));
     const servedByTarget = target.gvrs.has(gvr);
     const warnings = [...new Set(rows.flatMap((r) => r.warnings))];
-    const impact = classify(servedNowBy.length > 0, notServedNowBy.length > 0, servedByTarget, warnings.length > 0);
+    const newest = newestOf.get(`${first.group}/${first.resource}`);
+    const newestVersion = newest !== undefined && compareVersionPriority(newest, first.version) < 0 ? newest : undefined;
+    const impact = classify(
+      servedNowBy.length > 0,
+      notServedNowBy.length > 0,
+      servedByTarget,
+      warnings.length > 0,
+      newestVersion !== undefined,
+    );
     if (impact === undefined) continue;
     const verbs = rows
       .map((r) => ({ verb: r.verb, count: r.count, perMinute: round(sum(r.minutes) / (rateSpanMs / MINUTE_MS)) }))
@@ -73,6 +83,7 @@ export function impactReport(input: ImpactInput, target: ImpactTarget, targets: 
       servedNowBy,
       notServedNowBy,
       servedByTarget,
+      ...(newestVersion ? { newestVersion } : {}),
       notFound: sum(rows.map((r) => ({ count: r.notFound }))),
       warnings,
       firstAt: Math.min(...rows.map((r) => r.firstAt)),
@@ -115,9 +126,35 @@ export function impactReport(input: ImpactInput, target: ImpactTarget, targets: 
   };
 }
 
-/** The most severe impact that applies, or none (served now by every server and by the target, no warning). */
-export function classify(servedNow: boolean, missingSomewhere: boolean, servedByTarget: boolean, warned: boolean): ImpactKind | undefined {
+/**
+ * "group/resource" → the newest version serving it: among the target's versions of it when the target
+ * serves any (where a client can move to), else among the current servers'.
+ */
+function newestVersions(routeTable: ImpactInput['routeTable'], targetGvrs: ReadonlySet<string>): Map<string, string> {
+  const newest = new Map<string, { version: string; byTarget: boolean }>();
+  const consider = (gvr: string, byTarget: boolean) => {
+    const [group = '', version = '', resource = ''] = gvr.split('/');
+    const key = `${group}/${resource}`;
+    const seen = newest.get(key);
+    const better =
+      !seen || (byTarget && !seen.byTarget) || (byTarget === seen.byTarget && compareVersionPriority(version, seen.version) < 0);
+    if (better) newest.set(key, { version, byTarget });
+  };
+  for (const gvr of targetGvrs) consider(gvr, true);
+  for (const r of routeTable) consider(r.gvr, false);
+  return new Map([...newest].map(([key, { version }]) => [key, version]));
+}
+
+/** The most severe impact that applies, or none (served now by every server and by the target, no warning, the newest version). */
+export function classify(
+  servedNow: boolean,
+  missingSomewhere: boolean,
+  servedByTarget: boolean,
+  warned: boolean,
+  newerServed = false,
+): ImpactKind | undefined {
   if (servedNow && !servedByTarget) return 'removed';
+  if (servedNow && newerServed) return 'superseded';
   if (servedNow && missingSomewhere) return 'skewed';
   if (warned) return 'deprecated';
   if (!servedNow && servedByTarget) return 'target-only';
@@ -153,6 +190,7 @@ function describe(
     // The server's own deprecation warning, when it sent one, says so before the upgrade does.
     removed: `not served by ${release} → 404 after the upgrade${e.warnings[0] ? `; the apiserver already warns "${e.warnings[0]}"` : ''}`,
     skewed: `served by ${e.servedNowBy.map(nameOf).join(', ')} but not ${e.notServedNowBy.map(nameOf).join(', ')} → false 404s from ${e.notServedNowBy.length === 1 ? 'it' : 'them'} while the rollout runs, unless a mixed version proxy reroutes`,
+    superseded: `${row.group ? `${row.group}/` : ''}${e.newestVersion ?? ''} serves it too → it will have to move there before ${row.version} is removed${e.warnings[0] ? `; the apiserver already warns "${e.warnings[0]}"` : ''}`,
     deprecated: `the apiserver warns "${e.warnings[0] ?? ''}"`,
     'target-only': `served only by ${release} → 404 now${e.notFound > 0 ? ` (${e.notFound} so far)` : ''}, answered after the upgrade`,
   }[impact];

@@ -6,6 +6,7 @@ import { discoveryETag } from '../discovery/etag.js';
 import { mergeDiscovery } from '../discovery/merge.js';
 import { mergeLegacyGroupList } from '../discovery/legacy-merge.js';
 import type { APIGroupDiscoveryList } from '../discovery/types.js';
+import type { VersionOrder } from '../../contract/version-priority.js';
 import type { ServerSet } from '../cluster/server-set.js';
 import { buildRouteTable, type RouteTable } from '../routing/route-table.js';
 
@@ -29,7 +30,11 @@ export class RouteState {
   /** Bumped on every discovery change; lets hosts notice a new table cheaply. */
   generation = 0;
 
-  constructor(private readonly servers: ServerSet) {
+  constructor(
+    private readonly servers: ServerSet,
+    /** Each group's versions in the merged /apis: version priority (P9) or D2's order (`--faithful`). */
+    private readonly versionOrder: VersionOrder = 'priority',
+  ) {
     this.tableCache = this.build();
     servers.on('discovery', () => this.invalidate());
   }
@@ -48,7 +53,7 @@ export class RouteState {
   /**
    * The peer-aggregated /apis as `handling` answers it (rule D2, P6): its own list in full, and each
    * peer's list without the CRD and aggregated group-versions `handling` knows of (R6), merged in
-   * ascending server name order.
+   * ascending server name order; each group's versions in version priority unless faithful (P9).
    */
   merged(handling: string): MergedDiscovery {
     let cached = this.mergedCache.get(handling);
@@ -59,7 +64,7 @@ export class RouteState {
         if (!d) return [];
         return [{ server: name, doc: name === handling ? d.apis : withoutGroupVersions(d.apis, excluded) }];
       });
-      const doc = lists.length === 0 ? emptyList() : mergeDiscovery(lists);
+      const doc = lists.length === 0 ? emptyList() : mergeDiscovery(lists, { versionOrder: this.versionOrder });
       const json = JSON.stringify(doc);
       cached = { doc, json, etag: discoveryETag(json) };
       this.mergedCache.set(handling, cached);

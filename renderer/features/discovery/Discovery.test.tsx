@@ -29,6 +29,17 @@ describe('Discovery', () => {
     expect(screen.getByRole('button', { name: 'sim-2' }).getAttribute('aria-pressed')).toBe('true');
   });
 
+  it('says which version order the port serves, and where it differs from a server’s own (P9)', async () => {
+    renderWithClient(<Discovery />, new FakeCoreClient());
+    const note = await screen.findByLabelText('Version order of the merged documents');
+    expect(note.textContent).toContain("Kubernetes' version priority");
+    expect(screen.queryByRole('list', { name: "Groups whose version order differs from sim-1's own" })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'sim-2' }));
+    const list = screen.getByRole('list', { name: "Groups whose version order differs from sim-2's own" });
+    expect(list.textContent).toBe('certificates.k8s.io: own v1alpha1 → merged v1, v1alpha1');
+    expect(screen.getAllByRole('row').map((r) => r.textContent)).toContainEqual(expect.stringContaining('1 differ'));
+  });
+
   it('shows an error when the toggle is refused', async () => {
     const client = new FakeCoreClient();
     renderWithClient(<Discovery />, client);

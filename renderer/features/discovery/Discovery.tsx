@@ -1,9 +1,10 @@
 // Discovery: what `/api` + `/apis` on the local port answer. Peer-aggregated merges every server's
 // own document (so clients of an old server see the new GVRs, which the proxy then reroutes);
-// nopeer answers with the handling server's own. The diff shows what the merge adds per server.
+// nopeer answers with the handling server's own. The diff shows what the merge adds per server, and
+// where the merged order of a group's versions differs from the server's own (rule P9).
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
-import type { DiscoveryMode, DiscoveryViews } from '../../../proxy-core/contract/index.js';
+import type { DiscoveryMode, DiscoveryViews, VersionOrderDifference } from '../../../proxy-core/contract/index.js';
 import { queryKeys, useCoreClient } from '../../shared/client-context.js';
 import { useServerNames } from '../../shared/server-names.js';
 import { gvrKeyLabel, shortRelease } from '../../shared/ui/format.js';
@@ -99,6 +100,9 @@ function DiscoveryDiff({ views }: { views: DiscoveryViews }) {
               <th scope="col">own GVRs</th>
               <th scope="col">added by merge</th>
               <th scope="col">own only</th>
+              <th scope="col" title="groups whose merged version list does not start with the server's own">
+                version order
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -116,10 +120,14 @@ function DiscoveryDiff({ views }: { views: DiscoveryViews }) {
                 <td className="mono">{s.gvrs.length}</td>
                 <td className={`mono${s.onlyInMerged.length ? ' t-rerouted' : ''}`}>+{s.onlyInMerged.length}</td>
                 <td className="mono">{s.onlyInOwn.length ? `−${s.onlyInOwn.length}` : '0'}</td>
+                <td className="mono">
+                  {s.versionOrder === undefined ? '—' : s.versionOrder.length ? `${s.versionOrder.length} differ` : 'same'}
+                </td>
               </tr>
             ))}
           </tbody>
         </table>
+        <VersionOrderNote order={views.merged.versionOrder} />
       </div>
       <div className="card">
         <h3>
@@ -147,6 +155,9 @@ function DiscoveryDiff({ views }: { views: DiscoveryViews }) {
             ))}
           </ul>
         )}
+        {server.versionOrder && server.versionOrder.length > 0 && (
+          <VersionOrderDiff server={nameOf(server.name)} differences={server.versionOrder} />
+        )}
         {server.onlyInOwn.length > 0 && (
           <>
             <h4>Only in {nameOf(server.name)}’s own</h4>
@@ -161,6 +172,38 @@ function DiscoveryDiff({ views }: { views: DiscoveryViews }) {
         )}
       </div>
     </div>
+  );
+}
+
+/** Which order the port lists each group's versions in (P9), in words. */
+function VersionOrderNote({ order }: { order: DiscoveryViews['merged']['versionOrder'] }) {
+  if (!order) return null;
+  return (
+    <p className="muted small version-order-note" aria-label="Version order of the merged documents">
+      {order === 'priority'
+        ? "Each group's versions in the merged /apis (and legacy /apis) are in Kubernetes' version priority — GA, then beta, then alpha, newest first — so a client picks the newest version any server serves."
+        : "Each group's versions in the merged /apis are in the order kube-apiserver's own peer-aggregated discovery gives them (--faithful): where an older server lists a version the newer ones dropped, a client may pick that version."}
+    </p>
+  );
+}
+
+/** The groups whose merged version list does not start with the server's own: a client may pick another version there. */
+function VersionOrderDiff({ server, differences }: { server: string; differences: readonly VersionOrderDifference[] }) {
+  return (
+    <>
+      <h4>Version order differs from {server}’s own</h4>
+      <p className="muted small diff-help">
+        A client that takes the first version serving a resource (kubectl, client-go's REST mapper) may pick another version through the
+        port than straight to {server}.
+      </p>
+      <ul className="gvr-diff" aria-label={`Groups whose version order differs from ${server}'s own`}>
+        {differences.map((d) => (
+          <li key={d.group} className="mono">
+            {d.group || 'core'}: own {d.own.join(', ')} → merged {d.merged.join(', ')}
+          </li>
+        ))}
+      </ul>
+    </>
   );
 }
 

@@ -22,6 +22,10 @@ export const impactQueryKey = ['impact-report'] as const;
 
 export const IMPACT_LABELS: Record<ImpactKind, { label: string; help: string }> = {
   removed: { label: 'removed', help: 'served now, not by the target release: 404 after the upgrade' },
+  superseded: {
+    label: 'superseded',
+    help: 'a newer version serves the same resource: the client will have to move to it before its version is removed',
+  },
   skewed: {
     label: 'skewed',
     help: 'served by some current servers only: false 404s while the rollout runs, unless a mixed version proxy reroutes',
