@@ -10,7 +10,7 @@ import { STATUS_CODES, type IncomingHttpHeaders, type IncomingMessage } from 'no
 import type { Duplex } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { serverLabel } from '../../contract/servers.js';
-import { hopByHopNames } from '../util/hop-by-hop.js';
+import { hopByHopNames } from '../util/headers.js';
 import { writeStatusToSocket } from '../util/write-status.js';
 import { failure } from '../util/status.js';
 import { CLIENT_ABORTED, classifyUpstreamError, statusForUpstreamError, type UpstreamError } from './errors.js';
