@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import type { Server } from 'node:net';
 import { Pool } from 'undici';
-import { HOP_BY_HOP_HEADERS } from '../../proxy-core/engine/util/hop-by-hop.js';
+import { HOP_BY_HOP_HEADERS } from '../../proxy-core/engine/util/headers.js';
 
 const [upstream, caFile, token] = process.argv.slice(2) as [string, string, string];
 

@@ -5,7 +5,7 @@ export { emptyPortFilters, PORT_FILTER_FLAGS, type PortFilterFlag } from '../eng
 export type { ServerConfig, ServerPublicInfo } from '../engine/cluster/server-config.js';
 export { parsePolicy, formatPolicy, type HandlingPolicy } from '../engine/proxy/policy.js';
 export type { DiscoveryMode } from '../contract/settings.js';
-export { parseRouteHeader, ROUTE_HEADER } from '../engine/proxy/exchange.js';
+export { parseRouteHeader, ROUTE_HEADER } from '../engine/proxy/route-header.js';
 export { createCoreService, type CoreService } from './service/service.js';
 export * from './session/index.js';
 export { parseSnapshot, readSnapshotFile, serializeSnapshot, writeSnapshotFile } from '../engine/snapshot/index.js';

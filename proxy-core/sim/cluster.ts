@@ -2,7 +2,6 @@
 // on loopback, one shared object store, one CA and bearer token, and a kubeconfig for all of them.
 // In HTTPS mode the servers accept the token or a client certificate signed by the cluster CA.
 import { randomBytes } from 'node:crypto';
-import { stringify as toYaml } from 'yaml';
 import {
   createCertificateAuthority,
   issueClientCertificate,
@@ -15,6 +14,7 @@ import { SimAuditLog, simAuditLogFile } from './apiserver/audit-log.js';
 import { servedIndex } from './apiserver/context.js';
 import { writeKubernetesEndpoints } from './apiserver/identity.js';
 import { SimApiServer, type SimRequestRecord } from './apiserver/server.js';
+import { renderKubeconfig } from './kubeconfig.js';
 import { ObjectStore, type GroupResource } from './store/store.js';
 import type { SimEvent, SimServer, SimServerState } from './types.js';
 
@@ -127,37 +127,12 @@ function seedStore(store: ObjectStore, releases: readonly ReleaseCatalog[]): voi
 
 export async function startSimCluster(options: SimClusterOptions): Promise<SimCluster> {
   const { releases } = options;
-  if (releases.length === 0) throw new Error('startSimCluster: at least one release is needed');
-  const names = [...(options.names ?? releases.map((_r, i) => `sim-${i + 1}`))];
-  if (names.length !== releases.length) throw new Error(`startSimCluster: ${releases.length} releases but ${names.length} names`);
-  if (new Set(names).size !== names.length) throw new Error('startSimCluster: server names must be unique');
+  const names = serverNames(options);
   const host = options.host ?? '127.0.0.1';
   const basePort = options.basePort ?? 0;
-
-  let tls: { cert: string; key: string } | undefined;
-  let ca: string | undefined;
-  let token: string | undefined;
-  let authority: CertificateAuthority | undefined;
-  const acceptToken = options.auth?.token ?? true;
-  const acceptCerts = options.auth?.clientCerts ?? true;
-  if (!options.http) {
-    authority = await createCertificateAuthority('peerscope-sim-ca');
-    const hosts = [
-      ...new Set([
-        '127.0.0.1',
-        '::1',
-        'localhost',
-        'kubernetes',
-        'kubernetes.default',
-        'kubernetes.default.svc',
-        host,
-        ...(options.advertiseHost ? [options.advertiseHost] : []),
-      ]),
-    ];
-    tls = await issueServerCertificate(authority, { hosts });
-    ca = authority.cert;
-    token = randomBytes(32).toString('base64url');
-  }
+  const secrets = options.http ? undefined : await clusterSecrets(host, options.advertiseHost);
+  const { ca, token, authority } = secrets ?? {};
+  const shared = sharedServerOptions(options, secrets);
   const advertised = options.advertiseHost ?? host;
 
   const store = new ObjectStore();
@@ -166,23 +141,8 @@ export async function startSimCluster(options: SimClusterOptions): Promise<SimCl
   const requestListeners = new Set<(server: string, req: SimRequestRecord) => void>();
   const servers: SimApiServer[] = [];
 
-  const refreshEndpoints = () => {
-    const current = servers.map((s) => s.release());
-    const serves = {
-      endpoints: servesAnywhere(current, { group: '', resource: 'endpoints' }),
-      endpointSlices: servesAnywhere(current, { group: 'discovery.k8s.io', resource: 'endpointslices' }),
-    };
-    const ready = servers
-      .filter((s) => s.currentState === 'ready')
-      .map((s) => ({ serverName: s.name, host: advertised, port: s.listenPort }));
-    try {
-      writeKubernetesEndpoints(store, ready, serves);
-    } catch {
-      // Someone deleted or changed the object meanwhile; the next state change rewrites it.
-    }
-  };
   const onStateChange = (server: SimApiServer, state: SimServerState) => {
-    refreshEndpoints();
+    writeEndpoints(store, servers, advertised);
     const event: SimEvent = { type: 'server-state', at: Date.now(), server: server.name, state, release: server.release().release };
     for (const l of eventListeners) l(event);
   };
@@ -205,11 +165,7 @@ export async function startSimCluster(options: SimClusterOptions): Promise<SimCl
       store,
       host,
       port,
-      ...(tls ? { tls } : {}),
-      ...(token && acceptToken ? { token } : {}),
-      ...(ca && acceptCerts ? { clientCa: ca } : {}),
-      ...(options.advertiseHost ? { advertiseHost: options.advertiseHost } : {}),
-      ...(options.leaseDurationSeconds ? { leaseDurationSeconds: options.leaseDurationSeconds } : {}),
+      ...shared,
       onStateChange,
       onRequest,
       ...(auditLog ? { auditLog } : {}),
@@ -218,12 +174,7 @@ export async function startSimCluster(options: SimClusterOptions): Promise<SimCl
   releases.forEach((release, i) => {
     servers.push(newServer(names[i] as string, release, basePort === 0 ? 0 : basePort + i));
   });
-  try {
-    for (const s of servers) await s.start();
-  } catch (err) {
-    await Promise.all(servers.map((s) => s.stop()));
-    throw err;
-  }
+  await startAll(servers);
 
   const byName = new Map(servers.map((s) => [s.name, s]));
   return {
@@ -236,14 +187,7 @@ export async function startSimCluster(options: SimClusterOptions): Promise<SimCl
     store,
     ...(ca ? { ca } : {}),
     ...(token ? { token } : {}),
-    serverConfigs: () =>
-      servers.map((s) => ({
-        name: s.name,
-        url: s.info().url,
-        source: 'sim' as const,
-        ...(ca ? { ca } : {}),
-        ...(token ? { bearerToken: () => token } : {}),
-      })),
+    serverConfigs: () => serverConfigsOf(servers, ca, token),
     kubeconfig: (kc = {}) => renderKubeconfig(servers, ca, kc.user ?? (token ? { token } : {})),
     async issueClientCertificate(user, groups = []) {
       if (!authority) throw new Error('a simulated cluster in HTTP mode has no CA to sign client certificates');
@@ -282,18 +226,85 @@ export async function startSimCluster(options: SimClusterOptions): Promise<SimCl
   };
 }
 
-function renderKubeconfig(servers: readonly SimServer[], ca: string | undefined, user: Record<string, unknown>): string {
-  const caData = ca ? Buffer.from(ca).toString('base64') : undefined;
-  return toYaml({
-    apiVersion: 'v1',
-    kind: 'Config',
-    clusters: servers.map((s) => ({
-      name: s.name,
-      cluster: { server: s.info().url, ...(caData ? { 'certificate-authority-data': caData } : {}) },
-    })),
-    contexts: servers.map((s) => ({ name: s.name, context: { cluster: s.name, user: s.name, namespace: 'default' } })),
-    users: servers.map((s) => ({ name: s.name, user })),
-    'current-context': servers[0]?.name ?? '',
-    preferences: {},
-  });
+/** The server names (default sim-1, sim-2, …), one per release, unique. */
+function serverNames(options: SimClusterOptions): string[] {
+  const { releases } = options;
+  if (releases.length === 0) throw new Error('startSimCluster: at least one release is needed');
+  const names = [...(options.names ?? releases.map((_r, i) => `sim-${i + 1}`))];
+  if (names.length !== releases.length) throw new Error(`startSimCluster: ${releases.length} releases but ${names.length} names`);
+  if (new Set(names).size !== names.length) throw new Error('startSimCluster: server names must be unique');
+  return names;
+}
+
+/** HTTPS mode: the cluster's CA, the servers' certificate (every name a client may use) and the bearer token. */
+async function clusterSecrets(
+  host: string,
+  advertiseHost: string | undefined,
+): Promise<{ tls: PemPair; ca: string; token: string; authority: CertificateAuthority }> {
+  const authority = await createCertificateAuthority('peerscope-sim-ca');
+  const hosts = [
+    ...new Set([
+      '127.0.0.1',
+      '::1',
+      'localhost',
+      'kubernetes',
+      'kubernetes.default',
+      'kubernetes.default.svc',
+      host,
+      ...(advertiseHost ? [advertiseHost] : []),
+    ]),
+  ];
+  const tls = await issueServerCertificate(authority, { hosts });
+  return { tls, ca: authority.cert, token: randomBytes(32).toString('base64url'), authority };
+}
+
+/** What every server of the cluster is started with: TLS, what authenticates a request, the advertised host, the lease duration. */
+function sharedServerOptions(options: SimClusterOptions, secrets: { tls: PemPair; ca: string; token: string } | undefined) {
+  const acceptToken = options.auth?.token ?? true;
+  const acceptCerts = options.auth?.clientCerts ?? true;
+  return {
+    ...(secrets ? { tls: secrets.tls } : {}),
+    ...(secrets && acceptToken ? { token: secrets.token } : {}),
+    ...(secrets && acceptCerts ? { clientCa: secrets.ca } : {}),
+    ...(options.advertiseHost ? { advertiseHost: options.advertiseHost } : {}),
+    ...(options.leaseDurationSeconds ? { leaseDurationSeconds: options.leaseDurationSeconds } : {}),
+  };
+}
+
+/** Starts every server; when one cannot start, stops them all. */
+async function startAll(servers: readonly SimApiServer[]): Promise<void> {
+  try {
+    for (const s of servers) await s.start();
+  } catch (err) {
+    await Promise.all(servers.map((s) => s.stop()));
+    throw err;
+  }
+}
+
+/** default/kubernetes (endpoints and slices, where some server serves them): the ready servers' addresses. */
+function writeEndpoints(store: ObjectStore, servers: readonly SimApiServer[], advertised: string): void {
+  const current = servers.map((s) => s.release());
+  const serves = {
+    endpoints: servesAnywhere(current, { group: '', resource: 'endpoints' }),
+    endpointSlices: servesAnywhere(current, { group: 'discovery.k8s.io', resource: 'endpointslices' }),
+  };
+  const ready = servers
+    .filter((s) => s.currentState === 'ready')
+    .map((s) => ({ serverName: s.name, host: advertised, port: s.listenPort }));
+  try {
+    writeKubernetesEndpoints(store, ready, serves);
+  } catch {
+    // Someone deleted or changed the object meanwhile; the next state change rewrites it.
+  }
+}
+
+/** The servers as the core is given them, with the cluster's CA and token. */
+function serverConfigsOf(servers: readonly SimApiServer[], ca: string | undefined, token: string | undefined): SimServerConfig[] {
+  return servers.map((s) => ({
+    name: s.name,
+    url: s.info().url,
+    source: 'sim' as const,
+    ...(ca ? { ca } : {}),
+    ...(token ? { bearerToken: () => token } : {}),
+  }));
 }

@@ -142,10 +142,6 @@ function fromReads(
 ): FindResult {
   const scheme = new URL(kubeconfigServer).protocol;
   const warnings: string[] = [];
-  const servers: FoundServer[] = [];
-  const claimed = new Set<string>();
-  const expired = new Map<string, { url: string; reason: string; hostname?: string }>();
-  const listed = new Set(endpoints.kind === 'ok' ? endpoints.value : []);
   let unauthorized: string | undefined;
   const problem = (what: string, r: Exclude<Read<unknown>, { kind: 'ok' }>) => {
     if (r.kind === 'http' && r.status === 401)
@@ -159,6 +155,47 @@ function fromReads(
 
   if (leases.kind !== 'ok') problem('the apiserver identity leases', leases);
   const items = leases.kind === 'ok' ? (leases.value.items ?? []) : [];
+  const { servers, claimed, expired } = serversOfLeases(items, endpoints, scheme, now, warnings);
+
+  if (endpoints.kind !== 'ok') problem('the default/kubernetes endpoints', endpoints);
+  for (const address of endpoints.kind === 'ok' ? endpoints.value : []) {
+    // An expired lease's address still listed: the server runs; it stays named by its address.
+    if (claimed.has(address)) continue;
+    claimed.add(address);
+    servers.push({ name: address, url: `${scheme}//${address}`, source: 'endpoints', address });
+  }
+
+  if (servers.length === 0 && !unauthorized) {
+    warnings.push(
+      `no apiserver found from leases or endpoints; routing through the kubeconfig's server ${kubeconfigServer} only (everything is local)`,
+    );
+    const host = new URL(kubeconfigServer).host;
+    servers.push({ name: host, url: kubeconfigServer, source: 'kubeconfig', address: host });
+  }
+  return {
+    servers: servers.sort((x, y) => x.name.localeCompare(y.name)),
+    warnings,
+    read: { leases: leases.kind === 'ok', endpoints: endpoints.kind === 'ok' },
+    expired,
+    ...(unauthorized ? { unauthorized } : {}),
+  };
+}
+
+/**
+ * What the identity leases say (rule §4.2): the servers they name at their advertised address, and
+ * those gone; `claimed` holds the addresses they account for, which the endpoints then do not name again.
+ */
+function serversOfLeases(
+  items: readonly Lease[],
+  endpoints: Read<string[]>,
+  scheme: string,
+  now: number,
+  warnings: string[],
+): { servers: FoundServer[]; claimed: Set<string>; expired: Map<string, { url: string; reason: string; hostname?: string }> } {
+  const servers: FoundServer[] = [];
+  const claimed = new Set<string>();
+  const expired = new Map<string, { url: string; reason: string; hostname?: string }>();
+  const listed = new Set(endpoints.kind === 'ok' ? endpoints.value : []);
   // Addresses a live (unexpired) identity lease advertises: an expired lease at one of them is a
   // server replaced by another identity at the same address (a machine rebuilt under a new
   // hostname keeps its IP and port, so the endpoints still list the address).
@@ -211,29 +248,7 @@ function fromReads(
     };
     servers.push({ name, url: `${scheme}//${address}`, source: 'lease', address, lease: leaseInfo });
   }
-
-  if (endpoints.kind !== 'ok') problem('the default/kubernetes endpoints', endpoints);
-  for (const address of endpoints.kind === 'ok' ? endpoints.value : []) {
-    // An expired lease's address still listed: the server runs; it stays named by its address.
-    if (claimed.has(address)) continue;
-    claimed.add(address);
-    servers.push({ name: address, url: `${scheme}//${address}`, source: 'endpoints', address });
-  }
-
-  if (servers.length === 0 && !unauthorized) {
-    warnings.push(
-      `no apiserver found from leases or endpoints; routing through the kubeconfig's server ${kubeconfigServer} only (everything is local)`,
-    );
-    const host = new URL(kubeconfigServer).host;
-    servers.push({ name: host, url: kubeconfigServer, source: 'kubeconfig', address: host });
-  }
-  return {
-    servers: servers.sort((x, y) => x.name.localeCompare(y.name)),
-    warnings,
-    read: { leases: leases.kind === 'ok', endpoints: endpoints.kind === 'ok' },
-    expired,
-    ...(unauthorized ? { unauthorized } : {}),
-  };
+  return { servers, claimed, expired };
 }
 
 function leaseExpired(lease: Lease, now: number): boolean {

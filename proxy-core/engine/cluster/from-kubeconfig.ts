@@ -38,8 +38,6 @@ const FALLBACK_CONNECT_TIMEOUT_MS = 2_000;
 export async function serversFromKubeconfig(options: FromKubeconfigOptions): Promise<ClusterServers> {
   const kubeconfig = loadKubeconfig(options);
   const env = options.env ?? process.env;
-  const warnings: string[] = [];
-  const notes: string[] = [];
   if (kubeconfig.tls.insecureSkipVerify) {
     throw new PeerscopeError(
       'PEERSCOPE_ERR_KUBECONFIG',
@@ -48,6 +46,56 @@ export async function serversFromKubeconfig(options: FromKubeconfigOptions): Pro
   }
   const credentials = bearerSourceFor(kubeconfig, env);
   await credentials.refresh();
+  const notes: string[] = [];
+  const configs = serverConfigs(kubeconfig, credentials, env, notes, options.overrides ?? []);
+  const find = finder(kubeconfig, credentials, configs);
+
+  const first = await find([]);
+  refuseFirstAnswer(first, kubeconfig);
+  const warnings = [...first.warnings];
+  const firstServers = first.servers.map(configs.of);
+  if (fallbackApplies(kubeconfig.server, first.servers)) {
+    const check = await checkAnswering(
+      firstServers,
+      (s) => new AgentServerReader(s, FALLBACK_CHECK_TIMEOUT_MS, FALLBACK_CONNECT_TIMEOUT_MS),
+    );
+    if (check.answering.length === 0) {
+      firstServers.push(configs.fallback());
+      warnings.push(fallbackWarning(kubeconfig.server, check.unreachable));
+    }
+  }
+  return {
+    kubeconfig,
+    servers: configs.withOverrides(firstServers),
+    found: first.servers,
+    gone: [...first.expired].map(([name, g]) => ({ name, ...g })),
+    warnings,
+    notes,
+    credentials,
+    source: refreshingSource(kubeconfig, find, configs),
+  };
+}
+
+/** How the servers' configs are made: the kubeconfig's TLS, credentials and proxy, at each server's address. */
+interface ServerConfigs {
+  base(name: string, url: string, source: ServerConfig['source'], hostname?: string): ServerConfig;
+  of(found: FoundServer): ServerConfig;
+  /** The kubeconfig's server, standing in while no advertised address answers (kubeconfig-fallback.ts). */
+  fallback(): ServerConfig;
+  /** The --server flags' servers. */
+  overrides(): ServerConfig[];
+  /** `servers` with the --server flags' servers added, or in place of a found server of their name. */
+  withOverrides(servers: ServerConfig[]): ServerConfig[];
+}
+
+/** The proxy in use is told once in `notes` (without its credentials). */
+function serverConfigs(
+  kubeconfig: ResolvedKubeconfig,
+  credentials: BearerSource,
+  env: NodeJS.ProcessEnv,
+  notes: string[],
+  overrideFlags: readonly { name: string; url: string }[],
+): ServerConfigs {
   const hostname = new URL(kubeconfig.server).hostname;
   const servername = kubeconfig.tls.servername ?? (/^[\d.]+$|:/.test(hostname) ? undefined : hostname);
   const shownProxies = new Set<string>();
@@ -85,23 +133,30 @@ export async function serversFromKubeconfig(options: FromKubeconfigOptions): Pro
       onUnauthorized: () => credentials.unauthorized(),
     };
   };
-  const configOf = (f: FoundServer): ServerConfig => base(f.name, f.url, f.source, f.lease?.hostname);
-  // The kubeconfig's server, standing in while no advertised address answers (kubeconfig-fallback.ts);
-  // named as find-servers names it when it finds nothing else.
-  const fallback = (): ServerConfig => base(new URL(kubeconfig.server).host, kubeconfig.server, 'kubeconfig');
-  const overrides = () => (options.overrides ?? []).map((o) => base(o.name, o.url, 'flag'));
-  const withOverrides = (servers: ServerConfig[]): ServerConfig[] => {
-    for (const s of overrides()) {
-      const i = servers.findIndex((x) => x.name === s.name);
-      if (i >= 0) servers[i] = s;
-      else servers.push(s);
-    }
-    return servers;
+  const overrides = () => overrideFlags.map((o) => base(o.name, o.url, 'flag'));
+  return {
+    base,
+    of: (f) => base(f.name, f.url, f.source, f.lease?.hostname),
+    // Named as find-servers names it when it finds nothing else.
+    fallback: () => base(new URL(kubeconfig.server).host, kubeconfig.server, 'kubeconfig'),
+    overrides,
+    withOverrides(servers) {
+      for (const s of overrides()) {
+        const i = servers.findIndex((x) => x.name === s.name);
+        if (i >= 0) servers[i] = s;
+        else servers.push(s);
+      }
+      return servers;
+    },
   };
+}
 
-  // The kubeconfig's own server is asked first, with a client of its own that lives for one search.
-  const find = async (readers: readonly ServerReader[]): Promise<FindResult> => {
-    const probe = new AgentServerReader(base('kubeconfig', kubeconfig.server, 'kubeconfig'));
+type Find = (readers: readonly ServerReader[]) => Promise<FindResult>;
+
+/** A search of the cluster's apiservers; the kubeconfig's own server is asked first, with a client of its own that lives for one search. */
+function finder(kubeconfig: ResolvedKubeconfig, credentials: BearerSource, configs: ServerConfigs): Find {
+  return async (readers) => {
+    const probe = new AgentServerReader(configs.base('kubeconfig', kubeconfig.server, 'kubeconfig'));
     try {
       let result = await findApiservers([probe, ...readers], kubeconfig.server);
       if (result.unauthorized && kubeconfig.credential.kind === 'exec') {
@@ -115,8 +170,10 @@ export async function serversFromKubeconfig(options: FromKubeconfigOptions): Pro
       await probe.close();
     }
   };
+}
 
-  const first = await find([]);
+/** The first search is refused with the credentials, or trusts no server it found: an error that says which. */
+function refuseFirstAnswer(first: FindResult, kubeconfig: ResolvedKubeconfig): void {
   if (first.unauthorized) {
     throw new CredentialError(
       `${first.unauthorized}: the cluster refused the credentials of user "${kubeconfig.userName || '(none)'}" of context "${kubeconfig.contextName}" (${describeCredential(kubeconfig)})`,
@@ -128,81 +185,59 @@ export async function serversFromKubeconfig(options: FromKubeconfigOptions): Pro
       `${first.untrusted}: Peerscope always verifies apiserver certificates; give cluster "${kubeconfig.clusterName}" the CA that signed them (certificate-authority in ${kubeconfig.files.join(', ')})`,
     );
   }
-  warnings.push(...first.warnings);
-  const firstServers = first.servers.map(configOf);
-  if (fallbackApplies(kubeconfig.server, first.servers)) {
-    const check = await checkAnswering(
-      firstServers,
-      (s) => new AgentServerReader(s, FALLBACK_CHECK_TIMEOUT_MS, FALLBACK_CONNECT_TIMEOUT_MS),
-    );
-    if (check.answering.length === 0) {
-      firstServers.push(fallback());
-      warnings.push(fallbackWarning(kubeconfig.server, check.unreachable));
-    }
-  }
+}
 
-  const source: ServerSource = {
+/** The same search on a period: new servers join, servers that left are called gone (and why). */
+function refreshingSource(kubeconfig: ResolvedKubeconfig, find: Find, configs: ServerConfigs): ServerSource {
+  return {
     async refresh(known: readonly KnownServer[]): Promise<ServerUpdate> {
       const readers = known.filter((k) => k.ready && k.reader).map((k) => k.reader as ServerReader);
       const r = await find(readers);
       if (r.unauthorized) {
         return {
-          servers: overrides(),
+          servers: configs.overrides(),
           gone: new Map(),
           warnings: [
             `${r.unauthorized}: the credentials of user "${kubeconfig.userName}" are refused now; the server list is kept as it was`,
           ],
         };
       }
-      if (!r.read.leases && !r.read.endpoints) return { servers: overrides(), gone: new Map(), warnings: r.warnings };
-      const found = r.servers.map(configOf);
+      if (!r.read.leases && !r.read.endpoints) return { servers: configs.overrides(), gone: new Map(), warnings: r.warnings };
+      const found = r.servers.map(configs.of);
       // While no advertised server answers (none of those known is ready), the kubeconfig's server stays.
       const advertisedReady = known.some((k) => k.ready && (k.config.source === 'lease' || k.config.source === 'endpoints'));
-      const standIn = fallbackApplies(kubeconfig.server, r.servers) && !advertisedReady;
-      if (standIn) found.push(fallback());
-      const servers = withOverrides(found);
+      if (fallbackApplies(kubeconfig.server, r.servers) && !advertisedReady) found.push(configs.fallback());
+      const servers = configs.withOverrides(found);
       const current = new Set(servers.map((s) => s.name));
-      const fallbackOnly = r.servers.every((s) => s.source === 'kubeconfig');
       const gone = new Map<string, string>();
       for (const k of known) {
-        const name = k.config.name;
-        if (current.has(name)) continue;
-        switch (k.config.source) {
-          case 'lease':
-            if (r.read.leases) gone.set(name, r.expired.get(name)?.reason ?? 'no identity lease in kube-system names it any more');
-            break;
-          case 'endpoints':
-            if (r.read.endpoints) gone.set(name, `its address ${name} left the default/kubernetes endpoints`);
-            break;
-          case 'kubeconfig':
-            if (!fallbackOnly)
-              gone.set(
-                name,
-                r.servers.some((s) => s.source !== 'kubeconfig') && fallbackApplies(kubeconfig.server, r.servers)
-                  ? 'an apiserver address the cluster advertises answers from here now'
-                  : "the cluster's apiservers were found from the leases and endpoints",
-              );
-            break;
-          default:
-            // --server flags and other sources are the operator's: never judged gone.
-            break;
-        }
+        if (current.has(k.config.name)) continue;
+        const reason = goneReason(k, r, kubeconfig.server);
+        if (reason !== undefined) gone.set(k.config.name, reason);
       }
       return { servers, gone, warnings: r.warnings };
     },
     close: async () => undefined,
   };
+}
 
-  return {
-    kubeconfig,
-    servers: withOverrides(firstServers),
-    found: first.servers,
-    gone: [...first.expired].map(([name, g]) => ({ name, ...g })),
-    warnings,
-    notes,
-    credentials,
-    source,
-  };
+/** Why a known server the search no longer finds is gone; undefined: it is not judged gone. */
+function goneReason(k: KnownServer, r: FindResult, kubeconfigServer: string): string | undefined {
+  const name = k.config.name;
+  switch (k.config.source) {
+    case 'lease':
+      return r.read.leases ? (r.expired.get(name)?.reason ?? 'no identity lease in kube-system names it any more') : undefined;
+    case 'endpoints':
+      return r.read.endpoints ? `its address ${name} left the default/kubernetes endpoints` : undefined;
+    case 'kubeconfig':
+      if (r.servers.every((s) => s.source === 'kubeconfig')) return undefined;
+      return r.servers.some((s) => s.source !== 'kubeconfig') && fallbackApplies(kubeconfigServer, r.servers)
+        ? 'an apiserver address the cluster advertises answers from here now'
+        : "the cluster's apiservers were found from the leases and endpoints";
+    default:
+      // --server flags and other sources are the operator's: never judged gone.
+      return undefined;
+  }
 }
 
 /** What the kubeconfig offered, for the error that says it was refused: never the secret itself. */

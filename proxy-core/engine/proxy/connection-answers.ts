@@ -11,7 +11,7 @@ import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { failure, type Status } from '../util/status.js';
 import { writeStatus } from '../util/write-status.js';
-import { routeHeader, ROUTE_HEADER } from './exchange.js';
+import { routeHeader, ROUTE_HEADER } from './route-header.js';
 
 /**
  * How long a closing connection may stay quiet, once the port's answers have left, before it is cut

@@ -43,5 +43,5 @@ export interface RequestFilter {
   readonly rejectMethods: readonly RegExp[];
 }
 
-/** Paths under this prefix are the port's own (never a Kubernetes path). */
-export const CONTROL_PREFIX = '/.peerscope/';
+/** The port's own endpoints are the paths under this prefix (never a Kubernetes path; steps/own-endpoints.ts). */
+export const OWN_ENDPOINTS_PREFIX = '/.peerscope/';

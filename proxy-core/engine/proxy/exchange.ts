@@ -1,6 +1,6 @@
 // One request's passage through the port: what the steps learn about it (its path, class, handling
 // server, decision) and what it left behind (status, bytes, error), recorded as one routing event
-// and told on every answer as X-Peerscope-Route (rule P3, below with the other headers the port adds).
+// and told on every answer as X-Peerscope-Route (route-header.ts).
 // Rule names (R…, D…, P…, §…) are those of docs/mixed-version-proxy-rules.md.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -8,6 +8,7 @@ import type { RouteOutcome } from '../../contract/events.js';
 import type { Decision } from '../routing/decide.js';
 import type { RequestInfo } from '../routing/request-info.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
+import { headerValue } from '../util/headers.js';
 
 /** A decision the port acts on: `unavailable` is answered as a 503 by the settle step. */
 export type Routed = Exclude<Decision, { outcome: 'unavailable' }>;
@@ -41,6 +42,8 @@ interface ExchangeOf<Res extends ServerResponse | undefined, Socket extends Dupl
   error: string | undefined;
   /** The upstream's Warning header values, for the upgrade-impact report. */
   warnings: readonly string[] | undefined;
+  /** The load balancer's one retry has been taken (handler.ts): the forward may not ask for another. */
+  retried: boolean;
 }
 
 /** Any exchange, plain or upgrade: what the steps shared by both see. */
@@ -83,6 +86,7 @@ export function newExchange<Res extends ServerResponse | undefined, Socket exten
     own: false,
     error: undefined,
     warnings: undefined,
+    retried: false,
   };
 }
 
@@ -115,54 +119,7 @@ export function recordExchange(telemetry: Telemetry, x: Exchange): void {
   telemetry.usage.record(event, headerValue(headers.authorization), x.warnings);
 }
 
-export function headerValue(v: string | string[] | undefined): string | undefined {
-  return Array.isArray(v) ? v.join(', ') : v;
-}
-
-export function truncate(s: string): string {
-  return s.length > 200 ? `${s.slice(0, 200)}…` : s;
-}
-
-// The headers the port adds to what it forwards and tunnels:
-// - on every response, the per-request trace no other tool gives (rule P3):
-//   `X-Peerscope-Route: handling=<name|->; answering=<name|->; outcome=<outcome>`;
-// - on a rerouted request, the decision's headers (R8: x-kubernetes-peer-proxied: true).
-export const ROUTE_HEADER = 'x-peerscope-route';
-
-export function routeHeader(handling: string | null, answering: string | null, outcome: RouteOutcome): string {
-  return `handling=${handling ?? '-'}; answering=${answering ?? '-'}; outcome=${outcome}`;
-}
-
-// The X-Peerscope-Route header objects, one per (handling, answering, outcome) seen: a handful for
-// a cluster, built once instead of twice per request. Bounded in case server names churn.
-const routeHeaderCache = new Map<string, Readonly<Record<string, string>>>();
-
-/** X-Peerscope-Route as a header object to hand to forward() or tunnel(); shared, never mutated. */
-export function routeHeaders(handling: string | null, answering: string | null, outcome: RouteOutcome): Readonly<Record<string, string>> {
-  const key = `${handling ?? ''}\u0000${answering ?? ''}\u0000${outcome}`;
-  let headers = routeHeaderCache.get(key);
-  if (!headers) {
-    if (routeHeaderCache.size >= 1_000) routeHeaderCache.clear();
-    headers = Object.freeze({ [ROUTE_HEADER]: routeHeader(handling, answering, outcome) });
-    routeHeaderCache.set(key, headers);
-  }
-  return headers;
-}
-
 /** What the decision adds to the request sent upstream: a reroute's headers (R8), else nothing. */
 export function requestHeadersOf(d: Routed): Readonly<Record<string, string>> | undefined {
   return d.outcome === 'rerouted' ? d.headers : undefined;
-}
-
-export interface ParsedRoute {
-  readonly handling: string | null;
-  readonly answering: string | null;
-  readonly outcome: string;
-}
-
-export function parseRouteHeader(value: string | undefined): ParsedRoute | undefined {
-  if (!value) return undefined;
-  const fields = new Map(value.split(';').map((p) => p.trim().split('=', 2) as [string, string]));
-  const name = (v: string | undefined) => (v === undefined || v === '-' ? null : v);
-  return { handling: name(fields.get('handling')), answering: name(fields.get('answering')), outcome: fields.get('outcome') ?? '' };
 }

@@ -3,11 +3,12 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Telemetry } from '../telemetry/telemetry.js';
 import type { ProxyContext } from './context.js';
-import { createHandler, REQUEST_STEPS, UPGRADE_STEPS } from './handler.js';
-import { newExchange, ROUTE_HEADER, type RequestExchange } from './exchange.js';
+import { createHandler, REQUEST_STEPS, runSteps, UPGRADE_STEPS } from './handler.js';
+import { newExchange, type RequestExchange } from './exchange.js';
+import { ROUTE_HEADER } from './route-header.js';
 import { classify, decode } from './steps/read.js';
 import { pickHandling, settle } from './steps/route.js';
-import { ANSWERED, runSteps, stepList, type ListedStep, type Step } from './steps/step.js';
+import { ANSWERED, stepList, type ListedStep, type Step } from './steps/step.js';
 import { tunnelUpgrade } from './steps/tunnel.js';
 
 describe('the request path as steps', () => {
@@ -21,9 +22,10 @@ describe('the request path as steps', () => {
       'origin-check',
       'request-filter',
       'strip-identity',
-      'control-endpoints',
+      'own-endpoints',
       'pick-handling-server',
       'settle-decision',
+      'serve-merged',
       'forward',
     ]);
     expect(UPGRADE_STEPS.map((s) => s.name)).toEqual([

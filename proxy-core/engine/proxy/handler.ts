@@ -1,7 +1,8 @@
 // The local port's request handler: the request path as ordered lists of named steps (httpxy's
-// passes; each in proxy/steps/), and the glue that runs them and writes what they leave. Plain
-// requests and upgrades share admission (once, before anything answers) and routing. stepList checks,
-// when it is compiled, that each step's needs are filled by a step before it (steps/step.ts).
+// passes; each in proxy/steps/), and the glue that runs them, takes the load balancer's one retry
+// and writes what they leave. Plain requests and upgrades share admission (once, before anything
+// answers) and routing. stepList checks, when it is compiled, that each step's needs are filled by a
+// step before it (steps/step.ts).
 // Every refusal is decided before anything reaches an apiserver; every response carries
 // X-Peerscope-Route; every error Peerscope itself produces is a Status.
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -10,23 +11,18 @@ import type { Status } from '../util/status.js';
 import { failure } from '../util/status.js';
 import { writeStatus, writeStatusToSocket } from '../util/write-status.js';
 import type { ProxyContext } from './context.js';
-import {
-  newExchange,
-  recordExchange,
-  ROUTE_HEADER,
-  routeHeader,
-  type Exchange,
-  type RequestExchange,
-  type UpgradeExchange,
-} from './exchange.js';
+import { newExchange, recordExchange, type Exchange, type RequestExchange, type UpgradeExchange } from './exchange.js';
+import { ROUTE_HEADER, routeHeader } from './route-header.js';
 import { hostCheck, originCheck, requestFilter, stripIdentity } from './steps/admit.js';
-import { controlEndpoints } from './steps/control.js';
+import { forwardRequest } from './steps/forward.js';
+import { ownEndpoints } from './steps/own-endpoints.js';
 import { absoluteTarget, classify, decode, requestHead, upgradeTarget } from './steps/read.js';
-import { forwardOrServe, pickHandling, settle } from './steps/route.js';
-import { ANSWERED, runSteps, stepList, type ListedStep } from './steps/step.js';
+import { pickHandling, settle } from './steps/route.js';
+import { serveMerged } from './steps/serve-merged.js';
+import { ANSWERED, RETRY, stepList, type ListedStep, type StepResult } from './steps/step.js';
 import { tunnelUpgrade } from './steps/tunnel.js';
 
-export { CONTROL_PREFIX, type ProxyContext } from './context.js';
+export { OWN_ENDPOINTS_PREFIX, type ProxyContext } from './context.js';
 
 /**
  * Admission: every request, plain, upgrade or to the port's own endpoints, once. Classified first, so
@@ -37,16 +33,23 @@ const ADMISSION = [classify, hostCheck, originCheck, requestFilter, stripIdentit
 /** Routing: the handling server a load balancer would pick, then the settled decision. */
 const ROUTING = [pickHandling, settle] as const;
 
-/** A plain request: read and decode it, admit it, serve the port's own endpoints, route, forward. */
+/**
+ * A plain request: read and decode it, admit it, serve the port's own endpoints, route, then serve a
+ * merged document or forward.
+ */
 export const REQUEST_STEPS: readonly ListedStep<RequestExchange>[] = stepList<RequestExchange>()(
   absoluteTarget,
   requestHead,
   decode,
   ...ADMISSION,
-  controlEndpoints,
+  ownEndpoints,
   ...ROUTING,
-  forwardOrServe,
+  serveMerged,
+  forwardRequest,
 );
+
+/** Where the one retry starts again: routing, on another handling server. */
+const RETRY_FROM = REQUEST_STEPS.findIndex((s) => s.name === pickHandling.name);
 
 /** An upgrade (exec, attach, port-forward): the same admission and routing, then a tunnel. */
 export const UPGRADE_STEPS: readonly ListedStep<UpgradeExchange>[] = stepList<UpgradeExchange>()(
@@ -68,6 +71,13 @@ export function createHandler(ctx: ProxyContext): Handler {
     try {
       let result = runSteps(REQUEST_STEPS, x, ctx);
       if (result instanceof Promise) result = await result;
+      // The load balancer's one retry (policy.ts, mayRetryElsewhere): the forward found its server
+      // refusing connections, so routing and forwarding run once more, on another handling server.
+      // The forward asks for it only while x.retried is false, so this loop runs at most once.
+      while (result === RETRY) {
+        x.retried = true;
+        result = await runSteps(REQUEST_STEPS, x, ctx, RETRY_FROM);
+      }
       if (result !== undefined && result !== ANSWERED) answerStatus(x, res, result);
     } catch (err) {
       x.error = err instanceof Error ? err.message : String(err);
@@ -83,7 +93,8 @@ export function createHandler(ctx: ProxyContext): Handler {
     try {
       let result = runSteps(UPGRADE_STEPS, x, ctx);
       if (result instanceof Promise) result = await result;
-      if (result !== undefined && result !== ANSWERED) {
+      // An upgrade is never retried: only the forward asks for it.
+      if (result !== undefined && result !== ANSWERED && result !== RETRY) {
         x.status = result.code;
         x.error ??= result.message;
         writeStatusToSocket(socket, result, { [ROUTE_HEADER]: routeHeader(x.handling, null, x.outcome) });
@@ -97,6 +108,24 @@ export function createHandler(ctx: ProxyContext): Handler {
   }
 
   return { onRequest, onUpgrade };
+}
+
+/** Runs `steps` in order from `from` until one refuses, answers or asks for the retry; synchronous until a step waits. */
+export function runSteps<X extends Exchange>(
+  steps: readonly ListedStep<X>[],
+  x: X,
+  ctx: ProxyContext,
+  from = 0,
+): StepResult | Promise<StepResult> {
+  for (let i = from; i < steps.length; i++) {
+    const result = (steps[i] as ListedStep<X>).run(x, ctx);
+    if (result === undefined) continue;
+    // The last step's promise is the answer itself: no second promise to wrap it (the forward's case).
+    if (result instanceof Promise)
+      return i === steps.length - 1 ? result : result.then((r: StepResult) => (r === undefined ? runSteps(steps, x, ctx, i + 1) : r));
+    return result;
+  }
+  return undefined;
 }
 
 function answerStatus(x: Exchange, res: ServerResponse, status: Status): void {

@@ -6,7 +6,8 @@
 // Rule names (R…, D…, P…, §…) are those of docs/mixed-version-proxy-rules.md.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { OPENAPI_V2_PROTOBUF, openApiV2NotModified } from '../discovery/openapi-v2-http.js';
-import { headerValue, ROUTE_HEADER, routeHeader } from './exchange.js';
+import { headerValue } from '../util/headers.js';
+import { ROUTE_HEADER, routeHeader } from './route-header.js';
 import type { MergedOpenApiV2 } from './openapi-v2-cache.js';
 
 /** Writes the answer; returns its status and the body bytes sent. */

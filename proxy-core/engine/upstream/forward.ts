@@ -7,7 +7,7 @@
 // relay.ts carries the answer to the client.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Dispatcher } from 'undici';
-import { hopByHopNames } from '../util/hop-by-hop.js';
+import { hopByHopNames } from '../util/headers.js';
 import type { ForwardOptions, ForwardResult } from './forward-options.js';
 import type { Upstreams } from './pool.js';
 import { failBeforeResponse, Relay } from './relay.js';

@@ -1,7 +1,7 @@
 // Reading the upstream's raw response header list ([name, value, name, value, …] as undici hands it
 // over): what is relayed to the client, and the Warning values the port records. Kept apart from the
 // relay so the byte-level header work can be read and tested on its own.
-import { hopByHopNames } from '../util/hop-by-hop.js';
+import { hopByHopNames } from '../util/headers.js';
 
 /**
  * The response header list relayed to the client ([name, value, name, value, …] as the upstream sent

@@ -10,7 +10,7 @@ import { STATUS_CODES, type IncomingHttpHeaders, type IncomingMessage } from 'no
 import type { Duplex } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { serverLabel } from '../../contract/servers.js';
-import { hopByHopNames } from '../util/hop-by-hop.js';
+import { hopByHopNames } from '../util/headers.js';
 import { writeStatusToSocket } from '../util/write-status.js';
 import { failure } from '../util/status.js';
 import { CLIENT_ABORTED, classifyUpstreamError, statusForUpstreamError, type UpstreamError } from './errors.js';
@@ -79,7 +79,7 @@ export function tunnel(
   head: Buffer,
   opts: TunnelOptions = {},
 ): Promise<TunnelResult> {
-  // A reset by the client must not crash the process; its 'close' below does the cleanup.
+  // A reset by the client must not crash the process; its 'close' does the cleanup.
   client.on('error', () => undefined);
   const upstream = upstreams.get(target);
   if (!upstream) {
@@ -96,148 +96,8 @@ export function tunnel(
     writeStatusToSocket(client, failure(400, 'BadRequest', 'an upgrade request needs an Upgrade header'), opts.errorResponseHeaders);
     return Promise.resolve({ status: 400, bytesIn: 0, bytesOut: 0 });
   }
-
   return new Promise((resolve) => {
-    let status = 0;
-    let bytesIn = 0;
-    let bytesOut = 0;
-    let settled = false;
-    let controller: Dispatcher.DispatchController | undefined;
-    let clientClosed = false;
-    let serverFoundDown: UpstreamError | undefined;
-    /** Set once spliced: ends both sides of the open tunnel. */
-    let endSpliced: (() => void) | undefined;
-    const onServerDown = () => {
-      if (settled || !opts.serverDown) return;
-      serverFoundDown = foundDown(opts.serverDown);
-      if (endSpliced) endSpliced();
-      else controller?.abort(Object.assign(new Error('the apiserver was found unreachable'), { code: 'UND_ERR_ABORTED' }));
-    };
-    const finish = (error?: UpstreamError) => {
-      if (settled) return;
-      settled = true;
-      client.off('close', onClientCloseBeforeAnswer);
-      client.off('end', onClientCloseBeforeAnswer);
-      opts.serverDown?.removeEventListener('abort', onServerDown);
-      resolve({ status, bytesIn, bytesOut, ...(error ? { error } : {}) });
-    };
-    const onClientCloseBeforeAnswer = () => {
-      clientClosed = true;
-      controller?.abort(Object.assign(new Error('the client went away'), { code: 'UND_ERR_ABORTED' }));
-    };
-    client.once('close', onClientCloseBeforeAnswer);
-    // The listener's sockets allow half-open connections, so a client that leaves shows as 'end' first.
-    client.once('end', onClientCloseBeforeAnswer);
-    opts.serverDown?.addEventListener('abort', onServerDown, { once: true });
-    // Read the client while waiting for the answer: a paused socket never notices that its peer left.
-    // What it sends early belongs to the new protocol and is kept for the upstream (bounded).
-    const early: Buffer[] = [head];
-    let earlyBytes = head.length;
-    const keepEarly = (chunk: Buffer) => {
-      early.push(chunk);
-      earlyBytes += chunk.length;
-      if (earlyBytes > MAX_EARLY_BYTES) client.pause();
-    };
-    client.on('data', keepEarly);
-    client.resume();
-
-    const splice = (server: Duplex) => {
-      client.off('close', onClientCloseBeforeAnswer);
-      client.off('end', onClientCloseBeforeAnswer);
-      if (clientClosed || client.destroyed) {
-        server.destroy();
-        return finish(CLIENT_ABORTED);
-      }
-      server.on('error', () => undefined);
-      let interruption: UpstreamError | undefined;
-      server.once('error', (err) => {
-        interruption = classifyUpstreamError(err, 'after-headers');
-      });
-      client.off('data', keepEarly);
-      for (const chunk of early) if (chunk.length) server.write(chunk);
-      bytesIn += earlyBytes;
-      server.on('data', (chunk: Buffer) => {
-        bytesOut += chunk.length;
-      });
-      client.on('data', (chunk: Buffer) => {
-        bytesIn += chunk.length;
-      });
-      server.pipe(client);
-      client.pipe(server);
-      // Either side closing ends the session: a half-open tunnel would only leak a socket.
-      let open = 2;
-      const onClose = (other: Duplex) => () => {
-        other.destroy();
-        if (--open === 0) finish(interruption);
-      };
-      server.once('close', onClose(client));
-      client.once('close', onClose(server));
-      endSpliced = () => {
-        interruption = serverFoundDown;
-        // The client's side ends with a FIN, as when the server closes; the server's 'close' above
-        // then closes the client's socket, so a client that keeps its side open is not waited for.
-        client.end();
-        server.destroy();
-      };
-      if (serverFoundDown) endSpliced();
-    };
-
-    const handler: Dispatcher.DispatchHandler = {
-      onRequestStart(c) {
-        controller = c;
-        if (clientClosed) c.abort(Object.assign(new Error('the client went away'), { code: 'UND_ERR_ABORTED' }));
-        else if (opts.serverDown?.aborted) onServerDown();
-      },
-      onRequestUpgrade(_c, statusCode, headers, socket) {
-        status = statusCode;
-        // Connection and Upgrade are hop-by-hop, but on a 101 they are the answer itself.
-        const answered = headers.upgrade;
-        const relayed: IncomingHttpHeaders = {
-          ...endToEnd(headers),
-          connection: 'Upgrade',
-          upgrade: typeof answered === 'string' ? answered : protocol,
-        };
-        client.write(responseHead(statusCode, 'Switching Protocols', relayed, opts.responseHeaders ?? {}));
-        splice(socket);
-      },
-      onResponseStart(_c, statusCode, headers, statusMessage) {
-        client.off('data', keepEarly);
-        // Not upgraded (a 403, a 404 Status…): relay it and close, as the apiserver closes too.
-        status = statusCode;
-        client.write(responseHead(statusCode, statusMessage, { ...endToEnd(headers), connection: 'close' }, opts.responseHeaders ?? {}));
-      },
-      onResponseData(c, chunk) {
-        bytesOut += chunk.length;
-        if (!client.write(chunk)) {
-          c.pause();
-          client.once('drain', () => c.resume());
-        }
-      },
-      onResponseEnd() {
-        client.end();
-        finish();
-      },
-      onResponseError(_c, err) {
-        client.off('data', keepEarly);
-        if (clientClosed) {
-          client.destroy();
-          return finish(CLIENT_ABORTED);
-        }
-        if (status === 0) {
-          const error = serverFoundDown ?? classifyUpstreamError(err, 'before-response');
-          status = 503;
-          writeStatusToSocket(
-            client,
-            statusForUpstreamError(opts.labels?.label(target) ?? serverLabel(target), error),
-            opts.errorResponseHeaders,
-          );
-          return finish(error);
-        }
-        client.destroy();
-        finish(serverFoundDown ?? classifyUpstreamError(err, 'after-headers'));
-      },
-    };
-
+    const session = new TunnelSession(client, head, target, protocol, opts, resolve);
     upstream.pool.dispatch(
       {
         path: req.url ?? '/',
@@ -246,7 +106,179 @@ export function tunnel(
         headers: outgoingHeaders(req, opts.addRequestHeaders, upstream.config.bearerToken?.()),
         upgrade: protocol,
       },
-      handler,
+      session,
     );
   });
+}
+
+/**
+ * One tunnel, from the request sent to both sides closed: undici's handler for the upstream's answer
+ * (a 101 to splice, or another answer to relay), the client watched until then (it may leave, or
+ * send the new protocol's first bytes early), and the server-down signal at every stage.
+ */
+class TunnelSession implements Dispatcher.DispatchHandler {
+  private status = 0;
+  private bytesIn = 0;
+  private bytesOut = 0;
+  private settled = false;
+  private controller: Dispatcher.DispatchController | undefined;
+  private clientClosed = false;
+  private serverFoundDown: UpstreamError | undefined;
+  /** Set once spliced: ends both sides of the open tunnel. */
+  private endSpliced: (() => void) | undefined;
+  /** What the client sent before the 101: it belongs to the new protocol and is kept for the upstream. */
+  private readonly early: Buffer[];
+  private earlyBytes: number;
+
+  constructor(
+    private readonly client: Duplex,
+    head: Buffer,
+    private readonly target: string,
+    private readonly protocol: string,
+    private readonly opts: TunnelOptions,
+    private readonly resolve: (result: TunnelResult) => void,
+  ) {
+    this.early = [head];
+    this.earlyBytes = head.length;
+    client.once('close', this.onClientCloseBeforeAnswer);
+    // The listener's sockets allow half-open connections, so a client that leaves shows as 'end' first.
+    client.once('end', this.onClientCloseBeforeAnswer);
+    opts.serverDown?.addEventListener('abort', this.onServerDown, { once: true });
+    // Read the client while waiting for the answer: a paused socket never notices that its peer left.
+    client.on('data', this.keepEarly);
+    client.resume();
+  }
+
+  private readonly keepEarly = (chunk: Buffer): void => {
+    this.early.push(chunk);
+    this.earlyBytes += chunk.length;
+    if (this.earlyBytes > MAX_EARLY_BYTES) this.client.pause();
+  };
+
+  private readonly onClientCloseBeforeAnswer = (): void => {
+    this.clientClosed = true;
+    this.controller?.abort(Object.assign(new Error('the client went away'), { code: 'UND_ERR_ABORTED' }));
+  };
+
+  private readonly onServerDown = (): void => {
+    if (this.settled || !this.opts.serverDown) return;
+    this.serverFoundDown = foundDown(this.opts.serverDown);
+    if (this.endSpliced) this.endSpliced();
+    else this.controller?.abort(Object.assign(new Error('the apiserver was found unreachable'), { code: 'UND_ERR_ABORTED' }));
+  };
+
+  private finish(error?: UpstreamError): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.client.off('close', this.onClientCloseBeforeAnswer);
+    this.client.off('end', this.onClientCloseBeforeAnswer);
+    this.opts.serverDown?.removeEventListener('abort', this.onServerDown);
+    const { status, bytesIn, bytesOut } = this;
+    this.resolve({ status, bytesIn, bytesOut, ...(error ? { error } : {}) });
+  }
+
+  /** The 101's socket joined to the client's: bytes flow both ways untouched until either side closes. */
+  private splice(server: Duplex): void {
+    const { client } = this;
+    client.off('close', this.onClientCloseBeforeAnswer);
+    client.off('end', this.onClientCloseBeforeAnswer);
+    if (this.clientClosed || client.destroyed) {
+      server.destroy();
+      return this.finish(CLIENT_ABORTED);
+    }
+    server.on('error', () => undefined);
+    let interruption: UpstreamError | undefined;
+    server.once('error', (err) => {
+      interruption = classifyUpstreamError(err, 'after-headers');
+    });
+    client.off('data', this.keepEarly);
+    for (const chunk of this.early) if (chunk.length) server.write(chunk);
+    this.bytesIn += this.earlyBytes;
+    server.on('data', (chunk: Buffer) => {
+      this.bytesOut += chunk.length;
+    });
+    client.on('data', (chunk: Buffer) => {
+      this.bytesIn += chunk.length;
+    });
+    server.pipe(client);
+    client.pipe(server);
+    // Either side closing ends the session: a half-open tunnel would only leak a socket.
+    let open = 2;
+    const onClose = (other: Duplex) => () => {
+      other.destroy();
+      if (--open === 0) this.finish(interruption);
+    };
+    server.once('close', onClose(client));
+    client.once('close', onClose(server));
+    this.endSpliced = () => {
+      interruption = this.serverFoundDown;
+      // The client's side ends with a FIN, as when the server closes; the server's 'close' above
+      // then closes the client's socket, so a client that keeps its side open is not waited for.
+      client.end();
+      server.destroy();
+    };
+    if (this.serverFoundDown) this.endSpliced();
+  }
+
+  onRequestStart(c: Dispatcher.DispatchController): void {
+    this.controller = c;
+    if (this.clientClosed) c.abort(Object.assign(new Error('the client went away'), { code: 'UND_ERR_ABORTED' }));
+    else if (this.opts.serverDown?.aborted) this.onServerDown();
+  }
+
+  onRequestUpgrade(_c: Dispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders, socket: Duplex): void {
+    this.status = statusCode;
+    // Connection and Upgrade are hop-by-hop, but on a 101 they are the answer itself.
+    const answered = headers.upgrade;
+    const relayed: IncomingHttpHeaders = {
+      ...endToEnd(headers),
+      connection: 'Upgrade',
+      upgrade: typeof answered === 'string' ? answered : this.protocol,
+    };
+    this.client.write(responseHead(statusCode, 'Switching Protocols', relayed, this.opts.responseHeaders ?? {}));
+    this.splice(socket);
+  }
+
+  onResponseStart(_c: Dispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders, statusMessage?: string): void {
+    this.client.off('data', this.keepEarly);
+    // Not upgraded (a 403, a 404 Status…): relay it and close, as the apiserver closes too.
+    this.status = statusCode;
+    const head = responseHead(statusCode, statusMessage, { ...endToEnd(headers), connection: 'close' }, this.opts.responseHeaders ?? {});
+    this.client.write(head);
+  }
+
+  onResponseData(c: Dispatcher.DispatchController, chunk: Buffer): void {
+    this.bytesOut += chunk.length;
+    if (!this.client.write(chunk)) {
+      c.pause();
+      this.client.once('drain', () => c.resume());
+    }
+  }
+
+  onResponseEnd(): void {
+    this.client.end();
+    this.finish();
+  }
+
+  onResponseError(_c: Dispatcher.DispatchController, err: Error): void {
+    const { client } = this;
+    client.off('data', this.keepEarly);
+    if (this.clientClosed) {
+      client.destroy();
+      return this.finish(CLIENT_ABORTED);
+    }
+    if (this.status === 0) {
+      const error = this.serverFoundDown ?? classifyUpstreamError(err, 'before-response');
+      this.status = 503;
+      const { labels, errorResponseHeaders } = this.opts;
+      writeStatusToSocket(
+        client,
+        statusForUpstreamError(labels?.label(this.target) ?? serverLabel(this.target), error),
+        errorResponseHeaders,
+      );
+      return this.finish(error);
+    }
+    client.destroy();
+    this.finish(this.serverFoundDown ?? classifyUpstreamError(err, 'after-headers'));
+  }
 }

@@ -59,3 +59,8 @@ export function notFound(): Status {
 export function statusBody(status: Status): string {
   return JSON.stringify(status) + '\n';
 }
+
+/** A client-sent value quoted in a Status message, cut at 200 characters. */
+export function truncate(s: string): string {
+  return s.length > 200 ? `${s.slice(0, 200)}…` : s;
+}

@@ -12,6 +12,17 @@ export function startDispatch(
   maxInFlight: number,
   track: (p: Promise<unknown>) => void,
 ): Promise<void> {
+  return dispatch(run, shortRequests(run, gvrs), maxInFlight, track);
+}
+
+/** What the dispatcher draws from: the next request to send, and the namespace the writes need first. */
+interface ShortRequests {
+  ensureNamespace(): Promise<void>;
+  choose(): () => Promise<void>;
+}
+
+/** The short requests over `gvrs`, each recording what it wrote (or may have written) in the run's summary. */
+function shortRequests(run: TrafficRun, gvrs: readonly Gvr[]): ShortRequests {
   const { summary, ns } = run;
   const listable = gvrs.filter((g) => g.verbs.has('list'));
   const namespacedListable = listable.filter((g) => g.namespaced);
@@ -98,27 +109,33 @@ export function startDispatch(
     if (res?.status === 201) summary.writes.push({ op: 'create', gvr: namespaces.key, namespace: '', name: ns, ...metadataOf(res.json) });
   }
 
-  async function dispatch(): Promise<void> {
-    await ensureNamespace();
-    let inFlight = 0;
-    let slotFreed: (() => void) | undefined;
-    while (!run.stopping) {
-      if (inFlight >= maxInFlight) {
-        await new Promise<void>((resolve) => (slotFreed = resolve));
-        continue;
-      }
-      if (!(await run.bucket.take())) break;
-      const action = chooseAction();
-      inFlight++;
-      track(
-        action().finally(() => {
-          inFlight--;
-          slotFreed?.();
-          slotFreed = undefined;
-        }),
-      );
-    }
-  }
+  return { ensureNamespace, choose: chooseAction };
+}
 
-  return dispatch();
+/** Sends the requests at the bucket's rate, at most `maxInFlight` at once, until the run stops. */
+async function dispatch(
+  run: TrafficRun,
+  requests: ShortRequests,
+  maxInFlight: number,
+  track: (p: Promise<unknown>) => void,
+): Promise<void> {
+  await requests.ensureNamespace();
+  let inFlight = 0;
+  let slotFreed: (() => void) | undefined;
+  while (!run.stopping) {
+    if (inFlight >= maxInFlight) {
+      await new Promise<void>((resolve) => (slotFreed = resolve));
+      continue;
+    }
+    if (!(await run.bucket.take())) break;
+    const action = requests.choose();
+    inFlight++;
+    track(
+      action().finally(() => {
+        inFlight--;
+        slotFreed?.();
+        slotFreed = undefined;
+      }),
+    );
+  }
 }

@@ -1,9 +1,8 @@
 // Reading the request: its target, its head, its path as kube-apiserver decodes it, its class (R2).
 import type { IncomingMessage } from 'node:http';
 import { decodePath, requestInfo } from '../../routing/request-info.js';
-import { failure, type Status } from '../../util/status.js';
-import { CONTROL_PREFIX } from '../context.js';
-import { truncate } from '../exchange.js';
+import { failure, truncate, type Status } from '../../util/status.js';
+import { OWN_ENDPOINTS_PREFIX } from '../context.js';
 import type { Step } from './step.js';
 
 /** The target of a plain request must be an absolute path (400). */
@@ -18,7 +17,7 @@ export const upgradeTarget: Step<never, 'decoded'> = {
   name: 'upgrade-target',
   fills: ['decoded'],
   run(x) {
-    x.decoded = x.path.startsWith('/') && !x.path.startsWith(CONTROL_PREFIX) ? decodePath(x.path) : undefined;
+    x.decoded = x.path.startsWith('/') && !x.path.startsWith(OWN_ENDPOINTS_PREFIX) ? decodePath(x.path) : undefined;
     return x.decoded === undefined ? failure(400, 'BadRequest', 'this path cannot be upgraded') : undefined;
   },
 };
@@ -70,7 +69,7 @@ export const decode: Step<never, 'decoded'> = {
   run(x) {
     const decoded = decodePath(x.path);
     if (decoded !== undefined) x.decoded = decoded;
-    else if (x.path.startsWith(CONTROL_PREFIX)) x.decoded = x.path;
+    else if (x.path.startsWith(OWN_ENDPOINTS_PREFIX)) x.decoded = x.path;
     else return failure(400, 'BadRequest', `the request path "${truncate(x.path)}" has an invalid percent-encoding`);
     return undefined;
   },

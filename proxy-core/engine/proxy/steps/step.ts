@@ -1,6 +1,7 @@
 // A step of the request path: a name and one job. A step lets the request go on (undefined), refuses
-// it with a Status the handler writes, or answers it itself (ANSWERED). Only a step that must wait
-// returns a promise, so a request that needs no wait runs its steps without allocating one.
+// it with a Status the handler writes, answers it itself (ANSWERED), or, the forward only, asks for
+// the load balancer's one retry (RETRY). Only a step that must wait returns a promise, so a request
+// that needs no wait runs its steps without allocating one. The handler runs them (handler.ts, runSteps).
 // What one step learns and a later one reads (the decoded path, the class, the handling server, the
 // decision) is in the types: a step names the fields it needs and those it fills, and stepList checks
 // a list's order when it is compiled, so no step casts what an earlier one left on the exchange.
@@ -12,7 +13,13 @@ import type { Exchange, Routed } from '../exchange.js';
 /** The step answered the request itself; nothing further runs. */
 export const ANSWERED = 'answered';
 
-export type StepResult = undefined | Status | typeof ANSWERED;
+/**
+ * The forward's handling server refused the connection and the load balancer would try another
+ * (policy.ts, mayRetryElsewhere): the handler runs routing and forwarding once more.
+ */
+export const RETRY = 'retry';
+
+export type StepResult = undefined | Status | typeof ANSWERED | typeof RETRY;
 
 /** What the steps fill in on the exchange, each from one step on. */
 export interface Filled {
@@ -69,22 +76,4 @@ export function stepList<X extends Exchange, Have extends Field = never>() {
   ): [Unmet<S, Have>] extends [never] ? readonly ListedStep<With<X, Have>>[] : Unmet<S, Have> =>
     // The one place the order is taken on trust from the type check above.
     steps as never;
-}
-
-/** Runs `steps` in order from `from` until one refuses or answers; synchronous until a step waits. */
-export function runSteps<X extends Exchange>(
-  steps: readonly ListedStep<X>[],
-  x: X,
-  ctx: ProxyContext,
-  from = 0,
-): StepResult | Promise<StepResult> {
-  for (let i = from; i < steps.length; i++) {
-    const result = (steps[i] as ListedStep<X>).run(x, ctx);
-    if (result === undefined) continue;
-    // The last step's promise is the answer itself: no second promise to wrap it (the forward's case).
-    if (result instanceof Promise)
-      return i === steps.length - 1 ? result : result.then((r: StepResult) => (r === undefined ? runSteps(steps, x, ctx, i + 1) : r));
-    return result;
-  }
-  return undefined;
 }

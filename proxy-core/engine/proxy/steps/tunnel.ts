@@ -5,7 +5,8 @@ import { failedAtServer } from '../../upstream/errors.js';
 import { tunnel } from '../../upstream/tunnel.js';
 import { failure } from '../../util/status.js';
 import { writeStatusToSocket } from '../../util/write-status.js';
-import { requestHeadersOf, routeHeaders, type UpgradeExchange } from '../exchange.js';
+import { requestHeadersOf, type UpgradeExchange } from '../exchange.js';
+import { routeHeaders } from '../route-header.js';
 import { ANSWERED, type Step, type StepResult } from './step.js';
 
 export const tunnelUpgrade: Step<'decision', never, UpgradeExchange> = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HOP_BY_HOP_HEADERS, hopByHopNames, isHopByHop, withoutHopByHop, withoutHopByHopRaw } from './hop-by-hop.js';
+import { HOP_BY_HOP_HEADERS, hopByHopNames, isHopByHop, withoutHopByHop, withoutHopByHopRaw } from './headers.js';
 
 describe('hop-by-hop headers', () => {
   it('are the RFC 9110 list plus what Connection names', () => {

@@ -4,18 +4,18 @@
 import { serveImpact } from '../../impact/endpoint.js';
 import { failure } from '../../util/status.js';
 import { writeStatus } from '../../util/write-status.js';
-import { CONTROL_PREFIX } from '../context.js';
+import { OWN_ENDPOINTS_PREFIX } from '../context.js';
 import type { RequestExchange } from '../exchange.js';
 import { ANSWERED, type Step } from './step.js';
 
-export const controlEndpoints: Step<never, never, RequestExchange> = {
-  name: 'control-endpoints',
+export const ownEndpoints: Step<never, never, RequestExchange> = {
+  name: 'own-endpoints',
   run(x, ctx) {
     const path = x.path;
-    if (!path.startsWith(CONTROL_PREFIX)) return undefined;
+    if (!path.startsWith(OWN_ENDPOINTS_PREFIX)) return undefined;
     x.own = true;
     const { req, res } = x;
-    if (path === `${CONTROL_PREFIX}metrics` && (req.method === 'GET' || req.method === 'HEAD')) {
+    if (path === `${OWN_ENDPOINTS_PREFIX}metrics` && (req.method === 'GET' || req.method === 'HEAD')) {
       x.status = 200;
       return ctx.telemetry.prometheus().then((text) => {
         res.writeHead(200, { 'content-type': ctx.telemetry.registry.contentType, 'content-length': Buffer.byteLength(text) });
@@ -23,23 +23,17 @@ export const controlEndpoints: Step<never, never, RequestExchange> = {
         return ANSWERED;
       });
     }
-    if (path === `${CONTROL_PREFIX}snapshot` && req.method === 'GET') {
+    if (path === `${OWN_ENDPOINTS_PREFIX}snapshot` && req.method === 'GET') {
       const body = JSON.stringify(ctx.snapshot());
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
       res.end(body);
       x.status = 200;
-    } else if (path === `${CONTROL_PREFIX}impact` && req.method === 'GET') {
+    } else if (path === `${OWN_ENDPOINTS_PREFIX}impact` && req.method === 'GET') {
       serveImpact({ serverStatuses: () => ctx.servers.statuses(), routes: ctx.state, telemetry: ctx.telemetry }, req.url ?? '', res);
     } else {
       x.status = 404;
-      writeStatus(
-        res,
-        failure(
-          404,
-          'NotFound',
-          `peerscope has no control endpoint ${path}; it has ${CONTROL_PREFIX}metrics, ${CONTROL_PREFIX}snapshot and ${CONTROL_PREFIX}impact`,
-        ),
-      );
+      const p = OWN_ENDPOINTS_PREFIX;
+      writeStatus(res, failure(404, 'NotFound', `peerscope has no own endpoint ${path}; it has ${p}metrics, ${p}snapshot and ${p}impact`));
     }
     return ANSWERED;
   },

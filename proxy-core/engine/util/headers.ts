@@ -1,5 +1,11 @@
-// Hop-by-hop headers (RFC 9110 §7.6.1) belong to one connection and are never forwarded, in either
-// direction: the fixed list below plus every name the message's own Connection header lists.
+// HTTP headers as such: a header's value as one string, and the hop-by-hop headers (RFC 9110 §7.6.1),
+// which belong to one connection and are never forwarded, in either direction: the fixed list below
+// plus every name the message's own Connection header lists.
+/** A header as Node hands it over (repeats as an array), as one value: repeats joined with ", ". */
+export function headerValue(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v.join(', ') : v;
+}
+
 export const HOP_BY_HOP_HEADERS: ReadonlySet<string> = new Set([
   'connection',
   'keep-alive',
@@ -41,7 +47,7 @@ type HeaderObject = Record<string, string | string[] | number | undefined>;
 
 /** A copy of a header object (Node's lower-case form) without its hop-by-hop headers. */
 export function withoutHopByHop<T extends HeaderObject>(headers: T): Partial<T> {
-  const connection = headerValue(headers, 'connection');
+  const connection = headerNamed(headers, 'connection');
   const hop = hopByHopNames(connection);
   const out: Partial<T> = {};
   for (const [name, value] of Object.entries(headers)) {
@@ -63,7 +69,7 @@ export function withoutHopByHopRaw(raw: readonly string[]): string[] {
   return out;
 }
 
-function headerValue(headers: HeaderObject, lowerName: string): string | string[] | undefined {
+function headerNamed(headers: HeaderObject, lowerName: string): string | string[] | undefined {
   for (const [name, value] of Object.entries(headers)) {
     if (name.toLowerCase() !== lowerName || value === undefined) continue;
     return typeof value === 'number' ? String(value) : value;
