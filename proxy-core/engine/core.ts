@@ -27,6 +27,8 @@ import { ClusterTraffic } from './telemetry/cluster-traffic.js';
 import type { AuditRead } from '../contract/cluster.js';
 import type { ClientUsage } from './telemetry/client-usage.js';
 import { clusterClientUsage } from './impact/cluster-usage.js';
+import { recordSession, type RecordOptions } from './recording/feed.js';
+import { formatPolicy } from './proxy/policy.js';
 
 /**
  * What the local port accepts and refuses beyond its own Host names (each list as typed), one field per
@@ -94,6 +96,8 @@ export interface CoreOptions extends PortFilters {
    * are counted as the followed logs' are.
    */
   readonly auditWebhook?: Omit<AuditWebhookOptions, 'onRecord'>;
+  /** Record the session into a new file (engine/recording/feed.ts). */
+  readonly record?: RecordOptions;
 }
 
 export type ServerRefresh =
@@ -129,6 +133,8 @@ export interface Core {
   auditRead(): AuditRead | undefined;
   /** Stops the read of the audit log files (a read once, or a follow) and resolves once it has stopped; what was read still counts. */
   cancelAuditRead(): Promise<void>;
+  /** The file the session is recorded into, when it is. */
+  recordingFile(): string | undefined;
   /** Stops accepting, lets in-flight requests finish within graceMs, ends watches, closes pools. */
   close(graceMs?: number): Promise<void>;
 }
@@ -227,6 +233,10 @@ export function createCore(options: CoreOptions): Core {
   };
   let listener: PortListener | undefined;
   let bound: ListenAddress | undefined;
+  // Created last, once nothing above can throw: a refused file leaves nothing running.
+  const recording = options.record && recordSession(options.record, { telemetry, cluster, servers, routeTable: () => routes.table });
+  recording?.setting('policy', formatPolicy(picker.policy));
+  recording?.setting('discovery-mode', settings.discoveryMode);
 
   const shutdown = new AbortController();
   // Every open watch and log follow listens for the shutdown: hundreds are normal, not a leak.
@@ -339,12 +349,15 @@ export function createCore(options: CoreOptions): Core {
     policy: () => picker.policy,
     setPolicy(policy) {
       picker.policy = policy;
+      recording?.setting('policy', formatPolicy(policy));
     },
     discoveryMode: () => settings.discoveryMode,
     faithful: () => settings.faithful,
     setDiscoveryMode(mode) {
       settings.discoveryMode = mode;
+      recording?.setting('discovery-mode', mode);
     },
+    recordingFile: () => options.record?.file,
     serverStatuses,
     refreshServers,
     auditWebhookUrl: () => auditWebhook?.url,
@@ -379,6 +392,8 @@ export function createCore(options: CoreOptions): Core {
     if ((await Promise.race([pools.then(() => true), delay(Math.min(graceMs, 1_000)).then(() => false)])) === false)
       await upstreams.destroy();
     await Promise.all([servers.close(), options.serverSource?.close()]);
+    // Last: the requests that finished during the grace and the servers' last changes are in it.
+    recording?.close();
   }
   return core;
 }
