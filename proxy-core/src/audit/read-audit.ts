@@ -5,7 +5,7 @@ import { statSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { AUDIT_REPORT_KIND, type AuditOutcome, type AuditReport } from '../../contract/audit.js';
 import type { GVR } from '../discovery/types.js';
-import { classifyAuditRecord } from './classify.js';
+import { judgeAuditRecord } from './classify.js';
 import { RequestDedupe } from './dedupe.js';
 import { auditStages, type AuditRecord } from './event.js';
 import type { AuditInput } from './inputs.js';
@@ -13,6 +13,7 @@ import type { AuditJudgement } from './judge.js';
 import { parseAuditLine } from './parse-line.js';
 import { isGzip, readLines, STDIN } from './read-lines.js';
 import { rotatedFiles } from './rotated.js';
+import { peekOwnReleases, StandIns } from './stand-in.js';
 import { AuditTally } from './tally.js';
 import { ReleaseTimeline, TimelineJudge, type JudgedBy } from './timeline.js';
 
@@ -67,6 +68,10 @@ export async function readAuditLogs(inputs: readonly AuditInput[], options: Read
   const todayRelease =
     options.todayRelease ?? ((server: string) => judgement.description.servers.find((s) => s.name === server)?.gitVersion ?? undefined);
   const timeline = new TimelineJudge(options.timeline ?? new ReleaseTimeline(), todayRelease);
+  const standIns = new StandIns(timeline.timeline, todayRelease);
+  const first = judgement.table;
+  // A server whose discovery is unknown: its own log tells its release before the others' logs are judged.
+  if (first && !options.follow) await peekOwnReleases(inputs, (server) => !first.known(server), timeline.timeline);
 
   const plan = inputs.map((input) => ({
     input,
@@ -127,10 +132,11 @@ export async function readAuditLogs(inputs: readonly AuditInput[], options: Read
           if (verdict === 'duplicate') duplicates++;
           if (verdict !== 'count') continue;
           requests++;
-          const { table, judgedBy } = timeline.tableFor(record, judgement.table);
-          const outcome = classifyAuditRecord(record, table);
-          tally.add(record, outcome, (gvr: GVR) => table?.serversFor(gvr) ?? [], judgedBy);
-          options.onRequest?.(record, outcome, judgedBy);
+          timeline.timeline.noteRecord(record);
+          const { table, judgedBy } = timeline.tableFor(record, standIns.apply(judgement.table, record.receivedAt));
+          const judged = judgeAuditRecord(record, table);
+          tally.add(record, judged.outcome, (gvr: GVR) => table?.serversFor(gvr) ?? [], judgedBy, judged.reason);
+          options.onRequest?.(record, judged.outcome, judgedBy);
         }
       } catch (err) {
         const why = describeReadError(err, file);
@@ -161,6 +167,7 @@ export async function readAuditLogs(inputs: readonly AuditInput[], options: Read
     duplicates,
     judgedBy: { ...timeline.counts },
     ...tally.report(),
+    standIns: standIns.report(),
     ...(judgement.table ? {} : { false404s: null }),
     problems,
     problemCount,

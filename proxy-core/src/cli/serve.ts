@@ -5,6 +5,8 @@ import { collectAuditInputSpec, matchAuditInputs, type AuditInput, type AuditInp
 import { shownName } from '../../contract/servers.js';
 import type { DiscoveryMode } from '../../contract/settings.js';
 import { reachabilityLines } from '../cluster/reachability.js';
+import { ServerNames } from '../cluster/server-names.js';
+import { resolveWebhookTokens } from '../audit/webhook/senders.js';
 import { serversFromKubeconfig } from '../cluster/from-kubeconfig.js';
 import { identityOf } from '../telemetry/client-identity.js';
 import type { ServerConfig, ServerSource } from '../cluster/server-config.js';
@@ -149,12 +151,12 @@ export function registerServeCommand(program: Command): void {
         servers = given.servers;
       }
       const auditLogs = await auditInputsOf(flags.auditLog, servers);
-      const auditWebhook = await auditWebhookOf(flags).catch((err: Error) => fail(err.message));
-      for (const t of flags.auditWebhookToken)
-        if (!servers.some((s) => s.name === t.server))
-          process.stderr.write(
-            `peerscope: warning: --audit-webhook-token ${t.server}: no server is named so now (servers: ${servers.map((s) => s.name).join(', ')}); its events are counted as not judged until one is\n`,
-          );
+      const tokens = resolveWebhookTokens(flags.auditWebhookToken, servers);
+      const auditWebhook = await auditWebhookOf({ ...flags, auditWebhookToken: tokens.specs }).catch((err: Error) => fail(err.message));
+      for (const name of tokens.unknown)
+        process.stderr.write(
+          `peerscope: warning: --audit-webhook-token ${name}: no server is named so now (servers: ${new ServerNames(servers).known()}); its events are counted as not judged until one is\n`,
+        );
       const policy = flags.policy;
       if (policy.kind === 'pin' && !servers.some((s) => s.name === policy.server)) {
         fail(`--policy ${formatPolicy(policy)}: no server is named "${policy.server}" (servers: ${servers.map((s) => s.name).join(', ')})`);
@@ -247,7 +249,7 @@ async function auditInputsOf(specs: readonly AuditInputSpec[], servers: readonly
   for (const input of inputs) {
     if (!servers.some((s) => s.name === input.server))
       fail(
-        `--audit-log ${input.server}=${input.file}: no server is named "${input.server}" (servers: ${servers.map((s) => s.name).join(', ')})`,
+        `--audit-log ${input.server}=${input.file}: no server is named "${input.server}" (servers: ${new ServerNames(servers).known()})`,
       );
     try {
       accessSync(input.file, constants.R_OK);

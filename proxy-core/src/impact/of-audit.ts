@@ -16,7 +16,9 @@ export interface AuditImpact {
   readonly audit: AuditReport;
 }
 
-export type TargetOf = (servers: readonly { readonly gitVersion?: string }[]) => ImpactTarget;
+export type TargetOf = (
+  servers: readonly { readonly name: string; readonly displayName?: string; readonly gitVersion?: string }[],
+) => ImpactTarget;
 
 /**
  * The clients' usage as audited requests come (from files or a webhook), counted once each (the

@@ -68,12 +68,7 @@ export async function prepareClusterSession(options: ClusterSessionOptions): Pro
   });
   const contextName = found.kubeconfig.contextName;
   // Checked here, before a host gives up its running session: a file matched to no server is an error now.
-  const auditLogs = options.auditLogs?.length
-    ? resolveAuditInputs(
-        options.auditLogs,
-        found.servers.map((s) => s.name),
-      )
-    : undefined;
+  const auditLogs = options.auditLogs?.length ? resolveAuditInputs(options.auditLogs, found.servers) : undefined;
   return {
     contextName,
     serverCount: found.servers.length,

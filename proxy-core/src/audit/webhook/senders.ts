@@ -7,6 +7,8 @@ import { readFileSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import { InputError } from '../../util/input-error.js';
+import { ServerNames } from '../../cluster/server-names.js';
+import type { NamedServer } from '../../cluster/display-names.js';
 
 export interface WebhookTokenSpec {
   readonly server: string;
@@ -18,6 +20,26 @@ export function collectWebhookToken(value: string, previous: WebhookTokenSpec[] 
   const eq = value.indexOf('=');
   if (eq <= 0 || eq === value.length - 1) throw new InputError('--audit-webhook-token', `"${value}": give it as SERVER=TOKEN_FILE`);
   return [...previous, { server: value.slice(0, eq), file: value.slice(eq + 1) }];
+}
+
+/**
+ * Each token's SERVER as the identity it names (a host name as the screens print it, or a lease name);
+ * a name of no server now is kept as given and listed in `unknown` (a server may join later).
+ */
+export function resolveWebhookTokens(
+  specs: readonly WebhookTokenSpec[],
+  servers: readonly NamedServer[],
+): { specs: WebhookTokenSpec[]; unknown: string[] } {
+  if (servers.length === 0) return { specs: [...specs], unknown: [] };
+  const names = new ServerNames(servers);
+  const unknown: string[] = [];
+  const resolved = specs.map((spec) => {
+    const found = names.candidates(spec.server);
+    if (found.length === 1) return { ...spec, server: found[0]! };
+    unknown.push(spec.server);
+    return spec;
+  });
+  return { specs: resolved, unknown };
 }
 
 export type Sender = { readonly server: string } | { readonly refused: string; readonly who: string };
