@@ -9,6 +9,7 @@ export {
   type AuditStage,
 } from './event.js';
 export {
+  checkAuditInputs,
   collectAuditInputSpec,
   matchAuditInputs,
   parseAuditInputSpec,

@@ -15,6 +15,15 @@ import { readLines } from './read-lines.js';
 import { InputError } from '../util/input-error.js';
 import { escapeRegExp } from '../util/regexp.js';
 import { STDIN } from './read-lines.js';
+import { checkAuditFile } from './input-files.js';
+
+/**
+ * Before matching: a file that cannot be read is an InputError naming the flag, the file and the cause
+ * (input-files.ts), never blamed on its name. `follow`: the files are followed as they grow.
+ */
+export function checkAuditInputs(specs: readonly AuditInputSpec[], follow: boolean): void {
+  for (const spec of specs) checkAuditFile(spec, follow);
+}
 
 export interface AuditInputSpec {
   readonly server?: string;

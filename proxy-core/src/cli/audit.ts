@@ -7,6 +7,7 @@ import {
   collectAuditInputSpec,
   readAuditLogs,
   matchAuditInputs,
+  checkAuditInputs,
   type AuditInputSpec,
   type AuditJudgement,
 } from '../audit/index.js';
@@ -64,6 +65,7 @@ export function registerAuditCommand(program: Command): void {
       let inputs;
       try {
         // SERVER= names a server of the judgement (host name or lease name), or any name when none is known.
+        checkAuditInputs(flags.auditLog, flags.follow);
         inputs = await matchAuditInputs(flags.auditLog, judgement.description.servers);
       } catch (err) {
         return fail((err as Error).message);

@@ -18,7 +18,14 @@ import type { ImpactTarget } from '../impact/report.js';
 import { ServerNames } from '../cluster/server-names.js';
 import { resolveWebhookTokens } from '../audit/webhook/senders.js';
 import { catalogTarget, defaultTargetName, targetOf } from '../impact/targets.js';
-import { collectAuditInputSpec, judgeBySnapshot, matchAuditInputs, type AuditInputSpec, type AuditJudgement } from '../audit/index.js';
+import {
+  checkAuditInputs,
+  collectAuditInputSpec,
+  judgeBySnapshot,
+  matchAuditInputs,
+  type AuditInputSpec,
+  type AuditJudgement,
+} from '../audit/index.js';
 import { loadReleaseFiles } from '../releases/index.js';
 import { parseSnapshot, readSnapshotFile } from '../snapshot/index.js';
 import { Agent, request } from '../upstream/undici.js';
@@ -125,6 +132,7 @@ async function reportOfAuditLogs(flags: ReportFlags): Promise<ImpactReport> {
     flags.snapshot || flags.kubeconfig || flags.context
       ? await judgementOf({ ...flags, server: [] }, warn)
       : judgeBySnapshot(parseSnapshot(await get(flags.from, '/.peerscope/snapshot'), `${flags.from}/.peerscope/snapshot`), flags.from);
+  checkAuditInputs(flags.auditLog, false);
   const inputs = await matchAuditInputs(flags.auditLog, judgement.description.servers);
   const tokens = resolveWebhookTokens(flags.auditWebhookToken, judgement.description.servers);
   for (const name of tokens.unknown)

@@ -1,7 +1,6 @@
 // `peerscope serve`: the local port in front of every apiserver of a cluster.
-import { accessSync, constants } from 'node:fs';
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { collectAuditInputSpec, matchAuditInputs, type AuditInput, type AuditInputSpec } from '../audit/index.js';
+import { checkAuditInputs, collectAuditInputSpec, matchAuditInputs, type AuditInput, type AuditInputSpec } from '../audit/index.js';
 import { shownName } from '../../contract/servers.js';
 import type { DiscoveryMode } from '../../contract/settings.js';
 import { reachabilityLines } from '../cluster/reachability.js';
@@ -242,6 +241,7 @@ function reportRefresh(): (r: ServerRefresh) => void {
 async function auditInputsOf(specs: readonly AuditInputSpec[], servers: readonly ServerConfig[]): Promise<AuditInput[]> {
   let inputs: AuditInput[];
   try {
+    checkAuditInputs(specs, true);
     inputs = await matchAuditInputs(specs, servers);
   } catch (err) {
     return fail((err as Error).message);
@@ -251,11 +251,6 @@ async function auditInputsOf(specs: readonly AuditInputSpec[], servers: readonly
       fail(
         `--audit-log ${input.server}=${input.file}: no server is named "${input.server}" (servers: ${new ServerNames(servers).known()})`,
       );
-    try {
-      accessSync(input.file, constants.R_OK);
-    } catch (err) {
-      fail(`--audit-log ${input.file}: cannot read: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
-    }
   }
   return inputs;
 }
