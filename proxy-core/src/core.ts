@@ -21,10 +21,11 @@ import { Telemetry } from './telemetry/telemetry.js';
 import { Upstreams, type UpstreamOptions } from './upstream/pool.js';
 import { takeSnapshot } from './snapshot/take.js';
 import { AuditCounters, clusterEventOf, DeprecatedCalls, readAuditLogs, ReleaseTimeline, type AuditInput } from './audit/index.js';
+import { AuditProblems } from './audit/problems.js';
 import { countPostedEvents } from './audit/webhook/count-posted.js';
 import { startAuditWebhook, type AuditWebhook, type AuditWebhookOptions } from './audit/webhook/receiver.js';
 import { ClusterTraffic } from './telemetry/cluster-traffic.js';
-import type { AuditRead } from '../contract/cluster.js';
+import type { AuditProblemsSummary, AuditRead } from '../contract/cluster.js';
 import type { ClientUsage } from './telemetry/client-usage.js';
 import { clusterClientUsage } from './impact/cluster-usage.js';
 
@@ -94,6 +95,8 @@ export interface CoreOptions extends PortFilters {
    * are counted as the followed logs' are.
    */
   readonly auditWebhook?: Omit<AuditWebhookOptions, 'onRecord'>;
+  /** A line for a terminal per audit log and problem (audit/problems.ts); absent, the problems are only counted and named. */
+  readonly onAuditProblem?: (line: string) => void;
 }
 
 export type ServerRefresh =
@@ -127,6 +130,8 @@ export interface Core {
   auditWebhookUrl(): string | undefined;
   /** How the read of the audit log files goes; undefined when the core reads none. */
   auditRead(): AuditRead | undefined;
+  /** The audit input that could not be used, the first few named; undefined without a cluster source. */
+  auditProblems(): AuditProblemsSummary | undefined;
   /** Stops the read of the audit log files (a read once, or a follow) and resolves once it has stopped; what was read still counts. */
   cancelAuditRead(): Promise<void>;
   /** Stops accepting, lets in-flight requests finish within graceMs, ends watches, closes pools. */
@@ -156,6 +161,9 @@ export function createCore(options: CoreOptions): Core {
   const routes = new RouteState(servers);
   const auditCounters = options.auditLogs?.length || options.auditWebhook ? new AuditCounters() : undefined;
   if (auditCounters) telemetry.addExposition(() => auditCounters.exposition());
+  // Bad input of followed logs and posted batches, counted and named alike (audit/problems.ts).
+  const auditProblems = auditCounters ? new AuditProblems(options.onAuditProblem) : undefined;
+  if (auditProblems) telemetry.addExposition(() => auditProblems.exposition());
   // The cluster source: the servers whose audit logs are followed, or every server when any may post.
   const cluster = auditCounters
     ? new ClusterTraffic(
@@ -295,6 +303,7 @@ export function createCore(options: CoreOptions): Core {
           signal: auditStop.signal,
           todayRelease: (server) => servers.status(server)?.gitVersion,
           timeline: releases,
+          onProblem: (p) => auditProblems?.add({ ...p, source: 'audit-log', input: p.file }),
           // Until the files' content as it was at the start is read, a follow is a read under way too.
           onProgress: (p) => {
             if (!auditRead) return;
@@ -315,6 +324,10 @@ export function createCore(options: CoreOptions): Core {
       if (auditCounters && options.auditWebhook && !auditWebhook)
         auditWebhook = await startAuditWebhook({
           ...options.auditWebhook,
+          onProblem: (sender, reason, detail) => {
+            options.auditWebhook?.onProblem?.(sender, reason, detail);
+            auditProblems?.add({ server: sender, source: 'audit-webhook', reason, where: 'a posted batch', detail, input: sender });
+          },
           onRecord: countPostedEvents(
             auditCounters,
             () => routes.table,
@@ -347,6 +360,7 @@ export function createCore(options: CoreOptions): Core {
     refreshServers,
     auditWebhookUrl: () => auditWebhook?.url,
     auditRead: () => auditRead,
+    auditProblems: () => auditProblems?.summary(),
     async cancelAuditRead() {
       if (auditRead && (auditRead.state === 'reading' || auditRead.state === 'following')) auditRead = { ...auditRead, state: 'cancelled' };
       auditStop.abort();

@@ -10,7 +10,7 @@ import { RequestDedupe } from './dedupe.js';
 import { auditStages, type AuditRecord } from './event.js';
 import type { AuditInput } from './inputs.js';
 import type { AuditJudgement } from './judge.js';
-import { parseAuditLine } from './parse-line.js';
+import { parseAuditLine, type LineProblem } from './parse-line.js';
 import { isGzip, readLines, STDIN } from './read-lines.js';
 import { rotatedFiles } from './rotated.js';
 import { peekOwnReleases, StandIns } from './stand-in.js';
@@ -46,6 +46,8 @@ export interface ReadAuditOptions {
   readonly onProgress?: (p: AuditProgress) => void;
   /** Called with each request as it is counted, judged (a follow prints the false 404s as they come). */
   readonly onRequest?: (record: AuditRecord, outcome: AuditOutcome | null, judgedBy: JudgedBy) => void;
+  /** Called with each problem as it is counted: a bad line (file:line) or a file that could not be read to its end. */
+  readonly onProblem?: (p: ReadProblem) => void;
   /** A server's release today (default: the judgement's gitVersion of it); a running core gives its probes'. */
   readonly todayRelease?: (server: string) => string | undefined;
   /** What is known already of the servers' releases over time (a running core: its probes'); the logs add theirs. */
@@ -53,6 +55,15 @@ export interface ReadAuditOptions {
 }
 
 type InputState = AuditReport['inputs'][number];
+
+/** A problem of a read: where (file:line, or the file) and what kind; never a piece of the input. */
+export interface ReadProblem {
+  readonly server: string;
+  readonly file: string;
+  readonly where: string;
+  readonly reason: LineProblem | 'unreadable';
+  readonly detail: string;
+}
 
 export async function readAuditLogs(inputs: readonly AuditInput[], options: ReadAuditOptions): Promise<AuditReport> {
   const judgement = options.judgement;
@@ -91,10 +102,11 @@ export async function readAuditLogs(inputs: readonly AuditInput[], options: Read
       bytesAtStart,
       caughtUp: done || (bytesAtStart !== null && bytesRead >= bytesAtStart),
     });
-  const problem = (state: InputState, where: string, why: string) => {
+  const problem = (state: InputState, where: string, reason: ReadProblem['reason'], why: string) => {
     state.problems++;
     problemCount++;
     if (problems.length < MAX_PROBLEMS_LISTED) problems.push(`${where}: ${why}`);
+    options.onProblem?.({ server: state.server, file: state.file, where, reason, detail: why });
   };
 
   const readOne = async ({ input, files }: (typeof plan)[number]): Promise<InputState> => {
@@ -122,7 +134,7 @@ export async function readAuditLogs(inputs: readonly AuditInput[], options: Read
           const parsed = parseAuditLine(input.server, line.text);
           if (parsed.kind === 'blank') continue;
           if (parsed.kind === 'problem') {
-            problem(state, `${line.file}:${line.line}`, parsed.why);
+            problem(state, `${line.file}:${line.line}`, parsed.reason, parsed.why);
             continue;
           }
           state.events++;
@@ -140,7 +152,7 @@ export async function readAuditLogs(inputs: readonly AuditInput[], options: Read
         }
       } catch (err) {
         const why = describeReadError(err, file);
-        problem(state, lastLine > 0 ? `${file}:${lastLine + 1}` : file, why);
+        problem(state, lastLine > 0 ? `${file}:${lastLine + 1}` : file, 'unreadable', why);
         state.error = state.error ? `${state.error}; ${file}: ${why}` : `${file}: ${why}`;
       }
       if (options.signal?.aborted) break;

@@ -61,6 +61,7 @@ export function registerDemoCommand(program: Command): void {
         stepSeconds: flags.stepSeconds,
         ...(flags.rollout ? { rolloutAfterSeconds: flags.startDelaySeconds } : {}),
         onRolloutEvent: printRolloutEvent,
+        onAuditProblem: (line) => process.stderr.write(`${line}\n`),
         onRolloutError: (err) => console.error(`rollout: ${err.message}`),
       });
     } catch (err) {

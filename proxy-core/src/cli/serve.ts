@@ -170,7 +170,7 @@ export function registerServeCommand(program: Command): void {
         ownMetricsIntervalMs: flags.serverMetrics * 1000,
         upstream: { connectTimeoutMs: flags.upstreamConnectTimeout * 1000, headersTimeoutMs: flags.upstreamHeadersTimeout * 1000 },
         ...portFilters(flags),
-        ...(auditLogs.length > 0 ? { auditLogs } : {}),
+        ...(auditLogs.length > 0 ? { auditLogs, onAuditProblem: (line: string) => process.stderr.write(`${line}\n`) } : {}),
         ...(auditWebhook
           ? {
               auditWebhook: { ...auditWebhook, onProblem: webhookProblemLog((line) => process.stderr.write(line)) },

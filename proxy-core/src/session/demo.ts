@@ -42,6 +42,8 @@ export interface DemoSessionOptions {
   readonly onRolloutError?: (err: Error) => void;
   /** Every request the traffic generator sent, as it was answered. */
   readonly onTrafficResult?: (r: TrafficResult) => void;
+  /** A line per audit log and problem with its input (createCore's `onAuditProblem`). */
+  readonly onAuditProblem?: (line: string) => void;
 }
 
 export interface DemoSession {
@@ -87,6 +89,7 @@ export async function startDemoSession(options: DemoSessionOptions = {}): Promis
     // Clients of the port bring no credential: the port adds the simulated cluster's token, whose user this is.
     ...(sim.token ? { ownIdentity: TOKEN_USER.name } : {}),
     auditLogs: sim.servers.map((s) => ({ server: s.name, file: simAuditLogFile(dir, s.name) })),
+    ...(options.onAuditProblem ? { onAuditProblem: options.onAuditProblem } : {}),
   });
   let address: ListenAddress;
   try {

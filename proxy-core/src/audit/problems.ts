@@ -1,0 +1,56 @@
+// The bad input of the cluster source, counted and named the same wherever the core reads it (followed
+// audit logs, webhook batches): a series per server, source and reason in /.peerscope/metrics, the
+// first few named for the UI's cluster status, and one line per file (or sender) and reason for a
+// terminal — the first at once, then every RETOLD_EVERY-th with its count, never one per line.
+import type { AuditProblemsSummary, AuditProblem } from '../../contract/cluster.js';
+import { labelSet } from '../util/exposition.js';
+
+/** How many problems are named one by one (the UI shows them); the rest are counted. */
+export const PROBLEMS_NAMED = 5;
+/** A problem already told is told again with its count every so many. */
+export const RETOLD_EVERY = 1000;
+
+export class AuditProblems {
+  private readonly counts = new Map<string, number>();
+  private readonly told = new Map<string, number>();
+  private readonly named: AuditProblem[] = [];
+  private total = 0;
+
+  /** `tell`: where a line for a terminal goes (serve's and demo's standard error); absent, nothing is told. */
+  constructor(private readonly tell?: (line: string) => void) {}
+
+  /** One problem; `input` is the file or the sender, `where` its place (file:line, item i), `detail` what is wrong (never input text). */
+  add(p: AuditProblem & { readonly input: string }): void {
+    this.total++;
+    const key = labelSet({ server: p.server, source: p.source, reason: p.reason });
+    this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
+    if (this.named.length < PROBLEMS_NAMED)
+      this.named.push({ server: p.server, source: p.source, reason: p.reason, where: p.where, detail: p.detail });
+    const toldKey = `${p.input}\u0000${p.reason}`;
+    const n = (this.told.get(toldKey) ?? 0) + 1;
+    this.told.set(toldKey, n);
+    const what = p.source === 'audit-log' ? `audit log ${p.input} (server ${p.server})` : `audit webhook sender ${p.input}`;
+    // The webhook's senders are told by its own log (cli/audit-webhook-flags.ts webhookProblemLog).
+    if (p.source !== 'audit-log') return;
+    if (n === 1)
+      this.tell?.(
+        `peerscope: ${what}: ${p.reason}: ${p.where}: ${p.detail} (the rest is read; every one is counted in /.peerscope/metrics)`,
+      );
+    else if (n % RETOLD_EVERY === 0) this.tell?.(`peerscope: ${what}: ${p.reason}: ${n} so far (the latest at ${p.where})`);
+  }
+
+  summary(): AuditProblemsSummary {
+    return { count: this.total, first: [...this.named] };
+  }
+
+  exposition(): string {
+    if (this.counts.size === 0) return '';
+    return (
+      [
+        '# HELP peerscope_cluster_audit_problems_total Audit input the core could not use (a line of a followed log, a batch or event a server posted), by server, source and reason; the rest is read.',
+        '# TYPE peerscope_cluster_audit_problems_total counter',
+        ...[...this.counts].map(([labels, n]) => `peerscope_cluster_audit_problems_total{${labels}} ${n}`),
+      ].join('\n') + '\n'
+    );
+  }
+}
