@@ -258,6 +258,8 @@ export function createCore(options: CoreOptions): Core {
     settings,
     random,
     listenerPort: () => bound?.port ?? 0,
+    // The same input as the snapshot's and the app's report: the cluster source included.
+    impact: () => core,
     snapshot: () =>
       takeSnapshot(core, { source: options.snapshotSource ?? 'servers', ...(options.context ? { context: options.context } : {}) }),
   });

@@ -125,7 +125,7 @@ describe('peerscope audit (the CLI)', () => {
       ['apiserver-b', 1, 0],
     ]);
     // The half-written last line is named, and nothing else is lost.
-    expect(report.problems).toEqual([expect.stringMatching(new RegExp(`^${logA}:11: not JSON \\(`))]);
+    expect(report.problems).toEqual([`${logA}:11: not JSON: unexpected end of string at byte 76`]);
     // The kubeconfig's credentials never reach the output.
     expect(JSON.stringify(report)).not.toContain(sim.token!);
   }, 60_000);
@@ -388,6 +388,18 @@ describe('peerscope audit (the CLI)', () => {
       expect(metrics).toMatch(/peerscope_cluster_requests_total\{server="b",outcome="local",code="200"\} [1-9]/);
       // The port's own counters saw none of them.
       expect(metrics).not.toMatch(/peerscope_requests_total\{[^}]*resource="podcertificaterequests"/);
+      // One report for every caller: the port's /.peerscope/impact has the cluster source too, and names
+      // the client whose false 404s /.peerscope/metrics counts.
+      const from = await peerscope(['report', '--from', `http://127.0.0.1:${port}`, '--output', 'json']);
+      expect(from.code, from.stderr).toBe(0);
+      const report = impactReportSchema.parse(JSON.parse(from.stdout));
+      expect(report.sources).toContain('cluster-audit');
+      const skewed = report.findings.find((f) => f.resource === 'podcertificaterequests' && f.source === 'cluster-audit');
+      expect(skewed, JSON.stringify(report.findings.map((f) => [f.resource, f.source]))).toBeDefined();
+      expect(skewed!.impact).toBe('skewed');
+      const text = await peerscope(['report', '--from', `http://127.0.0.1:${port}`]);
+      expect(text.stdout).not.toContain('from the requests of 0 clients');
+      expect(text.stdout).toContain(skewed!.message);
       child.kill('SIGTERM');
       expect(await exited).toBe(0);
     } finally {

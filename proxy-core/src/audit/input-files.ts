@@ -4,7 +4,12 @@
 // the read counts and names them (read-audit.ts).
 import { closeSync, constants, openSync, statSync } from 'node:fs';
 import { InputError } from '../util/input-error.js';
-import type { AuditInputSpec } from './inputs.js';
+
+/** `--audit-log [SERVER=]FILE` as given (inputs.ts AuditInputSpec). */
+interface AuditInputSpec {
+  readonly server?: string;
+  readonly file: string;
+}
 import { STDIN } from './read-lines.js';
 
 /** What an operator reads for a file system error code. */
