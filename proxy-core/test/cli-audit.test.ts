@@ -308,9 +308,10 @@ describe('peerscope audit (the CLI)', () => {
     expect(run.stderr).toBe('peerscope: read 1 audit log(s): 4 request(s), 0 problem(s)\n');
     const report = impactReportSchema.parse(JSON.parse(run.stdout));
     expect(report.source).toBe('audit-logs');
+    // The identity stays the key; the sentences name the servers as the screens do (host names).
     expect(report.current).toEqual([
-      { name: 'apiserver-a', gitVersion: 'v1.36.0-dev' },
-      { name: 'apiserver-b', gitVersion: 'v1.37.0-dev' },
+      { name: 'apiserver-a', displayName: 'a', gitVersion: 'v1.36.0-dev' },
+      { name: 'apiserver-b', displayName: 'b', gitVersion: 'v1.37.0-dev' },
     ]);
     expect(
       report.findings.map((f) => [f.impact, f.client.identity, f.client.userAgent, `${f.group}/${f.version}/${f.resource}`, f.verbs]),
@@ -331,6 +332,7 @@ describe('peerscope audit (the CLI)', () => {
       ],
     ]);
     expect(report.findings[1]?.evidence).toMatchObject({ servedNowBy: ['apiserver-b'], notServedNowBy: ['apiserver-a'], notFound: 1 });
+    expect(report.findings[1]?.message).not.toContain('apiserver-');
     const text = await peerscope(['report', '--audit-log', `apiserver-a=${log}`, '--kubeconfig', kubeconfig, '--to', 'v1.37-dev']);
     expect(text.stdout).toMatch(/^Upgrade impact: .* → v1\.37-dev, from the requests of 2 clients in the apiservers' audit logs, /);
     expect(text.stdout).toContain('legacy-operator (legacy-controller) lists storage.k8s.io/v1beta1 volumeattributesclasses');

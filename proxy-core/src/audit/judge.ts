@@ -5,6 +5,12 @@ import type { AuditJudge } from '../../contract/audit.js';
 import type { RoutingSnapshot } from '../../contract/snapshot.js';
 import { parseGvrKey, type GVR } from '../discovery/types.js';
 import { buildRouteTable, type RouteTable } from '../routing/route-table.js';
+import { displayNames } from '../cluster/display-names.js';
+
+/** Identity → the name the screens print, for the servers a judgement stands for (cluster/display-names.ts). */
+export function judgedNames(servers: AuditJudge['servers']): Map<string, string> {
+  return displayNames(servers);
+}
 
 /** One server's discovery as read; `gvrs` undefined when it could not be. */
 export interface JudgeServer {
