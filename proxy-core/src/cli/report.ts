@@ -140,7 +140,7 @@ async function reportOfAuditLogs(flags: ReportFlags): Promise<ImpactReport> {
       `--audit-webhook-token ${name}`,
       `no server is named "${name}" (servers: ${new ServerNames(judgement.description.servers).known()})`,
     );
-  const webhookOptions = await auditWebhookOf({ ...flags, auditWebhookToken: tokens.specs });
+  const webhookOptions = await auditWebhookOf({ ...flags, auditWebhookToken: tokens.specs }, () => judgement.description.servers);
   const target = (servers: Parameters<typeof targetFor>[2]) => targetFor(flags, files, servers);
   const usage = new AuditUsage(judgement);
   const cancel = new AbortController();

@@ -151,7 +151,11 @@ export function registerServeCommand(program: Command): void {
       }
       const auditLogs = await auditInputsOf(flags.auditLog, servers);
       const tokens = resolveWebhookTokens(flags.auditWebhookToken, servers);
-      const auditWebhook = await auditWebhookOf({ ...flags, auditWebhookToken: tokens.specs }).catch((err: Error) => fail(err.message));
+      // A client certificate's common name must name a server known at the time it posts (servers join).
+      let knownServers = (): readonly ServerConfig[] => servers;
+      const auditWebhook = await auditWebhookOf({ ...flags, auditWebhookToken: tokens.specs }, () => knownServers()).catch((err: Error) =>
+        fail(err.message),
+      );
       for (const name of tokens.unknown)
         process.stderr.write(
           `peerscope: warning: --audit-webhook-token ${name}: no server is named so now (servers: ${new ServerNames(servers).known()}); its events are counted as not judged until one is\n`,
@@ -181,6 +185,7 @@ export function registerServeCommand(program: Command): void {
         ...(context ? { context } : {}),
         ...(serverSource ? { serverSource, serverRefreshIntervalMs: serverRefresh * 1000, onServerRefresh: reportRefresh() } : {}),
       });
+      knownServers = () => core.servers.names().flatMap((n) => core.servers.config(n) ?? []);
       core.servers.on('membership', (id, change) => {
         const s = core.servers.status(id);
         const name = s ? namedForLog(s) : id;

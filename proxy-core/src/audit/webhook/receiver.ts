@@ -61,7 +61,12 @@ export async function startAuditWebhook(options: AuditWebhookOptions): Promise<A
     if ('refused' in sender) {
       problem(sender.who, 'sender not allowed', sender.refused);
       req.resume();
-      return answer(res, 401, 'Unauthorized', `not allowed to post audit events: ${sender.refused}`);
+      return answer(
+        res,
+        sender.status,
+        sender.status === 403 ? 'Forbidden' : 'Unauthorized',
+        `not allowed to post audit events: ${sender.refused}`,
+      );
     }
     const name = sender.server;
     if (req.method !== 'POST') {
