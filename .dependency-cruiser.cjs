@@ -19,8 +19,9 @@ const engine = {
   releases: ['util', 'discovery'],
   routing: ['util', 'discovery'],
   // What the apiservers themselves answered, from their audit logs, judged against the route table
-  // (or, for an event from before an upgrade, against the catalog's release its server ran then).
-  audit: ['util', 'discovery', 'routing', 'releases'],
+  // (or, for an event from before an upgrade, against the catalog's release its server ran then);
+  // servers named as the screens name them (cluster/server-names.ts).
+  audit: ['util', 'discovery', 'routing', 'releases', 'cluster'],
   // The upgrade-impact report: client usage (telemetry, or the servers' audit logs) against the servers and a target release.
   impact: ['util', 'telemetry', 'discovery', 'routing', 'releases', 'audit'],
   cluster: ['util', 'tls', 'telemetry', 'upstream', 'discovery'],

@@ -18,18 +18,30 @@ export const auditOutcomes = [
   'notfound',
   'non-resource',
   'rejected',
-] as const satisfies readonly (RouteOutcome | 'false-404')[];
+  'undetermined',
+] as const satisfies readonly (RouteOutcome | 'false-404' | 'undetermined')[];
 export const auditOutcomeSchema = z.enum(auditOutcomes);
+/**
+ * `undetermined`: what was known at that moment does not decide the request — its server is none of
+ * the judged ones, or its own or a peer's discovery is unknown (a server being upgraded is exactly
+ * the one whose discovery cannot be read), or it answered what no known discovery lists. It is never
+ * counted as local, not found or a false 404.
+ */
 export type AuditOutcome = z.infer<typeof auditOutcomeSchema>;
+
+/** Why a request is undetermined. */
+export const undeterminedReasons = ['server-unknown', 'discovery-unread', 'discovery-stale'] as const;
+export const undeterminedReasonSchema = z.enum(undeterminedReasons);
+export type UndeterminedReason = z.infer<typeof undeterminedReasonSchema>;
 
 const count = z.number().int().nonnegative();
 
 /** Requests of one row (a server, a client, a GVR, …). */
 export const auditCountsSchema = z.object({
   requests: count,
-  /** Per outcome, of the requests that were judged; null when none could be (no discovery to judge by). */
+  /** Per outcome, undetermined included (they add up to requests); null when nothing could be judged (no discovery to judge by). */
   outcomes: z.record(auditOutcomeSchema, count).nullable(),
-  /** Requests not judged: their server's discovery was not known. */
+  /** Requests whose outcome was not decided: undetermined, or nothing to judge by. */
   unjudged: count,
   /** Per HTTP status code ("200", "404", …; "none" when the event had no responseStatus). */
   codes: z.record(z.string(), count),
@@ -84,6 +96,8 @@ export const auditJudgeSchema = z.object({
   servers: z.array(
     z.object({
       name: z.string(),
+      /** The host name its identity lease gives, what the screens print it by; absent when it has none and in earlier reports. */
+      hostname: z.string().optional(),
       /** Where it was reached (a bare --audit-log FILE is matched to it by its own requests' sourceIPs). */
       url: z.string().optional(),
       gitVersion: z.string().nullable(),
@@ -114,11 +128,22 @@ export const auditReportSchema = z.object({
   /** Requests judged by the release their server ran then (timeline), and by today's discovery (today). */
   judgedBy: z.object({ timeline: count, today: count }).optional(),
   totals: auditCountsSchema,
+  /** The undetermined requests by reason; absent in reports of earlier versions. */
+  undetermined: z.record(undeterminedReasonSchema, count).optional(),
+  /**
+   * Servers whose discovery could not be read now, judged instead by their last known discovery: the
+   * catalog's release of the minor their own requests in the log named (`log`), or their /version
+   * read now (`version`). Absent in reports of earlier versions.
+   */
+  standIns: z.array(z.object({ server: z.string(), release: z.string(), from: z.enum(['log', 'version']), requests: count })).optional(),
   perServer: z.array(auditCountsSchema.extend({ server: z.string() })),
   /** Per client: user agent and user name as the server recorded them. */
   perClient: z.array(auditCountsSchema.extend({ userAgent: z.string(), user: z.string() })),
   perGvr: z.array(auditCountsSchema.extend({ gvr: auditGvrSchema })),
-  /** Every (client, server, GVR) that got a false 404, most first; null when nothing was judged. */
+  /**
+   * Every (client, server, GVR) that got a false 404, most first; null when nothing was judged (no
+   * discovery to judge by, or every request undetermined): then "none" cannot be said.
+   */
   false404s: z
     .array(
       z.object({

@@ -85,6 +85,20 @@ export const auditReadSchema = z.object({
 });
 export type AuditRead = z.infer<typeof auditReadSchema>;
 
+/** One piece of audit input the core could not use: where it is and what kind of fault, never a piece of it. */
+export const auditProblemSchema = z.object({
+  server: z.string(),
+  source: clusterSourceSchema,
+  /** A short fixed phrase ("not JSON", "not an audit event", "unreadable", …). */
+  reason: z.string(),
+  /** file:line (a followed log), or the batch and item (the webhook). */
+  where: z.string(),
+  detail: z.string(),
+});
+export type AuditProblem = z.infer<typeof auditProblemSchema>;
+export const auditProblemsSummarySchema = z.object({ count, first: z.array(auditProblemSchema) });
+export type AuditProblemsSummary = z.infer<typeof auditProblemsSummarySchema>;
+
 /** What the core follows; in getOverview() only when it follows audit logs. */
 export const clusterSummarySchema = z.object({
   /** The servers whose audit logs are followed. */
@@ -99,6 +113,8 @@ export const clusterSummarySchema = z.object({
   read: auditReadSchema.optional(),
   /** Where the audit webhook receiver listens, when the core runs one. */
   webhook: z.object({ url: z.string() }).optional(),
+  /** The input that could not be used (the first few named); absent before this Peerscope version. */
+  problems: auditProblemsSummarySchema.optional(),
 });
 export type ClusterSummary = z.infer<typeof clusterSummarySchema>;
 

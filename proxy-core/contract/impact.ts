@@ -117,7 +117,14 @@ export const impactReportSchema = z.object({
   kind: z.literal(IMPACT_REPORT_KIND),
   /** Epoch ms the report was made. */
   at: z.number(),
-  target: z.object({ release: z.string(), gitVersion: z.string() }),
+  target: z.object({
+    release: z.string(),
+    gitVersion: z.string(),
+    /** The release as asked (`v1.37.2`, `1.37`) when that is not the catalog's name; absent otherwise and in earlier reports. */
+    asked: z.string().optional(),
+    /** What was asked and what it was judged against ("v1.37.2 (run by cp-2) judged against the catalog's v1.37-dev, …"). */
+    note: z.string().optional(),
+  }),
   /** The servers the GVRs were compared against, with their releases. */
   current: z.array(
     z.object({

@@ -21,10 +21,11 @@ import { Telemetry } from './telemetry/telemetry.js';
 import { Upstreams, type UpstreamOptions } from './upstream/pool.js';
 import { takeSnapshot } from './snapshot/take.js';
 import { AuditCounters, clusterEventOf, DeprecatedCalls, readAuditLogs, ReleaseTimeline, type AuditInput } from './audit/index.js';
+import { AuditProblems } from './audit/problems.js';
 import { countPostedEvents } from './audit/webhook/count-posted.js';
 import { startAuditWebhook, type AuditWebhook, type AuditWebhookOptions } from './audit/webhook/receiver.js';
 import { ClusterTraffic } from './telemetry/cluster-traffic.js';
-import type { AuditRead } from '../contract/cluster.js';
+import type { AuditProblemsSummary, AuditRead } from '../contract/cluster.js';
 import type { ClientUsage } from './telemetry/client-usage.js';
 import { clusterClientUsage } from './impact/cluster-usage.js';
 import { recordSession, type RecordOptions } from './recording/feed.js';
@@ -98,6 +99,8 @@ export interface CoreOptions extends PortFilters {
   readonly auditWebhook?: Omit<AuditWebhookOptions, 'onRecord'>;
   /** Record the session into a new file (engine/recording/feed.ts). */
   readonly record?: RecordOptions;
+  /** A line for a terminal per audit log and problem (audit/problems.ts); absent, the problems are only counted and named. */
+  readonly onAuditProblem?: (line: string) => void;
 }
 
 export type ServerRefresh =
@@ -131,6 +134,8 @@ export interface Core {
   auditWebhookUrl(): string | undefined;
   /** How the read of the audit log files goes; undefined when the core reads none. */
   auditRead(): AuditRead | undefined;
+  /** The audit input that could not be used, the first few named; undefined without a cluster source. */
+  auditProblems(): AuditProblemsSummary | undefined;
   /** Stops the read of the audit log files (a read once, or a follow) and resolves once it has stopped; what was read still counts. */
   cancelAuditRead(): Promise<void>;
   /** The file the session is recorded into, when it is. */
@@ -163,6 +168,9 @@ export function createCore(options: CoreOptions): Core {
   const routes = new RouteState(servers, options.faithful ? 'as-served' : 'priority');
   const auditCounters = options.auditLogs?.length || options.auditWebhook ? new AuditCounters() : undefined;
   auditCounters?.register(telemetry.registry);
+  // Bad input of followed logs and posted batches, counted and named alike (audit/problems.ts).
+  const auditProblems = auditCounters ? new AuditProblems(options.onAuditProblem) : undefined;
+  auditProblems?.register(telemetry.registry);
   // The cluster source: the servers whose audit logs are followed, or every server when any may post.
   const cluster = auditCounters
     ? new ClusterTraffic(
@@ -260,6 +268,8 @@ export function createCore(options: CoreOptions): Core {
     settings,
     random,
     listenerPort: () => bound?.port ?? 0,
+    // The same input as the snapshot's and the app's report: the cluster source included.
+    impact: () => core,
     snapshot: () =>
       takeSnapshot(core, { source: options.snapshotSource ?? 'servers', ...(options.context ? { context: options.context } : {}) }),
   });
@@ -305,6 +315,7 @@ export function createCore(options: CoreOptions): Core {
           signal: auditStop.signal,
           todayRelease: (server) => servers.status(server)?.gitVersion,
           timeline: releases,
+          onProblem: (p) => auditProblems?.add({ ...p, source: 'audit-log', input: p.file }),
           // Until the files' content as it was at the start is read, a follow is a read under way too.
           onProgress: (p) => {
             if (!auditRead) return;
@@ -325,6 +336,10 @@ export function createCore(options: CoreOptions): Core {
       if (auditCounters && options.auditWebhook && !auditWebhook) {
         auditWebhook = await startAuditWebhook({
           ...options.auditWebhook,
+          onProblem: (sender, reason, detail) => {
+            options.auditWebhook?.onProblem?.(sender, reason, detail);
+            auditProblems?.add({ server: sender, source: 'audit-webhook', reason, where: 'a posted batch', detail, input: sender });
+          },
           onRecord: countPostedEvents(
             auditCounters,
             () => routes.table,
@@ -362,6 +377,7 @@ export function createCore(options: CoreOptions): Core {
     refreshServers,
     auditWebhookUrl: () => auditWebhook?.url,
     auditRead: () => auditRead,
+    auditProblems: () => auditProblems?.summary(),
     async cancelAuditRead() {
       if (auditRead && (auditRead.state === 'reading' || auditRead.state === 'following')) auditRead = { ...auditRead, state: 'cancelled' };
       auditStop.abort();

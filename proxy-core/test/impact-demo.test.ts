@@ -100,7 +100,12 @@ describe('the impact report of the demo (v1.36-dev → v1.37-dev)', () => {
       verbs.set(VERB_OF[r.kind], (verbs.get(VERB_OF[r.kind]) ?? 0) + 1);
       expected.set(key, verbs);
     }
-    const found = new Map(report.findings.map((f) => [`${f.impact} ${f.client.userAgent} ${f.group}/${f.version}/${f.resource}`, f]));
+    // The port's findings are exactly what went through the port; the report has the cluster's own clients too
+    // (the same clients straight to the servers, from their audit logs), each finding naming its source.
+    expect(report.sources).toEqual(expect.arrayContaining(['port', 'cluster-audit']));
+    expect(report.findings.some((f) => f.source === 'cluster-audit')).toBe(true);
+    const portFindings = report.findings.filter((f) => f.source === 'port');
+    const found = new Map(portFindings.map((f) => [`${f.impact} ${f.client.userAgent} ${f.group}/${f.version}/${f.resource}`, f]));
     expect([...found.keys()].sort()).toEqual([...expected.keys()].sort());
     for (const [key, verbs] of expected) {
       const f = found.get(key)!;

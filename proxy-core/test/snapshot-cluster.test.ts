@@ -122,8 +122,8 @@ describe('snapshots carry the cluster source', () => {
       expect.arrayContaining([
         ['a', 'audit-log', 'false-404', 404],
         ['a', 'audit-log', 'false-404', 404],
-        // flowschemas v1beta3 is served by neither simulated release: a success for it is not judged.
-        ['a', 'audit-log', 'not-judged', 200],
+        // flowschemas v1beta3 is served by neither simulated release: a success for it is undetermined.
+        ['a', 'audit-log', 'undetermined', 200],
         ['b', 'audit-webhook', 'local', 200],
       ]),
     );

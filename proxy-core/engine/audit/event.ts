@@ -20,7 +20,8 @@ export type AuditStage = (typeof auditStages)[number];
 const microTime = z.string().transform((text, ctx) => {
   const ms = Date.parse(text);
   if (Number.isNaN(ms)) {
-    ctx.addIssue({ code: 'custom', message: `"${text}" is not a time` });
+    // The value itself is not quoted: a message never carries a piece of the input.
+    ctx.addIssue({ code: 'custom', message: 'not a time (RFC 3339, as MicroTime)' });
     return z.NEVER;
   }
   return ms;

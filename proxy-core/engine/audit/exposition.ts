@@ -4,19 +4,22 @@
 import type { Registry } from 'prom-client';
 import type { AuditOutcome } from '../../contract/audit.js';
 import type { ClusterOutcome } from '../../contract/cluster.js';
-import { registerFamily, type Sample } from '../util/exposition.js';
+import { registerFamily } from '../util/exposition.js';
 import type { AuditRecord } from './event.js';
 
 /** The outcome label of a request whose server's discovery was not known when it was read (the cluster source's outcome too). */
 export const NOT_JUDGED = 'not-judged' satisfies ClusterOutcome;
 
 /**
- * User agents and user names are the clients' own: past this many clients (user agent and user), the
- * deprecated-API series keep the clients with the most requests and count the rest as one client,
- * user_agent and user `other`.
+ * Clients (user agent × user) with a deprecated-requests series of their own. Both labels are whatever a
+ * client sends, so they are bounded: the first MAX_CLIENT_SERIES distinct clients keep their own series,
+ * every later one is counted in one series labelled user_agent="other", user="other". First come rather
+ * than re-ranked by volume, so a counter never moves between series (a counter never goes down); the
+ * clients of a cluster's deprecated calls are mostly its controllers, there from the start. The full
+ * per-client view is in the reports and the UI.
  */
-export const MAX_CLIENTS_EXPOSED = 100;
-export const OTHER_CLIENT = 'other';
+export const MAX_CLIENT_SERIES = 20;
+export const OTHER_CLIENTS = 'other';
 
 const REQUEST_LABELS = ['server', 'outcome', 'code'] as const;
 const FALSE_404_LABELS = ['server', 'group', 'version', 'resource'] as const;
@@ -30,34 +33,12 @@ function count<L extends string>(counted: Counted<L>, labels: Record<L, string>)
   else counted.set(key, { labels, value: 1 });
 }
 
-/** The deprecated-API series with the clients past MAX_CLIENTS_EXPOSED folded into one. */
-function foldedClients(counted: Counted<(typeof DEPRECATED_LABELS)[number]>): Iterable<Sample<(typeof DEPRECATED_LABELS)[number]>> {
-  const byClient = new Map<string, number>();
-  const client = (l: { user_agent: string; user: string }) => `${l.user_agent}\u0000${l.user}`;
-  for (const { labels, value } of counted.values()) byClient.set(client(labels), (byClient.get(client(labels)) ?? 0) + value);
-  if (byClient.size <= MAX_CLIENTS_EXPOSED) return counted.values();
-  const kept = new Set(
-    [...byClient]
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, MAX_CLIENTS_EXPOSED)
-      .map(([c]) => c),
-  );
-  const folded: Counted<(typeof DEPRECATED_LABELS)[number]> = new Map();
-  for (const { labels, value } of counted.values()) {
-    const shown = kept.has(client(labels)) ? labels : { ...labels, user_agent: OTHER_CLIENT, user: OTHER_CLIENT };
-    const key = Object.values<string>(shown).join('\u0000');
-    const row = folded.get(key);
-    if (row) row.value += value;
-    else folded.set(key, { labels: shown, value });
-  }
-  return folded.values();
-}
-
 export class AuditCounters {
   /** Label sets are few: servers × outcomes × codes, and servers × the GVRs that got false 404s. */
   private readonly requests: Counted<(typeof REQUEST_LABELS)[number]> = new Map();
   private readonly false404s: Counted<(typeof FALSE_404_LABELS)[number]> = new Map();
   private readonly deprecated: Counted<(typeof DEPRECATED_LABELS)[number]> = new Map();
+  private readonly clients = new Set<string>();
 
   add(record: AuditRecord, outcome: AuditOutcome | null): void {
     count(this.requests, {
@@ -66,16 +47,20 @@ export class AuditCounters {
       code: record.code === null ? 'none' : String(record.code),
     });
     const t = record.target;
-    if (record.deprecated && t)
+    if (record.deprecated && t) {
+      const client = `${record.userAgent}\u0000${record.user}`;
+      if (!this.clients.has(client) && this.clients.size < MAX_CLIENT_SERIES) this.clients.add(client);
+      const own = this.clients.has(client);
       count(this.deprecated, {
         server: record.server,
-        user_agent: record.userAgent,
-        user: record.user,
+        user_agent: own ? record.userAgent : OTHER_CLIENTS,
+        user: own ? record.user : OTHER_CLIENTS,
         group: t.group,
         version: t.version,
         resource: t.resource,
         removed_release: record.deprecated.removedRelease,
       });
+    }
     if (outcome !== 'false-404' || !t) return;
     count(this.false404s, { server: record.server, group: t.group, version: t.version, resource: t.resource });
   }
@@ -98,10 +83,10 @@ export class AuditCounters {
     });
     registerFamily(registry, {
       name: 'peerscope_cluster_deprecated_requests_total',
-      help: 'Requests for a deprecated API, per client, as the apiserver marked them in its audit log (k8s.io/deprecated; removed_release from k8s.io/removed-release, empty when no removal is planned).',
+      help: `Requests for a deprecated API, per client, as the apiserver marked them in its audit log (k8s.io/deprecated; removed_release from k8s.io/removed-release, empty when no removal is planned); the first ${MAX_CLIENT_SERIES} clients have their own series, the rest user_agent="${OTHER_CLIENTS}".`,
       type: 'counter',
       labelNames: DEPRECATED_LABELS,
-      samples: () => foldedClients(this.deprecated),
+      samples: () => this.deprecated.values(),
     });
   }
 }

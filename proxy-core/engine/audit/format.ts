@@ -1,8 +1,16 @@
 // An audit report as an operator reads it on a terminal: what was read, what it was judged against,
 // the false 404s first (who got them, where, and who serves the GVR), then the counts per server,
 // client and GVR. The JSON output carries everything; tables here show the busiest rows.
-import { auditOutcomes, type AuditCounts, type AuditOutcome, type AuditReport } from '../../contract/audit.js';
+import {
+  auditOutcomes,
+  undeterminedReasons,
+  type AuditCounts,
+  type AuditOutcome,
+  type AuditReport,
+  type UndeterminedReason,
+} from '../../contract/audit.js';
 import { formatTable } from '../util/text-table.js';
+import { ServerNames } from '../cluster/server-names.js';
 import type { AuditRecord } from './event.js';
 
 export const OUTCOME_LABELS: Readonly<Record<AuditOutcome, string>> = {
@@ -13,6 +21,7 @@ export const OUTCOME_LABELS: Readonly<Record<AuditOutcome, string>> = {
   notfound: 'NOT FOUND',
   'non-resource': 'NON-RESOURCE',
   rejected: 'REFUSED',
+  undetermined: 'UNDETERMINED',
 };
 
 const CLIENT_WIDTH = 60;
@@ -21,24 +30,54 @@ export function formatGvr(gvr: { group: string; version: string; resource: strin
   return `${gvr.group ? `${gvr.group}/` : ''}${gvr.version} ${gvr.resource}`;
 }
 
+const REASON_WORDS: Readonly<Record<UndeterminedReason, string>> = {
+  'server-unknown': 'from a server none of the judged ones',
+  'discovery-unread': "while a server's discovery was unknown",
+  'discovery-stale': 'answered for what no known discovery lists',
+};
+
+/** The first line when not every request was judged: how many and why. */
+function notJudgedLine(r: AuditReport): string | undefined {
+  if (r.totals.unjudged === 0) return undefined;
+  if (r.judgedAgainst.kind === 'none')
+    return `Not judged: ${r.totals.unjudged} of ${r.totals.requests} request(s) — no discovery to judge by (give --kubeconfig, --server or --snapshot); requests and codes only.`;
+  const why = undeterminedReasons
+    .filter((reason) => (r.undetermined?.[reason] ?? 0) > 0)
+    .map((reason) => `${r.undetermined?.[reason]} ${REASON_WORDS[reason]}`);
+  return `Not judged: ${r.totals.unjudged} of ${r.totals.requests} request(s) are undetermined (${why.join(', ') || 'what was known did not decide them'}); they are counted as neither local, not found nor false 404.`;
+}
+
+function false404Summary(r: AuditReport, falseTotal: number): string {
+  const open = r.totals.unjudged;
+  if (r.false404s === null) return 'False 404s: not known — no request could be judged (see the first line)';
+  if (r.false404s.length === 0)
+    return open === 0
+      ? 'False 404s: none (no server answered 404 for a GVR it lacked while a peer served it)'
+      : `False 404s: none among the ${r.totals.requests - open} judged request(s); the ${open} undetermined could hold some`;
+  const more = open > 0 ? `; ${open} more request(s) undetermined` : '';
+  return `False 404s: ${falseTotal} request(s) answered 404 by a server that lacked the GVR while a peer served it${more}`;
+}
+
 export function formatAuditText(r: AuditReport, top: number): string {
-  const out: string[] = [...readLines(r), '', ...judgeLines(r)];
+  const names = new ServerNames(r.judgedAgainst.servers);
+  const shown = (server: string) => names.shownName(server);
+  const first = notJudgedLine(r);
+  const out: string[] = [...(first ? [first, ''] : []), ...readLines(r, shown), '', ...judgeLines(r, names)];
   const judged = r.judgedAgainst.kind !== 'none';
-  if (r.false404s) {
+  if (judged) {
     out.push('');
     const falseTotal = r.totals.outcomes?.['false-404'] ?? 0;
-    if (r.false404s.length === 0) out.push('False 404s: none (no server answered 404 for a GVR it lacked while a peer served it)');
-    else {
-      out.push(`False 404s: ${falseTotal} request(s) answered 404 by a server that lacked the GVR while a peer served it`);
+    out.push(false404Summary(r, falseTotal));
+    if (r.false404s && r.false404s.length > 0) {
       // Said per finding once any was judged by a release of the timeline.
       const byTimeline = r.false404s.some((f) => f.judgedBy === 'timeline');
       const rows = r.false404s
         .slice(0, top)
         .map((f) => [
           String(f.count),
-          f.server,
+          shown(f.server),
           formatGvr(f.gvr),
-          f.servedBy.join(', '),
+          f.servedBy.map(shown).join(', '),
           clientLabel(f.userAgent, f.user),
           f.last,
           ...(byTimeline ? [f.judgedBy === 'timeline' ? 'its release then' : 'today'] : []),
@@ -60,35 +99,27 @@ export function formatAuditText(r: AuditReport, top: number): string {
         String(d.count),
         formatGvr(d.gvr),
         d.removedRelease || 'not planned',
-        d.servers.join(', '),
+        d.servers.map(shown).join(', '),
         clientLabel(d.userAgent, d.user),
         d.last,
       ]);
     out.push(...indent(formatTable([['COUNT', 'GVR', 'REMOVED IN', 'SERVERS', 'CLIENT', 'LAST'], ...rows], '  ')));
     if (calls.length > top) out.push(`  … and ${calls.length - top} more (--top, or --output json for all)`);
   }
-  const showUnjudged = r.totals.unjudged > 0 && r.totals.requests > r.totals.unjudged;
   const table = <T extends AuditCounts>(title: string, heads: string[], rows: readonly T[], keys: (row: T) => string[]) => {
     out.push('', rows.length > top ? `${title} (the ${top} busiest of ${rows.length})` : title);
-    const header = [
-      ...heads,
-      'REQUESTS',
-      ...(judged ? auditOutcomes.map((o) => OUTCOME_LABELS[o]) : []),
-      ...(showUnjudged ? ['NOT JUDGED'] : []),
-      'CODES',
-    ];
+    const header = [...heads, 'REQUESTS', ...(judged ? auditOutcomes.map((o) => OUTCOME_LABELS[o]) : []), 'CODES'];
     const body = rows
       .slice(0, top)
       .map((row) => [
         ...keys(row),
         String(row.requests),
         ...(judged ? auditOutcomes.map((o) => (row.outcomes ? String(row.outcomes[o]) : '-')) : []),
-        ...(showUnjudged ? [String(row.unjudged)] : []),
         codesLabel(row.codes),
       ]);
     out.push(...indent(formatTable([header, ...body], '  ')));
   };
-  table('Per server', ['SERVER'], r.perServer, (s) => [s.server]);
+  table('Per server', ['SERVER'], r.perServer, (s) => [shown(s.server)]);
   table('Per client', ['CLIENT'], r.perClient, (c) => [clientLabel(c.userAgent, c.user)]);
   table('Per GVR', ['GVR'], r.perGvr, (g) => [formatGvr(g.gvr)]);
   if (r.problemCount > 0) {
@@ -106,7 +137,7 @@ export function formatFinding(record: AuditRecord, outcome: AuditOutcome | null)
   return `${new Date(record.receivedAt).toISOString()}  ${OUTCOME_LABELS[outcome]}  ${record.server}  ${record.verb} ${target}  ${record.code ?? '-'}  ${clientLabel(record.userAgent, record.user)}`;
 }
 
-function readLines(r: AuditReport): string[] {
+function readLines(r: AuditReport, shown: (server: string) => string): string[] {
   const finals = (r.stages.ResponseComplete ?? 0) + (r.stages.Panic ?? 0);
   const earlier = Object.values(r.stages).reduce((a, b) => a + b, 0) - finals;
   const out = [
@@ -117,7 +148,7 @@ function readLines(r: AuditReport): string[] {
     ...indent(
       formatTable(
         r.inputs.map((i) => [
-          i.server,
+          shown(i.server),
           i.files.length > 1 ? `${i.file} (+${i.files.length - 1} rotated)` : i.file,
           `${i.lines} lines`,
           `${i.events} events`,
@@ -129,10 +160,11 @@ function readLines(r: AuditReport): string[] {
   return out;
 }
 
-function judgeLines(r: AuditReport): string[] {
+function judgeLines(r: AuditReport, names: ServerNames): string[] {
   const j = r.judgedAgainst;
   if (j.kind === 'none')
     return ['Not judged: no discovery to judge by (give --kubeconfig, --server or --snapshot); requests and codes only, no outcomes.'];
+  const shown = (server: string) => names.shownName(server);
   const source =
     j.kind === 'snapshot'
       ? `the routing snapshot ${j.from ?? ''} taken ${j.at ?? '?'}`
@@ -142,7 +174,7 @@ function judgeLines(r: AuditReport): string[] {
     ...indent(
       formatTable(
         j.servers.map((s) => [
-          s.name,
+          names.labelled(s.name),
           s.gitVersion ?? '?',
           s.gvrs === null ? `discovery not read${s.error ? `: ${s.error}` : ''}` : `${s.gvrs} GVRs`,
         ]),
@@ -153,9 +185,13 @@ function judgeLines(r: AuditReport): string[] {
     out.push(
       `  ${r.judgedBy.timeline} request(s) came while their server ran another release (its own requests in the log name it): judged against that release (the catalog's) instead; ${r.judgedBy.today} by today's discovery`,
     );
-  const known = new Set(j.servers.filter((s) => s.gvrs !== null).map((s) => s.name));
-  const unknown = r.inputs.filter((i) => !known.has(i.server)).map((i) => i.server);
-  if (unknown.length > 0) out.push(`  not judged (no discovery of that server): ${[...new Set(unknown)].join(', ')}`);
+  for (const s of r.standIns ?? [])
+    out.push(
+      `  ${shown(s.server)}: its discovery unread now, judged from last known discovery — the catalog's ${s.release} (${s.from === 'log' ? 'the release its own requests in the log named' : 'the release its /version gave now'}), for ${s.requests} request(s)`,
+    );
+  const standing = new Set((r.standIns ?? []).map((s) => s.server));
+  const unknown = j.servers.filter((s) => s.gvrs === null && !standing.has(s.name)).map((s) => shown(s.name));
+  if (unknown.length > 0) out.push(`  nothing known of ${unknown.join(', ')}: what its discovery would decide is undetermined`);
   return out;
 }
 

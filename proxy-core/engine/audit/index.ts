@@ -9,6 +9,7 @@ export {
   type AuditStage,
 } from './event.js';
 export {
+  checkAuditInputs,
   collectAuditInputSpec,
   matchAuditInputs,
   parseAuditInputSpec,
@@ -18,7 +19,7 @@ export {
   type AuditInputSpec,
   type AuditServer,
 } from './inputs.js';
-export { judgeByServers, judgeBySnapshot, NO_JUDGEMENT, type AuditJudgement, type JudgeServer } from './judge.js';
+export { judgedNames, judgeByServers, judgeBySnapshot, NO_JUDGEMENT, type AuditJudgement, type JudgeServer } from './judge.js';
 export { readAuditLogs, MAX_PROBLEMS_LISTED, type AuditProgress, type ReadAuditOptions } from './read-audit.js';
 export { STDIN } from './read-lines.js';
 export { formatAuditText, formatFinding, formatGvr } from './format.js';

@@ -10,10 +10,20 @@
 // Evidence that points to several servers, a name that disagrees with what the events show, or two
 // files that land on the same server: an error naming the file and the candidates.
 import { basename, dirname } from 'node:path';
+import { ServerNames } from '../cluster/server-names.js';
 import { readLines } from './read-lines.js';
 import { InputError } from '../util/input-error.js';
 import { escapeRegExp } from '../util/regexp.js';
 import { STDIN } from './read-lines.js';
+import { checkAuditFile } from './input-files.js';
+
+/**
+ * Before matching: a file that cannot be read is an InputError naming the flag, the file and the cause
+ * (input-files.ts), never blamed on its name. `follow`: the files are followed as they grow.
+ */
+export function checkAuditInputs(specs: readonly AuditInputSpec[], follow: boolean): void {
+  for (const spec of specs) checkAuditFile(spec, follow);
+}
 
 export interface AuditInputSpec {
   readonly server?: string;
@@ -41,7 +51,26 @@ export function parseAuditInputSpec(value: string): AuditInputSpec {
 /** A server a bare FILE may be matched to: its name, and its URL (whose host its own requests come from). */
 export interface AuditServer {
   readonly name: string;
+  /** The host name the screens print it by (display-names.ts): SERVER= may give either. */
+  readonly hostname?: string;
   readonly url?: string;
+}
+
+/**
+ * The identity SERVER of `SERVER=FILE` names: a host name as the screens print it or a lease name
+ * (cluster/server-names.ts). With no servers known there is nothing to check it against: it is taken as given.
+ */
+function serverOf(spec: AuditInputSpec & { server: string }, names: ServerNames | undefined): string {
+  return names ? names.resolve(spec.server, `--audit-log ${spec.server}=${spec.file}`) : spec.server;
+}
+
+/** The servers as an error lists them: host name (lease name). */
+function labels(servers: readonly AuditServer[], names: ServerNames | undefined): string[] {
+  return servers.map((s) => names?.labelled(s.name) ?? s.name);
+}
+
+function namesOf(servers: readonly AuditServer[]): ServerNames | undefined {
+  return servers.length > 0 ? new ServerNames(servers) : undefined;
 }
 
 /** The user kube-apiserver's own loopback client authenticates as. */
@@ -49,13 +78,17 @@ export const LOOPBACK_USER = 'system:apiserver';
 /** How much of a file is looked at for the server's own requests (they come within seconds of its start, and all the time). */
 const SOURCE_PEEK_LINES = 20_000;
 
-/** Each spec with its server; throws an InputError naming the file when a bare FILE matches no server or several. */
-export function resolveAuditInputs(specs: readonly AuditInputSpec[], serverNames: readonly string[]): AuditInput[] {
+/**
+ * Each spec with its server; throws an InputError naming the file when SERVER names no server, or a
+ * bare FILE matches no server or several.
+ */
+export function resolveAuditInputs(specs: readonly AuditInputSpec[], servers: readonly AuditServer[]): AuditInput[] {
+  const names = namesOf(servers);
   return specs.map((spec) => {
-    if (spec.server !== undefined) return { server: spec.server, file: spec.file };
-    const byName = namedIn(spec, serverNames);
+    if (spec.server !== undefined) return { server: serverOf({ ...spec, server: spec.server }, names), file: spec.file };
+    const byName = namedIn(spec, servers);
     if (byName.length === 1) return { server: byName[0]!, file: spec.file };
-    throw unmatched(spec, serverNames, byName);
+    throw unmatched(spec, labels(servers, names), byName);
   });
 }
 
@@ -73,14 +106,15 @@ interface OwnEvidence {
  */
 export async function matchAuditInputs(specs: readonly AuditInputSpec[], servers: readonly AuditServer[]): Promise<AuditInput[]> {
   const names = servers.map((s) => s.name);
+  const resolver = namesOf(servers);
   const out: AuditInput[] = [];
   const matchedBare = new Map<string, string>();
   for (const spec of specs) {
     if (spec.server !== undefined) {
-      out.push({ server: spec.server, file: spec.file });
+      out.push({ server: serverOf({ ...spec, server: spec.server }, resolver), file: spec.file });
       continue;
     }
-    const byName = namedIn(spec, names);
+    const byName = namedIn(spec, servers);
     const own = await ownEvidence(spec.file);
     const byLease = names.filter((n) => own.leases.has(n));
     const sharing = servers.filter((s) => s.url !== undefined && own.addresses.has(hostOf(s.url))).map((s) => s.name);
@@ -94,7 +128,8 @@ export async function matchAuditInputs(specs: readonly AuditInputSpec[], servers
           : (['name', byName] as const);
     const agree = evidence === 'name' || byName.length === 0 || byName.every((n) => candidates.includes(n));
     const server = candidates.length === 1 && agree ? candidates[0]! : undefined;
-    if (server === undefined) throw unmatched(spec, names, byName, own, evidence === 'name' ? [] : candidates, evidence);
+    if (server === undefined)
+      throw unmatched(spec, labels(servers, resolver), byName, own, evidence === 'name' ? [] : candidates, evidence);
     const earlier = matchedBare.get(server);
     if (earlier !== undefined)
       throw new InputError(
@@ -114,14 +149,16 @@ function describe(own: OwnEvidence, evidence: 'lease' | 'source' | 'name', serve
   return `its file name names ${who}`;
 }
 
-function namedIn(spec: AuditInputSpec, serverNames: readonly string[]): string[] {
+/** The servers whose identity or host name the file's name or its folder's holds as a word. */
+function namedIn(spec: AuditInputSpec, servers: readonly AuditServer[]): string[] {
   if (spec.file === STDIN)
     throw new InputError('--audit-log -', 'standard input has no file name to match a server by: give it as SERVER=-');
   const names = [basename(spec.file), basename(dirname(spec.file))];
-  return serverNames.filter((server) => {
-    const word = new RegExp(`(^|[^A-Za-z0-9])${escapeRegExp(server)}($|[^A-Za-z0-9])`);
+  const holds = (name: string) => {
+    const word = new RegExp(`(^|[^A-Za-z0-9])${escapeRegExp(name)}($|[^A-Za-z0-9])`);
     return names.some((n) => word.test(n));
-  });
+  };
+  return servers.filter((s) => holds(s.name) || (s.hostname !== undefined && holds(s.hostname))).map((s) => s.name);
 }
 
 function unmatched(

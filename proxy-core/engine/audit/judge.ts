@@ -5,10 +5,18 @@ import type { AuditJudge } from '../../contract/audit.js';
 import type { RoutingSnapshot } from '../../contract/snapshot.js';
 import { parseGvrKey, type GVR } from '../discovery/types.js';
 import { buildRouteTable, type RouteTable } from '../routing/route-table.js';
+import { displayNames } from '../cluster/display-names.js';
+
+/** Identity → the name the screens print, for the servers a judgement stands for (cluster/display-names.ts). */
+export function judgedNames(servers: AuditJudge['servers']): Map<string, string> {
+  return displayNames(servers);
+}
 
 /** One server's discovery as read; `gvrs` undefined when it could not be. */
 export interface JudgeServer {
   readonly name: string;
+  /** The host name the screens print it by (display-names.ts). */
+  readonly hostname?: string;
   readonly url?: string;
   readonly gitVersion?: string;
   readonly gvrs?: readonly GVR[];
@@ -36,6 +44,7 @@ export function judgeByServers(kind: 'servers' | 'kubeconfig', servers: readonly
       at: at.toISOString(),
       servers: servers.map((s) => ({
         name: s.name,
+        ...(s.hostname ? { hostname: s.hostname } : {}),
         ...(s.url ? { url: s.url } : {}),
         gitVersion: s.gitVersion ?? null,
         gvrs: s.gvrs ? s.gvrs.length : null,
@@ -49,6 +58,8 @@ export function judgeByServers(kind: 'servers' | 'kubeconfig', servers: readonly
 export function judgeBySnapshot(snapshot: RoutingSnapshot, file: string): AuditJudgement {
   const servers = snapshot.servers.map((s) => ({
     name: s.name,
+    // A snapshot keeps the name the screens printed: it stands for the host name.
+    ...(s.displayName && s.displayName !== s.name ? { hostname: s.displayName } : {}),
     url: s.url,
     ...(s.gitVersion ? { gitVersion: s.gitVersion } : {}),
     ...(s.discovery.state === 'none' ? { error: 'its discovery was never read' } : { gvrs: s.discovery.gvrs.map(parseGvrKey) }),

@@ -5,14 +5,15 @@ import { statSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { AUDIT_REPORT_KIND, type AuditOutcome, type AuditReport } from '../../contract/audit.js';
 import type { GVR } from '../discovery/types.js';
-import { classifyAuditRecord } from './classify.js';
+import { judgeAuditRecord } from './classify.js';
 import { RequestDedupe } from './dedupe.js';
 import { auditStages, type AuditRecord } from './event.js';
 import type { AuditInput } from './inputs.js';
 import type { AuditJudgement } from './judge.js';
-import { parseAuditLine } from './parse-line.js';
+import { parseAuditLine, type LineProblem } from './parse-line.js';
 import { isGzip, readLines, STDIN } from './read-lines.js';
 import { rotatedFiles } from './rotated.js';
+import { peekOwnReleases, StandIns } from './stand-in.js';
 import { AuditTally } from './tally.js';
 import { ReleaseTimeline, TimelineJudge, type JudgedBy } from './timeline.js';
 
@@ -45,6 +46,8 @@ export interface ReadAuditOptions {
   readonly onProgress?: (p: AuditProgress) => void;
   /** Called with each request as it is counted, judged (a follow prints the false 404s as they come). */
   readonly onRequest?: (record: AuditRecord, outcome: AuditOutcome | null, judgedBy: JudgedBy) => void;
+  /** Called with each problem as it is counted: a bad line (file:line) or a file that could not be read to its end. */
+  readonly onProblem?: (p: ReadProblem) => void;
   /** A server's release today (default: the judgement's gitVersion of it); a running core gives its probes'. */
   readonly todayRelease?: (server: string) => string | undefined;
   /** What is known already of the servers' releases over time (a running core: its probes'); the logs add theirs. */
@@ -52,6 +55,15 @@ export interface ReadAuditOptions {
 }
 
 type InputState = AuditReport['inputs'][number];
+
+/** A problem of a read: where (file:line, or the file) and what kind; never a piece of the input. */
+export interface ReadProblem {
+  readonly server: string;
+  readonly file: string;
+  readonly where: string;
+  readonly reason: LineProblem | 'unreadable';
+  readonly detail: string;
+}
 
 export async function readAuditLogs(inputs: readonly AuditInput[], options: ReadAuditOptions): Promise<AuditReport> {
   const judgement = options.judgement;
@@ -67,6 +79,10 @@ export async function readAuditLogs(inputs: readonly AuditInput[], options: Read
   const todayRelease =
     options.todayRelease ?? ((server: string) => judgement.description.servers.find((s) => s.name === server)?.gitVersion ?? undefined);
   const timeline = new TimelineJudge(options.timeline ?? new ReleaseTimeline(), todayRelease);
+  const standIns = new StandIns(timeline.timeline, todayRelease);
+  const first = judgement.table;
+  // A server whose discovery is unknown: its own log tells its release before the others' logs are judged.
+  if (first && !options.follow) await peekOwnReleases(inputs, (server) => !first.known(server), timeline.timeline);
 
   const plan = inputs.map((input) => ({
     input,
@@ -86,10 +102,11 @@ export async function readAuditLogs(inputs: readonly AuditInput[], options: Read
       bytesAtStart,
       caughtUp: done || (bytesAtStart !== null && bytesRead >= bytesAtStart),
     });
-  const problem = (state: InputState, where: string, why: string) => {
+  const problem = (state: InputState, where: string, reason: ReadProblem['reason'], why: string) => {
     state.problems++;
     problemCount++;
     if (problems.length < MAX_PROBLEMS_LISTED) problems.push(`${where}: ${why}`);
+    options.onProblem?.({ server: state.server, file: state.file, where, reason, detail: why });
   };
 
   const readOne = async ({ input, files }: (typeof plan)[number]): Promise<InputState> => {
@@ -117,7 +134,7 @@ export async function readAuditLogs(inputs: readonly AuditInput[], options: Read
           const parsed = parseAuditLine(input.server, line.text);
           if (parsed.kind === 'blank') continue;
           if (parsed.kind === 'problem') {
-            problem(state, `${line.file}:${line.line}`, parsed.why);
+            problem(state, `${line.file}:${line.line}`, parsed.reason, parsed.why);
             continue;
           }
           state.events++;
@@ -127,14 +144,15 @@ export async function readAuditLogs(inputs: readonly AuditInput[], options: Read
           if (verdict === 'duplicate') duplicates++;
           if (verdict !== 'count') continue;
           requests++;
-          const { table, judgedBy } = timeline.tableFor(record, judgement.table);
-          const outcome = classifyAuditRecord(record, table);
-          tally.add(record, outcome, (gvr: GVR) => table?.serversFor(gvr) ?? [], judgedBy);
-          options.onRequest?.(record, outcome, judgedBy);
+          timeline.timeline.noteRecord(record);
+          const { table, judgedBy } = timeline.tableFor(record, standIns.apply(judgement.table, record.receivedAt));
+          const judged = judgeAuditRecord(record, table);
+          tally.add(record, judged.outcome, (gvr: GVR) => table?.serversFor(gvr) ?? [], judgedBy, judged.reason);
+          options.onRequest?.(record, judged.outcome, judgedBy);
         }
       } catch (err) {
         const why = describeReadError(err, file);
-        problem(state, lastLine > 0 ? `${file}:${lastLine + 1}` : file, why);
+        problem(state, lastLine > 0 ? `${file}:${lastLine + 1}` : file, 'unreadable', why);
         state.error = state.error ? `${state.error}; ${file}: ${why}` : `${file}: ${why}`;
       }
       if (options.signal?.aborted) break;
@@ -161,6 +179,7 @@ export async function readAuditLogs(inputs: readonly AuditInput[], options: Read
     duplicates,
     judgedBy: { ...timeline.counts },
     ...tally.report(),
+    standIns: standIns.report(),
     ...(judgement.table ? {} : { false404s: null }),
     problems,
     problemCount,

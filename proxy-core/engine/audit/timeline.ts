@@ -40,6 +40,11 @@ export class ReleaseTimeline {
     if (list[i + 1]?.gitVersion === gitVersion) list.splice(i + 1, 1);
   }
 
+  /** The last release its own requests named; undefined when none did. */
+  latest(server: string): string | undefined {
+    return this.marks.get(server)?.at(-1)?.gitVersion;
+  }
+
   /** The release `server` ran at `at`; undefined before its first own request. */
   releaseAt(server: string, at: number): string | undefined {
     const list = this.marks.get(server);
@@ -54,14 +59,19 @@ export class ReleaseTimeline {
 }
 
 /** "v1.36.3" → "1.36". */
-function minorOf(gitVersion: string): string | undefined {
+export function minorOf(gitVersion: string): string | undefined {
   return /^v?(\d+\.\d+)/.exec(gitVersion)?.[1];
 }
 
-/** The GVRs of the catalog release of the same minor, or undefined when the catalog has none. */
-function catalogGvrs(gitVersion: string): GVR[] | undefined {
+/** The catalog release of the same minor, or undefined when the catalog has none. */
+export function catalogReleaseOf(gitVersion: string): string | undefined {
   const minor = minorOf(gitVersion);
-  const name = bundledReleaseNames().find((n) => minorOf(loadRelease(n).gitVersion) === minor);
+  return bundledReleaseNames().find((n) => minorOf(loadRelease(n).gitVersion) === minor);
+}
+
+/** The GVRs of the catalog release of the same minor, or undefined when the catalog has none. */
+export function catalogGvrs(gitVersion: string): GVR[] | undefined {
+  const name = catalogReleaseOf(gitVersion);
   if (!name) return undefined;
   return [...catalogEntries(loadRelease(name))].map((e) => ({ group: e.group, version: e.version, resource: e.resource.name }));
 }

@@ -15,7 +15,7 @@ export function serveImpact(core: ImpactSource, rawUrl: string, res: ServerRespo
     body = JSON.stringify(impactReportOf(core, to || undefined));
   } catch (err) {
     if (!(err instanceof InputError)) throw err;
-    writeStatus(res, failure(400, 'BadRequest', `to=${to}: ${err.detail}`));
+    writeStatus(res, failure(400, 'BadRequest', err.message));
     return;
   }
   res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });

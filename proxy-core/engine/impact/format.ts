@@ -18,7 +18,8 @@ function header(r: ImpactReport): string {
     r.source === 'audit-logs'
       ? `from the requests of ${clients} in the apiservers' audit logs, ${new Date(r.window.since).toISOString()} to ${new Date(r.window.until).toISOString()} (rates over the last ${when})`
       : `from the requests of ${clients} over the last ${when}`;
-  return `Upgrade impact: ${releases || 'no servers'} (${r.current.map(shownName).join(', ')}) → ${r.target.release}, ${source}`;
+  const asked = r.target.note ? ` (${r.target.note})` : '';
+  return `Upgrade impact: ${releases || 'no servers'} (${r.current.map(shownName).join(', ')}) → ${r.target.release}${asked}, ${source}`;
 }
 
 function noFindings(r: ImpactReport): string {

@@ -4,7 +4,14 @@
 // against the servers the events were judged by and a target release.
 import type { AuditOutcome, AuditReport } from '../../contract/audit.js';
 import type { ImpactReport } from '../../contract/impact.js';
-import { readAuditLogs, type AuditInput, type AuditJudgement, type AuditRecord, type ReadAuditOptions } from '../audit/index.js';
+import {
+  judgedNames,
+  readAuditLogs,
+  type AuditInput,
+  type AuditJudgement,
+  type AuditRecord,
+  type ReadAuditOptions,
+} from '../audit/index.js';
 import { gvrKey } from '../discovery/types.js';
 import { ClientUsage } from '../telemetry/client-usage.js';
 import { impactReport, type ImpactInput, type ImpactTarget } from './report.js';
@@ -16,7 +23,9 @@ export interface AuditImpact {
   readonly audit: AuditReport;
 }
 
-export type TargetOf = (servers: readonly { readonly gitVersion?: string }[]) => ImpactTarget;
+export type TargetOf = (
+  servers: readonly { readonly name: string; readonly displayName?: string; readonly gitVersion?: string }[],
+) => ImpactTarget;
 
 /**
  * The clients' usage as audited requests come (from files or a webhook), counted once each (the
@@ -54,8 +63,11 @@ export class AuditUsage {
   /** `target` may depend on the servers judged against (the next release above theirs). */
   report(target: TargetOf): ImpactReport {
     const now = Number.isFinite(this.last) ? this.last : Date.now();
+    // Named as the screens name them: the sentences say "served by cp-2 but not cp-1", not lease names.
+    const shown = judgedNames(this.judgement.description.servers);
     const servers = this.judgement.description.servers.map((s) => ({
       name: s.name,
+      ...(shown.get(s.name) !== s.name ? { displayName: shown.get(s.name)! } : {}),
       ...(s.gitVersion ? { gitVersion: s.gitVersion } : {}),
       discovered: s.gvrs !== null,
     }));

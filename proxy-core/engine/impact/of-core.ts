@@ -37,7 +37,8 @@ export function impactInputOf(core: ImpactSource, now = Date.now()): ImpactInput
 /** Against `to` (a catalog release), or by default the next release above the current servers'. */
 export function impactReportOf(core: ImpactSource, to?: string, now = Date.now()): ImpactReport {
   const input = impactInputOf(core, now);
-  const target = catalogTarget(to ?? defaultTargetName(input.servers.map((s) => s.gitVersion)));
+  const running = input.servers.map((s) => ({ name: s.displayName ?? s.name, ...(s.gitVersion ? { gitVersion: s.gitVersion } : {}) }));
+  const target = catalogTarget(to ?? defaultTargetName(input.servers.map((s) => s.gitVersion)), running, to ? `to=${to}` : '--to');
   // Every source the core has, each finding naming its own (of-sources.ts).
   return impactReportOfSources(
     { port: input, ...(core.clusterUsage ? { cluster: core.clusterUsage.data(now) } : {}), statuses: core.serverStatuses() },

@@ -33,6 +33,10 @@ export interface ImpactTarget {
   readonly release: string;
   readonly gitVersion: string;
   readonly gvrs: ReadonlySet<string>;
+  /** The release as the operator named it, when that was not the catalog's name (`v1.37.2`, `1.37`). */
+  readonly asked?: string;
+  /** What was asked and what it was judged against, for the report to say (release-names.ts). */
+  readonly note?: string;
 }
 
 const MINUTE_MS = 60_000;
@@ -112,7 +116,12 @@ export function impactReport(input: ImpactInput, target: ImpactTarget, targets: 
     apiVersion: 'peerscope.dev/v1',
     kind: IMPACT_REPORT_KIND,
     at: now,
-    target: { release: target.release, gitVersion: target.gitVersion },
+    target: {
+      release: target.release,
+      gitVersion: target.gitVersion,
+      ...(target.asked !== undefined && target.asked !== target.release ? { asked: target.asked } : {}),
+      ...(target.note && target.asked !== target.release ? { note: target.note } : {}),
+    },
     current: input.servers.map((s) => ({
       name: s.name,
       ...(s.displayName ? { displayName: s.displayName } : {}),

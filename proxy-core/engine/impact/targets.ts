@@ -1,7 +1,14 @@
 // Target releases for the impact report: the release catalog's, or one read from captured discovery
 // documents (`--release-file NAME=FILE`, as `peerscope sim` takes them).
-import { bundledReleaseNames, catalogEntries, compareReleases, loadRelease, type ReleaseCatalog } from '../releases/index.js';
-import { InputError } from '../util/input-error.js';
+import {
+  bundledReleaseNames,
+  catalogEntries,
+  compareReleases,
+  loadRelease,
+  resolveRelease,
+  type ReleaseCatalog,
+  type ReleasedServer,
+} from '../releases/index.js';
 import type { ImpactTarget } from './report.js';
 
 export function targetOf(catalog: ReleaseCatalog): ImpactTarget {
@@ -10,14 +17,14 @@ export function targetOf(catalog: ReleaseCatalog): ImpactTarget {
   return { release: catalog.release, gitVersion: catalog.gitVersion, gvrs };
 }
 
-/** A release of the catalog by name; an unknown name is an InputError listing the catalog. */
-export function catalogTarget(name: string): ImpactTarget {
-  try {
-    return targetOf(loadRelease(name));
-  } catch (err) {
-    if (err instanceof InputError) throw new InputError('--to', err.detail);
-    throw err;
-  }
+/**
+ * The catalog release `name` names as an operator types it (`v1.37.2`, `1.37`, `v1.37.0-dev`: the
+ * catalog's release of that minor; releases/release-names.ts), with what was asked and what it was
+ * judged against; an unknown name is an InputError under `flag` listing the catalog.
+ */
+export function catalogTarget(name: string, running: readonly ReleasedServer[] = [], flag = '--to'): ImpactTarget {
+  const choice = resolveRelease(name, bundledReleaseNames(), flag, running);
+  return { ...targetOf(loadRelease(choice.release)), asked: name, note: choice.note };
 }
 
 export function catalogTargetNames(): string[] {

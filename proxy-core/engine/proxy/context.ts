@@ -7,6 +7,7 @@ import type { OpenApiIndexCache } from './openapi-index-cache.js';
 import type { OpenApiV2Cache } from './openapi-v2-cache.js';
 import type { HandlingServerPicker } from './policy.js';
 import type { RouteState } from './route-state.js';
+import type { ImpactSource } from '../impact/of-core.js';
 
 export interface ProxyContext {
   readonly servers: ServerSet;
@@ -31,6 +32,11 @@ export interface ProxyContext {
   readonly random: () => number;
   /** The current routing snapshot, served at /.peerscope/snapshot. */
   readonly snapshot: () => unknown;
+  /**
+   * What /.peerscope/impact reports from: the core itself, as the snapshot and the app's screen do, so
+   * every caller's report has the same input (the cluster source included); absent, the port's own.
+   */
+  readonly impact?: () => ImpactSource;
   /** Aborted when the port shuts down: watches and follows end cleanly. */
   readonly shutdown: AbortSignal;
   /** Aborted when the server is found unreachable: its watches and follows end cleanly (server-down.ts). */

@@ -16,7 +16,7 @@ const flagHere = heapSettings({}, process.versions.v8).flags.length > 1;
 async function fullCollections(percent: string): Promise<{ majors: number; output: string }> {
   const script = `
     import { PerformanceObserver, constants } from 'node:perf_hooks';
-    import { fixHeapGrowth } from '../../src/util/proxy-core/engine/util/heap-growth.ts';
+    import { fixHeapGrowth } from './proxy-core/engine/util/heap-growth.ts';
     fixHeapGrowth();
     let majors = 0;
     new PerformanceObserver((list) => {

@@ -46,9 +46,11 @@ async function readDiscovery(servers: readonly ServerConfig[]): Promise<JudgeSer
       const status = serverSet.status(name);
       const discovery = serverSet.discovery(name);
       const error = status?.discovery.error ?? status?.lastError;
-      const url = serverSet.config(name)?.url;
+      const config = serverSet.config(name);
+      const url = config?.url;
       return {
         name,
+        ...(config?.hostname ? { hostname: config.hostname } : {}),
         ...(url ? { url } : {}),
         ...(status?.gitVersion ? { gitVersion: status.gitVersion } : {}),
         ...(discovery ? { gvrs: discovery.gvrs, excludedGroupVersions: discovery.excludedGroupVersions } : {}),

@@ -7,6 +7,7 @@ import type { AuditWebhookOptions } from '../../engine/audit/webhook/receiver.js
 import { collectWebhookToken, WebhookSenders, type WebhookTokenSpec } from '../../engine/audit/webhook/senders.js';
 import { createCertificateAuthority, issueServerCertificate } from '../../engine/tls/certs.js';
 import { InputError } from '../../engine/util/input-error.js';
+import type { NamedServer } from '../../engine/cluster/display-names.js';
 import { parseListen } from './options.js';
 
 export interface AuditWebhookFlags {
@@ -47,7 +48,10 @@ export function addAuditWebhookOptions(command: Command): Command {
 }
 
 /** The receiver's settings, or undefined without --audit-webhook-listen; throws an InputError naming the flag at fault. */
-export async function auditWebhookOf(flags: AuditWebhookFlags): Promise<Omit<AuditWebhookOptions, 'onRecord'> | undefined> {
+export async function auditWebhookOf(
+  flags: AuditWebhookFlags,
+  servers: () => readonly NamedServer[] = () => [],
+): Promise<Omit<AuditWebhookOptions, 'onRecord'> | undefined> {
   const listen = flags.auditWebhookListen;
   if (!listen) return undefined;
   const read = (flag: string, file: string) => {
@@ -86,7 +90,7 @@ export async function auditWebhookOf(flags: AuditWebhookFlags): Promise<Omit<Aud
     cert,
     key,
     ...(flags.auditWebhookClientCa ? { clientCa: read('--audit-webhook-client-ca', flags.auditWebhookClientCa) } : {}),
-    senders: new WebhookSenders(flags.auditWebhookToken),
+    senders: new WebhookSenders(flags.auditWebhookToken, servers),
   };
 }
 

@@ -7,6 +7,7 @@ import {
   collectAuditInputSpec,
   readAuditLogs,
   matchAuditInputs,
+  checkAuditInputs,
   type AuditInputSpec,
   type AuditJudgement,
 } from '../../engine/audit/index.js';
@@ -61,19 +62,14 @@ export function registerAuditCommand(program: Command): void {
       } catch (err) {
         return fail((err as Error).message);
       }
-      const known = judgement.description.servers.map((s) => s.name);
       let inputs;
       try {
+        // SERVER= names a server of the judgement (host name or lease name), or any name when none is known.
+        checkAuditInputs(flags.auditLog, flags.follow);
         inputs = await matchAuditInputs(flags.auditLog, judgement.description.servers);
       } catch (err) {
         return fail((err as Error).message);
       }
-      if (judgement.table)
-        for (const input of inputs)
-          if (!known.includes(input.server))
-            warn(
-              `--audit-log ${input.server}=${input.file}: no server is named "${input.server}" (servers: ${known.join(', ')}); its requests are counted, not judged`,
-            );
 
       const cancel = new AbortController();
       // The first Ctrl-C ends the read and prints what was read; a second one ends the process at once.

@@ -79,6 +79,7 @@ export function registerDemoCommand(program: Command): void {
             }
           : {}),
         onRolloutEvent: printRolloutEvent,
+        onAuditProblem: (line) => process.stderr.write(`${line}\n`),
         onRolloutError: (err) => console.error(`rollout: ${err.message}`),
       });
     } catch (err) {

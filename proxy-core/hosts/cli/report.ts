@@ -15,8 +15,11 @@ import { startAuditWebhook, type AuditWebhook } from '../../engine/audit/webhook
 import { progressLine } from './audit-progress.js';
 import { addAuditWebhookOptions, auditWebhookOf, webhookProblemLog, type AuditWebhookFlags } from './audit-webhook-flags.js';
 import type { ImpactTarget } from '../../engine/impact/report.js';
+import { ServerNames } from '../../engine/cluster/server-names.js';
+import { resolveWebhookTokens } from '../../engine/audit/webhook/senders.js';
 import { catalogTarget, defaultTargetName, targetOf } from '../../engine/impact/targets.js';
 import {
+  checkAuditInputs,
   collectAuditInputSpec,
   judgeBySnapshot,
   matchAuditInputs,
@@ -122,16 +125,23 @@ async function makeReport(flags: ReportFlags): Promise<ImpactReport> {
 async function reportOfAuditLogs(flags: ReportFlags): Promise<ImpactReport> {
   const files = releaseFilesOf(flags);
   const warn = (line: string) => process.stderr.write(`peerscope: ${line}\n`);
-  const webhookOptions = await auditWebhookOf(flags);
-  if (webhookOptions && flags.for === undefined)
+  if (flags.auditWebhookListen !== undefined && flags.for === undefined)
     throw new InputError('--audit-webhook-listen', 'give --for DURATION: how long to collect the batches before reporting');
-  if (!webhookOptions && flags.for !== undefined) throw new InputError('--for', 'goes with --audit-webhook-listen');
+  if (flags.auditWebhookListen === undefined && flags.for !== undefined) throw new InputError('--for', 'goes with --audit-webhook-listen');
   const judgement: AuditJudgement =
     flags.snapshot || flags.kubeconfig || flags.context
       ? await judgementOf({ ...flags, server: [] }, warn)
       : judgeBySnapshot(parseSnapshot(await get(flags.from, '/.peerscope/snapshot'), `${flags.from}/.peerscope/snapshot`), flags.from);
+  checkAuditInputs(flags.auditLog, false);
   const inputs = await matchAuditInputs(flags.auditLog, judgement.description.servers);
-  const target = (servers: readonly { readonly gitVersion?: string }[]) => targetFor(flags, files, servers);
+  const tokens = resolveWebhookTokens(flags.auditWebhookToken, judgement.description.servers);
+  for (const name of tokens.unknown)
+    throw new InputError(
+      `--audit-webhook-token ${name}`,
+      `no server is named "${name}" (servers: ${new ServerNames(judgement.description.servers).known()})`,
+    );
+  const webhookOptions = await auditWebhookOf({ ...flags, auditWebhookToken: tokens.specs }, () => judgement.description.servers);
+  const target = (servers: Parameters<typeof targetFor>[2]) => targetFor(flags, files, servers);
   const usage = new AuditUsage(judgement);
   const cancel = new AbortController();
   // Ctrl-C ends the collection early and reports what came.
@@ -195,10 +205,15 @@ function releaseFilesOf(flags: ReportFlags): string[] | undefined {
 }
 
 /** --to from --release-file or the catalog; by default the next catalog release above the current servers'. */
-function targetFor(flags: ReportFlags, files: string[] | undefined, servers: readonly { readonly gitVersion?: string }[]): ImpactTarget {
+function targetFor(
+  flags: ReportFlags,
+  files: string[] | undefined,
+  servers: readonly { readonly name: string; readonly displayName?: string; readonly gitVersion?: string | null }[],
+): ImpactTarget {
+  const running = servers.map((s) => ({ name: s.displayName ?? s.name, ...(s.gitVersion ? { gitVersion: s.gitVersion } : {}) }));
   return files && flags.to
     ? targetOf(loadReleaseFiles(flags.to, files))
-    : catalogTarget(flags.to ?? defaultTargetName(servers.map((s) => s.gitVersion)));
+    : catalogTarget(flags.to ?? defaultTargetName(servers.map((s) => s.gitVersion ?? undefined)), running);
 }
 
 /** The body of a 200 answer of the running port, or an error that says what happened. */

@@ -1,10 +1,17 @@
 // `peerscope serve`: the local port in front of every apiserver of a cluster.
-import { accessSync, constants } from 'node:fs';
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { collectAuditInputSpec, matchAuditInputs, type AuditInput, type AuditInputSpec } from '../../engine/audit/index.js';
+import {
+  checkAuditInputs,
+  collectAuditInputSpec,
+  matchAuditInputs,
+  type AuditInput,
+  type AuditInputSpec,
+} from '../../engine/audit/index.js';
 import { shownName } from '../../contract/servers.js';
 import type { DiscoveryMode } from '../../contract/settings.js';
 import { reachabilityLines } from '../../engine/cluster/reachability.js';
+import { ServerNames } from '../../engine/cluster/server-names.js';
+import { resolveWebhookTokens } from '../../engine/audit/webhook/senders.js';
 import { serversFromKubeconfig } from '../../engine/cluster/from-kubeconfig.js';
 import { identityOf } from '../../engine/telemetry/client-identity.js';
 import type { ServerConfig, ServerSource } from '../../engine/cluster/server-config.js';
@@ -152,12 +159,16 @@ export function registerServeCommand(program: Command): void {
         servers = given.servers;
       }
       const auditLogs = await auditInputsOf(flags.auditLog, servers);
-      const auditWebhook = await auditWebhookOf(flags).catch((err: Error) => fail(err.message));
-      for (const t of flags.auditWebhookToken)
-        if (!servers.some((s) => s.name === t.server))
-          process.stderr.write(
-            `peerscope: warning: --audit-webhook-token ${t.server}: no server is named so now (servers: ${servers.map((s) => s.name).join(', ')}); its events are counted as not judged until one is\n`,
-          );
+      const tokens = resolveWebhookTokens(flags.auditWebhookToken, servers);
+      // A client certificate's common name must name a server known at the time it posts (servers join).
+      let knownServers = (): readonly ServerConfig[] => servers;
+      const auditWebhook = await auditWebhookOf({ ...flags, auditWebhookToken: tokens.specs }, () => knownServers()).catch((err: Error) =>
+        fail(err.message),
+      );
+      for (const name of tokens.unknown)
+        process.stderr.write(
+          `peerscope: warning: --audit-webhook-token ${name}: no server is named so now (servers: ${new ServerNames(servers).known()}); its events are counted as not judged until one is\n`,
+        );
       const policy = flags.policy;
       if (policy.kind === 'pin' && !servers.some((s) => s.name === policy.server)) {
         fail(`--policy ${formatPolicy(policy)}: no server is named "${policy.server}" (servers: ${servers.map((s) => s.name).join(', ')})`);
@@ -176,7 +187,7 @@ export function registerServeCommand(program: Command): void {
         ownMetricsIntervalMs: flags.serverMetrics * 1000,
         upstream: { connectTimeoutMs: flags.upstreamConnectTimeout * 1000, headersTimeoutMs: flags.upstreamHeadersTimeout * 1000 },
         ...portFilters(flags),
-        ...(auditLogs.length > 0 ? { auditLogs } : {}),
+        ...(auditLogs.length > 0 ? { auditLogs, onAuditProblem: (line: string) => process.stderr.write(`${line}\n`) } : {}),
         ...(auditWebhook
           ? {
               auditWebhook: { ...auditWebhook, onProblem: webhookProblemLog((line) => process.stderr.write(line)) },
@@ -187,6 +198,7 @@ export function registerServeCommand(program: Command): void {
         ...(context ? { context } : {}),
         ...(serverSource ? { serverSource, serverRefreshIntervalMs: serverRefresh * 1000, onServerRefresh: reportRefresh() } : {}),
       });
+      knownServers = () => core.servers.names().flatMap((n) => core.servers.config(n) ?? []);
       core.servers.on('membership', (id, change) => {
         const s = core.servers.status(id);
         const name = s ? namedForLog(s) : id;
@@ -248,6 +260,7 @@ function reportRefresh(): (r: ServerRefresh) => void {
 async function auditInputsOf(specs: readonly AuditInputSpec[], servers: readonly ServerConfig[]): Promise<AuditInput[]> {
   let inputs: AuditInput[];
   try {
+    checkAuditInputs(specs, true);
     inputs = await matchAuditInputs(specs, servers);
   } catch (err) {
     return fail((err as Error).message);
@@ -255,13 +268,8 @@ async function auditInputsOf(specs: readonly AuditInputSpec[], servers: readonly
   for (const input of inputs) {
     if (!servers.some((s) => s.name === input.server))
       fail(
-        `--audit-log ${input.server}=${input.file}: no server is named "${input.server}" (servers: ${servers.map((s) => s.name).join(', ')})`,
+        `--audit-log ${input.server}=${input.file}: no server is named "${input.server}" (servers: ${new ServerNames(servers).known()})`,
       );
-    try {
-      accessSync(input.file, constants.R_OK);
-    } catch (err) {
-      fail(`--audit-log ${input.file}: cannot read: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
-    }
   }
   return inputs;
 }

@@ -63,9 +63,11 @@ export function createCoreService(core: Core, options: CoreServiceOptions = {}):
   const clusterSummary = (cluster: NonNullable<Core['cluster']>): ClusterSummary => {
     const read = core.auditRead();
     const webhook = core.auditWebhookUrl();
+    const problems = core.auditProblems();
     return {
       ...cluster.summary(),
       ...(read ? { read } : {}),
+      ...(problems ? { problems } : {}),
       ...(webhook ? { webhook: { url: webhook } } : {}),
     };
   };

@@ -8,7 +8,7 @@ import { createCoreService, type CoreService } from '../service/service.js';
 import { createCore, type Core, type ListenAddress, type PortFilters } from '../../engine/core.js';
 import type { DiscoveryMode } from '../../contract/settings.js';
 import type { HandlingPolicy } from '../../engine/proxy/policy.js';
-import { resolveAuditInputs, type AuditInputSpec } from '../../engine/audit/inputs.js';
+import { checkAuditInputs, resolveAuditInputs, type AuditInputSpec } from '../../engine/audit/inputs.js';
 import type { AuditWebhookOptions } from '../../engine/audit/webhook/receiver.js';
 
 export interface ClusterSessionOptions {
@@ -68,12 +68,9 @@ export async function prepareClusterSession(options: ClusterSessionOptions): Pro
   });
   const contextName = found.kubeconfig.contextName;
   // Checked here, before a host gives up its running session: a file matched to no server is an error now.
-  const auditLogs = options.auditLogs?.length
-    ? resolveAuditInputs(
-        options.auditLogs,
-        found.servers.map((s) => s.name),
-      )
-    : undefined;
+  // A file that cannot be read is named as such, before anything is matched or read.
+  if (options.auditLogs) checkAuditInputs(options.auditLogs, options.auditFollow ?? true);
+  const auditLogs = options.auditLogs?.length ? resolveAuditInputs(options.auditLogs, found.servers) : undefined;
   return {
     contextName,
     serverCount: found.servers.length,

@@ -48,6 +48,9 @@ export interface DemoSessionOptions {
    * folder, which then outlives the session with the recording alone in it.
    */
   readonly record?: { readonly file?: string; readonly onError?: (err: Error) => void };
+
+  /** A line per audit log and problem with its input (createCore's `onAuditProblem`). */
+  readonly onAuditProblem?: (line: string) => void;
 }
 
 export interface DemoSession {
@@ -99,6 +102,8 @@ export async function startDemoSession(options: DemoSessionOptions = {}): Promis
     ...(recordingFile
       ? { record: { file: recordingFile, host: 'demo', ...(options.record?.onError ? { onError: options.record.onError } : {}) } }
       : {}),
+
+    ...(options.onAuditProblem ? { onAuditProblem: options.onAuditProblem } : {}),
   });
   let address: ListenAddress;
   try {

@@ -8,7 +8,7 @@ import { sendError } from './answers.js';
 
 export function defaultRendererDir(): string {
   const candidates = [
-    fileURLToPath(new URL('../../src/control/renderer/', import.meta.url)), // dist/cli.mjs → dist/renderer/
+    fileURLToPath(new URL('../../engine/control/renderer/', import.meta.url)), // dist/cli.mjs → dist/renderer/
     fileURLToPath(new URL('../../../dist/renderer/', import.meta.url)), // proxy-core/engine/control/ → dist/renderer/
   ];
   return candidates.find((dir) => existsSync(join(dir, 'index.html'))) ?? candidates[1]!;

@@ -73,4 +73,28 @@ describe('the top bar’s audit log read', () => {
     const { container } = renderWithClient(<AuditRead overview={await client.getOverview()} />, client);
     expect(container).toBeEmptyDOMElement();
   });
+
+  it('names the bad input of the followed logs: how many problems, and the first few with where and what kind', async () => {
+    const { client, overview } = readingClient({ follow: true, state: 'following' });
+    const base = await overview();
+    const problems = {
+      count: 7,
+      first: [
+        {
+          server: 'sim-1',
+          source: 'audit-log' as const,
+          reason: 'not JSON',
+          where: '/var/log/sim-1/audit.log:12',
+          detail: 'not JSON: value expected at byte 40',
+        },
+      ],
+    };
+    client.getOverview = async () => ({ ...base, cluster: { ...base.cluster!, problems } });
+    renderWithClient(<AuditRead overview={await client.getOverview()} />, client);
+    expect(await screen.findByText('7 problems in the audit input (the rest was read)')).toBeVisible();
+    expect(
+      screen.getByText(/audit log · \/var\/log\/sim-1\/audit.log:12: not JSON — not JSON: value expected at byte 40/),
+    ).toBeInTheDocument();
+    expect(screen.getByText('… and 6 more, each counted in /.peerscope/metrics')).toBeInTheDocument();
+  });
 });

@@ -5,6 +5,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Overview } from '../../../proxy-core/contract/index.js';
 import { queryKeys, useCoreClient } from '../../shared/client-context.js';
 import { useOffline } from '../../shared/view-mode.js';
+import { useServerNames } from '../../shared/server-names.js';
+import { AuditProblemsNote } from '../../shared/ui/audit-problems.js';
 
 export const auditReadQueryKey = ['audit-read'] as const;
 
@@ -34,6 +36,7 @@ function AuditReadLive({ initial }: { initial: NonNullable<Overview['cluster']> 
       queryClient.setQueryData(queryKeys.overview, overview);
     },
   });
+  const nameOf = useServerNames();
   const cluster = query.data;
   const read = cluster?.read;
   const webhook = cluster?.webhook;
@@ -74,6 +77,7 @@ function AuditReadLive({ initial }: { initial: NonNullable<Overview['cluster']> 
           Receiving audit events on <code>{webhook.url}</code>
         </span>
       )}
+      <AuditProblemsNote problems={cluster?.problems} nameOf={nameOf} />
       {cancel.isError && (
         <span className="error-text small" role="alert">
           Could not cancel: {(cancel.error as Error).message}

@@ -16,6 +16,7 @@ import { queryKeys, useCoreClient } from '../../shared/client-context.js';
 import { useServerNames, type ServerNamer } from '../../shared/server-names.js';
 import { formatClock, formatDateTime, formatMs, healthLabel, shortRelease } from '../../shared/ui/format.js';
 import { Empty, ErrorState, HealthBadge, Loading } from '../../shared/ui/states.js';
+import { AuditProblemsNote } from '../../shared/ui/audit-problems.js';
 import { useOffline } from '../../shared/view-mode.js';
 import { ClusterRates } from './ClusterRates.js';
 import { OwnMvpFacts } from './OwnMvp.js';
@@ -84,6 +85,7 @@ export function ServerHealth() {
       ) : (
         <>
           <OutOfReach servers={overview.data.servers} />
+          <AuditProblemsNote problems={overview.data.cluster?.problems} nameOf={nameOf} />
           <div className="server-cards">
             {overview.data.servers.map((s) => (
               <ServerCard key={s.name} server={s} clusterMinutes={history.data?.servers.find((h) => h.name === s.name)?.cluster} />

@@ -59,6 +59,7 @@ export const outcomeStyle: Record<ShownOutcome, { label: string; color: string }
   'discovery-own': { label: 'discovery (own)', color: '#7d5fc9' },
   'non-resource': { label: 'non-resource', color: '#8b949e' },
   rejected: { label: 'rejected', color: '#b03a2e' },
+  undetermined: { label: 'undetermined', color: '#9a8c5a' },
   'not-judged': { label: 'not judged', color: '#6e7781' },
 };
 

@@ -8,6 +8,7 @@ import type { AuditRecord } from '../event.js';
 import type { AuditCounters } from '../exposition.js';
 import type { AuditOutcome } from '../../../contract/audit.js';
 import { ReleaseTimeline, TimelineJudge, type JudgedBy } from '../timeline.js';
+import { StandIns } from '../stand-in.js';
 
 export function countPostedEvents(
   counters: AuditCounters,
@@ -19,9 +20,12 @@ export function countPostedEvents(
   const dedupe = new RequestDedupe();
   // A batch retried long after, or a server back from an upgrade posting what it buffered: judged by its release then.
   const timeline = new TimelineJudge(releases, todayRelease);
+  // A server whose discovery was never read is judged by the release it last named, where one is known.
+  const standIns = new StandIns(releases, todayRelease);
   return (record) => {
     if (dedupe.verdict(record) !== 'count') return;
-    const judged = timeline.tableFor(record, table());
+    releases.noteRecord(record);
+    const judged = timeline.tableFor(record, standIns.apply(table(), record.receivedAt));
     const outcome = classifyAuditRecord(record, judged.table);
     counters.add(record, outcome);
     onCounted?.(record, outcome, judged.judgedBy);

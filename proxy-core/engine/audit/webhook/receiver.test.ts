@@ -40,6 +40,8 @@ describe('the audit webhook receiver', () => {
   let caPem: string;
   let clientOfB: PemPair;
   let stranger: PemPair;
+  let byHostName: PemPair;
+  let unknownServer: PemPair;
   const records: AuditRecord[] = [];
   const problems: string[] = [];
 
@@ -51,6 +53,8 @@ describe('the audit webhook receiver', () => {
     const serving = await issueServerCertificate(ca, { commonName: 'peerscope-audit-webhook', hosts: ['127.0.0.1'] });
     clientOfB = await issueClientCertificate(ca, { commonName: 'apiserver-b' });
     stranger = await issueClientCertificate(otherCa, { commonName: 'apiserver-b' });
+    byHostName = await issueClientCertificate(ca, { commonName: 'b' });
+    unknownServer = await issueClientCertificate(ca, { commonName: 'apiserver-z' });
     writeFileSync(join(dir, 'a.token'), 'token-of-a\n');
     webhook = await startAuditWebhook({
       host: '127.0.0.1',
@@ -58,7 +62,10 @@ describe('the audit webhook receiver', () => {
       cert: serving.cert,
       key: serving.key,
       clientCa: ca.cert,
-      senders: new WebhookSenders([{ server: 'apiserver-a', file: join(dir, 'a.token') }]),
+      senders: new WebhookSenders([{ server: 'apiserver-a', file: join(dir, 'a.token') }], () => [
+        { name: 'apiserver-a', hostname: 'a' },
+        { name: 'apiserver-b', hostname: 'b' },
+      ]),
       onRecord: (r) => records.push(r),
       onProblem: (sender, reason, detail) => problems.push(`${sender}: ${reason}: ${detail}`),
     });
@@ -67,13 +74,17 @@ describe('the audit webhook receiver', () => {
     await webhook?.close();
   });
 
-  async function post(body: string, auth: { token?: string; cert?: PemPair } = {}, method = 'POST') {
+  async function post(body: string, auth: { token?: string; cert?: PemPair; authorization?: string } = {}, method = 'POST') {
     const agent = new Agent({ connect: { ca: caPem, ...(auth.cert ? { cert: auth.cert.cert, key: auth.cert.key } : {}) } });
     try {
       const res = await request(`${webhook.url}/`, {
         method: method as 'POST',
         dispatcher: agent,
-        headers: { 'content-type': 'application/json', ...(auth.token ? { authorization: `Bearer ${auth.token}` } : {}) },
+        headers: {
+          'content-type': 'application/json',
+          ...(auth.token ? { authorization: `Bearer ${auth.token}` } : {}),
+          ...(auth.authorization ? { authorization: auth.authorization } : {}),
+        },
         ...(method === 'POST' ? { body } : {}),
       });
       return { status: res.statusCode, status_: (await res.body.json()) as { message: string } };
@@ -123,13 +134,37 @@ describe('the audit webhook receiver', () => {
     expect(text).toContain('peerscope_cluster_webhook_problems_total{sender="apiserver-a",reason="not JSON"} 1');
     expect(text).toContain('peerscope_cluster_webhook_problems_total{sender="apiserver-a",reason="not POST"} 1');
     expect(text).toContain('peerscope_cluster_webhook_problems_total{sender="apiserver-a",reason="event not usable"} 2');
-    expect(problems).toContain('127.0.0.1: sender not allowed: its bearer token names no server');
-    expect(problems).toContain('127.0.0.1: sender not allowed: no bearer token and no client certificate');
+    const accepts = 'post with a bearer token (--audit-webhook-token) or a client certificate signed by --audit-webhook-client-ca';
+    expect(problems).toContain(`127.0.0.1: sender not allowed: its bearer token names no server: ${accepts}`);
+    expect(problems).toContain(`127.0.0.1: sender not allowed: no bearer token and no client certificate: ${accepts}`);
     expect(
       problems.some((p) =>
         p.startsWith('127.0.0.1: sender not allowed: its client certificate was not signed by --audit-webhook-client-ca'),
       ),
     ).toBe(true);
     expect(problems).toContain('apiserver-a: event not usable: item 2: not a JSON object');
+  });
+
+  it('a client certificate must name a known server (host name or lease name), else 403; Basic auth is told what is taken', async () => {
+    const before = records.length;
+    expect((await post(eventList([event('7')]), { cert: byHostName })).status).toBe(200);
+    expect(records.slice(before).map((r) => r.server)).toEqual(['apiserver-b']);
+    const unknown = await post(eventList([event('8')]), { cert: unknownServer });
+    expect(unknown).toMatchObject({
+      status: 403,
+      status_: { message: "not allowed to post audit events: its client certificate's common name names no known server" },
+    });
+    const basic = await post(eventList([event('8')]), { authorization: `Basic ${Buffer.from('a:secret').toString('base64')}` });
+    expect(basic).toMatchObject({
+      status: 401,
+      status_: {
+        message:
+          'not allowed to post audit events: Basic authentication is not taken: post with a bearer token (--audit-webhook-token) or a client certificate signed by --audit-webhook-client-ca',
+      },
+    });
+    expect(records.slice(before).map((r) => r.auditID)).toEqual(['7']);
+    expect(await exposition(webhook.counters)).toContain(
+      'peerscope_cluster_webhook_problems_total{sender="127.0.0.1",reason="sender not allowed"} 5',
+    );
   });
 });

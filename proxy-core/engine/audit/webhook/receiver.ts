@@ -10,6 +10,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AUDIT_API_VERSION, AUDIT_KIND, type AuditRecord } from '../event.js';
 import { parseAuditValue } from '../parse-line.js';
+import { describeField, jsonFault } from '../json-fault.js';
 import { WebhookCounters, type WebhookProblem } from './counters.js';
 import type { WebhookSenders } from './senders.js';
 
@@ -60,11 +61,17 @@ export async function startAuditWebhook(options: AuditWebhookOptions): Promise<A
     if ('refused' in sender) {
       problem(sender.who, 'sender not allowed', sender.refused);
       req.resume();
-      return answer(res, 401, 'Unauthorized', `not allowed to post audit events: ${sender.refused}`);
+      return answer(
+        res,
+        sender.status,
+        sender.status === 403 ? 'Forbidden' : 'Unauthorized',
+        `not allowed to post audit events: ${sender.refused}`,
+      );
     }
     const name = sender.server;
     if (req.method !== 'POST') {
-      problem(name, 'not POST', `${req.method ?? '?'} ${req.url ?? ''}`);
+      // The path only: a query string may carry a secret.
+      problem(name, 'not POST', `${req.method ?? '?'} ${(req.url ?? '').split('?')[0]}`);
       req.resume();
       return answer(res, 405, 'MethodNotAllowed', 'post audit.k8s.io/v1 EventList batches');
     }
@@ -78,8 +85,9 @@ export async function startAuditWebhook(options: AuditWebhookOptions): Promise<A
     let value: unknown;
     try {
       value = JSON.parse(body.toString('utf8'));
-    } catch (err) {
-      problem(name, 'not JSON', (err as Error).message);
+    } catch {
+      // Never JSON.parse's message: it quotes the text around the fault.
+      problem(name, 'not JSON', jsonFault(body.toString('utf8')));
       return answer(res, 400, 'BadRequest', 'the body is not JSON');
     }
     const list = value as { apiVersion?: unknown; kind?: unknown; items?: unknown };
@@ -90,7 +98,7 @@ export async function startAuditWebhook(options: AuditWebhookOptions): Promise<A
       list.apiVersion !== AUDIT_API_VERSION ||
       !Array.isArray(list.items)
     ) {
-      problem(name, 'not an EventList', `apiVersion ${String(list?.apiVersion)}, kind ${String(list?.kind)}`);
+      problem(name, 'not an EventList', `apiVersion ${describeField(list?.apiVersion)}, kind ${describeField(list?.kind)}`);
       return answer(res, 400, 'BadRequest', `not an ${AUDIT_API_VERSION} ${EVENT_LIST}`);
     }
     counters.batch(name, list.items.length);

@@ -29,7 +29,8 @@ export const ownEndpoints: Step<never, never, RequestExchange> = {
       res.end(body);
       x.status = 200;
     } else if (path === `${OWN_ENDPOINTS_PREFIX}impact` && req.method === 'GET') {
-      serveImpact({ serverStatuses: () => ctx.servers.statuses(), routes: ctx.state, telemetry: ctx.telemetry }, req.url ?? '', res);
+      const source = ctx.impact?.() ?? { serverStatuses: () => ctx.servers.statuses(), routes: ctx.state, telemetry: ctx.telemetry };
+      serveImpact(source, req.url ?? '', res);
     } else {
       x.status = 404;
       const p = OWN_ENDPOINTS_PREFIX;
