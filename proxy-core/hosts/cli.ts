@@ -9,6 +9,7 @@ import { registerReportCommand } from './cli/report.js';
 import { registerServeCommand } from './cli/serve.js';
 import { registerSimCommand } from './cli/sim.js';
 import { registerSnapshotCommands } from './cli/snapshot.js';
+import { applyUsageStyle } from './cli/usage.js';
 import { fixHeapGrowth } from '../engine/util/heap-growth.js';
 import { PEERSCOPE_VERSION } from '../engine/version.js';
 
@@ -23,7 +24,6 @@ try {
 const program = new Command('peerscope')
   .description('See and route every request of a Kubernetes control-plane upgrade across mixed-version apiservers.')
   .version(PEERSCOPE_VERSION)
-  .showHelpAfterError()
   // Defaults in --help as a user types them; subcommands added below inherit this.
   .configureHelp(helpConfiguration);
 
@@ -35,5 +35,6 @@ registerSnapshotCommands(program);
 registerReportCommand(program);
 registerAuditCommand(program);
 registerCatalogCommands(program);
+applyUsageStyle(program);
 
 await program.parseAsync(process.argv);

@@ -65,11 +65,11 @@ describe('peerscope --help', () => {
     expect(old.code).toBe(2);
     expect(old.stderr).toBe(
       'peerscope: --peer-refresh is renamed --server-refresh; the old name still works\n' +
-        'peerscope: --policy pin:nobody: no server is named "nobody" (servers: a)\n',
+        'peerscope: --policy pin:nobody: no server is named "nobody"; pin one of a\n',
     );
     const both = await serveWith('--peer-refresh', '5', '--server-refresh', '5');
     expect(both.code).toBe(2);
-    expect(both.stderr).toBe('peerscope: give --server-refresh only: --peer-refresh is its old name\n');
+    expect(both.stderr).toBe('peerscope: --peer-refresh is the old name of --server-refresh; give --server-refresh only\n');
   });
 
   it('servers is the command; peers, its old name, still works and is said to be renamed', async () => {

@@ -87,6 +87,6 @@ describe('peerscope snapshot (the CLI)', () => {
 
     const c = await peerscope('snapshot', 'save', '--context', 'prod', '--out', join(dir, 'y.json'));
     expect(c.code).toBe(2);
-    expect(c.stderr).toBe('peerscope: --context needs --kubeconfig\n');
+    expect(c.stderr).toBe('peerscope: --context goes with --kubeconfig; give --kubeconfig FILE too, or drop --context\n');
   });
 });

@@ -179,7 +179,7 @@ describe('the impact report of the demo (v1.36-dev → v1.37-dev)', () => {
     );
     expect(refused?.code).toBe(2);
     expect(refused?.stderr).toBe(
-      `peerscope: ${oldFile}: this snapshot was taken by a Peerscope that did not record client usage yet: no report can be made from it\n`,
+      `peerscope: ${oldFile}: this snapshot was taken by a Peerscope that did not record client usage yet: no report can be made from it; see 'peerscope report --help'\n`,
     );
     const shown = await run(process.execPath, ['bin/peerscope', 'snapshot', 'show', oldFile], { cwd: repoRoot });
     expect(shown.stdout).toContain('sim-1\tv1.36.0-dev');

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { parseProxyUrl, ProxyConfigError } from '../upstream/proxy-config.js';
 import { KubeconfigError, jsonPointer } from '../util/input-error.js';
 import { caBundleProblem, keyPairProblem } from './pem.js';
+import { errnoWords } from '../util/errno.js';
 
 const namedCluster = z.object({
   name: z.string().min(1),
@@ -138,7 +139,7 @@ export function loadKubeconfig(options: LoadOptions = {}): ResolvedKubeconfig {
       const code = (err as NodeJS.ErrnoException).code;
       // kubectl skips missing files of a KUBECONFIG list, but not an explicit --kubeconfig.
       if (code === 'ENOENT' && !explicit && files.length > 1) continue;
-      throw new KubeconfigError(file, `cannot read the kubeconfig: ${code ?? String(err)}`);
+      throw new KubeconfigError(file, `cannot read the kubeconfig: ${errnoWords(err)}`);
     }
     read.push(file);
     const lines = new LineCounter();
@@ -313,10 +314,6 @@ function readRelative(path: string, baseDir: string, entry: Entry<unknown>, sub:
   try {
     return readFileSync(full, 'utf8');
   } catch (err) {
-    throw new KubeconfigError(
-      entry.file,
-      `${String(sub[sub.length - 1])} ${full}: cannot read: ${(err as NodeJS.ErrnoException).code ?? String(err)}`,
-      at(entry, sub),
-    );
+    throw new KubeconfigError(entry.file, `${String(sub[sub.length - 1])} ${full}: cannot read: ${errnoWords(err)}`, at(entry, sub));
   }
 }

@@ -8,6 +8,7 @@ import { collectWebhookToken, WebhookSenders, type WebhookTokenSpec } from '../.
 import { createCertificateAuthority, issueServerCertificate } from '../../engine/tls/certs.js';
 import { InputError } from '../../engine/util/input-error.js';
 import { parseListen } from './options.js';
+import { errnoWords } from '../../engine/util/errno.js';
 
 export interface AuditWebhookFlags {
   auditWebhookListen?: { host: string; port: number };
@@ -54,16 +55,16 @@ export async function auditWebhookOf(flags: AuditWebhookFlags): Promise<Omit<Aud
     try {
       return readFileSync(file, 'utf8');
     } catch (err) {
-      throw new InputError(`${flag} ${file}`, `cannot read: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+      throw new InputError(`${flag} ${file}`, `cannot read: ${errnoWords(err)}`);
     }
   };
   if (flags.auditWebhookToken.length === 0 && !flags.auditWebhookClientCa)
     throw new InputError(
       '--audit-webhook-listen',
-      'nobody could post: give --audit-webhook-token SERVER=FILE or --audit-webhook-client-ca FILE',
+      'nobody could post; give --audit-webhook-token SERVER=FILE or --audit-webhook-client-ca FILE',
     );
   if (Boolean(flags.auditWebhookCert) !== Boolean(flags.auditWebhookKey))
-    throw new InputError('--audit-webhook-cert', 'give --audit-webhook-cert and --audit-webhook-key together');
+    throw new InputError('--audit-webhook-cert', 'goes with --audit-webhook-key; give both, or neither');
   let cert: string;
   let key: string;
   if (flags.auditWebhookCert && flags.auditWebhookKey) {
@@ -73,7 +74,7 @@ export async function auditWebhookOf(flags: AuditWebhookFlags): Promise<Omit<Aud
     if (!flags.auditWebhookCaOut)
       throw new InputError(
         '--audit-webhook-listen',
-        'give --audit-webhook-cert and --audit-webhook-key, or --audit-webhook-ca-out FILE to write the CA of a generated certificate to',
+        'needs a certificate; give --audit-webhook-cert and --audit-webhook-key, or --audit-webhook-ca-out FILE to write the CA of a generated certificate to',
       );
     const ca = await createCertificateAuthority('peerscope-audit-webhook-ca');
     const hosts = [...new Set([listen.host, '127.0.0.1', 'localhost'])].filter((h) => h !== '0.0.0.0' && h !== '::');

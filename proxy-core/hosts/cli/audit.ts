@@ -13,6 +13,7 @@ import {
 import { judgementOf, type JudgeFlags } from './audit-judge.js';
 import { progressLine } from './audit-progress.js';
 import { parseNameEqualsUrl, parsePositiveInt } from './options.js';
+import { fail } from './usage.js';
 
 interface AuditFlags extends JudgeFlags {
   auditLog: AuditInputSpec[];
@@ -99,9 +100,4 @@ export function registerAuditCommand(program: Command): void {
       // A follow ends only by Ctrl-C: that is its normal end.
       process.exit(report.complete || flags.follow ? 0 : EXIT_CANCELLED);
     });
-}
-
-function fail(message: string): never {
-  process.stderr.write(`peerscope: ${message}\n`);
-  process.exit(2);
 }

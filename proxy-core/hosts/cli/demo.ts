@@ -7,7 +7,16 @@ import { startDemoSession, type DemoSession } from '../session/demo.js';
 import { addPortFilterOptions, portFilters, type PortFilterFlags } from './port-filters.js';
 import { startUiHost, type UiHost } from './ui.js';
 import { formatPolicy } from '../../engine/proxy/policy.js';
-import { FAITHFUL_HELP, onShutdown, parseListen, parsePolicyOption, parsePositiveInt, printRolloutEvent } from './options.js';
+import {
+  FAITHFUL_HELP,
+  onShutdown,
+  parseListen,
+  parsePolicyOption,
+  parsePositiveInt,
+  printRolloutEvent,
+  releaseOfFlag,
+} from './options.js';
+import { fail, listenWords } from './usage.js';
 
 interface DemoFlags extends PortFilterFlags {
   from: string;
@@ -47,6 +56,9 @@ export function registerDemoCommand(program: Command): void {
     .option('--no-rollout', 'keep the servers at --from')
     .option('--ui', 'serve the UI on a loopback port and print its URL (browser mode)', false);
   addPortFilterOptions(command).action(async (flags: DemoFlags) => {
+    // Each release named by the flag that gave it.
+    releaseOfFlag('--from', flags.from);
+    releaseOfFlag('--to', flags.to);
     let session: DemoSession;
     try {
       session = await startDemoSession({
@@ -64,8 +76,7 @@ export function registerDemoCommand(program: Command): void {
         onRolloutError: (err) => console.error(`rollout: ${err.message}`),
       });
     } catch (err) {
-      process.stderr.write(`peerscope: ${(err as Error).message}\n`);
-      process.exit(2);
+      fail(listenWords(flags.listen, err));
     }
     const { address, core } = session;
     console.log(`Starting to serve on ${address.host}:${address.port}`);

@@ -3,6 +3,9 @@ import { Help, InvalidArgumentError, type Option } from 'commander';
 import { discoveryModeSchema, type DiscoveryMode } from '../../contract/settings.js';
 import { formatPolicy, parsePolicy, type HandlingPolicy } from '../../engine/proxy/policy.js';
 import type { SimEvent } from '../../sim/index.js';
+import { loadRelease, type ReleaseCatalog } from '../../engine/releases/index.js';
+import { InputError } from '../../engine/util/input-error.js';
+import { fail } from './usage.js';
 
 export function parseNameEqualsUrl(value: string, previous: { name: string; url: string }[] = []): { name: string; url: string }[] {
   const eq = value.indexOf('=');
@@ -46,6 +49,16 @@ export function parsePositiveInt(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`"${value}" is not a positive whole number`);
   return n;
+}
+
+/** A catalog release given by `flag` (demo --from/--to); an unknown name is refused naming that flag. */
+export function releaseOfFlag(flag: string, name: string): ReleaseCatalog {
+  try {
+    return loadRelease(name);
+  } catch (err) {
+    if (err instanceof InputError) fail(`${flag} ${name}: ${err.detail}`);
+    throw err;
+  }
 }
 
 /** Stops `onStop` once on SIGINT/SIGTERM, then exits 0. */

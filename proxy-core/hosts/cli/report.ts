@@ -28,6 +28,7 @@ import { parseSnapshot, readSnapshotFile } from '../../engine/snapshot/index.js'
 import { Agent, request } from '../../engine/upstream/undici.js';
 import { InputError } from '../../engine/util/input-error.js';
 import { judgementOf } from './audit-judge.js';
+import { fail } from './usage.js';
 
 interface ReportFlags extends AuditWebhookFlags {
   for?: number;
@@ -239,10 +240,7 @@ async function guard<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (err) {
-    if (err instanceof InputError) {
-      process.stderr.write(`peerscope: ${err.message}\n`);
-      process.exit(2);
-    }
+    if (err instanceof InputError) fail(err.message);
     throw err;
   }
 }

@@ -25,6 +25,7 @@ import {
   parsePositiveInt,
   onShutdown,
 } from './options.js';
+import { fail, failToRead, listenWords } from './usage.js';
 
 interface ServeFlags extends PortFilterFlags, AuditWebhookFlags {
   auditLog: AuditInputSpec[];
@@ -130,7 +131,14 @@ export function registerServeCommand(program: Command): void {
           ...(flags.kubeconfig ? { kubeconfig: flags.kubeconfig } : {}),
           ...(flags.context ? { context: flags.context } : {}),
           overrides: flags.server,
-        }).catch((err: Error) => fail(err.message));
+        }).catch((err: Error) =>
+          // With no flag naming the servers, say both ways of naming them.
+          fail(
+            flags.kubeconfig || flags.context
+              ? err.message
+              : `${err.message}; give --kubeconfig FILE, or name each apiserver with --server NAME=URL`,
+          ),
+        );
         for (const w of found.warnings) process.stderr.write(`peerscope: warning: ${w}\n`);
         for (const n of found.notes) process.stderr.write(`peerscope: ${n}\n`);
         servers = found.servers;
@@ -157,7 +165,9 @@ export function registerServeCommand(program: Command): void {
           );
       const policy = flags.policy;
       if (policy.kind === 'pin' && !servers.some((s) => s.name === policy.server)) {
-        fail(`--policy ${formatPolicy(policy)}: no server is named "${policy.server}" (servers: ${servers.map((s) => s.name).join(', ')})`);
+        fail(
+          `--policy ${formatPolicy(policy)}: no server is named "${policy.server}"; pin one of ${servers.map((s) => s.name).join(', ')}`,
+        );
       }
       const core = createCore({
         servers,
@@ -199,9 +209,7 @@ export function registerServeCommand(program: Command): void {
         address = await core.start();
       } catch (err) {
         await core.close(0);
-        fail(
-          `cannot listen on ${flags.listen.host}:${flags.listen.port}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
-        );
+        fail(listenWords(flags.listen, err));
       }
       console.log(`Starting to serve on ${address.host}:${address.port}`);
       const webhookUrl = core.auditWebhookUrl();
@@ -252,7 +260,7 @@ async function auditInputsOf(specs: readonly AuditInputSpec[], servers: readonly
     try {
       accessSync(input.file, constants.R_OK);
     } catch (err) {
-      fail(`--audit-log ${input.file}: cannot read: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+      failToRead('--audit-log', input.file, err);
     }
   }
   return inputs;
@@ -264,11 +272,6 @@ function parseSeconds(value: string): number {
   return n;
 }
 
-function fail(message: string): never {
-  process.stderr.write(`peerscope: ${message}\n`);
-  process.exit(2);
-}
-
 /**
  * The seconds between two searches for the servers: --server-refresh, or its old name --peer-refresh
  * ("peer" is kept for KEP-4020's sense: not the handling server), said to be renamed. Both given is
@@ -276,7 +279,7 @@ function fail(message: string): never {
  */
 export function serverRefreshOf(flags: Pick<ServeFlags, 'serverRefresh' | 'peerRefresh'>, serverRefreshGiven: boolean): number {
   if (flags.peerRefresh === undefined) return flags.serverRefresh;
-  if (serverRefreshGiven) fail('give --server-refresh only: --peer-refresh is its old name');
+  if (serverRefreshGiven) fail('--peer-refresh is the old name of --server-refresh; give --server-refresh only');
   process.stderr.write('peerscope: --peer-refresh is renamed --server-refresh; the old name still works\n');
   return flags.peerRefresh;
 }

@@ -9,6 +9,7 @@ import { reachabilityLines } from '../../engine/cluster/reachability.js';
 import type { OwnMvp } from '../../contract/own-mvp.js';
 import type { ServerMetrics } from '../../contract/server-metrics.js';
 import { formatTable } from '../../engine/util/text-table.js';
+import { fail } from './usage.js';
 
 export function registerServersCommand(program: Command): void {
   program
@@ -163,9 +164,4 @@ function reroutedWords(o: OwnMvp): string {
     default:
       return 'its /metrics was not read (not ready)';
   }
-}
-
-function fail(message: string): never {
-  process.stderr.write(`peerscope: ${message}\n`);
-  process.exit(2);
 }

@@ -6,6 +6,7 @@ import { snapshotServerNames, type RoutingSnapshot } from '../../contract/snapsh
 import { diffSnapshots, formatDiff, parseSnapshot, readSnapshotFile, writeSnapshotFile } from '../../engine/snapshot/index.js';
 import { InputError } from '../../engine/util/input-error.js';
 import { prepareClusterSession } from '../session/cluster.js';
+import { fail } from './usage.js';
 
 export function registerSnapshotCommands(program: Command): void {
   const snapshot = program.command('snapshot').description('export, compare and read routing snapshots');
@@ -22,7 +23,7 @@ export function registerSnapshotCommands(program: Command): void {
     )
     .option('--context <name>', 'with --kubeconfig: the context (default: current-context)')
     .action(async (flags: { out: string; from: string; kubeconfig?: string; context?: string }) => {
-      if (flags.context && !flags.kubeconfig) fail('--context needs --kubeconfig');
+      if (flags.context && !flags.kubeconfig) fail('--context goes with --kubeconfig; give --kubeconfig FILE too, or drop --context');
       const snap = flags.kubeconfig ? await snapshotOfCluster(flags.kubeconfig, flags.context) : await snapshotOfRunning(flags.from);
       writeSnapshotFile(flags.out, snap);
       console.log(
@@ -112,9 +113,4 @@ function guard<T>(fn: () => T): T {
     if (err instanceof InputError) fail(err.message);
     throw err;
   }
-}
-
-function fail(message: string): never {
-  process.stderr.write(`peerscope: ${message}\n`);
-  process.exit(2);
 }
