@@ -29,7 +29,9 @@ describe('peerscope --help', () => {
   it('shows the listen address, the policy and the releases as typed', async () => {
     const demo = await help('demo');
     expect(demo).toMatch(/--listen <host:port>\s+where the local port listens \(default: 127\.0\.0\.1:8001\)/);
-    expect(demo).toMatch(/--policy <policy>\s+round-robin, random or pin:NAME \(default: round-robin\)/);
+    expect(demo).toMatch(
+      /--policy <policy>\s+which server a load balancer would hand each request to: round-robin, random or pin:NAME \(default: round-robin\)/,
+    );
     expect(demo).toMatch(/--from <release>\s+release the servers start at \(default: v1\.36-dev\)/);
     const serve = await help('serve');
     expect(serve).toMatch(/\(default: 127\.0\.0\.1:8001\)/);

@@ -7,7 +7,8 @@ import type { AuditWebhookOptions } from '../../engine/audit/webhook/receiver.js
 import { collectWebhookToken, WebhookSenders, type WebhookTokenSpec } from '../../engine/audit/webhook/senders.js';
 import { createCertificateAuthority, issueServerCertificate } from '../../engine/tls/certs.js';
 import { InputError } from '../../engine/util/input-error.js';
-import { parseListen } from './options.js';
+import { readListen } from '../../engine/proxy/port-flags.js';
+import { commanderParser } from './port-options.js';
 import { errnoWords } from '../../engine/util/errno.js';
 
 export interface AuditWebhookFlags {
@@ -19,12 +20,16 @@ export interface AuditWebhookFlags {
   auditWebhookClientCa?: string;
 }
 
-export function addAuditWebhookOptions(command: Command): Command {
+/**
+ * The receiver's flags; `counted` ends the listen flag's help with what the command does with the
+ * events (serve counts them in its metrics, report in its report).
+ */
+export function addAuditWebhookOptions(command: Command, counted: string): Command {
   return command
     .option(
       '--audit-webhook-listen <host:port>',
-      "receive the servers' audit events (kube-apiserver --audit-webhook-config-file) on this TLS listener and count them in /.peerscope/metrics as --audit-log does",
-      parseListen,
+      `receive the servers' audit events (kube-apiserver --audit-webhook-config-file) on this TLS listener${counted}`,
+      commanderParser({ read: readListen }),
     )
     .option('--audit-webhook-cert <file>', "the receiver's PEM serving certificate (default: one Peerscope generates)")
     .option('--audit-webhook-key <file>', 'its PEM private key')

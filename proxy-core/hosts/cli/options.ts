@@ -1,7 +1,6 @@
 // Shared option parsers: each turns a bad value into a commander error naming the flag and value.
 import { Help, InvalidArgumentError, type Option } from 'commander';
-import { discoveryModeSchema, type DiscoveryMode } from '../../contract/settings.js';
-import { formatPolicy, parsePolicy, type HandlingPolicy } from '../../engine/proxy/policy.js';
+import { formatPolicy, type HandlingPolicy } from '../../engine/proxy/policy.js';
 import type { SimEvent } from '../../sim/index.js';
 import { loadRelease, type ReleaseCatalog } from '../../engine/releases/index.js';
 import { InputError } from '../../engine/util/input-error.js';
@@ -21,28 +20,6 @@ export function parseNameEqualsUrl(value: string, previous: { name: string; url:
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new InvalidArgumentError(`"${url}" must be http:// or https://`);
   if (previous.some((p) => p.name === name)) throw new InvalidArgumentError(`server name "${name}" is given twice`);
   return [...previous, { name, url: parsed.origin }];
-}
-
-export function parseListen(value: string): { host: string; port: number } {
-  const m = /^(?:\[([^\]]+)\]|([^:]*)):(\d{1,5})$/.exec(value);
-  const port = Number(m?.[3]);
-  if (!m || port > 65535)
-    throw new InvalidArgumentError(`"${value}" is not HOST:PORT (for example 127.0.0.1:8001; port 0 picks a free one)`);
-  return { host: m[1] ?? (m[2] || '127.0.0.1'), port };
-}
-
-export function parsePolicyOption(value: string): HandlingPolicy {
-  try {
-    return parsePolicy(value);
-  } catch (err) {
-    throw new InvalidArgumentError((err as Error).message);
-  }
-}
-
-export function parseDiscoveryMode(value: string): DiscoveryMode {
-  const mode = discoveryModeSchema.safeParse(value);
-  if (mode.success) return mode.data;
-  throw new InvalidArgumentError(`"${value}" is not peer-aggregated or nopeer`);
 }
 
 export function parsePositiveInt(value: string): number {
@@ -126,7 +103,3 @@ export const helpConfiguration: Partial<Help> = {
     return Help.prototype.optionDescription.call(this, asShown);
   },
 };
-
-/** `--faithful` of serve and demo (rule P8 off). */
-export const FAITHFUL_HELP =
-  "do exactly what the servers' own Mixed Version Proxy does: OpenAPI and legacy discovery (/apis without the aggregated Accept, /apis/G, /apis/G/V) are the handling server's own, as without Peerscope (--discovery keeps its meaning)";

@@ -80,7 +80,7 @@ export function registerReportCommand(program: Command): void {
       'with --audit-webhook-listen: how long to collect the batches the servers post before reporting (30s, 5m, 1h; Ctrl-C reports early)',
       parseDuration,
     );
-  addAuditWebhookOptions(command).action(async (flags: ReportFlags) => {
+  addAuditWebhookOptions(command, ', for --for, and report their clients as --audit-log does').action(async (flags: ReportFlags) => {
     const audited = flags.auditLog.length > 0 || flags.auditWebhookListen !== undefined;
     const report = await guard(() => (audited ? reportOfAuditLogs(flags) : makeReport(flags)));
     const text =

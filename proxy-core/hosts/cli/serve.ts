@@ -13,18 +13,12 @@ import { formatPolicy } from '../../engine/proxy/policy.js';
 import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_HEADERS_TIMEOUT_MS } from '../../engine/upstream/pool.js';
 import { HEAP_GROWING_PERCENT } from '../../engine/util/heap-growth.js';
 import { addAuditWebhookOptions, auditWebhookOf, webhookProblemLog, type AuditWebhookFlags } from './audit-webhook-flags.js';
-import { addPortFilterOptions, portFilters, type PortFilterFlags } from './port-filters.js';
+import { addPortFilterOptions, portFilters, type PortFilterFlags } from './port-filter-options.js';
 import { serversFromFlags } from './server-flags.js';
 import { startUiHost } from './ui.js';
-import {
-  FAITHFUL_HELP,
-  parseDiscoveryMode,
-  parseListen,
-  parseNameEqualsUrl,
-  parsePolicyOption,
-  parsePositiveInt,
-  onShutdown,
-} from './options.js';
+import { parseNameEqualsUrl, parsePositiveInt, onShutdown } from './options.js';
+import { addPortOptions } from './port-options.js';
+import type { HandlingPolicy } from '../../engine/proxy/policy.js';
 import { fail, failToRead, listenWords } from './usage.js';
 
 interface ServeFlags extends PortFilterFlags, AuditWebhookFlags {
@@ -35,7 +29,7 @@ interface ServeFlags extends PortFilterFlags, AuditWebhookFlags {
   ca?: string;
   tokenFile?: string;
   listen: { host: string; port: number };
-  policy: ReturnType<typeof parsePolicyOption>;
+  policy: HandlingPolicy;
   discovery: DiscoveryMode;
   faithful: boolean;
   maxEvents: number;
@@ -63,23 +57,8 @@ export function registerServeCommand(program: Command): void {
     .option(
       '--token-file <file>',
       "bearer token for Peerscope's own reads, and for client requests that bring no Authorization (re-read when it changes)",
-    )
-    .addOption(
-      new Option('--listen <host:port>', 'where the local port listens')
-        .argParser(parseListen)
-        .default({ host: '127.0.0.1', port: 8001 }, '127.0.0.1:8001'),
-    )
-    .addOption(
-      new Option('--policy <policy>', 'which server a load balancer would hand each request to: round-robin, random or pin:NAME')
-        .argParser(parsePolicyOption)
-        .default({ kind: 'round-robin' }, 'round-robin'),
-    )
-    .addOption(
-      new Option('--discovery <mode>', "peer-aggregated (merge /apis across servers) or nopeer (the handling server's own)")
-        .argParser(parseDiscoveryMode)
-        .default('peer-aggregated', 'peer-aggregated'),
-    )
-    .option('--faithful', FAITHFUL_HELP, false)
+    );
+  addPortOptions(command, { discovery: true })
     .option('--max-events <n>', 'routing events kept in memory', parsePositiveInt, 10_000)
     .addOption(
       new Option(
@@ -230,7 +209,7 @@ export function registerServeCommand(program: Command): void {
       });
     });
   // Listed last in --help: the receiver is a listener of its own beside the port.
-  addAuditWebhookOptions(command);
+  addAuditWebhookOptions(command, ' and count them in /.peerscope/metrics as --audit-log does');
 }
 
 /** Logs a refresh's warnings when they differ from the last refresh's (a steady RBAC gap is said once). */
