@@ -38,3 +38,4 @@ export function loadReleaseFiles(name: string, files: readonly string[]): Releas
 }
 
 export { compareReleases };
+export { canonicalRelease, resolveRelease, sameMinor, type ReleaseChoice, type ReleasedServer } from './release-names.js';
