@@ -77,20 +77,21 @@ describe('peerscope: one error style for every command', () => {
         ),
       });
     }
-  });
+    // Two runs of the CLI per command, on a machine shared with other tests.
+  }, 120_000);
 
   it('every command is in the table kept beside the commands', async () => {
     const walk = await commands();
     const covered = new Set(USAGE_TABLE.flatMap((row) => [row.argv[0], row.argv.slice(0, 2).join(' ')]));
     const missing = walk.map((c) => c.path.join(' ')).filter((c) => !covered.has(c));
     expect(missing, 'commands no row of usage-table.ts runs').toEqual([]);
-  });
+  }, 120_000);
 
   it.each(USAGE_TABLE.map((row) => [row.argv.join(' '), row] as const))('peerscope %s', async (_name, row) => {
     const r = await peerscope(row.argv);
     expect({ code: r.code, first: r.stderr.split('\n')[0] }).toEqual({ code: row.exit, first: row.stderr });
-    // A usage error is that one line and nothing more.
-    if (row.exit === 2) expect(r.stderr).toBe(`${row.stderr}\n`);
+    // A usage error is one line and nothing more (a note on a renamed flag may come before it).
+    if (row.exit === 2) expect(r.stderr.split('\n').filter((l) => !/ is renamed /.test(l))).toHaveLength(2);
   });
 
   it("a command's help names only flags the command has (and kube-apiserver's own, said as such)", async () => {
@@ -101,5 +102,5 @@ describe('peerscope: one error style for every command', () => {
       if (others.length > 0) foreign[path.join(' ')] = others;
     }
     expect(foreign).toEqual({});
-  });
+  }, 120_000);
 });

@@ -217,7 +217,7 @@ describe('snapshot diff', () => {
       requestsBefore: 8,
       requestsAfter: 8,
     });
-    expect(formatDiff(d)).toContain('sim-1: v1.36.0-dev → v1.37.0-dev');
+    expect(formatDiff(d)).toContain('sim-1: v1.36-dev → v1.37-dev');
     expect(formatDiff(diffSnapshots(before, before))).toBe('no differences\n');
     // The diff is a contract type too (CoreClient.compareSnapshots).
     expect(snapshotDiffSchema.parse(d)).toEqual(d);
@@ -227,8 +227,17 @@ describe('snapshot diff', () => {
       servers: s.servers.map((x) => ({ ...x, displayName: names[x.name] ?? x.name })),
     });
     const text = formatDiff(d, snapshotServerNames(hosts(after, { 'sim-1': 'cp-1' }), hosts(before, { 'sim-1': 'old-1' })));
-    expect(text).toContain('cp-1: v1.36.0-dev → v1.37.0-dev');
+    expect(text).toContain('cp-1: v1.36-dev → v1.37-dev');
     expect(text).toContain('cp-1 gained:');
     expect(text).not.toContain('sim-1');
+  });
+
+  it('compares outcome shares only where both snapshots saw requests', () => {
+    const before = sampleSnapshot();
+    const quiet = sampleSnapshot({ counters: [] });
+    expect(before.counters.length).toBeGreaterThan(0);
+    expect(diffSnapshots(before, quiet).outcomeRates).toEqual([]);
+    expect(diffSnapshots(quiet, before).outcomeRates).toEqual([]);
+    expect(formatDiff(diffSnapshots(before, quiet))).not.toMatch(/%/);
   });
 });

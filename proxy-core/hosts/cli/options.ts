@@ -1,10 +1,11 @@
 // Shared option parsers: each turns a bad value into a commander error naming the flag and value.
-import { Help, InvalidArgumentError, type Option } from 'commander';
+import { Help, InvalidArgumentError, Option, type Command } from 'commander';
 import { formatPolicy, type HandlingPolicy } from '../../engine/proxy/policy.js';
 import type { SimEvent } from '../../sim/index.js';
 import { loadRelease, type ReleaseCatalog } from '../../engine/releases/index.js';
 import { InputError } from '../../engine/util/input-error.js';
 import { fail } from './usage.js';
+import { errnoWords } from '../../engine/util/errno.js';
 
 export function parseNameEqualsUrl(value: string, previous: { name: string; url: string }[] = []): { name: string; url: string }[] {
   const eq = value.indexOf('=');
@@ -103,3 +104,38 @@ export const helpConfiguration: Partial<Help> = {
     return Help.prototype.optionDescription.call(this, asShown);
   },
 };
+
+/** `-o, --output FORMAT`, the same flag on every command that prints a table or a report. */
+export function outputOption<F extends string>(formats: readonly [F, ...F[]]): Option {
+  const words = formats.length > 1 ? `${formats.slice(0, -1).join(', ')} or ${formats.at(-1)}` : formats[0];
+  return new Option('-o, --output <format>', words).choices(formats).default(formats[0]);
+}
+
+/** The running port's URL flag of report and snapshot save; `--from`, its old name, still read (portUrlOf). */
+export function addPortUrlOptions(command: Command): Command {
+  return command
+    .option('--port-url <url>', 'the local port of a running `peerscope serve` or `demo`', DEFAULT_PORT_URL)
+    .option('--from <url>', 'renamed --port-url (the old name still works for a URL)');
+}
+
+const DEFAULT_PORT_URL = 'http://127.0.0.1:8001';
+
+/**
+ * The running port's URL: --port-url, or --from given a URL (said to be renamed). --from is a release
+ * in sim and demo; given one here, it is refused saying so.
+ */
+export function portUrlOf(flags: { portUrl: string; from?: string }, command: Command): string {
+  if (flags.from === undefined) return flags.portUrl;
+  if (command.getOptionValueSource('portUrl') === 'cli') fail('--from is the old name of --port-url; give --port-url only');
+  if (!/^https?:\/\//.test(flags.from))
+    fail(
+      `--from ${flags.from}: here --from was the running port's URL (now --port-url), not a release; the current servers' releases are read from the port or --snapshot, the target is --to`,
+    );
+  process.stderr.write('peerscope: --from is renamed --port-url; the old name still works\n');
+  return flags.from;
+}
+
+/** Why the running port could not be read, and what to do about it. */
+export function unreachablePort(err: unknown): string {
+  return `cannot reach a running Peerscope: ${errnoWords(err)}; start \`peerscope serve\` or \`peerscope demo\`, or give --port-url URL`;
+}

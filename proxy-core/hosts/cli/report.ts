@@ -29,10 +29,13 @@ import { Agent, request } from '../../engine/upstream/undici.js';
 import { InputError } from '../../engine/util/input-error.js';
 import { judgementOf } from './audit-judge.js';
 import { fail } from './usage.js';
+import { addPortUrlOptions, outputOption, portUrlOf, unreachablePort } from './options.js';
 
 interface ReportFlags extends AuditWebhookFlags {
   for?: number;
+  /** The running port's URL once portUrlOf has read --port-url (or --from, its old name). */
   from: string;
+  portUrl: string;
   snapshot?: string;
   to?: string;
   releaseFile: Map<string, string[]>;
@@ -48,8 +51,8 @@ export function registerReportCommand(program: Command): void {
     .command('report')
     .description(
       'upgrade impact: the clients that call what the target release removes, what only some servers serve, what only the target serves, and what apiservers warn is deprecated',
-    )
-    .option('--from <url>', 'the local port of a running `peerscope serve` or `demo`', 'http://127.0.0.1:8001')
+    );
+  addPortUrlOptions(command)
     .option('--snapshot <file>', 'read a routing snapshot instead of a running port')
     .option(
       '--to <release>',
@@ -74,13 +77,15 @@ export function registerReportCommand(program: Command): void {
     .option('--rotated', "with --audit-log: also read each file's rotated predecessors", false)
     .option('--kubeconfig <file>', "with --audit-log: the current servers are this kubeconfig's cluster, their discovery read now")
     .option('--context <name>', 'with --kubeconfig: the context (default: current-context)')
-    .addOption(new Option('--output <format>', 'text, json or markdown').choices(['text', 'json', 'markdown']).default('text'))
+    .addOption(outputOption(['text', 'json', 'markdown']))
     .option(
       '--for <duration>',
       'with --audit-webhook-listen: how long to collect the batches the servers post before reporting (30s, 5m, 1h; Ctrl-C reports early)',
       parseDuration,
     );
   addAuditWebhookOptions(command, ', for --for, and report their clients as --audit-log does').action(async (flags: ReportFlags) => {
+    // From here on `from` is the running port's URL, however it was given.
+    flags.from = portUrlOf(flags, command);
     const audited = flags.auditLog.length > 0 || flags.auditWebhookListen !== undefined;
     const report = await guard(() => (audited ? reportOfAuditLogs(flags) : makeReport(flags)));
     const text =
@@ -221,7 +226,7 @@ async function get(from: string, path: string): Promise<string> {
     return text;
   } catch (err) {
     if (err instanceof InputError) throw err;
-    throw new InputError(from, `cannot reach a running Peerscope: ${(err as Error).message}`);
+    throw new InputError(from, unreachablePort(err));
   } finally {
     await agent.close();
   }

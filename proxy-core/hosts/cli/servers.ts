@@ -10,6 +10,7 @@ import type { OwnMvp } from '../../contract/own-mvp.js';
 import type { ServerMetrics } from '../../contract/server-metrics.js';
 import { formatTable } from '../../engine/util/text-table.js';
 import { fail } from './usage.js';
+import { outputOption } from './options.js';
 
 export function registerServersCommand(program: Command): void {
   program
@@ -20,10 +21,9 @@ export function registerServersCommand(program: Command): void {
     )
     .option('--kubeconfig <file>', 'kubeconfig (default: $KUBECONFIG, ~/.kube/config)')
     .option('--context <name>', 'the kubeconfig context (default: current-context)')
-    .option('--output <format>', 'text or json', 'text')
+    .addOption(outputOption(['text', 'json']))
     .action(async (flags: { kubeconfig?: string; context?: string; output: string }, command: Command) => {
       if (command.parent?.args[0] === 'peers') process.stderr.write('peerscope: peers is renamed servers; the old name still works\n');
-      if (flags.output !== 'text' && flags.output !== 'json') fail(`--output ${flags.output}: use text or json`);
       const found = await serversFromKubeconfig({
         ...(flags.kubeconfig ? { kubeconfig: flags.kubeconfig } : {}),
         ...(flags.context ? { context: flags.context } : {}),

@@ -51,8 +51,26 @@ export const USAGE_TABLE: readonly UsageRow[] = [
   },
   { argv: ['servers', '--output', 'yaml'], exit: 2, stderr: `peerscope: --output yaml: use text or json; ${help('servers')}` },
   { argv: ['report', '--output', 'yaml'], exit: 2, stderr: `peerscope: --output yaml: use text, json or markdown; ${help('report')}` },
+  { argv: ['report', '-o', 'yaml'], exit: 2, stderr: `peerscope: --output yaml: use text, json or markdown; ${help('report')}` },
+  {
+    argv: ['report', '--from', 'v1.36-dev', '--to', 'v1.37-dev'],
+    exit: 2,
+    stderr:
+      "peerscope: --from v1.36-dev: here --from was the running port's URL (now --port-url), not a release; the current servers' releases are read from the port or --snapshot, the target is --to",
+  },
+  {
+    argv: ['report', '--port-url', 'http://127.0.0.1:1'],
+    exit: 2,
+    stderr:
+      'peerscope: http://127.0.0.1:1: cannot reach a running Peerscope: connection refused (nothing listens there) (ECONNREFUSED); start `peerscope serve` or `peerscope demo`, or give --port-url URL',
+  },
   { argv: ['audit'], exit: 2, stderr: `peerscope: --audit-log is required: give --audit-log [SERVER=]FILE; ${help('audit')}` },
   { argv: ['snapshot'], exit: 2, stderr: `peerscope: snapshot needs a command (save, diff, show); ${help('snapshot')}` },
+  {
+    argv: ['snapshot', 'save', '--from', 'http://127.0.0.1:1', '--out', '-'],
+    exit: 2,
+    stderr: 'peerscope: --from is renamed --port-url; the old name still works',
+  },
   { argv: ['snapshot', 'save'], exit: 2, stderr: `peerscope: --out is required: give --out FILE; ${help('snapshot save')}` },
   { argv: ['snapshot', 'diff', 'a.json'], exit: 2, stderr: `peerscope: missing required argument 'after'; ${help('snapshot diff')}` },
   {
@@ -61,5 +79,11 @@ export const USAGE_TABLE: readonly UsageRow[] = [
     stderr: `peerscope: /nonexistent/snapshot.json: cannot read: no such file or directory (ENOENT); ${help('snapshot show')}`,
   },
   { argv: ['catalog', 'bogus'], exit: 2, stderr: `peerscope: unknown command 'bogus' of catalog (list); ${help('catalog')}` },
+  { argv: ['catalog', 'list', '-o', 'yaml'], exit: 2, stderr: `peerscope: --output yaml: use text or json; ${help('catalog list')}` },
+  {
+    argv: ['snapshot', 'show', 'x.json', '-o', 'yaml'],
+    exit: 2,
+    stderr: `peerscope: --output yaml: use text or json; ${help('snapshot show')}`,
+  },
   { argv: ['catalog', 'list', 'x'], exit: 2, stderr: `peerscope: too many arguments: expected 0, got 1; ${help('catalog list')}` },
 ];

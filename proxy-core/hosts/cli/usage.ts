@@ -67,17 +67,17 @@ export function failToRead(flag: string, file: string, err: unknown): never {
  */
 export function usageLine(commanderMessage: string, path: string): string {
   const text = commanderMessage.replace(/^error: /, '').trim();
-  const invalid = /^option '(\S+)[^']*' argument '(.*)' is invalid\. (.*)$/s.exec(text);
+  const invalid = /^option '(?:-\w, )?(\S+)[^']*' argument '(.*)' is invalid\. (.*)$/s.exec(text);
   let what = text;
   if (invalid) {
     const [, flag, value, reason] = invalid as unknown as [string, string, string, string];
     const choices = /^Allowed choices are (.*)\.$/.exec(reason);
     what = choices ? `${flag} ${value}: use ${orList(choices[1]!)}` : `${flag} ${value}: ${reason.replace(/\.$/, '')}`;
   } else {
-    const required = /^required option '(\S+) ([^']*)' not specified$/.exec(text);
-    const missing = /^option '(\S+) ([^']*)' argument missing$/.exec(text);
+    const required = /^required option '(?:-\w, )?(\S+) ([^']*)' not specified$/.exec(text);
+    const missing = /^option '(?:-\w, )?(\S+) ([^']*)' argument missing$/.exec(text);
     const excess = /^too many arguments.*Expected (\d+) arguments? but got (\d+)\.$/.exec(text);
-    const conflict = /^option '(\S+)[^']*' cannot be used with option '(\S+)[^']*'$/.exec(text);
+    const conflict = /^option '(?:-\w, )?(\S+)[^']*' cannot be used with option '(?:-\w, )?(\S+)[^']*'$/.exec(text);
     if (required) what = `${required[1]} is required: give ${required[1]} ${required[2]!.replace(/[<>]/g, '').toUpperCase()}`;
     else if (excess) what = `too many arguments: expected ${excess[1]}, got ${excess[2]}`;
     else if (conflict) what = `${conflict[1]} cannot be used with ${conflict[2]}: give one of them`;
