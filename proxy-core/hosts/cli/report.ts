@@ -4,9 +4,9 @@
 // target release (--to).
 import { setTimeout as sleep } from 'node:timers/promises';
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { impactReportSchema, type ImpactReport } from '../../contract/impact.js';
+import { impactKinds, impactReportSchema, type ImpactKind, type ImpactReport } from '../../contract/impact.js';
 import type { RoutingSnapshot } from '../../contract/snapshot.js';
-import { formatImpactMarkdown, formatImpactText } from '../../engine/impact/format.js';
+import { formatImpactMarkdown, formatImpactText, nothingSeen } from '../../engine/impact/format.js';
 import { impactReportOfSnapshot } from '../../engine/impact/of-core.js';
 import { AuditUsage, impactOfAuditLogs } from '../../engine/impact/of-audit.js';
 import { classifyAuditRecord } from '../../engine/audit/classify.js';
@@ -28,7 +28,7 @@ import { parseSnapshot, readSnapshotFile } from '../../engine/snapshot/index.js'
 import { Agent, request } from '../../engine/upstream/undici.js';
 import { InputError } from '../../engine/util/input-error.js';
 import { judgementOf } from './audit-judge.js';
-import { fail } from './usage.js';
+import { EXIT, fail } from './usage.js';
 import { addPortUrlOptions, outputOption, portUrlOf, unreachablePort } from './options.js';
 
 interface ReportFlags extends AuditWebhookFlags {
@@ -36,6 +36,8 @@ interface ReportFlags extends AuditWebhookFlags {
   /** The running port's URL once portUrlOf has read --port-url (or --from, its old name). */
   from: string;
   portUrl: string;
+  failOn?: ImpactKind[];
+  allowEmpty: boolean;
   snapshot?: string;
   to?: string;
   releaseFile: Map<string, string[]>;
@@ -79,6 +81,12 @@ export function registerReportCommand(program: Command): void {
     .option('--context <name>', 'with --kubeconfig: the context (default: current-context)')
     .addOption(outputOption(['text', 'json', 'markdown']))
     .option(
+      '--fail-on <kinds>',
+      `exit ${EXIT.findings} when the report has a finding of these kinds (comma-separated: ${impactKinds.join(', ')}), for a CI gate`,
+      parseFailOn,
+    )
+    .option('--allow-empty', `exit 0 when no request was seen at all (otherwise ${EXIT.nothingSeen}: nothing was judged)`, false)
+    .option(
       '--for <duration>',
       'with --audit-webhook-listen: how long to collect the batches the servers post before reporting (30s, 5m, 1h; Ctrl-C reports early)',
       parseDuration,
@@ -95,6 +103,7 @@ export function registerReportCommand(program: Command): void {
           ? formatImpactMarkdown(report)
           : formatImpactText(report);
     process.stdout.write(text);
+    process.exitCode = gateStatus(report, flags);
   });
 }
 
@@ -181,6 +190,36 @@ async function reportOfAuditLogs(flags: ReportFlags): Promise<ImpactReport> {
     await webhook?.close();
   }
   return usage.report(target);
+}
+
+/**
+ * The exit status a CI gate reads: nothing seen is not a pass (unless --allow-empty), and a finding of
+ * a --fail-on kind fails; each said in one line on standard error.
+ */
+function gateStatus(report: ImpactReport, flags: Pick<ReportFlags, 'allowEmpty' | 'failOn'>): number {
+  if (nothingSeen(report) && !flags.allowEmpty) {
+    process.stderr.write(
+      `peerscope: no request was seen, so nothing was judged (exit ${EXIT.nothingSeen}); give --allow-empty to accept an empty report\n`,
+    );
+    return EXIT.nothingSeen;
+  }
+  const failing = report.findings.filter((f) => flags.failOn?.includes(f.impact));
+  if (failing.length === 0) return EXIT.ok;
+  const kinds = [...new Set(failing.map((f) => f.impact))].join(', ');
+  process.stderr.write(`peerscope: --fail-on: ${failing.length} finding(s) of ${kinds} (exit ${EXIT.findings})\n`);
+  return EXIT.findings;
+}
+
+/** `removed,skewed` → the impact kinds a finding fails the gate for. */
+function parseFailOn(value: string): ImpactKind[] {
+  const kinds = value
+    .split(',')
+    .map((k) => k.trim())
+    .filter(Boolean);
+  const unknown = kinds.filter((k) => !(impactKinds as readonly string[]).includes(k));
+  if (kinds.length === 0 || unknown.length > 0)
+    throw new InvalidArgumentError(`"${unknown[0] ?? value}" is not a finding kind (${impactKinds.join(', ')})`);
+  return kinds as ImpactKind[];
 }
 
 /** "90", "90s", "5m", "1h", "500ms" → milliseconds. */

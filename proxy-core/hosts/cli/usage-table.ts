@@ -59,6 +59,11 @@ export const USAGE_TABLE: readonly UsageRow[] = [
       "peerscope: --from v1.36-dev: here --from was the running port's URL (now --port-url), not a release; the current servers' releases are read from the port or --snapshot, the target is --to",
   },
   {
+    argv: ['report', '--fail-on', 'removed,bogus'],
+    exit: 2,
+    stderr: `peerscope: --fail-on removed,bogus: "bogus" is not a finding kind (removed, skewed, deprecated, target-only); ${help('report')}`,
+  },
+  {
     argv: ['report', '--port-url', 'http://127.0.0.1:1'],
     exit: 2,
     stderr:
