@@ -59,7 +59,7 @@ describe('peerscope report as a gate (servers at v1.37-dev)', () => {
     expect(res.status).toBe(200);
     await res.arrayBuffer();
     const down = await peerscope('report', '--port-url', url, '--to', 'v1.36-dev', '--fail-on', 'removed');
-    expect(down.stdout.split('\n')[0]).toMatch(/^Downgrade impact: v1\.37\.0-dev \(.*\) → v1\.36-dev/);
+    expect(down.stdout.split('\n')[0]).toMatch(/^Downgrade impact: v1\.37-dev \(.*\) → v1\.36-dev/);
     expect(down.stdout).toContain('Removed by the downgrade: 404 after it (1)');
     expect(down.stdout).toContain(`${gvr.group}/${gvr.version} ${gvr.resource}`);
     expect(down.stdout).toContain('404 after the downgrade');

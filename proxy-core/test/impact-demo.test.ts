@@ -127,7 +127,7 @@ describe('the impact report of the demo (v1.36-dev → v1.37-dev)', () => {
         'm',
       ),
     );
-    expect(text).toMatch(/^Upgrade impact: v1\.36\.0-dev \(sim-1, sim-2, sim-3\) → v1\.37-dev/);
+    expect(text).toMatch(/^Upgrade impact: v1\.36-dev \(sim-1, sim-2, sim-3\) → v1\.37-dev/);
   });
 
   it('reads the same report offline from a snapshot, and says why an older snapshot has none', async () => {
@@ -164,7 +164,7 @@ describe('the impact report of the demo (v1.36-dev → v1.37-dev)', () => {
     const markdown = (
       await run(process.execPath, ['bin/peerscope', 'report', '--snapshot', file, '--output', 'markdown'], { cwd: repoRoot })
     ).stdout;
-    expect(markdown).toMatch(/^## Upgrade impact: v1\.36\.0-dev \(sim-1, sim-2, sim-3\) → v1\.37-dev/);
+    expect(markdown).toMatch(/^## Upgrade impact: v1\.36-dev \(sim-1, sim-2, sim-3\) → v1\.37-dev/);
     expect(markdown).toContain('| legacy-operator (legacy-controller) | `sim-admin` |');
     // A snapshot of an earlier Peerscope (no usage recorded) still reads, but holds no report.
     const old = JSON.parse(snapshotText) as Record<string, unknown>;

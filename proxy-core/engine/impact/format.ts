@@ -2,6 +2,7 @@
 import { impactKinds, type ImpactFinding, type ImpactKind, type ImpactReport } from '../../contract/impact.js';
 import { shownName } from '../../contract/servers.js';
 import { changeOf, type Change } from './direction.js';
+import { canonicalRelease } from '../releases/release-names.js';
 
 function headings(change: Change): Record<ImpactKind, string> {
   return {
@@ -27,7 +28,7 @@ export function nothingSeen(r: ImpactReport): string | undefined {
 }
 
 function header(r: ImpactReport): string {
-  const releases = [...new Set(r.current.map((s) => s.gitVersion ?? '?'))].join(', ');
+  const releases = [...new Set(r.current.map((s) => (s.gitVersion ? canonicalRelease(s.gitVersion) : '?')))].join(', ');
   const when = r.window.minutes >= 1 ? `${r.window.minutes.toFixed(1)} min` : `${Math.round(r.window.minutes * 60)} s`;
   const clients = `${r.clients} ${r.clients === 1 ? 'client' : 'clients'}`;
   const source =

@@ -3,7 +3,6 @@
 // shares of 404 / 503 / rerouted outcomes that changed — compared only for GVRs both snapshots saw
 // requests for: against a snapshot without traffic, "50% → 0%" would read as a change that is not one.
 import type { RoutingSnapshot, SnapshotDiff } from '../../contract/snapshot.js';
-import { canonicalRelease } from '../releases/release-names.js';
 
 const WATCHED = ['notfound', 'unavailable', 'rerouted'] as const;
 
@@ -76,8 +75,15 @@ function round(x: number): number {
   return Math.round(x * 10_000) / 10_000;
 }
 
-/** The diff as text for a terminal; `nameOf` gives the name a person reads for a server (snapshotServerNames). */
-export function formatDiff(d: SnapshotDiff, nameOf: (name: string) => string = (name) => name): string {
+/**
+ * The diff as text for a terminal; `nameOf` gives the name a person reads for a server
+ * (snapshotServerNames), `releaseOf` the one printed form of a release (releases/release-names.ts).
+ */
+export function formatDiff(
+  d: SnapshotDiff,
+  nameOf: (name: string) => string = (name) => name,
+  releaseOf: (gitVersion: string) => string = (v) => v,
+): string {
   const lines: string[] = [];
   const section = (title: string, items: string[]) => {
     if (items.length) lines.push(`${title}:`, ...items.map((i) => `  ${i}`));
@@ -86,7 +92,7 @@ export function formatDiff(d: SnapshotDiff, nameOf: (name: string) => string = (
   section('servers removed', d.servers.removed.map(nameOf));
   section(
     'servers upgraded',
-    d.servers.upgraded.map((u) => `${nameOf(u.name)}: ${canonicalRelease(u.from)} → ${canonicalRelease(u.to)}`),
+    d.servers.upgraded.map((u) => `${nameOf(u.name)}: ${releaseOf(u.from)} → ${releaseOf(u.to)}`),
   );
   section(
     'health changed',

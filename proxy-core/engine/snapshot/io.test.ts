@@ -13,6 +13,7 @@ import { InputError } from '../util/input-error.js';
 import { MAX_SNAPSHOT_BYTES, parseSnapshot, readSnapshotFile, readSnapshotText, serializeSnapshot, writeSnapshotFile } from './io.js';
 import { diffSnapshots, formatDiff } from './diff.js';
 import { routingEvent } from '../../test/routing-event.js';
+import { canonicalRelease } from '../releases/release-names.js';
 
 export function sampleSnapshot(overrides: Partial<RoutingSnapshot> = {}): RoutingSnapshot {
   return {
@@ -217,7 +218,8 @@ describe('snapshot diff', () => {
       requestsBefore: 8,
       requestsAfter: 8,
     });
-    expect(formatDiff(d)).toContain('sim-1: v1.36-dev → v1.37-dev');
+    expect(formatDiff(d)).toContain('sim-1: v1.36.0-dev → v1.37.0-dev');
+    expect(formatDiff(d, undefined, canonicalRelease)).toContain('sim-1: v1.36-dev → v1.37-dev');
     expect(formatDiff(diffSnapshots(before, before))).toBe('no differences\n');
     // The diff is a contract type too (CoreClient.compareSnapshots).
     expect(snapshotDiffSchema.parse(d)).toEqual(d);
@@ -227,7 +229,7 @@ describe('snapshot diff', () => {
       servers: s.servers.map((x) => ({ ...x, displayName: names[x.name] ?? x.name })),
     });
     const text = formatDiff(d, snapshotServerNames(hosts(after, { 'sim-1': 'cp-1' }), hosts(before, { 'sim-1': 'old-1' })));
-    expect(text).toContain('cp-1: v1.36-dev → v1.37-dev');
+    expect(text).toContain('cp-1: v1.36.0-dev → v1.37.0-dev');
     expect(text).toContain('cp-1 gained:');
     expect(text).not.toContain('sim-1');
   });

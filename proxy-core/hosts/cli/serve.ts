@@ -9,7 +9,7 @@ import { serversFromKubeconfig } from '../../engine/cluster/from-kubeconfig.js';
 import { identityOf } from '../../engine/telemetry/client-identity.js';
 import type { ServerConfig, ServerSource } from '../../engine/cluster/server-config.js';
 import { createCore, DEFAULT_SERVER_REFRESH_MS, type ServerRefresh } from '../../engine/core.js';
-import { formatPolicy } from '../../engine/proxy/policy.js';
+import { canonicalRelease } from '../../engine/releases/index.js';
 import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_HEADERS_TIMEOUT_MS } from '../../engine/upstream/pool.js';
 import { HEAP_GROWING_PERCENT } from '../../engine/util/heap-growth.js';
 import { addAuditWebhookOptions, auditWebhookOf, webhookProblemLog, type AuditWebhookFlags } from './audit-webhook-flags.js';
@@ -19,6 +19,7 @@ import { startUiHost } from './ui.js';
 import { parseNameEqualsUrl, parsePositiveInt, onShutdown } from './options.js';
 import { addPortOptions } from './port-options.js';
 import type { HandlingPolicy } from '../../engine/proxy/policy.js';
+import { resolvePin } from '../session/pin-target.js';
 import { fail, failToRead, listenWords } from './usage.js';
 
 interface ServeFlags extends PortFilterFlags, AuditWebhookFlags {
@@ -142,16 +143,17 @@ export function registerServeCommand(program: Command): void {
           process.stderr.write(
             `peerscope: warning: --audit-webhook-token ${t.server}: no server is named so now (servers: ${servers.map((s) => s.name).join(', ')}); its events are counted as not judged until one is\n`,
           );
-      const policy = flags.policy;
-      if (policy.kind === 'pin' && !servers.some((s) => s.name === policy.server)) {
-        fail(
-          `--policy ${formatPolicy(policy)}: no server is named "${policy.server}"; pin one of ${servers.map((s) => s.name).join(', ')}`,
-        );
+      // Pinned by host name or lease name: the picker keys servers by identity.
+      let policy: HandlingPolicy;
+      try {
+        policy = resolvePin(flags.policy, servers);
+      } catch (err) {
+        fail((err as Error).message);
       }
       const core = createCore({
         servers,
         listen: flags.listen,
-        policy: flags.policy,
+        policy,
         discoveryMode: flags.discovery,
         faithful: flags.faithful,
         maxEvents: flags.maxEvents,
@@ -195,7 +197,7 @@ export function registerServeCommand(program: Command): void {
       if (webhookUrl) console.error(`peerscope: receiving audit events on ${webhookUrl}`);
       for (const s of core.serverStatuses()) {
         console.error(
-          `peerscope: ${namedForLog(s)} ${s.url} ${s.health}${s.gitVersion ? ` ${s.gitVersion}` : ''}, ${s.discovery.gvrCount} GVRs${s.lastError ? ` (${s.lastError})` : ''}`,
+          `peerscope: ${namedForLog(s)} ${s.url} ${s.health}${s.gitVersion ? ` ${canonicalRelease(s.gitVersion)}` : ''}, ${s.discovery.gvrCount} GVRs${s.lastError ? ` (${s.lastError})` : ''}`,
         );
       }
       for (const s of core.serverStatuses())

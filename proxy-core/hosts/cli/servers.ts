@@ -9,6 +9,7 @@ import { reachabilityLines } from '../../engine/cluster/reachability.js';
 import type { OwnMvp } from '../../contract/own-mvp.js';
 import type { ServerMetrics } from '../../contract/server-metrics.js';
 import { formatTable } from '../../engine/util/text-table.js';
+import { canonicalRelease } from '../../engine/releases/index.js';
 import { fail } from './usage.js';
 import { outputOption } from './options.js';
 
@@ -46,7 +47,7 @@ export function registerServersCommand(program: Command): void {
           displayName: shown.get(s.name) ?? s.name,
           url: s.url,
           foundBy: s.source ?? 'flag',
-          release: status?.gitVersion ?? null,
+          release: status?.gitVersion ? canonicalRelease(status.gitVersion) : null,
           health: status?.health ?? 'unknown',
           failingChecks: status?.failingChecks ?? [],
           ...(f?.lease ? { lease: f.lease } : {}),

@@ -56,7 +56,7 @@ export function registerSnapshotCommands(program: Command): void {
       const later = guard(() => readSnapshotFile(after));
       const d = diffSnapshots(earlier, later);
       process.stdout.write(
-        flags.output === 'json' ? JSON.stringify(d, null, 2) + '\n' : formatDiff(d, snapshotServerNames(later, earlier)),
+        flags.output === 'json' ? JSON.stringify(d, null, 2) + '\n' : formatDiff(d, snapshotServerNames(later, earlier), canonicalRelease),
       );
     });
   snapshot
