@@ -4,8 +4,8 @@
 import { PeerscopeError } from '../contract/errors.js';
 import { setMaxListeners } from 'node:events';
 import type { ServerStatus } from '../contract/servers.js';
-import { ownMvpExposition } from './cluster/own-mvp-exposition.js';
-import { serverMetricsExposition } from './cluster/metrics/server-metrics-exposition.js';
+import { registerOwnMvp } from './cluster/own-mvp-exposition.js';
+import { registerServerMetrics } from './cluster/metrics/server-metrics-exposition.js';
 import { ServerSet } from './cluster/server-set.js';
 import { publicInfo, type ServerConfig, type ServerSource, type ServerUpdate } from './cluster/server-config.js';
 import type { DiscoveryMode } from '../contract/settings.js';
@@ -151,11 +151,11 @@ export function createCore(options: CoreOptions): Core {
     ...(options.ownMetricsIntervalMs !== undefined ? { ownMetricsIntervalMs: options.ownMetricsIntervalMs } : {}),
   });
   const telemetry = new Telemetry(options.maxEvents ?? 10_000, options.ownIdentity ? { ownIdentity: options.ownIdentity } : {});
-  telemetry.addExposition(() => ownMvpExposition(serverStatuses()));
-  telemetry.addExposition(() => serverMetricsExposition(servers.statuses()));
+  registerOwnMvp(telemetry.registry, () => serverStatuses());
+  registerServerMetrics(telemetry.registry, () => servers.statuses());
   const routes = new RouteState(servers);
   const auditCounters = options.auditLogs?.length || options.auditWebhook ? new AuditCounters() : undefined;
-  if (auditCounters) telemetry.addExposition(() => auditCounters.exposition());
+  auditCounters?.register(telemetry.registry);
   // The cluster source: the servers whose audit logs are followed, or every server when any may post.
   const cluster = auditCounters
     ? new ClusterTraffic(
@@ -176,7 +176,6 @@ export function createCore(options: CoreOptions): Core {
     });
   cluster?.setDeprecatedCalls(deprecatedCalls);
   let auditWebhook: AuditWebhook | undefined;
-  telemetry.addExposition(() => auditWebhook?.counters.exposition() ?? '');
   const auditStop = new AbortController();
   let auditFollow: Promise<unknown> | undefined;
   const follow = options.auditFollow ?? true;
@@ -312,7 +311,7 @@ export function createCore(options: CoreOptions): Core {
           return report;
         });
       }
-      if (auditCounters && options.auditWebhook && !auditWebhook)
+      if (auditCounters && options.auditWebhook && !auditWebhook) {
         auditWebhook = await startAuditWebhook({
           ...options.auditWebhook,
           onRecord: countPostedEvents(
@@ -326,6 +325,8 @@ export function createCore(options: CoreOptions): Core {
             releases,
           ),
         });
+        auditWebhook.counters.register(telemetry.registry);
+      }
       const every = options.serverRefreshIntervalMs ?? DEFAULT_SERVER_REFRESH_MS;
       if (options.serverSource && every > 0 && !refreshTimer) refreshTimer = setInterval(() => void refreshServers(), every).unref();
       const host = options.listen?.host ?? '127.0.0.1';

@@ -5,7 +5,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { configure, render } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import type { CoreClient } from '../../proxy-core/contract/index.js';
-import { CoreClientProvider } from '../src/client-context.js';
+import { CoreClientProvider } from '../shared/client-context.js';
 
 // The first render of a file pays for module loading; on a busy machine (the e2e runs beside these
 // tests) that can exceed testing-library's 1 s default for findBy*/waitFor.

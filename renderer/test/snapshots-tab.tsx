@@ -1,7 +1,7 @@
 // Shared setup for the Snapshots screen's component tests: render the app on a fake core, open
 // the Snapshots tab, and hand files to its picker.
 import { act, fireEvent, render, screen } from '@testing-library/react';
-import { App } from '../src/App.js';
+import { App } from '../app/App.js';
 import type { FakeCoreClient } from './fake-client.js';
 
 export const file = (name: string, text: string) => new File([text], name, { type: 'application/json' });

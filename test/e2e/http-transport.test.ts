@@ -20,7 +20,7 @@ interface TransportModule {
   createHttpCoreClient(options: { token: string; baseUrl?: string }): HttpCoreClient;
   CoreCallError: new (message: string, status: number) => Error & { status: number };
 }
-const transportPath = '../../renderer/src/transport/http.js';
+const transportPath = '../../renderer/shared/transport/http.js';
 const { createHttpCoreClient, CoreCallError } = (await import(/* @vite-ignore */ transportPath)) as TransportModule;
 
 describe('HTTP transport of CoreClient', () => {

@@ -12,6 +12,7 @@ import { catalogEntries, loadRelease } from '../releases/index.js';
 import { parseAuditInputSpec, resolveAuditInputs } from './inputs.js';
 import { judgeByServers, NO_JUDGEMENT } from './judge.js';
 import { readAuditLogs } from './read-audit.js';
+import { Registry } from 'prom-client';
 import { AuditCounters } from './exposition.js';
 import { formatAuditText } from './format.js';
 
@@ -260,7 +261,9 @@ describe('readAuditLogs', () => {
     // The same calls in /.peerscope/metrics, as serve counts a followed log.
     const counters = new AuditCounters();
     await readAuditLogs([{ server: 'apiserver-a', file }], { judgement, onRequest: (r, o) => counters.add(r, o) });
-    const exposition = counters.exposition();
+    const registry = new Registry();
+    counters.register(registry);
+    const exposition = await registry.metrics();
     expect(exposition).toContain(
       'peerscope_cluster_deprecated_requests_total{server="apiserver-a",user_agent="helm/v3.11.0",user="kubernetes-admin",group="flowcontrol.apiserver.k8s.io",version="v1beta3",resource="flowschemas",removed_release="1.32"} 2',
     );

@@ -1,10 +1,11 @@
 // Telling an apiserver's own Mixed Version Proxy from outside: the /readyz?verbose checks a real
 // kube-apiserver v1.37.2 lists with the proxy on, without --peer-ca-file and with the gate off
 // (test/kube runs the real servers; these are the lines they print), and its /metrics counters.
+import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import { NOT_READ, ownMvpOf } from './own-mvp.js';
 import { metricsOfScrape } from './metrics/read-metrics.js';
-import { ownMvpExposition } from './own-mvp-exposition.js';
+import { registerOwnMvp } from './own-mvp-exposition.js';
 import type { ServerStatus } from '../../contract/servers.js';
 
 /** The own peer-proxy counters of a scrape, as the poll keeps them. */
@@ -84,8 +85,15 @@ describe('parseOwnProxyMetrics', () => {
   });
 });
 
-describe('ownMvpExposition', () => {
-  it('a server with its proxy on gets its counters, one without gets its state and no counter: never a zero', () => {
+/** The families as /.peerscope/metrics prints them for these servers. */
+function ownMvpExposition(statuses: ServerStatus[]): Promise<string> {
+  const registry = new Registry();
+  registerOwnMvp(registry, () => statuses);
+  return registry.metrics();
+}
+
+describe('the own-MVP families', () => {
+  it('a server with its proxy on gets its counters, one without gets its state and no counter: never a zero', async () => {
     const base = {
       url: 'https://10.0.0.1:6443',
       source: 'lease' as const,
@@ -99,7 +107,7 @@ describe('ownMvpExposition', () => {
       metrics: parseOwnProxyMetrics('apiserver_rerouted_request_total{code="200",group="g",resource="r",version="v1"} 4\n'),
     });
     const off = ownMvpOf({ name: 'b', readyChecks: [...COMMON, ...GATE], metrics: parseOwnProxyMetrics('') });
-    const text = ownMvpExposition([
+    const text = await ownMvpExposition([
       { ...base, name: 'a', ownMvp: on },
       { ...base, name: 'b', ownMvp: off },
       { ...base, name: 'sim-1' },
@@ -109,6 +117,7 @@ describe('ownMvpExposition', () => {
     expect(text).toContain('peerscope_apiserver_rerouted_request_total{server="a",code="200",group="g",resource="r",version="v1"} 4');
     expect(text).not.toMatch(/rerouted_request_total\{server="b"/);
     expect(text).not.toContain('sim-1');
-    expect(ownMvpExposition([{ ...base, name: 'sim-1' }] as ServerStatus[])).toBe('');
+    // Simulated servers only: the families, no series.
+    expect(await ownMvpExposition([{ ...base, name: 'sim-1' }] as ServerStatus[])).not.toMatch(/^peerscope_/m);
   });
 });

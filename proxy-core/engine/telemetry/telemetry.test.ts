@@ -62,10 +62,10 @@ describe('Telemetry', () => {
     expect(routingEventSchema.parse(t.recent(1)[0])).toBeTruthy();
   });
 
-  it('exposes Prometheus text with escaped labels', () => {
+  it('exposes Prometheus text with escaped labels', async () => {
     const t = new Telemetry();
     t.record({ ...base, resource: 'we"ird' });
-    const text = t.prometheus();
+    const text = await t.prometheus();
     expect(text).toContain('# TYPE peerscope_requests_total counter');
     expect(text).toContain('resource="we\\"ird"');
     expect(text).toMatch(/answered_by="b"} 1\n/);

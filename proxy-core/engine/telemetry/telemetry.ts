@@ -1,10 +1,12 @@
 // Every routing decision becomes an event: kept in a bounded ring, counted by outcome × GVR × server,
-// streamed to subscribers (UI, SSE) and exposed as Prometheus text.
+// streamed to subscribers (UI, SSE) and exposed as Prometheus text through the port's one registry,
+// to which the other parts of the port add their families.
+import { Registry } from 'prom-client';
 import type { RouteOutcome, RoutingEvent } from '../../contract/events.js';
 import { ClientUsage, type UsageOptions } from './client-usage.js';
 import { ErrorSeries, type ErrorBucket } from './error-series.js';
 import { EventRing } from './event-ring.js';
-import { labelSet } from '../util/exposition.js';
+import { registerFamily } from '../util/exposition.js';
 
 export interface CounterRow {
   readonly outcome: RouteOutcome;
@@ -39,7 +41,8 @@ export class Telemetry {
   private readonly counters = new Map<string, { row: Omit<CounterRow, 'count'>; count: number }>();
   private readonly listeners = new Set<Listener>();
   private readonly errors = new ErrorSeries();
-  private readonly expositions: (() => string)[] = [];
+  /** Everything /.peerscope/metrics exposes: Peerscope's own counters, then what the other parts register. */
+  readonly registry = new Registry();
   private seq = 0;
   readonly startedAt = Date.now();
   /** Requests per client × GVR × verb, for the upgrade-impact report (the handler records into it). */
@@ -48,6 +51,35 @@ export class Telemetry {
   constructor(maxEvents = 10_000, usage: UsageOptions = {}) {
     this.ring = new EventRing(maxEvents);
     this.usage = new ClientUsage(usage);
+    this.registerFamilies();
+  }
+
+  private registerFamilies(): void {
+    registerFamily(this.registry, {
+      name: 'peerscope_requests_total',
+      help: 'Requests through the local port by routing outcome, GVR, handling and answering server.',
+      type: 'counter',
+      labelNames: ['outcome', 'group', 'version', 'resource', 'handling', 'answered_by'],
+      samples: () =>
+        [...this.counters.values()].map(({ row: r, count }) => ({
+          labels: {
+            outcome: r.outcome,
+            group: r.group,
+            version: r.version,
+            resource: r.resource,
+            handling: r.handling,
+            answered_by: r.answeredBy,
+          },
+          value: count,
+        })),
+    });
+    registerFamily(this.registry, {
+      name: 'peerscope_events_buffered',
+      help: 'Routing events held in the ring buffer.',
+      type: 'gauge',
+      labelNames: [],
+      samples: () => [{ labels: {}, value: this.ring.size }],
+    });
   }
 
   record(e: Omit<RoutingEvent, 'seq'>): RoutingEvent {
@@ -160,28 +192,8 @@ export class Telemetry {
     return () => this.listeners.delete(listener);
   }
 
-  /** More metric families for prometheus(), after Peerscope's own (the servers' own peer-proxy counters). */
-  addExposition(families: () => string): void {
-    this.expositions.push(families);
-  }
-
-  /** Prometheus text exposition (version 0.0.4). */
-  prometheus(): string {
-    const lines = [
-      '# HELP peerscope_requests_total Requests through the local port by routing outcome, GVR, handling and answering server.',
-      '# TYPE peerscope_requests_total counter',
-    ];
-    for (const c of this.counters.values()) {
-      const r = c.row;
-      lines.push(
-        `peerscope_requests_total{${labelSet({ outcome: r.outcome, group: r.group, version: r.version, resource: r.resource, handling: r.handling, answered_by: r.answeredBy })}} ${c.count}`,
-      );
-    }
-    lines.push(
-      '# HELP peerscope_events_buffered Routing events held in the ring buffer.',
-      '# TYPE peerscope_events_buffered gauge',
-      `peerscope_events_buffered ${this.ring.size}`,
-    );
-    return lines.join('\n') + '\n' + this.expositions.map((f) => f()).join('');
+  /** Prometheus text exposition (version 0.0.4) of the registry. */
+  prometheus(): Promise<string> {
+    return this.registry.metrics();
   }
 }

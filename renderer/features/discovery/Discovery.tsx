@@ -4,11 +4,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import type { DiscoveryMode, DiscoveryViews } from '../../../proxy-core/contract/index.js';
-import { queryKeys, useCoreClient } from '../../src/client-context.js';
-import { useServerNames } from '../../src/server-names.js';
-import { gvrKeyLabel, shortRelease } from '../../src/ui/format.js';
-import { Empty, ErrorState, Loading } from '../../src/ui/states.js';
-import { useView } from '../../src/view-mode.js';
+import { queryKeys, useCoreClient } from '../../shared/client-context.js';
+import { useServerNames } from '../../shared/server-names.js';
+import { gvrKeyLabel, shortRelease } from '../../shared/ui/format.js';
+import { Empty, ErrorState, Loading } from '../../shared/ui/states.js';
+import { useView } from '../../shared/view-mode.js';
 
 const MODES: { mode: DiscoveryMode; label: string; help: string }[] = [
   {

@@ -6,12 +6,12 @@ import { useQuery } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useDeferredValue, useMemo, useRef, useState } from 'react';
 import type { ClusterGvrRates, RouteTableColumn, RouteTableRow, RouteTableView } from '../../../proxy-core/contract/index.js';
-import { queryKeys, useCoreClient } from '../../src/client-context.js';
-import { useServerNames } from '../../src/server-names.js';
-import { shortRelease } from '../../src/ui/format.js';
-import { Empty, ErrorState, HealthBadge, Loading } from '../../src/ui/states.js';
-import { useOffline } from '../../src/view-mode.js';
-import { MissingRegistrations } from './MissingRegistrations.js';
+import { queryKeys, useCoreClient } from '../../shared/client-context.js';
+import { useServerNames } from '../../shared/server-names.js';
+import { shortRelease } from '../../shared/ui/format.js';
+import { Empty, ErrorState, HealthBadge, Loading } from '../../shared/ui/states.js';
+import { useOffline } from '../../shared/view-mode.js';
+import { MissingRegistrations } from '../../shared/MissingRegistrations.js';
 
 export type CellState = 'served' | 'missing' | 'down' | 'gone' | 'stale' | 'unknown';
 export type MatrixFilter = 'all' | 'skewed' | 'uniform';

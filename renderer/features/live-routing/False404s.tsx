@@ -3,8 +3,8 @@
 // rollout question the stream's rows scroll past.
 import { useSyncExternalStore } from 'react';
 import { clientNameOf } from '../../../proxy-core/contract/index.js';
-import { useServerNames } from '../../src/server-names.js';
-import { formatTime } from '../../src/ui/format.js';
+import { useServerNames } from '../../shared/server-names.js';
+import { formatTime } from '../../shared/ui/format.js';
 import type { ClusterFeed } from './cluster-feed.js';
 
 /** Rows shown; the rest are summed in one line. */

@@ -3,22 +3,25 @@
 // apiservers answered, read from their audit logs, false 404s included), or both. The buffers are
 // bounded and the core sends batches, so a busy cluster never floods the page.
 import { useQuery } from '@tanstack/react-query';
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { useContext, useEffect, useMemo, useRef, useState, useSyncExternalStore, type Context } from 'react';
-import { clusterOutcomes, routeOutcomes, type RoutingEvent } from '../../../proxy-core/contract/index.js';
-import { queryKeys, useCoreClient } from '../../src/client-context.js';
-import { useServerNames } from '../../src/server-names.js';
-import { formatClock, formatDateTime, formatMs, formatTime, outcomeStyle, shownOutcomes, type ShownOutcome } from '../../src/ui/format.js';
-import { Empty, ErrorState, Loading } from '../../src/ui/states.js';
-import { useOffline, type OfflineView } from '../../src/view-mode.js';
+import { useContext, useEffect, useMemo, useState, useSyncExternalStore, type Context } from 'react';
+import { clusterOutcomes, routeOutcomes } from '../../../proxy-core/contract/index.js';
+import { queryKeys, useCoreClient } from '../../shared/client-context.js';
+import { useServerNames } from '../../shared/server-names.js';
+import { outcomeStyle, shownOutcomes, type ShownOutcome } from '../../shared/ui/format.js';
+import { Empty, ErrorState, Loading } from '../../shared/ui/states.js';
+import { useOffline } from '../../shared/view-mode.js';
 import { ClusterFeed, ClusterFeedContext } from './cluster-feed.js';
+import { EventTable } from './EventTable.js';
 import { False404sByClient } from './False404s.js';
-import { emptyPoint, type EventFeed } from './event-feed.js';
-import { StackedRateChart } from './StackedRateChart.js';
-import { MAX_ROWS, RATE_SECONDS, RoutingFeed, RoutingFeedContext, type RatePoint } from './routing-feed.js';
+import type { EventFeed } from './event-feed.js';
+import { OutcomeFilter, useOutcomeFilter } from './OutcomeFilter.js';
+import { RateChart } from './RateChart.js';
+import { RecordedRouting } from './RecordedRouting.js';
+import { MAX_ROWS, RoutingFeed, RoutingFeedContext } from './routing-feed.js';
 import { clusterRow, mergeNewestFirst, portRow, sumSeries, type SourceChoice, type StreamRow } from './stream-rows.js';
 
 export { addToSeries, MAX_ROWS, RATE_SECONDS } from './routing-feed.js';
+export { seriesFromEvents } from './RateChart.js';
 
 /** The app's feed of a source, or one of the screen's own (rendered alone, in tests), started while `active`. */
 function useFeed<F extends EventFeed<{ readonly seq: number }>>(context: Context<F | null>, create: () => F, active: boolean): F {
@@ -64,116 +67,6 @@ const CHART_SOURCE: Record<SourceChoice, string> = {
 export function LiveRouting() {
   const offline = useOffline();
   return offline ? <RecordedRouting offline={offline} /> : <StreamingRouting />;
-}
-
-function zeroCounts(): Record<ShownOutcome, number> {
-  return Object.fromEntries(shownOutcomes.map((o) => [o, 0])) as Record<ShownOutcome, number>;
-}
-
-/** Requests per second by outcome over the last RATE_SECONDS seconds of recorded events (any order). */
-export function seriesFromEvents(events: readonly RoutingEvent[]): RatePoint[] {
-  if (events.length === 0) return [];
-  let last = -Infinity;
-  for (const e of events) last = Math.max(last, Math.floor(e.at / 1000));
-  const first = last - RATE_SECONDS + 1;
-  const points: RatePoint[] = Array.from({ length: RATE_SECONDS }, (_, i) => emptyPoint(first + i));
-  let earliest = last;
-  for (const e of events) {
-    const t = Math.floor(e.at / 1000);
-    if (t < first) continue;
-    earliest = Math.min(earliest, t);
-    points[t - first]![e.outcome]++;
-  }
-  // Start at the first recorded second: the seconds before it were not recorded, not idle.
-  return points.slice(earliest - first);
-}
-
-function useOutcomeFilter(rows: readonly StreamRow[]) {
-  const [hidden, setHidden] = useState<ReadonlySet<ShownOutcome>>(new Set());
-  const visible = useMemo(() => (hidden.size ? rows.filter((e) => !hidden.has(e.outcome)) : rows), [rows, hidden]);
-  const inBuffer = useMemo(() => {
-    const n = zeroCounts();
-    for (const e of rows) n[e.outcome]++;
-    return n;
-  }, [rows]);
-  const toggle = (o: ShownOutcome) =>
-    setHidden((h) => {
-      const next = new Set(h);
-      if (next.has(o)) next.delete(o);
-      else next.add(o);
-      return next;
-    });
-  return { hidden, visible, inBuffer, toggle };
-}
-
-function OutcomeFilter({
-  outcomes,
-  hidden,
-  inBuffer,
-  toggle,
-}: {
-  outcomes: readonly ShownOutcome[];
-  hidden: ReadonlySet<ShownOutcome>;
-  inBuffer: Record<ShownOutcome, number>;
-  toggle: (o: ShownOutcome) => void;
-}) {
-  return (
-    <div className="outcome-filter" role="group" aria-label="Show outcomes">
-      {outcomes.map((o) => (
-        <button key={o} type="button" className="chip-toggle" aria-pressed={!hidden.has(o)} onClick={() => toggle(o)}>
-          <span className="swatch" style={{ background: outcomeStyle[o].color }} aria-hidden="true" />
-          {outcomeStyle[o].label} <span className="count">{inBuffer[o]}</span>
-        </button>
-      ))}
-    </div>
-  );
-}
-
-/** A snapshot's recent requests, as the live stream showed them (newest first, same filters). */
-function RecordedRouting({ offline }: { offline: OfflineView }) {
-  const client = useCoreClient();
-  // Every recorded event for the chart; the table keeps the page's usual bound, newest first.
-  const query = useQuery({ queryKey: [...queryKeys.events, 'recorded'], queryFn: () => client.getEvents() });
-  const nameOf = useServerNames();
-  const rows = useMemo(
-    () =>
-      (query.data?.events ?? [])
-        .slice(-MAX_ROWS)
-        .reverse()
-        .map((e) => portRow(e, outcomeLabel, nameOf)),
-    [query.data, nameOf],
-  );
-  const series = useMemo(() => seriesFromEvents(query.data?.events ?? []), [query.data]);
-  const { hidden, visible, inBuffer, toggle } = useOutcomeFilter(rows);
-  const recorded = offline.snapshot.events.length;
-  return (
-    <section className="panel routing" aria-labelledby="routing-title">
-      <header className="panel-head">
-        <div>
-          <h2 id="routing-title">Routing at capture time</h2>
-          <p className="muted">
-            The requests the snapshot recorded before {formatDateTime(Date.parse(offline.snapshot.takenAt))}
-            {recorded > rows.length ? ` (the newest ${rows.length.toLocaleString()} of ${recorded.toLocaleString()})` : ''}: the server a
-            load balancer handed each to, what Peerscope decided, and who answered.
-          </p>
-        </div>
-      </header>
-      <div className="card chart-card">
-        <h3>Requests per second by outcome (recorded)</h3>
-        <RateChart series={series} live={false} />
-      </div>
-      <OutcomeFilter outcomes={routeOutcomes} hidden={hidden} inBuffer={inBuffer} toggle={toggle} />
-      {query.isPending ? (
-        <Loading what="recorded requests" />
-      ) : query.isError ? (
-        <ErrorState error={query.error} retry={() => void query.refetch()} />
-      ) : rows.length === 0 ? (
-        <Empty>The snapshot recorded no request: none had gone through the local port when it was taken.</Empty>
-      ) : (
-        <EventTable rows={visible} withSource={false} />
-      )}
-    </section>
-  );
 }
 
 function StreamingRouting() {
@@ -224,39 +117,17 @@ function StreamingRouting() {
           <h2 id="routing-title">Live routing</h2>
           <p className="muted">{DESCRIPTION[source]}</p>
         </div>
-        <div className="toolbar">
-          {hasCluster && (
-            <div className="source-switch" role="group" aria-label="Source">
-              {SOURCES.map((s) => (
-                <button
-                  key={s.id}
-                  type="button"
-                  className="btn"
-                  aria-pressed={source === s.id}
-                  onClick={() => {
-                    setChosen(s.id);
-                    setFrozen(null);
-                  }}
-                >
-                  {s.label}
-                </button>
-              ))}
-            </div>
-          )}
-          <button
-            type="button"
-            className={`btn${frozen ? ' btn-primary' : ''}`}
-            aria-pressed={frozen !== null}
-            onClick={() => setFrozen(frozen ? null : { rows: live, port: port.lastSeq, cluster: cluster.lastSeq })}
-          >
-            {frozen ? 'Resume stream' : 'Pause stream'}
-          </button>
-          {frozen && heldWhilePaused > 0 && (
-            <span className="muted" role="status">
-              {heldWhilePaused.toLocaleString()} new while paused
-            </span>
-          )}
-        </div>
+        <StreamToolbar
+          sources={hasCluster}
+          source={source}
+          choose={(id) => {
+            setChosen(id);
+            setFrozen(null);
+          }}
+          paused={frozen !== null}
+          togglePause={() => setFrozen(frozen ? null : { rows: live, port: port.lastSeq, cluster: cluster.lastSeq })}
+          heldWhilePaused={heldWhilePaused}
+        />
       </header>
 
       <div className="card chart-card">
@@ -287,109 +158,41 @@ function StreamingRouting() {
   );
 }
 
-function RateChart({ series: all, live }: { series: readonly RatePoint[]; live: boolean }) {
-  // The current second is still filling: drawing it would show a false drop at the right edge.
-  const currentSecond = Math.floor(Date.now() / 1000);
-  const complete = live ? all.filter((p) => p.t < currentSecond) : all;
-  // A completed second never changes again: the chart redraws once a second, not on every batch
-  // (ten a second under load).
-  const identity = `${complete.length}:${complete[0]?.t}:${complete.at(-1)?.t}`;
-  const stable = useRef({ identity: '', series: complete });
-  if (stable.current.identity !== identity) stable.current = { identity, series: complete };
-  return <RateChartView series={stable.current.series} live={live} />;
-}
-
-function RateChartView({ series, live }: { series: readonly RatePoint[]; live: boolean }) {
-  if (series.length < 2)
-    return (
-      <Empty>
-        {live
-          ? 'The rate chart fills in as requests arrive.'
-          : 'The recorded requests span less than two seconds: too short for a rate chart.'}
-      </Empty>
-    );
-  const latest = series.at(-1)!;
-  const latestParts = shownOutcomes.filter((o) => (latest[o] ?? 0) > 0).map((o) => `${outcomeStyle[o].label} ${latest[o]}`);
-  const label = `Request rate by outcome over the last ${series.length} seconds; at ${formatClock(latest.t * 1000)}: ${latestParts.length ? latestParts.join(', ') : 'no request'}`;
-  return <StackedRateChart series={series} label={label} />;
-}
-
-const TEMPLATE = '7.5rem 9rem minmax(14rem, 3fr) 6rem 9.5rem 7.5rem 4.5rem 5.5rem';
-const COLUMNS = ['time', 'client', 'request', 'handling', 'outcome', 'answered by', 'status', 'latency'];
-
-function EventTable({ rows, withSource }: { rows: readonly StreamRow[]; withSource: boolean }) {
-  const scrollRef = useRef<HTMLDivElement>(null);
-  const nameOf = useServerNames();
-  // Rows are keyed by position: a batch shifts every event down, and reusing the row elements (new
-  // text) is far cheaper than unmounting and mounting every visible row ten times a second.
-  const virtualizer = useVirtualizer({
-    count: rows.length,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => 30,
-    overscan: 15,
-  });
-  if (rows.length === 0) return <Empty>No request matches the outcomes shown.</Empty>;
-  const template = withSource ? `5rem ${TEMPLATE}` : TEMPLATE;
+/** The source switch (with a cluster source) and the pause button, with what arrived while paused. */
+function StreamToolbar({
+  sources,
+  source,
+  choose,
+  paused,
+  togglePause,
+  heldWhilePaused,
+}: {
+  sources: boolean;
+  source: SourceChoice;
+  choose: (id: SourceChoice) => void;
+  paused: boolean;
+  togglePause: () => void;
+  heldWhilePaused: number;
+}) {
   return (
-    <div className="stream-table" role="table" aria-label="Requests, newest first">
-      <div className="stream-row stream-header" role="row" style={{ gridTemplateColumns: template }}>
-        {(withSource ? ['source', ...COLUMNS] : COLUMNS).map((h) => (
-          <div role="columnheader" key={h}>
-            {h}
-          </div>
-        ))}
-      </div>
-      <div className="stream-scroll" role="rowgroup" ref={scrollRef} tabIndex={0} aria-label="Request stream, scroll with the arrow keys">
-        <div className="matrix-virtual" role="presentation" style={{ height: virtualizer.getTotalSize() }}>
-          {virtualizer.getVirtualItems().map((v) => {
-            const e = rows[v.index]!;
-            const status = e.status ?? 0;
-            return (
-              <div
-                key={v.index}
-                role="row"
-                className={`stream-row outcome-${e.outcome}`}
-                data-outcome={e.outcome}
-                data-source={e.source}
-                style={{ transform: `translateY(${v.start}px)`, gridTemplateColumns: template }}
-              >
-                {withSource && (
-                  <div role="cell" className="muted">
-                    {e.source}
-                  </div>
-                )}
-                <div role="cell" className="mono muted">
-                  {formatTime(e.at)}
-                </div>
-                <div role="cell" className="ellipsis" title={e.userAgent}>
-                  {e.userAgent.split(/[ /]/)[0] || '—'}
-                </div>
-                <div role="cell" className="mono ellipsis" title={`${e.method} ${e.path}`}>
-                  <span className="method">{e.method}</span> {e.path}
-                </div>
-                <div role="cell" title={e.handling ?? undefined}>
-                  {e.handling ? nameOf(e.handling) : '—'}
-                </div>
-                <div role="cell">
-                  <span className="outcome-pill" style={{ borderColor: outcomeStyle[e.outcome].color }}>
-                    <span className="swatch" style={{ background: outcomeStyle[e.outcome].color }} aria-hidden="true" />
-                    {e.outcomeText}
-                  </span>
-                </div>
-                <div role="cell" title={e.answeredBy}>
-                  {nameOf(e.answeredBy)}
-                </div>
-                <div role="cell" className={`mono ${status >= 500 ? 'error-text' : status >= 400 ? 'warn-text' : ''}`}>
-                  {e.status ?? '—'}
-                </div>
-                <div role="cell" className="mono muted">
-                  {formatMs(e.latencyMs)}
-                </div>
-              </div>
-            );
-          })}
+    <div className="toolbar">
+      {sources && (
+        <div className="source-switch" role="group" aria-label="Source">
+          {SOURCES.map((s) => (
+            <button key={s.id} type="button" className="btn" aria-pressed={source === s.id} onClick={() => choose(s.id)}>
+              {s.label}
+            </button>
+          ))}
         </div>
-      </div>
+      )}
+      <button type="button" className={`btn${paused ? ' btn-primary' : ''}`} aria-pressed={paused} onClick={togglePause}>
+        {paused ? 'Resume stream' : 'Pause stream'}
+      </button>
+      {paused && heldWhilePaused > 0 && (
+        <span className="muted" role="status">
+          {heldWhilePaused.toLocaleString()} new while paused
+        </span>
+      )}
     </div>
   );
 }

@@ -4,7 +4,7 @@ import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { installLayoutStubs } from '../../test/render.js';
 import type { RatePoint } from './routing-feed.js';
-import { outcomeStyle } from '../../src/ui/format.js';
+import { outcomeStyle } from '../../shared/ui/format.js';
 import { rateChartGeometry, StackedRateChart } from './StackedRateChart.js';
 
 beforeAll(installLayoutStubs);

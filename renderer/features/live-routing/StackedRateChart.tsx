@@ -5,9 +5,9 @@
 import { scaleLinear, type ScaleLinear } from 'd3-scale';
 import { area, curveMonotoneX, stack, type SeriesPoint } from 'd3-shape';
 import { memo, useMemo, useState } from 'react';
-import { clockTickBudget, clockTicks } from '../../src/ui/clock-ticks.js';
-import { formatClock, outcomeStyle, shownOutcomes, type ShownOutcome } from '../../src/ui/format.js';
-import { useWidth } from '../../src/ui/use-width.js';
+import { clockTickBudget, clockTicks } from '../../shared/ui/clock-ticks.js';
+import { formatClock, outcomeStyle, shownOutcomes, type ShownOutcome } from '../../shared/ui/format.js';
+import { useWidth } from '../../shared/ui/use-width.js';
 import type { RatePoint } from './routing-feed.js';
 
 const HEIGHT = 180;

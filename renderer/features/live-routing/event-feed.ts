@@ -3,7 +3,7 @@
 // lives as long as the app, not the Live routing screen, so switching screens during a rollout loses
 // neither the stream nor the chart's history.
 import type { ClusterOutcome, CoreClient, CoreEvent, RouteOutcome } from '../../../proxy-core/contract/index.js';
-import { shownOutcomes, type ShownOutcome } from '../../src/ui/format.js';
+import { shownOutcomes, type ShownOutcome } from '../../shared/ui/format.js';
 
 /** Events kept; older ones fall off. */
 export const MAX_ROWS = 2_000;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { clusterEvent, routingEvent } from '../../test/fake-client.js';
-import { outcomeStyle } from '../../src/ui/format.js';
+import { outcomeStyle } from '../../shared/ui/format.js';
 import { addToSeries } from './event-feed.js';
 import { clusterRow, mergeNewestFirst, portRow, sumSeries } from './stream-rows.js';
 

@@ -2,7 +2,7 @@
 // or a request an apiserver answered (its cluster event, from the audit log). One shape, so one table,
 // filter and chart serve the port, the cluster and both together.
 import type { ClusterEvent, RoutingEvent, TrafficSource } from '../../../proxy-core/contract/index.js';
-import type { ShownOutcome } from '../../src/ui/format.js';
+import type { ShownOutcome } from '../../shared/ui/format.js';
 import { emptyPoint, RATE_SECONDS, type RatePoint } from './event-feed.js';
 
 /** Which requests the stream shows: one source, or both together. */

@@ -1,7 +1,7 @@
 // What one apiserver answered per minute, from its audit log (the cluster source): requests, errors
 // (5xx) and false 404s of the last full minute — every client of the cluster, not only the port's.
 import type { ClusterMinute } from '../../../proxy-core/contract/index.js';
-import { formatClock } from '../../src/ui/format.js';
+import { formatClock } from '../../shared/ui/format.js';
 
 const MINUTE_MS = 60_000;
 

@@ -12,14 +12,14 @@ import {
   type HealthState as Health,
   type ServerStatus,
 } from '../../../proxy-core/contract/index.js';
-import { queryKeys, useCoreClient } from '../../src/client-context.js';
-import { useServerNames, type ServerNamer } from '../../src/server-names.js';
-import { formatClock, formatDateTime, formatMs, healthLabel, shortRelease } from '../../src/ui/format.js';
-import { Empty, ErrorState, HealthBadge, Loading } from '../../src/ui/states.js';
-import { useOffline } from '../../src/view-mode.js';
+import { queryKeys, useCoreClient } from '../../shared/client-context.js';
+import { useServerNames, type ServerNamer } from '../../shared/server-names.js';
+import { formatClock, formatDateTime, formatMs, healthLabel, shortRelease } from '../../shared/ui/format.js';
+import { Empty, ErrorState, HealthBadge, Loading } from '../../shared/ui/states.js';
+import { useOffline } from '../../shared/view-mode.js';
 import { ClusterRates } from './ClusterRates.js';
 import { OwnMvpFacts } from './OwnMvp.js';
-import { MissingRegistrationsFromRouteTable } from '../gvr-matrix/MissingRegistrations.js';
+import { MissingRegistrationsFromRouteTable } from '../../shared/MissingRegistrations.js';
 
 const SERIES_COLORS = ['#5b7cfa', '#3fa66b', '#e8a23a', '#a371f7', '#e5534b', '#2bb3c0', '#d16ba5', '#8b949e'];
 

@@ -1,8 +1,8 @@
 // Compare two snapshots (or one with the live state taken now) and show the difference.
 import type { FormEvent } from 'react';
-import { ErrorState, Loading } from '../../src/ui/states.js';
-import { formatDateTime } from '../../src/ui/format.js';
-import { LIVE_NOW, type LibraryState } from './library.js';
+import { ErrorState, Loading } from '../../shared/ui/states.js';
+import { formatDateTime } from '../../shared/ui/format.js';
+import { LIVE_NOW, type LibraryState } from '../../shared/snapshot-library.js';
 import { SnapshotDiffView } from './SnapshotDiffView.js';
 import { useRequiredView } from './view.js';
 import { compareChosen } from './workflows.js';

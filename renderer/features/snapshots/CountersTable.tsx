@@ -1,8 +1,8 @@
 // Requests by GVR and outcome at capture time, busiest first (the ten busiest unless asked for all).
 import { useState } from 'react';
 import type { RoutingSnapshot } from '../../../proxy-core/contract/index.js';
-import { gvrKeyLabel, outcomeStyle } from '../../src/ui/format.js';
-import { Empty } from '../../src/ui/states.js';
+import { gvrKeyLabel, outcomeStyle } from '../../shared/ui/format.js';
+import { Empty } from '../../shared/ui/states.js';
 import { COUNTER_COLUMNS, COUNTERS_SHOWN, counterRows } from './counters.js';
 
 export function CountersTable({ snapshot }: { snapshot: RoutingSnapshot }) {

@@ -1,6 +1,6 @@
 // Why a snapshot file could not be opened: the file, the line and column or field at fault, and a hint.
 import type { SnapshotReadError } from '../../../proxy-core/contract/index.js';
-import type { ImportFailure } from './library.js';
+import type { ImportFailure } from '../../shared/snapshot-library.js';
 
 const REASON_HINT: Record<SnapshotReadError['reason'], string> = {
   'too-large': 'It is far larger than any snapshot: it is not one, or it was damaged.',

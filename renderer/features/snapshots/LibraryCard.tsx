@@ -1,8 +1,8 @@
 // The snapshots opened or kept in this window: view one offline, return to live, remove.
-import { formatDateTime } from '../../src/ui/format.js';
-import { Empty } from '../../src/ui/states.js';
+import { formatDateTime } from '../../shared/ui/format.js';
+import { Empty } from '../../shared/ui/states.js';
 import { describeSource, releasesSummary } from './describe.js';
-import type { LibraryEntry } from './library.js';
+import type { LibraryEntry } from '../../shared/snapshot-library.js';
 import { useRequiredView } from './view.js';
 
 export function LibraryCard({ entries }: { entries: readonly LibraryEntry[] }) {

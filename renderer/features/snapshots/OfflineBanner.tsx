@@ -1,6 +1,6 @@
 // Above every screen while a snapshot is shown: what it is, that nothing is live, and the way back.
-import { formatDateTime } from '../../src/ui/format.js';
-import type { OfflineView } from '../../src/view-mode.js';
+import { formatDateTime } from '../../shared/ui/format.js';
+import type { OfflineView } from '../../shared/view-mode.js';
 import { describeSource } from './describe.js';
 
 export function OfflineBanner({ offline, onLeave }: { offline: OfflineView; onLeave: () => void }) {

@@ -1,10 +1,10 @@
 // The snapshot being viewed offline: what it is, its servers at capture time, and its counters.
 import { shownName } from '../../../proxy-core/contract/index.js';
-import { formatDateTime, shortRelease } from '../../src/ui/format.js';
-import { HealthBadge } from '../../src/ui/states.js';
+import { formatDateTime, shortRelease } from '../../shared/ui/format.js';
+import { HealthBadge } from '../../shared/ui/states.js';
 import { CountersTable } from './CountersTable.js';
 import { describeSource } from './describe.js';
-import type { LibraryEntry } from './library.js';
+import type { LibraryEntry } from '../../shared/snapshot-library.js';
 
 /** The snapshot being viewed: what it is, its servers at capture time, and its counters. */
 export function OfflineSummary({ entry }: { entry: LibraryEntry }) {

@@ -3,9 +3,9 @@
 // 404 / 503 / rerouted requests that changed. Long lists start short and open on request.
 import { useState } from 'react';
 import { snapshotServerNames, type SnapshotDiff } from '../../../proxy-core/contract/index.js';
-import { formatDateTime, formatShare, gvrKeyLabel, outcomeStyle } from '../../src/ui/format.js';
-import { Empty } from '../../src/ui/states.js';
-import type { LibraryEntry } from './library.js';
+import { formatDateTime, formatShare, gvrKeyLabel, outcomeStyle } from '../../shared/ui/format.js';
+import { Empty } from '../../shared/ui/states.js';
+import type { LibraryEntry } from '../../shared/snapshot-library.js';
 
 const LIST_SHOWN = 12;
 const RATES_SHOWN = 30;

@@ -1,6 +1,6 @@
 // Words for a snapshot: where it came from, its releases, its file name.
 import { shownName, type RoutingSnapshot } from '../../../proxy-core/contract/index.js';
-import { shortRelease } from '../../src/ui/format.js';
+import { shortRelease } from '../../shared/ui/format.js';
 
 /** "the simulated cluster", "context prod-eu", "3 apiservers (a, b, c)". */
 export function describeSource(s: RoutingSnapshot): string {

@@ -7,7 +7,7 @@ import type { SnapshotDiff } from '../../../proxy-core/contract/index.js';
 import { FakeCoreClient } from '../../test/fake-client.js';
 import { installLayoutStubs } from '../../test/render.js';
 import { sampleSnapshot, TAKEN_AT } from '../../test/snapshot.js';
-import { formatClock } from '../../src/ui/format.js';
+import { formatClock } from '../../shared/ui/format.js';
 import { openSnapshotsTab } from '../../test/snapshots-tab.js';
 
 beforeAll(installLayoutStubs);

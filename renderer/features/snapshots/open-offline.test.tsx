@@ -4,11 +4,11 @@ import '@testing-library/jest-dom/vitest';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PeerscopeError } from '../../../proxy-core/contract/index.js';
-import { App } from '../../src/App.js';
+import { App } from '../../app/App.js';
 import { FakeCoreClient } from '../../test/fake-client.js';
 import { installLayoutStubs } from '../../test/render.js';
 import { sampleSnapshot, TAKEN_AT } from '../../test/snapshot.js';
-import { formatDateTime } from '../../src/ui/format.js';
+import { formatDateTime } from '../../shared/ui/format.js';
 import { banner, choose, file, openSnapshotsTab } from '../../test/snapshots-tab.js';
 
 beforeAll(installLayoutStubs);

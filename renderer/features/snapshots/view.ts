@@ -1,8 +1,8 @@
 // The app's view state as the Snapshots screen's parts read it: required here, and the library's
 // state as a React store.
 import { useSyncExternalStore } from 'react';
-import { useView, type ViewState } from '../../src/view-mode.js';
-import type { LibraryState } from './library.js';
+import { useView, type ViewState } from '../../shared/view-mode.js';
+import type { LibraryState } from '../../shared/snapshot-library.js';
 
 export function useRequiredView(): ViewState {
   const view = useView();

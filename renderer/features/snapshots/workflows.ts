@@ -1,10 +1,10 @@
 // What the Snapshots screen does, without React: open files through the core (each read whole, a
 // bad one named with its fault) and compare two snapshots, the live state taken now included.
 import { MAX_SNAPSHOT_BYTES, type RoutingSnapshot } from '../../../proxy-core/contract/index.js';
-import { adviceFor, errorMessage, isTransportFailure } from '../../src/ui/call-errors.js';
-import { formatClock } from '../../src/ui/format.js';
-import type { ViewState } from '../../src/view-mode.js';
-import { LIVE_NOW, type CompareState, type ImportFailure, type LibraryEntry } from './library.js';
+import { adviceFor, errorMessage, isTransportFailure } from '../../shared/ui/call-errors.js';
+import { formatClock } from '../../shared/ui/format.js';
+import type { ViewState } from '../../shared/view-mode.js';
+import { LIVE_NOW, type CompareState, type ImportFailure, type LibraryEntry } from '../../shared/snapshot-library.js';
 
 export const liveLabel = (at = Date.now()) => `live state at ${formatClock(at)}`;
 

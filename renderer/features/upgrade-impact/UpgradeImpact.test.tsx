@@ -5,7 +5,7 @@ import { FakeCoreClient } from '../../test/fake-client.js';
 import { sampleImpactReport } from '../../test/impact.js';
 import { renderWithClient } from '../../test/render.js';
 import { sampleSnapshot } from '../../test/snapshot.js';
-import { createSnapshotClient } from '../../src/transport/snapshot-client.js';
+import { createSnapshotClient } from '../../shared/transport/snapshot-client.js';
 import type { ImpactFinding } from '../../../proxy-core/contract/index.js';
 import { UpgradeImpact } from './UpgradeImpact.js';
 

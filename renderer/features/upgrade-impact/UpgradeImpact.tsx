@@ -12,10 +12,10 @@ import {
   type ImpactKind,
   type ImpactReport,
 } from '../../../proxy-core/contract/index.js';
-import { useCoreClient } from '../../src/client-context.js';
-import { formatDateTime } from '../../src/ui/format.js';
-import { Empty, ErrorState, Loading } from '../../src/ui/states.js';
-import { useOffline } from '../../src/view-mode.js';
+import { useCoreClient } from '../../shared/client-context.js';
+import { formatDateTime } from '../../shared/ui/format.js';
+import { Empty, ErrorState, Loading } from '../../shared/ui/states.js';
+import { useOffline } from '../../shared/view-mode.js';
 import { MinuteBars } from './MinuteBars.js';
 
 export const impactQueryKey = ['impact-report'] as const;

@@ -5,12 +5,20 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Registry } from 'prom-client';
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCertificateAuthority, issueClientCertificate, issueServerCertificate, type PemPair } from '../../tls/certs.js';
 import type { AuditRecord } from '../event.js';
 import { startAuditWebhook, type AuditWebhook } from './receiver.js';
 import { WebhookSenders } from './senders.js';
+import type { WebhookCounters } from './counters.js';
+
+async function exposition(counters: WebhookCounters): Promise<string> {
+  const registry = new Registry();
+  counters.register(registry);
+  return registry.metrics();
+}
 
 const event = (auditID: string, stage = 'ResponseComplete', code = 404) => ({
   level: 'Metadata',
@@ -91,7 +99,7 @@ describe('the audit webhook receiver', () => {
       userAgent: 'cert-rotator/v0.3.1',
       target: { group: 'certificates.k8s.io', resource: 'podcertificaterequests' },
     });
-    const text = webhook.counters.exposition();
+    const text = await exposition(webhook.counters);
     expect(text).toContain('peerscope_cluster_webhook_batches_total{server="apiserver-a"} 1');
     expect(text).toContain('peerscope_cluster_webhook_events_total{server="apiserver-a"} 3');
     expect(text).toContain('peerscope_cluster_webhook_events_total{server="apiserver-b"} 1');
@@ -109,7 +117,7 @@ describe('the audit webhook receiver', () => {
     const mixed = await post(eventList([event('4'), { auditID: 5 }, 'text', event('6')]), { token: 'token-of-a' });
     expect(mixed.status).toBe(200);
     expect(records.slice(before).map((r) => r.auditID)).toEqual(['4', '6']);
-    const text = webhook.counters.exposition();
+    const text = await exposition(webhook.counters);
     expect(text).toContain('peerscope_cluster_webhook_problems_total{sender="127.0.0.1",reason="sender not allowed"} 3');
     expect(text).toContain('peerscope_cluster_webhook_problems_total{sender="apiserver-a",reason="not an EventList"} 1');
     expect(text).toContain('peerscope_cluster_webhook_problems_total{sender="apiserver-a",reason="not JSON"} 1');

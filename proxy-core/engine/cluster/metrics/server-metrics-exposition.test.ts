@@ -1,10 +1,11 @@
 // Each real apiserver's request counts and requested deprecated APIs in /.peerscope/metrics: a server
 // read gets its series, one not read only its state, a simulated server nothing.
+import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import type { ServerStatus } from '../../../contract/servers.js';
 import { metricsOfScrape } from './read-metrics.js';
 import { unreadServerMetrics } from './request-metrics.js';
-import { serverMetricsExposition } from './server-metrics-exposition.js';
+import { registerServerMetrics } from './server-metrics-exposition.js';
 import { parseScrape } from './scrape.js';
 
 const SCRAPE = [
@@ -35,10 +36,17 @@ describe('parseScrape', () => {
   });
 });
 
-describe('serverMetricsExposition', () => {
-  it('series per server, GVR and verb for a server read; only the state for one not read; nothing for a simulated one', () => {
+/** The families as /.peerscope/metrics prints them for these servers. */
+function serverMetricsExposition(statuses: ServerStatus[]): Promise<string> {
+  const registry = new Registry();
+  registerServerMetrics(registry, () => statuses);
+  return registry.metrics();
+}
+
+describe('the request-count families', () => {
+  it('series per server, GVR and verb for a server read; only the state for one not read; nothing for a simulated one', async () => {
     const read = metricsOfScrape(SCRAPE, 1).server;
-    const text = serverMetricsExposition([
+    const text = await serverMetricsExposition([
       { ...base, discovery, name: 'a', apiserverMetrics: read },
       { ...base, discovery, name: 'b', apiserverMetrics: unreadServerMetrics('forbidden', 1, 'RBAC') },
       { ...base, discovery, name: 'sim-1', source: 'sim' },
@@ -53,6 +61,8 @@ describe('serverMetricsExposition', () => {
     expect(text).toContain('peerscope_apiserver_metrics_read{server="b",state="forbidden"} 1');
     expect(text).not.toMatch(/server="b",group/);
     expect(text).not.toContain('sim-1');
-    expect(serverMetricsExposition([{ ...base, discovery, name: 'sim-1', source: 'sim' }] as ServerStatus[])).toBe('');
+    expect(await serverMetricsExposition([{ ...base, discovery, name: 'sim-1', source: 'sim' }] as ServerStatus[])).not.toMatch(
+      /^peerscope_/m,
+    );
   });
 });

@@ -16,11 +16,14 @@ export const controlEndpoints: Step<never, never, RequestExchange> = {
     x.own = true;
     const { req, res } = x;
     if (path === `${CONTROL_PREFIX}metrics` && (req.method === 'GET' || req.method === 'HEAD')) {
-      const text = ctx.telemetry.prometheus();
-      res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8', 'content-length': Buffer.byteLength(text) });
-      res.end(req.method === 'HEAD' ? undefined : text);
       x.status = 200;
-    } else if (path === `${CONTROL_PREFIX}snapshot` && req.method === 'GET') {
+      return ctx.telemetry.prometheus().then((text) => {
+        res.writeHead(200, { 'content-type': ctx.telemetry.registry.contentType, 'content-length': Buffer.byteLength(text) });
+        res.end(req.method === 'HEAD' ? undefined : text);
+        return ANSWERED;
+      });
+    }
+    if (path === `${CONTROL_PREFIX}snapshot` && req.method === 'GET') {
       const body = JSON.stringify(ctx.snapshot());
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
       res.end(body);

@@ -2,7 +2,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import type { Overview } from '../../../proxy-core/contract/index.js';
-import { useCoreClient } from '../client-context.js';
+import { useCoreClient } from '../../shared/client-context.js';
 
 export function SimControls({ overview }: { overview: Overview }) {
   const client = useCoreClient();

@@ -11,15 +11,15 @@ import { LiveRouting } from '../features/live-routing/LiveRouting.js';
 import { ClusterFeed, ClusterFeedContext } from '../features/live-routing/cluster-feed.js';
 import { RoutingFeed, RoutingFeedContext } from '../features/live-routing/routing-feed.js';
 import { ServerHealth } from '../features/server-health/ServerHealth.js';
-import { SnapshotLibrary, type LibraryEntry } from '../features/snapshots/library.js';
+import { SnapshotLibrary, type LibraryEntry } from '../shared/snapshot-library.js';
 import { OfflineBanner } from '../features/snapshots/OfflineBanner.js';
 import { Snapshots } from '../features/snapshots/Snapshots.js';
 import { UpgradeImpact } from '../features/upgrade-impact/UpgradeImpact.js';
 import type { ConnectionSource } from './cluster-bar/connection.js';
 import { TopBar } from './cluster-bar/TopBar.js';
-import { CoreClientProvider, useCoreClient, useCoreEventsIntoCache } from './client-context.js';
-import { createSnapshotClient } from './transport/snapshot-client.js';
-import { useView, ViewContext, type OfflineView, type ViewState } from './view-mode.js';
+import { CoreClientProvider, useCoreClient, useCoreEventsIntoCache } from '../shared/client-context.js';
+import { createSnapshotClient } from '../shared/transport/snapshot-client.js';
+import { useView, ViewContext, type OfflineView, type ViewState } from '../shared/view-mode.js';
 
 export type { ConnectionSource };
 

@@ -3,8 +3,8 @@
 // followed, and where the audit webhook receiver listens. The same in the desktop app and a browser.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Overview } from '../../../proxy-core/contract/index.js';
-import { queryKeys, useCoreClient } from '../client-context.js';
-import { useOffline } from '../view-mode.js';
+import { queryKeys, useCoreClient } from '../../shared/client-context.js';
+import { useOffline } from '../../shared/view-mode.js';
 
 export const auditReadQueryKey = ['audit-read'] as const;
 

@@ -1,7 +1,7 @@
 // The snapshots of this window: files opened, live states kept for comparison, and the comparison
 // being looked at. It lives as long as the app (not the Snapshots screen), so opening a snapshot
 // offline and coming back loses neither the list nor the comparison.
-import type { RoutingSnapshot, SnapshotDiff, SnapshotReadError } from '../../../proxy-core/contract/index.js';
+import type { RoutingSnapshot, SnapshotDiff, SnapshotReadError } from '../../proxy-core/contract/index.js';
 
 export interface LibraryEntry {
   readonly id: string;

@@ -1,7 +1,7 @@
 // Each apiserver with its release and health.
 import { shownName, type Overview } from '../../../proxy-core/contract/index.js';
-import { shortRelease } from '../ui/format.js';
-import { HealthBadge } from '../ui/states.js';
+import { shortRelease } from '../../shared/ui/format.js';
+import { HealthBadge } from '../../shared/ui/states.js';
 
 export function ServerStrip({ overview }: { overview: Overview }) {
   return (

@@ -3,7 +3,7 @@
 // snapshot (no "live" stream, health at capture time) and hide what would change a cluster.
 import { createContext, useContext } from 'react';
 import type { CoreClient, RoutingSnapshot } from '../../proxy-core/contract/index.js';
-import type { LibraryEntry, SnapshotLibrary } from '../features/snapshots/library.js';
+import type { LibraryEntry, SnapshotLibrary } from './snapshot-library.js';
 import type { SnapshotCoreClient } from './transport/snapshot-client.js';
 
 export interface OfflineView {

@@ -3,9 +3,9 @@
 // the servers lose the group; the port's merged /apis keeps it. Shown above the GVR matrix and on
 // the Server health screen, in plain words.
 import { useQuery } from '@tanstack/react-query';
-import type { MissingRegistration } from '../../../proxy-core/contract/index.js';
-import { queryKeys, useCoreClient } from '../../src/client-context.js';
-import { useServerNames } from '../../src/server-names.js';
+import type { MissingRegistration } from '../../proxy-core/contract/index.js';
+import { queryKeys, useCoreClient } from './client-context.js';
+import { useServerNames } from './server-names.js';
 
 export function MissingRegistrations({ missing }: { missing: readonly MissingRegistration[] | undefined }) {
   const nameOf = useServerNames();

@@ -2,9 +2,9 @@
 // then the servers, the request totals and the controls.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import { queryKeys, useCoreClient } from '../client-context.js';
-import { ErrorState } from '../ui/states.js';
-import { useOffline } from '../view-mode.js';
+import { queryKeys, useCoreClient } from '../../shared/client-context.js';
+import { ErrorState } from '../../shared/ui/states.js';
+import { useOffline } from '../../shared/view-mode.js';
 import { useConnection, type ConnectionSource } from './connection.js';
 import { AuditRead } from './AuditRead.js';
 import { Controls } from './Controls.js';

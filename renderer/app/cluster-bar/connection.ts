@@ -1,6 +1,6 @@
 // The browser-mode event stream's state, as the top bar shows it (live, reconnecting, token refused).
 import { useSyncExternalStore } from 'react';
-import type { ConnectionState } from '../transport/http.js';
+import type { ConnectionState } from '../../shared/transport/http.js';
 
 export interface ConnectionSource {
   connection(): ConnectionState;

@@ -4,8 +4,8 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.js';
-import { createHttpCoreClient } from './transport/http.js';
-import { preloadBridge, validatingClient } from './transport/ipc.js';
+import { createHttpCoreClient } from '../shared/transport/http.js';
+import { preloadBridge, validatingClient } from '../shared/transport/ipc.js';
 import './styles.css';
 
 const TOKEN_KEY = 'peerscope.token';

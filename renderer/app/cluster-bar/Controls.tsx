@@ -2,8 +2,8 @@
 import { useMutation } from '@tanstack/react-query';
 import { shownName, type Overview } from '../../../proxy-core/contract/index.js';
 import { downloadSnapshot } from '../../features/snapshots/describe.js';
-import { useCoreClient } from '../client-context.js';
-import { useOffline } from '../view-mode.js';
+import { useCoreClient } from '../../shared/client-context.js';
+import { useOffline } from '../../shared/view-mode.js';
 import { SimControls } from './SimControls.js';
 
 export function Controls({ overview }: { overview: Overview }) {

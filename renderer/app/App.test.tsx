@@ -5,7 +5,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { App } from './App.js';
 import { clusterEvent, clusterTotalsOf, FakeCoreClient } from '../test/fake-client.js';
 import { installLayoutStubs } from '../test/render.js';
-import type { ConnectionState } from './transport/http.js';
+import type { ConnectionState } from '../shared/transport/http.js';
 
 beforeAll(installLayoutStubs);
 afterEach(cleanup);
