@@ -1,6 +1,7 @@
 // A server by any name a person knows it by: `serve --policy pin:` takes the host name (`b`) and the
 // lease name (`apiserver-b`) of a server found from a kubeconfig's identity leases, `--server NAME=`
-// overrides it by either, and the demo's pin takes a simulated server's lease name. The built CLI, run
+// overrides it by either, the route header names it by host name (its identity beside it), and the
+// demo's pin takes a simulated server's lease name. The built CLI, run
 // for real against simulated HTTPS servers.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -14,7 +15,7 @@ import { startDemoSession } from '../hosts/session/demo.js';
 import { parseRouteHeader, ROUTE_HEADER } from '../engine/proxy/exchange.js';
 
 /** Runs `serve` until it prints where it serves, then answers one GET through the port and stops. */
-async function handlingOf(args: string[]): Promise<{ handling: string | null; stderr: string }> {
+async function handlingOf(args: string[]): Promise<{ handling: string | null; header: string; stderr: string }> {
   const child = spawn(process.execPath, ['bin/peerscope', 'serve', '--listen', '127.0.0.1:0', '--server-metrics', '0', ...args], {
     cwd: repoRoot,
     env: { ...process.env, HTTPS_PROXY: '' },
@@ -34,7 +35,8 @@ async function handlingOf(args: string[]): Promise<{ handling: string | null; st
     });
     const res = await fetch(`http://${address}/api/v1/namespaces`);
     await res.arrayBuffer();
-    return { handling: parseRouteHeader(res.headers.get(ROUTE_HEADER) ?? undefined)?.handling ?? null, stderr };
+    const header = res.headers.get(ROUTE_HEADER) ?? '';
+    return { handling: parseRouteHeader(header)?.handling ?? null, header, stderr };
   } finally {
     child.kill('SIGTERM');
     await exited;
@@ -54,6 +56,8 @@ describe('server names on the command line', () => {
   it('serve --policy pin: takes the host name and the lease name', async () => {
     const byHost = await handlingOf(['--kubeconfig', kubeconfig, '--policy', 'pin:b']);
     expect(byHost.handling).toBe('apiserver-b');
+    // The route header names the server as a person does, its identity beside it.
+    expect(byHost.header).toBe('handling=b; answering=b; outcome=local; handling-id=apiserver-b; answering-id=apiserver-b');
     expect(byHost.stderr).toMatch(/peerscope: b \(apiserver-b\) https:\/\/\S+ ready v1\.37-dev, \d+ GVRs/);
     const byLease = await handlingOf(['--kubeconfig', kubeconfig, '--policy', 'pin:apiserver-b']);
     expect(byLease.handling).toBe('apiserver-b');

@@ -18,6 +18,7 @@ import {
   type Exchange,
   type RequestExchange,
   type UpgradeExchange,
+  type ShownNames,
 } from './exchange.js';
 import { hostCheck, originCheck, requestFilter, stripIdentity } from './steps/admit.js';
 import { controlEndpoints } from './steps/control.js';
@@ -68,10 +69,10 @@ export function createHandler(ctx: ProxyContext): Handler {
     try {
       let result = runSteps(REQUEST_STEPS, x, ctx);
       if (result instanceof Promise) result = await result;
-      if (result !== undefined && result !== ANSWERED) answerStatus(x, res, result);
+      if (result !== undefined && result !== ANSWERED) answerStatus(x, res, result, ctx.servers);
     } catch (err) {
       x.error = err instanceof Error ? err.message : String(err);
-      if (!res.headersSent) answerStatus(x, res, failure(500, 'InternalError', `peerscope: ${x.error}`));
+      if (!res.headersSent) answerStatus(x, res, failure(500, 'InternalError', `peerscope: ${x.error}`), ctx.servers);
       else res.destroy();
     } finally {
       if (!x.own) recordExchange(ctx.telemetry, x);
@@ -86,7 +87,7 @@ export function createHandler(ctx: ProxyContext): Handler {
       if (result !== undefined && result !== ANSWERED) {
         x.status = result.code;
         x.error ??= result.message;
-        writeStatusToSocket(socket, result, { [ROUTE_HEADER]: routeHeader(x.handling, null, x.outcome) });
+        writeStatusToSocket(socket, result, { [ROUTE_HEADER]: routeHeader(x.handling, null, x.outcome, ctx.servers) });
       }
     } catch (err) {
       x.error = err instanceof Error ? err.message : String(err);
@@ -99,8 +100,8 @@ export function createHandler(ctx: ProxyContext): Handler {
   return { onRequest, onUpgrade };
 }
 
-function answerStatus(x: Exchange, res: ServerResponse, status: Status): void {
+function answerStatus(x: Exchange, res: ServerResponse, status: Status, names: ShownNames): void {
   x.status = status.code;
   x.error ??= status.message;
-  x.bytesOut = writeStatus(res, status, { [ROUTE_HEADER]: routeHeader(x.handling, null, x.outcome) });
+  x.bytesOut = writeStatus(res, status, { [ROUTE_HEADER]: routeHeader(x.handling, null, x.outcome, names) });
 }

@@ -6,7 +6,7 @@
 // Rule names (R…, D…, P…, §…) are those of docs/mixed-version-proxy-rules.md.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { OPENAPI_V2_PROTOBUF, openApiV2NotModified } from '../discovery/openapi-v2-http.js';
-import { headerValue, ROUTE_HEADER, routeHeader } from './exchange.js';
+import { headerValue, ROUTE_HEADER, routeHeader, type ShownNames } from './exchange.js';
 import type { MergedOpenApiV2 } from './openapi-v2-cache.js';
 
 /** Writes the answer; returns its status and the body bytes sent. */
@@ -15,13 +15,14 @@ export function writeOpenApiV2(
   res: ServerResponse,
   handling: string,
   merged: MergedOpenApiV2,
+  names?: ShownNames,
 ): { status: number; bytesOut: number } {
   const headers = {
     'cache-control': 'no-cache, private',
     etag: merged.etag,
     'last-modified': merged.lastModified,
     vary: 'Accept',
-    [ROUTE_HEADER]: routeHeader(handling, null, 'discovery-merged'),
+    [ROUTE_HEADER]: routeHeader(handling, null, 'discovery-merged', names),
   };
   const ifNoneMatch = headerValue(req.headers['if-none-match']);
   const ifModifiedSince = headerValue(req.headers['if-modified-since']);

@@ -105,8 +105,8 @@ async function act(x: Forwarding, ctx: ProxyContext, firstAttempt: boolean): Pro
   const longRunning = x.info.verb === 'watch' || /(?:^|&)follow=(?:true|1)/.test(x.query);
   const result = await forward(ctx.upstreams, target, req, x.res, {
     addRequestHeaders: requestHeadersOf(d),
-    responseHeaders: routeHeaders(x.handling, target, d.outcome),
-    errorResponseHeaders: routeHeaders(x.handling, null, 'unavailable'),
+    responseHeaders: routeHeaders(x.handling, target, d.outcome, ctx.servers),
+    errorResponseHeaders: routeHeaders(x.handling, null, 'unavailable', ctx.servers),
     labels: ctx.servers,
     watch: longRunning,
     // Only long-running requests end at shutdown; others get the grace to finish.
@@ -149,12 +149,12 @@ function serveMerged(x: Forwarding, ctx: ProxyContext, firstAttempt: boolean): S
   if (x.info.path.startsWith('/openapi/')) return serveOpenApiIndex(x, ctx, firstAttempt);
   const accept = headerValue(req.headers.accept);
   const negotiated = negotiateDiscovery(accept);
-  if (negotiated.kind === 'legacy') return writeMerged(x, ctx.state.mergedLegacy(), 'application/json', 'public');
+  if (negotiated.kind === 'legacy') return writeMerged(x, ctx, ctx.state.mergedLegacy(), 'application/json', 'public');
   if (negotiated.encoding !== 'json' && !acceptsAggregatedV2Json(accept)) {
     // Decide only sends aggregated v2 here; protobuf is not encoded by Peerscope (docs/decisions.md).
     return failure(406, 'NotAcceptable', `peerscope serves the peer-aggregated discovery document as JSON only; accept ${MEDIA.v2Json}`);
   }
-  return writeMerged(x, ctx.state.merged(handling), MEDIA.v2Json, 'public');
+  return writeMerged(x, ctx, ctx.state.merged(handling), MEDIA.v2Json, 'public');
 }
 
 /**
@@ -164,7 +164,7 @@ function serveMerged(x: Forwarding, ctx: ProxyContext, firstAttempt: boolean): S
  */
 async function serveOpenApiIndex(x: Forwarding, ctx: ProxyContext, firstAttempt: boolean): Promise<StepResult> {
   const merged = await ctx.openApiIndex.merged(x.handling).catch(() => undefined);
-  if (merged) return writeMerged(x, merged, 'application/json', 'no-cache, private');
+  if (merged) return writeMerged(x, ctx, merged, 'application/json', 'no-cache, private');
   x.decision = { outcome: 'non-resource', target: x.handling };
   x.outcome = 'non-resource';
   return act(x, ctx, firstAttempt);
@@ -179,7 +179,7 @@ async function serveOpenApiV2(x: Forwarding, ctx: ProxyContext, firstAttempt: bo
   const encoding = negotiateOpenApiV2(headerValue(x.req.headers.accept));
   const merged = encoding && (await ctx.openApiV2.merged(x.handling, encoding).catch(() => undefined));
   if (merged) {
-    const written = writeOpenApiV2(x.req, x.res, x.handling, merged);
+    const written = writeOpenApiV2(x.req, x.res, x.handling, merged, ctx.servers);
     x.status = written.status;
     x.bytesOut = written.bytesOut;
     return ANSWERED;
@@ -191,6 +191,7 @@ async function serveOpenApiV2(x: Forwarding, ctx: ProxyContext, firstAttempt: bo
 
 function writeMerged(
   x: Forwarding,
+  ctx: ProxyContext,
   merged: { readonly json: string; readonly etag: string },
   contentType: string,
   cacheControl: string,
@@ -201,7 +202,7 @@ function writeMerged(
     etag: merged.etag,
     vary: 'Accept',
     'cache-control': cacheControl,
-    [ROUTE_HEADER]: routeHeader(handling, null, 'discovery-merged'),
+    [ROUTE_HEADER]: routeHeader(handling, null, 'discovery-merged', ctx.servers),
   };
   if (ifNoneMatchHits(headerValue(req.headers['if-none-match']), merged.etag)) {
     res.writeHead(304, headers).end();
