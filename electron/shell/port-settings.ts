@@ -3,10 +3,10 @@
 // 'https://tool\.example'`; the flags are PORT_FILTER_FLAGS, declared once for both), and applied to
 // every session it runs (the simulated cluster and each kubeconfig's). With no flag the port accepts
 // only its own Host names, refuses every request a browser marks as from another origin and filters
-// nothing else. `--faithful` (the CLI's flag of serve and demo) makes every session answer as the
-// servers' own Mixed Version Proxy does: OpenAPI and legacy discovery the handling server's own.
+// nothing else. `--faithful` (the CLI's flag of serve and demo, FAITHFUL_FLAG of the same table of
+// port flags) makes every session answer as the servers' own Mixed Version Proxy does.
 import { PeerscopeError } from '../../proxy-core/contract/errors.js';
-import { emptyPortFilters, PORT_FILTER_FLAGS, type PortFilters } from '../../proxy-core/hosts/index.js';
+import { emptyPortFilters, FAITHFUL_FLAG, PORT_FILTER_FLAGS, type PortFilters } from '../../proxy-core/hosts/index.js';
 
 const FLAGS = new Map(PORT_FILTER_FLAGS.map((flag) => [`--${flag.name}`, flag]));
 
@@ -34,14 +34,16 @@ export function portSettingsFromArgv(argv: readonly string[]): PortFilters {
  * (rule P8 off) in every session. Anything else than true or false after `=` throws naming the flag.
  */
 export function faithfulFromArgv(argv: readonly string[]): boolean {
-  let faithful = false;
+  const flag = `--${FAITHFUL_FLAG.name}`;
+  let faithful = FAITHFUL_FLAG.defaultValue;
   for (const arg of argv) {
-    if (arg === '--faithful') faithful = true;
-    else if (arg.startsWith('--faithful=')) {
-      const value = arg.slice('--faithful='.length);
-      if (value !== 'true' && value !== 'false')
-        throw new PeerscopeError('PEERSCOPE_ERR_INPUT', `--faithful takes no value, or true or false (not "${value}")`);
-      faithful = value === 'true';
+    if (arg === flag) faithful = true;
+    else if (arg.startsWith(`${flag}=`)) {
+      try {
+        faithful = FAITHFUL_FLAG.read(arg.slice(flag.length + 1));
+      } catch (err) {
+        throw new PeerscopeError('PEERSCOPE_ERR_INPUT', (err as Error).message);
+      }
     }
   }
   return faithful;

@@ -10,6 +10,7 @@ import { registerReportCommand } from './cli/report.js';
 import { registerServeCommand } from './cli/serve.js';
 import { registerSimCommand } from './cli/sim.js';
 import { registerSnapshotCommands } from './cli/snapshot.js';
+import { applyUsageStyle } from './cli/usage.js';
 import { fixHeapGrowth } from '../engine/util/heap-growth.js';
 import { PEERSCOPE_VERSION } from '../engine/version.js';
 
@@ -24,7 +25,6 @@ try {
 const program = new Command('peerscope')
   .description('See and route every request of a Kubernetes control-plane upgrade across mixed-version apiservers.')
   .version(PEERSCOPE_VERSION)
-  .showHelpAfterError()
   // Defaults in --help as a user types them; subcommands added below inherit this.
   .configureHelp(helpConfiguration);
 
@@ -37,5 +37,6 @@ registerReportCommand(program);
 registerRecordingCommands(program);
 registerAuditCommand(program);
 registerCatalogCommands(program);
+applyUsageStyle(program);
 
 await program.parseAsync(process.argv);

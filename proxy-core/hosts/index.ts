@@ -2,6 +2,7 @@
 export { createCore, type Core, type CoreOptions, type ListenAddress, type PortFilters } from '../engine/core.js';
 export { PatternError } from '../engine/proxy/patterns.js';
 export { emptyPortFilters, PORT_FILTER_FLAGS, type PortFilterFlag } from '../engine/proxy/port-filters.js';
+export { FAITHFUL_FLAG } from '../engine/proxy/port-flags.js';
 export type { ServerConfig, ServerPublicInfo } from '../engine/cluster/server-config.js';
 export { parsePolicy, formatPolicy, type HandlingPolicy } from '../engine/proxy/policy.js';
 export type { DiscoveryMode } from '../contract/settings.js';

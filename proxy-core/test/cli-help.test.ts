@@ -29,7 +29,9 @@ describe('peerscope --help', () => {
   it('shows the listen address, the policy and the releases as typed', async () => {
     const demo = await help('demo');
     expect(demo).toMatch(/--listen <host:port>\s+where the local port listens \(default: 127\.0\.0\.1:8001\)/);
-    expect(demo).toMatch(/--policy <policy>\s+round-robin, random or pin:NAME \(default: round-robin\)/);
+    expect(demo).toMatch(
+      /--policy <policy>\s+which server a load balancer would hand each request to: round-robin, random or pin:NAME \(default: round-robin\)/,
+    );
     expect(demo).toMatch(/--from <release>\s+release the servers start at \(default: v1\.36-dev\)/);
     const serve = await help('serve');
     expect(serve).toMatch(/\(default: 127\.0\.0\.1:8001\)/);
@@ -65,11 +67,11 @@ describe('peerscope --help', () => {
     expect(old.code).toBe(2);
     expect(old.stderr).toBe(
       'peerscope: --peer-refresh is renamed --server-refresh; the old name still works\n' +
-        'peerscope: --policy pin:nobody: no server is named "nobody" (servers: a)\n',
+        'peerscope: --policy pin:nobody: no server is named "nobody"; pin one of a\n',
     );
     const both = await serveWith('--peer-refresh', '5', '--server-refresh', '5');
     expect(both.code).toBe(2);
-    expect(both.stderr).toBe('peerscope: give --server-refresh only: --peer-refresh is its old name\n');
+    expect(both.stderr).toBe('peerscope: --peer-refresh is the old name of --server-refresh; give --server-refresh only\n');
   });
 
   it('servers is the command; peers, its old name, still works and is said to be renamed', async () => {

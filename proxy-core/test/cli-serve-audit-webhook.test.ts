@@ -107,15 +107,17 @@ describe('peerscope serve --audit-webhook-listen (the CLI)', () => {
     const nobody = run(['--audit-webhook-ca-out', join(dir, 'x.crt')]);
     expect(nobody.status).toBe(2);
     expect(nobody.stderr.trim()).toBe(
-      'peerscope: --audit-webhook-listen: nobody could post: give --audit-webhook-token SERVER=FILE or --audit-webhook-client-ca FILE',
+      'peerscope: --audit-webhook-listen: nobody could post; give --audit-webhook-token SERVER=FILE or --audit-webhook-client-ca FILE',
     );
     const noCert = run(['--audit-webhook-token', `a=${join(dir, 'old.token')}`]);
     expect(noCert.status).toBe(2);
     expect(noCert.stderr.trim()).toMatch(
-      /^peerscope: --audit-webhook-listen: give --audit-webhook-cert and --audit-webhook-key, or --audit-webhook-ca-out FILE/,
+      /^peerscope: --audit-webhook-listen: needs a certificate; give --audit-webhook-cert and --audit-webhook-key, or --audit-webhook-ca-out FILE/,
     );
     const missingToken = run(['--audit-webhook-token', 'a=/nonexistent/token', '--audit-webhook-ca-out', join(dir, 'x.crt')]);
     expect(missingToken.status).toBe(2);
-    expect(missingToken.stderr.trim()).toBe('peerscope: --audit-webhook-token a=/nonexistent/token: cannot read: ENOENT');
+    expect(missingToken.stderr.trim()).toBe(
+      "peerscope: --audit-webhook-token a=/nonexistent/token: cannot read: no such file or directory (ENOENT); see 'peerscope serve --help'",
+    );
   });
 });

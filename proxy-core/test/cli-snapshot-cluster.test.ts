@@ -72,7 +72,7 @@ describe('peerscope snapshot save of a serve following audit logs', () => {
         .toBe(true);
 
       const file = join(dir, 'snapshot.json');
-      const saved = await peerscope(['snapshot', 'save', '--from', from, '--out', file]);
+      const saved = await peerscope(['snapshot', 'save', '--port-url', from, '--out', file]);
       expect(saved.code, saved.stderr).toBe(0);
       expect(saved.stdout).toMatch(/^wrote .*snapshot\.json: 2 servers, \d+ GVRs \(\d+ skewed\), \d+ events, [1-9]\d* cluster events\n$/);
       const snapshot = readSnapshotFile(file);
@@ -86,7 +86,7 @@ describe('peerscope snapshot save of a serve following audit logs', () => {
       const shown = await peerscope(['snapshot', 'show', file]);
       expect(shown.code, shown.stderr).toBe(0);
       expect(shown.stdout).toMatch(
-        /\n {2}cluster source \(audit-log \d+\): \d+ requests the servers answered, 2 false 404s, \d+ recent kept; 0 client × deprecated API pair\(s\)\n/,
+        /\ncluster source \(audit-log \d+\): \d+ requests the servers answered, 2 false 404s, \d+ recent kept; 0 client × deprecated API pair\(s\)\n/,
       );
       child.kill('SIGTERM');
       expect(await exited).toBe(0);

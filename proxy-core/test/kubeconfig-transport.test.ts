@@ -152,7 +152,7 @@ describe('client certificates from the kubeconfig', () => {
     });
     expect(run.status).toBe(2);
     expect(run.stderr.trim().split('\n')).toEqual([
-      `peerscope: ${url} answered 401 Unauthorized to a read of the apiserver identity leases: the cluster refused the credentials of user "old" of context "old" (the kubeconfig gives this user no token, client certificate or exec plugin)`,
+      `peerscope: ${url} answered 401 Unauthorized to a read of the apiserver identity leases: the cluster refused the credentials of user "old" of context "old" (the kubeconfig gives this user no token, client certificate or exec plugin); see 'peerscope serve --help'`,
     ]);
     console.log(run.stderr.trim());
   });

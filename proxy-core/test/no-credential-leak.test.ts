@@ -157,12 +157,12 @@ async function exercise(s: Session): Promise<{ everything: string; seen: { event
     );
     // The upgrade-impact report names the client that brought CLIENT_TOKEN by a hash of it, in every output.
     for (const output of ['json', 'text', 'markdown']) {
-      const report = await run(['report', '--from', portUrl, '--output', output], s.env);
+      const report = await run(['report', '--port-url', portUrl, '--output', output], s.env);
       expect(report.code, report.stderr).toBe(0);
       out.push(report.stdout, report.stderr);
     }
     const saved = join(mkdtempSync(join(tmpdir(), 'leak-snap-')), 'snap.json');
-    const save = await run(['snapshot', 'save', '--from', portUrl, '--out', saved], s.env);
+    const save = await run(['snapshot', 'save', '--port-url', portUrl, '--out', saved], s.env);
     expect(save.code, save.stderr).toBe(0);
     out.push(save.stdout, save.stderr, readFileSync(saved, 'utf8'));
     for (const output of ['json', 'text']) {

@@ -94,8 +94,8 @@ describe.skipIf(!hasKubectl)('the real kubectl through peerscope serve --kubecon
     for (let i = 0; i < 100 && !/\(apiserver-old\) .*\n/.test(serveErr); i++) await new Promise((r) => setTimeout(r, 50));
     console.log(serveErr.trim());
     // By host name, the lease name beside it.
-    expect(serveErr).toMatch(/peerscope: new \(apiserver-new\) https:\/\/127\.0\.0\.1:\d+ ready v1\.37\.0-dev, \d+ GVRs/);
-    expect(serveErr).toMatch(/peerscope: old \(apiserver-old\) https:\/\/127\.0\.0\.1:\d+ ready v1\.36\.0-dev, \d+ GVRs/);
+    expect(serveErr).toMatch(/peerscope: new \(apiserver-new\) https:\/\/127\.0\.0\.1:\d+ ready v1\.37-dev, \d+ GVRs/);
+    expect(serveErr).toMatch(/peerscope: old \(apiserver-old\) https:\/\/127\.0\.0\.1:\d+ ready v1\.36-dev, \d+ GVRs/);
     expect(serveErr).not.toContain('warning');
   });
 

@@ -36,22 +36,24 @@ describe('servers from a kubeconfig', () => {
     }
   });
 
-  it('--server NAME=URL adds or overrides a server', async () => {
+  it('--server NAME=URL adds a server, or overrides one by its lease name or its host name', async () => {
     const found = await serversFromKubeconfig({
       kubeconfig,
       overrides: [
         { name: 'apiserver-sim-1', url: 'https://127.0.0.1:1' },
+        { name: 'sim-3', url: 'https://127.0.0.1:3' },
         { name: 'extra', url: 'https://127.0.0.1:2' },
       ],
     });
     expect(found.servers.find((s) => s.name === 'apiserver-sim-1')?.url).toBe('https://127.0.0.1:1');
+    expect(found.servers.find((s) => s.name === 'apiserver-sim-3')?.url).toBe('https://127.0.0.1:3');
     expect(found.servers.map((s) => s.name)).toContain('extra');
-    // A person reads the host names of lease-found servers and the given name of a --server; the
-    // identities stay the lease names.
+    // A person reads the host names of lease-found servers (overridden or not) and the given name of
+    // a --server; the identities stay the lease names.
     const servers = new ServerSet(found.servers);
     try {
       expect(servers.statuses().map((s) => [s.name, s.displayName])).toEqual([
-        ['apiserver-sim-1', 'apiserver-sim-1'],
+        ['apiserver-sim-1', 'sim-1'],
         ['apiserver-sim-2', 'sim-2'],
         ['apiserver-sim-3', 'sim-3'],
         ['extra', 'extra'],

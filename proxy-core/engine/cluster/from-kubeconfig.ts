@@ -142,8 +142,11 @@ function serverConfigs(
     overrides,
     withOverrides(servers) {
       for (const s of overrides()) {
-        const i = servers.findIndex((x) => x.name === s.name);
-        if (i >= 0) servers[i] = s;
+        // --server NAME= overrides a found server by its identity (lease name) or its host name; the
+        // identity and host name stay the found server's, so every screen and key still names it so.
+        const i = servers.findIndex((x) => x.name === s.name || (x.hostname !== undefined && x.hostname === s.name));
+        const found = servers[i];
+        if (found) servers[i] = { ...s, name: found.name, ...(found.hostname ? { hostname: found.hostname } : {}) };
         else servers.push(s);
       }
       return servers;

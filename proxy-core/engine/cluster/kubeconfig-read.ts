@@ -6,6 +6,7 @@ import { delimiter } from 'node:path';
 import { LineCounter, parseDocument, type Document } from 'yaml';
 import { z } from 'zod';
 import { KubeconfigError, jsonPointer } from '../util/input-error.js';
+import { errnoWords } from '../util/errno.js';
 
 const namedCluster = z.object({
   name: z.string().min(1),
@@ -125,7 +126,7 @@ function readText(file: string, mayBeMissing: boolean): string | undefined {
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' && mayBeMissing) return undefined;
-    throw new KubeconfigError(file, `cannot read the kubeconfig: ${code ?? String(err)}`);
+    throw new KubeconfigError(file, `cannot read the kubeconfig: ${errnoWords(err)}`);
   }
 }
 

@@ -146,7 +146,7 @@ describe('kubeconfig loading, like kubectl', () => {
     it('an unreadable certificate-authority names the file and line', () => {
       const file = write(dir(), 'config', basic().replace(/certificate-authority-data: .*/, 'certificate-authority: /nonexistent/ca.crt'));
       const e = errorOf(() => loadKubeconfig({ kubeconfig: file }));
-      expect(e.message).toContain('certificate-authority /nonexistent/ca.crt: cannot read: ENOENT');
+      expect(e.message).toContain('certificate-authority /nonexistent/ca.crt: cannot read: no such file or directory (ENOENT)');
       expect(e.where.line).toBe(8);
     });
 
@@ -263,7 +263,7 @@ describe('kubeconfig loading, like kubectl', () => {
 
     it('an explicit --kubeconfig that does not exist', () => {
       expect(errorOf(() => loadKubeconfig({ kubeconfig: '/nonexistent/kubeconfig' })).message).toBe(
-        '/nonexistent/kubeconfig: cannot read the kubeconfig: ENOENT',
+        '/nonexistent/kubeconfig: cannot read the kubeconfig: no such file or directory (ENOENT)',
       );
     });
 

@@ -18,6 +18,7 @@ import {
   type NamedUser,
 } from './kubeconfig-read.js';
 import { caBundleProblem, keyPairProblem } from './pem.js';
+import { errnoWords } from '../util/errno.js';
 
 export type { ExecConfig } from './kubeconfig-read.js';
 
@@ -222,10 +223,6 @@ function readRelative(path: string, baseDir: string, entry: Entry<unknown>, sub:
   try {
     return readFileSync(full, 'utf8');
   } catch (err) {
-    throw new KubeconfigError(
-      entry.file,
-      `${String(sub[sub.length - 1])} ${full}: cannot read: ${(err as NodeJS.ErrnoException).code ?? String(err)}`,
-      at(entry, sub),
-    );
+    throw new KubeconfigError(entry.file, `${String(sub[sub.length - 1])} ${full}: cannot read: ${errnoWords(err)}`, at(entry, sub));
   }
 }

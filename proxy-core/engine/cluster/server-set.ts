@@ -80,6 +80,7 @@ export class ServerSet extends EventEmitter<ServerSetEvents> {
   private closed = false;
   /** serverLabel of each server, for messages; made again after any change of the list. */
   private labels: Map<string, string> | undefined;
+  private shown: Map<string, string> | undefined;
 
   constructor(servers: readonly ServerConfig[], options: ServerSetOptions = {}) {
     super();
@@ -145,6 +146,7 @@ export class ServerSet extends EventEmitter<ServerSetEvents> {
       this.ownMvps.forget(name);
     }
     this.labels = undefined;
+    this.shown = undefined;
     this.emit('membership', name, change);
     if (change !== 'changed') this.emit('health', name);
     // Its GVRs leave the route table and the merged discovery.
@@ -297,6 +299,11 @@ export class ServerSet extends EventEmitter<ServerSetEvents> {
       this.labels = new Map([...shown].map(([id, display]) => [id, serverLabel(id, display)]));
     }
     return this.labels.get(name) ?? serverLabel(name);
+  }
+
+  /** The name a person reads for a server (its host name, told apart); kept until the list changes, for the route header. */
+  shownName(name: string): string {
+    return (this.shown ??= this.displayNames()).get(name) ?? name;
   }
 
   /** Identity → what a person reads, unique across every listed server (gone ones are listed too). */

@@ -1,17 +1,35 @@
 // The upgrade-impact report for people: plain text for a terminal, Markdown for a change ticket.
 import { impactKinds, type ImpactFinding, type ImpactKind, type ImpactReport } from '../../contract/impact.js';
 import { shownName } from '../../contract/servers.js';
+import { changeOf, type Change } from './direction.js';
+import { canonicalRelease } from '../releases/release-names.js';
 
-const HEADINGS: Record<ImpactKind, string> = {
-  removed: 'Removed by the upgrade: 404 after it',
-  superseded: 'A newer version serves the same resource: will have to move',
-  skewed: 'Served by some current servers only: false 404s during the rollout',
-  deprecated: 'Deprecated: the apiservers warn',
-  'target-only': 'Served only by the target: 404 today, answered after the upgrade',
-};
+function headings(change: Change): Record<ImpactKind, string> {
+  return {
+    removed: `Removed by the ${change}: 404 after it`,
+    superseded: 'A newer version serves the same resource: will have to move',
+    skewed: 'Served by some current servers only: false 404s during the rollout',
+    deprecated: 'Deprecated: the apiservers warn',
+    'target-only': `Served only by the target: 404 today, answered after the ${change}`,
+  };
+}
+
+function changeOfReport(r: ImpactReport): Change {
+  return changeOf(
+    r.current.map((s) => s.gitVersion),
+    r.target.gitVersion,
+  );
+}
+
+/** Said first when no request was counted: an empty report judges nothing, it is not a pass. */
+export function nothingSeen(r: ImpactReport): string | undefined {
+  return r.clients === 0 && r.findings.length === 0
+    ? 'Nothing seen: no client request was counted, so nothing was judged (this is not a pass; send traffic through the port or read the audit logs of a busier window).'
+    : undefined;
+}
 
 function header(r: ImpactReport): string {
-  const releases = [...new Set(r.current.map((s) => s.gitVersion ?? '?'))].join(', ');
+  const releases = [...new Set(r.current.map((s) => (s.gitVersion ? canonicalRelease(s.gitVersion) : '?')))].join(', ');
   const when = r.window.minutes >= 1 ? `${r.window.minutes.toFixed(1)} min` : `${Math.round(r.window.minutes * 60)} s`;
   const clients = `${r.clients} ${r.clients === 1 ? 'client' : 'clients'}`;
   const source =
@@ -19,7 +37,8 @@ function header(r: ImpactReport): string {
       ? `from the requests of ${clients} in the apiservers' audit logs, ${new Date(r.window.since).toISOString()} to ${new Date(r.window.until).toISOString()} (rates over the last ${when})`
       : `from the requests of ${clients} over the last ${when}`;
   const asked = r.target.note ? ` (${r.target.note})` : '';
-  return `Upgrade impact: ${releases || 'no servers'} (${r.current.map(shownName).join(', ')}) → ${r.target.release}${asked}, ${source}`;
+  const title = changeOfReport(r) === 'downgrade' ? 'Downgrade impact' : 'Upgrade impact';
+  return `${title}: ${releases || 'no servers'} (${r.current.map(shownName).join(', ')}) → ${r.target.release}${asked}, ${source}`;
 }
 
 function noFindings(r: ImpactReport): string {
@@ -31,8 +50,10 @@ function untracked(r: ImpactReport): string[] {
 }
 
 export function formatImpactText(r: ImpactReport): string {
-  const lines = [header(r), ''];
-  if (r.findings.length === 0) lines.push(noFindings(r));
+  const empty = nothingSeen(r);
+  const lines = [...(empty ? [empty] : []), header(r), ''];
+  if (r.findings.length === 0 && !empty) lines.push(noFindings(r));
+  const HEADINGS = headings(changeOfReport(r));
   for (const kind of impactKinds) {
     const of = r.findings.filter((f) => f.impact === kind);
     if (of.length === 0) continue;
@@ -45,8 +66,10 @@ export function formatImpactText(r: ImpactReport): string {
 }
 
 export function formatImpactMarkdown(r: ImpactReport): string {
-  const lines = [`## ${header(r)}`, ''];
-  if (r.findings.length === 0) lines.push(noFindings(r), '');
+  const empty = nothingSeen(r);
+  const lines = [`## ${header(r)}`, '', ...(empty ? [`**${empty}**`, ''] : [])];
+  if (r.findings.length === 0 && !empty) lines.push(noFindings(r), '');
+  const HEADINGS = headings(changeOfReport(r));
   for (const kind of impactKinds) {
     const of = r.findings.filter((f) => f.impact === kind);
     if (of.length === 0) continue;

@@ -13,6 +13,7 @@ import {
 } from '../../contract/impact.js';
 import { compareVersionPriority } from '../../contract/version-priority.js';
 import { OTHER_CLIENTS } from '../telemetry/client-usage.js';
+import { changeOf, type Change } from './direction.js';
 
 /** What a report is made from: the shape a routing snapshot records. */
 export interface ImpactInput {
@@ -48,6 +49,10 @@ export function impactReport(input: ImpactInput, target: ImpactTarget, targets: 
   // The evidence lists identities (data); the message names the servers as a person knows them.
   const shown = new Map(input.servers.map((s) => [s.name, s.displayName ?? s.name]));
   const nameOf = (server: string) => shown.get(server) ?? server;
+  const change = changeOf(
+    input.servers.map((s) => s.gitVersion),
+    target.gitVersion,
+  );
   const usage = input.usage;
   const elapsedMs = Math.max(0, Math.min(usage.windowMinutes * MINUTE_MS, now - usage.since));
   // A rate over the first seconds would be a guess: until a minute has passed, it is the count so far.
@@ -105,7 +110,7 @@ export function impactReport(input: ImpactInput, target: ImpactTarget, targets: 
       resource: first.resource,
       verbs,
       impact,
-      message: describe(client.name, first, verbs, impact, evidence, target.release, nameOf),
+      message: describe(client.name, first, verbs, impact, evidence, { release: target.release, change }, nameOf),
       evidence,
       minutes: mergeMinutes(rows),
     };
@@ -189,7 +194,7 @@ function describe(
   verbs: ImpactFinding['verbs'],
   impact: ImpactKind,
   e: ImpactFinding['evidence'],
-  release: string,
+  { release, change }: { release: string; change: Change },
   nameOf: (server: string) => string,
 ): string {
   const gvr = row.group ? `${row.group}/${row.version} ${row.resource}` : `${row.version} ${row.resource}`;
@@ -197,11 +202,11 @@ function describe(
   const calls = verbs.map((v, i) => `${phrase(v.verb)}${i === 0 ? ` ${gvr}` : ' it'} ${rate(v.perMinute, v.count)}`).join(' and ');
   const consequence = {
     // The server's own deprecation warning, when it sent one, says so before the upgrade does.
-    removed: `not served by ${release} → 404 after the upgrade${e.warnings[0] ? `; the apiserver already warns "${e.warnings[0]}"` : ''}`,
+    removed: `not served by ${release} → 404 after the ${change}${e.warnings[0] ? `; the apiserver already warns "${e.warnings[0]}"` : ''}`,
     skewed: `served by ${e.servedNowBy.map(nameOf).join(', ')} but not ${e.notServedNowBy.map(nameOf).join(', ')} → false 404s from ${e.notServedNowBy.length === 1 ? 'it' : 'them'} while the rollout runs, unless a mixed version proxy reroutes`,
     superseded: `${row.group ? `${row.group}/` : ''}${e.newestVersion ?? ''} serves it too → it will have to move there before ${row.version} is removed${e.warnings[0] ? `; the apiserver already warns "${e.warnings[0]}"` : ''}`,
     deprecated: `the apiserver warns "${e.warnings[0] ?? ''}"`,
-    'target-only': `served only by ${release} → 404 now${e.notFound > 0 ? ` (${e.notFound} so far)` : ''}, answered after the upgrade`,
+    'target-only': `served only by ${release} → 404 now${e.notFound > 0 ? ` (${e.notFound} so far)` : ''}, answered after the ${change}`,
   }[impact];
   return `${name} ${calls}: ${consequence}`;
 }

@@ -12,7 +12,7 @@ import { failure } from '../util/status.js';
 import { writeStatus, writeStatusToSocket } from '../util/write-status.js';
 import type { ProxyContext } from './context.js';
 import { newExchange, recordExchange, type Exchange, type RequestExchange, type UpgradeExchange } from './exchange.js';
-import { ROUTE_HEADER, routeHeader } from './route-header.js';
+import { ROUTE_HEADER, routeHeader, type ShownNames } from './route-header.js';
 import { hostCheck, originCheck, requestFilter, stripIdentity } from './steps/admit.js';
 import { forwardRequest } from './steps/forward.js';
 import { ownEndpoints } from './steps/own-endpoints.js';
@@ -78,10 +78,10 @@ export function createHandler(ctx: ProxyContext): Handler {
         x.retried = true;
         result = await runSteps(REQUEST_STEPS, x, ctx, RETRY_FROM);
       }
-      if (result !== undefined && result !== ANSWERED) answerStatus(x, res, result);
+      if (result !== undefined && result !== ANSWERED) answerStatus(x, res, result, ctx.servers);
     } catch (err) {
       x.error = err instanceof Error ? err.message : String(err);
-      if (!res.headersSent) answerStatus(x, res, failure(500, 'InternalError', `peerscope: ${x.error}`));
+      if (!res.headersSent) answerStatus(x, res, failure(500, 'InternalError', `peerscope: ${x.error}`), ctx.servers);
       else res.destroy();
     } finally {
       if (!x.own) recordExchange(ctx.telemetry, x);
@@ -97,7 +97,7 @@ export function createHandler(ctx: ProxyContext): Handler {
       if (result !== undefined && result !== ANSWERED && result !== RETRY) {
         x.status = result.code;
         x.error ??= result.message;
-        writeStatusToSocket(socket, result, { [ROUTE_HEADER]: routeHeader(x.handling, null, x.outcome) });
+        writeStatusToSocket(socket, result, { [ROUTE_HEADER]: routeHeader(x.handling, null, x.outcome, ctx.servers) });
       }
     } catch (err) {
       x.error = err instanceof Error ? err.message : String(err);
@@ -128,8 +128,8 @@ export function runSteps<X extends Exchange>(
   return undefined;
 }
 
-function answerStatus(x: Exchange, res: ServerResponse, status: Status): void {
+function answerStatus(x: Exchange, res: ServerResponse, status: Status, names: ShownNames): void {
   x.status = status.code;
   x.error ??= status.message;
-  x.bytesOut = writeStatus(res, status, { [ROUTE_HEADER]: routeHeader(x.handling, null, x.outcome) });
+  x.bytesOut = writeStatus(res, status, { [ROUTE_HEADER]: routeHeader(x.handling, null, x.outcome, names) });
 }

@@ -7,7 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { OPENAPI_V2_PROTOBUF, openApiV2NotModified } from '../discovery/openapi-v2-http.js';
 import { headerValue } from '../util/headers.js';
-import { ROUTE_HEADER, routeHeader } from './route-header.js';
+import { ROUTE_HEADER, routeHeader, type ShownNames } from './route-header.js';
 import type { MergedOpenApiV2 } from './openapi-v2-cache.js';
 
 /** Writes the answer; returns its status and the body bytes sent. */
@@ -16,13 +16,14 @@ export function writeOpenApiV2(
   res: ServerResponse,
   handling: string,
   merged: MergedOpenApiV2,
+  names?: ShownNames,
 ): { status: number; bytesOut: number } {
   const headers = {
     'cache-control': 'no-cache, private',
     etag: merged.etag,
     'last-modified': merged.lastModified,
     vary: 'Accept',
-    [ROUTE_HEADER]: routeHeader(handling, null, 'discovery-merged'),
+    [ROUTE_HEADER]: routeHeader(handling, null, 'discovery-merged', names),
   };
   const ifNoneMatch = headerValue(req.headers['if-none-match']);
   const ifModifiedSince = headerValue(req.headers['if-modified-since']);

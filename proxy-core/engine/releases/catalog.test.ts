@@ -121,7 +121,9 @@ describe('catalog importer errors name the file and the field', () => {
   });
 
   it('an unreadable file is named', () => {
-    expect(() => readDiscoveryInput('/nonexistent/apis.json')).toThrowError('/nonexistent/apis.json: cannot read: ENOENT');
+    expect(() => readDiscoveryInput('/nonexistent/apis.json')).toThrowError(
+      '/nonexistent/apis.json: cannot read: no such file or directory (ENOENT)',
+    );
   });
 
   it('an unknown bundled release lists the known ones', () => {

@@ -14,6 +14,7 @@ import {
 } from '../discovery/types.js';
 import { InputError, fromZodError, parseJsonText } from '../util/input-error.js';
 import { CATALOG_FORMAT, type CatalogGroup, type CatalogResource, type CatalogSubresource, type ReleaseCatalog } from './model.js';
+import { errnoWords } from '../util/errno.js';
 
 export interface DiscoveryInput {
   /** Name shown in errors and recorded as provenance. */
@@ -26,7 +27,7 @@ export function readDiscoveryInput(path: string): DiscoveryInput {
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
-    throw new InputError(path, `cannot read: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+    throw new InputError(path, `cannot read: ${errnoWords(err)}`);
   }
   return { file: path, text };
 }

@@ -1,6 +1,7 @@
 // Compares two snapshots (before → after an upgrade step): servers added, removed and upgraded,
 // GVRs each server gained and lost, GVRs that became or stopped being skewed, and per GVR the
-// shares of 404 / 503 / rerouted outcomes that changed.
+// shares of 404 / 503 / rerouted outcomes that changed — compared only for GVRs both snapshots saw
+// requests for: against a snapshot without traffic, "50% → 0%" would read as a change that is not one.
 import type { RoutingSnapshot, SnapshotDiff } from '../../contract/snapshot.js';
 
 const WATCHED = ['notfound', 'unavailable', 'rerouted'] as const;
@@ -32,17 +33,18 @@ export function diffSnapshots(before: RoutingSnapshot, after: RoutingSnapshot): 
   for (const gvr of [...new Set([...rateBefore.keys(), ...rateAfter.keys()])].sort()) {
     const x = rateBefore.get(gvr);
     const y = rateAfter.get(gvr);
+    if (!x?.total || !y?.total) continue;
     for (const outcome of WATCHED) {
-      const before = x ? (x.counts[outcome] ?? 0) / x.total : 0;
-      const after = y ? (y.counts[outcome] ?? 0) / y.total : 0;
+      const before = (x.counts[outcome] ?? 0) / x.total;
+      const after = (y.counts[outcome] ?? 0) / y.total;
       if (Math.abs(before - after) > 1e-9)
         outcomeRates.push({
           gvr,
           outcome,
           before: round(before),
           after: round(after),
-          requestsBefore: x?.total ?? 0,
-          requestsAfter: y?.total ?? 0,
+          requestsBefore: x.total,
+          requestsAfter: y.total,
         });
     }
   }
@@ -73,8 +75,15 @@ function round(x: number): number {
   return Math.round(x * 10_000) / 10_000;
 }
 
-/** The diff as text for a terminal; `nameOf` gives the name a person reads for a server (snapshotServerNames). */
-export function formatDiff(d: SnapshotDiff, nameOf: (name: string) => string = (name) => name): string {
+/**
+ * The diff as text for a terminal; `nameOf` gives the name a person reads for a server
+ * (snapshotServerNames), `releaseOf` the one printed form of a release (releases/release-names.ts).
+ */
+export function formatDiff(
+  d: SnapshotDiff,
+  nameOf: (name: string) => string = (name) => name,
+  releaseOf: (gitVersion: string) => string = (v) => v,
+): string {
   const lines: string[] = [];
   const section = (title: string, items: string[]) => {
     if (items.length) lines.push(`${title}:`, ...items.map((i) => `  ${i}`));
@@ -83,7 +92,7 @@ export function formatDiff(d: SnapshotDiff, nameOf: (name: string) => string = (
   section('servers removed', d.servers.removed.map(nameOf));
   section(
     'servers upgraded',
-    d.servers.upgraded.map((u) => `${nameOf(u.name)}: ${u.from} → ${u.to}`),
+    d.servers.upgraded.map((u) => `${nameOf(u.name)}: ${releaseOf(u.from)} → ${releaseOf(u.to)}`),
   );
   section(
     'health changed',

@@ -13,6 +13,7 @@ import { InputError } from '../util/input-error.js';
 import { MAX_SNAPSHOT_BYTES, parseSnapshot, readSnapshotFile, readSnapshotText, serializeSnapshot, writeSnapshotFile } from './io.js';
 import { diffSnapshots, formatDiff } from './diff.js';
 import { routingEvent } from '../../test/routing-event.js';
+import { canonicalRelease } from '../releases/release-names.js';
 
 export function sampleSnapshot(overrides: Partial<RoutingSnapshot> = {}): RoutingSnapshot {
   return {
@@ -218,6 +219,7 @@ describe('snapshot diff', () => {
       requestsAfter: 8,
     });
     expect(formatDiff(d)).toContain('sim-1: v1.36.0-dev → v1.37.0-dev');
+    expect(formatDiff(d, undefined, canonicalRelease)).toContain('sim-1: v1.36-dev → v1.37-dev');
     expect(formatDiff(diffSnapshots(before, before))).toBe('no differences\n');
     // The diff is a contract type too (CoreClient.compareSnapshots).
     expect(snapshotDiffSchema.parse(d)).toEqual(d);
@@ -230,5 +232,14 @@ describe('snapshot diff', () => {
     expect(text).toContain('cp-1: v1.36.0-dev → v1.37.0-dev');
     expect(text).toContain('cp-1 gained:');
     expect(text).not.toContain('sim-1');
+  });
+
+  it('compares outcome shares only where both snapshots saw requests', () => {
+    const before = sampleSnapshot();
+    const quiet = sampleSnapshot({ counters: [] });
+    expect(before.counters.length).toBeGreaterThan(0);
+    expect(diffSnapshots(before, quiet).outcomeRates).toEqual([]);
+    expect(diffSnapshots(quiet, before).outcomeRates).toEqual([]);
+    expect(formatDiff(diffSnapshots(before, quiet))).not.toMatch(/%/);
   });
 });

@@ -13,6 +13,7 @@ import {
   type SnapshotReadResult,
 } from '../../contract/snapshot.js';
 import { InputError, fromZodError, parseJsonText } from '../util/input-error.js';
+import { errnoWords } from '../util/errno.js';
 
 export { MAX_SNAPSHOT_BYTES };
 
@@ -125,7 +126,7 @@ export function readSnapshotFile(path: string): RoutingSnapshot {
   try {
     size = statSync(path).size;
   } catch (err) {
-    throw new InputError(path, `cannot read: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+    throw new InputError(path, `cannot read: ${errnoWords(err)}`);
   }
   if (size > MAX_SNAPSHOT_BYTES) throw tooLarge(path, size);
   return parseSnapshot(readFileSync(path, 'utf8'), path, size);

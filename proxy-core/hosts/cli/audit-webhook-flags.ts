@@ -8,7 +8,9 @@ import { collectWebhookToken, WebhookSenders, type WebhookTokenSpec } from '../.
 import { createCertificateAuthority, issueServerCertificate } from '../../engine/tls/certs.js';
 import { InputError } from '../../engine/util/input-error.js';
 import type { NamedServer } from '../../engine/cluster/display-names.js';
-import { parseListen } from './options.js';
+import { readListen } from '../../engine/proxy/port-flags.js';
+import { commanderParser } from './port-options.js';
+import { errnoWords } from '../../engine/util/errno.js';
 
 export interface AuditWebhookFlags {
   auditWebhookListen?: { host: string; port: number };
@@ -19,12 +21,16 @@ export interface AuditWebhookFlags {
   auditWebhookClientCa?: string;
 }
 
-export function addAuditWebhookOptions(command: Command): Command {
+/**
+ * The receiver's flags; `counted` ends the listen flag's help with what the command does with the
+ * events (serve counts them in its metrics, report in its report).
+ */
+export function addAuditWebhookOptions(command: Command, counted: string): Command {
   return command
     .option(
       '--audit-webhook-listen <host:port>',
-      "receive the servers' audit events (kube-apiserver --audit-webhook-config-file) on this TLS listener and count them in /.peerscope/metrics as --audit-log does",
-      parseListen,
+      `receive the servers' audit events (kube-apiserver --audit-webhook-config-file) on this TLS listener${counted}`,
+      commanderParser({ read: readListen }),
     )
     .option('--audit-webhook-cert <file>', "the receiver's PEM serving certificate (default: one Peerscope generates)")
     .option('--audit-webhook-key <file>', 'its PEM private key')
@@ -58,16 +64,16 @@ export async function auditWebhookOf(
     try {
       return readFileSync(file, 'utf8');
     } catch (err) {
-      throw new InputError(`${flag} ${file}`, `cannot read: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+      throw new InputError(`${flag} ${file}`, `cannot read: ${errnoWords(err)}`);
     }
   };
   if (flags.auditWebhookToken.length === 0 && !flags.auditWebhookClientCa)
     throw new InputError(
       '--audit-webhook-listen',
-      'nobody could post: give --audit-webhook-token SERVER=FILE or --audit-webhook-client-ca FILE',
+      'nobody could post; give --audit-webhook-token SERVER=FILE or --audit-webhook-client-ca FILE',
     );
   if (Boolean(flags.auditWebhookCert) !== Boolean(flags.auditWebhookKey))
-    throw new InputError('--audit-webhook-cert', 'give --audit-webhook-cert and --audit-webhook-key together');
+    throw new InputError('--audit-webhook-cert', 'goes with --audit-webhook-key; give both, or neither');
   let cert: string;
   let key: string;
   if (flags.auditWebhookCert && flags.auditWebhookKey) {
@@ -77,7 +83,7 @@ export async function auditWebhookOf(
     if (!flags.auditWebhookCaOut)
       throw new InputError(
         '--audit-webhook-listen',
-        'give --audit-webhook-cert and --audit-webhook-key, or --audit-webhook-ca-out FILE to write the CA of a generated certificate to',
+        'needs a certificate; give --audit-webhook-cert and --audit-webhook-key, or --audit-webhook-ca-out FILE to write the CA of a generated certificate to',
       );
     const ca = await createCertificateAuthority('peerscope-audit-webhook-ca');
     const hosts = [...new Set([listen.host, '127.0.0.1', 'localhost'])].filter((h) => h !== '0.0.0.0' && h !== '::');

@@ -13,7 +13,8 @@ import {
 } from '../../engine/audit/index.js';
 import { judgementOf, type JudgeFlags } from './audit-judge.js';
 import { progressLine } from './audit-progress.js';
-import { parseNameEqualsUrl, parsePositiveInt } from './options.js';
+import { outputOption, parseNameEqualsUrl, parsePositiveInt } from './options.js';
+import { fail } from './usage.js';
 
 interface AuditFlags extends JudgeFlags {
   auditLog: AuditInputSpec[];
@@ -52,7 +53,7 @@ export function registerAuditCommand(program: Command): void {
     .option('--ca <file>', 'with --server: PEM CA bundle that verifies https:// servers')
     .option('--token-file <file>', 'with --server: bearer token for the discovery reads')
     .option('--snapshot <file>', 'judge offline, against the servers a routing snapshot recorded (`peerscope snapshot save`)')
-    .addOption(new Option('--output <format>', 'text or json').choices(['text', 'json']).default('text'))
+    .addOption(outputOption(['text', 'json']))
     .option('--top <n>', 'text output: rows shown per table', parsePositiveInt, 20)
     .action(async (flags: AuditFlags) => {
       const warn = (line: string) => process.stderr.write(`peerscope: ${line}\n`);
@@ -95,9 +96,4 @@ export function registerAuditCommand(program: Command): void {
       // A follow ends only by Ctrl-C: that is its normal end.
       process.exit(report.complete || flags.follow ? 0 : EXIT_CANCELLED);
     });
-}
-
-function fail(message: string): never {
-  process.stderr.write(`peerscope: ${message}\n`);
-  process.exit(2);
 }

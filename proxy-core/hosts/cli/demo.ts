@@ -4,18 +4,21 @@
 import { Option, type Command } from 'commander';
 import { dirname } from 'node:path';
 import { startDemoSession, type DemoSession } from '../session/demo.js';
-import { addPortFilterOptions, portFilters, type PortFilterFlags } from './port-filters.js';
+import { addPortFilterOptions, portFilters, type PortFilterFlags } from './port-filter-options.js';
 import { checkNewRecording } from './recording.js';
 import { startUiHost, type UiHost } from './ui.js';
 import { formatPolicy } from '../../engine/proxy/policy.js';
-import { FAITHFUL_HELP, onShutdown, parseListen, parsePolicyOption, parsePositiveInt, printRolloutEvent } from './options.js';
+import { onShutdown, parsePositiveInt, printRolloutEvent, releaseOfFlag } from './options.js';
+import { addPortOptions } from './port-options.js';
+import type { HandlingPolicy } from '../../engine/proxy/policy.js';
+import { fail, listenWords } from './usage.js';
 
 interface DemoFlags extends PortFilterFlags {
   from: string;
   to: string;
   servers: number;
   listen: { host: string; port: number };
-  policy: ReturnType<typeof parsePolicyOption>;
+  policy: HandlingPolicy;
   faithful: boolean;
   traffic: number;
   stepSeconds: number;
@@ -32,18 +35,8 @@ export function registerDemoCommand(program: Command): void {
     .description('run a simulated mixed-version control plane with the local port in front, a rollout and traffic')
     .addOption(new Option('--from <release>', 'release the servers start at').default('v1.36-dev', 'v1.36-dev'))
     .addOption(new Option('--to <release>', 'release the rollout upgrades them to').default('v1.37-dev', 'v1.37-dev'))
-    .option('--servers <n>', 'how many simulated apiservers', parsePositiveInt, 3)
-    .addOption(
-      new Option('--listen <host:port>', 'where the local port listens')
-        .argParser(parseListen)
-        .default({ host: '127.0.0.1', port: 8001 }, '127.0.0.1:8001'),
-    )
-    .addOption(
-      new Option('--policy <policy>', 'round-robin, random or pin:NAME')
-        .argParser(parsePolicyOption)
-        .default({ kind: 'round-robin' }, 'round-robin'),
-    )
-    .option('--faithful', FAITHFUL_HELP, false)
+    .option('--servers <n>', 'how many simulated apiservers', parsePositiveInt, 3);
+  addPortOptions(command, { discovery: false })
     .option('--traffic <rps>', 'requests per second sent through the port, and as many straight to the servers', parsePositiveInt, 20)
     .option('--step-seconds <s>', 'seconds each rollout phase (draining, down) lasts', parsePositiveInt, 10)
     .option('--start-delay-seconds <s>', 'seconds before the rollout starts', parsePositiveInt, 15)
@@ -57,6 +50,9 @@ export function registerDemoCommand(program: Command): void {
         process.stderr.write(`peerscope: ${message}\n`);
         process.exit(2);
       });
+    // Each release named by the flag that gave it.
+    releaseOfFlag('--from', flags.from);
+    releaseOfFlag('--to', flags.to);
     let session: DemoSession;
     try {
       session = await startDemoSession({
@@ -83,8 +79,7 @@ export function registerDemoCommand(program: Command): void {
         onRolloutError: (err) => console.error(`rollout: ${err.message}`),
       });
     } catch (err) {
-      process.stderr.write(`peerscope: ${(err as Error).message}\n`);
-      process.exit(2);
+      fail(listenWords(flags.listen, err));
     }
     const { address, core } = session;
     console.log(`Starting to serve on ${address.host}:${address.port}`);

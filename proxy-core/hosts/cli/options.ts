@@ -1,8 +1,11 @@
 // Shared option parsers: each turns a bad value into a commander error naming the flag and value.
-import { Help, InvalidArgumentError, type Option } from 'commander';
-import { discoveryModeSchema, type DiscoveryMode } from '../../contract/settings.js';
-import { formatPolicy, parsePolicy, type HandlingPolicy } from '../../engine/proxy/policy.js';
+import { Help, InvalidArgumentError, Option, type Command } from 'commander';
+import { formatPolicy, type HandlingPolicy } from '../../engine/proxy/policy.js';
 import type { SimEvent } from '../../sim/index.js';
+import { loadRelease, type ReleaseCatalog } from '../../engine/releases/index.js';
+import { InputError } from '../../engine/util/input-error.js';
+import { fail } from './usage.js';
+import { errnoWords } from '../../engine/util/errno.js';
 
 export function parseNameEqualsUrl(value: string, previous: { name: string; url: string }[] = []): { name: string; url: string }[] {
   const eq = value.indexOf('=');
@@ -20,32 +23,20 @@ export function parseNameEqualsUrl(value: string, previous: { name: string; url:
   return [...previous, { name, url: parsed.origin }];
 }
 
-export function parseListen(value: string): { host: string; port: number } {
-  const m = /^(?:\[([^\]]+)\]|([^:]*)):(\d{1,5})$/.exec(value);
-  const port = Number(m?.[3]);
-  if (!m || port > 65535)
-    throw new InvalidArgumentError(`"${value}" is not HOST:PORT (for example 127.0.0.1:8001; port 0 picks a free one)`);
-  return { host: m[1] ?? (m[2] || '127.0.0.1'), port };
-}
-
-export function parsePolicyOption(value: string): HandlingPolicy {
-  try {
-    return parsePolicy(value);
-  } catch (err) {
-    throw new InvalidArgumentError((err as Error).message);
-  }
-}
-
-export function parseDiscoveryMode(value: string): DiscoveryMode {
-  const mode = discoveryModeSchema.safeParse(value);
-  if (mode.success) return mode.data;
-  throw new InvalidArgumentError(`"${value}" is not peer-aggregated or nopeer`);
-}
-
 export function parsePositiveInt(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`"${value}" is not a positive whole number`);
   return n;
+}
+
+/** A catalog release given by `flag` (demo --from/--to); an unknown name is refused naming that flag. */
+export function releaseOfFlag(flag: string, name: string): ReleaseCatalog {
+  try {
+    return loadRelease(name);
+  } catch (err) {
+    if (err instanceof InputError) fail(`${flag} ${name}: ${err.detail}`);
+    throw err;
+  }
 }
 
 /** Stops `onStop` once on SIGINT/SIGTERM, then exits 0. */
@@ -114,6 +105,37 @@ export const helpConfiguration: Partial<Help> = {
   },
 };
 
-/** `--faithful` of serve and demo (rule P8 off). */
-export const FAITHFUL_HELP =
-  "do exactly what the servers' own Mixed Version Proxy does: OpenAPI and legacy discovery (/apis without the aggregated Accept, /apis/G, /apis/G/V) are the handling server's own, as without Peerscope (--discovery keeps its meaning)";
+/** `-o, --output FORMAT`, the same flag on every command that prints a table or a report. */
+export function outputOption<F extends string>(formats: readonly [F, ...F[]]): Option {
+  const words = formats.length > 1 ? `${formats.slice(0, -1).join(', ')} or ${formats.at(-1)}` : formats[0];
+  return new Option('-o, --output <format>', words).choices(formats).default(formats[0]);
+}
+
+/** The running port's URL flag of report and snapshot save; `--from`, its old name, still read (portUrlOf). */
+export function addPortUrlOptions(command: Command): Command {
+  return command
+    .option('--port-url <url>', 'the local port of a running `peerscope serve` or `demo`', DEFAULT_PORT_URL)
+    .option('--from <url>', 'renamed --port-url (the old name still works for a URL)');
+}
+
+const DEFAULT_PORT_URL = 'http://127.0.0.1:8001';
+
+/**
+ * The running port's URL: --port-url, or --from given a URL (said to be renamed). --from is a release
+ * in sim and demo; given one here, it is refused saying so.
+ */
+export function portUrlOf(flags: { portUrl: string; from?: string }, command: Command): string {
+  if (flags.from === undefined) return flags.portUrl;
+  if (command.getOptionValueSource('portUrl') === 'cli') fail('--from is the old name of --port-url; give --port-url only');
+  if (!/^https?:\/\//.test(flags.from))
+    fail(
+      `--from ${flags.from}: here --from was the running port's URL (now --port-url), not a release; the current servers' releases are read from the port or --snapshot, the target is --to`,
+    );
+  process.stderr.write('peerscope: --from is renamed --port-url; the old name still works\n');
+  return flags.from;
+}
+
+/** Why the running port could not be read, and what to do about it. */
+export function unreachablePort(err: unknown): string {
+  return `cannot reach a running Peerscope: ${errnoWords(err)}; start \`peerscope serve\` or \`peerscope demo\`, or give --port-url URL`;
+}

@@ -4,9 +4,9 @@
 // target release (--to).
 import { setTimeout as sleep } from 'node:timers/promises';
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { impactReportSchema, type ImpactReport } from '../../contract/impact.js';
+import { impactKinds, impactReportSchema, type ImpactKind, type ImpactReport } from '../../contract/impact.js';
 import type { RoutingSnapshot } from '../../contract/snapshot.js';
-import { formatImpactMarkdown, formatImpactText } from '../../engine/impact/format.js';
+import { formatImpactMarkdown, formatImpactText, nothingSeen } from '../../engine/impact/format.js';
 import { impactReportOfSnapshot } from '../../engine/impact/of-core.js';
 import { AuditUsage, impactOfAuditLogs } from '../../engine/impact/of-audit.js';
 import { classifyAuditRecord } from '../../engine/audit/classify.js';
@@ -31,10 +31,16 @@ import { parseSnapshot, readSnapshotFile } from '../../engine/snapshot/index.js'
 import { Agent, request } from '../../engine/upstream/undici.js';
 import { InputError } from '../../engine/util/input-error.js';
 import { judgementOf } from './audit-judge.js';
+import { EXIT, fail } from './usage.js';
+import { addPortUrlOptions, outputOption, portUrlOf, unreachablePort } from './options.js';
 
 interface ReportFlags extends AuditWebhookFlags {
   for?: number;
+  /** The running port's URL once portUrlOf has read --port-url (or --from, its old name). */
   from: string;
+  portUrl: string;
+  failOn?: ImpactKind[];
+  allowEmpty: boolean;
   snapshot?: string;
   to?: string;
   releaseFile: Map<string, string[]>;
@@ -50,8 +56,8 @@ export function registerReportCommand(program: Command): void {
     .command('report')
     .description(
       'upgrade impact: the clients that call what the target release removes, what only some servers serve, what only the target serves, and what apiservers warn is deprecated',
-    )
-    .option('--from <url>', 'the local port of a running `peerscope serve` or `demo`', 'http://127.0.0.1:8001')
+    );
+  addPortUrlOptions(command)
     .option('--snapshot <file>', 'read a routing snapshot instead of a running port')
     .option(
       '--to <release>',
@@ -76,13 +82,21 @@ export function registerReportCommand(program: Command): void {
     .option('--rotated', "with --audit-log: also read each file's rotated predecessors", false)
     .option('--kubeconfig <file>', "with --audit-log: the current servers are this kubeconfig's cluster, their discovery read now")
     .option('--context <name>', 'with --kubeconfig: the context (default: current-context)')
-    .addOption(new Option('--output <format>', 'text, json or markdown').choices(['text', 'json', 'markdown']).default('text'))
+    .addOption(outputOption(['text', 'json', 'markdown']))
+    .option(
+      '--fail-on <kinds>',
+      `exit ${EXIT.findings} when the report has a finding of these kinds (comma-separated: ${impactKinds.join(', ')}), for a CI gate`,
+      parseFailOn,
+    )
+    .option('--allow-empty', `exit 0 when no request was seen at all (otherwise ${EXIT.nothingSeen}: nothing was judged)`, false)
     .option(
       '--for <duration>',
       'with --audit-webhook-listen: how long to collect the batches the servers post before reporting (30s, 5m, 1h; Ctrl-C reports early)',
       parseDuration,
     );
-  addAuditWebhookOptions(command).action(async (flags: ReportFlags) => {
+  addAuditWebhookOptions(command, ', for --for, and report their clients as --audit-log does').action(async (flags: ReportFlags) => {
+    // From here on `from` is the running port's URL, however it was given.
+    flags.from = portUrlOf(flags, command);
     const audited = flags.auditLog.length > 0 || flags.auditWebhookListen !== undefined;
     const report = await guard(() => (audited ? reportOfAuditLogs(flags) : makeReport(flags)));
     const text =
@@ -92,6 +106,7 @@ export function registerReportCommand(program: Command): void {
           ? formatImpactMarkdown(report)
           : formatImpactText(report);
     process.stdout.write(text);
+    process.exitCode = gateStatus(report, flags);
   });
 }
 
@@ -187,6 +202,36 @@ async function reportOfAuditLogs(flags: ReportFlags): Promise<ImpactReport> {
   return usage.report(target);
 }
 
+/**
+ * The exit status a CI gate reads: nothing seen is not a pass (unless --allow-empty), and a finding of
+ * a --fail-on kind fails; each said in one line on standard error.
+ */
+function gateStatus(report: ImpactReport, flags: Pick<ReportFlags, 'allowEmpty' | 'failOn'>): number {
+  if (nothingSeen(report) && !flags.allowEmpty) {
+    process.stderr.write(
+      `peerscope: no request was seen, so nothing was judged (exit ${EXIT.nothingSeen}); give --allow-empty to accept an empty report\n`,
+    );
+    return EXIT.nothingSeen;
+  }
+  const failing = report.findings.filter((f) => flags.failOn?.includes(f.impact));
+  if (failing.length === 0) return EXIT.ok;
+  const kinds = [...new Set(failing.map((f) => f.impact))].join(', ');
+  process.stderr.write(`peerscope: --fail-on: ${failing.length} finding(s) of ${kinds} (exit ${EXIT.findings})\n`);
+  return EXIT.findings;
+}
+
+/** `removed,skewed` → the impact kinds a finding fails the gate for. */
+function parseFailOn(value: string): ImpactKind[] {
+  const kinds = value
+    .split(',')
+    .map((k) => k.trim())
+    .filter(Boolean);
+  const unknown = kinds.filter((k) => !(impactKinds as readonly string[]).includes(k));
+  if (kinds.length === 0 || unknown.length > 0)
+    throw new InvalidArgumentError(`"${unknown[0] ?? value}" is not a finding kind (${impactKinds.join(', ')})`);
+  return kinds as ImpactKind[];
+}
+
 /** "90", "90s", "5m", "1h", "500ms" → milliseconds. */
 export function parseDuration(value: string): number {
   const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(value.trim());
@@ -235,7 +280,7 @@ async function get(from: string, path: string): Promise<string> {
     return text;
   } catch (err) {
     if (err instanceof InputError) throw err;
-    throw new InputError(from, `cannot reach a running Peerscope: ${(err as Error).message}`);
+    throw new InputError(from, unreachablePort(err));
   } finally {
     await agent.close();
   }
@@ -254,10 +299,7 @@ async function guard<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (err) {
-    if (err instanceof InputError) {
-      process.stderr.write(`peerscope: ${err.message}\n`);
-      process.exit(2);
-    }
+    if (err instanceof InputError) fail(err.message);
     throw err;
   }
 }

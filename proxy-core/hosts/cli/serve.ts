@@ -16,23 +16,19 @@ import { serversFromKubeconfig } from '../../engine/cluster/from-kubeconfig.js';
 import { identityOf } from '../../engine/telemetry/client-identity.js';
 import type { ServerConfig, ServerSource } from '../../engine/cluster/server-config.js';
 import { createCore, DEFAULT_SERVER_REFRESH_MS, type ServerRefresh } from '../../engine/core.js';
-import { formatPolicy } from '../../engine/proxy/policy.js';
+import { canonicalRelease } from '../../engine/releases/index.js';
 import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_HEADERS_TIMEOUT_MS } from '../../engine/upstream/pool.js';
 import { HEAP_GROWING_PERCENT } from '../../engine/util/heap-growth.js';
 import { addAuditWebhookOptions, auditWebhookOf, webhookProblemLog, type AuditWebhookFlags } from './audit-webhook-flags.js';
-import { addPortFilterOptions, portFilters, type PortFilterFlags } from './port-filters.js';
+import { addPortFilterOptions, portFilters, type PortFilterFlags } from './port-filter-options.js';
 import { checkNewRecording } from './recording.js';
 import { serversFromFlags } from './server-flags.js';
 import { startUiHost } from './ui.js';
-import {
-  FAITHFUL_HELP,
-  parseDiscoveryMode,
-  parseListen,
-  parseNameEqualsUrl,
-  parsePolicyOption,
-  parsePositiveInt,
-  onShutdown,
-} from './options.js';
+import { parseNameEqualsUrl, parsePositiveInt, onShutdown } from './options.js';
+import { addPortOptions } from './port-options.js';
+import type { HandlingPolicy } from '../../engine/proxy/policy.js';
+import { resolvePin } from '../session/pin-target.js';
+import { fail, listenWords } from './usage.js';
 
 interface ServeFlags extends PortFilterFlags, AuditWebhookFlags {
   auditLog: AuditInputSpec[];
@@ -42,7 +38,7 @@ interface ServeFlags extends PortFilterFlags, AuditWebhookFlags {
   ca?: string;
   tokenFile?: string;
   listen: { host: string; port: number };
-  policy: ReturnType<typeof parsePolicyOption>;
+  policy: HandlingPolicy;
   discovery: DiscoveryMode;
   faithful: boolean;
   maxEvents: number;
@@ -71,23 +67,8 @@ export function registerServeCommand(program: Command): void {
     .option(
       '--token-file <file>',
       "bearer token for Peerscope's own reads, and for client requests that bring no Authorization (re-read when it changes)",
-    )
-    .addOption(
-      new Option('--listen <host:port>', 'where the local port listens')
-        .argParser(parseListen)
-        .default({ host: '127.0.0.1', port: 8001 }, '127.0.0.1:8001'),
-    )
-    .addOption(
-      new Option('--policy <policy>', 'which server a load balancer would hand each request to: round-robin, random or pin:NAME')
-        .argParser(parsePolicyOption)
-        .default({ kind: 'round-robin' }, 'round-robin'),
-    )
-    .addOption(
-      new Option('--discovery <mode>', "peer-aggregated (merge /apis across servers) or nopeer (the handling server's own)")
-        .argParser(parseDiscoveryMode)
-        .default('peer-aggregated', 'peer-aggregated'),
-    )
-    .option('--faithful', FAITHFUL_HELP, false)
+    );
+  addPortOptions(command, { discovery: true })
     .option('--max-events <n>', 'routing events kept in memory', parsePositiveInt, 10_000)
     .addOption(
       new Option(
@@ -140,7 +121,14 @@ export function registerServeCommand(program: Command): void {
           ...(flags.kubeconfig ? { kubeconfig: flags.kubeconfig } : {}),
           ...(flags.context ? { context: flags.context } : {}),
           overrides: flags.server,
-        }).catch((err: Error) => fail(err.message));
+        }).catch((err: Error) =>
+          // With no flag naming the servers, say both ways of naming them.
+          fail(
+            flags.kubeconfig || flags.context
+              ? err.message
+              : `${err.message}; give --kubeconfig FILE, or name each apiserver with --server NAME=URL`,
+          ),
+        );
         for (const w of found.warnings) process.stderr.write(`peerscope: warning: ${w}\n`);
         for (const n of found.notes) process.stderr.write(`peerscope: ${n}\n`);
         servers = found.servers;
@@ -169,9 +157,12 @@ export function registerServeCommand(program: Command): void {
         process.stderr.write(
           `peerscope: warning: --audit-webhook-token ${name}: no server is named so now (servers: ${new ServerNames(servers).known()}); its events are counted as not judged until one is\n`,
         );
-      const policy = flags.policy;
-      if (policy.kind === 'pin' && !servers.some((s) => s.name === policy.server)) {
-        fail(`--policy ${formatPolicy(policy)}: no server is named "${policy.server}" (servers: ${servers.map((s) => s.name).join(', ')})`);
+      // Pinned by host name or lease name: the picker keys servers by identity.
+      let policy: HandlingPolicy;
+      try {
+        policy = resolvePin(flags.policy, servers);
+      } catch (err) {
+        fail((err as Error).message);
       }
       if (flags.record) checkNewRecording(flags.record, fail);
       const core = createCore({
@@ -180,7 +171,7 @@ export function registerServeCommand(program: Command): void {
           : {}),
         servers,
         listen: flags.listen,
-        policy: flags.policy,
+        policy,
         discoveryMode: flags.discovery,
         faithful: flags.faithful,
         maxEvents: flags.maxEvents,
@@ -218,9 +209,7 @@ export function registerServeCommand(program: Command): void {
         address = await core.start();
       } catch (err) {
         await core.close(0);
-        fail(
-          `cannot listen on ${flags.listen.host}:${flags.listen.port}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
-        );
+        fail(listenWords(flags.listen, err));
       }
       console.log(`Starting to serve on ${address.host}:${address.port}`);
       if (flags.record) console.error(`peerscope: recording to ${flags.record}`);
@@ -228,7 +217,7 @@ export function registerServeCommand(program: Command): void {
       if (webhookUrl) console.error(`peerscope: receiving audit events on ${webhookUrl}`);
       for (const s of core.serverStatuses()) {
         console.error(
-          `peerscope: ${namedForLog(s)} ${s.url} ${s.health}${s.gitVersion ? ` ${s.gitVersion}` : ''}, ${s.discovery.gvrCount} GVRs${s.lastError ? ` (${s.lastError})` : ''}`,
+          `peerscope: ${namedForLog(s)} ${s.url} ${s.health}${s.gitVersion ? ` ${canonicalRelease(s.gitVersion)}` : ''}, ${s.discovery.gvrCount} GVRs${s.lastError ? ` (${s.lastError})` : ''}`,
         );
       }
       for (const s of core.serverStatuses())
@@ -242,7 +231,7 @@ export function registerServeCommand(program: Command): void {
       });
     });
   // Listed last in --help: the receiver is a listener of its own beside the port.
-  addAuditWebhookOptions(command);
+  addAuditWebhookOptions(command, ' and count them in /.peerscope/metrics as --audit-log does');
 }
 
 /** Logs a refresh's warnings when they differ from the last refresh's (a steady RBAC gap is said once). */
@@ -280,11 +269,6 @@ function parseSeconds(value: string): number {
   return n;
 }
 
-function fail(message: string): never {
-  process.stderr.write(`peerscope: ${message}\n`);
-  process.exit(2);
-}
-
 /**
  * The seconds between two searches for the servers: --server-refresh, or its old name --peer-refresh
  * ("peer" is kept for KEP-4020's sense: not the handling server), said to be renamed. Both given is
@@ -292,7 +276,7 @@ function fail(message: string): never {
  */
 export function serverRefreshOf(flags: Pick<ServeFlags, 'serverRefresh' | 'peerRefresh'>, serverRefreshGiven: boolean): number {
   if (flags.peerRefresh === undefined) return flags.serverRefresh;
-  if (serverRefreshGiven) fail('give --server-refresh only: --peer-refresh is its old name');
+  if (serverRefreshGiven) fail('--peer-refresh is the old name of --server-refresh; give --server-refresh only');
   process.stderr.write('peerscope: --peer-refresh is renamed --server-refresh; the old name still works\n');
   return flags.peerRefresh;
 }

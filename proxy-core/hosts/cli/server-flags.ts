@@ -5,6 +5,7 @@ import { tokenFileSource, type BearerSource } from '../../engine/cluster/credent
 import { caBundleProblem } from '../../engine/cluster/pem.js';
 import type { ServerConfig } from '../../engine/cluster/server-config.js';
 import { proxyFor, redactProxy } from '../../engine/upstream/proxy-config.js';
+import { fail, failToRead } from './usage.js';
 
 export interface ServerFlags {
   server: { name: string; url: string }[];
@@ -54,11 +55,6 @@ function readOrExit(file: string, flag: string): string {
   try {
     return readFileSync(file, 'utf8');
   } catch (err) {
-    return fail(`${flag} ${file}: cannot read: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+    return failToRead(flag, file, err);
   }
-}
-
-function fail(message: string): never {
-  process.stderr.write(`peerscope: ${message}\n`);
-  process.exit(2);
 }

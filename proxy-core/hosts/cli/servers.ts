@@ -9,6 +9,9 @@ import { reachabilityLines } from '../../engine/cluster/reachability.js';
 import type { OwnMvp } from '../../contract/own-mvp.js';
 import type { ServerMetrics } from '../../contract/server-metrics.js';
 import { formatTable } from '../../engine/util/text-table.js';
+import { canonicalRelease } from '../../engine/releases/index.js';
+import { fail } from './usage.js';
+import { outputOption } from './options.js';
 
 export function registerServersCommand(program: Command): void {
   program
@@ -19,10 +22,9 @@ export function registerServersCommand(program: Command): void {
     )
     .option('--kubeconfig <file>', 'kubeconfig (default: $KUBECONFIG, ~/.kube/config)')
     .option('--context <name>', 'the kubeconfig context (default: current-context)')
-    .option('--output <format>', 'text or json', 'text')
+    .addOption(outputOption(['text', 'json']))
     .action(async (flags: { kubeconfig?: string; context?: string; output: string }, command: Command) => {
       if (command.parent?.args[0] === 'peers') process.stderr.write('peerscope: peers is renamed servers; the old name still works\n');
-      if (flags.output !== 'text' && flags.output !== 'json') fail(`--output ${flags.output}: use text or json`);
       const found = await serversFromKubeconfig({
         ...(flags.kubeconfig ? { kubeconfig: flags.kubeconfig } : {}),
         ...(flags.context ? { context: flags.context } : {}),
@@ -45,7 +47,7 @@ export function registerServersCommand(program: Command): void {
           displayName: shown.get(s.name) ?? s.name,
           url: s.url,
           foundBy: s.source ?? 'flag',
-          release: status?.gitVersion ?? null,
+          release: status?.gitVersion ? canonicalRelease(status.gitVersion) : null,
           health: status?.health ?? 'unknown',
           failingChecks: status?.failingChecks ?? [],
           ...(f?.lease ? { lease: f.lease } : {}),
@@ -163,9 +165,4 @@ function reroutedWords(o: OwnMvp): string {
     default:
       return 'its /metrics was not read (not ready)';
   }
-}
-
-function fail(message: string): never {
-  process.stderr.write(`peerscope: ${message}\n`);
-  process.exit(2);
 }

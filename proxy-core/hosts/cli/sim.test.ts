@@ -165,7 +165,9 @@ describe('peerscope sim', () => {
   it('refuses --release together with --servers, and a port in use, in one line with exit 2', async () => {
     const both = runSim(['--release', 'v1.36-dev', '--servers', '2']);
     expect(both.status).toBe(2);
-    expect(both.stderr.trim().split('\n')).toEqual([expect.stringMatching(/--release .* cannot be used with .*--servers/)]);
+    expect(both.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(/^peerscope: --release cannot be used with --servers: give one of them; see 'peerscope sim --help'$/),
+    ]);
 
     const taken = createServer();
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
@@ -173,7 +175,9 @@ describe('peerscope sim', () => {
     try {
       const r = runSim(['--servers', '1', '--base-port', String(port)]);
       expect(r.status).toBe(2);
-      expect(r.stderr.trim().split('\n')).toEqual([`peerscope: --base-port ${port}: 127.0.0.1:${port} is already in use`]);
+      expect(r.stderr.trim().split('\n')).toEqual([
+        `peerscope: --base-port ${port}: 127.0.0.1:${port} is already in use; pick another port, or --base-port 0 for free ones`,
+      ]);
     } finally {
       taken.close();
     }

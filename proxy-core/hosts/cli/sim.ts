@@ -1,18 +1,18 @@
 // `peerscope sim`: the simulated control plane on its own — servers of real releases on loopback,
 // optionally a rollout and traffic — for rehearsals and for pointing any tool at it.
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { InvalidArgumentError, Option, type Command, type CommanderError } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { loadRelease, loadReleaseFiles, type ReleaseCatalog } from '../../engine/releases/index.js';
 import { startSimCluster } from '../../sim/index.js';
 import { runRollout } from '../../sim/index.js';
 import { startTraffic, type TrafficSummary } from '../../sim/index.js';
 import { InputError } from '../../engine/util/input-error.js';
 import { onShutdown, printRolloutEvent } from './options.js';
+import { fail } from './usage.js';
+import { errnoWords } from '../../engine/util/errno.js';
 
 const DEFAULT_FROM = 'v1.36-dev';
 const DEFAULT_TO = 'v1.37-dev';
-/** Bad input exits 2, as a usage error (commander's own default is 1). */
-const EXIT_BAD_INPUT = 2;
 
 interface SimFlags {
   release: string[];
@@ -30,11 +30,9 @@ interface SimFlags {
   auditLogDir?: string;
 }
 
-/** A commander argument error that exits 2. */
+/** A commander argument error (a usage error: usage.ts makes it one line, exit 2). */
 function badValue(message: string): InvalidArgumentError {
-  const err = new InvalidArgumentError(message);
-  err.exitCode = EXIT_BAD_INPUT;
-  return err;
+  return new InvalidArgumentError(message);
 }
 
 function collect(value: string, previous: string[] = []): string[] {
@@ -102,9 +100,6 @@ export function registerSimCommand(program: Command): void {
       '--audit-log-dir <dir>',
       'each server appends an audit log of the requests it answers to DIR/apiserver-NAME-audit.log (audit.k8s.io/v1, level Metadata), for `peerscope audit`',
     )
-    // One line and exit 2 for every bad input, with no help text after it.
-    .showHelpAfterError(false)
-    .exitOverride((err: CommanderError) => process.exit(err.exitCode === 0 ? 0 : EXIT_BAD_INPUT))
     .action(async (flags: SimFlags) => {
       let releases: ReleaseCatalog[];
       let target: ReleaseCatalog;
@@ -137,7 +132,7 @@ export function registerSimCommand(program: Command): void {
         try {
           mkdirSync(flags.auditLogDir, { recursive: true });
         } catch (err) {
-          fail(`--audit-log-dir ${flags.auditLogDir}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+          fail(`--audit-log-dir ${flags.auditLogDir}: cannot create: ${errnoWords(err)}`);
         }
       }
       const sim = await startSimCluster({
@@ -156,9 +151,7 @@ export function registerSimCommand(program: Command): void {
           writeFileSync(flags.writeKubeconfig, sim.kubeconfig(), { mode: 0o600 });
         } catch (err) {
           await sim.close();
-          fail(
-            `--write-kubeconfig ${flags.writeKubeconfig}: cannot write: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
-          );
+          fail(`--write-kubeconfig ${flags.writeKubeconfig}: cannot write: ${errnoWords(err)}`);
         }
         console.log(
           `kubeconfig with one context per server: kubectl --kubeconfig ${flags.writeKubeconfig} --context ${sim.servers[0]!.name} get ns`,
@@ -199,10 +192,10 @@ export function registerSimCommand(program: Command): void {
 function listenFailure(err: NodeJS.ErrnoException & { port?: number; address?: string }, flags: SimFlags): string {
   const where = err.port !== undefined ? `${err.address ?? flags.host}:${err.port}` : flags.host;
   const input = flags.basePort === 0 ? `--host ${flags.host}` : `--base-port ${flags.basePort}`;
-  if (err.code === 'EADDRINUSE') return `${input}: ${where} is already in use`;
+  if (err.code === 'EADDRINUSE') return `${input}: ${where} is already in use; pick another port, or --base-port 0 for free ones`;
   if (err.code === 'EADDRNOTAVAIL') return `--host ${flags.host}: not an address of this machine`;
   if (err.code === 'EACCES') return `${input}: not allowed to listen on ${where}`;
-  return `${input}: cannot start the simulated servers on ${where}: ${err.code ?? err.message}`;
+  return `${input}: cannot start the simulated servers on ${where}: ${errnoWords(err)}`;
 }
 
 function describeTraffic(s: TrafficSummary): string {
@@ -211,9 +204,4 @@ function describeTraffic(s: TrafficSummary): string {
     .map(([code, n]) => `${code === '0' ? 'no answer' : code} ${n}`)
     .join(', ');
   return `traffic: ${s.total} requests (${statuses}); 404 for a collection or create ${s.notFound.length}; acknowledged writes ${s.writes.length}`;
-}
-
-function fail(message: string): never {
-  process.stderr.write(`peerscope: ${message}\n`);
-  process.exit(EXIT_BAD_INPUT);
 }

@@ -3,30 +3,46 @@ import { Agent, request } from '../../engine/upstream/undici.js';
 import type { Command } from 'commander';
 import { shownName } from '../../contract/servers.js';
 import { snapshotServerNames, type RoutingSnapshot } from '../../contract/snapshot.js';
-import { diffSnapshots, formatDiff, parseSnapshot, readSnapshotFile, writeSnapshotFile } from '../../engine/snapshot/index.js';
+import {
+  diffSnapshots,
+  formatDiff,
+  parseSnapshot,
+  readSnapshotFile,
+  serializeSnapshot,
+  writeSnapshotFile,
+} from '../../engine/snapshot/index.js';
+import { canonicalRelease } from '../../engine/releases/index.js';
+import { formatTable } from '../../engine/util/text-table.js';
+import { addPortUrlOptions, outputOption, portUrlOf, unreachablePort } from './options.js';
+import { errnoWords } from '../../engine/util/errno.js';
 import { InputError } from '../../engine/util/input-error.js';
 import { prepareClusterSession } from '../session/cluster.js';
+import { fail } from './usage.js';
 
 export function registerSnapshotCommands(program: Command): void {
   const snapshot = program.command('snapshot').description('export, compare and read routing snapshots');
-  snapshot
+  const save = snapshot
     .command('save')
     .description(
-      'save the routing state to a file: of a running `peerscope serve` or `demo` (--from), or of a cluster read directly (--kubeconfig)',
+      'save the routing state to a file: of a running `peerscope serve` or `demo` (--port-url), or of a cluster read directly (--kubeconfig)',
     )
-    .requiredOption('--out <file>', 'where to write the snapshot')
-    .option('--from <url>', 'the local port of the running Peerscope', 'http://127.0.0.1:8001')
+    .requiredOption('--out <file>', 'where to write the snapshot (- for standard output)');
+  addPortUrlOptions(save)
     .option(
       '--kubeconfig <file>',
       "take the snapshot directly: find every apiserver of this kubeconfig's cluster and read each one's discovery (no running Peerscope needed; no routing events)",
     )
     .option('--context <name>', 'with --kubeconfig: the context (default: current-context)')
-    .action(async (flags: { out: string; from: string; kubeconfig?: string; context?: string }) => {
-      if (flags.context && !flags.kubeconfig) fail('--context needs --kubeconfig');
-      const snap = flags.kubeconfig ? await snapshotOfCluster(flags.kubeconfig, flags.context) : await snapshotOfRunning(flags.from);
-      writeSnapshotFile(flags.out, snap);
-      console.log(
-        `wrote ${flags.out}: ${snap.servers.length} servers, ${snap.routeTable.rows.length} GVRs (${snap.routeTable.skewed.length} skewed), ${snap.events.length} events${snap.cluster ? `, ${snap.cluster.events.length} cluster events` : ''}`,
+    .action(async (flags: { out: string; portUrl: string; from?: string; kubeconfig?: string; context?: string }) => {
+      if (flags.context && !flags.kubeconfig) fail('--context goes with --kubeconfig; give --kubeconfig FILE too, or drop --context');
+      const portUrl = portUrlOf(flags, save);
+      const snap = flags.kubeconfig ? await snapshotOfCluster(flags.kubeconfig, flags.context) : await snapshotOfRunning(portUrl);
+      // `-` is standard output, as for kubectl; what was written is then said on standard error.
+      const toStdout = flags.out === '-';
+      if (toStdout) process.stdout.write(serializeSnapshot(snap));
+      else guard(() => writeSnapshot(flags.out, snap));
+      (toStdout ? console.error : console.log)(
+        `wrote ${toStdout ? 'standard output' : flags.out}: ${snap.servers.length} servers, ${snap.routeTable.rows.length} GVRs (${snap.routeTable.skewed.length} skewed), ${snap.events.length} events${snap.cluster ? `, ${snap.cluster.events.length} cluster events` : ''}`,
       );
     });
   snapshot
@@ -34,33 +50,62 @@ export function registerSnapshotCommands(program: Command): void {
     .description('compare two snapshots: servers upgraded, GVRs gained and lost, skew, outcome shares')
     .argument('<before>', 'the earlier snapshot file')
     .argument('<after>', 'the later snapshot file')
-    .option('--output <format>', 'text or json', 'text')
-    .action((before: string, after: string, flags: { output: string }) => {
-      if (flags.output !== 'text' && flags.output !== 'json') fail(`--output ${flags.output}: use text or json`);
+    .addOption(outputOption(['text', 'json']))
+    .action((before: string, after: string, flags: { output: 'text' | 'json' }) => {
       const earlier = guard(() => readSnapshotFile(before));
       const later = guard(() => readSnapshotFile(after));
       const d = diffSnapshots(earlier, later);
       process.stdout.write(
-        flags.output === 'json' ? JSON.stringify(d, null, 2) + '\n' : formatDiff(d, snapshotServerNames(later, earlier)),
+        flags.output === 'json' ? JSON.stringify(d, null, 2) + '\n' : formatDiff(d, snapshotServerNames(later, earlier), canonicalRelease),
       );
     });
   snapshot
     .command('show')
     .description('summarise a snapshot file')
     .argument('<file>')
-    .action((file: string) => {
+    .addOption(outputOption(['text', 'json']))
+    .action((file: string, flags: { output: 'text' | 'json' }) => {
       const s: RoutingSnapshot = guard(() => readSnapshotFile(file));
+      const summary = summaryOf(s);
+      if (flags.output === 'json') {
+        process.stdout.write(JSON.stringify({ file, ...summary }, null, 2) + '\n');
+        return;
+      }
       console.log(
         `${file}: taken ${s.takenAt} from ${s.source.kind}${s.source.context ? ` (${s.source.context})` : ''}, policy ${s.settings.policy}, discovery ${s.settings.discoveryMode}`,
       );
-      for (const srv of s.servers) {
-        // The host name first, the identity beside it where they differ.
-        const shown = shownName(srv) === srv.name ? srv.name : `${shownName(srv)} (${srv.name})`;
-        console.log(`  ${shown}\t${srv.gitVersion ?? '?'}\t${srv.health}\t${srv.discovery.gvrs.length} GVRs`);
-      }
-      console.log(`  skewed GVRs: ${s.routeTable.skewed.length ? s.routeTable.skewed.join(', ') : 'none'}`);
-      if (s.cluster) console.log(`  ${clusterLine(s.cluster)}`);
+      const leased = summary.servers.some((srv) => srv.lease !== undefined);
+      const table = [
+        ['NAME', ...(leased ? ['LEASE'] : []), 'RELEASE', 'HEALTH', 'GVRS'],
+        ...summary.servers.map((srv) => [
+          srv.name,
+          ...(leased ? [srv.lease ?? '-'] : []),
+          srv.release ?? '-',
+          srv.health,
+          String(srv.gvrs),
+        ]),
+      ];
+      for (const line of formatTable(table)) console.log(line);
+      console.log(`skewed GVRs: ${s.routeTable.skewed.length ? s.routeTable.skewed.join(', ') : 'none'}`);
+      if (s.cluster) console.log(clusterLine(s.cluster));
     });
+}
+
+/** A snapshot's servers as `snapshot show` prints them: the host name, the identity beside it where they differ. */
+function summaryOf(s: RoutingSnapshot) {
+  return {
+    takenAt: s.takenAt,
+    source: s.source,
+    settings: s.settings,
+    servers: s.servers.map((srv) => ({
+      name: shownName(srv),
+      ...(shownName(srv) === srv.name ? {} : { lease: srv.name }),
+      release: srv.gitVersion ? canonicalRelease(srv.gitVersion) : null,
+      health: srv.health,
+      gvrs: srv.discovery.gvrs.length,
+    })),
+    skewed: s.routeTable.skewed,
+  };
 }
 
 /** What the servers themselves answered, as the snapshot recorded it (its audit logs and webhook). */
@@ -79,7 +124,7 @@ async function snapshotOfRunning(from: string): Promise<RoutingSnapshot> {
     text = await res.body.text();
     if (res.statusCode !== 200) fail(`${url} answered HTTP ${res.statusCode}`);
   } catch (err) {
-    return fail(`cannot reach a running Peerscope at ${from}: ${(err as Error).message}`);
+    return fail(`${from}: ${unreachablePort(err)}`);
   } finally {
     await agent.close();
   }
@@ -114,7 +159,11 @@ function guard<T>(fn: () => T): T {
   }
 }
 
-function fail(message: string): never {
-  process.stderr.write(`peerscope: ${message}\n`);
-  process.exit(2);
+/** The snapshot written to `file`; a file that cannot be written is a usage error naming it. */
+function writeSnapshot(file: string, snap: RoutingSnapshot): void {
+  try {
+    writeSnapshotFile(file, snap);
+  } catch (err) {
+    fail(`--out ${file}: cannot write: ${errnoWords(err)}`);
+  }
 }

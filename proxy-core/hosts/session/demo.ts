@@ -13,6 +13,7 @@ import { createCore, type Core, type ListenAddress, type PortFilters } from '../
 import type { HandlingPolicy } from '../../engine/proxy/policy.js';
 import { TOKEN_USER } from '../../sim/index.js';
 import { loadRelease } from '../../engine/releases/index.js';
+import { resolvePin } from './pin-target.js';
 import { simAuditLogFile, startSimCluster, type SimCluster } from '../../sim/index.js';
 import { startTraffic, type TrafficHandle, type TrafficResult } from '../../sim/index.js';
 import type { SimEvent } from '../../sim/index.js';
@@ -88,10 +89,18 @@ export async function startDemoSession(options: DemoSessionOptions = {}): Promis
     rmSync(dir, { recursive: true, force: true });
     throw err;
   }
+  let policy: HandlingPolicy | undefined;
+  try {
+    policy = options.policy && resolvePin(options.policy, sim.serverConfigs());
+  } catch (err) {
+    await sim.close();
+    rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
   const core = createCore({
     servers: sim.serverConfigs(),
     listen: options.listen ?? { host: '127.0.0.1', port: 8001 },
-    ...(options.policy ? { policy: options.policy } : {}),
+    ...(policy ? { policy } : {}),
     ...(options.faithful ? { faithful: true } : {}),
     ...options.filters,
     probeIntervalMs: 1_000,

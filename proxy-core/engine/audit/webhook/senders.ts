@@ -9,6 +9,7 @@ import type { TLSSocket } from 'node:tls';
 import { InputError } from '../../util/input-error.js';
 import { ServerNames } from '../../cluster/server-names.js';
 import type { NamedServer } from '../../cluster/display-names.js';
+import { errnoWords } from '../../util/errno.js';
 
 export interface WebhookTokenSpec {
   readonly server: string;
@@ -68,10 +69,7 @@ export class WebhookSenders {
       try {
         token = readFileSync(s.file, 'utf8').trim();
       } catch (err) {
-        throw new InputError(
-          `--audit-webhook-token ${s.server}=${s.file}`,
-          `cannot read: ${(err as NodeJS.ErrnoException).code ?? String(err)}`,
-        );
+        throw new InputError(`--audit-webhook-token ${s.server}=${s.file}`, `cannot read: ${errnoWords(err)}`);
       }
       if (!token) throw new InputError(`--audit-webhook-token ${s.server}=${s.file}`, 'the file is empty');
       return { server: s.server, token: Buffer.from(token) };

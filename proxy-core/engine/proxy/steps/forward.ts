@@ -32,8 +32,8 @@ async function forwardTo(x: Forwarding, ctx: ProxyContext): Promise<StepResult> 
   const longRunning = x.info.verb === 'watch' || /(?:^|&)follow=(?:true|1)/.test(x.query);
   const result = await forward(ctx.upstreams, target, req, x.res, {
     addRequestHeaders: requestHeadersOf(d),
-    responseHeaders: routeHeaders(x.handling, target, d.outcome),
-    errorResponseHeaders: routeHeaders(x.handling, null, 'unavailable'),
+    responseHeaders: routeHeaders(x.handling, target, d.outcome, ctx.servers),
+    errorResponseHeaders: routeHeaders(x.handling, null, 'unavailable', ctx.servers),
     labels: ctx.servers,
     watch: longRunning,
     // Only long-running requests end at shutdown; others get the grace to finish.

@@ -31,12 +31,12 @@ function serve(x: Serving, ctx: ProxyContext): StepResult | Promise<StepResult> 
   if (x.info.path.startsWith('/openapi/')) return serveOpenApiIndex(x, ctx);
   const accept = headerValue(req.headers.accept);
   const negotiated = negotiateDiscovery(accept);
-  if (negotiated.kind === 'legacy') return writeMerged(x, ctx.state.mergedLegacy(), 'application/json', 'public');
+  if (negotiated.kind === 'legacy') return writeMerged(x, ctx, ctx.state.mergedLegacy(), 'application/json', 'public');
   if (negotiated.encoding !== 'json' && !acceptsAggregatedV2Json(accept)) {
     // Decide only sends aggregated v2 here; protobuf is not encoded by Peerscope (docs/decisions.md).
     return failure(406, 'NotAcceptable', `peerscope serves the peer-aggregated discovery document as JSON only; accept ${MEDIA.v2Json}`);
   }
-  return writeMerged(x, ctx.state.merged(handling), MEDIA.v2Json, 'public');
+  return writeMerged(x, ctx, ctx.state.merged(handling), MEDIA.v2Json, 'public');
 }
 
 /**
@@ -46,7 +46,7 @@ function serve(x: Serving, ctx: ProxyContext): StepResult | Promise<StepResult> 
  */
 async function serveOpenApiIndex(x: Serving, ctx: ProxyContext): Promise<StepResult> {
   const merged = await ctx.openApiIndex.merged(x.handling).catch(() => undefined);
-  if (merged) return writeMerged(x, merged, 'application/json', 'no-cache, private');
+  if (merged) return writeMerged(x, ctx, merged, 'application/json', 'no-cache, private');
   return forwardToHandling(x);
 }
 
@@ -59,7 +59,7 @@ async function serveOpenApiV2(x: Serving, ctx: ProxyContext): Promise<StepResult
   const encoding = negotiateOpenApiV2(headerValue(x.req.headers.accept));
   const merged = encoding && (await ctx.openApiV2.merged(x.handling, encoding).catch(() => undefined));
   if (!merged) return forwardToHandling(x);
-  const written = writeOpenApiV2(x.req, x.res, x.handling, merged);
+  const written = writeOpenApiV2(x.req, x.res, x.handling, merged, ctx.servers);
   x.status = written.status;
   x.bytesOut = written.bytesOut;
   return ANSWERED;
@@ -74,6 +74,7 @@ function forwardToHandling(x: Serving): undefined {
 
 function writeMerged(
   x: Serving,
+  ctx: ProxyContext,
   merged: { readonly json: string; readonly etag: string },
   contentType: string,
   cacheControl: string,
@@ -84,7 +85,7 @@ function writeMerged(
     etag: merged.etag,
     vary: 'Accept',
     'cache-control': cacheControl,
-    [ROUTE_HEADER]: routeHeader(handling, null, 'discovery-merged'),
+    [ROUTE_HEADER]: routeHeader(handling, null, 'discovery-merged', ctx.servers),
   };
   if (ifNoneMatchHits(headerValue(req.headers['if-none-match']), merged.etag)) {
     res.writeHead(304, headers).end();

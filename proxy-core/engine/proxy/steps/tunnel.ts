@@ -16,13 +16,17 @@ export const tunnelUpgrade: Step<'decision', never, UpgradeExchange> = {
     const { decision: d, socket } = x;
     if (d.outcome === 'discovery-merged') {
       x.status = 400;
-      writeStatusToSocket(socket, failure(400, 'BadRequest', 'discovery cannot be upgraded'), routeHeaders(x.handling, null, 'rejected'));
+      writeStatusToSocket(
+        socket,
+        failure(400, 'BadRequest', 'discovery cannot be upgraded'),
+        routeHeaders(x.handling, null, 'rejected', ctx.servers),
+      );
       return ANSWERED;
     }
     const result = await tunnel(ctx.upstreams, d.target, x.req, socket, x.head, {
       addRequestHeaders: requestHeadersOf(d),
-      responseHeaders: routeHeaders(x.handling, d.target, d.outcome),
-      errorResponseHeaders: routeHeaders(x.handling, null, 'unavailable'),
+      responseHeaders: routeHeaders(x.handling, d.target, d.outcome, ctx.servers),
+      errorResponseHeaders: routeHeaders(x.handling, null, 'unavailable', ctx.servers),
       // An exec, attach, port-forward or WebSocket watch has no bound but this: on a silent link it would wait for ever.
       serverDown: ctx.serverDown(d.target),
       labels: ctx.servers,
