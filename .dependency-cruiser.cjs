@@ -25,8 +25,10 @@ const engine = {
   impact: ['util', 'telemetry', 'discovery', 'routing', 'releases', 'audit'],
   cluster: ['util', 'tls', 'telemetry', 'upstream', 'discovery'],
   proxy: ['util', 'telemetry', 'upstream', 'discovery', 'routing', 'cluster', 'impact'],
+  // The session's recording (SQLite): the writer the core feeds, the reader and report of a recorded file.
+  recording: ['util', 'version.ts', 'discovery', 'routing', 'cluster', 'telemetry'],
   snapshot: ['util', 'version.ts', 'telemetry', 'discovery', 'routing', 'cluster', 'proxy', 'impact'],
-  'core.ts': ['util', 'telemetry', 'upstream', 'discovery', 'routing', 'cluster', 'proxy', 'snapshot', 'impact', 'audit'],
+  'core.ts': ['util', 'telemetry', 'upstream', 'discovery', 'routing', 'cluster', 'proxy', 'snapshot', 'impact', 'audit', 'recording'],
 };
 
 /** Folder (or top-level file) of proxy-core/hosts → what else of the hosts it may import (each may use the engine and the sim entry). */

@@ -23,7 +23,11 @@ export function syntheticEvents(seed = 42): SyntheticEvents {
   const skewed = (n: number): number => Math.floor(n * random() ** 3);
   const clients = Array.from({ length: 100 }, (_, i) => `controller-${i}/v1.${i % 9}.0 (linux/amd64) kubernetes/0a1b2c${i % 10}`);
   const users = Array.from({ length: 100 }, (_, i) => `system:serviceaccount:ns-${i % 20}:controller-${i}`);
-  const gvrs = Array.from({ length: 200 }, (_, i) => ({ group: GROUPS[i % GROUPS.length] as string, version: i % 5 ? 'v1' : 'v1beta1', resource: `things${i}` }));
+  const gvrs = Array.from({ length: 200 }, (_, i) => ({
+    group: GROUPS[i % GROUPS.length] as string,
+    version: i % 5 ? 'v1' : 'v1beta1',
+    resource: `things${i}`,
+  }));
   const namespaces = Array.from({ length: 50 }, (_, i) => `team-${i}`);
   const kinds = clients.map(() => Array.from({ length: 6 }, () => ({ gvr: gvrs[skewed(gvrs.length)]!, verb: pick(VERBS) })));
   let seq = 0;

@@ -27,6 +27,9 @@ import { ClusterTraffic } from './telemetry/cluster-traffic.js';
 import type { AuditRead } from '../contract/cluster.js';
 import type { ClientUsage } from './telemetry/client-usage.js';
 import { clusterClientUsage } from './impact/cluster-usage.js';
+import { feedRecording, type RecordingFeed } from './recording/feed.js';
+import { RecordingWriter } from './recording/writer.js';
+import { formatPolicy } from './proxy/policy.js';
 
 /**
  * What the local port accepts and refuses beyond its own Host names (each list as typed), one field per
@@ -94,6 +97,11 @@ export interface CoreOptions extends PortFilters {
    * are counted as the followed logs' are.
    */
   readonly auditWebhook?: Omit<AuditWebhookOptions, 'onRecord'>;
+  /**
+   * Record the session into a new file (engine/recording): every event, the servers' timeline and the
+   * settings' switches, flushed every 200 ms. `onError`: a write failed and recording stopped (the port goes on).
+   */
+  readonly record?: { readonly file: string; readonly host?: string; readonly onError?: (err: Error) => void };
 }
 
 export type ServerRefresh =
@@ -129,6 +137,8 @@ export interface Core {
   auditRead(): AuditRead | undefined;
   /** Stops the read of the audit log files (a read once, or a follow) and resolves once it has stopped; what was read still counts. */
   cancelAuditRead(): Promise<void>;
+  /** The file the session is recorded into, when it is. */
+  recordingFile(): string | undefined;
   /** Stops accepting, lets in-flight requests finish within graceMs, ends watches, closes pools. */
   close(graceMs?: number): Promise<void>;
 }
@@ -226,6 +236,18 @@ export function createCore(options: CoreOptions): Core {
   };
   let listener: PortListener | undefined;
   let bound: ListenAddress | undefined;
+  // Created last, once nothing above can throw: a refused file leaves nothing running.
+  const recording: RecordingFeed | undefined = options.record
+    ? feedRecording(
+        RecordingWriter.create(options.record.file, {
+          ...(options.record.host ? { host: options.record.host } : {}),
+          ...(options.record.onError ? { onError: options.record.onError } : {}),
+        }),
+        { telemetry, cluster, servers, routeTable: () => routes.table },
+      )
+    : undefined;
+  recording?.setting('policy', formatPolicy(picker.policy));
+  recording?.setting('discovery-mode', settings.discoveryMode);
 
   const shutdown = new AbortController();
   // Every open watch and log follow listens for the shutdown: hundreds are normal, not a leak.
@@ -338,12 +360,15 @@ export function createCore(options: CoreOptions): Core {
     policy: () => picker.policy,
     setPolicy(policy) {
       picker.policy = policy;
+      recording?.setting('policy', formatPolicy(policy));
     },
     discoveryMode: () => settings.discoveryMode,
     faithful: () => settings.faithful,
     setDiscoveryMode(mode) {
       settings.discoveryMode = mode;
+      recording?.setting('discovery-mode', mode);
     },
+    recordingFile: () => options.record?.file,
     serverStatuses,
     refreshServers,
     auditWebhookUrl: () => auditWebhook?.url,
@@ -378,6 +403,8 @@ export function createCore(options: CoreOptions): Core {
     if ((await Promise.race([pools.then(() => true), delay(Math.min(graceMs, 1_000)).then(() => false)])) === false)
       await upstreams.destroy();
     await Promise.all([servers.close(), options.serverSource?.close()]);
+    // Last: the requests that finished during the grace and the servers' last changes are in it.
+    recording?.close();
   }
   return core;
 }

@@ -5,6 +5,7 @@ import { registerCatalogCommands } from './cli/catalog.js';
 import { helpConfiguration } from './cli/options.js';
 import { registerDemoCommand } from './cli/demo.js';
 import { registerServersCommand } from './cli/servers.js';
+import { registerRecordingCommands } from './cli/recording.js';
 import { registerReportCommand } from './cli/report.js';
 import { registerServeCommand } from './cli/serve.js';
 import { registerSimCommand } from './cli/sim.js';
@@ -33,6 +34,7 @@ registerSimCommand(program);
 registerServersCommand(program);
 registerSnapshotCommands(program);
 registerReportCommand(program);
+registerRecordingCommands(program);
 registerAuditCommand(program);
 registerCatalogCommands(program);
 

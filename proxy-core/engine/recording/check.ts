@@ -40,7 +40,10 @@ export function checkRecordingFile(file: string): void {
     );
   const version = header.readUInt32BE(60);
   if (version > FORMAT_VERSION)
-    throw new RecordingFileError(file, `recording format ${version} is newer than this Peerscope reads (${FORMAT_VERSION}): upgrade Peerscope`);
+    throw new RecordingFileError(
+      file,
+      `recording format ${version} is newer than this Peerscope reads (${FORMAT_VERSION}): upgrade Peerscope`,
+    );
   if (version < 1) throw new RecordingFileError(file, `recording format ${version} is not one Peerscope writes`);
   // A page size of 1 means 65,536. The page count is only valid once written by a recent SQLite
   // (version-valid-for equals the change counter), which ours is.
@@ -52,5 +55,8 @@ export function checkRecordingFile(file: string): void {
   const wal = `${file}-wal`;
   const walHolds = existsSync(wal) && statSync(wal).size > 0;
   if (valid && !walHolds && size < pages * pageSize)
-    throw new RecordingFileError(file, `truncated: ${size} bytes, where its header counts ${pages} pages of ${pageSize} bytes (${pages * pageSize} bytes)`);
+    throw new RecordingFileError(
+      file,
+      `truncated: ${size} bytes, where its header counts ${pages} pages of ${pageSize} bytes (${pages * pageSize} bytes)`,
+    );
 }

@@ -89,7 +89,8 @@ export class RecordingWriter {
 
   /** Starts a recording in a new file; an existing file is never overwritten. */
   static create(file: string, options: RecordingWriterOptions = {}): RecordingWriter {
-    if (existsSync(file)) throw new RecordingFileError(file, 'already exists: a recording is written to a new file (remove it or name another)');
+    if (existsSync(file))
+      throw new RecordingFileError(file, 'already exists: a recording is written to a new file (remove it or name another)');
     try {
       return new RecordingWriter(file, options);
     } catch (err) {

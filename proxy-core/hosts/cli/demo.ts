@@ -5,6 +5,7 @@ import { Option, type Command } from 'commander';
 import { dirname } from 'node:path';
 import { startDemoSession, type DemoSession } from '../session/demo.js';
 import { addPortFilterOptions, portFilters, type PortFilterFlags } from './port-filters.js';
+import { checkNewRecording } from './recording.js';
 import { startUiHost, type UiHost } from './ui.js';
 import { formatPolicy } from '../../engine/proxy/policy.js';
 import { FAITHFUL_HELP, onShutdown, parseListen, parsePolicyOption, parsePositiveInt, printRolloutEvent } from './options.js';
@@ -21,6 +22,8 @@ interface DemoFlags extends PortFilterFlags {
   startDelaySeconds: number;
   rollout: boolean;
   ui: boolean;
+  /** A file; false with --no-record; undefined: into the session's temporary folder. */
+  record?: string | false;
 }
 
 export function registerDemoCommand(program: Command): void {
@@ -45,8 +48,15 @@ export function registerDemoCommand(program: Command): void {
     .option('--step-seconds <s>', 'seconds each rollout phase (draining, down) lasts', parsePositiveInt, 10)
     .option('--start-delay-seconds <s>', 'seconds before the rollout starts', parsePositiveInt, 15)
     .option('--no-rollout', 'keep the servers at --from')
-    .option('--ui', 'serve the UI on a loopback port and print its URL (browser mode)', false);
+    .option('--ui', 'serve the UI on a loopback port and print its URL (browser mode)', false)
+    .option('--record <file>', "record the session into this new file (default: into the demo's temporary folder, kept at exit)")
+    .option('--no-record', 'do not record the session');
   addPortFilterOptions(command).action(async (flags: DemoFlags) => {
+    if (flags.record)
+      checkNewRecording(flags.record, (message) => {
+        process.stderr.write(`peerscope: ${message}\n`);
+        process.exit(2);
+      });
     let session: DemoSession;
     try {
       session = await startDemoSession({
@@ -60,6 +70,14 @@ export function registerDemoCommand(program: Command): void {
         filters: portFilters(flags),
         stepSeconds: flags.stepSeconds,
         ...(flags.rollout ? { rolloutAfterSeconds: flags.startDelaySeconds } : {}),
+        ...(flags.record !== false
+          ? {
+              record: {
+                ...(flags.record ? { file: flags.record } : {}),
+                onError: (err: Error) => console.error(`peerscope: ${err.message}`),
+              },
+            }
+          : {}),
         onRolloutEvent: printRolloutEvent,
         onRolloutError: (err) => console.error(`rollout: ${err.message}`),
       });
@@ -75,6 +93,7 @@ export function registerDemoCommand(program: Command): void {
     console.log(
       `Routing trace on every response (X-Peerscope-Route); metrics at ${address.url}/.peerscope/metrics; policy ${formatPolicy(flags.policy)}`,
     );
+    if (session.recordingFile) console.log(`Recording to ${session.recordingFile}`);
     let ui: UiHost | undefined;
     if (flags.ui) {
       ui = await startUiHost({ service: session.service });
@@ -92,6 +111,8 @@ export function registerDemoCommand(program: Command): void {
       console.log(
         `demo: ${sentToServers} requests sent straight to the servers; in their audit logs: ${nonZero(core.cluster?.totals() ?? {}) || 'none'}`,
       );
+      if (session.recordingFile)
+        console.log(`demo: recorded to ${session.recordingFile} (peerscope recording open ${session.recordingFile})`);
     });
   });
 }

@@ -14,6 +14,7 @@ import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_HEADERS_TIMEOUT_MS } from '../../en
 import { HEAP_GROWING_PERCENT } from '../../engine/util/heap-growth.js';
 import { addAuditWebhookOptions, auditWebhookOf, webhookProblemLog, type AuditWebhookFlags } from './audit-webhook-flags.js';
 import { addPortFilterOptions, portFilters, type PortFilterFlags } from './port-filters.js';
+import { checkNewRecording } from './recording.js';
 import { serversFromFlags } from './server-flags.js';
 import { startUiHost } from './ui.js';
 import {
@@ -45,6 +46,7 @@ interface ServeFlags extends PortFilterFlags, AuditWebhookFlags {
   peerRefresh?: number;
   upstreamConnectTimeout: number;
   upstreamHeadersTimeout: number;
+  record?: string;
 }
 
 export function registerServeCommand(program: Command): void {
@@ -90,6 +92,7 @@ export function registerServeCommand(program: Command): void {
     );
   addPortFilterOptions(command)
     .option('--ui', 'also serve the UI on a loopback port and print its URL (browser mode)', false)
+    .option('--record <file>', 'record the session into this new file (peerscope recording open|report reads it)')
     .option(
       '--server-refresh <seconds>',
       'with --kubeconfig: find the apiservers again this often (new ones join, departed ones show as gone); 0 = never',
@@ -159,7 +162,11 @@ export function registerServeCommand(program: Command): void {
       if (policy.kind === 'pin' && !servers.some((s) => s.name === policy.server)) {
         fail(`--policy ${formatPolicy(policy)}: no server is named "${policy.server}" (servers: ${servers.map((s) => s.name).join(', ')})`);
       }
+      if (flags.record) checkNewRecording(flags.record, fail);
       const core = createCore({
+        ...(flags.record
+          ? { record: { file: flags.record, host: 'serve', onError: (err) => console.error(`peerscope: ${err.message}`) } }
+          : {}),
         servers,
         listen: flags.listen,
         policy: flags.policy,
@@ -204,6 +211,7 @@ export function registerServeCommand(program: Command): void {
         );
       }
       console.log(`Starting to serve on ${address.host}:${address.port}`);
+      if (flags.record) console.error(`peerscope: recording to ${flags.record}`);
       const webhookUrl = core.auditWebhookUrl();
       if (webhookUrl) console.error(`peerscope: receiving audit events on ${webhookUrl}`);
       for (const s of core.serverStatuses()) {

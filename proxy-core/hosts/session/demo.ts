@@ -3,9 +3,10 @@
 // composed once for every host that shows it: `peerscope demo` (terminal and browser mode) and the
 // desktop app's "Start simulated cluster". Prints nothing; hosts decide what to say.
 import { PeerscopeError } from '../../contract/errors.js';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { RECORDING_SUFFIX } from '../../engine/recording/list.js';
 import { createSimController, type SimController } from '../service/sim-controller.js';
 import { createCoreService, type CoreService } from '../service/service.js';
 import { createCore, type Core, type ListenAddress, type PortFilters } from '../../engine/core.js';
@@ -42,6 +43,11 @@ export interface DemoSessionOptions {
   readonly onRolloutError?: (err: Error) => void;
   /** Every request the traffic generator sent, as it was answered. */
   readonly onTrafficResult?: (r: TrafficResult) => void;
+  /**
+   * Record the session (createCore's `record`): into `file`, or by default into the session's temporary
+   * folder, which then outlives the session with the recording alone in it.
+   */
+  readonly record?: { readonly file?: string; readonly onError?: (err: Error) => void };
 }
 
 export interface DemoSession {
@@ -58,6 +64,8 @@ export interface DemoSession {
   readonly address: ListenAddress;
   /** A kubeconfig (no credentials: the port needs none) that points kubectl at the port. */
   readonly kubeconfigPath: string;
+  /** The file the session is recorded into, when it is. */
+  readonly recordingFile: string | undefined;
   /** Stops traffic and rollout, closes the port, then the simulated servers. */
   close(): Promise<{ readonly requestsSent: number; readonly sentToServers: number }>;
 }
@@ -69,6 +77,7 @@ export async function startDemoSession(options: DemoSessionOptions = {}): Promis
   // The kubeconfig and the servers' audit logs, which the core follows: the demo's cluster source.
   const dir = mkdtempSync(join(tmpdir(), 'peerscope-demo-'));
   const servers = options.servers ?? 3;
+  const recordingFile = options.record ? (options.record.file ?? join(dir, `demo-${fileTime()}${RECORDING_SUFFIX}`)) : undefined;
   let sim: SimCluster;
   try {
     sim = await startSimCluster({ releases: Array.from({ length: servers }, () => from), basePort: 0, auditLogDir: dir });
@@ -87,6 +96,9 @@ export async function startDemoSession(options: DemoSessionOptions = {}): Promis
     // Clients of the port bring no credential: the port adds the simulated cluster's token, whose user this is.
     ...(sim.token ? { ownIdentity: TOKEN_USER.name } : {}),
     auditLogs: sim.servers.map((s) => ({ server: s.name, file: simAuditLogFile(dir, s.name) })),
+    ...(recordingFile
+      ? { record: { file: recordingFile, host: 'demo', ...(options.record?.onError ? { onError: options.record.onError } : {}) } }
+      : {}),
   });
   let address: ListenAddress;
   try {
@@ -94,6 +106,8 @@ export async function startDemoSession(options: DemoSessionOptions = {}): Promis
   } catch (err) {
     await Promise.all([core.close(0), sim.close()]);
     rmSync(dir, { recursive: true, force: true });
+    // A retry on another port records into the same file, anew.
+    if (options.record?.file) for (const f of ['', '-wal', '-shm']) rmSync(`${options.record.file}${f}`, { force: true });
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE' && options.anyPortIfBusy) {
       return startDemoSession({ ...options, listen: { host: options.listen?.host ?? '127.0.0.1', port: 0 }, anyPortIfBusy: false });
@@ -158,6 +172,7 @@ export async function startDemoSession(options: DemoSessionOptions = {}): Promis
     service,
     address,
     kubeconfigPath,
+    recordingFile,
     close() {
       closing ??= (async () => {
         clearTimeout(timer);
@@ -167,7 +182,7 @@ export async function startDemoSession(options: DemoSessionOptions = {}): Promis
         await rolloutClosed;
         await core.close(2_000);
         await sim.close();
-        rmSync(dir, { recursive: true, force: true });
+        removeAllBut(dir, recordingFile);
         return { requestsSent: summary.total ?? 0, sentToServers: direct.total ?? 0 };
       })();
       return closing;
@@ -195,4 +210,18 @@ export function portKubeconfig(url: string): string {
     'current-context: peerscope',
     '',
   ].join('\n');
+}
+
+/** "20261127-143205": a recording's name in the session folder. */
+function fileTime(): string {
+  return new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+}
+
+/** Removes the session folder, or, when the recording is in it, everything else. */
+function removeAllBut(dir: string, recording: string | undefined): void {
+  if (!recording || dirname(recording) !== dir) {
+    rmSync(dir, { recursive: true, force: true });
+    return;
+  }
+  for (const name of readdirSync(dir)) if (join(dir, name) !== recording) rmSync(join(dir, name), { recursive: true, force: true });
 }

@@ -1,0 +1,100 @@
+// What the core feeds its recording: every routing event of the port, every event of the cluster
+// source, and the timeline — each server's health, release, discovery and membership as they change,
+// the route table after each discovery change, the policy and discovery mode as they are switched.
+// Discovery documents and route tables are stored content-addressed: once per distinct content.
+import { createHash } from 'node:crypto';
+import { deflateSync } from 'node:zlib';
+import type { ClusterEvent } from '../../contract/cluster.js';
+import type { RoutingEvent } from '../../contract/events.js';
+import type { ServerSet } from '../cluster/server-set.js';
+import { gvrKey } from '../discovery/types.js';
+import type { RouteTable } from '../routing/route-table.js';
+import type { ChangeKind } from './schema.js';
+import type { RecordingWriter } from './writer.js';
+
+export interface RecordedParts {
+  readonly telemetry: { subscribe(listener: (e: RoutingEvent) => void): () => void };
+  readonly cluster?: { subscribe(listener: (e: ClusterEvent) => void): () => void } | undefined;
+  readonly servers: ServerSet;
+  readonly routeTable: () => RouteTable;
+}
+
+export interface RecordingFeed {
+  /** A switch of the port's settings (policy, discovery mode), as the host made it. */
+  setting(kind: Extract<ChangeKind, 'policy' | 'discovery-mode'>, value: string): void;
+  /** Stops feeding and closes the file (what is queued is written). */
+  close(): void;
+}
+
+/** The stored form of a server's discovery: its GVRs (the matrix) and its documents as served. */
+export interface RecordedDiscovery {
+  readonly gvrs: string[];
+  readonly excludedGroupVersions: readonly string[];
+  readonly apis: unknown;
+  readonly api: unknown;
+}
+
+export function feedRecording(writer: RecordingWriter, parts: RecordedParts): RecordingFeed {
+  const { servers } = parts;
+  const last = new Map<string, string>();
+  /** Records `value` only when it differs from what was last recorded for (kind, subject). */
+  const note = (kind: ChangeKind, subject: string, value: string, document?: () => Uint8Array): void => {
+    const key = `${kind}\u0000${subject}`;
+    if (last.get(key) === value) return;
+    last.set(key, value);
+    writer.change(kind, subject, value, Date.now(), document);
+  };
+  const health = (name: string): void => {
+    const s = servers.status(name);
+    if (!s) return;
+    note('health', name, s.health);
+    if (s.gitVersion) note('release', name, s.gitVersion);
+  };
+  const discovery = (name: string): void => {
+    const d = servers.discovery(name);
+    if (d) {
+      const stored: RecordedDiscovery = {
+        gvrs: d.gvrs.map(gvrKey),
+        excludedGroupVersions: d.excludedGroupVersions,
+        apis: d.apis,
+        api: d.api,
+      };
+      note('discovery', name, `sha256:${sha256(JSON.stringify(stored))}`, () => deflateSync(JSON.stringify(stored)));
+    }
+    const rows = JSON.stringify(
+      parts
+        .routeTable()
+        .rows()
+        .map((r) => [gvrKey(r.gvr), r.servers]),
+    );
+    note('route-table', '', `sha256:${sha256(rows)}`, () => deflateSync(rows));
+  };
+  const membership = (name: string, change: string): void => {
+    writer.change('membership', name, change);
+    health(name);
+  };
+  servers.on('health', health);
+  servers.on('discovery', discovery);
+  servers.on('membership', membership);
+  for (const name of servers.names()) {
+    health(name);
+    discovery(name);
+  }
+  const unsubscribe = [parts.telemetry.subscribe((e) => writer.routing(e)), parts.cluster?.subscribe((e) => writer.cluster(e))];
+  return {
+    setting(kind, value) {
+      note(kind, '', value);
+    },
+    close() {
+      servers.off('health', health);
+      servers.off('discovery', discovery);
+      servers.off('membership', membership);
+      for (const u of unsubscribe) u?.();
+      writer.close();
+    },
+  };
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}

@@ -1,0 +1,37 @@
+// The recordings of a folder (`peerscope recording list`): each file that is one, with its span; a
+// file named as a recording (*.recording.sqlite) that cannot be read is listed with the reason.
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { RecordingReader } from './reader.js';
+
+export const RECORDING_SUFFIX = '.recording.sqlite';
+
+export interface ListedRecording {
+  readonly file: string;
+  readonly startedAt?: number;
+  readonly endedAt?: number;
+  readonly events?: number;
+  /** Why a file named as a recording was not read. */
+  readonly refused?: string;
+}
+
+export function listRecordings(dir: string): ListedRecording[] {
+  const out: ListedRecording[] = [];
+  for (const name of readdirSync(dir).sort()) {
+    const file = join(dir, name);
+    // The write-ahead log and its index beside a recording are part of it, not recordings.
+    if (name.endsWith('-wal') || name.endsWith('-shm') || !statSync(file).isFile()) continue;
+    try {
+      const reader = RecordingReader.open(file);
+      try {
+        const { startedAt, endedAt, events } = reader.info();
+        out.push({ file, startedAt, endedAt, events });
+      } finally {
+        reader.close();
+      }
+    } catch (err) {
+      if (name.endsWith(RECORDING_SUFFIX)) out.push({ file, refused: (err as Error).message.replace(`${file}: `, '') });
+    }
+  }
+  return out.sort((a, b) => (a.startedAt ?? 0) - (b.startedAt ?? 0));
+}

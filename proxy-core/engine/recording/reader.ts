@@ -1,0 +1,229 @@
+// Reads a recording (schema.ts): its span, counts over a window from the per-minute rollups, the
+// servers' timeline, a server's discovery at a moment, and the raw events of a window. The file is
+// checked first (check.ts); a fault SQLite finds later (a page cut off mid-file) is refused the same
+// way, naming the file.
+import { DatabaseSync } from 'node:sqlite';
+import { inflateSync } from 'node:zlib';
+import { checkRecordingFile, RecordingFileError } from './check.js';
+import type { RecordedDiscovery } from './feed.js';
+import { eventSources, type ChangeKind, type EventSource } from './schema.js';
+
+const MINUTE_MS = 60_000;
+
+/** Epoch ms; an open end reads to the recording's edge. `to` is exclusive. */
+export interface Window {
+  readonly from?: number;
+  readonly to?: number;
+}
+
+export interface Series {
+  readonly source: EventSource;
+  /** The handling server (port), the server that answered (cluster); null when none was. */
+  readonly server: string | null;
+  /** The port's events: the server that produced the response; null when the port answered itself. */
+  readonly answered: string | null;
+  readonly client: string;
+  readonly user: string | null;
+  readonly gvr: string;
+  readonly verb: string;
+  readonly outcome: string;
+  readonly code: number | null;
+}
+
+export interface SeriesCount extends Series {
+  /** Start of the minute (epoch ms), or of the window for totals. */
+  readonly at: number;
+  readonly count: number;
+  /** Summed latency in ms (mean = latency / count). */
+  readonly latency: number;
+}
+
+export interface Change {
+  readonly at: number;
+  readonly kind: ChangeKind;
+  readonly subject: string;
+  readonly value: string;
+}
+
+export interface RecordedEvent extends Series {
+  readonly at: number;
+  readonly namespace: string;
+  readonly latencyMs: number;
+}
+
+export interface RecordingInfo {
+  readonly file: string;
+  readonly host: string;
+  readonly peerscopeVersion: string;
+  /** Epoch ms the session started, and of the last thing it recorded. */
+  readonly startedAt: number;
+  readonly endedAt: number;
+  readonly events: number;
+}
+
+export class RecordingReader {
+  private readonly db: DatabaseSync;
+  private readonly names = new Map<number, string>();
+  private readonly series = new Map<number, Series>();
+  readonly startedAt: number;
+  private readonly meta: Map<string, string>;
+
+  private constructor(readonly file: string) {
+    checkRecordingFile(file);
+    try {
+      // Read-write: a session killed before its last checkpoint left a write-ahead log, which SQLite
+      // folds back in on open.
+      this.db = new DatabaseSync(file);
+      this.db.exec('PRAGMA query_only = true');
+      this.meta = new Map(
+        this.db
+          .prepare('SELECT key, value FROM meta')
+          .all()
+          .map((r) => [String(r.key), String(r.value)]),
+      );
+      for (const r of this.db.prepare('SELECT id, value FROM names').all()) this.names.set(Number(r.id), String(r.value));
+      for (const r of this.db.prepare('SELECT * FROM series').all()) this.series.set(Number(r.id), this.seriesOf(r));
+    } catch (err) {
+      throw new RecordingFileError(file, `cannot be read: ${(err as Error).message}`);
+    }
+    const startedAt = Number(this.meta.get('started_at'));
+    if (!Number.isFinite(startedAt)) throw new RecordingFileError(file, 'its meta table has no started_at: not a whole recording');
+    this.startedAt = startedAt;
+  }
+
+  static open(file: string): RecordingReader {
+    return new RecordingReader(file);
+  }
+
+  private seriesOf(r: Record<string, unknown>): Series {
+    const name = (id: unknown): string | null => (id === null ? null : (this.names.get(Number(id)) ?? '?'));
+    return {
+      source: eventSources[Number(r.source)] ?? 'port',
+      server: name(r.server),
+      answered: name(r.answered),
+      client: name(r.client) ?? '',
+      user: name(r.user),
+      gvr: name(r.gvr) ?? '',
+      verb: name(r.verb) ?? '',
+      outcome: name(r.outcome) ?? '',
+      code: r.code === null ? null : Number(r.code),
+    };
+  }
+
+  /** Runs a query, naming the file if SQLite finds it damaged. */
+  private all(sql: string, ...params: (number | string | null)[]): Record<string, unknown>[] {
+    try {
+      return this.db.prepare(sql).all(...params) as Record<string, unknown>[];
+    } catch (err) {
+      throw new RecordingFileError(this.file, `cannot be read: ${(err as Error).message}`);
+    }
+  }
+
+  info(): RecordingInfo {
+    const last = this.all('SELECT max(max_t) t FROM blocks')[0]?.t;
+    const change = this.all('SELECT max(t) t FROM changes')[0]?.t;
+    const events = this.all('SELECT coalesce(sum(count), 0) n FROM minutes')[0]?.n;
+    const end = Math.max(Number(last ?? 0), Number(change ?? 0));
+    return {
+      file: this.file,
+      host: this.meta.get('host') ?? '',
+      peerscopeVersion: this.meta.get('peerscope_version') ?? '',
+      startedAt: this.startedAt,
+      endedAt: this.startedAt + end,
+      events: Number(events ?? 0),
+    };
+  }
+
+  /**
+   * Counts per series over the window, from the per-minute rollups: whole minutes, those that
+   * `from` and `to` fall in included. `perMinute`: one row per minute and series, else one per series.
+   */
+  counts(window: Window = {}, perMinute = false, where?: (s: Series) => boolean): SeriesCount[] {
+    const from = window.from === undefined ? -1 : Math.floor(window.from / MINUTE_MS);
+    const to = window.to === undefined ? Number.MAX_SAFE_INTEGER : Math.floor((window.to - 1) / MINUTE_MS);
+    const rows = perMinute
+      ? this.all('SELECT minute, series, count, latency FROM minutes WHERE minute BETWEEN ? AND ?', from, to)
+      : this.all(
+          'SELECT series, sum(count) count, sum(latency) latency FROM minutes WHERE minute BETWEEN ? AND ? GROUP BY series',
+          from,
+          to,
+        );
+    const out: SeriesCount[] = [];
+    for (const r of rows) {
+      const s = this.series.get(Number(r.series));
+      if (!s || (where && !where(s))) continue;
+      const at = perMinute ? Number(r.minute) * MINUTE_MS : (window.from ?? this.startedAt);
+      out.push({ ...s, at, count: Number(r.count), latency: Number(r.latency) });
+    }
+    return out;
+  }
+
+  /** The timeline's changes in the window (all kinds, or those named), oldest first. */
+  changes(window: Window = {}, kinds?: readonly ChangeKind[]): Change[] {
+    const [from, to] = this.relative(window);
+    return this.all('SELECT t, kind, subject, value FROM changes WHERE t >= ? AND t < ? ORDER BY t, rowid', from, to)
+      .map((r) => ({ at: this.startedAt + Number(r.t), kind: r.kind as ChangeKind, subject: String(r.subject), value: String(r.value) }))
+      .filter((c) => !kinds || kinds.includes(c.kind));
+  }
+
+  /** What `kind` of `subject` was at `at` (its last change at or before), if anything was recorded by then. */
+  valueAt(kind: ChangeKind, subject: string, at: number): Change | undefined {
+    const r = this.all(
+      'SELECT t, value FROM changes WHERE kind = ? AND subject = ? AND t <= ? ORDER BY t DESC, rowid DESC LIMIT 1',
+      kind,
+      subject,
+      at - this.startedAt,
+    )[0];
+    return r ? { at: this.startedAt + Number(r.t), kind, subject, value: String(r.value) } : undefined;
+  }
+
+  /** The discovery `server` served at `at`: as last read by then. */
+  discoveryAt(server: string, at: number): (RecordedDiscovery & { readonly hash: string; readonly since: number }) | undefined {
+    const change = this.valueAt('discovery', server, at);
+    if (!change) return undefined;
+    const body = this.all('SELECT body FROM documents WHERE hash = ?', change.value)[0]?.body;
+    if (!(body instanceof Uint8Array)) throw new RecordingFileError(this.file, `discovery document ${change.value} is missing`);
+    return { ...(JSON.parse(inflateSync(body).toString('utf8')) as RecordedDiscovery), hash: change.value, since: change.at };
+  }
+
+  /** The servers recorded, in the order first seen. */
+  servers(): string[] {
+    return [
+      ...new Set(
+        this.all("SELECT subject FROM changes WHERE kind IN ('health', 'membership') ORDER BY t, rowid").map((r) => String(r.subject)),
+      ),
+    ];
+  }
+
+  /** The raw events of the window, in the order written, at most `limit`. */
+  events(window: Window = {}, limit = 1_000): RecordedEvent[] {
+    const [from, to] = this.relative(window);
+    const span = this.all('SELECT min(first) first, max(last) last FROM blocks WHERE max_t >= ? AND min_t < ?', from, to)[0];
+    if (!span || span.first === null) return [];
+    const rows = this.all(
+      'SELECT t, series, ns, latency FROM events WHERE rowid BETWEEN ? AND ? AND t >= ? AND t < ? ORDER BY rowid LIMIT ?',
+      Number(span.first),
+      Number(span.last),
+      from,
+      to,
+      limit,
+    );
+    return rows.map((r) => ({
+      ...(this.series.get(Number(r.series)) as Series),
+      at: this.startedAt + Number(r.t),
+      namespace: r.ns === null ? '' : (this.names.get(Number(r.ns)) ?? ''),
+      latencyMs: Number(r.latency),
+    }));
+  }
+
+  private relative(window: Window): [number, number] {
+    return [
+      window.from === undefined ? Number.MIN_SAFE_INTEGER : window.from - this.startedAt,
+      window.to === undefined ? Number.MAX_SAFE_INTEGER : window.to - this.startedAt,
+    ];
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}

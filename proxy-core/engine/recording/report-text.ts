@@ -1,0 +1,118 @@
+// A recording report (report.ts) as text: the short summary `peerscope recording open` prints, and
+// the Markdown of `peerscope recording report` (for a ticket). Times are UTC.
+import { formatTable } from '../util/text-table.js';
+import type { RecordingReport, ServerTimeline } from './report.js';
+
+/** "2026-11-27 14:32:05Z". */
+export function formatTime(at: number): string {
+  return new Date(at)
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d+Z$/, 'Z');
+}
+
+function formatMinute(at: number): string {
+  return new Date(at).toISOString().slice(11, 16);
+}
+
+function releases(s: ServerTimeline): string {
+  const seen = s.changes.filter((c) => c.kind === 'release');
+  return seen.length === 0
+    ? '(release not known)'
+    : seen.map((c, i) => (i === 0 ? c.value : `→ ${c.value} at ${formatTime(c.at)}`)).join(' ');
+}
+
+function outcomeLines(r: RecordingReport): string[] {
+  return Object.entries(r.outcomes).map(
+    ([source, counts]) =>
+      `${source}: ${Object.entries(counts)
+        .sort((a, b) => b[1] - a[1])
+        .map(([o, n]) => `${o} ${n}`)
+        .join(', ')}`,
+  );
+}
+
+/** What `recording open` prints: the span, servers and their releases, counts by outcome, false 404s by client. */
+export function recordingSummary(r: RecordingReport): string {
+  const info = r.recording;
+  const lines = [
+    `${info.file}: recorded by peerscope ${info.peerscopeVersion} (${info.host})`,
+    `span: ${formatTime(info.startedAt)} → ${formatTime(info.endedAt)} (${Math.round((info.endedAt - info.startedAt) / 1000)} s), ${info.events} events`,
+    'servers:',
+    ...r.servers.map((s) => `  ${s.server}  ${releases(s)}`),
+    'requests by outcome:',
+    ...(outcomeLines(r).length ? outcomeLines(r).map((l) => `  ${l}`) : ['  none']),
+  ];
+  const byClient = new Map<string, number>();
+  for (const f of r.false404s) byClient.set(f.client, (byClient.get(f.client) ?? 0) + f.count);
+  lines.push('false 404s by client (from the servers’ audit logs):');
+  if (byClient.size === 0) lines.push('  none');
+  else for (const [client, n] of [...byClient].sort((a, b) => b[1] - a[1])) lines.push(`  ${n}  ${client}`);
+  return lines.join('\n') + '\n';
+}
+
+const cell = (text: string): string => text.replace(/\|/g, '\\|');
+
+function table(header: string[], rows: string[][]): string[] {
+  if (rows.length === 0) return ['None.', ''];
+  return [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`), ''];
+}
+
+/** The report as Markdown. */
+export function reportMarkdown(r: RecordingReport): string {
+  const lines = [
+    `# Rollout report: ${formatTime(r.from)} → ${formatTime(r.to)}`,
+    '',
+    `Recording \`${r.recording.file}\` (peerscope ${r.recording.peerscopeVersion}, ${r.recording.host}), ${formatTime(r.recording.startedAt)} → ${formatTime(r.recording.endedAt)}.`,
+    '',
+    '## Servers: release and state over time',
+    '',
+    ...table(
+      ['server', 'time', 'change', 'value'],
+      r.servers.flatMap((s) => s.changes.map((c) => [s.server, formatTime(c.at), c.kind, c.value])),
+    ),
+    '## Incidents',
+    '',
+    ...table(
+      ['server', 'incident', 'from', 'to', 'requests'],
+      r.incidents.map((i) => [
+        i.server,
+        i.kind,
+        formatTime(i.from),
+        i.to === null ? 'still so' : formatTime(i.to),
+        i.count === undefined ? '' : String(i.count),
+      ]),
+    ),
+    '## Requests by outcome',
+    '',
+    ...outcomeLines(r).map((l) => `- ${l}`),
+    '',
+    '## False 404s per client × server × GVR per minute',
+    '',
+    ...table(
+      ['minute (UTC)', 'client', 'server', 'GVR', 'false 404s'],
+      r.false404s.map((f) => [formatMinute(f.minute), f.client, f.server, f.gvr, String(f.count)]),
+    ),
+    '## What the port rerouted',
+    '',
+    ...table(
+      ['handling server', 'answered by', 'GVR', 'requests'],
+      r.rerouted.map((x) => [x.from, x.to, x.gvr, String(x.count)]),
+    ),
+  ];
+  return lines.join('\n');
+}
+
+/** Rows for a plain-text listing of recordings (recording list). */
+export function recordingListLines(
+  rows: readonly { file: string; startedAt?: number; endedAt?: number; events?: number; refused?: string }[],
+): string[] {
+  return formatTable([
+    ['FILE', 'FROM', 'TO', 'EVENTS'],
+    ...rows.map((r) =>
+      r.refused !== undefined
+        ? [r.file, `refused: ${r.refused}`, '', '']
+        : [r.file, formatTime(r.startedAt ?? 0), formatTime(r.endedAt ?? 0), String(r.events ?? 0)],
+    ),
+  ]);
+}
