@@ -44,11 +44,16 @@ export function recordingSummary(r: RecordingReport): string {
     ...(outcomeLines(r).length ? outcomeLines(r).map((l) => `  ${l}`) : ['  none']),
   ];
   const byClient = new Map<string, number>();
-  for (const f of r.false404s) byClient.set(f.client, (byClient.get(f.client) ?? 0) + f.count);
+  for (const f of r.false404s) byClient.set(clientOf(f), (byClient.get(clientOf(f)) ?? 0) + f.count);
   lines.push('false 404s by client (from the servers’ audit logs):');
   if (byClient.size === 0) lines.push('  none');
   else for (const [client, n] of [...byClient].sort((a, b) => b[1] - a[1])) lines.push(`  ${n}  ${client}`);
   return lines.join('\n') + '\n';
+}
+
+/** "kubectl/v1.36.0 … (as alice)": the user agent, and the user the server authenticated. */
+function clientOf(f: { client: string; user: string }): string {
+  return `${f.client || '(no user agent)'}${f.user ? ` (as ${f.user})` : ''}`;
 }
 
 const cell = (text: string): string => text.replace(/\|/g, '\\|');
@@ -91,7 +96,7 @@ export function reportMarkdown(r: RecordingReport): string {
     '',
     ...table(
       ['minute (UTC)', 'client', 'server', 'GVR', 'false 404s'],
-      r.false404s.map((f) => [formatMinute(f.minute), f.client, f.server, f.gvr, String(f.count)]),
+      r.false404s.map((f) => [formatMinute(f.minute), clientOf(f), f.server, f.gvr, String(f.count)]),
     ),
     '## What the port rerouted',
     '',

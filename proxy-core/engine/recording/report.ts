@@ -24,7 +24,9 @@ export interface Incident {
 export interface MinuteCount {
   /** Start of the minute, epoch ms. */
   readonly minute: number;
+  /** The user agent ('' when the client sent none) and, from the cluster source, the user it authenticated as. */
   readonly client: string;
+  readonly user: string;
   readonly server: string;
   readonly gvr: string;
   readonly count: number;
@@ -68,9 +70,9 @@ export function buildRecordingReport(reader: RecordingReader, window: Window = {
     outcomes,
     false404s: sum(
       reader.counts(span, true, (s) => s.outcome === 'false-404'),
-      (c): [number, string, string, string] => [c.at, c.client, c.server ?? '', c.gvr],
+      (c): [number, string, string, string, string] => [c.at, c.client, c.user ?? '', c.server ?? '', c.gvr],
     )
-      .map(([[minute, client, server, gvr], count]) => ({ minute, client, server, gvr, count }))
+      .map(([[minute, client, user, server, gvr], count]) => ({ minute, client, user, server, gvr, count }))
       .sort((a, b) => a.minute - b.minute),
     rerouted: sum(
       counts.filter((c) => c.source === 'port' && c.outcome === 'rerouted'),
