@@ -5,4 +5,6 @@ export interface Figure {
   readonly unit: string;
   /** Undefined for figures printed for information only. */
   readonly target?: number;
+  /** The target is a floor (a rate to reach), not a ceiling. */
+  readonly atLeast?: boolean;
 }

@@ -82,7 +82,10 @@ export class RecordingReader {
           .map((r) => [String(r.key), String(r.value)]),
       );
       for (const r of this.db.prepare('SELECT id, value FROM names').all()) this.names.set(Number(r.id), String(r.value));
-      for (const r of this.db.prepare('SELECT * FROM series').all()) this.series.set(Number(r.id), this.seriesOf(r));
+      for (const r of this.rowsOf(
+        'SELECT json_group_array(json_array(id, source, server, answered, client, user, gvr, verb, outcome, code)) FROM series',
+      ))
+        this.series.set(r[0] as number, this.seriesOf(r));
     } catch (err) {
       throw new RecordingFileError(file, `cannot be read: ${(err as Error).message}`);
     }
@@ -95,19 +98,29 @@ export class RecordingReader {
     return new RecordingReader(file);
   }
 
-  private seriesOf(r: Record<string, unknown>): Series {
-    const name = (id: unknown): string | null => (id === null ? null : (this.names.get(Number(id)) ?? '?'));
+  private seriesOf(r: (number | null)[]): Series {
+    const name = (id: number | null | undefined): string | null => (id === null || id === undefined ? null : (this.names.get(id) ?? '?'));
     return {
-      source: eventSources[Number(r.source)] ?? 'port',
-      server: name(r.server),
-      answered: name(r.answered),
-      client: name(r.client) ?? '',
-      user: name(r.user),
-      gvr: name(r.gvr) ?? '',
-      verb: name(r.verb) ?? '',
-      outcome: name(r.outcome) ?? '',
-      code: r.code === null ? null : Number(r.code),
+      source: eventSources[r[1] ?? 0] ?? 'port',
+      server: name(r[2]),
+      answered: name(r[3]),
+      client: name(r[4]) ?? '',
+      user: name(r[5]),
+      gvr: name(r[6]) ?? '',
+      verb: name(r[7]) ?? '',
+      outcome: name(r[8]) ?? '',
+      code: r[9] ?? null,
     };
+  }
+
+  /**
+   * The rows of a query that selects one json_group_array of json_arrays: many rows come back as one
+   * string, parsed at once — several times faster than node:sqlite making an object per row.
+   */
+  private rowsOf(sql: string, ...params: (number | string | null)[]): (number | null)[][] {
+    const json = this.all(sql, ...params)[0];
+    const text = json ? Object.values(json)[0] : undefined;
+    return typeof text === 'string' ? (JSON.parse(text) as (number | null)[][]) : [];
   }
 
   /** Runs a query, naming the file if SQLite finds it damaged. */
@@ -122,7 +135,7 @@ export class RecordingReader {
   info(): RecordingInfo {
     const last = this.all('SELECT max(max_t) t FROM blocks')[0]?.t;
     const change = this.all('SELECT max(t) t FROM changes')[0]?.t;
-    const events = this.all('SELECT coalesce(sum(count), 0) n FROM minutes')[0]?.n;
+    const events = this.all("SELECT value FROM meta WHERE key = 'events'")[0]?.value;
     const end = Math.max(Number(last ?? 0), Number(change ?? 0));
     return {
       file: this.file,
@@ -141,19 +154,30 @@ export class RecordingReader {
   counts(window: Window = {}, perMinute = false, where?: (s: Series) => boolean): SeriesCount[] {
     const from = window.from === undefined ? -1 : Math.floor(window.from / MINUTE_MS);
     const to = window.to === undefined ? Number.MAX_SAFE_INTEGER : Math.floor((window.to - 1) / MINUTE_MS);
+    // The series asked for are picked here and only their rows read.
+    const ids = where ? [...this.series].filter(([, s]) => where(s)).map(([id]) => id) : undefined;
+    if (ids?.length === 0) return [];
+    const only = ids ? 'AND series IN (SELECT value FROM json_each(?))' : '';
+    const params = [from, to, ...(ids ? [JSON.stringify(ids)] : [])];
     const rows = perMinute
-      ? this.all('SELECT minute, series, count, latency FROM minutes WHERE minute BETWEEN ? AND ?', from, to)
-      : this.all(
-          'SELECT series, sum(count) count, sum(latency) latency FROM minutes WHERE minute BETWEEN ? AND ? GROUP BY series',
-          from,
-          to,
+      ? this.rowsOf(
+          `SELECT json_group_array(json_array(series, count, latency, minute)) FROM minutes WHERE minute BETWEEN ? AND ? ${only}`,
+          ...params,
+        )
+      : this.rowsOf(
+          `SELECT json_group_array(json_array(series, n, l)) FROM (SELECT series, sum(count) n, sum(latency) l FROM minutes WHERE minute BETWEEN ? AND ? ${only} GROUP BY series)`,
+          ...params,
         );
     const out: SeriesCount[] = [];
-    for (const r of rows) {
-      const s = this.series.get(Number(r.series));
-      if (!s || (where && !where(s))) continue;
-      const at = perMinute ? Number(r.minute) * MINUTE_MS : (window.from ?? this.startedAt);
-      out.push({ ...s, at, count: Number(r.count), latency: Number(r.latency) });
+    for (const [series, count, latency, minute] of rows) {
+      const s = this.series.get(series as number);
+      if (!s) continue;
+      out.push({
+        ...s,
+        at: perMinute ? (minute as number) * MINUTE_MS : (window.from ?? this.startedAt),
+        count: count as number,
+        latency: latency as number,
+      });
     }
     return out;
   }

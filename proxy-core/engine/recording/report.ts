@@ -54,6 +54,7 @@ export function buildRecordingReport(reader: RecordingReader, window: Window = {
   const from = window.from ?? info.startedAt;
   const to = window.to ?? info.endedAt + 1;
   const span = { from, to };
+  // Totals per series over the window (one row per series, however long the window), and the minutes of the two per-minute tables.
   const counts = reader.counts(span);
   const outcomes: Record<string, Record<string, number>> = {};
   for (const c of counts) {
@@ -151,10 +152,10 @@ function sum<K extends (string | number)[]>(rows: readonly SeriesCount[], key: (
   const out = new Map<string, [K, number]>();
   for (const r of rows) {
     const k = key(r);
-    const id = JSON.stringify(k);
+    const id = k.join('\u0000');
     const entry = out.get(id);
     if (entry) entry[1] += r.count;
     else out.set(id, [k, r.count]);
   }
-  return [...out.values()].sort((a, b) => b[1] - a[1] || JSON.stringify(a[0]).localeCompare(JSON.stringify(b[0])));
+  return [...out.values()].sort((a, b) => b[1] - a[1] || a[0].join('\u0000').localeCompare(b[0].join('\u0000')));
 }

@@ -37,6 +37,7 @@ interface Statements {
   readonly minute: StatementSync;
   readonly change: StatementSync;
   readonly document: StatementSync;
+  readonly written: StatementSync;
 }
 
 export class RecordingWriter {
@@ -79,6 +80,7 @@ export class RecordingWriter {
       ),
       change: this.db.prepare('INSERT INTO changes (t, kind, subject, value) VALUES (?, ?, ?, ?)'),
       document: this.db.prepare('INSERT OR IGNORE INTO documents (hash, body) VALUES (?, ?)'),
+      written: this.db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('events', ?)"),
     };
     const meta = this.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)');
     meta.run('started_at', String(this.startedAt));
@@ -175,6 +177,8 @@ export class RecordingWriter {
         s.document.run(hash, body);
         this.stored.add(hash);
       }
+      // The count a reader shows without summing the rollups, committed with the events it counts.
+      s.written.run(String(this.written + queue.length / 4));
       this.changes = [];
       this.documents.clear();
       this.db.exec('COMMIT');
