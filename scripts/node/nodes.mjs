@@ -3,7 +3,8 @@
 // - shipped: the Node that Electron's pinned release embeds, so the port, the suite and the bench run
 //   where the desktop app does (package.json `config.shippedNode`).
 // - lowest: the lowest Node `engines` admits (package.json `engines.node`, `>=X.Y.Z`); the port's
-//   tests, the fuzz and the stream tests also run on it.
+//   tests, the fuzz, the stream tests and the recording's also run on it. 22.13.0: the first Node 22
+//   with node:sqlite unflagged, which the session recording writes with (docs/decisions.md).
 //
 // A binary is taken from the npm registry's `node-<platform>-<arch>` package (the one the `node`
 // package installs), unpacked once into ~/.cache/peerscope/node/<version>; no other download.

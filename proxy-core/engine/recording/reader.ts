@@ -2,9 +2,10 @@
 // servers' timeline, a server's discovery at a moment, and the raw events of a window. The file is
 // checked first (check.ts); a fault SQLite finds later (a page cut off mid-file) is refused the same
 // way, naming the file.
-import { DatabaseSync } from 'node:sqlite';
+import type { DatabaseSync } from 'node:sqlite';
 import { inflateSync } from 'node:zlib';
 import { checkRecordingFile, RecordingFileError } from './check.js';
+import { sqlite } from './sqlite.js';
 import type { RecordedDiscovery } from './feed.js';
 import { eventSources, type ChangeKind, type EventSource } from './schema.js';
 
@@ -73,7 +74,7 @@ export class RecordingReader {
     try {
       // Read-write: a session killed before its last checkpoint left a write-ahead log, which SQLite
       // folds back in on open.
-      this.db = new DatabaseSync(file);
+      this.db = new (sqlite().DatabaseSync)(file);
       this.db.exec('PRAGMA query_only = true');
       this.meta = new Map(
         this.db
@@ -135,7 +136,10 @@ export class RecordingReader {
   info(): RecordingInfo {
     const last = this.all('SELECT max(max_t) t FROM blocks')[0]?.t;
     const change = this.all('SELECT max(t) t FROM changes')[0]?.t;
-    const events = this.all("SELECT value FROM meta WHERE key = 'events'")[0]?.value;
+    // Kept in meta by each flush; summed from the rollups for a file that lacks it.
+    const events = this.meta.has('events')
+      ? this.all("SELECT value FROM meta WHERE key = 'events'")[0]?.value
+      : this.all('SELECT coalesce(sum(count), 0) n FROM minutes')[0]?.n;
     const end = Math.max(Number(last ?? 0), Number(change ?? 0));
     return {
       file: this.file,

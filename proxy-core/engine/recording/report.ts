@@ -147,7 +147,7 @@ function peer503s(minutes: SeriesCount[]): Incident[] {
   return out;
 }
 
-/** Counts summed by key, largest first. */
+/** Counts summed by key, largest first, ties in key order. */
 function sum<K extends (string | number)[]>(rows: readonly SeriesCount[], key: (c: SeriesCount) => K): [K, number][] {
   const out = new Map<string, [K, number]>();
   for (const r of rows) {
@@ -157,5 +157,6 @@ function sum<K extends (string | number)[]>(rows: readonly SeriesCount[], key: (
     if (entry) entry[1] += r.count;
     else out.set(id, [k, r.count]);
   }
-  return [...out.values()].sort((a, b) => b[1] - a[1] || a[0].join('\u0000').localeCompare(b[0].join('\u0000')));
+  // Compared by code units on the joined key: localeCompare, or joining per comparison, took most of a report's time.
+  return [...out].sort(([x, a], [y, b]) => b[1] - a[1] || (x < y ? -1 : x > y ? 1 : 0)).map(([, entry]) => entry);
 }

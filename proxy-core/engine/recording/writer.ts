@@ -4,11 +4,12 @@
 // last flush interval. Nothing a request carried beyond its routing facts is kept: no path (names
 // of objects), no query, no header but the user agent, no body, no credential (as the audit reader).
 import { existsSync } from 'node:fs';
-import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { ClusterEvent } from '../../contract/cluster.js';
 import type { RoutingEvent } from '../../contract/events.js';
 import { PEERSCOPE_VERSION } from '../version.js';
 import { RecordingFileError } from './check.js';
+import { sqlite } from './sqlite.js';
 import { Dictionary, Names } from './names.js';
 import { MinuteCounts } from './rollup.js';
 import { APPLICATION_ID, FORMAT_VERSION, SCHEMA, eventSources, type ChangeKind, type EventSource } from './schema.js';
@@ -63,7 +64,7 @@ export class RecordingWriter {
     private readonly options: RecordingWriterOptions,
   ) {
     this.startedAt = options.startedAt ?? Date.now();
-    this.db = new DatabaseSync(file);
+    this.db = new (sqlite().DatabaseSync)(file);
     // Set before the log mode changes, so the main file's header carries them from its first write.
     this.db.exec(`PRAGMA application_id = ${APPLICATION_ID}; PRAGMA user_version = ${FORMAT_VERSION};`);
     this.db.exec(`BEGIN; ${SCHEMA} COMMIT;`);
