@@ -36,7 +36,7 @@ export function requestKinds(): { path: string; ref: GVR; verb: string; code: nu
 }
 
 /** The lines one request leaves (RequestReceived, then ResponseComplete), as kube-apiserver's log backend writes them. */
-function linesOf(i: number, kinds: ReturnType<typeof requestKinds>): string {
+export function linesOf(i: number, kinds: ReturnType<typeof requestKinds>): string {
   const k = kinds[i % kinds.length] as (typeof kinds)[number];
   const auditID = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
   const at = new Date(Date.UTC(2026, 10, 26, 5) + i).toISOString().replace('Z', '000Z');
@@ -183,15 +183,16 @@ function eventsOf(i: number, kinds: ReturnType<typeof requestKinds>): unknown[] 
 }
 
 /**
- * `peerscope serve` with `args`, fed 250 requests (500 events) every 100 ms for 10 s (3 s quick): the
- * CPU it used per second of wall time, and a check that its /.peerscope/metrics counted every one.
- * `ready` is asked with serve's standard error until it says the input is there.
+ * `peerscope serve` with `args`, fed `perTick` requests (250 by default: 500 events) every 100 ms for
+ * 10 s (3 s quick): the CPU it used per second of wall time, and a check that its /.peerscope/metrics
+ * counted every one. `ready` is asked with serve's standard error until it says the input is there.
  */
-async function serveAtRate(
+export async function serveAtRate(
   args: string[],
   quick: boolean,
   feed: (batch: number[]) => Promise<void>,
   ready: (stderr: string) => boolean = () => true,
+  perTick = 250,
 ): Promise<{ cores: number; sent: number; seconds: number }> {
   const serve = spawn(process.execPath, ['bin/peerscope', 'serve', ...args, '--listen', '127.0.0.1:0'], {
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -204,7 +205,6 @@ async function serveAtRate(
     await new Promise((r) => setTimeout(r, 3000)); // discovery read, start-up settled
     if (!ready(stderr)) throw new Error(`serve is not ready to be fed: ${stderr}`);
     const seconds = quick ? 3 : 10;
-    const perTick = 250; // requests every 100 ms: 2,500 a second, 5,000 events
     const cpu0 = cpuSeconds([serve.pid as number]);
     const t0 = performance.now();
     let sent = 0;
