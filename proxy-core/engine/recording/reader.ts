@@ -62,6 +62,23 @@ export interface RecordingInfo {
   readonly events: number;
 }
 
+/**
+ * Read-write where it can be, so a session killed before its last checkpoint has its write-ahead log
+ * folded back in; read-only where the file cannot be written (another user's, a read-only disk).
+ */
+function openForReading(file: string): DatabaseSync {
+  const { DatabaseSync } = sqlite();
+  let db: DatabaseSync | undefined;
+  try {
+    db = new DatabaseSync(file);
+    db.exec('PRAGMA query_only = true; SELECT count(*) FROM meta');
+    return db;
+  } catch {
+    db?.close();
+    return new DatabaseSync(file, { readOnly: true });
+  }
+}
+
 export class RecordingReader {
   private readonly db: DatabaseSync;
   private readonly names = new Map<number, string>();
@@ -72,10 +89,7 @@ export class RecordingReader {
   private constructor(readonly file: string) {
     checkRecordingFile(file);
     try {
-      // Read-write: a session killed before its last checkpoint left a write-ahead log, which SQLite
-      // folds back in on open.
-      this.db = new (sqlite().DatabaseSync)(file);
-      this.db.exec('PRAGMA query_only = true');
+      this.db = openForReading(file);
       this.meta = new Map(
         this.db
           .prepare('SELECT key, value FROM meta')

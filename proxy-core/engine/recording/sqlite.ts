@@ -1,7 +1,6 @@
 // node:sqlite, loaded on first use. On Node 22 loading it emits "SQLite is an experimental feature"
 // (on stderr, every run, before anything the user asked for); that one warning is dropped as it is
 // loaded, every other warning still shows. Node 24 (the shipped one) emits none.
-import { createRequire } from 'node:module';
 import type * as Sqlite from 'node:sqlite';
 
 let loaded: typeof Sqlite | undefined;
@@ -15,7 +14,8 @@ export function sqlite(): typeof Sqlite {
     return (emit as (...args: unknown[]) => void).call(process, warning, ...rest);
   } as typeof process.emitWarning;
   try {
-    loaded = createRequire(import.meta.url)('node:sqlite') as typeof Sqlite;
+    // Not a static import: the warning would print before this could drop it.
+    loaded = process.getBuiltinModule('node:sqlite') as typeof Sqlite;
   } finally {
     process.emitWarning = emit;
   }
