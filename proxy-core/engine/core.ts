@@ -27,8 +27,7 @@ import { ClusterTraffic } from './telemetry/cluster-traffic.js';
 import type { AuditRead } from '../contract/cluster.js';
 import type { ClientUsage } from './telemetry/client-usage.js';
 import { clusterClientUsage } from './impact/cluster-usage.js';
-import { feedRecording, type RecordingFeed } from './recording/feed.js';
-import { RecordingWriter } from './recording/writer.js';
+import { recordSession, type RecordOptions } from './recording/feed.js';
 import { formatPolicy } from './proxy/policy.js';
 
 /**
@@ -97,11 +96,8 @@ export interface CoreOptions extends PortFilters {
    * are counted as the followed logs' are.
    */
   readonly auditWebhook?: Omit<AuditWebhookOptions, 'onRecord'>;
-  /**
-   * Record the session into a new file (engine/recording): every event, the servers' timeline and the
-   * settings' switches, flushed every 200 ms. `onError`: a write failed and recording stopped (the port goes on).
-   */
-  readonly record?: { readonly file: string; readonly host?: string; readonly onError?: (err: Error) => void };
+  /** Record the session into a new file (engine/recording/feed.ts). */
+  readonly record?: RecordOptions;
 }
 
 export type ServerRefresh =
@@ -237,15 +233,7 @@ export function createCore(options: CoreOptions): Core {
   let listener: PortListener | undefined;
   let bound: ListenAddress | undefined;
   // Created last, once nothing above can throw: a refused file leaves nothing running.
-  const recording: RecordingFeed | undefined = options.record
-    ? feedRecording(
-        RecordingWriter.create(options.record.file, {
-          ...(options.record.host ? { host: options.record.host } : {}),
-          ...(options.record.onError ? { onError: options.record.onError } : {}),
-        }),
-        { telemetry, cluster, servers, routeTable: () => routes.table },
-      )
-    : undefined;
+  const recording = options.record && recordSession(options.record, { telemetry, cluster, servers, routeTable: () => routes.table });
   recording?.setting('policy', formatPolicy(picker.policy));
   recording?.setting('discovery-mode', settings.discoveryMode);
 

@@ -10,13 +10,23 @@ import type { ServerSet } from '../cluster/server-set.js';
 import { gvrKey } from '../discovery/types.js';
 import type { RouteTable } from '../routing/route-table.js';
 import type { ChangeKind } from './schema.js';
-import type { RecordingWriter } from './writer.js';
+import { RecordingWriter } from './writer.js';
 
 export interface RecordedParts {
   readonly telemetry: { subscribe(listener: (e: RoutingEvent) => void): () => void };
   readonly cluster?: { subscribe(listener: (e: ClusterEvent) => void): () => void } | undefined;
   readonly servers: ServerSet;
   readonly routeTable: () => RouteTable;
+}
+
+/** Where and how a session is recorded: every event, the servers' timeline and the settings' switches, flushed every 200 ms. */
+export interface RecordOptions {
+  /** A new file: an existing one is refused. */
+  readonly file: string;
+  /** What runs the session (serve, demo), stored in the file. */
+  readonly host?: string;
+  /** A write failed and recording stopped (the port goes on). */
+  readonly onError?: (err: Error) => void;
 }
 
 export interface RecordingFeed {
@@ -32,6 +42,15 @@ export interface RecordedDiscovery {
   readonly excludedGroupVersions: readonly string[];
   readonly apis: unknown;
   readonly api: unknown;
+}
+
+/** Starts recording the session into `options.file`, fed by `parts`. */
+export function recordSession(options: RecordOptions, parts: RecordedParts): RecordingFeed {
+  const writer = RecordingWriter.create(options.file, {
+    ...(options.host ? { host: options.host } : {}),
+    ...(options.onError ? { onError: options.onError } : {}),
+  });
+  return feedRecording(writer, parts);
 }
 
 export function feedRecording(writer: RecordingWriter, parts: RecordedParts): RecordingFeed {
