@@ -420,4 +420,33 @@ current-context: webhook
     console.log(text.stdout);
     expect(text.stdout).toContain('ipam-controller');
   });
+
+  // Last: it stops the newer server.
+  it("a server stopped while its peer's audit log is read: the false 404s from before are still counted, judged from its last known discovery, and the report says so", async () => {
+    const newName = names.get('kube-new') as string;
+    const newUrl = cp.server('kube-new').url;
+    await cp.stop('kube-new');
+    // Found no more through the kubeconfig (it does not answer); the operator names it, as it still is in the cluster.
+    const args = [
+      'audit',
+      ...auditArgs(['kube-old', 'kube-new']),
+      '--kubeconfig',
+      cp.kubeconfig('kube-old'),
+      '--server',
+      `${newName}=${newUrl}`,
+    ];
+    const run = await peerscope([...args, '--output', 'json']);
+    expect(run.code, run.stderr).toBe(0);
+    const report = auditReportSchema.parse(JSON.parse(run.stdout));
+    console.log(`judged against: ${JSON.stringify(report.judgedAgainst.servers)}; stand-ins: ${JSON.stringify(report.standIns)}`);
+    // Its discovery cannot be read now; its own requests in its log name its release.
+    expect(report.judgedAgainst.servers.find((s) => s.name === newName)?.gvrs).toBeNull();
+    expect(report.standIns).toEqual([expect.objectContaining({ server: newName, from: 'log' })]);
+    const rows = clientRows(report);
+    expect(rows.get(CERT_ROTATOR)?.outcomes).toMatchObject({ 'false-404': 5, notfound: 0 });
+    expect(rows.get(IPAM)?.outcomes).toMatchObject({ 'false-404': 1, notfound: 0 });
+    const text = await peerscope(args);
+    console.log(text.stdout);
+    expect(text.stdout).toContain('judged from last known discovery');
+  });
 });
