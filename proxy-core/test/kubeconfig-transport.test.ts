@@ -79,11 +79,11 @@ describe('client certificates from the kubeconfig', () => {
         seen.length = 0;
         expect(await through(core, COMMON)).toEqual({
           status: 200,
-          route: 'handling=apiserver-old; answering=apiserver-old; outcome=local',
+          route: 'handling=old; answering=old; outcome=local; handling-id=apiserver-old; answering-id=apiserver-old',
         });
         expect(await through(core, NEW_ONLY)).toEqual({
           status: 200,
-          route: 'handling=apiserver-old; answering=apiserver-new; outcome=rerouted',
+          route: 'handling=old; answering=new; outcome=rerouted; handling-id=apiserver-old; answering-id=apiserver-new',
         });
         const users = seen
           .filter((s) => s.req.url === COMMON || s.req.url === NEW_ONLY)
@@ -206,10 +206,13 @@ describe('proxies: proxy-url, HTTPS_PROXY and NO_PROXY', () => {
         ['apiserver-new', 'ready', `http://***@127.0.0.1:${proxy.port}`],
         ['apiserver-old', 'ready', `http://***@127.0.0.1:${proxy.port}`],
       ]);
-      expect(await through(core, COMMON)).toEqual({ status: 200, route: 'handling=apiserver-old; answering=apiserver-old; outcome=local' });
+      expect(await through(core, COMMON)).toEqual({
+        status: 200,
+        route: 'handling=old; answering=old; outcome=local; handling-id=apiserver-old; answering-id=apiserver-old',
+      });
       expect(await through(core, NEW_ONLY)).toEqual({
         status: 200,
-        route: 'handling=apiserver-old; answering=apiserver-new; outcome=rerouted',
+        route: 'handling=old; answering=new; outcome=rerouted; handling-id=apiserver-old; answering-id=apiserver-new',
       });
     } finally {
       await core.close(0);
@@ -233,7 +236,7 @@ describe('proxies: proxy-url, HTTPS_PROXY and NO_PROXY', () => {
       await core.start();
       expect(await through(core, NEW_ONLY)).toEqual({
         status: 200,
-        route: 'handling=apiserver-old; answering=apiserver-new; outcome=rerouted',
+        route: 'handling=old; answering=new; outcome=rerouted; handling-id=apiserver-old; answering-id=apiserver-new',
       });
     } finally {
       await core.close(0);

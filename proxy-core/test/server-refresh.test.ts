@@ -101,7 +101,7 @@ describe('the server list follows the cluster', () => {
     const { core, membership, get } = await coreFor(sim, { refreshMs: 150, goneRetentionMs: 2_500 });
     try {
       expect(core.servers.names()).toEqual(['apiserver-new', 'apiserver-old']);
-      expect((await get(NEW_ONLY)).route).toMatch(/answering=apiserver-new; outcome=(local|rerouted)/);
+      expect((await get(NEW_ONLY)).route).toMatch(/answering=new; outcome=(local|rerouted);.*answering-id=apiserver-new$/);
 
       await sim.server('new').stop(); // leaves the endpoints now; its lease expires a second later
       await eventually(() => core.servers.health('apiserver-new') === 'gone', 'apiserver-new shown gone', 8_000);
@@ -118,7 +118,7 @@ describe('the server list follows the cluster', () => {
       for (let i = 0; i < 4; i++) {
         const r = await get(NEW_ONLY);
         expect(r.status).toBe(503);
-        expect(r.route).toBe('handling=apiserver-old; answering=-; outcome=unavailable');
+        expect(r.route).toBe('handling=old; answering=-; outcome=unavailable; handling-id=apiserver-old');
         expect(JSON.parse(r.body).message).toMatch(
           /^Error while proxying request to destination apiserver: apiserver "new" \(apiserver-new\): gone: its identity lease expired/,
         );
@@ -127,7 +127,10 @@ describe('the server list follows the cluster', () => {
       await eventually(() => !core.servers.names().includes('apiserver-new'), 'apiserver-new removed', 6_000);
       expect(membership).toContainEqual(['apiserver-new', 'removed']);
       const after = await get(NEW_ONLY);
-      expect([after.status, after.route]).toEqual([404, 'handling=apiserver-old; answering=apiserver-old; outcome=notfound']);
+      expect([after.status, after.route]).toEqual([
+        404,
+        'handling=old; answering=old; outcome=notfound; handling-id=apiserver-old; answering-id=apiserver-old',
+      ]);
 
       // A new apiserver joins the cluster: added, probed, its discovery read, routed to.
       await sim.addServer('newer', loadRelease('v1.37-dev'));
@@ -139,7 +142,7 @@ describe('the server list follows the cluster', () => {
       expect(membership).toContainEqual(['apiserver-newer', 'added']);
       expect(core.servers.status('apiserver-newer')?.source).toBe('lease');
       await eventually(
-        async () => (await get(NEW_ONLY)).route.includes('answering=apiserver-newer'),
+        async () => (await get(NEW_ONLY)).route.includes('answering-id=apiserver-newer'),
         'the new-only GVR answered by apiserver-newer',
       );
     } finally {
