@@ -14,7 +14,7 @@ import { getImpactReportArgsSchema, impactReportSchema } from './impact.js';
 import { healthSampleSchema, healthStateSchema, serverStatusSchema } from './servers.js';
 import { unwrapReply, type CallReply } from './errors.js';
 import { discoveryModeSchema } from './settings.js';
-import { mergedDiscoveryViewSchema, versionOrderDifferenceSchema, versionOrderDifferences } from './discovery-view.js';
+import { discoveryViewsSchema } from './discovery-view.js';
 import { buildClient, buildDispatcher, type CallsOf, type CallTransport, type Dispatch, type MethodTable } from './rpc.js';
 import { routingSnapshotSchema, snapshotDiffSchema, snapshotReadResultSchema } from './snapshot.js';
 
@@ -147,58 +147,8 @@ export const healthHistorySchema = z.object({
 });
 export type HealthHistory = z.infer<typeof healthHistorySchema>;
 
-/** "group/version/resource", core group empty ("/v1/pods"). */
-export const gvrKeySchema = z.string();
-
-export const discoveryViewsSchema = z.object({
-  mode: discoveryModeSchema,
-  /** The peer-aggregated document (/api of the handling server + merged /apis) as `handling` answers it. */
-  merged: mergedDiscoveryViewSchema,
-  servers: z.array(
-    z.object({
-      name: z.string(),
-      discovery: z.enum(['ok', 'stale', 'none']),
-      gitVersion: z.string().optional(),
-      /** The server's own (nopeer) document. */
-      gvrs: z.array(gvrKeySchema),
-      /** In the merged document but not in this server's own: what peer-aggregation adds for its clients. */
-      onlyInMerged: z.array(gvrKeySchema),
-      /** In this server's own document but not in the merged one (CRDs of R6 aside, normally empty). */
-      onlyInOwn: z.array(gvrKeySchema),
-      /** Groups whose merged version list does not start with this server's own (P9); absent when the orders were not recorded. */
-      versionOrder: z.array(versionOrderDifferenceSchema).optional(),
-    }),
-  ),
-});
-export type DiscoveryViews = z.infer<typeof discoveryViewsSchema>;
-
-/**
- * The views from the merged document's GVRs and each server's own (sorted keys): what the merge adds
- * for each server's clients, what a server lists that the merge leaves out, and where the merged
- * order of a group's versions differs from the server's own. Shared by the core and
- * by a snapshot viewed offline, so both compare the same way.
- */
-export function discoveryViewsOf(
-  mode: DiscoveryViews['mode'],
-  merged: DiscoveryViews['merged'],
-  servers: readonly Pick<DiscoveryViews['servers'][number], 'name' | 'discovery' | 'gitVersion' | 'gvrs'>[],
-): DiscoveryViews {
-  const mergedSet = new Set(merged.gvrs);
-  return {
-    mode,
-    merged,
-    servers: servers.map((s) => {
-      const ownSet = new Set(s.gvrs);
-      const own = merged.ownGroupVersions?.[s.name];
-      return {
-        ...s,
-        onlyInMerged: merged.gvrs.filter((k) => !ownSet.has(k)),
-        onlyInOwn: s.gvrs.filter((k) => !mergedSet.has(k)),
-        ...(own && merged.groupVersions ? { versionOrder: versionOrderDifferences(own, merged.groupVersions) } : {}),
-      };
-    }),
-  };
-}
+// The Discovery screen's views (the merged document against each server's own): discovery-view.ts.
+export { discoveryViewsOf, discoveryViewsSchema, gvrKeySchema, type DiscoveryViews } from './discovery-view.js';
 
 export const setPolicyArgsSchema = z.object({ policy: z.string().min(1) });
 export const setDiscoveryModeArgsSchema = z.object({ mode: discoveryModeSchema });

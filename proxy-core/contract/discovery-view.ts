@@ -3,6 +3,7 @@
 // them in version priority unless --faithful, so a client may pick another version than straight
 // to a server). Shared by the live core and a snapshot viewed offline.
 import { z } from 'zod';
+import { discoveryModeSchema } from './settings.js';
 
 /** group ("" for core) → its versions, in a document's order. */
 export const groupVersionOrderSchema = z.record(z.string(), z.array(z.string()));
@@ -47,4 +48,57 @@ export function versionOrderDifferences(
     if (m && !versions.every((v, i) => m[i] === v)) out.push({ group, own: versions, merged: m });
   }
   return out.sort((a, b) => (a.group < b.group ? -1 : a.group > b.group ? 1 : 0));
+}
+
+/** "group/version/resource", core group empty ("/v1/pods"). */
+export const gvrKeySchema = z.string();
+
+export const discoveryViewsSchema = z.object({
+  mode: discoveryModeSchema,
+  /** The peer-aggregated document (/api of the handling server + merged /apis) as `handling` answers it. */
+  merged: mergedDiscoveryViewSchema,
+  servers: z.array(
+    z.object({
+      name: z.string(),
+      discovery: z.enum(['ok', 'stale', 'none']),
+      gitVersion: z.string().optional(),
+      /** The server's own (nopeer) document. */
+      gvrs: z.array(gvrKeySchema),
+      /** In the merged document but not in this server's own: what peer-aggregation adds for its clients. */
+      onlyInMerged: z.array(gvrKeySchema),
+      /** In this server's own document but not in the merged one (CRDs of R6 aside, normally empty). */
+      onlyInOwn: z.array(gvrKeySchema),
+      /** Groups whose merged version list does not start with this server's own (P9); absent when the orders were not recorded. */
+      versionOrder: z.array(versionOrderDifferenceSchema).optional(),
+    }),
+  ),
+});
+export type DiscoveryViews = z.infer<typeof discoveryViewsSchema>;
+
+/**
+ * The views from the merged document's GVRs and each server's own (sorted keys): what the merge adds
+ * for each server's clients, what a server lists that the merge leaves out, and where the merged
+ * order of a group's versions differs from the server's own. Shared by the core and
+ * by a snapshot viewed offline, so both compare the same way.
+ */
+export function discoveryViewsOf(
+  mode: DiscoveryViews['mode'],
+  merged: DiscoveryViews['merged'],
+  servers: readonly Pick<DiscoveryViews['servers'][number], 'name' | 'discovery' | 'gitVersion' | 'gvrs'>[],
+): DiscoveryViews {
+  const mergedSet = new Set(merged.gvrs);
+  return {
+    mode,
+    merged,
+    servers: servers.map((s) => {
+      const ownSet = new Set(s.gvrs);
+      const own = merged.ownGroupVersions?.[s.name];
+      return {
+        ...s,
+        onlyInMerged: merged.gvrs.filter((k) => !ownSet.has(k)),
+        onlyInOwn: s.gvrs.filter((k) => !mergedSet.has(k)),
+        ...(own && merged.groupVersions ? { versionOrder: versionOrderDifferences(own, merged.groupVersions) } : {}),
+      };
+    }),
+  };
 }
