@@ -42,7 +42,9 @@ for (const file of files) {
     if (ts.isFunctionLike(node) && 'body' in node && node.body) {
       const lines = lineOf(node.getEnd()) - lineOf(node.getStart(source)) + 1;
       if (lines > MAX_FUNCTION_LINES) {
-        offenders.push(`${file}:${lineOf(node.getStart(source))}: function ${nameOf(node)} is ${lines} lines (at most ${MAX_FUNCTION_LINES})`);
+        offenders.push(
+          `${file}:${lineOf(node.getStart(source))}: function ${nameOf(node)} is ${lines} lines (at most ${MAX_FUNCTION_LINES})`,
+        );
       }
     }
     ts.forEachChild(node, visit);

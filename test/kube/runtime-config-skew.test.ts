@@ -16,7 +16,7 @@ import { peerscope, startServe, type kubectl, type Serve } from './peerscope-cli
 import { track, waitFor } from './processes.js';
 import { startRecorder } from './recorder.js';
 import { candidate, GV, RESOURCE, reroutedCount, startSkewBed } from './runtime-config-skew-bed.js';
-import { parseRouteHeader } from '../../proxy-core/engine/proxy/exchange.js';
+import { parseRouteHeader } from '../../proxy-core/engine/proxy/route-header.js';
 
 describe.skipIf(skipKube())('real kube-apiservers, runtime-config skew (one serves coordination.k8s.io/v1beta1)', () => {
   let cp: ControlPlane;
