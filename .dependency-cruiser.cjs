@@ -27,7 +27,7 @@ const engine = {
   cluster: ['util', 'tls', 'telemetry', 'upstream', 'discovery'],
   proxy: ['util', 'telemetry', 'upstream', 'discovery', 'routing', 'cluster', 'impact'],
   // The session's recording (SQLite): the writer the core feeds, the reader and report of a recorded file.
-  recording: ['util', 'version.ts', 'discovery', 'routing', 'cluster', 'telemetry'],
+  recording: ['util', 'version.ts', 'discovery', 'releases', 'routing', 'cluster', 'telemetry'],
   snapshot: ['util', 'version.ts', 'telemetry', 'discovery', 'routing', 'cluster', 'proxy', 'impact'],
   'core.ts': ['util', 'telemetry', 'upstream', 'discovery', 'routing', 'cluster', 'proxy', 'snapshot', 'impact', 'audit', 'recording'],
 };

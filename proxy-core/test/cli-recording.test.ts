@@ -134,7 +134,7 @@ describe('peerscope serve --record, read back by peerscope recording', () => {
 
     const opened = await peerscope(['recording', 'open', recording()]);
     expect(opened.code, opened.stderr).toBe(0);
-    expect(opened.stdout).toContain('  old  v1.36.0-dev\n  new  v1.37.0-dev\n');
+    expect(opened.stdout).toContain('  old  v1.36-dev\n  new  v1.37-dev\n');
     expect(opened.stdout).toMatch(/ {2}port: local 10, rerouted 10, notfound 3\n/);
     expect(opened.stdout).toMatch(/false 404s by client[^\n]*\n {2}3 {2}\S/);
 

@@ -1,5 +1,6 @@
 // A recording report (report.ts) as text: the short summary `peerscope recording open` prints, and
 // the Markdown of `peerscope recording report` (for a ticket). Times are UTC.
+import { canonicalRelease } from '../releases/release-names.js';
 import { formatTable } from '../util/text-table.js';
 import type { RecordingReport, ServerTimeline } from './report.js';
 
@@ -19,7 +20,7 @@ function releases(s: ServerTimeline): string {
   const seen = s.changes.filter((c) => c.kind === 'release');
   return seen.length === 0
     ? '(release not known)'
-    : seen.map((c, i) => (i === 0 ? c.value : `→ ${c.value} at ${formatTime(c.at)}`)).join(' ');
+    : seen.map((c, i) => (i === 0 ? canonicalRelease(c.value) : `→ ${canonicalRelease(c.value)} at ${formatTime(c.at)}`)).join(' ');
 }
 
 function outcomeLines(r: RecordingReport): string[] {
@@ -74,7 +75,9 @@ export function reportMarkdown(r: RecordingReport): string {
     '',
     ...table(
       ['server', 'time', 'change', 'value'],
-      r.servers.flatMap((s) => s.changes.map((c) => [s.server, formatTime(c.at), c.kind, c.value])),
+      r.servers.flatMap((s) =>
+        s.changes.map((c) => [s.server, formatTime(c.at), c.kind, c.kind === 'release' ? canonicalRelease(c.value) : c.value]),
+      ),
     ),
     '## Incidents',
     '',
