@@ -22,14 +22,30 @@ describe('conformance: A, B and C up', () => {
     expect((await bed.get('/apis/resource.k8s.io/v1beta1/resourceclaims')).route()).toBe('handling=C; answering=B; outcome=rerouted');
   });
 
-  it('C35: the merged group lists v1, v1beta1 and v1beta2 in order-preserving merge order', async () => {
+  it('C35 (P9, the default): the merged group lists v1, v1beta2 and v1beta1, in version priority', async () => {
     bed.core.setPolicy({ kind: 'pin', server: 'A' });
-    const items = (await bed.get('/apis', { accept: MEDIA.v2Json })).json<{
-      items: { metadata: { name: string }; versions: { version: string }[] }[];
-    }>().items;
-    expect(items.find((g) => g.metadata.name === 'resource.k8s.io')?.versions.map((v) => v.version)).toEqual(['v1', 'v1beta1', 'v1beta2']);
+    expect(await resourceVersions(bed)).toEqual(['v1', 'v1beta2', 'v1beta1']);
   });
 });
+
+describe('conformance: A, B and C up, --faithful', () => {
+  it('C35: the merged group lists v1, v1beta1 and v1beta2 in order-preserving merge order (D2)', async () => {
+    const bed = await startBed({ A: A_GVRS, B: B_GVRS, C: C_GVRS }, { faithful: true, policy: { kind: 'pin', server: 'A' } });
+    try {
+      expect(await resourceVersions(bed)).toEqual(['v1', 'v1beta1', 'v1beta2']);
+    } finally {
+      await bed.close();
+    }
+  });
+});
+
+/** The versions of resource.k8s.io in the port's merged aggregated /apis. */
+async function resourceVersions(bed: Bed): Promise<string[] | undefined> {
+  const items = (await bed.get('/apis', { accept: MEDIA.v2Json })).json<{
+    items: { metadata: { name: string }; versions: { version: string }[] }[];
+  }>().items;
+  return items.find((g) => g.metadata.name === 'resource.k8s.io')?.versions.map((v) => v.version);
+}
 
 describe('conformance: A, B and D up', () => {
   it('C36: requests for a GVR two peers serve are spread uniformly at random', async () => {

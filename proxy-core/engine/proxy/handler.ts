@@ -19,7 +19,7 @@ import { ownEndpoints } from './steps/own-endpoints.js';
 import { absoluteTarget, classify, decode, requestHead, upgradeTarget } from './steps/read.js';
 import { pickHandling, settle } from './steps/route.js';
 import { serveMerged } from './steps/serve-merged.js';
-import { ANSWERED, RETRY, stepList, type ListedStep, type StepResult } from './steps/step.js';
+import { ANSWERED, RETRY, stepList, type ListedStep, type StepGuard, type StepResult } from './steps/step.js';
 import { tunnelUpgrade } from './steps/tunnel.js';
 
 export { OWN_ENDPOINTS_PREFIX, type ProxyContext } from './context.js';
@@ -118,7 +118,9 @@ export function runSteps<X extends Exchange>(
   from = 0,
 ): StepResult | Promise<StepResult> {
   for (let i = from; i < steps.length; i++) {
-    const result = (steps[i] as ListedStep<X>).run(x, ctx);
+    const step = steps[i] as ListedStep<X>;
+    if (step.only && !applies(step.only, x)) continue;
+    const result = step.run(x, ctx);
     if (result === undefined) continue;
     // The last step's promise is the answer itself: no second promise to wrap it (the forward's case).
     if (result instanceof Promise)
@@ -126,6 +128,12 @@ export function runSteps<X extends Exchange>(
     return result;
   }
   return undefined;
+}
+
+/** Whether a step's guard admits the request (step.ts, StepGuard). */
+function applies(only: StepGuard, x: Exchange): boolean {
+  if ('pathPrefix' in only) return x.path.startsWith(only.pathPrefix);
+  return x.decision?.outcome === only.decision;
 }
 
 function answerStatus(x: Exchange, res: ServerResponse, status: Status, names: ShownNames): void {

@@ -23,7 +23,8 @@ export interface MergedLegacyDiscovery {
 }
 
 export class RouteState {
-  private tableCache: RouteTable;
+  /** The current route table: replaced whole on every discovery change (a field, not a getter: the request path reads it). */
+  table: RouteTable;
   /** Per handling server: the exclusions of R6 are the handling server's own. */
   private readonly mergedCache = new Map<string, MergedDiscovery>();
   private legacyCache: MergedLegacyDiscovery | undefined;
@@ -35,19 +36,15 @@ export class RouteState {
     /** Each group's versions in the merged /apis: version priority (P9) or D2's order (`--faithful`). */
     private readonly versionOrder: VersionOrder = 'priority',
   ) {
-    this.tableCache = this.build();
+    this.table = this.build();
     servers.on('discovery', () => this.invalidate());
   }
 
   invalidate(): void {
-    this.tableCache = this.build();
+    this.table = this.build();
     this.mergedCache.clear();
     this.legacyCache = undefined;
     this.generation++;
-  }
-
-  get table(): RouteTable {
-    return this.tableCache;
   }
 
   /**

@@ -10,9 +10,9 @@ import { ANSWERED, type Step } from './step.js';
 
 export const ownEndpoints: Step<never, never, RequestExchange> = {
   name: 'own-endpoints',
+  only: { pathPrefix: OWN_ENDPOINTS_PREFIX },
   run(x, ctx) {
     const path = x.path;
-    if (!path.startsWith(OWN_ENDPOINTS_PREFIX)) return undefined;
     x.own = true;
     const { req, res } = x;
     if (path === `${OWN_ENDPOINTS_PREFIX}metrics` && (req.method === 'GET' || req.method === 'HEAD')) {

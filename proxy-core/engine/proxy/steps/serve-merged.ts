@@ -2,7 +2,7 @@
 // and 304: the peer-aggregated v2 document of the handling server (D1, JSON only); by P8 (decide()
 // sends only a JSON Accept here) the legacy APIGroupList and the OpenAPI v3 index of the whole
 // server set, and the OpenAPI v2 document in the encoding the client asks for. Any other decision
-// goes on to the forward (forward.ts).
+// goes on to the forward (forward.ts) without entering this step (its `only`).
 // Rule names (R…, D…, P…, §…) are those of docs/mixed-version-proxy-rules.md.
 import { acceptsAggregatedV2Json, negotiateDiscovery } from '../../discovery/negotiate.js';
 import { ifNoneMatchHits } from '../../discovery/etag.js';
@@ -22,7 +22,8 @@ type Serving = With<RequestExchange, 'info' | 'handling' | 'decision'>;
 export const serveMerged: Step<'info' | 'handling' | 'decision', never, RequestExchange> = {
   name: 'serve-merged',
   needs: ['info', 'handling', 'decision'],
-  run: (x, ctx) => (x.decision.outcome === 'discovery-merged' ? serve(x, ctx) : undefined),
+  only: { decision: 'discovery-merged' },
+  run: (x, ctx) => serve(x, ctx),
 };
 
 function serve(x: Serving, ctx: ProxyContext): StepResult | Promise<StepResult> {

@@ -5,6 +5,7 @@
 // What one step learns and a later one reads (the decoded path, the class, the handling server, the
 // decision) is in the types: a step names the fields it needs and those it fills, and stepList checks
 // a list's order when it is compiled, so no step casts what an earlier one left on the exchange.
+import type { RouteOutcome } from '../../../contract/events.js';
 import type { RequestInfo } from '../../routing/request-info.js';
 import type { Status } from '../../util/status.js';
 import type { ProxyContext } from '../context.js';
@@ -20,6 +21,17 @@ export const ANSWERED = 'answered';
 export const RETRY = 'retry';
 
 export type StepResult = undefined | Status | typeof ANSWERED | typeof RETRY;
+
+/**
+ * When a step applies, said as data the runner checks (handler.ts, runSteps): a step for one kind of
+ * request names it here, so the step list reads as the path a request takes and a request of another
+ * kind never enters the step's code.
+ */
+export type StepGuard =
+  /** The request's path (as sent) starts with this. */
+  | { readonly pathPrefix: string }
+  /** The settled decision's outcome is this. */
+  | { readonly decision: RouteOutcome };
 
 /** What the steps fill in on the exchange, each from one step on. */
 export interface Filled {
@@ -46,6 +58,8 @@ export interface Step<Needs extends Field = never, Fills extends Field = never, 
   readonly name: string;
   readonly needs?: readonly Needs[];
   readonly fills?: readonly Fills[];
+  /** Runs only for the requests this says; absent, for every request. */
+  readonly only?: StepGuard;
   // A property, not a method: its parameter is then checked contravariantly.
   readonly run: (x: With<X, Needs>, ctx: ProxyContext) => StepResult | Promise<StepResult>;
 }
@@ -53,6 +67,7 @@ export interface Step<Needs extends Field = never, Fills extends Field = never, 
 /** A step of a checked list (stepList), as runSteps runs it. */
 export interface ListedStep<X extends Exchange> {
   readonly name: string;
+  readonly only?: StepGuard;
   readonly run: (x: X, ctx: ProxyContext) => StepResult | Promise<StepResult>;
 }
 
