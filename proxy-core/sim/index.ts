@@ -7,3 +7,4 @@ export { runRollout, RolloutController, RolloutAborted, type RolloutOptions, typ
 export * from './traffic/index.js';
 export { TOKEN_USER } from './apiserver/auth.js';
 export { simAuditLogFile } from './apiserver/audit-log.js';
+export { identityLeaseName } from './apiserver/identity.js';

@@ -132,9 +132,9 @@ describe('bad audit input: counted, named, and never quoted', () => {
         10_000,
       );
       expect((await problemsOf()).sort()).toEqual([
-        'peerscope_cluster_audit_problems_total{server="a",source="audit-log",reason="invalid audit event"} 3',
-        'peerscope_cluster_audit_problems_total{server="a",source="audit-log",reason="not JSON"} 3',
-        'peerscope_cluster_audit_problems_total{server="a",source="audit-log",reason="not an audit event"} 1',
+        'peerscope_cluster_audit_problems_total{server="a",server_id="a",source="audit-log",reason="invalid audit event"} 3',
+        'peerscope_cluster_audit_problems_total{server="a",server_id="a",source="audit-log",reason="not JSON"} 3',
+        'peerscope_cluster_audit_problems_total{server="a",server_id="a",source="audit-log",reason="not an audit event"} 1',
       ]);
       const told = stderr.split('\n').filter((l) => l.startsWith(`peerscope: audit log ${log}`));
       expect(told).toHaveLength(3);

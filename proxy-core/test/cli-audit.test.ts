@@ -379,15 +379,15 @@ describe('peerscope audit (the CLI)', () => {
       for (let i = 0; i < 2; i++) expect((await callServer(cluster, a, PCR_PATH)).status).toBe(404);
       expect((await callServer(cluster, b, PCR_PATH)).status).toBe(200);
       const falseSeries =
-        'peerscope_cluster_false_404_total{server="a",group="certificates.k8s.io",version="v1",resource="podcertificaterequests"} 2';
+        'peerscope_cluster_false_404_total{server="a",server_id="a",group="certificates.k8s.io",version="v1",resource="podcertificaterequests"} 2';
       let metrics = '';
       for (let i = 0; i < 100 && !metrics.includes(falseSeries); i++) {
         await new Promise((r) => setTimeout(r, 100));
         metrics = await fetch(`http://127.0.0.1:${port}/.peerscope/metrics`).then((r) => r.text());
       }
       expect(metrics).toContain(falseSeries);
-      expect(metrics).toContain('peerscope_cluster_requests_total{server="a",outcome="false-404",code="404"} 2');
-      expect(metrics).toMatch(/peerscope_cluster_requests_total\{server="b",outcome="local",code="200"\} [1-9]/);
+      expect(metrics).toContain('peerscope_cluster_requests_total{server="a",server_id="a",outcome="false-404",code="404"} 2');
+      expect(metrics).toMatch(/peerscope_cluster_requests_total\{server="b",server_id="b",outcome="local",code="200"\} [1-9]/);
       // The port's own counters saw none of them.
       expect(metrics).not.toMatch(/peerscope_requests_total\{[^}]*resource="podcertificaterequests"/);
       // One report for every caller: the port's /.peerscope/impact has the cluster source too, and names

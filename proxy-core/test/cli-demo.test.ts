@@ -42,7 +42,7 @@ describe('the demo command', () => {
     const metrics = await res.body.text();
     expect(metrics).toMatch(/peerscope_requests_total\{outcome="local"/);
     // The cluster source: the core follows the servers' audit logs, which count what they answered.
-    expect(metrics).toMatch(/peerscope_cluster_requests_total\{server="sim-\d",outcome="local",code="200"\} \d+/);
+    expect(metrics).toMatch(/peerscope_cluster_requests_total\{server="(sim-\d)",server_id="\1",outcome="local",code="200"\} \d+/);
     // Two steps later, the port's probes have seen sim-1's new release.
     await demo.next(/^rollout: sim-2 down/);
     demo.child.kill('SIGTERM');

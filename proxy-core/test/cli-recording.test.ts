@@ -99,7 +99,7 @@ describe('peerscope serve --record, read back by peerscope recording', () => {
       // Straight to the older server, past the port: three false 404s only its audit log knows.
       for (let i = 0; i < 3; i++) expect((await callServer(sim, sim.servers[0]!.info().url, PCR_PATH)).status).toBe(404);
       const series =
-        'peerscope_cluster_false_404_total{server="old",group="certificates.k8s.io",version="v1",resource="podcertificaterequests"} 3';
+        'peerscope_cluster_false_404_total{server="old",server_id="old",group="certificates.k8s.io",version="v1",resource="podcertificaterequests"} 3';
       let metrics = '';
       await expect
         .poll(async () => (metrics = await fetch(`${url}/.peerscope/metrics`).then((r) => r.text())).includes(series), { timeout: 20_000 })

@@ -79,10 +79,10 @@ describe('peerscope serve --audit-webhook-listen (the CLI)', () => {
       console.log(lines.join('\n'));
       expect(lines).toEqual(
         expect.arrayContaining([
-          'peerscope_cluster_requests_total{server="old",outcome="false-404",code="404"} 2',
-          'peerscope_cluster_requests_total{server="old",outcome="local",code="200"} 1',
-          'peerscope_cluster_false_404_total{server="old",group="certificates.k8s.io",version="v1",resource="podcertificaterequests"} 2',
-          'peerscope_cluster_webhook_batches_total{server="old"} 3',
+          'peerscope_cluster_requests_total{server="old",server_id="old",outcome="false-404",code="404"} 2',
+          'peerscope_cluster_requests_total{server="old",server_id="old",outcome="local",code="200"} 1',
+          'peerscope_cluster_false_404_total{server="old",server_id="old",group="certificates.k8s.io",version="v1",resource="podcertificaterequests"} 2',
+          'peerscope_cluster_webhook_batches_total{server="old",server_id="old"} 3',
           'peerscope_cluster_webhook_problems_total{sender="127.0.0.1",reason="sender not allowed"} 1',
         ]),
       );

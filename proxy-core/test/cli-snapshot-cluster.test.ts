@@ -66,7 +66,7 @@ describe('peerscope snapshot save of a serve following audit logs', () => {
       const a = sim.servers[0]!.info().url;
       for (let i = 0; i < 2; i++) expect((await callServer(sim, a, PCR_PATH)).status).toBe(404);
       const series =
-        'peerscope_cluster_false_404_total{server="a",group="certificates.k8s.io",version="v1",resource="podcertificaterequests"} 2';
+        'peerscope_cluster_false_404_total{server="a",server_id="a",group="certificates.k8s.io",version="v1",resource="podcertificaterequests"} 2';
       await expect
         .poll(async () => (await fetch(`${from}/.peerscope/metrics`).then((r) => r.text())).includes(series), { timeout: 20_000 })
         .toBe(true);

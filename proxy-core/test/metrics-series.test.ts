@@ -2,6 +2,8 @@
 // to prom-client: a port with traffic, the cluster source from a followed audit log and the audit
 // webhook, and a real server's /metrics (a stand-in that answers a kube-apiserver's counters). The
 // fixture keeps each family's HELP and TYPE, each sample's label names and each sample's value.
+// A change to the series is a change of the fixture: `vitest run -u` on this file rewrites it, and the
+// diff shows what changed.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -124,7 +126,8 @@ describe('/.peerscope/metrics: the series it exposes', () => {
     writeFileSync(join(dir, 'new.token'), 'new-posts-with-this\n');
     webhookAgent = new Agent({ connect: { ca: ca.cert } });
     core = createCore({
-      servers: [...sim.serverConfigs(), { name: 'kube', url: kube.url, source: 'kubeconfig' }],
+      // Known by its lease name, read by its host name: its series carry both (server, server_id).
+      servers: [...sim.serverConfigs(), { name: 'apiserver-kube-1', hostname: 'kube-1', url: kube.url, source: 'kubeconfig' }],
       listen: { port: 0 },
       // The same handling server for every request, run after run.
       random: () => 0,

@@ -175,7 +175,12 @@ current-context: webhook
       'a batch from each server at the audit webhook receiver',
       async () => {
         const body = await (await fetch(`${serve.url}/.peerscope/metrics`)).text();
-        return [...names.values()].every((n) => body.includes(`peerscope_cluster_webhook_batches_total{server="${n}"}`)) ? true : undefined;
+        // Each server by its host name, its lease name beside it.
+        return [...names].every(([host, id]) =>
+          body.includes(`peerscope_cluster_webhook_batches_total{server="${host}",server_id="${id}"}`),
+        )
+          ? true
+          : undefined;
       },
       30_000,
     );
@@ -345,13 +350,15 @@ current-context: webhook
   it('serve shows the same per server in /.peerscope/metrics', async () => {
     const newName = names.get('kube-new') as string;
     const g = newOnly;
-    const lists = `peerscope_apiserver_requests_total{server="${newName}",group="${g.group}",version="${g.version}",resource="${g.resource}",subresource="",verb="LIST"}`;
+    const lists = `peerscope_apiserver_requests_total{server="kube-new",server_id="${newName}",group="${g.group}",version="${g.version}",resource="${g.resource}",subresource="",verb="LIST"}`;
     // serve reads each server's /metrics every second: until a read after the traffic, the count is older.
     const text = await waitFor(
       'a read of both servers after the traffic in /.peerscope/metrics',
       async () => {
         const body = await (await fetch(`${serve.url}/.peerscope/metrics`)).text();
-        const read = [...names.values()].every((n) => body.includes(`peerscope_apiserver_metrics_read{server="${n}",state="read"} 1`));
+        const read = [...names].every(([host, id]) =>
+          body.includes(`peerscope_apiserver_metrics_read{server="${host}",server_id="${id}",state="read"} 1`),
+        );
         return read && body.includes(lists) ? body : undefined;
       },
       30_000,
@@ -361,29 +368,28 @@ current-context: webhook
       const [group, version, resource] = k.split('/');
       expect(text).toMatch(
         new RegExp(
-          `peerscope_apiserver_requested_deprecated_apis\\{server="${newName}",group="${group}",version="${version}",resource="${resource}",subresource="",removed_release="[^"]*"\\} 1`,
+          `peerscope_apiserver_requested_deprecated_apis\\{server="kube-new",server_id="${newName}",group="${group}",version="${version}",resource="${resource}",subresource="",removed_release="[^"]*"\\} 1`,
         ),
       );
     }
   });
 
   it('the audit webhook receiver counts the same false 404s as the files, each server named by its token; nothing refused', async () => {
-    const [oldName, newName] = [names.get('kube-old') as string, names.get('kube-new') as string];
-    const series = (server: string, g: ServedGvr) =>
-      `peerscope_cluster_false_404_total{server="${server}",group="${g.group}",version="${g.version}",resource="${g.resource}"}`;
+    const series = (host: string, g: ServedGvr) =>
+      `peerscope_cluster_false_404_total{server="${host}",server_id="${names.get(host)}",group="${g.group}",version="${g.version}",resource="${g.resource}"}`;
     // Batches leave a server at most 1 s apart.
     const text = await waitFor(
       'the false 404s posted to the webhook',
       async () => {
         const body = await (await fetch(`${serve.url}/.peerscope/metrics`)).text();
-        return body.includes(`${series(oldName, newOnly)} 8`) && body.includes(`${series(newName, removed)} 1`) ? body : undefined;
+        return body.includes(`${series('kube-old', newOnly)} 8`) && body.includes(`${series('kube-new', removed)} 1`) ? body : undefined;
       },
       30_000,
     );
     const false404Lines = text.split('\n').filter((l) => l.startsWith('peerscope_cluster_false_404_total{'));
     console.log(false404Lines.join('\n'));
     // Series appear in the order their first event arrived, which the two servers' batches do not fix.
-    expect(false404Lines.sort()).toEqual([`${series(oldName, newOnly)} 8`, `${series(newName, removed)} 1`].sort());
+    expect(false404Lines.sort()).toEqual([`${series('kube-old', newOnly)} 8`, `${series('kube-new', removed)} 1`].sort());
     expect(text).not.toContain('peerscope_cluster_webhook_problems_total{');
     expect(serve.stderr()).toContain(`peerscope: receiving audit events on https://${HOST_IP}:`);
   });

@@ -235,7 +235,7 @@ describe.skipIf(skipKube())('real kube-apiservers, runtime-config skew (one serv
       "serve read kube-b's own counters",
       async () => {
         last = await (await request(`${serve.url}/.peerscope/metrics`)).body.text();
-        return /peerscope_apiserver_rerouted_request_total\{server="[^"]+",code="200",group="coordination.k8s.io",resource="leasecandidates",version="v1beta1"\} [1-9]/.test(
+        return /peerscope_apiserver_rerouted_request_total\{server="[^"]+",server_id="[^"]+",code="200",group="coordination.k8s.io",resource="leasecandidates",version="v1beta1"\} [1-9]/.test(
           last,
         )
           ? last
@@ -250,8 +250,10 @@ describe.skipIf(skipKube())('real kube-apiservers, runtime-config skew (one serv
           .join('\n')}\nserve: ${serve.stderr()}`,
       );
     });
-    expect(metrics).toContain(`peerscope_apiserver_own_mvp{server="${names.get('kube-b')}",verdict="on"} 1`);
-    expect(metrics).toContain(`peerscope_apiserver_own_proxy_metrics{server="${names.get('kube-b')}",state="exposed"} 1`);
+    expect(metrics).toContain(`peerscope_apiserver_own_mvp{server="kube-b",server_id="${names.get('kube-b')}",verdict="on"} 1`);
+    expect(metrics).toContain(
+      `peerscope_apiserver_own_proxy_metrics{server="kube-b",server_id="${names.get('kube-b')}",state="exposed"} 1`,
+    );
     // Peerscope's own routing counters sit beside them.
     expect(metrics).toMatch(/peerscope_requests_total\{outcome="rerouted",group="coordination.k8s.io"/);
     // A snapshot keeps each server's verdict and counters as they were.

@@ -72,6 +72,7 @@ export class AuditCounters {
       help: "Requests each apiserver answered, read from its audit log, by outcome (judged against the route table when read; not-judged before that server's discovery was) and response code.",
       type: 'counter',
       labelNames: REQUEST_LABELS,
+      serverLabels: ['server'],
       samples: () => this.requests.values(),
     });
     registerFamily(registry, {
@@ -79,6 +80,7 @@ export class AuditCounters {
       help: 'Requests an apiserver answered 404 for a GVR it did not serve while a peer did, read from its audit log.',
       type: 'counter',
       labelNames: FALSE_404_LABELS,
+      serverLabels: ['server'],
       samples: () => this.false404s.values(),
     });
     registerFamily(registry, {
@@ -86,6 +88,7 @@ export class AuditCounters {
       help: `Requests for a deprecated API, per client, as the apiserver marked them in its audit log (k8s.io/deprecated; removed_release from k8s.io/removed-release, empty when no removal is planned); the first ${MAX_CLIENT_SERIES} clients have their own series, the rest user_agent="${OTHER_CLIENTS}".`,
       type: 'counter',
       labelNames: DEPRECATED_LABELS,
+      serverLabels: ['server'],
       samples: () => this.deprecated.values(),
     });
   }

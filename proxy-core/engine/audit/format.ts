@@ -11,6 +11,7 @@ import {
 } from '../../contract/audit.js';
 import { formatTable } from '../util/text-table.js';
 import { ServerNames } from '../cluster/server-names.js';
+import { clientLabel, clientLabels } from './client-label.js';
 import type { AuditRecord } from './event.js';
 
 export const OUTCOME_LABELS: Readonly<Record<AuditOutcome, string>> = {
@@ -23,8 +24,6 @@ export const OUTCOME_LABELS: Readonly<Record<AuditOutcome, string>> = {
   rejected: 'REFUSED',
   undetermined: 'UNDETERMINED',
 };
-
-const CLIENT_WIDTH = 60;
 
 export function formatGvr(gvr: { group: string; version: string; resource: string }): string {
   return `${gvr.group ? `${gvr.group}/` : ''}${gvr.version} ${gvr.resource}`;
@@ -71,17 +70,17 @@ export function formatAuditText(r: AuditReport, top: number): string {
     if (r.false404s && r.false404s.length > 0) {
       // Said per finding once any was judged by a release of the timeline.
       const byTimeline = r.false404s.some((f) => f.judgedBy === 'timeline');
-      const rows = r.false404s
-        .slice(0, top)
-        .map((f) => [
-          String(f.count),
-          shown(f.server),
-          formatGvr(f.gvr),
-          f.servedBy.map(shown).join(', '),
-          clientLabel(f.userAgent, f.user),
-          f.last,
-          ...(byTimeline ? [f.judgedBy === 'timeline' ? 'its release then' : 'today'] : []),
-        ]);
+      const listed = r.false404s.slice(0, top);
+      const clients = clientLabels(listed);
+      const rows = listed.map((f, i) => [
+        String(f.count),
+        shown(f.server),
+        formatGvr(f.gvr),
+        f.servedBy.map(shown).join(', '),
+        clients[i]!,
+        f.last,
+        ...(byTimeline ? [f.judgedBy === 'timeline' ? 'its release then' : 'today'] : []),
+      ]);
       const header = ['COUNT', 'SERVER', 'GVR', 'SERVED BY', 'CLIENT', 'LAST', ...(byTimeline ? ['JUDGED BY'] : [])];
       out.push(...indent(formatTable([header, ...rows], '  ')));
       if (r.false404s.length > top) out.push(`  … and ${r.false404s.length - top} more (--top, or --output json for all)`);
@@ -93,35 +92,36 @@ export function formatAuditText(r: AuditReport, top: number): string {
       '',
       `Deprecated APIs called (the servers' audit annotations k8s.io/deprecated, k8s.io/removed-release): ${calls.length} client × API pair(s)`,
     );
-    const rows = calls
-      .slice(0, top)
-      .map((d) => [
-        String(d.count),
-        formatGvr(d.gvr),
-        d.removedRelease || 'not planned',
-        d.servers.map(shown).join(', '),
-        clientLabel(d.userAgent, d.user),
-        d.last,
-      ]);
+    const listed = calls.slice(0, top);
+    const clients = clientLabels(listed);
+    const rows = listed.map((d, i) => [
+      String(d.count),
+      formatGvr(d.gvr),
+      d.removedRelease || 'not planned',
+      d.servers.map(shown).join(', '),
+      clients[i]!,
+      d.last,
+    ]);
     out.push(...indent(formatTable([['COUNT', 'GVR', 'REMOVED IN', 'SERVERS', 'CLIENT', 'LAST'], ...rows], '  ')));
     if (calls.length > top) out.push(`  … and ${calls.length - top} more (--top, or --output json for all)`);
   }
-  const table = <T extends AuditCounts>(title: string, heads: string[], rows: readonly T[], keys: (row: T) => string[]) => {
+  const table = <T extends AuditCounts>(title: string, heads: string[], rows: readonly T[], keys: (listed: readonly T[]) => string[][]) => {
     out.push('', rows.length > top ? `${title} (the ${top} busiest of ${rows.length})` : title);
     const header = [...heads, 'REQUESTS', ...(judged ? auditOutcomes.map((o) => OUTCOME_LABELS[o]) : []), 'CODES'];
-    const body = rows
-      .slice(0, top)
-      .map((row) => [
-        ...keys(row),
-        String(row.requests),
-        ...(judged ? auditOutcomes.map((o) => (row.outcomes ? String(row.outcomes[o]) : '-')) : []),
-        codesLabel(row.codes),
-      ]);
+    const listed = rows.slice(0, top);
+    const cells = keys(listed);
+    const body = listed.map((row, i) => [
+      ...cells[i]!,
+      String(row.requests),
+      ...(judged ? auditOutcomes.map((o) => (row.outcomes ? String(row.outcomes[o]) : '-')) : []),
+      codesLabel(row.codes),
+    ]);
     out.push(...indent(formatTable([header, ...body], '  ')));
   };
-  table('Per server', ['SERVER'], r.perServer, (s) => [shown(s.server)]);
-  table('Per client', ['CLIENT'], r.perClient, (c) => [clientLabel(c.userAgent, c.user)]);
-  table('Per GVR', ['GVR'], r.perGvr, (g) => [formatGvr(g.gvr)]);
+  table('Per server', ['SERVER'], r.perServer, (listed) => listed.map((s) => [shown(s.server)]));
+  // Two clients of one program differ at the end of their user agents: never printed alike.
+  table('Per client', ['CLIENT'], r.perClient, (listed) => clientLabels(listed).map((c) => [c]));
+  table('Per GVR', ['GVR'], r.perGvr, (listed) => listed.map((g) => [formatGvr(g.gvr)]));
   if (r.problemCount > 0) {
     out.push('', `Problems: ${r.problemCount} line(s) or file(s) could not be used; the rest was read`);
     out.push(...indent(r.problems));
@@ -193,11 +193,6 @@ function judgeLines(r: AuditReport, names: ServerNames): string[] {
   const unknown = j.servers.filter((s) => s.gvrs === null && !standing.has(s.name)).map((s) => shown(s.name));
   if (unknown.length > 0) out.push(`  nothing known of ${unknown.join(', ')}: what its discovery would decide is undetermined`);
   return out;
-}
-
-function clientLabel(userAgent: string, user: string): string {
-  const agent = userAgent.length > CLIENT_WIDTH ? `${userAgent.slice(0, CLIENT_WIDTH - 1)}…` : userAgent || '(no user agent)';
-  return `${agent} (${user || 'no user'})`;
 }
 
 function codesLabel(codes: Readonly<Record<string, number>>): string {

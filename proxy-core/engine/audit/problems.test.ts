@@ -34,7 +34,7 @@ describe('AuditProblems', () => {
     expect(summary.count).toBe(RETOLD_EVERY + 1);
     expect(summary.first).toHaveLength(PROBLEMS_NAMED);
     expect(await series(problems)).toContain(
-      `peerscope_cluster_audit_problems_total{server="apiserver-a",source="audit-log",reason="not JSON"} ${RETOLD_EVERY}`,
+      `peerscope_cluster_audit_problems_total{server="apiserver-a",server_id="apiserver-a",source="audit-log",reason="not JSON"} ${RETOLD_EVERY}`,
     );
   });
 

@@ -55,6 +55,7 @@ export class AuditProblems {
       help: 'Audit input the core could not use (a line of a followed log, a batch or event a server posted), by server, source and reason; the rest is read.',
       type: 'counter',
       labelNames: PROBLEM_LABELS,
+      serverLabels: ['server'],
       samples: () => this.counts.values(),
     });
   }

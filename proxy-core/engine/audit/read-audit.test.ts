@@ -267,7 +267,7 @@ describe('readAuditLogs', () => {
     counters.register(registry);
     const exposition = await registry.metrics();
     expect(exposition).toContain(
-      'peerscope_cluster_deprecated_requests_total{server="apiserver-a",user_agent="helm/v3.11.0",user="kubernetes-admin",group="flowcontrol.apiserver.k8s.io",version="v1beta3",resource="flowschemas",removed_release="1.32"} 2',
+      'peerscope_cluster_deprecated_requests_total{server="apiserver-a",server_id="apiserver-a",user_agent="helm/v3.11.0",user="kubernetes-admin",group="flowcontrol.apiserver.k8s.io",version="v1beta3",resource="flowschemas",removed_release="1.32"} 2',
     );
     expect(exposition.match(/^peerscope_cluster_deprecated_requests_total\{/gm)).toHaveLength(3);
   });

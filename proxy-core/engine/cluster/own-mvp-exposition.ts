@@ -25,6 +25,7 @@ export function registerOwnMvp(registry: Registry, statuses: () => readonly Serv
     help: "Each apiserver's own Mixed Version Proxy as Peerscope tells it from outside (1 on the verdict it has: on, off, unknown).",
     type: 'gauge',
     labelNames: ['server', 'verdict'],
+    serverLabels: ['server'],
     samples: () => withMvp().map(({ name, mvp }) => ({ labels: { server: name, verdict: mvp.verdict }, value: 1 })),
   });
   registerFamily(registry, {
@@ -32,6 +33,7 @@ export function registerOwnMvp(registry: Registry, statuses: () => readonly Serv
     help: "Whether each apiserver's own peer-proxy counters were read from its /metrics (1 on the state: exposed, not-exposed, forbidden, unreadable, not-read).",
     type: 'gauge',
     labelNames: ['server', 'state'],
+    serverLabels: ['server'],
     samples: () => withMvp().map(({ name, mvp }) => ({ labels: { server: name, state: mvp.metrics.state }, value: 1 })),
   });
   const family = (name: string, help: string, kind: keyof typeof OWN_LABELS) =>
@@ -40,6 +42,7 @@ export function registerOwnMvp(registry: Registry, statuses: () => readonly Serv
       help,
       type: 'counter',
       labelNames: ['server', ...OWN_LABELS[kind]],
+      serverLabels: ['server'],
       samples: () =>
         withMvp().flatMap(({ name: server, mvp }) =>
           mvp.metrics.state === 'exposed' ? seriesOf(mvp, kind).map((x) => ({ labels: labelsOf(server, kind, x), value: x.value })) : [],

@@ -112,10 +112,12 @@ describe('the own-MVP families', () => {
       { ...base, name: 'b', ownMvp: off },
       { ...base, name: 'sim-1' },
     ] as ServerStatus[]);
-    expect(text).toContain('peerscope_apiserver_own_mvp{server="a",verdict="on"} 1');
-    expect(text).toContain('peerscope_apiserver_own_proxy_metrics{server="b",state="not-exposed"} 1');
-    expect(text).toContain('peerscope_apiserver_rerouted_request_total{server="a",code="200",group="g",resource="r",version="v1"} 4');
-    expect(text).not.toMatch(/rerouted_request_total\{server="b"/);
+    expect(text).toContain('peerscope_apiserver_own_mvp{server="a",server_id="a",verdict="on"} 1');
+    expect(text).toContain('peerscope_apiserver_own_proxy_metrics{server="b",server_id="b",state="not-exposed"} 1');
+    expect(text).toContain(
+      'peerscope_apiserver_rerouted_request_total{server="a",server_id="a",code="200",group="g",resource="r",version="v1"} 4',
+    );
+    expect(text).not.toMatch(/rerouted_request_total\{server="b",server_id="b"/);
     expect(text).not.toContain('sim-1');
     // Simulated servers only: the families, no series.
     expect(await ownMvpExposition([{ ...base, name: 'sim-1' }] as ServerStatus[])).not.toMatch(/^peerscope_/m);

@@ -68,6 +68,6 @@ describe('Telemetry', () => {
     const text = await t.prometheus();
     expect(text).toContain('# TYPE peerscope_requests_total counter');
     expect(text).toContain('resource="we\\"ird"');
-    expect(text).toMatch(/answered_by="b"} 1\n/);
+    expect(text).toMatch(/answered_by="b",answered_by_id="b"} 1\n/);
   });
 });

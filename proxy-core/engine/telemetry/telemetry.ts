@@ -6,7 +6,7 @@ import type { RouteOutcome, RoutingEvent } from '../../contract/events.js';
 import { ClientUsage, type UsageOptions } from './client-usage.js';
 import { ErrorSeries, type ErrorBucket } from './error-series.js';
 import { EventRing } from './event-ring.js';
-import { registerFamily } from '../util/exposition.js';
+import { registerFamily, scrape, type ServerNamer } from '../util/exposition.js';
 
 export interface CounterRow {
   readonly outcome: RouteOutcome;
@@ -60,6 +60,7 @@ export class Telemetry {
       help: 'Requests through the local port by routing outcome, GVR, handling and answering server.',
       type: 'counter',
       labelNames: ['outcome', 'group', 'version', 'resource', 'handling', 'answered_by'],
+      serverLabels: ['handling', 'answered_by'],
       samples: () =>
         [...this.counters.values()].map(({ row: r, count }) => ({
           labels: {
@@ -192,8 +193,8 @@ export class Telemetry {
     return () => this.listeners.delete(listener);
   }
 
-  /** Prometheus text exposition (version 0.0.4) of the registry. */
-  prometheus(): Promise<string> {
-    return this.registry.metrics();
+  /** Prometheus text exposition (version 0.0.4) of the registry; `names` tells the name a person reads for each server. */
+  prometheus(names?: ServerNamer): Promise<string> {
+    return scrape(this.registry, names);
   }
 }

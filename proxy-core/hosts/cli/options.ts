@@ -59,9 +59,9 @@ export function onShutdown(onStop: () => Promise<void>): void {
 }
 
 /** One line per rollout step, as `sim --rollout` and `demo` print them. */
-export function printRolloutEvent(e: SimEvent): void {
-  if (e.type === 'rollout-step') console.log(`rollout: ${e.server} ${e.phase} (${e.from} → ${e.to})`);
-  if (e.type === 'rollout-done') console.log(`rollout: every server runs ${e.release}`);
+export function printRolloutEvent(e: SimEvent, say: (line: string) => void = console.log): void {
+  if (e.type === 'rollout-step') say(`rollout: ${e.server} ${e.phase} (${e.from} → ${e.to})`);
+  if (e.type === 'rollout-done') say(`rollout: every server runs ${e.release}`);
 }
 
 /**

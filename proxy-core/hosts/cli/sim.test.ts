@@ -61,11 +61,19 @@ describe('peerscope sim', () => {
       kubeconfig,
     ]);
     await sim.lineMatching(/^kubeconfig/);
-    const servers = sim.lines.filter((l) => l.startsWith('sim-')).map((l) => l.split('\t'));
-    expect(servers.map((s) => s.slice(0, 2))).toEqual([
-      ['sim-1', 'v1.36-dev'],
-      ['sim-2', 'v1.36-dev'],
+    // A table as `servers` prints one: a header, then a row per server in aligned columns.
+    expect(sim.lines[0]).toMatch(/^NAME +LEASE +URL +RELEASE$/);
+    const servers = sim.lines.filter((l) => l.startsWith('sim-')).map((l) => l.split(/ {3,}/));
+    expect(servers.map(([name, lease, , release]) => [name, lease, release])).toEqual([
+      ['sim-1', 'apiserver-sim-1', 'v1.36-dev'],
+      ['sim-2', 'apiserver-sim-2', 'v1.36-dev'],
     ]);
+    const [header] = sim.lines;
+    for (const line of sim.lines.slice(1, 3)) {
+      expect(line.indexOf('apiserver-')).toBe(header!.indexOf('LEASE'));
+      expect(line.indexOf('https://')).toBe(header!.indexOf('URL'));
+      expect(line.indexOf('v1.36-dev')).toBe(header!.indexOf('RELEASE'));
+    }
     expect(sim.lines.at(-1)).toContain(`--kubeconfig ${kubeconfig}`);
 
     const config = parse(readFileSync(kubeconfig, 'utf8')) as {
@@ -104,7 +112,7 @@ describe('peerscope sim', () => {
       'rollout: sim-2 up (v1.36-dev → v1.37-dev)',
     ]);
     for (const line of sim.lines.filter((l) => l.startsWith('sim-'))) {
-      const res = await request(`${line.split('\t')[2]}/version`);
+      const res = await request(`${line.split(/ {3,}/)[2]}/version`);
       expect(((await res.body.json()) as { gitVersion: string }).gitVersion).toBe('v1.37.0-dev');
     }
     sim.child.kill('SIGINT');
@@ -126,13 +134,38 @@ describe('peerscope sim', () => {
       'v1.36-dev',
     ]);
     await sim.lineMatching(/--write-kubeconfig/);
-    const [first] = sim.lines.filter((l) => l.startsWith('sim-')).map((l) => l.split('\t'));
-    expect(first?.slice(0, 2)).toEqual(['sim-1', 'mine']);
+    const [first] = sim.lines.filter((l) => l.startsWith('sim-')).map((l) => l.split(/ {3,}/));
+    expect([first?.[0], first?.[3]]).toEqual(['sim-1', 'mine']);
     const res = await request(`${first![2]}/apis/scheduling.k8s.io/v1beta1/namespaces/default/podgroups`);
     expect(res.statusCode).toBe(200);
     await res.body.dump();
     sim.child.kill('SIGTERM');
     expect((await once(sim.child, 'exit'))[0]).toBe(0);
+  }, 30_000);
+
+  it('-o json: the servers as one JSON document on standard output, every other line on standard error', async () => {
+    const kubeconfig = join(mkdtempSync(join(tmpdir(), 'peerscope-sim-')), 'config');
+    const sim = startSim(['--servers', '2', '--http', '-o', 'json', '--write-kubeconfig', kubeconfig]);
+    const stderr: string[] = [];
+    createInterface({ input: sim.child.stderr! }).on('line', (l) => stderr.push(l));
+    const doc = JSON.parse(await sim.lineMatching(/^\{/)) as {
+      servers: { name: string; lease: string; url: string; release: string; gitVersion: string }[];
+      kubeconfig: string | null;
+    };
+    expect(doc.kubeconfig).toBe(kubeconfig);
+    expect(doc.servers.map(({ name, lease, release, gitVersion }) => [name, lease, release, gitVersion])).toEqual([
+      ['sim-1', 'apiserver-sim-1', 'v1.36-dev', 'v1.36.0-dev'],
+      ['sim-2', 'apiserver-sim-2', 'v1.36-dev', 'v1.36.0-dev'],
+    ]);
+    const res = await request(`${doc.servers[1]!.url}/version`);
+    expect(((await res.body.json()) as { gitVersion: string }).gitVersion).toBe('v1.36.0-dev');
+    sim.child.kill('SIGTERM');
+    expect((await once(sim.child, 'exit'))[0]).toBe(0);
+    expect(sim.lines).toHaveLength(1);
+    expect(stderr).toEqual([
+      expect.stringContaining(`kubectl --kubeconfig ${kubeconfig} --context sim-1 get ns`),
+      'peerscope: SIGTERM, shutting down',
+    ]);
   }, 30_000);
 
   it('names an unknown release in one line and exits 2', () => {

@@ -45,6 +45,7 @@ export class WebhookCounters {
       help: 'EventList batches each apiserver posted to the audit webhook receiver.',
       type: 'counter',
       labelNames: ['server'],
+      serverLabels: ['server'],
       samples: perServer((row) => row.batches),
     });
     registerFamily(registry, {
@@ -52,6 +53,7 @@ export class WebhookCounters {
       help: 'Audit events in those batches (every stage).',
       type: 'counter',
       labelNames: ['server'],
+      serverLabels: ['server'],
       samples: perServer((row) => row.events),
     });
     registerFamily(registry, {

@@ -111,9 +111,9 @@ describe('the audit webhook receiver', () => {
       target: { group: 'certificates.k8s.io', resource: 'podcertificaterequests' },
     });
     const text = await exposition(webhook.counters);
-    expect(text).toContain('peerscope_cluster_webhook_batches_total{server="apiserver-a"} 1');
-    expect(text).toContain('peerscope_cluster_webhook_events_total{server="apiserver-a"} 3');
-    expect(text).toContain('peerscope_cluster_webhook_events_total{server="apiserver-b"} 1');
+    expect(text).toContain('peerscope_cluster_webhook_batches_total{server="apiserver-a",server_id="apiserver-a"} 1');
+    expect(text).toContain('peerscope_cluster_webhook_events_total{server="apiserver-a",server_id="apiserver-a"} 3');
+    expect(text).toContain('peerscope_cluster_webhook_events_total{server="apiserver-b",server_id="apiserver-b"} 1');
   });
 
   it('refuses, counts and names a sender not allowed, a body that is not an EventList and an event that is not one; then goes on', async () => {

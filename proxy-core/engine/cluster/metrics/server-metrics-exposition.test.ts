@@ -51,15 +51,15 @@ describe('the request-count families', () => {
       { ...base, discovery, name: 'b', apiserverMetrics: unreadServerMetrics('forbidden', 1, 'RBAC') },
       { ...base, discovery, name: 'sim-1', source: 'sim' },
     ] as ServerStatus[]);
-    const labels = 'server="a",group="",version="v1",resource="pods",subresource="",verb="LIST"';
+    const labels = 'server="a",server_id="a",group="",version="v1",resource="pods",subresource="",verb="LIST"';
     expect(text).toContain(`peerscope_apiserver_requests_total{${labels}} 8`);
     expect(text).toContain(`peerscope_apiserver_server_errors_total{${labels}} 1`);
     expect(text).toContain(`peerscope_apiserver_not_found_total{${labels}} 0`);
     expect(text).toContain(
-      'peerscope_apiserver_requested_deprecated_apis{server="a",group="flowcontrol.apiserver.k8s.io",version="v1beta3",resource="flowschemas",subresource="",removed_release="1.32"} 1',
+      'peerscope_apiserver_requested_deprecated_apis{server="a",server_id="a",group="flowcontrol.apiserver.k8s.io",version="v1beta3",resource="flowschemas",subresource="",removed_release="1.32"} 1',
     );
-    expect(text).toContain('peerscope_apiserver_metrics_read{server="b",state="forbidden"} 1');
-    expect(text).not.toMatch(/server="b",group/);
+    expect(text).toContain('peerscope_apiserver_metrics_read{server="b",server_id="b",state="forbidden"} 1');
+    expect(text).not.toMatch(/server="b",server_id="b",group/);
     expect(text).not.toContain('sim-1');
     expect(await serverMetricsExposition([{ ...base, discovery, name: 'sim-1', source: 'sim' }] as ServerStatus[])).not.toMatch(
       /^peerscope_/m,

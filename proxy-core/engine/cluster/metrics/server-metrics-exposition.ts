@@ -20,6 +20,7 @@ export function registerServerMetrics(registry: Registry, statuses: () => readon
     help: "Whether each apiserver's /metrics was read for its request counts (1 on the state: read, forbidden, unreadable, not-read).",
     type: 'gauge',
     labelNames: ['server', 'state'],
+    serverLabels: ['server'],
     samples: () => real().map(({ name, m }) => ({ labels: { server: name, state: m.state }, value: 1 })),
   });
   const counter = (name: string, help: string, pick: (r: RequestSeries) => number) =>
@@ -28,6 +29,7 @@ export function registerServerMetrics(registry: Registry, statuses: () => readon
       help,
       type: 'counter',
       labelNames: [...GVR_LABELS, 'verb'],
+      serverLabels: ['server'],
       samples: () =>
         real().flatMap(({ name: server, m }) =>
           (m.requests ?? []).map((r) => ({ labels: { ...gvrLabels(server, r), verb: r.verb }, value: pick(r) })),
@@ -45,6 +47,7 @@ export function registerServerMetrics(registry: Registry, statuses: () => readon
     help: "apiserver_requested_deprecated_apis of each apiserver's own /metrics: 1 for each deprecated API someone requested since it started.",
     type: 'gauge',
     labelNames: [...GVR_LABELS, 'removed_release'],
+    serverLabels: ['server'],
     samples: () =>
       real().flatMap(({ name, m }) =>
         (m.deprecatedApis ?? []).map((d) => ({ labels: { ...gvrLabels(name, d), removed_release: d.removedRelease }, value: 1 })),

@@ -17,11 +17,14 @@ export const ownEndpoints: Step<never, never, RequestExchange> = {
     const { req, res } = x;
     if (path === `${OWN_ENDPOINTS_PREFIX}metrics` && (req.method === 'GET' || req.method === 'HEAD')) {
       x.status = 200;
-      return ctx.telemetry.prometheus().then((text) => {
-        res.writeHead(200, { 'content-type': ctx.telemetry.registry.contentType, 'content-length': Buffer.byteLength(text) });
-        res.end(req.method === 'HEAD' ? undefined : text);
-        return ANSWERED;
-      });
+      // Servers named as the route header names them, their identities beside (util/exposition.ts).
+      return ctx.telemetry
+        .prometheus((id) => ctx.servers.shownName(id))
+        .then((text) => {
+          res.writeHead(200, { 'content-type': ctx.telemetry.registry.contentType, 'content-length': Buffer.byteLength(text) });
+          res.end(req.method === 'HEAD' ? undefined : text);
+          return ANSWERED;
+        });
     }
     if (path === `${OWN_ENDPOINTS_PREFIX}snapshot` && req.method === 'GET') {
       const body = JSON.stringify(ctx.snapshot());
