@@ -146,7 +146,9 @@ describe('peerscope audit with partial knowledge', () => {
     const wrong = await peerscope(['audit', '--audit-log', `c=${logA}`, '--kubeconfig', kubeconfig]);
     expect(wrong.code).toBe(2);
     expect(wrong.stdout).toBe('');
-    expect(wrong.stderr).toBe(`peerscope: --audit-log c=${logA}: no server is named "c" (servers: a (apiserver-a), b (apiserver-b))\n`);
+    expect(wrong.stderr).toBe(
+      `peerscope: --audit-log c=${logA}: no server is named "c" (servers: a (apiserver-a), b (apiserver-b)); see 'peerscope audit --help'\n`,
+    );
   });
 
   it('nothing to judge against: false 404s are null, the first line says how many were not judged', async () => {
