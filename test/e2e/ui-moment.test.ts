@@ -26,6 +26,7 @@ describe.skipIf(!hasChromium)('a recorded moment in Chromium, on the demo', () =
   const problems: string[] = [];
   /** Epoch ms just before the rollout was started. */
   let rolloutStartedAt = 0;
+  let preRollout = { rows: 0, skewed: -1 };
 
   beforeAll(async () => {
     rendererDir = mkdtempSync(join(tmpdir(), 'ui-moment-renderer-'));
@@ -39,6 +40,8 @@ describe.skipIf(!hasChromium)('a recorded moment in Chromium, on the demo', () =
       await sleep(200);
     }
     await sleep(8_000);
+    // What the port's route table held before the rollout: what the matrix must show when dragged back.
+    preRollout = { rows: session.core.routes.table.rows().length, skewed: session.core.routes.table.skewed().length };
     rolloutStartedAt = Date.now();
     const rollout = session.rollout;
     rollout.startRollout();
@@ -105,8 +108,10 @@ describe.skipIf(!hasChromium)('a recorded moment in Chromium, on the demo', () =
     await expect
       .poll(releases)
       .toEqual([expect.stringMatching(/^v1\.36/), expect.stringMatching(/^v1\.36/), expect.stringMatching(/^v1\.36/)]);
-    // The matrix: nothing skewed, every GVR on every server — what the recording holds for then.
+    // The matrix: nothing skewed, every GVR on every server — as the port's table was before the rollout.
+    expect(preRollout.skewed).toBe(0);
     await page.getByText('0 skewed').waitFor();
+    await expect.poll(() => page.locator('.summary').textContent()).toContain(`Showing ${preRollout.rows} of ${preRollout.rows} GVRs`);
     const state = await session!.service.getStateAt({ at });
     expect(state.routeTable.skewedCount).toBe(0);
     expect(state.routeTable.rows.length).toBeGreaterThan(0);

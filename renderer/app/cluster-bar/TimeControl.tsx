@@ -50,7 +50,12 @@ function Scrubber({ view }: { view: ViewState }) {
   const live = view.moment === null;
   return (
     <div className="time-control" role="group" aria-label="Time">
-      <button type="button" className={`btn time-live${live ? ' is-live' : ''}`} aria-pressed={live} onClick={view.leave}>
+      <button
+        type="button"
+        className={`btn time-live${live ? ' is-live' : ''}`}
+        aria-pressed={live}
+        onClick={live ? undefined : view.leave}
+      >
         Live
       </button>
       <div className="time-track">
