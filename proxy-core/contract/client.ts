@@ -190,8 +190,8 @@ export const coreClientMethods = {
   pauseRollout: { args: undefined, result: simStatusSchema },
   /** Simulated cluster only. */
   setTrafficRate: { args: setTrafficRateArgsSchema, result: simStatusSchema },
-  /** The session's recording: its span and each server's health and release changes (the time control's strip). */
-  getRecordingTimeline: { args: undefined, result: recordingTimelineSchema },
+  /** The session's recording: its span and each server's health and release changes (the time control's strip); null when the session records nothing. */
+  getRecordingTimeline: { args: undefined, result: recordingTimelineSchema.nullable() },
   /** The servers and the route table as recorded at a moment; PEERSCOPE_ERR_NO_RECORDING when the session records nothing. */
   getStateAt: { args: getStateAtArgsSchema, result: recordedStateSchema },
 } as const satisfies MethodTable;

@@ -323,8 +323,8 @@ export class FakeCoreClient extends UnansweredCalls implements CoreClient {
   override getImpactReport = (args: GetImpactReportArgs = {}): Promise<ImpactReport> => {
     return this.answer(`getImpactReport:${args.to ?? ''}`, () => this.impact(args.to ?? 'v1.37-dev'));
   };
-  override getRecordingTimeline = (): Promise<RecordingTimeline> => {
-    return this.answer('getRecordingTimeline', () => this.recorded());
+  override getRecordingTimeline = (): Promise<RecordingTimeline | null> => {
+    return this.answer('getRecordingTimeline', () => this.timeline ?? null);
   };
   /** Each server's release as the timeline has it at `at`; the route table then without skew. */
   override getStateAt = ({ at }: { at: number }): Promise<RecordedState> => {

@@ -27,7 +27,8 @@ export function recordingCalls(core: Pick<Core, 'recordingFile' | 'serverStatuse
   };
   return {
     async getRecordingTimeline() {
-      return timelineOf(open());
+      // Asked by every page to know whether to offer a time control: no recording is an answer, not a failure.
+      return core.recordingFile() ? timelineOf(open()) : null;
     },
     async getStateAt(args) {
       const { at } = getStateAtArgsSchema.parse(args);

@@ -74,6 +74,7 @@ describe('the time control', () => {
     await screen.findByRole('list', { name: 'Apiservers' });
     await waitFor(() => expect(client.calls).toContain('getRecordingTimeline'));
     expect(screen.queryByLabelText('Moment of the recording')).toBeNull();
+    expect(screen.queryByRole('alert')).toBeNull();
     await expect(client.getStateAt({ at: 0 })).rejects.toBeInstanceOf(PeerscopeError);
   });
 });

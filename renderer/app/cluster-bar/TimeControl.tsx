@@ -18,8 +18,8 @@ function Scrubber({ view }: { view: ViewState }) {
     {
       queryKey: ['recording-timeline'],
       queryFn: () => view.live.getRecordingTimeline(),
-      // The recording grows while the session runs.
-      refetchInterval: 3_000,
+      // The recording grows while the session runs; a session that records nothing is asked again only when it changes.
+      refetchInterval: (query) => (query.state.data === null ? false : 3_000),
       retry: false,
     },
     view.liveQueries,
