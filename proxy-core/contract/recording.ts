@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { routeTableViewSchema } from './route-table.js';
 import { healthSampleSchema, serverStatusSchema } from './servers.js';
+import { discoveryModeSchema } from './settings.js';
 
 export const recordedChangeSchema = z.object({
   /** Epoch ms. */
@@ -31,6 +32,8 @@ export const recordedStateSchema = z.object({
   /** The servers recorded by then: health, release and discovery as last recorded (what was not recorded is absent). */
   servers: z.array(serverStatusSchema),
   routeTable: routeTableViewSchema,
+  /** The port's handling policy and discovery mode then, where the recording has them. */
+  settings: z.object({ policy: z.string().optional(), discoveryMode: discoveryModeSchema.optional() }),
   /** Each server's health changes up to the moment, as samples. */
   history: z.array(z.object({ name: z.string(), samples: z.array(healthSampleSchema) })),
 });

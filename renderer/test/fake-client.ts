@@ -345,6 +345,7 @@ export class FakeCoreClient extends UnansweredCalls implements CoreClient {
           rows: this.routeTable.rows.map((r) => ({ ...r, servers: names })),
           skewedCount: 0,
         },
+        settings: { policy: 'round-robin', discoveryMode: 'peer-aggregated' as const },
         history: servers.map((s) => ({ name: s.name, samples: [{ at, health: s.health, gitVersion: s.gitVersion }] })),
       };
     });

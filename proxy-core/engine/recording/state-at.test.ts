@@ -29,6 +29,9 @@ describe('stateAt', () => {
       w.change('discovery', name, 'sha256:old', T0 + 200, discovery(OLD));
     }
     w.change('route-table', '', 'sha256:rt-old', T0 + 200, json(OLD.map((g) => [g, ['cp-1', 'cp-2']])));
+    w.change('policy', '', 'round-robin', T0 + 10);
+    w.change('discovery-mode', '', 'peer-aggregated', T0 + 10);
+    w.change('discovery-mode', '', 'nopeer', T0 + 75_000);
     // cp-1 goes down at 60 s and comes back at 70 s upgraded, serving one more GVR.
     w.change('health', 'cp-1', 'unreachable', T0 + 60_000);
     w.change('health', 'cp-1', 'ready', T0 + 70_000);
@@ -48,6 +51,7 @@ describe('stateAt', () => {
       expect(before.routeTable.skewedCount).toBe(0);
       expect(before.routeTable.rows).toContainEqual({ group: '', version: 'v1', resource: 'pods', servers: ['cp-1', 'cp-2'] });
       expect(before.routeTable.columns.map((c) => c.gitVersion)).toEqual(['v1.36.0', 'v1.36.0']);
+      expect(before.settings).toEqual({ policy: 'round-robin', discoveryMode: 'peer-aggregated' });
 
       const down = stateAt(r, T0 + 65_000, known);
       expect(down.servers[0]).toMatchObject({ health: 'unreachable', gitVersion: 'v1.36.0' });
@@ -56,6 +60,7 @@ describe('stateAt', () => {
       const after = stateAt(r, T0 + 80_000, () => undefined);
       expect(after.servers.map((s) => s.gitVersion)).toEqual(['v1.37.0', 'v1.36.0']);
       expect(after.routeTable.skewedCount).toBe(1);
+      expect(after.settings.discoveryMode).toBe('nopeer');
       expect(after.routeTable.rows).toContainEqual({
         group: 'resource.k8s.io',
         version: 'v1',
@@ -70,7 +75,7 @@ describe('stateAt', () => {
 
       const timeline = timelineOf(r);
       expect(timeline.startedAt).toBe(T0);
-      expect(timeline.endedAt).toBe(T0 + 70_500);
+      expect(timeline.endedAt).toBe(T0 + 75_000);
       expect(timeline.servers.map((s) => s.name)).toEqual(['cp-1', 'cp-2']);
       expect(timeline.servers[0]!.changes.filter((c) => c.kind === 'release').map((c) => c.value)).toEqual(['v1.36.0', 'v1.37.0']);
     } finally {

@@ -4,6 +4,7 @@
 import type { RecordedState, RecordingTimeline } from '../../contract/recording.js';
 import type { RouteTableView } from '../../contract/route-table.js';
 import { healthStateSchema, type HealthState, type ServerStatus } from '../../contract/servers.js';
+import { discoveryModeSchema } from '../../contract/settings.js';
 import { parseGvrKey } from '../discovery/types.js';
 import type { RecordingReader } from './reader.js';
 
@@ -61,7 +62,10 @@ export function stateAt(reader: RecordingReader, at: number, known: (name: strin
         return { at: c.at, health: healthOf(c.value), ...(release ? { gitVersion: release.value } : {}) };
       }),
   }));
-  return { at, servers, routeTable: routeTableAt(reader, at, servers), history };
+  const policy = reader.valueAt('policy', '', at)?.value;
+  const mode = discoveryModeSchema.safeParse(reader.valueAt('discovery-mode', '', at)?.value);
+  const settings = { ...(policy ? { policy } : {}), ...(mode.success ? { discoveryMode: mode.data } : {}) };
+  return { at, servers, routeTable: routeTableAt(reader, at, servers), settings, history };
 }
 
 function routeTableAt(reader: RecordingReader, at: number, servers: readonly ServerStatus[]): RouteTableView {

@@ -18,14 +18,14 @@ const CHANGES: Partial<Record<CoreClientMethod, string>> = {
 };
 
 /**
- * `settings`: the port's settings to show (the live ones: the moment's policy and discovery mode are
- * not read back yet). `live`: the live core, for reading and comparing snapshot files.
+ * `settings`: the port's settings to show where the recording has none for the moment (the live ones).
+ * `live`: the live core, for reading and comparing snapshot files and for other moments.
  */
 export function createMomentClient(state: RecordedState, options: { settings: Settings; live: CoreClient }): CoreClient {
   const clock = formatClock(state.at);
   const refuse = (message: string) => Promise.reject(new OfflineError(message));
   const totals = Object.fromEntries(routeOutcomes.map((o) => [o, 0])) as OutcomeTotals;
-  const overview: Overview = { ...options.settings, listen: null, servers: state.servers, totals, lastSeq: 0 };
+  const overview: Overview = { ...options.settings, ...state.settings, listen: null, servers: state.servers, totals, lastSeq: 0 };
   const calls = clientFromHandlers(
     coreClientMethods,
     {
