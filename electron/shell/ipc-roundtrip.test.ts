@@ -99,6 +99,8 @@ describe('IPC round trip over a kubeconfig session', () => {
       startRollout: () => api.startRollout(),
       pauseRollout: () => api.pauseRollout(),
       setTrafficRate: () => api.setTrafficRate({ rps: 5 }),
+      getRecordingTimeline: () => api.getRecordingTimeline(),
+      getStateAt: () => api.getStateAt({ at: Date.now() }),
     };
     // Methods with arguments get a wrong one; methods without get one they do not take.
     const invalid: Partial<Record<CoreClientMethod, unknown>> = {
@@ -109,8 +111,10 @@ describe('IPC round trip over a kubeconfig session', () => {
       readSnapshot: { text: 42, file: 'x.json' },
       compareSnapshots: { before: {}, after: snapshot },
       getImpactReport: { to: '' },
+      getStateAt: { at: 'now' },
     };
     const simOnly = new Set<CoreClientMethod>(['startRollout', 'pauseRollout', 'setTrafficRate']);
+    const recordingOnly = new Set<CoreClientMethod>(['getStateAt']);
     for (const method of Object.keys(coreClientMethods) as CoreClientMethod[]) {
       if (simOnly.has(method)) {
         // A real cluster has no simulator: a plain message, not a crash or a stack.
@@ -120,8 +124,13 @@ describe('IPC round trip over a kubeconfig session', () => {
         });
         continue;
       }
-      const result = await valid[method]();
-      expect(coreClientMethods[method].result.safeParse(result).success, method).toBe(true);
+      if (recordingOnly.has(method)) {
+        // This session records nothing: said so with its own code.
+        await expect(valid[method](), method).rejects.toMatchObject({ code: 'PEERSCOPE_ERR_NO_RECORDING', message: /not recorded/ });
+      } else {
+        const result = await valid[method]();
+        expect(coreClientMethods[method].result.safeParse(result).success, method).toBe(true);
+      }
 
       // From a frame that is not the app: refused before the core is asked.
       expect(await handlers.get(`peerscope:${method}`)!(frame('https://evil.example/'), {}), method).toEqual({
@@ -137,6 +146,8 @@ describe('IPC round trip over a kubeconfig session', () => {
       });
     }
     expect((await api.getOverview()).discoveryMode).toBe('nopeer');
+    // Not recorded: the timeline says so with null (every page asks it), a moment is refused above.
+    expect(await api.getRecordingTimeline()).toBeNull();
     expect(await api.readSnapshot({ text: '{"apiVersion": "peerscope.dev/v1",', file: 'cut.json' })).toMatchObject({ ok: false });
 
     await new Promise((r) => setTimeout(r, 400)); // the batch of routing events is pushed

@@ -11,7 +11,9 @@ import {
 } from './cluster.js';
 import { routeOutcomes, routingEventSchema, type RouteOutcome } from './events.js';
 import { getImpactReportArgsSchema, impactReportSchema } from './impact.js';
-import { healthSampleSchema, healthStateSchema, serverStatusSchema } from './servers.js';
+import { healthSampleSchema, serverStatusSchema } from './servers.js';
+import { routeTableViewSchema } from './route-table.js';
+import { getStateAtArgsSchema, recordedStateSchema, recordingTimelineSchema } from './recording.js';
 import { unwrapReply, type CallReply } from './errors.js';
 import { discoveryModeSchema } from './settings.js';
 import { discoveryViewsSchema } from './discovery-view.js';
@@ -69,52 +71,8 @@ export const overviewSchema = settingsSchema.extend({
 });
 export type Overview = z.infer<typeof overviewSchema>;
 
-export const routeTableColumnSchema = z.object({
-  name: z.string(),
-  gitVersion: z.string().optional(),
-  health: healthStateSchema,
-  discovery: z.enum(['ok', 'stale', 'none']),
-});
-export type RouteTableColumn = z.infer<typeof routeTableColumnSchema>;
-
-export const routeTableRowSchema = z.object({
-  group: z.string(),
-  version: z.string(),
-  resource: z.string(),
-  /** Servers whose own discovery lists the GVR. */
-  servers: z.array(z.string()),
-});
-export type RouteTableRow = z.infer<typeof routeTableRowSchema>;
-
-/**
- * A group a server serves whose API registration (APIService) is gone: that server's own aggregated
- * discovery lists it, its legacy `/apis` does not (an older server removed it at its start-up, or it
- * was deleted by hand); the port's still does.
- */
-export const missingRegistrationSchema = z.object({
-  group: z.string(),
-  versions: z.array(z.string()),
-  /** Servers whose own discovery lists the group. */
-  servedBy: z.array(z.string()),
-  /** Servers whose legacy `/apis` does not list the group: what clients of legacy discovery straight to them miss. */
-  missingFrom: z.array(z.string()).optional(),
-  /** The server that probably removed the registration (the only one not serving the group), when it can be told. */
-  removedBy: z.string().optional(),
-  /** The finding in plain words. */
-  message: z.string(),
-});
-export type MissingRegistration = z.infer<typeof missingRegistrationSchema>;
-
-export const routeTableViewSchema = z.object({
-  /** Changes whenever any server's discovery changes. */
-  generation: z.number().int().nonnegative(),
-  columns: z.array(routeTableColumnSchema),
-  rows: z.array(routeTableRowSchema),
-  skewedCount: z.number().int().nonnegative(),
-  /** Groups served but missing from legacy discovery (their APIService gone); absent from hosts that predate it. */
-  missingRegistrations: z.array(missingRegistrationSchema).optional(),
-});
-export type RouteTableView = z.infer<typeof routeTableViewSchema>;
+// The GVR matrix's view (each server's column, the GVRs it serves): route-table.ts.
+export * from './route-table.js';
 
 export const getEventsArgsSchema = z.object({
   /** Only events with a greater seq. */
@@ -232,6 +190,10 @@ export const coreClientMethods = {
   pauseRollout: { args: undefined, result: simStatusSchema },
   /** Simulated cluster only. */
   setTrafficRate: { args: setTrafficRateArgsSchema, result: simStatusSchema },
+  /** The session's recording: its span and each server's health and release changes (the time control's strip); null when the session records nothing. */
+  getRecordingTimeline: { args: undefined, result: recordingTimelineSchema.nullable() },
+  /** The servers and the route table as recorded at a moment; PEERSCOPE_ERR_NO_RECORDING when the session records nothing. */
+  getStateAt: { args: getStateAtArgsSchema, result: recordedStateSchema },
 } as const satisfies MethodTable;
 export type CoreClientMethod = keyof typeof coreClientMethods;
 

@@ -15,3 +15,4 @@ export * from './audit.js';
 export * from './cluster.js';
 export * from './version-priority.js';
 export * from './discovery-view.js';
+export * from './recording.js';

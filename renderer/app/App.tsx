@@ -1,7 +1,8 @@
 // The application shell: the cluster at a glance (port, servers, outcome totals, settings and the
 // simulated rollout's controls) above six screens in keyboard-navigable tabs. The screens show the
-// live cluster, or a snapshot opened offline: the same components over a read-only CoreClient built
-// from the snapshot, with a banner saying so and the controls that would change a cluster hidden.
+// live cluster, a snapshot opened offline, or a moment of the session's recording: the same components
+// over a read-only CoreClient built from the snapshot or the moment, with a banner saying so and the
+// controls that would change a cluster hidden.
 import { QueryClient, QueryClientProvider, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import type { CoreClient } from '../../proxy-core/contract/index.js';
@@ -20,16 +21,19 @@ import { TopBar } from './cluster-bar/TopBar.js';
 import { CoreClientProvider, useCoreClient, useCoreEventsIntoCache } from '../shared/client-context.js';
 import { createSnapshotClient } from '../shared/transport/snapshot-client.js';
 import { useView, ViewContext, type OfflineView, type ViewState } from '../shared/view-mode.js';
+import { MomentBanner, MomentUnavailable } from './MomentBanner.js';
+import { useMomentView } from './moment.js';
 
 export type { ConnectionSource };
 
 type TabId = 'matrix' | 'routing' | 'health' | 'discovery' | 'impact' | 'snapshots';
-const TABS: { id: TabId; label: string; render: (offline: boolean) => ReactNode }[] = [
+/** `atMoment`: the screen has no data at a recorded moment (yet), and says so in its place. */
+const TABS: { id: TabId; label: string; render: (offline: boolean) => ReactNode; atMoment?: false }[] = [
   { id: 'matrix', label: 'GVR matrix', render: () => <GvrMatrix /> },
-  { id: 'routing', label: 'Live routing', render: () => <LiveRouting /> },
+  { id: 'routing', label: 'Live routing', render: () => <LiveRouting />, atMoment: false },
   { id: 'health', label: 'Server health', render: () => <ServerHealth /> },
-  { id: 'discovery', label: 'Discovery', render: (offline) => (offline ? <DiscoveryOffline /> : <Discovery />) },
-  { id: 'impact', label: 'Upgrade impact', render: () => <UpgradeImpact /> },
+  { id: 'discovery', label: 'Discovery', render: (offline) => (offline ? <DiscoveryOffline /> : <Discovery />), atMoment: false },
+  { id: 'impact', label: 'Upgrade impact', render: () => <UpgradeImpact />, atMoment: false },
   { id: 'snapshots', label: 'Snapshots', render: () => <Snapshots /> },
 ];
 
@@ -70,10 +74,13 @@ function Root({ connection }: { connection: ConnectionSource | undefined }) {
   const [library] = useState(() => new SnapshotLibrary());
   const [offline, setOffline] = useState<Offline | null>(null);
   const [tab, setTab] = useState<TabId>('matrix');
+  const moments = useMomentView(live, liveQueryClient, createQueryClient);
+  const { leaveMoment } = moments;
 
   const open = useCallback(
     (entry: LibraryEntry) => {
       const client = createSnapshotClient(entry.snapshot, { label: entry.label, live });
+      leaveMoment();
       setOffline((previous) => {
         previous?.queryClient.clear();
         return {
@@ -86,16 +93,17 @@ function Root({ connection }: { connection: ConnectionSource | undefined }) {
         };
       });
     },
-    [live],
+    [live, leaveMoment],
   );
   const leave = useCallback(() => {
+    leaveMoment();
     setOffline((previous) => {
       previous?.queryClient.clear();
       return null;
     });
     // Pushed events kept the live cache current; a refetch covers anything else.
     void liveQueryClient.invalidateQueries();
-  }, [liveQueryClient]);
+  }, [liveQueryClient, leaveMoment]);
   // The desktop app's menu opens snapshot files itself (validated by the core) and tells the page.
   useEffect(
     () =>
@@ -104,7 +112,11 @@ function Root({ connection }: { connection: ConnectionSource | undefined }) {
       }),
     [live, library, open],
   );
-  const view = useMemo<ViewState>(() => ({ offline, live, library, open, leave }), [offline, live, library, open, leave]);
+  const { moment, showMoment } = moments;
+  const view = useMemo<ViewState>(
+    () => ({ offline, moment, showMoment, live, liveQueries: liveQueryClient, library, open, leave }),
+    [offline, moment, showMoment, live, liveQueryClient, library, open, leave],
+  );
 
   const shell = <Shell tab={tab} setTab={setTab} connection={connection} />;
   return (
@@ -115,6 +127,11 @@ function Root({ connection }: { connection: ConnectionSource | undefined }) {
           <CoreClientProvider client={offline.client}>
             <RoutingFeedContext.Provider value={offline.feed}>{shell}</RoutingFeedContext.Provider>
           </CoreClientProvider>
+        </QueryClientProvider>
+      ) : moment && moments.queryClient ? (
+        // One subtree for every moment, so the scrubber being dragged stays mounted (moment.ts).
+        <QueryClientProvider client={moments.queryClient} key="moment">
+          <CoreClientProvider client={moment.client}>{shell}</CoreClientProvider>
         </QueryClientProvider>
       ) : (
         <RoutingFeedContext.Provider value={feed} key="live">
@@ -128,6 +145,8 @@ function Root({ connection }: { connection: ConnectionSource | undefined }) {
 function Shell({ tab, setTab, connection }: { tab: TabId; setTab: (t: TabId) => void; connection: ConnectionSource | undefined }) {
   const view = useView();
   const offline = view?.offline ?? null;
+  const moment = view?.moment ?? null;
+  const shown = TABS.find((t) => t.id === tab)!;
   const tabRefs = useRef<Record<string, HTMLButtonElement | null>>({});
 
   const onTabKey = (e: KeyboardEvent<HTMLButtonElement>) => {
@@ -150,9 +169,10 @@ function Shell({ tab, setTab, connection }: { tab: TabId; setTab: (t: TabId) => 
   };
 
   return (
-    <div className={`app${offline ? ' is-offline' : ''}`}>
+    <div className={`app${offline || moment ? ' is-offline' : ''}`}>
       <TopBar connection={connection} />
       {offline && view && <OfflineBanner offline={offline} onLeave={view.leave} />}
+      {moment && view && <MomentBanner moment={moment} onLeave={view.leave} />}
       <nav className="tabs" role="tablist" aria-label="Screens">
         {TABS.map((t) => (
           <button
@@ -175,7 +195,7 @@ function Shell({ tab, setTab, connection }: { tab: TabId; setTab: (t: TabId) => 
         ))}
       </nav>
       <main className="content" role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
-        {TABS.find((t) => t.id === tab)!.render(offline !== null)}
+        {moment && shown.atMoment === false ? <MomentUnavailable screen={shown.label} moment={moment} /> : shown.render(offline !== null)}
       </main>
     </div>
   );

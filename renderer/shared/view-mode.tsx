@@ -1,8 +1,10 @@
-// Which state the screens show: the live cluster, or a snapshot opened offline. The screens render
-// whatever CoreClient they are given; this says which one it is, so they can word things for a
-// snapshot (no "live" stream, health at capture time) and hide what would change a cluster.
+// Which state the screens show: the live cluster, a snapshot opened offline, or a moment of the
+// session's recording. The screens render whatever CoreClient they are given; this says which one it
+// is, so they can word things for a snapshot or a moment (no "live" stream, health at that time) and
+// hide what would change a cluster.
+import type { QueryClient } from '@tanstack/react-query';
 import { createContext, useContext } from 'react';
-import type { CoreClient, RoutingSnapshot } from '../../proxy-core/contract/index.js';
+import type { CoreClient, RecordedState, RoutingSnapshot } from '../../proxy-core/contract/index.js';
 import type { LibraryEntry, SnapshotLibrary } from './snapshot-library.js';
 import type { SnapshotCoreClient } from './transport/snapshot-client.js';
 
@@ -12,15 +14,29 @@ export interface OfflineView {
   readonly client: SnapshotCoreClient;
 }
 
+/** A moment of the session's recording, shown read-only in every screen that has data for it. */
+export interface MomentView {
+  /** Epoch ms. */
+  readonly at: number;
+  readonly state: RecordedState;
+  readonly client: CoreClient;
+}
+
 export interface ViewState {
   /** The snapshot shown, or null for the live cluster. */
   readonly offline: OfflineView | null;
-  /** The live core (reading and comparing snapshot files, taking the live state). */
+  /** The recorded moment shown, or null for the live cluster. */
+  readonly moment: MomentView | null;
+  /** Shows the recording at `at` (epoch ms) in every screen; rejects when the recording cannot be read then. */
+  showMoment(at: number): Promise<void>;
+  /** The live core (reading and comparing snapshot files, taking the live state, the recording). */
   readonly live: CoreClient;
+  /** The live core's query cache, which outlives every snapshot and moment shown. */
+  readonly liveQueries: QueryClient;
   readonly library: SnapshotLibrary;
   /** Shows a snapshot of the library offline in every screen. */
   open(entry: LibraryEntry): void;
-  /** Back to the live cluster. */
+  /** Back to the live cluster (from a snapshot or a moment). */
   leave(): void;
 }
 
@@ -34,4 +50,9 @@ export function useView(): ViewState | null {
 /** The snapshot shown offline, or null when the screens show the live cluster. */
 export function useOffline(): OfflineView | null {
   return useContext(ViewContext)?.offline ?? null;
+}
+
+/** The recorded moment shown, or null when the screens show the live cluster or a snapshot. */
+export function useMoment(): MomentView | null {
+  return useContext(ViewContext)?.moment ?? null;
 }

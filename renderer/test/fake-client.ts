@@ -12,6 +12,7 @@ import {
   type CoreClient,
   type CoreEvent,
   type DiscoveryViews,
+  PeerscopeError,
   type GetImpactReportArgs,
   type HealthHistory,
   type ImpactReport,
@@ -19,6 +20,8 @@ import {
   type Overview,
   type ServerStatus,
   type ReadSnapshotArgs,
+  type RecordedState,
+  type RecordingTimeline,
   type RouteTableView,
   type RoutingEvent,
   type RoutingSnapshot,
@@ -169,6 +172,23 @@ export class FakeCoreClient extends UnansweredCalls implements CoreClient {
   /** The cluster source (the servers' audit logs); undefined: the core follows none. */
   clusterEvents: ClusterEvent[] | undefined;
   sim: SimStatus | undefined = { rollout: { phase: 'idle', from: 'v1.36-dev', to: 'v1.37-dev', upgraded: [] }, trafficRps: 20 };
+  /**
+   * The session's recording: sim-1 went from v1.36.0-dev to v1.37.0-dev a minute in. Undefined: the
+   * session records nothing (getStateAt and getRecordingTimeline refuse as the core does).
+   */
+  timeline: RecordingTimeline | undefined = {
+    file: '/tmp/demo.peerscope-recording',
+    startedAt: 1_700_000_000_000,
+    endedAt: 1_700_000_120_000,
+    servers: ['sim-1', 'sim-2', 'sim-3'].map((name) => ({
+      name,
+      changes: [
+        { at: 1_700_000_000_000, kind: 'health' as const, value: 'ready' },
+        { at: 1_700_000_000_000, kind: 'release' as const, value: 'v1.36.0-dev' },
+        ...(name === 'sim-1' ? [{ at: 1_700_000_060_000, kind: 'release' as const, value: 'v1.37.0-dev' }] : []),
+      ],
+    })),
+  };
   readonly calls: string[] = [];
   private readonly listeners = new Set<(e: CoreEvent) => void>();
   /** Set to make every call fail: with this message, or with this error (a PeerscopeError carries its code). */
@@ -303,6 +323,37 @@ export class FakeCoreClient extends UnansweredCalls implements CoreClient {
   override getImpactReport = (args: GetImpactReportArgs = {}): Promise<ImpactReport> => {
     return this.answer(`getImpactReport:${args.to ?? ''}`, () => this.impact(args.to ?? 'v1.37-dev'));
   };
+  override getRecordingTimeline = (): Promise<RecordingTimeline | null> => {
+    return this.answer('getRecordingTimeline', () => this.timeline ?? null);
+  };
+  /** Each server's release as the timeline has it at `at`; the route table then without skew. */
+  override getStateAt = ({ at }: { at: number }): Promise<RecordedState> => {
+    return this.answer(`getStateAt:${at}`, () => {
+      const releaseAt = (name: string) =>
+        this.recorded()
+          .servers.find((s) => s.name === name)
+          ?.changes.filter((c) => c.kind === 'release' && c.at <= at)
+          .at(-1)?.value;
+      const servers = this.servers.map((s) => ({ ...s, health: 'ready' as const, gitVersion: releaseAt(s.name) ?? '' }));
+      const names = servers.map((s) => s.name);
+      return {
+        at,
+        servers,
+        routeTable: {
+          generation: 1,
+          columns: servers.map((s) => ({ name: s.name, health: s.health, discovery: 'ok' as const, gitVersion: s.gitVersion })),
+          rows: this.routeTable.rows.map((r) => ({ ...r, servers: names })),
+          skewedCount: 0,
+        },
+        settings: { policy: 'round-robin', discoveryMode: 'peer-aggregated' as const },
+        history: servers.map((s) => ({ name: s.name, samples: [{ at, health: s.health, gitVersion: s.gitVersion }] })),
+      };
+    });
+  };
+  private recorded(): RecordingTimeline {
+    if (!this.timeline) throw new PeerscopeError('PEERSCOPE_ERR_NO_RECORDING', 'this session is not recorded');
+    return this.timeline;
+  }
   override startRollout = () => {
     return this.answer('startRollout', () => {
       this.sim = { ...this.sim!, rollout: { ...this.sim!.rollout, phase: 'running' } };

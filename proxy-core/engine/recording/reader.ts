@@ -223,9 +223,21 @@ export class RecordingReader {
   discoveryAt(server: string, at: number): (RecordedDiscovery & { readonly hash: string; readonly since: number }) | undefined {
     const change = this.valueAt('discovery', server, at);
     if (!change) return undefined;
-    const body = this.all('SELECT body FROM documents WHERE hash = ?', change.value)[0]?.body;
-    if (!(body instanceof Uint8Array)) throw new RecordingFileError(this.file, `discovery document ${change.value} is missing`);
-    return { ...(JSON.parse(inflateSync(body).toString('utf8')) as RecordedDiscovery), hash: change.value, since: change.at };
+    return { ...(this.document(change.value, 'discovery document') as RecordedDiscovery), hash: change.value, since: change.at };
+  }
+
+  /** The route table at `at` (as last recorded by then): each GVR key with the servers whose discovery lists it. */
+  routeTableAt(at: number): { readonly rows: [gvr: string, servers: string[]][]; readonly since: number } | undefined {
+    const change = this.valueAt('route-table', '', at);
+    if (!change) return undefined;
+    return { rows: this.document(change.value, 'route table') as [string, string[]][], since: change.at };
+  }
+
+  /** A stored document (discovery, route table), parsed. */
+  private document(hash: string, what: string): unknown {
+    const body = this.all('SELECT body FROM documents WHERE hash = ?', hash)[0]?.body;
+    if (!(body instanceof Uint8Array)) throw new RecordingFileError(this.file, `${what} ${hash} is missing`);
+    return JSON.parse(inflateSync(body).toString('utf8'));
   }
 
   /** The servers recorded, in the order first seen. */

@@ -3,13 +3,16 @@ import { useMutation } from '@tanstack/react-query';
 import { shownName, type Overview } from '../../../proxy-core/contract/index.js';
 import { downloadSnapshot } from '../../features/snapshots/describe.js';
 import { useCoreClient } from '../../shared/client-context.js';
-import { useOffline } from '../../shared/view-mode.js';
+import { useMoment, useOffline } from '../../shared/view-mode.js';
 import { SimControls } from './SimControls.js';
 
 export function Controls({ overview }: { overview: Overview }) {
   const client = useCoreClient();
   // Offline, the controls show what the snapshot recorded; nothing that would change a cluster is offered.
   const offline = useOffline();
+  // At a recorded moment likewise: the screens read the recording, the cluster is not theirs to change.
+  const moment = useMoment();
+  const readOnly = offline !== null || moment !== null;
   const setPolicy = useMutation({ mutationFn: (p: string) => client.setPolicy({ policy: p }) });
   const snapshot = useMutation({ mutationFn: () => client.takeSnapshot(), onSuccess: downloadSnapshot });
   return (
@@ -19,8 +22,14 @@ export function Controls({ overview }: { overview: Overview }) {
         <select
           value={setPolicy.isPending ? setPolicy.variables : overview.policy}
           onChange={(e) => setPolicy.mutate(e.target.value)}
-          disabled={offline !== null}
-          title={offline ? 'The policy the port used when the snapshot was taken' : undefined}
+          disabled={readOnly}
+          title={
+            offline
+              ? 'The policy the port used when the snapshot was taken'
+              : moment
+                ? 'The policy now: back to live to change it'
+                : undefined
+          }
         >
           <option value="round-robin">round-robin</option>
           <option value="random">random</option>
@@ -31,8 +40,8 @@ export function Controls({ overview }: { overview: Overview }) {
           ))}
         </select>
       </label>
-      {overview.sim && !offline && <SimControls overview={overview} />}
-      {!offline && (
+      {overview.sim && !readOnly && <SimControls overview={overview} />}
+      {!readOnly && (
         <button type="button" className="btn" onClick={() => snapshot.mutate()} disabled={snapshot.isPending}>
           Export snapshot
         </button>

@@ -1,13 +1,14 @@
 // The cluster bar at the top of every screen: the local port, the discovery mode, the connection,
-// then the servers, the request totals and the controls.
+// the time control (live or a recorded moment), then the servers, the request totals and the controls.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { queryKeys, useCoreClient } from '../../shared/client-context.js';
 import { ErrorState } from '../../shared/ui/states.js';
-import { useOffline } from '../../shared/view-mode.js';
+import { useMoment, useOffline } from '../../shared/view-mode.js';
 import { useConnection, type ConnectionSource } from './connection.js';
 import { AuditRead } from './AuditRead.js';
 import { Controls } from './Controls.js';
+import { TimeControl } from './TimeControl.js';
 import { ServerStrip } from './ServerStrip.js';
 import { Totals } from './Totals.js';
 
@@ -15,10 +16,11 @@ export function TopBar({ connection }: { connection: ConnectionSource | undefine
   const client = useCoreClient();
   const queryClient = useQueryClient();
   const offline = useOffline();
+  const moment = useMoment();
   const overview = useQuery({
     queryKey: queryKeys.overview,
     queryFn: () => client.getOverview(),
-    refetchInterval: offline ? false : 5_000,
+    refetchInterval: offline || moment ? false : 5_000,
   });
   const state = useConnection(connection);
   // Events pushed while the stream was down are lost: after a reconnect, read everything again.
@@ -57,6 +59,10 @@ export function TopBar({ connection }: { connection: ConnectionSource | undefine
           <span className="conn conn-offline" role="status">
             offline snapshot
           </span>
+        ) : moment ? (
+          <span className="conn conn-offline" role="status">
+            recorded moment
+          </span>
         ) : (
           state && (
             <span className={`conn conn-${state}`} role="status">
@@ -65,12 +71,14 @@ export function TopBar({ connection }: { connection: ConnectionSource | undefine
           )
         )}
       </div>
+      <TimeControl />
       {overview.isError ? (
         <ErrorState error={overview.error} retry={() => void overview.refetch()} />
       ) : overview.data ? (
         <>
           <ServerStrip overview={overview.data} />
-          <Totals overview={overview.data} />
+          {/* A moment's counts are not read back yet: none shown rather than zeros. */}
+          {!moment && <Totals overview={overview.data} />}
           <AuditRead overview={overview.data} />
           <Controls overview={overview.data} />
         </>

@@ -20,9 +20,9 @@ import {
 } from './matrix-model.js';
 import { queryKeys, useCoreClient } from '../../shared/client-context.js';
 import { useServerNames } from '../../shared/server-names.js';
-import { shortRelease } from '../../shared/ui/format.js';
+import { formatClock, shortRelease } from '../../shared/ui/format.js';
 import { Empty, ErrorState, HealthBadge, Loading } from '../../shared/ui/states.js';
-import { useOffline } from '../../shared/view-mode.js';
+import { useMoment, useOffline } from '../../shared/view-mode.js';
 import { MissingRegistrations } from '../../shared/MissingRegistrations.js';
 
 export { cellRates, cellState, matrixItems, type CellRate, type CellState, type MatrixFilter } from './matrix-model.js';
@@ -30,6 +30,7 @@ export { cellRates, cellState, matrixItems, type CellRate, type CellState, type 
 export function GvrMatrix() {
   const client = useCoreClient();
   const offline = useOffline();
+  const moment = useMoment();
   const query = useQuery({ queryKey: queryKeys.routeTable, queryFn: () => client.getRouteTable() });
   const overview = useQuery({ queryKey: queryKeys.overview, queryFn: () => client.getOverview() });
   const hasCluster = !offline && overview.data?.cluster !== undefined;
@@ -51,7 +52,7 @@ export function GvrMatrix() {
           <h2 id="matrix-title">GVR matrix</h2>
           <p className="muted">
             Which apiserver serves which group/version/resource, from each server's own discovery
-            {offline ? ', as the snapshot recorded it' : ''}.
+            {offline ? ', as the snapshot recorded it' : moment ? `, as recorded at ${formatClock(moment.at)}` : ''}.
           </p>
         </div>
         <div className="toolbar">

@@ -36,6 +36,8 @@ const REFUSED: Partial<Record<CoreClientMethod, string>> = {
   startRollout: 'starting a rollout',
   pauseRollout: 'pausing a rollout',
   setTrafficRate: 'setting the traffic rate',
+  getRecordingTimeline: 'reading the session’s recording',
+  getStateAt: 'reading the session’s recording at a moment',
 };
 
 export function createSnapshotClient(snapshot: RoutingSnapshot, options: { label: string; live?: CoreClient }): SnapshotCoreClient {
