@@ -29,7 +29,22 @@ const engine = {
   // The session's recording (SQLite): the writer the core feeds, the reader and report of a recorded file.
   recording: ['util', 'version.ts', 'discovery', 'releases', 'routing', 'cluster', 'telemetry'],
   snapshot: ['util', 'version.ts', 'telemetry', 'discovery', 'routing', 'cluster', 'proxy', 'impact'],
-  'core.ts': ['util', 'telemetry', 'upstream', 'discovery', 'routing', 'cluster', 'proxy', 'snapshot', 'impact', 'audit', 'recording'],
+  // The parts createCore composes (the cluster source, the server list's refresh, the port's listener…), one a file.
+  core: ['util', 'telemetry', 'upstream', 'discovery', 'routing', 'cluster', 'proxy', 'impact', 'audit', 'recording'],
+  'core.ts': [
+    'util',
+    'telemetry',
+    'upstream',
+    'discovery',
+    'routing',
+    'cluster',
+    'proxy',
+    'snapshot',
+    'impact',
+    'audit',
+    'recording',
+    'core',
+  ],
 };
 
 /** Folder (or top-level file) of proxy-core/hosts → what else of the hosts it may import (each may use the engine and the sim entry). */

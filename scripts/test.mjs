@@ -1,8 +1,8 @@
 // `npm test`: every check and every test, on the Node the desktop app ships on (package.json
 // config.shippedNode, the Node Electron embeds), and the port's own tests again on the lowest Node
 // `engines` admits. Each Node is fetched from the npm registry the first time (scripts/node/nodes.mjs).
-// Build, type-check, formatting and lint stop at the first failure; the test projects all run, and
-// the last line sums them up.
+// Build, type-check, formatting, lint and the size check (scripts/check-size.mjs) stop at the first
+// failure; the test projects all run, and the last line sums them up.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,6 +23,12 @@ for (const script of ['build', 'typecheck', 'format:check', 'lint']) {
     console.error(`test: npm run ${script} failed (exit ${status})`);
     process.exit(status);
   }
+}
+// The size a reader can hold: no function over 100 lines, no source file over 320 (check-size.mjs names each).
+const sizes = run(shipped, 'node', ['scripts/check-size.mjs']);
+if (sizes !== 0) {
+  console.error(`test: node scripts/check-size.mjs failed (exit ${sizes})`);
+  process.exit(sizes);
 }
 
 // [project, Node role]: the soak first and alone (it judges timing), the real-Kubernetes suite last.

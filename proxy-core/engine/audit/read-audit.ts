@@ -1,24 +1,20 @@
 // Reads audit logs into a report: each line parsed, each request counted once, judged and tallied.
 // Bad input never stops a read: a line that is not an audit event, a file that cannot be opened, a .gz
 // cut short — each is counted and named (file and line), and every other line and input is still read.
+// What each line counts for is read-count.ts's; this file plans the inputs, reads them and tells the progress.
 import { statSync } from 'node:fs';
 import type { Readable } from 'node:stream';
-import { AUDIT_REPORT_KIND, type AuditOutcome, type AuditReport } from '../../contract/audit.js';
-import type { GVR } from '../discovery/types.js';
-import { judgeAuditRecord } from './classify.js';
-import { RequestDedupe } from './dedupe.js';
-import { auditStages, type AuditRecord } from './event.js';
+import type { AuditOutcome, AuditReport } from '../../contract/audit.js';
+import type { AuditRecord } from './event.js';
 import type { AuditInput } from './inputs.js';
 import type { AuditJudgement } from './judge.js';
-import { parseAuditLine, type LineProblem } from './parse-line.js';
+import { AuditReadCounts, type InputState, type ReadProblem } from './read-count.js';
 import { isGzip, readLines, STDIN } from './read-lines.js';
 import { rotatedFiles } from './rotated.js';
 import { peekOwnReleases, StandIns } from './stand-in.js';
-import { AuditTally } from './tally.js';
 import { ReleaseTimeline, TimelineJudge, type JudgedBy } from './timeline.js';
 
-/** Problems named one by one in the report; the rest are counted. */
-export const MAX_PROBLEMS_LISTED = 100;
+export { MAX_PROBLEMS_LISTED, type ReadProblem } from './read-count.js';
 
 export interface AuditProgress {
   /** Bytes read from disk so far (compressed bytes for .gz). */
@@ -54,32 +50,14 @@ export interface ReadAuditOptions {
   readonly timeline?: ReleaseTimeline;
 }
 
-type InputState = AuditReport['inputs'][number];
-
-/** A problem of a read: where (file:line, or the file) and what kind; never a piece of the input. */
-export interface ReadProblem {
-  readonly server: string;
-  readonly file: string;
-  readonly where: string;
-  readonly reason: LineProblem | 'unreadable';
-  readonly detail: string;
-}
-
 export async function readAuditLogs(inputs: readonly AuditInput[], options: ReadAuditOptions): Promise<AuditReport> {
   const judgement = options.judgement;
-  const dedupe = new RequestDedupe();
-  const tally = new AuditTally();
-  const stages: Record<string, number> = Object.fromEntries(auditStages.map((s) => [s, 0]));
-  const problems: string[] = [];
-  let problemCount = 0;
-  let duplicates = 0;
   let bytesRead = 0;
-  let lines = 0;
-  let requests = 0;
   const todayRelease =
     options.todayRelease ?? ((server: string) => judgement.description.servers.find((s) => s.name === server)?.gitVersion ?? undefined);
   const timeline = new TimelineJudge(options.timeline ?? new ReleaseTimeline(), todayRelease);
   const standIns = new StandIns(timeline.timeline, todayRelease);
+  const counts = new AuditReadCounts(judgement, timeline, standIns, { onRequest: options.onRequest, onProblem: options.onProblem });
   const first = judgement.table;
   // A server whose discovery is unknown: its own log tells its release before the others' logs are judged.
   if (first && !options.follow) await peekOwnReleases(inputs, (server) => !first.known(server), timeline.timeline);
@@ -97,17 +75,11 @@ export async function readAuditLogs(inputs: readonly AuditInput[], options: Read
     options.onProgress?.({
       bytesRead,
       bytesTotal,
-      lines,
-      requests,
+      lines: counts.lines,
+      requests: counts.requests,
       bytesAtStart,
       caughtUp: done || (bytesAtStart !== null && bytesRead >= bytesAtStart),
     });
-  const problem = (state: InputState, where: string, reason: ReadProblem['reason'], why: string) => {
-    state.problems++;
-    problemCount++;
-    if (problems.length < MAX_PROBLEMS_LISTED) problems.push(`${where}: ${why}`);
-    options.onProblem?.({ server: state.server, file: state.file, where, reason, detail: why });
-  };
 
   const readOne = async ({ input, files }: (typeof plan)[number]): Promise<InputState> => {
     const state: InputState = { server: input.server, file: input.file, files, lines: 0, events: 0, problems: 0 };
@@ -128,31 +100,12 @@ export async function readAuditLogs(inputs: readonly AuditInput[], options: Read
           },
         })) {
           lastLine = line.line;
-          state.lines++;
-          lines++;
-          if ((lines & 0x3ff) === 0) progress();
-          const parsed = parseAuditLine(input.server, line.text);
-          if (parsed.kind === 'blank') continue;
-          if (parsed.kind === 'problem') {
-            problem(state, `${line.file}:${line.line}`, parsed.reason, parsed.why);
-            continue;
-          }
-          state.events++;
-          const record = parsed.record;
-          stages[record.stage] = (stages[record.stage] ?? 0) + 1;
-          const verdict = dedupe.verdict(record);
-          if (verdict === 'duplicate') duplicates++;
-          if (verdict !== 'count') continue;
-          requests++;
-          timeline.timeline.noteRecord(record);
-          const { table, judgedBy } = timeline.tableFor(record, standIns.apply(judgement.table, record.receivedAt));
-          const judged = judgeAuditRecord(record, table);
-          tally.add(record, judged.outcome, (gvr: GVR) => table?.serversFor(gvr) ?? [], judgedBy, judged.reason);
-          options.onRequest?.(record, judged.outcome, judgedBy);
+          if ((counts.countLine(state) & 0x3ff) === 0) progress();
+          counts.take(state, input.server, line);
         }
       } catch (err) {
         const why = describeReadError(err, file);
-        problem(state, lastLine > 0 ? `${file}:${lastLine + 1}` : file, 'unreadable', why);
+        counts.problem(state, lastLine > 0 ? `${file}:${lastLine + 1}` : file, 'unreadable', why);
         state.error = state.error ? `${state.error}; ${file}: ${why}` : `${file}: ${why}`;
       }
       if (options.signal?.aborted) break;
@@ -169,21 +122,7 @@ export async function readAuditLogs(inputs: readonly AuditInput[], options: Read
   }
   done = !options.signal?.aborted;
   progress();
-  return {
-    apiVersion: 'peerscope.dev/v1',
-    kind: AUDIT_REPORT_KIND,
-    judgedAgainst: judgement.description,
-    complete: !options.signal?.aborted,
-    inputs: states,
-    stages,
-    duplicates,
-    judgedBy: { ...timeline.counts },
-    ...tally.report(),
-    standIns: standIns.report(),
-    ...(judgement.table ? {} : { false404s: null }),
-    problems,
-    problemCount,
-  };
+  return counts.report(states, !options.signal?.aborted);
 }
 
 function sizeOf(file: string): number {

@@ -9,61 +9,27 @@
 // - servers/api-watch.ts: a watch of CRDs and APIServices that re-reads every server's discovery at
 //   once when one changes (the periodic re-read stays, as the fallback);
 // - servers/recheck.ts: the look again at servers out of service before a 404/503;
-// - servers/own-mvp-poll.ts: each real server's own Mixed Version Proxy and its peer-proxy counters.
+// - servers/own-mvp-poll.ts: each real server's own Mixed Version Proxy and its peer-proxy counters;
+// - servers/labels.ts and servers/status.ts: how a server is named for people, and its one status.
 // This file wires them: the events, the periodic loops, and one status per server.
 // Rule names (R…, D…, P…, §…) are those of docs/mixed-version-proxy-rules.md.
 import { EventEmitter } from 'node:events';
-import { serverLabel, type HealthSample, type HealthState, type ServerStatus } from '../../contract/servers.js';
+import type { HealthSample, HealthState, ServerStatus } from '../../contract/servers.js';
 import type { ServerDiscovery } from '../discovery/fetch.js';
 import { missingRegistrations, type MissingRegistration } from '../discovery/missing-registration.js';
-import { redactProxy } from '../upstream/proxy-config.js';
-import { displayNames } from './display-names.js';
 import { ApiWatch } from './servers/api-watch.js';
 import { DiscoveryCache } from './servers/discovery-cache.js';
 import { HealthProbe } from './servers/health-probe.js';
 import { Membership, type MembershipChange, type SyncResult } from './servers/membership.js';
 import { OwnMvpPoll, type OwnMvpServer } from './servers/own-mvp-poll.js';
 import { OutOfServiceRecheck } from './servers/recheck.js';
+import { ServerLabels } from './servers/labels.js';
+import { probeConnectTimeout, type ServerSetEvents, type ServerSetOptions } from './servers/set-options.js';
+import { serverStatus } from './servers/status.js';
 import type { KnownServer, ServerConfig, ServerUpdate } from './server-config.js';
 
 export { DEFAULT_GONE_RETENTION_MS, type MembershipChange } from './servers/membership.js';
-
-export interface ServerSetOptions {
-  readonly probeIntervalMs?: number;
-  readonly discoveryIntervalMs?: number;
-  readonly timeoutMs?: number;
-  /** Health samples kept per server. */
-  readonly historySize?: number;
-  /** How long a server that left the cluster stays listed as gone (default 10 minutes). */
-  readonly goneRetentionMs?: number;
-  /** Period of the read of each real server's /metrics (its own peer-proxy counters, request counts, deprecated APIs; default 15 s; 0 = never). */
-  readonly ownMetricsIntervalMs?: number;
-  /**
-   * Watch CRDs and APIServices through one ready server and re-read discovery when they change
-   * (servers/api-watch.ts; default true). Off: only the periodic re-read.
-   */
-  readonly watchApis?: boolean;
-}
-
-export interface ServerSetEvents {
-  /** Health or version of a server changed. */
-  health: [name: string];
-  /** A server's discovery content changed (or became stale / readable again). */
-  discovery: [name: string];
-  /** A server joined, left (gone), came back, was removed after being gone, or got another address. */
-  membership: [name: string, change: MembershipChange];
-  /** A line for the host's log (e.g. the CRD watch was refused and discovery is re-read on the period only). */
-  notice: [line: string];
-}
-
-/**
- * A probe that cannot open a connection within three quarters of a probe interval finds the server
- * unreachable, so a silent link is told within two intervals of going silent (the next probe starts
- * within one). At least 1.5 s: a lost SYN is sent again after 1 s, and one lost packet is no outage.
- */
-export function probeConnectTimeout(probeIntervalMs: number, timeoutMs: number): number {
-  return Math.min(timeoutMs, Math.max(1_500, Math.round(probeIntervalMs * 0.75)));
-}
+export { probeConnectTimeout, type ServerSetEvents, type ServerSetOptions };
 
 export class ServerSet extends EventEmitter<ServerSetEvents> {
   private readonly membership: Membership;
@@ -78,9 +44,7 @@ export class ServerSet extends EventEmitter<ServerSetEvents> {
   private readonly apiWatch: ApiWatch | undefined;
   private started = false;
   private closed = false;
-  /** serverLabel of each server, for messages; made again after any change of the list. */
-  private labels: Map<string, string> | undefined;
-  private shown: Map<string, string> | undefined;
+  private readonly labels = new ServerLabels(() => this.names().flatMap((n) => this.membership.member(n)?.config ?? []));
 
   constructor(servers: readonly ServerConfig[], options: ServerSetOptions = {}) {
     super();
@@ -145,8 +109,7 @@ export class ServerSet extends EventEmitter<ServerSetEvents> {
       this.discoveries.forget(name);
       this.ownMvps.forget(name);
     }
-    this.labels = undefined;
-    this.shown = undefined;
+    this.labels.forget();
     this.emit('membership', name, change);
     if (change !== 'changed') this.emit('health', name);
     // Its GVRs leave the route table and the merged discovery.
@@ -281,11 +244,11 @@ export class ServerSet extends EventEmitter<ServerSetEvents> {
   }
 
   status(name: string): ServerStatus | undefined {
-    return this.statusOf(name, this.displayNames());
+    return this.statusOf(name, this.labels.displayNames());
   }
 
   statuses(): ServerStatus[] {
-    const shown = this.displayNames();
+    const shown = this.labels.displayNames();
     return this.names().flatMap((n) => this.statusOf(n, shown) ?? []);
   }
 
@@ -294,62 +257,34 @@ export class ServerSet extends EventEmitter<ServerSetEvents> {
    * (`"cp-1" (apiserver-fa6m…)`). Kept until the list changes, so the request path may ask per request.
    */
   label(name: string): string {
-    if (!this.labels) {
-      const shown = this.displayNames();
-      this.labels = new Map([...shown].map(([id, display]) => [id, serverLabel(id, display)]));
-    }
-    return this.labels.get(name) ?? serverLabel(name);
+    return this.labels.label(name);
   }
 
   /** The name a person reads for a server (its host name, told apart); kept until the list changes, for the route header. */
   shownName(name: string): string {
-    return (this.shown ??= this.displayNames()).get(name) ?? name;
-  }
-
-  /** Identity → what a person reads, unique across every listed server (gone ones are listed too). */
-  private displayNames(): Map<string, string> {
-    return displayNames(this.names().flatMap((n) => this.membership.member(n)?.config ?? []));
+    return this.labels.shownName(name);
   }
 
   private statusOf(name: string, shown: ReadonlyMap<string, string>): ServerStatus | undefined {
-    const m = this.membership.member(name);
-    const h = this.probes.of(name);
-    if (!m || !h) return undefined;
-    const { config, gone } = m;
-    const cached = this.discoveries.of(name);
-    const d = cached?.document;
-    const error = cached?.error;
+    const member = this.membership.member(name);
+    const health = this.probes.of(name);
+    if (!member || !health) return undefined;
     const displayName = shown.get(name) ?? name;
-    const ownMvp = this.ownMvps.ownMvp({ config, readyChecks: h.readyChecks, gitVersion: h.gitVersion }, displayName);
-    const apiserverMetrics = this.ownMvps.apiserverMetrics(config);
-    return {
+    const { config } = member;
+    return serverStatus({
       name,
       displayName,
-      url: config.url,
-      source: config.source ?? 'flag',
-      health: h.health,
-      failingChecks: [...h.failingChecks],
-      ...(h.gitVersion ? { gitVersion: h.gitVersion } : {}),
-      ...(h.latencyMs !== undefined ? { latencyMs: Math.round(h.latencyMs * 100) / 100 } : {}),
-      ...(h.lastProbeAt ? { lastProbeAt: h.lastProbeAt } : {}),
-      ...(h.lastError ? { lastError: h.lastError } : {}),
-      ...(h.health === 'unreachable' && h.unreachable ? { unreachable: { ...h.unreachable } } : {}),
-      ...(config.proxy ? { proxy: redactProxy(new URL(config.proxy)) } : {}),
-      ...(gone ? { gone } : {}),
-      discovery: {
-        state: d ? (error ? 'stale' : 'ok') : 'none',
-        ...(d ? { source: d.source, fetchedAt: d.fetchedAt, changedAt: d.changedAt } : {}),
-        gvrCount: d?.gvrs.length ?? 0,
-        ...(error ? { error } : {}),
-      },
-      ...(ownMvp ? { ownMvp } : {}),
-      ...(apiserverMetrics ? { apiserverMetrics } : {}),
-    };
+      member,
+      health,
+      discovery: this.discoveries.of(name),
+      ownMvp: this.ownMvps.ownMvp({ config, readyChecks: health.readyChecks, gitVersion: health.gitVersion }, displayName),
+      apiserverMetrics: this.ownMvps.apiserverMetrics(config),
+    });
   }
 
   /** Groups a server in service serves that no APIService registers (discovery/missing-registration.ts). */
   missingRegistrations(): MissingRegistration[] {
-    const shown = this.displayNames();
+    const shown = this.labels.displayNames();
     return missingRegistrations(
       this.membership.inService().map((m) => {
         const displayName = shown.get(m.config.name);

@@ -1,22 +1,26 @@
 // The simulated control plane with the local port in front, a rollout driver, traffic through the port
 // and straight to the servers, and the core following the servers' audit logs (the cluster source),
 // composed once for every host that shows it: `peerscope demo` (terminal and browser mode) and the
-// desktop app's "Start simulated cluster". Prints nothing; hosts decide what to say.
+// desktop app's "Start simulated cluster". Prints nothing; hosts decide what to say. Its folder is
+// demo-folder.ts's, its traffic demo-traffic.ts's.
 import { PeerscopeError } from '../../contract/errors.js';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { RECORDING_SUFFIX } from '../../engine/recording/list.js';
+import { join } from 'node:path';
 import { createSimController, type SimController } from '../service/sim-controller.js';
 import { createCoreService, type CoreService } from '../service/service.js';
 import { createCore, type Core, type ListenAddress, type PortFilters } from '../../engine/core.js';
 import type { HandlingPolicy } from '../../engine/proxy/policy.js';
 import { TOKEN_USER } from '../../sim/index.js';
-import { loadRelease } from '../../engine/releases/index.js';
+import { loadRelease, type ReleaseCatalog } from '../../engine/releases/index.js';
 import { resolvePin } from './pin-target.js';
 import { simAuditLogFile, startSimCluster, type SimCluster } from '../../sim/index.js';
-import { startTraffic, type TrafficHandle, type TrafficResult } from '../../sim/index.js';
+import type { TrafficHandle, TrafficResult } from '../../sim/index.js';
 import type { SimEvent } from '../../sim/index.js';
+import { defaultRecordingFile, portKubeconfig, removeAllBut } from './demo-folder.js';
+import { startDemoTraffic } from './demo-traffic.js';
+
+export { portKubeconfig };
 
 export interface DemoSessionOptions {
   readonly from?: string;
@@ -80,23 +84,8 @@ export async function startDemoSession(options: DemoSessionOptions = {}): Promis
   const to = loadRelease(options.to ?? 'v1.37-dev');
   // The kubeconfig and the servers' audit logs, which the core follows: the demo's cluster source.
   const dir = mkdtempSync(join(tmpdir(), 'peerscope-demo-'));
-  const servers = options.servers ?? 3;
-  const recordingFile = options.record ? (options.record.file ?? join(dir, `demo-${fileTime()}${RECORDING_SUFFIX}`)) : undefined;
-  let sim: SimCluster;
-  try {
-    sim = await startSimCluster({ releases: Array.from({ length: servers }, () => from), basePort: 0, auditLogDir: dir });
-  } catch (err) {
-    rmSync(dir, { recursive: true, force: true });
-    throw err;
-  }
-  let policy: HandlingPolicy | undefined;
-  try {
-    policy = options.policy && resolvePin(options.policy, sim.serverConfigs());
-  } catch (err) {
-    await sim.close();
-    rmSync(dir, { recursive: true, force: true });
-    throw err;
-  }
+  const recordingFile = options.record ? (options.record.file ?? defaultRecordingFile(dir)) : undefined;
+  const { sim, policy } = await startDemoCluster(options, from, dir);
   const core = createCore({
     servers: sim.serverConfigs(),
     listen: options.listen ?? { host: '127.0.0.1', port: 8001 },
@@ -133,30 +122,7 @@ export async function startDemoSession(options: DemoSessionOptions = {}): Promis
   writeFileSync(kubeconfigPath, portKubeconfig(address.url), { mode: 0o600 });
 
   const trafficRps = options.trafficRps ?? 20;
-  const portTraffic = startTraffic({
-    targets: [address.url],
-    rps: trafficRps,
-    releases: [from, to],
-    ...(options.onTrafficResult ? { onResult: options.onTrafficResult } : {}),
-  });
-  // The same clients (the legacy operator among them) straight to the servers, round-robin: during the
-  // rollout an upgraded server answers them 404 for what only its peers still serve — false 404s no
-  // port sees, only the servers' audit logs.
-  const clusterTraffic = startTraffic({
-    targets: sim.servers.map((s) => s.info().url),
-    rps: trafficRps,
-    releases: [from, to],
-    seed: 2,
-    ...(sim.ca ? { ca: sim.ca } : {}),
-    ...(sim.token ? { token: sim.token } : {}),
-  });
-  const traffic: TrafficHandle = {
-    ...portTraffic,
-    setRate(rps) {
-      portTraffic.setRate(rps);
-      clusterTraffic.setRate(rps);
-    },
-  };
+  const { traffic, portTraffic, clusterTraffic } = startDemoTraffic(sim, address.url, [from, to], trafficRps, options.onTrafficResult);
   const stepSeconds = options.stepSeconds ?? 10;
   const rollout = createSimController({
     servers: sim.servers,
@@ -204,38 +170,25 @@ export async function startDemoSession(options: DemoSessionOptions = {}): Promis
   };
 }
 
-/** A kubeconfig for the local port: plain HTTP on loopback, no user credentials. */
-export function portKubeconfig(url: string): string {
-  return [
-    'apiVersion: v1',
-    'kind: Config',
-    'clusters:',
-    '- name: peerscope',
-    '  cluster:',
-    `    server: ${url}`,
-    'contexts:',
-    '- name: peerscope',
-    '  context:',
-    '    cluster: peerscope',
-    '    user: peerscope',
-    'users:',
-    '- name: peerscope',
-    '  user: {}',
-    'current-context: peerscope',
-    '',
-  ].join('\n');
-}
-
-/** "20261127-143205": a recording's name in the session folder. */
-function fileTime(): string {
-  return new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
-}
-
-/** Removes the session folder, or, when the recording is in it, everything else. */
-function removeAllBut(dir: string, recording: string | undefined): void {
-  if (!recording || dirname(recording) !== dir) {
+/** The simulated servers, all on `from`, and the policy (a pin named as a person reads it resolved); the folder is removed if either fails. */
+async function startDemoCluster(
+  options: DemoSessionOptions,
+  from: ReleaseCatalog,
+  dir: string,
+): Promise<{ sim: SimCluster; policy: HandlingPolicy | undefined }> {
+  const servers = options.servers ?? 3;
+  let sim: SimCluster;
+  try {
+    sim = await startSimCluster({ releases: Array.from({ length: servers }, () => from), basePort: 0, auditLogDir: dir });
+  } catch (err) {
     rmSync(dir, { recursive: true, force: true });
-    return;
+    throw err;
   }
-  for (const name of readdirSync(dir)) if (join(dir, name) !== recording) rmSync(join(dir, name), { recursive: true, force: true });
+  try {
+    return { sim, policy: options.policy && resolvePin(options.policy, sim.serverConfigs()) };
+  } catch (err) {
+    await sim.close();
+    rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
 }

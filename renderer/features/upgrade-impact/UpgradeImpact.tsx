@@ -16,58 +16,14 @@ import { useCoreClient } from '../../shared/client-context.js';
 import { formatDateTime } from '../../shared/ui/format.js';
 import { Empty, ErrorState, Loading } from '../../shared/ui/states.js';
 import { useOffline } from '../../shared/view-mode.js';
-import { MinuteBars } from './MinuteBars.js';
+import { FindingRow } from './FindingRow.js';
+import { clientKey, describeSources, IMPACT_LABELS, SOURCE_LABELS, sourceOf } from './labels.js';
 
 export const impactQueryKey = ['impact-report'] as const;
-
-export const IMPACT_LABELS: Record<ImpactKind, { label: string; help: string }> = {
-  removed: { label: 'removed', help: 'served now, not by the target release: 404 after the upgrade' },
-  superseded: {
-    label: 'superseded',
-    help: 'a newer version serves the same resource: the client will have to move to it before its version is removed',
-  },
-  skewed: {
-    label: 'skewed',
-    help: 'served by some current servers only: false 404s while the rollout runs, unless a mixed version proxy reroutes',
-  },
-  deprecated: { label: 'deprecated', help: 'an apiserver answered with a Warning: 299 header' },
-  'target-only': { label: 'target only', help: 'only the target release serves it: 404 today, answered after the upgrade' },
-};
-
-/** Where a finding's requests were seen, in the words the screen uses. */
-export const SOURCE_LABELS: Record<ImpactFindingSource, { label: string; help: string }> = {
-  port: { label: 'port', help: "requests through Peerscope's port" },
-  'cluster-audit': {
-    label: 'cluster audit',
-    help: 'requests the apiservers recorded in their own audit logs: every client of the cluster',
-  },
-  metrics: {
-    label: 'metrics',
-    help: "an apiserver's /metrics (apiserver_requested_deprecated_apis): someone requested it, the client is not named",
-  },
-};
-
-/** A finding's source; a report of an earlier version names only the report's. */
-export function sourceOf(f: ImpactFinding, report: ImpactReport): ImpactFindingSource {
-  return f.source ?? (report.source === 'audit-logs' ? 'cluster-audit' : 'port');
-}
-
-/** "through the port and in the cluster's audit logs": what the report read. */
-export function describeSources(report: ImpactReport): string {
-  const sources = report.sources ?? [report.source === 'audit-logs' ? 'cluster-audit' : 'port'];
-  const words: Record<ImpactFindingSource, string> = {
-    port: 'through the port',
-    'cluster-audit': "in the cluster's audit logs",
-    metrics: "in the servers' /metrics",
-  };
-  const parts = sources.map((s) => words[s]);
-  return parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}` : (parts[0] ?? '');
-}
 
 type SortKey = 'impact' | 'volume';
 
 const volume = (f: ImpactFinding) => f.verbs.reduce((n, v) => n + v.count, 0);
-const clientKey = (f: ImpactFinding) => `${f.client.name} · ${f.client.identity}`;
 
 export function sortFindings(findings: readonly ImpactFinding[], by: SortKey): ImpactFinding[] {
   const byImpact = (a: ImpactFinding, b: ImpactFinding) => impactRank(b.impact) - impactRank(a.impact);
@@ -142,11 +98,6 @@ function Findings({ report }: { report: ImpactReport }) {
       ),
     [report, clientFilter, sourceFilter, sort],
   );
-  const counts = useMemo(
-    () =>
-      Object.fromEntries(impactKinds.map((k) => [k, report.findings.filter((f) => f.impact === k).length])) as Record<ImpactKind, number>,
-    [report.findings],
-  );
   const from = [...new Set(report.current.map((s) => s.gitVersion ?? '?'))].join(', ');
 
   if (report.findings.length === 0) {
@@ -160,13 +111,7 @@ function Findings({ report }: { report: ImpactReport }) {
   return (
     <div className="card">
       <div className="toolbar impact-toolbar">
-        <ul className="impact-counts" aria-label="Findings by impact">
-          {impactKinds.map((k) => (
-            <li key={k} title={IMPACT_LABELS[k].help}>
-              <span className={`badge impact-${k}`}>{IMPACT_LABELS[k].label}</span> {counts[k]}
-            </li>
-          ))}
-        </ul>
+        <ImpactCounts findings={report.findings} />
         <label className="field">
           <span>Client</span>
           <select value={clientFilter} onChange={(e) => setClientFilter(e.target.value)} aria-label="Filter by client">
@@ -216,53 +161,32 @@ function Findings({ report }: { report: ImpactReport }) {
         </thead>
         <tbody>
           {rows.map((f) => (
-            <tr
+            <FindingRow
               key={`${sourceOf(f, report)} ${clientKey(f)} ${f.client.userAgent} ${f.group}/${f.version}/${f.resource}`}
-              data-impact={f.impact}
-              data-source={sourceOf(f, report)}
-            >
-              <td>
-                <span className={`badge impact-${f.impact}`} title={IMPACT_LABELS[f.impact].help}>
-                  {IMPACT_LABELS[f.impact].label}
-                </span>
-              </td>
-              <th scope="row" title={f.client.userAgent ? `user agent: ${f.client.userAgent}` : undefined}>
-                {f.client.name}
-                <div className="muted small">{f.client.identity}</div>
-              </th>
-              <td>
-                <span className={`badge source-${sourceOf(f, report)}`} title={SOURCE_LABELS[sourceOf(f, report)].help}>
-                  {SOURCE_LABELS[sourceOf(f, report)].label}
-                </span>
-              </td>
-              <td>
-                <code>
-                  {f.group ? `${f.group}/` : ''}
-                  {f.version} {f.resource}
-                </code>
-              </td>
-              <td className="num">
-                {f.verbs.length === 0 ? (
-                  <span className="muted small" title={SOURCE_LABELS.metrics.help}>
-                    requested; not counted per client
-                  </span>
-                ) : (
-                  <>
-                    {f.verbs.map((v) => (
-                      <div key={v.verb}>
-                        {v.verb} {v.count.toLocaleString()} <span className="muted">({formatRate(v.perMinute)})</span>
-                      </div>
-                    ))}
-                    <MinuteBars finding={f} report={report} />
-                  </>
-                )}
-              </td>
-              <td className="impact-message">{f.message.slice(f.message.indexOf(': ') + 2)}</td>
-            </tr>
+              finding={f}
+              report={report}
+            />
           ))}
         </tbody>
       </table>
     </div>
+  );
+}
+
+/** How many findings of each impact kind, each kind's help on hover. */
+function ImpactCounts({ findings }: { findings: readonly ImpactFinding[] }) {
+  const counts = useMemo(
+    () => Object.fromEntries(impactKinds.map((k) => [k, findings.filter((f) => f.impact === k).length])) as Record<ImpactKind, number>,
+    [findings],
+  );
+  return (
+    <ul className="impact-counts" aria-label="Findings by impact">
+      {impactKinds.map((k) => (
+        <li key={k} title={IMPACT_LABELS[k].help}>
+          <span className={`badge impact-${k}`}>{IMPACT_LABELS[k].label}</span> {counts[k]}
+        </li>
+      ))}
+    </ul>
   );
 }
 
@@ -275,10 +199,6 @@ function SortHeader({ label, by, sort, setSort }: { label: string; by: SortKey; 
       </button>
     </th>
   );
-}
-
-function formatRate(perMinute: number): string {
-  return perMinute >= 10 ? `${Math.round(perMinute)}/min` : `${perMinute.toFixed(1)}/min`;
 }
 
 function formatWindow(minutes: number): string {
