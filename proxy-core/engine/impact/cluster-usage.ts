@@ -27,9 +27,19 @@ export function clusterUsageOfEvents(events: readonly ClusterEvent[]): ClientUsa
   return usage;
 }
 
+/**
+ * Requests in the servers' logs that are no client of the cluster: Peerscope's own reads (discovery,
+ * leases, APIServices; user agent `peerscope`) and each apiserver's loopback requests to itself (user
+ * system:apiserver: its identity lease, its own bookkeeping). An upgrade breaks neither, and counting
+ * them would make a cluster nobody calls look used ("from the requests of 2 clients").
+ */
+export function isClusterClient(e: Pick<ClusterEvent, 'user' | 'userAgent'>): boolean {
+  return e.user !== 'system:apiserver' && e.userAgent !== 'peerscope' && !e.userAgent.startsWith('peerscope/');
+}
+
 function recordClusterEvent(usage: ClientUsage, e: ClusterEvent): void {
   // As the port counts: resource requests that were routed, not refused before routing.
-  if (!e.resource || e.outcome === 'rejected') return;
+  if (!e.resource || e.outcome === 'rejected' || !isClusterClient(e)) return;
   // A request the server marked deprecated counts as the server's warning would, as `report --audit-log` counts it.
   const warnings = e.deprecated ? [deprecationWarning(e, e.deprecated.removedRelease)] : undefined;
   usage.recordAs({ ...e, status: e.code ?? 0 }, e.user || 'anonymous', warnings);

@@ -1,5 +1,5 @@
 // The upgrade-impact report for people: plain text for a terminal, Markdown for a change ticket.
-import { impactKinds, type ImpactFinding, type ImpactKind, type ImpactReport } from '../../contract/impact.js';
+import { impactKinds, type ImpactFinding, type ImpactFindingSource, type ImpactKind, type ImpactReport } from '../../contract/impact.js';
 import { shownName } from '../../contract/servers.js';
 import { changeOf, type Change } from './direction.js';
 import { canonicalRelease } from '../releases/release-names.js';
@@ -58,7 +58,7 @@ export function formatImpactText(r: ImpactReport): string {
     const of = r.findings.filter((f) => f.impact === kind);
     if (of.length === 0) continue;
     lines.push(`${HEADINGS[kind]} (${of.length})`);
-    for (const f of of) lines.push(`  ${f.message}`, `      ${detail(f)}`);
+    for (const f of of) lines.push(`  ${f.message}`, `      ${detail(f, r)}`);
     lines.push('');
   }
   lines.push(...untracked(r));
@@ -92,9 +92,17 @@ export function formatImpactMarkdown(r: ImpactReport): string {
   return lines.join('\n').trimEnd() + '\n';
 }
 
-function detail(f: ImpactFinding): string {
+/** Where a finding's requests were seen, when the report has more than one place (a request through the port is in its server's audit log too). */
+const SEEN: Record<ImpactFindingSource, string> = {
+  port: 'through the port',
+  'cluster-audit': "in the servers' audit logs",
+  metrics: "in the servers' /metrics",
+};
+
+function detail(f: ImpactFinding, r: ImpactReport): string {
   const verbs = f.verbs.map((v) => `${v.verb} ×${v.count}`).join(', ');
-  return `identity ${f.client.identity} · ${verbs} · user agent "${f.client.userAgent}"`;
+  const seen = f.source && (r.sources?.length ?? 0) > 1 ? ` · seen ${SEEN[f.source]}` : '';
+  return `identity ${f.client.identity} · ${verbs} · user agent "${f.client.userAgent}"${seen}`;
 }
 
 function cell(text: string): string {

@@ -3,6 +3,7 @@
 // that is not SQLite, another program's database, or a cut copy is refused naming the file and the
 // fault, before SQLite is asked to read it.
 import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
+import { errnoWords } from '../util/errno.js';
 import { InputError } from '../util/input-error.js';
 import { APPLICATION_ID, FORMAT_VERSION } from './schema.js';
 
@@ -19,7 +20,7 @@ export function checkRecordingFile(file: string): void {
   try {
     size = statSync(file).size;
   } catch (err) {
-    throw new RecordingFileError(file, `cannot read: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+    throw new RecordingFileError(file, `cannot read: ${errnoWords(err)}`);
   }
   const header = Buffer.alloc(HEADER_BYTES);
   const fd = openSync(file, 'r');

@@ -2,6 +2,8 @@
 // file named as a recording (*.recording.sqlite) that cannot be read is listed with the reason.
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { errnoWords } from '../util/errno.js';
+import { InputError } from '../util/input-error.js';
 import { RecordingReader } from './reader.js';
 
 export const RECORDING_SUFFIX = '.recording.sqlite';
@@ -17,7 +19,13 @@ export interface ListedRecording {
 
 export function listRecordings(dir: string): ListedRecording[] {
   const out: ListedRecording[] = [];
-  for (const name of readdirSync(dir).sort()) {
+  let names: string[];
+  try {
+    names = readdirSync(dir).sort();
+  } catch (err) {
+    throw new InputError(dir, `cannot list the folder: ${errnoWords(err)}`);
+  }
+  for (const name of names) {
     const file = join(dir, name);
     // The write-ahead log and its index beside a recording are part of it, not recordings.
     if (name.endsWith('-wal') || name.endsWith('-shm') || !statSync(file).isFile()) continue;

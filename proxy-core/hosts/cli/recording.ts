@@ -1,4 +1,4 @@
-// `peerscope recording list|open|report`: the recordings `serve --record` and `demo` write, read back
+// `peerscope recording list|open|report`: the recordings serve (--record) and demo write, read back
 // offline. A file that is not a whole recording is refused naming the file and the fault (exit 2).
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -7,6 +7,7 @@ import { listRecordings } from '../../engine/recording/list.js';
 import { RecordingReader } from '../../engine/recording/reader.js';
 import { buildRecordingReport } from '../../engine/recording/report.js';
 import { recordingListLines, recordingSummary, reportMarkdown } from '../../engine/recording/report-text.js';
+import { fail } from './usage.js';
 
 interface ReportFlags {
   from?: number;
@@ -15,7 +16,7 @@ interface ReportFlags {
 }
 
 export function registerRecordingCommands(program: Command): void {
-  const recording = program.command('recording').description('read the recordings of `serve --record` and `demo`');
+  const recording = program.command('recording').description('read the recordings that serve and demo write');
   recording
     .command('list')
     .description('the recordings in a folder, with their spans (default: the current folder)')
@@ -84,9 +85,4 @@ function parseTime(flag: string): (value: string) => number {
     if (!Number.isFinite(at)) throw new InvalidArgumentError(`${flag} "${value}" is not an ISO 8601 time or epoch milliseconds`);
     return at;
   };
-}
-
-function fail(message: string): never {
-  process.stderr.write(`peerscope: ${message}\n`);
-  process.exit(2);
 }

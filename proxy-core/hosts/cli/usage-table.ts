@@ -61,7 +61,7 @@ export const USAGE_TABLE: readonly UsageRow[] = [
   {
     argv: ['report', '--fail-on', 'removed,bogus'],
     exit: 2,
-    stderr: `peerscope: --fail-on removed,bogus: "bogus" is not a finding kind (removed, skewed, deprecated, target-only); ${help('report')}`,
+    stderr: `peerscope: --fail-on removed,bogus: "bogus" is not a finding kind (removed, superseded, skewed, deprecated, target-only); ${help('report')}`,
   },
   {
     argv: ['report', '--port-url', 'http://127.0.0.1:1'],
@@ -89,6 +89,22 @@ export const USAGE_TABLE: readonly UsageRow[] = [
     argv: ['snapshot', 'show', 'x.json', '-o', 'yaml'],
     exit: 2,
     stderr: `peerscope: --output yaml: use text or json; ${help('snapshot show')}`,
+  },
+  { argv: ['recording'], exit: 2, stderr: `peerscope: recording needs a command (list, open, report); ${help('recording')}` },
+  {
+    argv: ['recording', 'list', '/nonexistent'],
+    exit: 2,
+    stderr: `peerscope: /nonexistent: cannot list the folder: no such file or directory (ENOENT); ${help('recording list')}`,
+  },
+  {
+    argv: ['recording', 'open', '/nonexistent.sqlite'],
+    exit: 2,
+    stderr: `peerscope: /nonexistent.sqlite: cannot read: no such file or directory (ENOENT); ${help('recording open')}`,
+  },
+  {
+    argv: ['recording', 'report', 'x.sqlite', '-o', 'yaml'],
+    exit: 2,
+    stderr: `peerscope: --output yaml: use markdown or json; ${help('recording report')}`,
   },
   { argv: ['catalog', 'list', 'x'], exit: 2, stderr: `peerscope: too many arguments: expected 0, got 1; ${help('catalog list')}` },
 ];
