@@ -4,6 +4,19 @@ import type { KubeObject } from '../store/store.js';
 import { ageOf } from './age.js';
 import { AGE, column, containerCells, field, list, NAME, num, selectorText, text, type Printer } from './table-cells.js';
 
+/** The wide columns of every workload that has a pod template: its containers, their images and the pods' selector. */
+const TEMPLATE_COLUMNS = [
+  column('Containers', 'string', 'Names of the containers in the template.', 1),
+  column('Images', 'string', 'Images of the containers in the template.', 1),
+  column('Selector', 'string', 'The label selector of the pods.', 1),
+];
+
+/** The cells of TEMPLATE_COLUMNS for a pod template (`spec`) and the selector beside it. */
+function templateCells(podSpec: unknown, selector: unknown): [string, string, string] {
+  const [containers, images] = containerCells(podSpec);
+  return [containers, images, selectorText(selector)];
+}
+
 /** The STATUS of a pod: a container's waiting or terminated reason, else the pod's reason or phase. */
 function podStatus(o: KubeObject): string {
   if (o.metadata.deletionTimestamp) return 'Terminating';
@@ -55,23 +68,16 @@ export function deploymentPrinter(): Printer {
       column('Up-to-date', 'string', 'Pods with the current template.'),
       column('Available', 'string', 'Pods available to serve.'),
       AGE,
-      column('Containers', 'string', 'Names of the containers in the template.', 1),
-      column('Images', 'string', 'Images of the containers in the template.', 1),
-      column('Selector', 'string', 'The label selector of the pods.', 1),
+      ...TEMPLATE_COLUMNS,
     ],
-    cells: (o, now) => {
-      const [containers, images] = containerCells(field(o, 'spec', 'template', 'spec'));
-      return [
-        o.metadata.name,
-        `${num(field(o, 'status', 'readyReplicas'))}/${num(field(o, 'spec', 'replicas'), 1)}`,
-        num(field(o, 'status', 'updatedReplicas')),
-        num(field(o, 'status', 'availableReplicas')),
-        ageOf(o.metadata.creationTimestamp, now),
-        containers,
-        images,
-        selectorText(field(o, 'spec', 'selector')),
-      ];
-    },
+    cells: (o, now) => [
+      o.metadata.name,
+      `${num(field(o, 'status', 'readyReplicas'))}/${num(field(o, 'spec', 'replicas'), 1)}`,
+      num(field(o, 'status', 'updatedReplicas')),
+      num(field(o, 'status', 'availableReplicas')),
+      ageOf(o.metadata.creationTimestamp, now),
+      ...templateCells(field(o, 'spec', 'template', 'spec'), field(o, 'spec', 'selector')),
+    ],
   };
 }
 
@@ -109,23 +115,16 @@ export function jobPrinter(): Printer {
       column('Completions', 'string', 'Succeeded pods of the completions asked.'),
       column('Duration', 'string', 'The time the job ran.'),
       AGE,
-      column('Containers', 'string', 'Names of the containers in the template.', 1),
-      column('Images', 'string', 'Images of the containers in the template.', 1),
-      column('Selector', 'string', 'The label selector of the pods.', 1),
+      ...TEMPLATE_COLUMNS,
     ],
-    cells: (o, now) => {
-      const [containers, images] = containerCells(field(o, 'spec', 'template', 'spec'));
-      return [
-        o.metadata.name,
-        jobStatus(o),
-        jobCompletions(o),
-        jobDuration(o, now),
-        ageOf(o.metadata.creationTimestamp, now),
-        containers,
-        images,
-        selectorText(field(o, 'spec', 'selector')),
-      ];
-    },
+    cells: (o, now) => [
+      o.metadata.name,
+      jobStatus(o),
+      jobCompletions(o),
+      jobDuration(o, now),
+      ageOf(o.metadata.creationTimestamp, now),
+      ...templateCells(field(o, 'spec', 'template', 'spec'), field(o, 'spec', 'selector')),
+    ],
   };
 }
 
@@ -139,13 +138,10 @@ export function cronJobPrinter(): Printer {
       column('Active', 'integer', 'Jobs running now.'),
       column('Last Schedule', 'string', 'The time since the last run was scheduled.'),
       AGE,
-      column('Containers', 'string', 'Names of the containers in the template.', 1),
-      column('Images', 'string', 'Images of the containers in the template.', 1),
-      column('Selector', 'string', 'The label selector of the pods.', 1),
+      ...TEMPLATE_COLUMNS,
     ],
     cells: (o, now) => {
       const jobSpec = field(o, 'spec', 'jobTemplate', 'spec');
-      const [containers, images] = containerCells(field(jobSpec, 'template', 'spec'));
       const last = field(o, 'status', 'lastScheduleTime');
       return [
         o.metadata.name,
@@ -155,9 +151,7 @@ export function cronJobPrinter(): Printer {
         list(field(o, 'status', 'active')).length,
         typeof last === 'string' ? ageOf(last, now) : '<none>',
         ageOf(o.metadata.creationTimestamp, now),
-        containers,
-        images,
-        selectorText(field(jobSpec, 'selector')),
+        ...templateCells(field(jobSpec, 'template', 'spec'), field(jobSpec, 'selector')),
       ];
     },
   };
