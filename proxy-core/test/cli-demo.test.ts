@@ -57,7 +57,7 @@ describe('the demo command', () => {
       expect(readdirSync(dirname(file!))).toEqual([basename(file!)]);
       const opened = spawnSync(process.execPath, ['bin/peerscope', 'recording', 'open', file!], { cwd: repoRoot, encoding: 'utf8' });
       expect(opened.status, opened.stderr).toBe(0);
-      expect(opened.stdout).toMatch(/\n {2}sim-1 {2}v1\.36\.0-dev → v1\.37\.0-dev at /);
+      expect(opened.stdout).toMatch(/\n {2}sim-1 {2}v1\.36-dev → v1\.37-dev at /);
       expect(opened.stdout).toMatch(/\n {2}port: local \d+/);
     } finally {
       rmSync(dirname(file!), { recursive: true, force: true });
