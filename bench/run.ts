@@ -57,7 +57,7 @@ for (const f of snapshotFigures()) {
   figures.push(f);
   print(f);
 }
-console.log('\nUI in Chromium (built renderer, control host, synthetic CoreClient)');
+console.log('\nUI in Chromium (built renderer, UI server, synthetic CoreClient)');
 for (const f of await uiFigures({ quick })) {
   figures.push(f);
   print(f);

@@ -1,4 +1,4 @@
-// Builds the renderer to dist/renderer/, served by the control host (browser mode) and loaded by
+// Builds the renderer to dist/renderer/, served by the UI server (browser mode) and loaded by
 // Electron. Everything is bundled: no CDN, no external font, nothing inline (the CSP forbids it).
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';

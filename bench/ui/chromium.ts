@@ -1,4 +1,4 @@
-// The UI's figures in real Chromium: the built renderer served by the real control host (HTTP + SSE)
+// The UI's figures in real Chromium: the built renderer served by the real UI server (HTTP + SSE)
 // over a synthetic CoreClient. (1) Live routing under a feed of 10,000 routing events a second: long
 // tasks (PerformanceObserver 'longtask') and frame times (requestAnimationFrame intervals), target no
 // frame over 50 ms. (2) The GVR matrix with 5,000 rows scrolled from top to bottom: frame times.
@@ -116,14 +116,14 @@ export function skipReason(): string | undefined {
 }
 
 /**
- * The built UI served by a control host over `client`, opened in Chromium with the frame
+ * The built UI served by a UI server over `client`, opened in Chromium with the frame
  * instrumentation, once the page says it is live; the page's own errors collected for the caller.
  */
 async function openUi(client: CoreService): Promise<{ page: Page; errors: string[]; close: () => Promise<void> }> {
-  // Imported here: Chromium and the control host load only where the UI figures run.
+  // Imported here: Chromium and the UI server load only where the UI figures run.
   const { chromium } = await import('playwright-core');
-  const { startControlServer } = await import('../../proxy-core/hosts/ui-server/server.js');
-  const control = await startControlServer({ service: client, rendererDir: RENDERER_DIR });
+  const { startUiServer } = await import('../../proxy-core/hosts/ui-server/server.js');
+  const control = await startUiServer({ service: client, rendererDir: RENDERER_DIR });
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
@@ -198,7 +198,7 @@ export async function uiFigures(options: { quick: boolean; log?: (line: string) 
       { name: `${label} long tasks > 50 ms`, value: feed.longTasks.length, unit: 'n' },
       { name: `${label} longest task`, value: feed.longTasks.length ? Math.max(...feed.longTasks) : 0, unit: 'ms' },
       { name: `${label} Chromium CPU, all processes`, value: chromiumCpu * 100, unit: '%' },
-      { name: `${label} control host + feed CPU (Node)`, value: hostCpu * 100, unit: '%' },
+      { name: `${label} UI server + feed CPU (Node)`, value: hostCpu * 100, unit: '%' },
     );
 
     // (2) The matrix: 5,000 GVRs scrolled end to end, one step per frame.

@@ -1,4 +1,4 @@
-// A CoreClient of synthetic data for the Chromium figures, served by the real control host (HTTP + SSE)
+// A CoreClient of synthetic data for the Chromium figures, served by the real UI server (HTTP + SSE)
 // to the built renderer: a cluster of three apiservers whose route table has `rows` GVRs, and a feed of
 // `eventsPerSecond` routing events pushed the way the core's service pushes them (one batch every
 // `batchMs` with exact counts by outcome and at most the newest `maxBatchEvents` events; the same

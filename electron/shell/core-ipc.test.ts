@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { CoreClient, CoreEvent } from '../../proxy-core/contract/client.js';
+import type { CoreEvent } from '../../proxy-core/contract/client.js';
+import type { CoreService } from '../../proxy-core/hosts/index.js';
 import { routeOutcomes } from '../../proxy-core/contract/events.js';
 import { createBridgedCoreClient } from '../../proxy-core/contract/client.js';
 import { PeerscopeError } from '../../proxy-core/contract/errors.js';
@@ -44,8 +45,9 @@ function fakeClient() {
       listener = l;
       return unsubscribe;
     }),
+    close: vi.fn(),
   };
-  return { client: client as unknown as CoreClient & typeof client, push: (e: CoreEvent) => listener?.(e), unsubscribe };
+  return { client: client as unknown as CoreService & typeof client, push: (e: CoreEvent) => listener?.(e), unsubscribe };
 }
 
 function fakeIpcMain() {

@@ -5,8 +5,9 @@
 // text, or for anything else only its code, the rest logged here. Never a stack. What it serves is the core's
 // service (in the app, the switching service over the open cluster's session): the callers' CoreClient is the renderer's.
 import type { IpcMain, IpcMainInvokeEvent, WebContents } from 'electron';
-import { createCoreDispatcher, type CoreClient, type CoreEvent } from '../../proxy-core/contract/client.js';
+import { createCoreDispatcher, type CoreEvent } from '../../proxy-core/contract/client.js';
 import { PeerscopeError, toCallError } from '../../proxy-core/contract/errors.js';
+import type { CoreService } from '../../proxy-core/hosts/index.js';
 import { isAppUrl } from './app-url.js';
 import { EVENT_CHANNEL, SUBSCRIBE_CHANNEL, UNSUBSCRIBE_CHANNEL, channelOf, coreMethodNames, type IpcReply } from './ipc-wire.js';
 
@@ -20,7 +21,7 @@ export interface CoreIpcRegistration {
   dispose(): void;
 }
 
-export function registerCoreIpc(ipcMain: Pick<IpcMain, 'handle' | 'removeHandler'>, service: CoreClient): CoreIpcRegistration {
+export function registerCoreIpc(ipcMain: Pick<IpcMain, 'handle' | 'removeHandler'>, service: CoreService): CoreIpcRegistration {
   const subscriptions = new Map<number, () => void>();
   const dispatch = createCoreDispatcher(service);
 

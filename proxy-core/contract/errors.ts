@@ -6,12 +6,12 @@ import { z } from 'zod';
 
 /** Every code, with what it means. A new failure is one row here and one `throw new PeerscopeError`. */
 export const errorCodes = {
-  // Calls between the UI and the core (contract/rpc.ts, the control server, Electron's IPC).
+  // Calls between the UI and the core (contract/rpc.ts, the UI server, Electron's IPC).
   PEERSCOPE_ERR_NO_METHOD: 'the contract has no method of that name',
   PEERSCOPE_ERR_INVALID_ARGUMENTS: "a call's argument object does not match the contract",
   PEERSCOPE_ERR_BAD_ANSWER: "the core's answer does not match the contract (a newer or older core)",
-  PEERSCOPE_ERR_BODY_TOO_LARGE: 'a call to the control server sent a body over its limit',
-  PEERSCOPE_ERR_BODY_NOT_JSON: 'a call to the control server sent a body that is not JSON',
+  PEERSCOPE_ERR_BODY_TOO_LARGE: 'a call to the UI server sent a body over its limit',
+  PEERSCOPE_ERR_BODY_NOT_JSON: 'a call to the UI server sent a body that is not JSON',
   PEERSCOPE_ERR_REFUSED: 'the host refused the caller (a frame or origin that is not the app, no token)',
   PEERSCOPE_ERR_TRANSPORT: 'the call did not reach the core or its answer did not come back',
   PEERSCOPE_ERR_INTERNAL: 'an unexpected failure inside the core; its log has the details',

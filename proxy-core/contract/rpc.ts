@@ -1,6 +1,6 @@
 // The request/response half of a contract, built from its method table once for every transport: a
 // client over any `call(method, input)` (the renderer's HTTP and IPC transports) and a dispatcher over
-// any service implementing the methods (the control server, Electron's IPC host). A method is one row
+// any service implementing the methods (the UI server, Electron's IPC host). A method is one row
 // of the table — the schema of its argument object (none: `args: undefined`) and of its result — plus
 // one method of the service; nothing else names it.
 import type { z } from 'zod';

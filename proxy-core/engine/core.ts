@@ -1,4 +1,4 @@
-// createCore(options): the whole engine as one object. The CLI, the browser-mode control host and
+// createCore(options): the whole engine as one object. The CLI, the browser-mode UI server and
 // Electron main are three hosts of it (DESIGN "One core, three hosts"). Its parts, each in core/:
 // the port filters, the cluster source (audit logs, webhook, problems), the server list's refresh,
 // what follows the server set's events, the recording, and the local port's listener.

@@ -1,4 +1,4 @@
-// proxy-core's public entry: what hosts (CLI, control server, Electron main) may import.
+// proxy-core's public entry: what hosts (CLI, UI server, Electron main) may import.
 export { createCore, type Core, type CoreOptions, type ListenAddress, type PortFilters } from '../engine/core.js';
 export { PatternError } from '../engine/proxy/patterns.js';
 export { emptyPortFilters, PORT_FILTER_FLAGS, type PortFilterFlag } from '../engine/proxy/port-filters.js';

@@ -1,8 +1,8 @@
-// The renderer's HTTP + SSE transport against the real control host, in Node (no browser): every
+// The renderer's HTTP + SSE transport against the real UI server, in Node (no browser): every
 // CoreClient call round-trips and validates, refusals surface as errors, subscribe delivers batches.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CoreClient, CoreEvent } from '../../proxy-core/contract/index.js';
-import { startControlServer, type ControlServer } from '../../proxy-core/hosts/ui-server/server.js';
+import { startUiServer, type UiServer } from '../../proxy-core/hosts/ui-server/server.js';
 import { createCoreService, type CoreService } from '../../proxy-core/hosts/service/service.js';
 import { createSimController, type SimController } from '../../proxy-core/hosts/service/sim-controller.js';
 import { createCore, type Core } from '../../proxy-core/engine/core.js';
@@ -28,7 +28,7 @@ describe('HTTP transport of CoreClient', () => {
   let core: Core;
   let simController: SimController;
   let service: CoreService;
-  let control: ControlServer;
+  let control: UiServer;
 
   beforeAll(async () => {
     const v137 = loadRelease('v1.37-dev');
@@ -46,7 +46,7 @@ describe('HTTP transport of CoreClient', () => {
       rollout: { drainSeconds: 0.2, downSeconds: 0.2 },
     });
     service = createCoreService(core, { sim: simController, batchMs: 50 });
-    control = await startControlServer({ service: service, rendererDir: '/nonexistent' });
+    control = await startUiServer({ service: service, rendererDir: '/nonexistent' });
   });
 
   afterAll(async () => {

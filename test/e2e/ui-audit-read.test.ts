@@ -10,7 +10,7 @@ import { Readable } from 'node:stream';
 import { createGzip } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startControlServer, type ControlServer } from '../../proxy-core/hosts/ui-server/server.js';
+import { startUiServer, type UiServer } from '../../proxy-core/hosts/ui-server/server.js';
 import { createCoreService, type CoreService } from '../../proxy-core/hosts/service/service.js';
 import { createCore, type Core } from '../../proxy-core/engine/core.js';
 import { loadRelease } from '../../proxy-core/engine/releases/index.js';
@@ -33,7 +33,7 @@ describe.skipIf(!hasChromium)('a long audit log read in Chromium: progress bar a
   let sim: SimCluster;
   const cores: Core[] = [];
   const services: CoreService[] = [];
-  let control: ControlServer | undefined;
+  let control: UiServer | undefined;
   let browser: Browser | undefined;
   let page: Page;
   const problems: string[] = [];
@@ -52,7 +52,7 @@ describe.skipIf(!hasChromium)('a long audit log read in Chromium: progress bar a
     await first.start();
     services.push(createCoreService(first));
     switching.switchTo({ service: services[0]!, label: 'context sim' });
-    control = await startControlServer({ service: switching, rendererDir: join(dir, 'renderer') });
+    control = await startUiServer({ service: switching, rendererDir: join(dir, 'renderer') });
     ({ browser, page } = await openInChromium(control.url, problems));
     await page
       .getByRole('status')

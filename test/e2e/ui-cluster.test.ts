@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startControlServer, type ControlServer } from '../../proxy-core/hosts/ui-server/server.js';
+import { startUiServer, type UiServer } from '../../proxy-core/hosts/ui-server/server.js';
 import { loadRelease } from '../../proxy-core/engine/releases/index.js';
 import { startDemoSession, type DemoSession } from '../../proxy-core/hosts/session/demo.js';
 import { legacyOperatorGvr, TRAFFIC_CLIENTS } from '../../proxy-core/sim/traffic/index.js';
@@ -20,7 +20,7 @@ if (!hasChromium) console.warn(`test/e2e/ui-cluster.test.ts: skipped, ${CHROMIUM
 describe.skipIf(!hasChromium)('the cluster source in Chromium, on the demo', () => {
   let rendererDir: string;
   let session: DemoSession | undefined;
-  let control: ControlServer | undefined;
+  let control: UiServer | undefined;
   let browser: Browser | undefined;
   let page: Page;
   const problems: string[] = [];
@@ -30,7 +30,7 @@ describe.skipIf(!hasChromium)('the cluster source in Chromium, on the demo', () 
     rendererDir = mkdtempSync(join(tmpdir(), 'ui-cluster-renderer-'));
     buildRenderer(rendererDir);
     session = await startDemoSession({ listen: { host: '127.0.0.1', port: 0 }, trafficRps: 20, stepSeconds: 2 });
-    control = await startControlServer({ service: session.service, rendererDir });
+    control = await startUiServer({ service: session.service, rendererDir });
     ({ browser, page } = await openInChromium(control.url, problems));
     // One server upgraded, then the rollout paused: the cluster stays mixed for every test below, so
     // false 404s keep coming however slowly a loaded machine gets to them (a rollout left running

@@ -1,11 +1,11 @@
 // The demo the UI test drives: a simulated mid-rollout control plane (one apiserver at v1.37-dev, two at
-// v1.36-dev) with traffic, the core and the control host in-process, the built renderer, and Chromium on
+// v1.36-dev) with traffic, the core and the UI server in-process, the built renderer, and Chromium on
 // it. Each part is kept on the object as it starts, so stopUiDemo closes whatever did start.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { startControlServer, type ControlServer } from '../../proxy-core/hosts/ui-server/server.js';
+import { startUiServer, type UiServer } from '../../proxy-core/hosts/ui-server/server.js';
 import { createCoreService, type CoreService } from '../../proxy-core/hosts/service/service.js';
 import { createSimController, type SimController } from '../../proxy-core/hosts/service/sim-controller.js';
 import { createCore, type Core } from '../../proxy-core/engine/core.js';
@@ -25,7 +25,7 @@ export interface UiDemo {
   simController?: SimController;
   traffic?: TrafficHandle;
   service?: CoreService;
-  control?: ControlServer;
+  control?: UiServer;
   browser?: Browser;
   page?: Page;
   /** Console errors, CSP violations and page errors seen while the test ran. */
@@ -54,7 +54,7 @@ export async function startUiDemo(d: UiDemo): Promise<void> {
     rollout: { drainSeconds: 0.5, downSeconds: 0.5 },
   }));
   const service = (d.service = createCoreService(core, { sim: simController }));
-  const control = (d.control = await startControlServer({ service: service, rendererDir: join(repoRoot, 'dist', 'renderer') }));
+  const control = (d.control = await startUiServer({ service: service, rendererDir: join(repoRoot, 'dist', 'renderer') }));
   ({ browser: d.browser, page: d.page } = await openInChromium(control.url, d.problems));
 }
 

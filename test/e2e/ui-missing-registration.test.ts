@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRegistrationStandIns, type RegistrationStandIns } from '../../proxy-core/test/registration-standins.js';
-import { startControlServer, type ControlServer } from '../../proxy-core/hosts/ui-server/server.js';
+import { startUiServer, type UiServer } from '../../proxy-core/hosts/ui-server/server.js';
 import { createCoreService } from '../../proxy-core/hosts/service/service.js';
 import { createCore, type Core } from '../../proxy-core/engine/core.js';
 import { buildRenderer, CHROMIUM, openInChromium, shootScreens } from './ui-demo.js';
@@ -21,7 +21,7 @@ describe.skipIf(!hasChromium)('a missing API registration in Chromium', () => {
   let rendererDir: string;
   let standIns: RegistrationStandIns;
   let core: Core;
-  let control: ControlServer | undefined;
+  let control: UiServer | undefined;
   let browser: Browser | undefined;
   let page: Page;
   const problems: string[] = [];
@@ -44,7 +44,7 @@ describe.skipIf(!hasChromium)('a missing API registration in Chromium', () => {
       await new Promise((r) => setTimeout(r, 50));
     }
     standIns.deregister('storagemigration.k8s.io/v1');
-    control = await startControlServer({ service: createCoreService(core), rendererDir });
+    control = await startUiServer({ service: createCoreService(core), rendererDir });
     ({ browser, page } = await openInChromium(control.url, problems));
   }, 180_000);
 

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startControlServer, type ControlServer } from '../../proxy-core/hosts/ui-server/server.js';
+import { startUiServer, type UiServer } from '../../proxy-core/hosts/ui-server/server.js';
 import { startDemoSession, type DemoSession } from '../../proxy-core/hosts/session/demo.js';
 import { buildRenderer, CHROMIUM, openInChromium, shootScreens } from './ui-demo.js';
 
@@ -20,7 +20,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 describe.skipIf(!hasChromium)('a recorded moment in Chromium, on the demo', () => {
   let rendererDir: string;
   let session: DemoSession | undefined;
-  let control: ControlServer | undefined;
+  let control: UiServer | undefined;
   let browser: Browser | undefined;
   let page: Page;
   const problems: string[] = [];
@@ -32,7 +32,7 @@ describe.skipIf(!hasChromium)('a recorded moment in Chromium, on the demo', () =
     rendererDir = mkdtempSync(join(tmpdir(), 'ui-moment-renderer-'));
     buildRenderer(rendererDir);
     session = await startDemoSession({ listen: { host: '127.0.0.1', port: 0 }, trafficRps: 10, stepSeconds: 1, record: {} });
-    control = await startControlServer({ service: session.service, rendererDir });
+    control = await startUiServer({ service: session.service, rendererDir });
     ({ browser, page } = await openInChromium(control.url, problems));
     // Some seconds of the cluster before the rollout, all servers at v1.36-dev, to drag back to.
     for (const until = Date.now() + 30_000; session.core.serverStatuses().some((s) => s.discovery.state !== 'ok');) {

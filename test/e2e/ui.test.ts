@@ -1,12 +1,12 @@
 // The UI in real Chromium (browser mode): a simulated mid-rollout control plane (one apiserver at
-// v1.37-dev, two at v1.36-dev), the core and the control host in-process, the built renderer opened
+// v1.37-dev, two at v1.36-dev), the core and the UI server in-process, the built renderer opened
 // with the per-launch token. Checks what an operator relies on and saves a screenshot of every screen
 // (light and dark) under test-results/.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ControlServer } from '../../proxy-core/hosts/ui-server/server.js';
+import type { UiServer } from '../../proxy-core/hosts/ui-server/server.js';
 import type { CoreService } from '../../proxy-core/hosts/service/service.js';
 import type { SimController } from '../../proxy-core/hosts/service/sim-controller.js';
 import type { RoutingSnapshot } from '../../proxy-core/contract/index.js';
@@ -26,7 +26,7 @@ describe.skipIf(!hasChromium)('the UI in Chromium', () => {
   let core: Core;
   let simController: SimController;
   let service: CoreService;
-  let control: ControlServer;
+  let control: UiServer;
   let browser: Browser;
   let page: Page;
   const problems: string[] = [];

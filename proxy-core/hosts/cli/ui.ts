@@ -1,6 +1,6 @@
 // The browser-mode UI for a running core (`peerscope demo --ui`, `serve --ui`): CoreClient over HTTP +
 // SSE on a loopback port, serving the built renderer. Prints nothing itself; the caller prints the URL.
-import { startControlServer } from '../ui-server/server.js';
+import { startUiServer } from '../ui-server/server.js';
 import { createCoreService, type CoreService } from '../service/service.js';
 import type { SimController } from '../service/sim-controller.js';
 import type { Core } from '../../engine/core.js';
@@ -18,7 +18,7 @@ export async function startUiHost(options: UiHostOptions): Promise<UiHost> {
   const owned = 'core' in options ? createCoreService(options.core, options.sim ? { sim: options.sim } : {}) : undefined;
   const service = owned ?? (options as { service: CoreService }).service;
   try {
-    const control = await startControlServer({ service: service, host: options.host ?? '127.0.0.1', port: options.port ?? 0 });
+    const control = await startUiServer({ service: service, host: options.host ?? '127.0.0.1', port: options.port ?? 0 });
     return {
       url: control.url,
       async close() {

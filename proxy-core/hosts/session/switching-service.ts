@@ -1,17 +1,18 @@
-// One CoreClient for a host whose cluster changes while it runs (the desktop app: simulated cluster,
+// One core service for a host whose cluster changes while it runs (the desktop app: simulated cluster,
 // then a kubeconfig, then another). Calls go to the current session's service; subscribers stay
 // subscribed across switches and get a `session` event, so the UI starts over on the new cluster.
 import { PeerscopeError } from '../../contract/errors.js';
 import { coreClientMethods, type CoreClient, type CoreClientMethod, type CoreEvent } from '../../contract/client.js';
+import type { CoreService } from '../service/service.js';
 
-/** The part of a session the client needs. */
+/** The part of a session the switching service calls (as any client of the session's service would). */
 export interface SwitchableSession {
   readonly service: CoreClient;
   /** Shown to the operator ("simulated cluster", "context prod-eu"). */
   readonly label: string;
 }
 
-export interface SwitchingService extends CoreClient {
+export interface SwitchingService extends CoreService {
   /** The session calls go to now; undefined before the first one. */
   current(): SwitchableSession | undefined;
   /** Moves every subscriber to `next` and tells them; returns the previous session (the caller closes it). */
@@ -67,6 +68,12 @@ export function createSwitchingService(): SwitchingService {
     },
     publish,
     ...forwarded,
+    // Stops forwarding: drops every subscriber and detaches from the session's events. The sessions
+    // themselves are their owner's to close (switchTo hands the previous one back).
+    close() {
+      listeners.clear();
+      attach();
+    },
     subscribe(listener) {
       listeners.add(listener);
       if (listeners.size === 1) attach();

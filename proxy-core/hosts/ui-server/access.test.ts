@@ -1,19 +1,19 @@
-// The control host on real sockets, who it refuses: no or wrong token, a foreign Origin or Host, anything a
+// The UI server on real sockets, who it refuses: no or wrong token, a foreign Origin or Host, anything a
 // web page could send; and the CSP on every response.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONTENT_SECURITY_POLICY, type ControlServer } from './server.js';
-import { call, rpcCall, startControlHost, type ControlHost } from '../../test/control-host.js';
+import { CONTENT_SECURITY_POLICY, type UiServer } from './server.js';
+import { call, rpcCall, startUiHost, type UiHost } from '../../test/ui-host.js';
 
-describe('control host', () => {
-  let control: ControlServer;
-  let controlHost: ControlHost | undefined;
+describe('UI server', () => {
+  let control: UiServer;
+  let uiHost: UiHost | undefined;
   const rpc = (method: string, args?: unknown, headers?: Record<string, string>) => rpcCall(control, method, args, headers);
 
   beforeAll(async () => {
-    controlHost = await startControlHost();
-    ({ control } = controlHost);
+    uiHost = await startUiHost();
+    ({ control } = uiHost);
   });
-  afterAll(() => controlHost?.close());
+  afterAll(() => uiHost?.close());
 
   it('prints a loopback URL with the token in its fragment', () => {
     expect(control.url).toBe(`http://127.0.0.1:${control.port}/#token=${control.token}`);

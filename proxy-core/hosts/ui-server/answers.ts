@@ -1,4 +1,4 @@
-// How the control server answers: its security headers on every response, JSON bodies, and every
+// How the UI server answers: its security headers on every response, JSON bodies, and every
 // failure as { error: { code, message } } (contract/errors.ts) with the HTTP status of its code;
 // reading a request body within its limit.
 import type { IncomingMessage, ServerResponse } from 'node:http';

@@ -1,4 +1,4 @@
-// The control host on real sockets: JSON calls validated both ways against the contract, with no credential
+// The UI server on real sockets: JSON calls validated both ways against the contract, with no credential
 // in any payload, and snapshot files read and compared for the UI.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { overviewSchema, routeTableViewSchema, discoveryViewsSchema } from '../../contract/client.js';
@@ -6,22 +6,22 @@ import { MAX_SNAPSHOT_BYTES, routingSnapshotSchema, snapshotDiffSchema, snapshot
 import { serializeSnapshot } from '../../engine/snapshot/io.js';
 import { type Core } from '../../engine/core.js';
 import { type SimCluster } from '../../sim/index.js';
-import { type ControlServer } from './server.js';
-import { rpcCall, startControlHost, type ControlHost } from '../../test/control-host.js';
+import { type UiServer } from './server.js';
+import { rpcCall, startUiHost, type UiHost } from '../../test/ui-host.js';
 import { routingEvent } from '../../test/routing-event.js';
 
-describe('control host', () => {
+describe('UI server', () => {
   let sim: SimCluster;
   let core: Core;
-  let control: ControlServer;
-  let controlHost: ControlHost | undefined;
+  let control: UiServer;
+  let uiHost: UiHost | undefined;
   const rpc = (method: string, args?: unknown, headers?: Record<string, string>) => rpcCall(control, method, args, headers);
 
   beforeAll(async () => {
-    controlHost = await startControlHost();
-    ({ sim, core, control } = controlHost);
+    uiHost = await startUiHost();
+    ({ sim, core, control } = uiHost);
   });
-  afterAll(() => controlHost?.close());
+  afterAll(() => uiHost?.close());
 
   it('answers CoreClient calls with payloads that match the contract and carry no credential', async () => {
     const overview = await rpc('getOverview');

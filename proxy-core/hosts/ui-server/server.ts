@@ -1,5 +1,5 @@
-// The browser-mode host of CoreClient: JSON calls (POST /api/rpc/<method>) and Server-Sent Events
-// (GET /api/events) over a CoreClient, plus the built renderer from dist/renderer/.
+// The browser-mode host of the core service: JSON calls (POST /api/rpc/<method>) and Server-Sent Events
+// (GET /api/events) over a CoreService, plus the built renderer from dist/renderer/.
 //
 // Security (the port is reachable by every web page the operator opens, so treat each as hostile):
 // - loopback only;
@@ -16,7 +16,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
-import { coreClientMethods, createCoreDispatcher, type CoreClient, type CoreClientMethod } from '../../contract/client.js';
+import { coreClientMethods, createCoreDispatcher, type CoreClientMethod } from '../../contract/client.js';
 import { PeerscopeError } from '../../contract/errors.js';
 import { isMethodOf } from '../../contract/rpc.js';
 import { MAX_SNAPSHOT_BYTES } from '../../contract/snapshot.js';
@@ -25,6 +25,7 @@ import { baseHeaders, parseBody, readBody, sendError, sendFailure, sendJson } fr
 import { openEventStream } from './sse.js';
 import { defaultRendererDir, serveStatic } from './static.js';
 import { authorized, newToken } from './token.js';
+import type { CoreService } from '../service/service.js';
 
 export { CONTENT_SECURITY_POLICY } from './answers.js';
 export { defaultRendererDir } from './static.js';
@@ -38,9 +39,9 @@ const MAX_BODY_BYTES = 64 * 1024;
 const SNAPSHOT_BODY_BYTES = 2 * MAX_SNAPSHOT_BYTES + 1024 * 1024;
 const BODY_LIMITS: Partial<Record<CoreClientMethod, number>> = { readSnapshot: SNAPSHOT_BODY_BYTES, compareSnapshots: SNAPSHOT_BODY_BYTES };
 
-export interface ControlServerOptions {
-  readonly service: CoreClient;
-  /** 127.0.0.1 (default), ::1 or localhost: the control host never listens beyond loopback. */
+export interface UiServerOptions {
+  readonly service: CoreService;
+  /** 127.0.0.1 (default), ::1 or localhost: the UI server never listens beyond loopback. */
   readonly host?: string;
   /** 0 (default) picks a free port. */
   readonly port?: number;
@@ -50,7 +51,7 @@ export interface ControlServerOptions {
   readonly heartbeatMs?: number;
 }
 
-export interface ControlServer {
+export interface UiServer {
   /** Open this in a browser: it carries the token in its fragment. */
   readonly url: string;
   /** http://127.0.0.1:PORT */
@@ -60,10 +61,9 @@ export interface ControlServer {
   close(): Promise<void>;
 }
 
-export async function startControlServer(options: ControlServerOptions): Promise<ControlServer> {
+export async function startUiServer(options: UiServerOptions): Promise<UiServer> {
   const host = options.host ?? '127.0.0.1';
-  if (!LOOPBACK_HOSTS.has(host))
-    throw new PeerscopeError('PEERSCOPE_ERR_LISTEN', `the control host listens on loopback only, not on ${host}`);
+  if (!LOOPBACK_HOSTS.has(host)) throw new PeerscopeError('PEERSCOPE_ERR_LISTEN', `the UI server listens on loopback only, not on ${host}`);
   const rendererDir = resolve(options.rendererDir ?? defaultRendererDir());
   const { token, digest: tokenDigest } = newToken();
   const heartbeatMs = options.heartbeatMs ?? 15_000;

@@ -1,25 +1,25 @@
-// The control host on real sockets: an SSE stream carrying routing batches of real requests through the local
+// The UI server on real sockets: an SSE stream carrying routing batches of real requests through the local
 // port of a simulated two-release control plane, bursts batched with exact counts, and clean unsubscribes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { coreEventSchema, type CoreEvent } from '../../contract/client.js';
 import { type Core } from '../../engine/core.js';
-import { startControlServer, type ControlServer } from './server.js';
+import { startUiServer, type UiServer } from './server.js';
 import { createCoreService, type CoreService } from '../service/service.js';
-import { call, startControlHost, type ControlHost } from '../../test/control-host.js';
+import { call, startUiHost, type UiHost } from '../../test/ui-host.js';
 import { routingEvent } from '../../test/routing-event.js';
 
-describe('control host', () => {
+describe('UI server', () => {
   let core: Core;
   let service: CoreService;
-  let control: ControlServer;
+  let control: UiServer;
   let coreUrl: string;
-  let controlHost: ControlHost | undefined;
+  let uiHost: UiHost | undefined;
 
   beforeAll(async () => {
-    controlHost = await startControlHost();
-    ({ core, service, control, coreUrl } = controlHost);
+    uiHost = await startUiHost();
+    ({ core, service, control, coreUrl } = uiHost);
   });
-  afterAll(() => controlHost?.close());
+  afterAll(() => uiHost?.close());
 
   it('streams routing events in batches over SSE', async () => {
     const events: CoreEvent[] = [];
@@ -101,7 +101,7 @@ describe('control host', () => {
         };
       },
     };
-    const host = await startControlServer({ service: counting, rendererDir: '/nonexistent' });
+    const host = await startUiServer({ service: counting, rendererDir: '/nonexistent' });
     try {
       const controller = new AbortController();
       const response = await fetch(`${host.origin}/api/events`, {

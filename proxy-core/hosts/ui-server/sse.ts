@@ -1,8 +1,9 @@
 // The Server-Sent Events stream of the core's pushed events (GET /api/events), with a heartbeat.
 import type { ServerResponse } from 'node:http';
-import type { CoreClient, CoreEvent } from '../../contract/client.js';
+import type { CoreEvent } from '../../contract/client.js';
+import type { CoreService } from '../service/service.js';
 
-export function openEventStream(res: ServerResponse, client: CoreClient, heartbeatMs: number, streams: Set<ServerResponse>): void {
+export function openEventStream(res: ServerResponse, service: CoreService, heartbeatMs: number, streams: Set<ServerResponse>): void {
   res.writeHead(200, {
     'content-type': 'text/event-stream; charset=utf-8',
     'cache-control': 'no-store',
@@ -26,7 +27,7 @@ export function openEventStream(res: ServerResponse, client: CoreClient, heartbe
     if (e.type === 'routing') droppedBatches = 0;
     if (!ok) congested = true;
   };
-  const unsubscribe = client.subscribe(send);
+  const unsubscribe = service.subscribe(send);
   const heartbeat = setInterval(() => res.write(': ping\n\n'), heartbeatMs);
   const end = () => {
     clearInterval(heartbeat);

@@ -26,7 +26,7 @@ export interface HttpCoreClientOptions {
   readonly fetch?: typeof fetch;
 }
 
-/** A refused or failed call: the code the control server sent (contract/errors.ts) and the HTTP status. */
+/** A refused or failed call: the code the UI server sent (contract/errors.ts) and the HTTP status. */
 export class CoreCallError extends PeerscopeError {
   override readonly name = 'CoreCallError';
   constructor(

@@ -61,7 +61,7 @@ export const hostCheck: Step = {
 //   across origins) could be any page, so no pattern can vouch for it;
 // - `Sec-Fetch-Site: cross-site` or `same-site` (another port of localhost is same-site), unless the
 //   Origin is an accepted one; `same-origin` and `none` (typed in the address bar) pass.
-// The UI's control server (control/server.ts) applies the same rule to its own pages and API: it
+// The UI server (hosts/ui-server/server.ts) applies the same rule to its own pages and API: it
 // imports checkOrigin from here (control/ may import proxy/).
 
 const HINT = 'the local port refuses requests from web pages; --accept-origins allows chosen origins';

@@ -1,5 +1,5 @@
-// Shared setup for the control host tests (proxy-core/engine/control/server-*.test.ts): a simulated
-// two-release control plane, a core with its local port in front, the control host serving a stub
+// Shared setup for the UI server tests (proxy-core/hosts/ui-server/*.test.ts): a simulated
+// two-release control plane, a core with its local port in front, the UI server serving a stub
 // renderer, and plain HTTP calls to it.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { createCore, type Core } from '../engine/core.js';
 import { loadRelease } from '../engine/releases/index.js';
 import { startSimCluster, type SimCluster } from '../sim/index.js';
-import { startControlServer, type ControlServer } from '../hosts/ui-server/server.js';
+import { startUiServer, type UiServer } from '../hosts/ui-server/server.js';
 import { createCoreService, type CoreService } from '../hosts/service/service.js';
 
 export interface Reply {
@@ -36,8 +36,8 @@ export function call(
   });
 }
 
-/** Calls a CoreClient method over the control host's JSON API with its token. */
-export function rpcCall(control: ControlServer, method: string, args: unknown = {}, headers: Record<string, string> = {}): Promise<Reply> {
+/** Calls a CoreClient method over the UI server's JSON API with its token. */
+export function rpcCall(control: UiServer, method: string, args: unknown = {}, headers: Record<string, string> = {}): Promise<Reply> {
   return call(control.port, `/api/rpc/${method}`, {
     method: 'POST',
     headers: { authorization: `Bearer ${control.token}`, 'content-type': 'application/json', ...headers },
@@ -45,19 +45,19 @@ export function rpcCall(control: ControlServer, method: string, args: unknown = 
   });
 }
 
-export interface ControlHost {
+export interface UiHost {
   readonly sim: SimCluster;
   readonly core: Core;
   readonly service: CoreService;
-  readonly control: ControlServer;
+  readonly control: UiServer;
   readonly coreUrl: string;
   close(): Promise<void>;
 }
 
-export async function startControlHost(): Promise<ControlHost> {
+export async function startUiHost(): Promise<UiHost> {
   let core: Core | undefined;
   let service: CoreService | undefined;
-  let control: ControlServer | undefined;
+  let control: UiServer | undefined;
   const sim = await startSimCluster({ releases: [loadRelease('v1.36-dev'), loadRelease('v1.37-dev')] });
   // Stops whatever did start, also when a later step of the setup failed.
   const close = async () => {
@@ -76,7 +76,7 @@ export async function startControlHost(): Promise<ControlHost> {
     service = createCoreService(core, { batchMs: 50 });
     const rendererDir = mkdtempSync(join(tmpdir(), 'peerscope-renderer-'));
     writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>Peerscope</title>');
-    control = await startControlServer({ service: service, rendererDir });
+    control = await startUiServer({ service: service, rendererDir });
     return { sim, core, service, control, coreUrl, close };
   } catch (error) {
     await close();
