@@ -2,13 +2,13 @@
 // releases, straight and through the port: `create namespace|configmap|secret|serviceaccount|
 // priorityclass|deployment|service`, `run` (protobuf bodies), apply (client-side and server-side), label, annotate, patch,
 // edit, and get printing kube-apiserver's columns (Table answers) and a `-o yaml` round trip.
-import { writeFileSync } from 'node:fs';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { loadRelease } from '../../proxy-core/engine/releases/index.js';
+import { portKubeconfig } from '../../proxy-core/hosts/index.js';
 import { startSimCluster, type SimCluster } from '../../proxy-core/sim/index.js';
 import { startBed, type Bed } from '../../proxy-core/test/harness.js';
 import { hasKubectl, kubectlWithConfig, type KubectlResult } from './kubectl.js';
@@ -46,10 +46,6 @@ metadata:
 data:
   size: large
 `;
-
-function portKubeconfig(url: string): string {
-  return `apiVersion: v1\nkind: Config\nclusters: [{name: port, cluster: {server: "${url}"}}]\ncontexts: [{name: port, context: {cluster: port, user: none}}]\nusers: [{name: none, user: {}}]\ncurrent-context: port\n`;
-}
 
 /** The header line of kubectl's table output, its columns split on runs of spaces. */
 function header(out: string): string[] {
