@@ -136,3 +136,58 @@ export function killCheck(
     recordedToKill: mine.filter((e) => e.at >= lastFrom).length,
   };
 }
+
+/** `windows` ending by `cutoff` at the latest (an open end is Infinity); those left empty dropped. */
+export function clipWindows(windows: readonly (readonly [number, number])[], cutoff: number): [number, number][] {
+  return windows.map(([from, to]): [number, number] => [from, Math.min(to, cutoff)]).filter(([from, to]) => from < to);
+}
+
+/** A kill check in one line; `grace` how long before the kill its last window ended. */
+export function killLine(c: KillCheck, grace: number, windows: number): string {
+  return `${c.logged} requests ended by kill − ${grace} ms${windows > 1 ? ` (in ${windows} windows)` : ''}, ${c.lost} of them missing from the recording; from the last window's start up to the kill ${c.inLogToKill} in the log, ${c.recordedToKill} recorded (${c.inLogToKill - c.recordedToKill} lost in the last ${grace} ms)`;
+}
+
+/** The live port's totals now: requests through it ("port") and the cluster source's per server ("cluster SERVER"). */
+export async function liveTotals(portUrl: string): Promise<Counts> {
+  const totals: Counts = new Map();
+  for (const line of (await (await fetch(`${portUrl}/.peerscope/metrics`)).text()).split('\n')) {
+    const value = Number(line.slice(line.lastIndexOf(' ') + 1));
+    if (line.startsWith('peerscope_requests_total{')) add(totals, 'port', value);
+    if (line.startsWith('peerscope_cluster_requests_total{')) add(totals, `cluster ${labelsOf(line).get('server_id') ?? ''}`, value);
+  }
+  return totals;
+}
+
+/** The same totals of a recording's events. */
+export function recordedTotals(events: readonly RecordedEvent[]): Counts {
+  const totals: Counts = new Map();
+  for (const e of events) add(totals, e.source === 'port' ? 'port' : `cluster ${e.server ?? ''}`);
+  return totals;
+}
+
+/**
+ * Reads the live totals every `everyMs` until stopped; each read is stamped with when its answer
+ * arrived, so it counts nothing the port had not counted by then.
+ */
+export function sampleTotals(portUrl: string, everyMs = 100): { samples: { at: number; totals: Counts }[]; stop(): Promise<void> } {
+  const samples: { at: number; totals: Counts }[] = [];
+  let stopped = false;
+  const loop = (async () => {
+    while (!stopped) {
+      try {
+        const totals = await liveTotals(portUrl);
+        samples.push({ at: Date.now(), totals });
+      } catch {
+        // The port is gone: SIGKILLed.
+      }
+      await new Promise((r) => setTimeout(r, everyMs));
+    }
+  })();
+  return {
+    samples,
+    async stop() {
+      stopped = true;
+      await loop;
+    },
+  };
+}

@@ -20,7 +20,18 @@ import { kubeBinaries, skipKube } from './binaries.js';
 import { serverIps, startControlPlane, type ApiserverSpec, type ControlPlane } from './control-plane.js';
 import { kubectl, peerscope } from './peerscope-cli.js';
 import { waitFor } from './processes.js';
-import { killCheck, liveCounts, recordedCounts, sameCounts, shown, sorted } from './recording-rollout-counts.js';
+import {
+  clipWindows,
+  killCheck,
+  killLine,
+  liveCounts,
+  recordedCounts,
+  recordedTotals,
+  sameCounts,
+  sampleTotals,
+  shown,
+  sorted,
+} from './recording-rollout-counts.js';
 import {
   AUDIT_POLICY,
   clientLoop,
@@ -268,27 +279,14 @@ describe.skipIf(skipKube())('a real rollout recorded by serve --record: the file
   });
 
   it('SIGKILL under traffic loses at most the last second of what the audit logs hold, and the file reopens', async () => {
-    loops.push(
-      clientLoop(
-        cp,
-        CHECKER,
-        () => cp.servers.map((s) => s.url),
-        () => ['/api/v1/namespaces', '/api/v1/pods'],
-        200,
-      ),
-    );
-    loops.push(
-      clientLoop(
-        cp,
-        PORT_READER,
-        () => [serve.url],
-        () => ['/api/v1/namespaces/default/configmaps'],
-        200,
-      ),
-    );
+    const [servers, port] = [() => cp.servers.map((s) => s.url), () => [serve.url]];
+    loops.push(clientLoop(cp, CHECKER, servers, () => ['/api/v1/namespaces', '/api/v1/pods'], 200));
+    loops.push(clientLoop(cp, PORT_READER, port, () => ['/api/v1/namespaces/default/configmaps'], 200));
+    const sampler = sampleTotals(serve.url);
     await new Promise((r) => setTimeout(r, 4_000));
     const killAt = Date.now();
     await serve.kill();
+    await sampler.stop();
     // The servers' logs are written as requests end: let the requests of the kill's moment end.
     await new Promise((r) => setTimeout(r, 1_500));
     for (const l of loops.splice(0)) await l.stop();
@@ -301,21 +299,27 @@ describe.skipIf(skipKube())('a real rollout recorded by serve --record: the file
     reader.close();
     // kube-1's log is read from its first line: all of it, both releases' processes. kube-2's events reach serve
     // from its first batch on, each up to a batch wait (1 s, --audit-webhook-batch-max-wait) after it ended.
-    const clip = (windows: [number, number][], cutoff: number) =>
-      windows.map(([from, to]): [number, number] => [from, Math.min(to, cutoff)]).filter(([from, to]) => from < to);
     const sources = [
       { host: 'kube-1', source: 'audit-log', windows: [[0, killAt - 1_000]], grace: 1_000 },
-      { host: 'kube-2', source: 'audit-webhook', windows: clip(webhookWindows, killAt - 2_000), grace: 2_000 },
+      { host: 'kube-2', source: 'audit-webhook', windows: clipWindows(webhookWindows, killAt - 2_000), grace: 2_000 },
     ] as const;
     const lines: string[] = [];
     for (const { host, source, windows, grace } of sources) {
       const c = killCheck(logs.get(host) as string, events, { source, server: names.get(host) as string, windows, killAt });
-      lines.push(
-        `${host} (${source}): ${c.logged} requests ended by kill − ${grace} ms${windows.length > 1 ? ` (in ${windows.length} windows)` : ''}, ${c.lost} of them missing from the recording; from the last window's start up to the kill ${c.inLogToKill} in the log, ${c.recordedToKill} recorded (${c.inLogToKill - c.recordedToKill} lost in the last ${grace} ms)`,
-      );
+      lines.push(`${host} (${source}): ${killLine(c, grace, windows.length)}`);
       expect(c.logged, `${host} logged too little in the windows`).toBeGreaterThan(100);
       expect(c.lost, `${host}: by verb and code, logged ${shown(c.expected)}; recorded ${shown(c.recorded)}`).toBe(0);
     }
+    // What the port itself had counted a second before the kill, per source: every one of those is in the file.
+    const second = sampler.samples.filter((x) => x.at <= killAt - 1_000).at(-1);
+    expect(second, 'no read of the live totals a second before the kill').toBeDefined();
+    const inFile = recordedTotals(events);
+    const final = sampler.samples.at(-1);
+    lines.push(
+      `the port's own counts ${killAt - (second?.at ?? 0)} ms before the kill: ${shown(second?.totals ?? new Map(), ', ')}; in the file: ${shown(inFile, ', ')}; last live read ${killAt - (final?.at ?? 0)} ms before the kill: ${shown(final?.totals ?? new Map(), ', ')}`,
+    );
+    for (const [key, n] of second?.totals ?? [])
+      expect(inFile.get(key) ?? 0, `${key}: counted live by kill − 1 s`).toBeGreaterThanOrEqual(n);
     console.log(`SIGKILL of serve under traffic:\n  ${lines.join('\n  ')}`);
   }, 60_000);
 });
