@@ -78,6 +78,8 @@ describe.skipIf(skipKube())('a real rollout recorded by serve --record: the file
    */
   const webhookWindows: [number, number][] = [];
   const steps: string[] = [];
+  /** Each server's replacement: when its older process was sent SIGTERM, and when the newer one was ready. */
+  const replaced = new Map<string, { stopAt: number; readyAt: number }>();
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'kube-recording-rollout-'));
@@ -173,6 +175,7 @@ describe.skipIf(skipKube())('a real rollout recorded by serve --record: the file
       await cp.stop(host, STOP_GRACE_MS);
       const stoppedIn = Date.now() - stopAt;
       const next = await cp.start(spec(host, newer), ip);
+      replaced.set(host, { stopAt, readyAt: next.readyAt });
       if (old.signalCode === 'SIGKILL' && host === 'kube-2') {
         // What ended a batch wait before its SIGTERM had been posted; what its replacement wrote is posted from its start.
         (webhookWindows.at(-1) as [number, number])[1] = stopAt - 1_000;
@@ -260,11 +263,11 @@ describe.skipIf(skipKube())('a real rollout recorded by serve --record: the file
     }
   });
 
-  it("the report puts each server's release change within 2 s of when its /version changed", async () => {
+  it("the report puts each server's release change within 2 s of when its /version changed, and its replacement among the incidents", async () => {
     const r = await peerscope(['recording', 'report', recordFile, '--output', 'json']);
     expect(r.code, r.stderr).toBe(0);
     const report = JSON.parse(r.stdout) as RecordingReport;
-    const lags: string[] = [];
+    const [lags, incidents]: string[][] = [[], []];
     for (const host of HOSTS) {
       const name = names.get(host) as string;
       const observed = watches.get(host)?.seen.find((s) => s.gitVersion === newer)?.at;
@@ -274,8 +277,16 @@ describe.skipIf(skipKube())('a real rollout recorded by serve --record: the file
       const lag = (recorded as number) - (observed as number);
       lags.push(`${host} ${lag} ms`);
       expect(Math.abs(lag), `${host}: /version changed at ${observed}, the report says ${recorded}`).toBeLessThanOrEqual(RELEASE_LAG_MS);
+      // The replacement is an incident of that server: out of service from after its stop until it was back.
+      const { stopAt, readyAt } = replaced.get(host) as { stopAt: number; readyAt: number };
+      const out = report.incidents.filter((i) => i.server === name && i.kind !== 'peer-503' && i.from >= stopAt && i.from <= readyAt);
+      incidents.push(
+        `${host}: ${out.map((i) => `${i.kind} +${i.from - stopAt} ms → ${i.to === null ? 'open' : `+${i.to - stopAt} ms`}`).join(', ')} after its stop (ready +${readyAt - stopAt} ms)`,
+      );
+      expect(out.length, `no incident of ${host} between its stop and its replacement's readiness`).toBeGreaterThan(0);
     }
     console.log(`release change in the report minus /version change seen by the test (polled every 100 ms): ${lags.join(', ')}`);
+    console.log(`incidents in the report: ${incidents.join('; ')}`);
   });
 
   it('SIGKILL under traffic loses at most the last second of what the audit logs hold, and the file reopens', async () => {
