@@ -70,6 +70,9 @@ describe.skipIf(skipKube())('a real rollout recorded by serve --record: the file
   /** A moment before the first server was stopped, and what each server served then (its own discovery). */
   let beforeUpgrade = 0;
   const servedBefore = new Map<string, Set<string>>();
+  /** The same while the releases were mixed (kube-1 upgraded) and after the rollout. */
+  const moments: { what: string; at: number; served: Map<string, Set<string>>; releases: Map<string, string> }[] = [];
+  const keysOf = (m: Map<string, ServedGvr>) => new Set(m.keys());
   let spec: (host: string, release: string) => ApiserverSpec;
   /**
    * When every event kube-2 wrote reached serve's receiver: from after its first batch arrived (those
@@ -187,6 +190,19 @@ describe.skipIf(skipKube())('a real rollout recorded by serve --record: the file
       if (host !== 'kube-1') continue;
       // Mixed: kube-1 runs the newer release, kube-2 the older. What each alone serves, asked of the other, is a false 404.
       const [nowNew, nowOld] = [await servedGvrs(cp, 'kube-1'), await servedGvrs(cp, 'kube-2')];
+      const mixed = new Map([
+        ['kube-1', keysOf(nowNew)],
+        ['kube-2', keysOf(nowOld)],
+      ]);
+      moments.push({
+        what: 'mixed',
+        at: Date.now(),
+        served: mixed,
+        releases: new Map([
+          ['kube-1', newer],
+          ['kube-2', older],
+        ]),
+      });
       const listable = (a: Map<string, ServedGvr>, b: Map<string, ServedGvr>) =>
         [...a.values()].filter((g) => !b.has(g.key) && g.verbs.includes('list')).sort((x, y) => x.key.localeCompare(y.key));
       newOnly = listable(nowNew, nowOld)[0];
@@ -202,6 +218,9 @@ describe.skipIf(skipKube())('a real rollout recorded by serve --record: the file
     const r = await viaPort(['get', '--raw', (newOnly as ServedGvr).path]);
     expect(r.code, r.stderr).toBe(0);
     for (const l of loops.splice(0)) await l.stop();
+    const after = new Map<string, Set<string>>();
+    for (const h of HOSTS) after.set(h, keysOf(await servedGvrs(cp, h)));
+    moments.push({ what: 'after the rollout', at: Date.now(), served: after, releases: new Map(HOSTS.map((h) => [h, newer])) });
     console.log(`rollout: ${steps.join('; ')}`);
     expect(cp.servers.map((s) => s.spec.release)).toEqual([newer, newer]);
   }, 180_000);
@@ -239,25 +258,34 @@ describe.skipIf(skipKube())('a real rollout recorded by serve --record: the file
     expect([...file.port.keys()].some((k) => k.startsWith('rerouted |'))).toBe(true);
   });
 
-  it('the GVR matrix read back at a moment before the first upgrade equals each server’s own discovery then', () => {
+  it('the GVR matrix read back at a moment before the first upgrade equals each server’s own discovery then; so while mixed and after', () => {
+    moments.unshift({
+      what: 'before the first upgrade',
+      at: beforeUpgrade,
+      served: servedBefore,
+      releases: new Map(HOSTS.map((h) => [h, older])),
+    });
     const reader = RecordingReader.open(recordFile);
     try {
-      const state = stateAt(reader, beforeUpgrade, () => undefined);
-      for (const host of HOSTS) {
-        const name = names.get(host) as string;
-        const matrix = new Set(
-          state.routeTable.rows.filter((r) => r.servers.includes(name)).map((r) => `${r.group}/${r.version}/${r.resource}`),
-        );
-        const discovery = new Set(reader.discoveryAt(name, beforeUpgrade)?.gvrs ?? []);
-        const served = servedBefore.get(host) as Set<string>;
-        console.log(
-          `${host} before the first upgrade: ${served.size} GVRs served, ${matrix.size} in the recorded matrix, ${discovery.size} in its recorded discovery; release ${state.servers.find((s) => s.name === name)?.gitVersion}`,
-        );
-        expect([...matrix].sort()).toEqual([...served].sort());
-        expect([...discovery].sort()).toEqual([...served].sort());
-        expect(state.servers.find((s) => s.name === name)?.gitVersion).toBe(older);
+      for (const { what, at, served, releases } of moments) {
+        const state = stateAt(reader, at, () => undefined);
+        for (const host of HOSTS) {
+          const name = names.get(host) as string;
+          const matrix = new Set(
+            state.routeTable.rows.filter((r) => r.servers.includes(name)).map((r) => `${r.group}/${r.version}/${r.resource}`),
+          );
+          const discovery = new Set(reader.discoveryAt(name, at)?.gvrs ?? []);
+          const own = served.get(host) as Set<string>;
+          const release = state.servers.find((s) => s.name === name)?.gitVersion;
+          console.log(
+            `${host} ${what}: ${own.size} GVRs served, ${matrix.size} in the recorded matrix, ${discovery.size} in its recorded discovery; release ${release}`,
+          );
+          expect([...matrix].sort(), `${host} ${what}`).toEqual([...own].sort());
+          expect([...discovery].sort(), `${host} ${what}`).toEqual([...own].sort());
+          expect(release, `${host} ${what}`).toBe(releases.get(host));
+        }
+        expect(state.routeTable.columns.map((c) => c.name).sort()).toEqual(HOSTS.map((h) => names.get(h)).sort());
       }
-      expect(state.routeTable.columns.map((c) => c.name).sort()).toEqual(HOSTS.map((h) => names.get(h)).sort());
     } finally {
       reader.close();
     }
