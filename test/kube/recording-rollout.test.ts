@@ -5,10 +5,11 @@
 // and comes back at the newer release on the same machine (address and hostname: the same identity).
 // While the releases are mixed, the clients straight to the servers ask each for what only the other
 // serves: false 404s. The recording must then agree with the live port (false 404s per client and
-// server), hold each server's discovery as it was before the first upgrade (the GVR matrix then), put
-// each release change within 2 s of when the server's /version changed as this test saw it, and — once
-// serve is SIGKILLed under traffic — hold every event the servers' audit logs have up to a second
-// before the kill, and reopen.
+// server, requests through the port), hold each server's discovery as it was before the first upgrade
+// (the GVR matrix then; and while mixed, and after), put each release change within 2 s of when the
+// server's /version changed as this test saw it, and — once serve is SIGKILLed under traffic — hold
+// every event the servers' audit logs have up to a second before the kill (and all the port itself
+// had counted by then), and reopen.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
