@@ -294,6 +294,8 @@ export class RecordingReader {
     const plan = this.all(PAGE_BLOCKS_SQL, start, to, limit)[0];
     const end = Math.min(to, plan?.page_end === null || plan?.page_end === undefined ? to : Number(plan.page_end));
     const rows = this.rowsOf(PAGE_EVENTS_SQL, String(plan?.blocks ?? '[]'), start, end, resumed ? after.row : 0, limit);
+    // A recording still being written has gained series (and names) since this reader opened it.
+    if (rows.some((r) => !this.series.has(r[2] as number))) this.readDictionary();
     const events = rows.map(([row, t, series, ns, latency]) => ({
       ...(this.series.get(series as number) as Series),
       row: row as number,
@@ -304,5 +306,14 @@ export class RecordingReader {
     const last = events.at(-1);
     if (last && events.length >= limit) return { events, next: { at: last.at, row: last.row } };
     return { events, next: end < to ? { at: this.startedAt + end, row: 0 } : null };
+  }
+
+  /** The names and series written since the reader opened (or last read them): their ids only grow. */
+  private readDictionary(): void {
+    const newest = (ids: Iterable<number>) => [...ids].reduce((a, b) => Math.max(a, b), 0);
+    for (const r of this.all('SELECT id, value FROM names WHERE id > ?', newest(this.names.keys())))
+      this.names.set(Number(r.id), String(r.value));
+    const series = 'SELECT json_group_array(json_array(id, source, server, answered, client, user, gvr, verb, outcome, code)) FROM series';
+    for (const r of this.rowsOf(`${series} WHERE id > ?`, newest(this.series.keys()))) this.series.set(r[0] as number, this.seriesOf(r));
   }
 }

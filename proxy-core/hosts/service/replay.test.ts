@@ -105,6 +105,25 @@ describe('replay pages', () => {
     expect(requestOf('/healthz', '').path).toBe('/healthz');
   });
 
+  it('reads a recording still being written: kinds of request first written after the reader opened are named', async () => {
+    const growing = join(dir, 'growing.recording.sqlite');
+    const w = RecordingWriter.create(growing, { startedAt: T0, host: 'test', flushEveryMs: 3_600_000 });
+    const make = syntheticEvents(5);
+    w.routing(Object.assign(make.routing(T0), { at: T0, userAgent: 'first/v1' }));
+    w.flush();
+    const live = RecordingReader.open(growing);
+    try {
+      w.routing(Object.assign(make.routing(T0 + 10), { at: T0 + 10, userAgent: 'later/v1', namespace: 'team-new' }));
+      w.flush();
+      const page = await replayCalls(() => live).getRecordedEvents({ from: T0, to: T0 + 1_000, limit: 10 });
+      expect(page.port.map((e) => e.userAgent)).toEqual(['first/v1', 'later/v1']);
+      expect(page.port[1]!.namespace).toBe('team-new');
+    } finally {
+      live.close();
+      w.close();
+    }
+  });
+
   it('refuses a window that ends before it starts, naming the field', async () => {
     await expect(calls.getRecordedEvents({ from: T0 + 10, to: T0, limit: 10 })).rejects.toThrow(/to/);
   });
