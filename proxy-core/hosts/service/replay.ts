@@ -17,9 +17,17 @@ export function replayCalls(reader: () => RecordingReader): ReplayCalls {
       const page = reader().eventsPage({ from, to }, limit, after);
       const port: RoutingEvent[] = [];
       const cluster: ClusterEvent[] = [];
+      // A page holds thousands of events of a few hundred kinds: each request's shape is made once.
+      const requests = new Map<string, RecordedRequest>();
+      const request = (e: RecordedEvent) => {
+        const key = `${e.gvr}\u0000${e.namespace}`;
+        let r = requests.get(key);
+        if (!r) requests.set(key, (r = requestOf(e.gvr, e.namespace)));
+        return r;
+      };
       for (const e of page.events) {
-        if (e.source === 'port') port.push(routingEventOf(e));
-        else cluster.push(clusterEventOf(e));
+        if (e.source === 'port') port.push(routingEventOf(e, request(e)));
+        else cluster.push(clusterEventOf(e, request(e)));
       }
       return { port, cluster, through: page.next?.at ?? to, next: page.next };
     },
@@ -52,7 +60,7 @@ const METHOD_OF: Record<string, string> = {
   deletecollection: 'DELETE',
 };
 
-function routingEventOf(e: RecordedEvent & { row: number }): RoutingEvent {
+function routingEventOf(e: RecordedEvent & { row: number }, request: RecordedRequest): RoutingEvent {
   const outcome = (routeOutcomes as readonly string[]).includes(e.outcome) ? (e.outcome as RouteOutcome) : 'non-resource';
   return {
     seq: e.row,
@@ -60,7 +68,7 @@ function routingEventOf(e: RecordedEvent & { row: number }): RoutingEvent {
     userAgent: e.client,
     method: METHOD_OF[e.verb] ?? 'GET',
     verb: e.verb,
-    ...requestOf(e.gvr, e.namespace),
+    ...request,
     namespace: e.namespace,
     handling: e.server,
     answeredBy: e.answered,
@@ -72,7 +80,7 @@ function routingEventOf(e: RecordedEvent & { row: number }): RoutingEvent {
   };
 }
 
-function clusterEventOf(e: RecordedEvent & { row: number }): ClusterEvent {
+function clusterEventOf(e: RecordedEvent & { row: number }, request: RecordedRequest): ClusterEvent {
   const outcome = (clusterOutcomes as readonly string[]).includes(e.outcome) ? (e.outcome as ClusterOutcome) : 'not-judged';
   return {
     seq: e.row,
@@ -81,7 +89,7 @@ function clusterEventOf(e: RecordedEvent & { row: number }): ClusterEvent {
     userAgent: e.client,
     user: e.user ?? '',
     verb: e.verb,
-    ...requestOf(e.gvr, e.namespace),
+    ...request,
     namespace: e.namespace,
     outcome,
     code: e.code,

@@ -19,7 +19,7 @@ import { RateChart } from './RateChart.js';
 import { RecordedRouting } from './RecordedRouting.js';
 import { ReplayBanner, ReplayControl } from './ReplayControl.js';
 import { MAX_ROWS, RoutingFeed, RoutingFeedContext } from './routing-feed.js';
-import { useReplay } from './use-replay.js';
+import { useScreenReplay } from './use-replay.js';
 import { clusterRow, mergeNewestFirst, portRow, sumSeries, type SourceChoice, type StreamRow } from './stream-rows.js';
 
 export { addToSeries, MAX_ROWS, RATE_SECONDS } from './routing-feed.js';
@@ -34,7 +34,6 @@ function useFeed<F extends EventFeed<{ readonly seq: number }>>(context: Context
 }
 
 const outcomeLabel = (o: ShownOutcome) => outcomeStyle[o].label;
-const noSubscription = () => () => undefined;
 
 const SOURCES: { id: SourceChoice; label: string }[] = [
   { id: 'port', label: 'Port' },
@@ -81,10 +80,8 @@ function StreamingRouting() {
     queryFn: () => client.getOverview(),
     select: (o) => o.cluster !== undefined,
   });
-  const replayControls = useReplay(client);
-  const replay = replayControls.replay;
   // A replay's feeds take the live ones' place: the same table, chart and tallies draw the recording.
-  const replayedCluster = useSyncExternalStore(replay?.subscribe ?? noSubscription, () => replay?.getState().cluster ?? false);
+  const { recording, controls: replayControls, replay, replayedCluster } = useScreenReplay(client);
   const hasCluster = replay ? replayedCluster : overview.data === true;
   const [chosen, setChosen] = useState<SourceChoice | null>(null);
   // What the operator came for first: the whole cluster's traffic, when the core follows audit logs.
@@ -142,7 +139,7 @@ function StreamingRouting() {
         />
       </header>
 
-      <ReplayControl client={client} controls={replayControls} />
+      <ReplayControl client={recording} controls={replayControls} />
       {replay && <ReplayBanner replay={replay} />}
 
       <div className="card chart-card">

@@ -37,15 +37,22 @@ function fromLocalInput(text: string): number {
 
 /** Nothing when the session records nothing (or the screen is rendered alone without a recording). */
 export function ReplayControl({ client, controls }: { client: Pick<CoreClient, 'getRecordingTimeline'>; controls: ReplayControls }) {
-  const timeline = useQuery({ queryKey: ['replay-timeline'], queryFn: () => client.getRecordingTimeline(), retry: false });
+  const replay = controls.replay;
+  // The recording grows while the session runs: its last minutes are read again while no replay is on.
+  const timeline = useQuery({
+    queryKey: ['replay-timeline'],
+    queryFn: () => client.getRecordingTimeline(),
+    retry: false,
+    refetchInterval: (query) => (replay || query.state.data === null ? false : 5_000),
+  });
   const shared = useSharedWindow();
   const [own, setOwn] = useState<ReplayWindow | null>(null);
   const [speed, setSpeed] = useState<ReplaySpeed>(10);
   const t = timeline.data;
   if (!t) return null;
   const fallback = { from: Math.max(t.startedAt, t.endedAt - DEFAULT_SPAN_MS), to: Math.max(t.endedAt, t.startedAt + 1_000) };
-  const window = shared ?? own ?? fallback;
-  const replay = controls.replay;
+  // While a replay is on, the window it plays.
+  const window = replay?.getState().window ?? shared ?? own ?? fallback;
   const choose = (s: ReplaySpeed) => {
     setSpeed(s);
     replay?.setSpeed(s);
@@ -55,6 +62,8 @@ export function ReplayControl({ client, controls }: { client: Pick<CoreClient, '
       className="card replay-control"
       role="group"
       aria-label="Replay"
+      data-from={window.from}
+      data-to={window.to}
       style={{ display: 'flex', flexWrap: 'wrap', gap: '0.75rem', alignItems: 'center' }}
     >
       <strong>Replay the recording</strong>
@@ -70,6 +79,7 @@ export function ReplayControl({ client, controls }: { client: Pick<CoreClient, '
               type="datetime-local"
               step={1}
               aria-label="Replay from"
+              disabled={replay !== null}
               value={localInput(window.from)}
               onChange={(e) => setOwn({ from: fromLocalInput(e.target.value), to: window.to })}
             />
@@ -80,6 +90,7 @@ export function ReplayControl({ client, controls }: { client: Pick<CoreClient, '
               type="datetime-local"
               step={1}
               aria-label="Replay to"
+              disabled={replay !== null}
               value={localInput(window.to)}
               onChange={(e) => setOwn({ from: window.from, to: fromLocalInput(e.target.value) })}
             />
@@ -135,7 +146,7 @@ function Playing({ replay, stop }: { replay: Replay; stop: () => void }) {
             ? `Replayed ${state.played.toLocaleString()} events: the window's end`
             : state.waiting
               ? 'reading the recording…'
-              : `${state.played.toLocaleString()} events replayed`}
+              : `${state.played.toLocaleString()} events replayed${playing ? '' : ', paused'}`}
       </span>
     </>
   );
