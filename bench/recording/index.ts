@@ -48,6 +48,10 @@ export async function recordingFigures(options: { quick: boolean; events: number
       buildRecordingReport(reader!, window);
       reader!.events(window, 1_000);
     });
+    // A replay's page: 5,000 events in time order, read after a cursor in the middle of a 15-minute window.
+    const replayWindow = { from: middle - 450_000, to: middle + 450_000 };
+    const cursor = reader!.eventsPage(replayWindow, 5_000).next ?? undefined;
+    const page = timed(5, () => reader!.eventsPage(replayWindow, 5_000, cursor));
     const whole = timed(1, () => buildRecordingReport(reader!));
     reader!.close();
     return [
@@ -69,6 +73,7 @@ export async function recordingFigures(options: { quick: boolean; events: number
       { name: 'recording bytes per event on disk, rollups included', value: large.bytes / large.events, unit: 'B', target: 40 },
       { name: `recording opens: names and series read (${size})`, value: open, unit: 'ms', target: 2_000 },
       { name: `recording 5-minute window: report + 1,000 events (${size})`, value: query, unit: 'ms', target: 200 },
+      { name: `recording replay page: 5,000 events in time order (${size})`, value: page, unit: 'ms' },
       { name: `recording whole report (${size})`, value: whole, unit: 'ms', target: 10_000 },
     ];
   } finally {

@@ -14,6 +14,7 @@ import { getImpactReportArgsSchema, impactReportSchema } from './impact.js';
 import { healthSampleSchema, serverStatusSchema } from './servers.js';
 import { routeTableViewSchema } from './route-table.js';
 import { getStateAtArgsSchema, recordedStateSchema, recordingTimelineSchema } from './recording.js';
+import { getRecordedEventsArgsSchema, recordedEventsPageSchema } from './replay.js';
 import { unwrapReply, type CallReply } from './errors.js';
 import { discoveryModeSchema } from './settings.js';
 import { discoveryViewsSchema } from './discovery-view.js';
@@ -194,6 +195,11 @@ export const coreClientMethods = {
   getRecordingTimeline: { args: undefined, result: recordingTimelineSchema.nullable() },
   /** The servers and the route table as recorded at a moment; PEERSCOPE_ERR_NO_RECORDING when the session records nothing. */
   getStateAt: { args: getStateAtArgsSchema, result: recordedStateSchema },
+  /**
+   * A page of the recording's events in a window, oldest first, for a replay (replay.ts); page on with
+   * `after: next`. PEERSCOPE_ERR_NO_RECORDING when the session records nothing.
+   */
+  getRecordedEvents: { args: getRecordedEventsArgsSchema, result: recordedEventsPageSchema },
 } as const satisfies MethodTable;
 export type CoreClientMethod = keyof typeof coreClientMethods;
 

@@ -7,6 +7,7 @@ import { inflateSync } from 'node:zlib';
 import { checkRecordingFile, RecordingFileError } from './check.js';
 import { sqlite } from './sqlite.js';
 import type { RecordedDiscovery } from './feed.js';
+import { PAGE_BLOCKS_SQL, PAGE_EVENTS_SQL, type PageCursor } from './page.js';
 import { eventSources, type ChangeKind, type EventSource } from './schema.js';
 
 const MINUTE_MS = 60_000;
@@ -279,5 +280,40 @@ export class RecordingReader {
 
   close(): void {
     this.db.close();
+  }
+
+  /**
+   * The window's events in time order (ties by row), after `after`, at most `limit` (page.ts); `next`
+   * is where the following page starts, null when the window has no more. A page reads about `limit`
+   * rows however long the window, so a replay fetches ahead in bounded chunks.
+   */
+  eventsPage(window: Window, limit: number, after?: PageCursor): { events: (RecordedEvent & { row: number })[]; next: PageCursor | null } {
+    const [from, to] = this.relative(window);
+    const resumed = after !== undefined && after.at - this.startedAt >= from;
+    const start = resumed ? after.at - this.startedAt : from;
+    const plan = this.all(PAGE_BLOCKS_SQL, start, to, limit)[0];
+    const end = Math.min(to, plan?.page_end === null || plan?.page_end === undefined ? to : Number(plan.page_end));
+    const rows = this.rowsOf(PAGE_EVENTS_SQL, String(plan?.blocks ?? '[]'), start, end, resumed ? after.row : 0, limit);
+    // A recording still being written has gained series (and names) since this reader opened it.
+    if (rows.some((r) => !this.series.has(r[2] as number))) this.readDictionary();
+    const events = rows.map(([row, t, series, ns, latency]) => ({
+      ...(this.series.get(series as number) as Series),
+      row: row as number,
+      at: this.startedAt + (t as number),
+      namespace: ns === null ? '' : (this.names.get(ns as number) ?? ''),
+      latencyMs: latency as number,
+    }));
+    const last = events.at(-1);
+    if (last && events.length >= limit) return { events, next: { at: last.at, row: last.row } };
+    return { events, next: end < to ? { at: this.startedAt + end, row: 0 } : null };
+  }
+
+  /** The names and series written since the reader opened (or last read them): their ids only grow. */
+  private readDictionary(): void {
+    const newest = (ids: Iterable<number>) => [...ids].reduce((a, b) => Math.max(a, b), 0);
+    for (const r of this.all('SELECT id, value FROM names WHERE id > ?', newest(this.names.keys())))
+      this.names.set(Number(r.id), String(r.value));
+    const series = 'SELECT json_group_array(json_array(id, source, server, answered, client, user, gvr, verb, outcome, code)) FROM series';
+    for (const r of this.rowsOf(`${series} WHERE id > ?`, newest(this.series.keys()))) this.series.set(r[0] as number, this.seriesOf(r));
   }
 }

@@ -8,7 +8,11 @@ import type { Core } from '../../engine/core.js';
 import { RecordingReader } from '../../engine/recording/reader.js';
 import { stateAt, timelineOf } from '../../engine/recording/state-at.js';
 
-export type RecordingCalls = Pick<CoreCalls, 'getRecordingTimeline' | 'getStateAt'> & { close(): void };
+export type RecordingCalls = Pick<CoreCalls, 'getRecordingTimeline' | 'getStateAt'> & {
+  /** The session's recording, opened on first use (replay.ts reads its events). */
+  reader(): RecordingReader;
+  close(): void;
+};
 
 export function recordingCalls(core: Pick<Core, 'recordingFile' | 'serverStatuses'>): RecordingCalls {
   let reader: RecordingReader | undefined;
@@ -35,6 +39,7 @@ export function recordingCalls(core: Pick<Core, 'recordingFile' | 'serverStatuse
       const live = new Map(core.serverStatuses().map((s) => [s.name, s]));
       return stateAt(open(), at, (name) => live.get(name));
     },
+    reader: open,
     close() {
       reader?.close();
       reader = undefined;

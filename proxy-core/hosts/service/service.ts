@@ -13,6 +13,7 @@ import { takeSnapshot } from '../../engine/snapshot/take.js';
 import { controlCalls } from './controls.js';
 import { publishCoreEvents } from './events.js';
 import { recordingCalls } from './recording.js';
+import { replayCalls } from './replay.js';
 import type { SimController } from './sim-controller.js';
 import { viewCalls } from './views.js';
 
@@ -60,6 +61,7 @@ export function createCoreService(core: Core, options: CoreServiceOptions = {}):
     },
     getRecordingTimeline: recording.getRecordingTimeline,
     getStateAt: recording.getStateAt,
+    ...replayCalls(recording.reader),
     subscribe: (listener) => events.subscribe(listener),
     close: () => {
       recording.close();

@@ -17,7 +17,9 @@ import type { EventFeed } from './event-feed.js';
 import { OutcomeFilter, useOutcomeFilter } from './OutcomeFilter.js';
 import { RateChart } from './RateChart.js';
 import { RecordedRouting } from './RecordedRouting.js';
+import { ReplayBanner, ReplayControl } from './ReplayControl.js';
 import { MAX_ROWS, RoutingFeed, RoutingFeedContext } from './routing-feed.js';
+import { useScreenReplay } from './use-replay.js';
 import { clusterRow, mergeNewestFirst, portRow, sumSeries, type SourceChoice, type StreamRow } from './stream-rows.js';
 
 export { addToSeries, MAX_ROWS, RATE_SECONDS } from './routing-feed.js';
@@ -78,12 +80,16 @@ function StreamingRouting() {
     queryFn: () => client.getOverview(),
     select: (o) => o.cluster !== undefined,
   });
-  const hasCluster = overview.data === true;
+  // A replay's feeds take the live ones' place: the same table, chart and tallies draw the recording.
+  const { recording, controls: replayControls, replay, replayedCluster } = useScreenReplay(client);
+  const hasCluster = replay ? replayedCluster : overview.data === true;
   const [chosen, setChosen] = useState<SourceChoice | null>(null);
   // What the operator came for first: the whole cluster's traffic, when the core follows audit logs.
   const source: SourceChoice = hasCluster ? (chosen ?? 'cluster') : 'port';
-  const portFeed = useFeed(RoutingFeedContext, () => new RoutingFeed(client), true);
-  const clusterFeed = useFeed(ClusterFeedContext, () => new ClusterFeed(client), hasCluster);
+  const livePortFeed = useFeed(RoutingFeedContext, () => new RoutingFeed(client), true);
+  const liveClusterFeed = useFeed(ClusterFeedContext, () => new ClusterFeed(client), overview.data === true);
+  const portFeed = replay?.port ?? livePortFeed;
+  const clusterFeed = replay?.cluster ?? liveClusterFeed;
   const port = useSyncExternalStore(portFeed.subscribe, portFeed.getState);
   const cluster = useSyncExternalStore(clusterFeed.subscribe, clusterFeed.getState);
 
@@ -94,16 +100,19 @@ function StreamingRouting() {
     () => (source === 'port' ? portRows : source === 'cluster' ? clusterRows : mergeNewestFirst(portRows, clusterRows, MAX_ROWS)),
     [source, portRows, clusterRows],
   );
-  const series = useMemo(
-    () => (source === 'port' ? port.series : source === 'cluster' ? cluster.series : sumSeries(port.series, cluster.series)),
-    [source, port.series, cluster.series],
-  );
+  const series = useMemo(() => {
+    const all = source === 'port' ? port.series : source === 'cluster' ? cluster.series : sumSeries(port.series, cluster.series);
+    // A replayed second still filling would show a false drop at the right edge (live, RateChart drops it by the wall clock).
+    return replay ? all.slice(0, -1) : all;
+  }, [source, port.series, cluster.series, replay]);
   const shown = source === 'both' ? [port, cluster] : source === 'port' ? [port] : [cluster];
   const status = shown.some((s) => s.status === 'error') ? 'error' : shown.some((s) => s.status === 'loading') ? 'loading' : 'ready';
   const error = shown.find((s) => s.status === 'error')?.error;
 
   // Paused: the table keeps what it showed; the feeds (and the chart) go on.
   const [frozen, setFrozen] = useState<{ rows: readonly StreamRow[]; port: number; cluster: number } | null>(null);
+  // A replay started or stopped: what the table held belongs to the other stream.
+  useEffect(() => setFrozen(null), [replay]);
   const rows = frozen?.rows ?? live;
   const heldWhilePaused = frozen
     ? (source === 'cluster' ? 0 : port.lastSeq - frozen.port) + (source === 'port' ? 0 : cluster.lastSeq - frozen.cluster)
@@ -130,9 +139,12 @@ function StreamingRouting() {
         />
       </header>
 
+      <ReplayControl client={recording} controls={replayControls} />
+      {replay && <ReplayBanner replay={replay} />}
+
       <div className="card chart-card">
         <h3>Requests per second by outcome{hasCluster ? ` (${CHART_SOURCE[source]})` : ''}</h3>
-        <RateChart series={series} live />
+        <RateChart series={series} live={!replay} />
       </div>
 
       {hasCluster && source !== 'port' && <False404sByClient feed={clusterFeed} />}

@@ -3,8 +3,8 @@
 // Beside the bounded rows it tallies every false 404 it takes in, per client, server and GVR: the
 // operator's question "who is getting false 404s?" outlives the rows that scroll away.
 import { createContext } from 'react';
-import type { ClusterEvent, CoreClient } from '../../../proxy-core/contract/index.js';
-import { EventFeed, type FeedSource, type OutcomeCounts } from './event-feed.js';
+import type { ClusterEvent } from '../../../proxy-core/contract/index.js';
+import { EventFeed, type FeedClient, type FeedSource, type OutcomeCounts } from './event-feed.js';
 
 const clusterSource: FeedSource<ClusterEvent> = {
   batchOf: (event) => (event.type === 'cluster' ? event : undefined),
@@ -45,7 +45,7 @@ export class ClusterFeed extends EventFeed<ClusterEvent> {
   private dirty = false;
 
   constructor(
-    client: CoreClient,
+    client: FeedClient,
     private readonly clock: () => number = Date.now,
   ) {
     super(client, clusterSource, clock);

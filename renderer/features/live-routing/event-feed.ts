@@ -33,10 +33,13 @@ export interface FeedState<E> {
   readonly lastSeq: number;
 }
 
+/** What a feed asks of the core: its pushed events and recent events; a replay (replay.ts) answers the same. */
+export type FeedClient = Pick<CoreClient, 'subscribe' | 'getEvents' | 'getClusterEvents'>;
+
 /** How a feed reads its source: its pushed batches, and its recent events when it starts. */
 export interface FeedSource<E> {
   batchOf(event: CoreEvent): { readonly events: readonly E[]; readonly counts: OutcomeCounts } | undefined;
-  load(client: CoreClient, limit: number): Promise<readonly E[]>;
+  load(client: FeedClient, limit: number): Promise<readonly E[]>;
 }
 
 export function emptyPoint(t: number): RatePoint {
@@ -66,7 +69,7 @@ export class EventFeed<E extends { readonly seq: number }> {
   private readonly listeners = new Set<() => void>();
 
   constructor(
-    private readonly client: CoreClient,
+    private readonly client: FeedClient,
     private readonly source: FeedSource<E>,
     private readonly now: () => number = Date.now,
   ) {}

@@ -1,7 +1,7 @@
 // The port's routing events as the page keeps them (event-feed.ts): one feed for the app's life.
 import { createContext } from 'react';
-import type { CoreClient, RoutingEvent } from '../../../proxy-core/contract/index.js';
-import { EventFeed, type FeedSource, type FeedState } from './event-feed.js';
+import type { RoutingEvent } from '../../../proxy-core/contract/index.js';
+import { EventFeed, type FeedClient, type FeedSource, type FeedState } from './event-feed.js';
 
 export { addToSeries, MAX_ROWS, NOTIFY_MS, RATE_SECONDS, type RatePoint } from './event-feed.js';
 
@@ -11,7 +11,7 @@ const portSource: FeedSource<RoutingEvent> = {
 };
 
 export class RoutingFeed extends EventFeed<RoutingEvent> {
-  constructor(client: CoreClient, now: () => number = Date.now) {
+  constructor(client: FeedClient, now: () => number = Date.now) {
     super(client, portSource, now);
   }
 }

@@ -1,0 +1,254 @@
+// Replay: a window of the session's recording played back into the Live routing screen at 1×, 10× or
+// 60×. The recorded events are fetched ahead in bounded pages (getRecordedEvents) and pushed, as the
+// core pushes live batches, into a port feed and a cluster feed of the screen's own kind (event-feed.ts),
+// so the same table, chart and tallies draw them. Timing follows the recorded times scaled by the
+// speed; each animation frame delivers what became due as one batch per recorded second, and the feeds
+// tell the screen at most every NOTIFY_MS — never a state update per event, however busy the recording.
+import {
+  clusterOutcomes,
+  routeOutcomes,
+  type ClusterEvent,
+  type CoreClient,
+  type CoreEvent,
+  type RecordedCursor,
+  type RecordedEventsPage,
+  type RoutingEvent,
+} from '../../../proxy-core/contract/index.js';
+import { ClusterFeed } from './cluster-feed.js';
+import type { FeedClient } from './event-feed.js';
+import { RoutingFeed } from './routing-feed.js';
+
+export const REPLAY_SPEEDS = [1, 10, 60] as const;
+export type ReplaySpeed = (typeof REPLAY_SPEEDS)[number];
+
+/** Events per page: a busy cluster's second; a replay holds at most two pages ahead of its clock. */
+export const REPLAY_PAGE = 5_000;
+
+export interface ReplayWindow {
+  /** Epoch ms; `to` exclusive. */
+  readonly from: number;
+  readonly to: number;
+}
+
+export interface ReplayState {
+  readonly status: 'playing' | 'paused' | 'ended' | 'error';
+  readonly window: ReplayWindow;
+  readonly speed: ReplaySpeed;
+  /** The recorded time being played (epoch ms). */
+  readonly clock: number;
+  /** The clock waits for the next page (the recording reads slower than the speed asks). */
+  readonly waiting: boolean;
+  /** Events played so far, and whether any came from the cluster source. */
+  readonly played: number;
+  readonly cluster: boolean;
+  readonly error?: string;
+}
+
+/** Runs `callback` at the next frame; returns the cancel function. Tests pass timers. */
+export type FrameScheduler = (callback: () => void) => () => void;
+
+const animationFrame: FrameScheduler = (callback) => {
+  if (typeof requestAnimationFrame === 'function') {
+    const id = requestAnimationFrame(() => callback());
+    return () => cancelAnimationFrame(id);
+  }
+  const id = setTimeout(callback, 16);
+  return () => clearTimeout(id);
+};
+
+type Played = { readonly port: true; readonly event: RoutingEvent } | { readonly port: false; readonly event: ClusterEvent };
+
+/** The page's two lists as one, oldest first (each is already). */
+function merged(page: RecordedEventsPage): Played[] {
+  const out: Played[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < page.port.length || j < page.cluster.length) {
+    const p = page.port[i];
+    const c = page.cluster[j];
+    if (p && (!c || p.at <= c.at)) out.push({ port: true, event: page.port[i++]! });
+    else out.push({ port: false, event: page.cluster[j++]! });
+  }
+  return out;
+}
+
+export class Replay {
+  readonly port: RoutingFeed;
+  readonly cluster: ClusterFeed;
+  private state: ReplayState;
+  private readonly listeners = new Set<() => void>();
+  private readonly pushed = new Set<(event: CoreEvent) => void>();
+  private readonly stops: (() => void)[] = [];
+  /** Fetched events not yet played, oldest first, and the time before which the recording has been read whole. */
+  private queue: Played[] = [];
+  private horizon: number;
+  private next: RecordedCursor | undefined;
+  private more = true;
+  private fetching = false;
+  private anchor = { wall: 0, clock: 0 };
+  private cancelFrame: (() => void) | undefined;
+  /** The recorded time of the batch being delivered: the feeds bucket their rate chart by it. */
+  private batchClock: number;
+  private seq = { port: 0, cluster: 0 };
+  private closed = false;
+
+  constructor(
+    private readonly client: Pick<CoreClient, 'getRecordedEvents'>,
+    window: ReplayWindow,
+    speed: ReplaySpeed,
+    private readonly options: { frame?: FrameScheduler; now?: () => number; pageSize?: number } = {},
+  ) {
+    this.state = { status: 'paused', window, speed, clock: window.from, waiting: false, played: 0, cluster: false };
+    this.horizon = window.from;
+    this.batchClock = window.from;
+    const bus: FeedClient = {
+      subscribe: (listener) => {
+        this.pushed.add(listener);
+        return () => this.pushed.delete(listener);
+      },
+      getEvents: async () => ({ events: [], lastSeq: 0 }),
+      getClusterEvents: async () => ({ events: [], lastSeq: 0 }),
+    };
+    this.port = new RoutingFeed(bus, () => this.batchClock);
+    this.cluster = new ClusterFeed(bus, () => this.batchClock);
+    this.stops.push(this.port.start(), this.cluster.start());
+  }
+
+  getState = (): ReplayState => this.state;
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  play(): void {
+    if (this.closed || this.state.status === 'playing' || this.state.status === 'ended') return;
+    this.anchor = { wall: this.now(), clock: this.state.clock };
+    this.set({ status: 'playing' });
+    this.fetchAhead();
+    this.schedule();
+  }
+
+  pause(): void {
+    if (this.state.status !== 'playing') return;
+    this.tick();
+    this.cancelFrame?.();
+    this.cancelFrame = undefined;
+    this.set({ status: 'paused', waiting: false });
+  }
+
+  setSpeed(speed: ReplaySpeed): void {
+    if (this.state.status === 'playing') this.tick();
+    this.anchor = { wall: this.now(), clock: this.state.clock };
+    this.set({ speed });
+  }
+
+  /** Stops for good: the feeds stop and no page is fetched after. */
+  close(): void {
+    this.closed = true;
+    this.cancelFrame?.();
+    for (const stop of this.stops) stop();
+    this.listeners.clear();
+  }
+
+  private now(): number {
+    return (this.options.now ?? Date.now)();
+  }
+
+  private schedule(): void {
+    this.cancelFrame = (this.options.frame ?? animationFrame)(() => {
+      this.cancelFrame = undefined;
+      if (this.closed || this.state.status !== 'playing') return;
+      this.tick();
+      if (this.state.status === 'playing') this.schedule();
+    });
+  }
+
+  /** Moves the clock to the scaled wall time (held at what has been read) and plays what became due. */
+  private tick(): void {
+    const { window, speed } = this.state;
+    const wanted = Math.min(window.to, this.anchor.clock + (this.now() - this.anchor.wall) * speed);
+    const clock = Math.max(this.state.clock, Math.min(wanted, this.horizon));
+    const waiting = wanted > this.horizon;
+    // Held back by a page still on its way: the clock resumes from where it waited, not with a jump.
+    if (waiting) this.anchor = { wall: this.now(), clock };
+    let due = 0;
+    while (due < this.queue.length && this.queue[due]!.event.at < clock) due++;
+    const played = this.queue.splice(0, due);
+    this.deliver(played);
+    const ended = !this.more && this.queue.length === 0 && clock >= window.to;
+    this.set({
+      clock,
+      waiting: waiting && !ended,
+      played: this.state.played + played.length,
+      cluster: this.state.cluster || played.some((p) => !p.port),
+      ...(ended ? { status: 'ended' as const } : {}),
+    });
+    this.fetchAhead();
+  }
+
+  /** The played events as the core pushes them: one batch per source and recorded second. */
+  private deliver(played: readonly Played[]): void {
+    let start = 0;
+    while (start < played.length) {
+      const second = Math.floor(played[start]!.event.at / 1000);
+      let end = start;
+      while (end < played.length && Math.floor(played[end]!.event.at / 1000) === second) end++;
+      const slice = played.slice(start, end);
+      this.batchClock = slice.at(-1)!.event.at;
+      const port = slice.flatMap((p) => (p.port ? [{ ...p.event, seq: ++this.seq.port }] : []));
+      const cluster = slice.flatMap((p) => (p.port ? [] : [{ ...p.event, seq: ++this.seq.cluster }]));
+      if (port.length) this.push(this.routingBatch(port));
+      if (cluster.length) this.push(this.clusterBatch(cluster));
+      start = end;
+    }
+  }
+
+  private routingBatch(events: RoutingEvent[]): CoreEvent {
+    const counts = Object.fromEntries(routeOutcomes.map((o) => [o, 0])) as Record<(typeof routeOutcomes)[number], number>;
+    for (const e of events) counts[e.outcome]++;
+    return { type: 'routing', events, counts, count: events.length, windowMs: 1_000, lastSeq: this.seq.port };
+  }
+
+  private clusterBatch(events: ClusterEvent[]): CoreEvent {
+    const counts = Object.fromEntries(clusterOutcomes.map((o) => [o, 0])) as Record<(typeof clusterOutcomes)[number], number>;
+    for (const e of events) counts[e.outcome]++;
+    return { type: 'cluster', events, counts, count: events.length, windowMs: 1_000, lastSeq: this.seq.cluster };
+  }
+
+  private push(event: CoreEvent): void {
+    for (const listener of this.pushed) listener(event);
+  }
+
+  /** Keeps about a page ahead of the clock: one request at a time, never more than two pages held. */
+  private fetchAhead(): void {
+    const size = this.options.pageSize ?? REPLAY_PAGE;
+    if (this.closed || this.fetching || !this.more || this.queue.length >= size) return;
+    this.fetching = true;
+    const { from, to } = this.state.window;
+    this.client
+      .getRecordedEvents({ from, to, limit: size, ...(this.next ? { after: this.next } : {}) })
+      .then((page) => {
+        this.fetching = false;
+        if (this.closed) return;
+        this.queue.push(...merged(page));
+        this.horizon = Math.max(this.horizon, page.through);
+        this.next = page.next ?? undefined;
+        this.more = page.next !== null;
+        this.fetchAhead();
+      })
+      .catch((err: unknown) => {
+        this.fetching = false;
+        if (this.closed) return;
+        this.cancelFrame?.();
+        this.set({ status: 'error', error: (err as Error).message });
+      });
+  }
+
+  private set(patch: Partial<ReplayState>): void {
+    const changed = (Object.keys(patch) as (keyof ReplayState)[]).some((k) => patch[k] !== this.state[k]);
+    if (!changed) return;
+    this.state = { ...this.state, ...patch };
+    for (const l of this.listeners) l();
+  }
+}
