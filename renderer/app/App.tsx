@@ -114,7 +114,7 @@ function Root({ connection }: { connection: ConnectionSource | undefined }) {
   );
   const { moment, showMoment } = moments;
   const view = useMemo<ViewState>(
-    () => ({ offline, moment, showMoment, live, liveQueries: liveQueryClient, library, open, leave }),
+    () => ({ offline, moment, showMoment, window: null, live, liveQueries: liveQueryClient, library, open, leave }),
     [offline, moment, showMoment, live, liveQueryClient, library, open, leave],
   );
 
