@@ -101,6 +101,8 @@ describe('IPC round trip over a kubeconfig session', () => {
       setTrafficRate: () => api.setTrafficRate({ rps: 5 }),
       getRecordingTimeline: () => api.getRecordingTimeline(),
       getStateAt: () => api.getStateAt({ at: Date.now() }),
+      getImpactForWindow: () => api.getImpactForWindow({ from: Date.now() - 60_000, to: Date.now() }),
+      getFalse404sForWindow: () => api.getFalse404sForWindow({ from: Date.now() - 60_000, to: Date.now() }),
     };
     // Methods with arguments get a wrong one; methods without get one they do not take.
     const invalid: Partial<Record<CoreClientMethod, unknown>> = {
@@ -112,9 +114,11 @@ describe('IPC round trip over a kubeconfig session', () => {
       compareSnapshots: { before: {}, after: snapshot },
       getImpactReport: { to: '' },
       getStateAt: { at: 'now' },
+      getImpactForWindow: { from: 0 },
+      getFalse404sForWindow: { from: 0, to: 'later' },
     };
     const simOnly = new Set<CoreClientMethod>(['startRollout', 'pauseRollout', 'setTrafficRate']);
-    const recordingOnly = new Set<CoreClientMethod>(['getStateAt']);
+    const recordingOnly = new Set<CoreClientMethod>(['getStateAt', 'getImpactForWindow', 'getFalse404sForWindow']);
     for (const method of Object.keys(coreClientMethods) as CoreClientMethod[]) {
       if (simOnly.has(method)) {
         // A real cluster has no simulator: a plain message, not a crash or a stack.

@@ -14,6 +14,7 @@ import { getImpactReportArgsSchema, impactReportSchema } from './impact.js';
 import { healthSampleSchema, serverStatusSchema } from './servers.js';
 import { routeTableViewSchema } from './route-table.js';
 import { getStateAtArgsSchema, recordedStateSchema, recordingTimelineSchema } from './recording.js';
+import { getImpactForWindowArgsSchema, recordingWindowSchema, windowFalse404sSchema } from './recording-window.js';
 import { unwrapReply, type CallReply } from './errors.js';
 import { discoveryModeSchema } from './settings.js';
 import { discoveryViewsSchema } from './discovery-view.js';
@@ -194,6 +195,10 @@ export const coreClientMethods = {
   getRecordingTimeline: { args: undefined, result: recordingTimelineSchema.nullable() },
   /** The servers and the route table as recorded at a moment; PEERSCOPE_ERR_NO_RECORDING when the session records nothing. */
   getStateAt: { args: getStateAtArgsSchema, result: recordedStateSchema },
+  /** The upgrade-impact report over a window of the recording (the clients it counted then, the servers at its end); PEERSCOPE_ERR_NO_RECORDING as getStateAt. */
+  getImpactForWindow: { args: getImpactForWindowArgsSchema, result: impactReportSchema },
+  /** Who got false 404s in a window of the recording, per client × server × GVR (the cluster source's). */
+  getFalse404sForWindow: { args: recordingWindowSchema, result: windowFalse404sSchema },
 } as const satisfies MethodTable;
 export type CoreClientMethod = keyof typeof coreClientMethods;
 

@@ -8,7 +8,11 @@ import type { Core } from '../../engine/core.js';
 import { RecordingReader } from '../../engine/recording/reader.js';
 import { stateAt, timelineOf } from '../../engine/recording/state-at.js';
 
-export type RecordingCalls = Pick<CoreCalls, 'getRecordingTimeline' | 'getStateAt'> & { close(): void };
+export type RecordingCalls = Pick<CoreCalls, 'getRecordingTimeline' | 'getStateAt'> & {
+  /** The session's recording, opened on first use; PEERSCOPE_ERR_NO_RECORDING when the session records nothing. */
+  reader(): RecordingReader;
+  close(): void;
+};
 
 export function recordingCalls(core: Pick<Core, 'recordingFile' | 'serverStatuses'>): RecordingCalls {
   let reader: RecordingReader | undefined;
@@ -26,6 +30,7 @@ export function recordingCalls(core: Pick<Core, 'recordingFile' | 'serverStatuse
     return reader;
   };
   return {
+    reader: open,
     async getRecordingTimeline() {
       // Asked by every page to know whether to offer a time control: no recording is an answer, not a failure.
       return core.recordingFile() ? timelineOf(open()) : null;
