@@ -29,6 +29,9 @@ export interface TimeWindow {
   readonly to: number;
 }
 
+/** Which of the time control's buttons chose the window: the last minutes, the whole recording, or a range typed or dragged. */
+export type WindowChoice = 'last' | 'whole' | 'range';
+
 export interface ViewState {
   /** The snapshot shown, or null for the live cluster. */
   readonly offline: OfflineView | null;
@@ -38,6 +41,10 @@ export interface ViewState {
   showMoment(at: number): Promise<void>;
   /** The recorded window chosen, or null (live, a snapshot, or a single moment). `moment` is then its end. */
   readonly window: TimeWindow | null;
+  /** How the window shown was chosen (null when none is). */
+  readonly windowChoice: WindowChoice | null;
+  /** Shows the recording over `window` in every screen (the state at its end where a screen shows a moment); rejects as showMoment. */
+  showWindow(window: TimeWindow, choice?: WindowChoice): Promise<void>;
   /** The live core (reading and comparing snapshot files, taking the live state, the recording). */
   readonly live: CoreClient;
   /** The live core's query cache, which outlives every snapshot and moment shown. */
