@@ -148,4 +148,26 @@ describe('the recording-window calls', () => {
       message: expect.stringMatching(/from=.*to=/),
     });
   });
+
+  it('see what the session records after the reader opened: a client and outcome first seen later', async () => {
+    const file = join(dir, 'growing.recording.sqlite');
+    const w = RecordingWriter.create(file, { startedAt: T0, host: 'test' });
+    w.change('health', 'cp-1', 'ready', T0 + 100);
+    w.routing(portGet(T0 + MIN, 'apps', 'v1', 'deployments'));
+    w.flush();
+    const growing = RecordingReader.open(file);
+    try {
+      const later = recordingWindowCalls(() => growing);
+      expect((await later.getFalse404sForWindow(window)).rows).toEqual([]);
+      // Written while the reader stays open, as the app's reader of its own session's recording does.
+      w.cluster(audited(T0 + 2 * MIN, { server: 'cp-2', userAgent: 'helm/3.19', user: 'bob', outcome: 'false-404', code: 404 }));
+      w.flush();
+      expect((await later.getFalse404sForWindow(window)).rows).toMatchObject([
+        { userAgent: 'helm/3.19', user: 'bob', server: 'cp-2', count: 1 },
+      ]);
+    } finally {
+      growing.close();
+      w.close();
+    }
+  });
 });
