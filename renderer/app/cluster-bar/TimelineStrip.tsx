@@ -97,6 +97,8 @@ export function TimelineStrip({
         <span
           className="strip-window"
           data-testid="window-band"
+          data-from={band.from}
+          data-to={band.to}
           style={{ left: x(band.from), width: `calc(${x(band.to)} - ${x(band.from)})` }}
           title={`${formatClock(band.from)}–${formatClock(band.to)}`}
         />

@@ -20,7 +20,7 @@ import { Empty, ErrorState, Loading } from '../../shared/ui/states.js';
 import { useOffline, useTimeWindow } from '../../shared/view-mode.js';
 import { FindingRow } from './FindingRow.js';
 import { clientKey, describeSources, IMPACT_LABELS, SOURCE_LABELS, sourceOf } from './labels.js';
-import { WindowFalse404s } from './WindowFalse404s.js';
+import { reachesNow, WindowFalse404s } from './WindowFalse404s.js';
 
 export const impactQueryKey = ['impact-report'] as const;
 
@@ -42,7 +42,7 @@ export function UpgradeImpact() {
   const report = useQuery({
     queryKey: [...impactQueryKey, to ?? '', window?.from, window?.to],
     queryFn: () => client.getImpactReport(to ? { to } : {}),
-    refetchInterval: offline || window ? false : 5_000,
+    refetchInterval: offline || (window && !reachesNow(window)) ? false : 5_000,
     placeholderData: (previous) => previous,
   });
   const over = window

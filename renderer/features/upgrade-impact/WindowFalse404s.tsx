@@ -12,12 +12,21 @@ import type { TimeWindow } from '../../shared/view-mode.js';
 /** Rows shown; the rest are summed in one line. */
 const MAX_SHOWN = 20;
 
+/**
+ * A window that ends within the last half minute of the session: the servers' audit logs are read a
+ * few seconds behind, so what the recording holds for it still grows and is read again.
+ */
+export function reachesNow(window: { readonly to: number }, now = Date.now()): boolean {
+  return window.to > now - 30_000;
+}
+
 export function WindowFalse404s({ window }: { window: TimeWindow }) {
   const client = useCoreClient();
   const nameOf = useServerNames();
   const tally = useQuery({
     queryKey: ['window-false-404s', window.from, window.to],
     queryFn: () => client.getFalse404sForWindow(window),
+    refetchInterval: reachesNow(window) ? 5_000 : false,
   });
   const span = `${formatClock(window.from)}–${formatClock(window.to - 1)}`;
   const rows = tally.data?.rows ?? [];
