@@ -10,6 +10,7 @@ import type { ClusterEvent } from '../../proxy-core/contract/cluster.js';
 import type { RoutingEvent } from '../../proxy-core/contract/events.js';
 import { RecordingReader } from '../../proxy-core/engine/recording/reader.js';
 import { buildRecordingReport } from '../../proxy-core/engine/recording/report.js';
+import { false404sForWindow, impactForWindow } from '../../proxy-core/hosts/service/recording-window.js';
 import { RecordingWriter } from '../../proxy-core/engine/recording/writer.js';
 import type { Figure } from '../figure.js';
 import { ingest } from './ingest.js';
@@ -48,6 +49,11 @@ export async function recordingFigures(options: { quick: boolean; events: number
       buildRecordingReport(reader!, window);
       reader!.events(window, 1_000);
     });
+    // The window's Upgrade impact (the engine's judge over the rollups' client counts) and its false 404s by client.
+    const screens = timed(5, () => {
+      impactForWindow(reader!, window, undefined);
+      false404sForWindow(reader!, window);
+    });
     const whole = timed(1, () => buildRecordingReport(reader!));
     reader!.close();
     return [
@@ -69,6 +75,7 @@ export async function recordingFigures(options: { quick: boolean; events: number
       { name: 'recording bytes per event on disk, rollups included', value: large.bytes / large.events, unit: 'B', target: 40 },
       { name: `recording opens: names and series read (${size})`, value: open, unit: 'ms', target: 2_000 },
       { name: `recording 5-minute window: report + 1,000 events (${size})`, value: query, unit: 'ms', target: 200 },
+      { name: `recording 5-minute window: Upgrade impact + false 404s by client (${size})`, value: screens, unit: 'ms', target: 200 },
       { name: `recording whole report (${size})`, value: whole, unit: 'ms', target: 10_000 },
     ];
   } finally {

@@ -112,6 +112,9 @@ describe('the recording-window calls', () => {
       ['cluster-audit', 'kube-controller-manager', 'system:kube-controller-manager', 'removed', [['list', 2]]],
     ]);
     expect(removed[0]!.minutes).toEqual([{ at: T0 + MIN, count: 3 }]);
+    expect(removed[0]!.evidence).toMatchObject({ firstAt: T0 + MIN, lastAt: T0 + 2 * MIN - 1 });
+    // The rate is over the window: 3 requests in 4 minutes.
+    expect(removed[0]!.verbs[0]!.perMinute).toBe(0.75);
     // Peerscope's own read is no client of the cluster.
     expect(report.findings.some((f) => f.client.userAgent.startsWith('peerscope'))).toBe(false);
   });

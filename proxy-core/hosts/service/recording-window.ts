@@ -17,7 +17,7 @@ import { isClusterClient } from '../../engine/impact/cluster-usage.js';
 import { impactReportOfSources } from '../../engine/impact/of-sources.js';
 import type { ImpactInput } from '../../engine/impact/report.js';
 import { catalogTarget, catalogTargetNames, defaultTargetName } from '../../engine/impact/targets.js';
-import type { RecordingReader, SeriesCount } from '../../engine/recording/reader.js';
+import type { RecordingReader, Series, SeriesCount } from '../../engine/recording/reader.js';
 import { stateAt, type KnownServer } from '../../engine/recording/state-at.js';
 
 const MINUTE_MS = 60_000;
@@ -66,68 +66,113 @@ export function impactForWindow(
     discovered: s.discovery.state !== 'none',
   }));
   const routeTable = state.routeTable.rows.map((r) => ({ gvr: `${r.group}/${r.version}/${r.resource}`, servers: r.servers }));
-  const minutes = reader.counts(window, true, (s) => s.gvr !== '' && !s.gvr.startsWith('/') && s.outcome !== 'rejected');
+  // Totals per series (one row each, however long the window), then the minutes of the findings' series alone.
+  const totals = reader.counts(window).filter(isClientRequest);
   const port = usageOf(
-    minutes.filter((c) => c.source === 'port'),
+    totals.filter((c) => c.source === 'port'),
     window,
-    () => PORT_IDENTITY_UNRECORDED,
   );
-  const clusterRows = minutes.filter((c) => c.source !== 'port' && isClusterClient({ user: c.user ?? '', userAgent: c.client }));
-  const cluster = clusterRows.length > 0 ? usageOf(clusterRows, window, (c) => c.user || 'anonymous') : undefined;
+  const clusterRows = totals.filter((c) => c.source !== 'port');
+  const cluster = clusterRows.length > 0 ? usageOf(clusterRows, window) : undefined;
   const input: ImpactInput = { usage: port, servers, routeTable };
   const running = servers.map((s) => ({ name: s.displayName ?? s.name, ...(s.gitVersion ? { gitVersion: s.gitVersion } : {}) }));
   const chosen = catalogTarget(target ?? defaultTargetName(servers.map((s) => s.gitVersion)), running, target ? 'target' : '--to');
-  return impactReportOfSources(
+  const report = impactReportOfSources(
     { port: input, ...(cluster ? { cluster } : {}), statuses: state.servers },
     chosen,
     catalogTargetNames(),
     window.to,
   );
+  return withMinutes(reader, window, report);
 }
 
-/** The rollups' minutes as the usage count the impact report reads: one row per client × identity × GVR × verb. */
-function usageOf(minutes: readonly SeriesCount[], window: RecordingWindow, identityOf: (c: SeriesCount) => string): ClientUsage {
-  const rows = new Map<string, UsageRow & { byMinute: Map<number, number> }>();
-  for (const c of minutes) {
-    const [group = '', version = '', resource = ''] = c.gvr.split('/');
-    // The recording names the core group "core" and keeps a subresource; the report counts the resource.
-    const g = group === 'core' ? '' : group;
+/** A request a client of the cluster made for a resource, as the impact report counts them (the port's, or the audit logs' less Peerscope's own). */
+function isClientRequest(s: Series): boolean {
+  if (s.gvr === '' || s.gvr.startsWith('/') || s.outcome === 'rejected') return false;
+  return s.source === 'port' || isClusterClient({ user: s.user ?? '', userAgent: s.client });
+}
+
+/** The recording's "group/version/resource[/subresource]" (the core group named "core") as the report's group, version and resource. */
+function gvrOf(name: string): { group: string; version: string; resource: string } {
+  const [group = '', version = '', resource = ''] = name.split('/');
+  return { group: group === 'core' ? '' : group, version, resource };
+}
+
+function identityOf(s: Series): string {
+  return s.source === 'port' ? PORT_IDENTITY_UNRECORDED : s.user || 'anonymous';
+}
+
+/** Which finding a series counts toward: its source as the report names it, client, identity and GVR. */
+function findingKey(source: string, userAgent: string, identity: string, g: { group: string; version: string; resource: string }): string {
+  return `${source}\u0000${userAgent}\u0000${identity}\u0000${g.group}/${g.version}/${g.resource}`;
+}
+
+/**
+ * Each finding's requests per minute and its first and last minute, read for the findings' series only
+ * (the usage was counted from totals, which set the rates right but have no minutes).
+ */
+function withMinutes(reader: RecordingReader, window: RecordingWindow, report: ImpactReport): ImpactReport {
+  const keyOf = (s: Series) => findingKey(s.source === 'port' ? 'port' : 'cluster-audit', s.client, identityOf(s), gvrOf(s.gvr));
+  const wanted = new Set(
+    report.findings
+      .filter((f) => f.source !== 'metrics')
+      .map((f) => findingKey(f.source ?? 'port', f.client.userAgent, f.client.identity, f)),
+  );
+  if (wanted.size === 0) return report;
+  const byFinding = new Map<string, Map<number, number>>();
+  for (const c of reader.counts(window, true, (s) => isClientRequest(s) && wanted.has(keyOf(s)))) {
+    const key = keyOf(c);
+    const minutes = byFinding.get(key) ?? new Map<number, number>();
+    minutes.set(c.at, (minutes.get(c.at) ?? 0) + c.count);
+    byFinding.set(key, minutes);
+  }
+  const findings = report.findings.map((f) => {
+    const minutes = byFinding.get(findingKey(f.source ?? 'port', f.client.userAgent, f.client.identity, f));
+    if (!minutes) return f;
+    const sorted = [...minutes].sort((a, b) => a[0] - b[0]).map(([at, count]) => ({ at, count }));
+    const first = Math.max(sorted[0]!.at, window.from);
+    const last = Math.min(sorted.at(-1)!.at + MINUTE_MS - 1, window.to - 1);
+    return { ...f, minutes: sorted, evidence: { ...f.evidence, firstAt: first, lastAt: last } };
+  });
+  return { ...report, findings };
+}
+
+/**
+ * The window's totals as the usage count the impact report reads: one row per client × identity × GVR
+ * × verb, each counted in one "minute" at the window's start, so the report's rate is over the window.
+ */
+function usageOf(totals: readonly SeriesCount[], window: RecordingWindow): ClientUsage {
+  const rows = new Map<string, UsageRow>();
+  for (const c of totals) {
+    // The report counts a resource's subresource requests as the resource's.
+    const gvr = gvrOf(c.gvr);
     const identity = identityOf(c);
-    const key = `${c.client}\u0000${identity}\u0000${g}/${version}/${resource}\u0000${c.verb}`;
+    const key = `${findingKey('', c.client, identity, gvr)}\u0000${c.verb}`;
     let row = rows.get(key);
     if (!row) {
       row = {
         userAgent: c.client,
         identity,
-        group: g,
-        version,
-        resource,
+        ...gvr,
         verb: c.verb,
         count: 0,
         notFound: 0,
         warned: 0,
         warnings: [],
-        firstAt: Math.max(c.at, window.from),
-        lastAt: c.at,
+        firstAt: window.from,
+        lastAt: window.to - 1,
         minutes: [],
-        byMinute: new Map(),
       };
       rows.set(key, row);
     }
     row.count += c.count;
     if (c.code === 404) row.notFound += c.count;
-    row.firstAt = Math.min(row.firstAt, Math.max(c.at, window.from));
-    row.lastAt = Math.max(row.lastAt, Math.min(c.at + MINUTE_MS - 1, window.to));
-    row.byMinute.set(c.at, (row.byMinute.get(c.at) ?? 0) + c.count);
   }
   return {
     since: window.from,
     at: window.to,
     windowMinutes: Math.max(1, Math.ceil((window.to - window.from) / MINUTE_MS)),
-    rows: [...rows.values()].map(({ byMinute, ...row }) => ({
-      ...row,
-      minutes: [...byMinute].sort((a, b) => a[0] - b[0]).map(([at, count]) => ({ at, count })),
-    })),
+    rows: [...rows.values()].map((row) => ({ ...row, minutes: row.count > 0 ? [{ at: window.from, count: row.count }] : [] })),
     untracked: 0,
   };
 }
@@ -136,8 +181,7 @@ function usageOf(minutes: readonly SeriesCount[], window: RecordingWindow, ident
 export function false404sForWindow(reader: RecordingReader, window: RecordingWindow): WindowFalse404Row[] {
   const rows = new Map<string, WindowFalse404Row>();
   for (const c of reader.counts(window, true, (s) => s.outcome === 'false-404')) {
-    const [group = '', version = '', resource = ''] = c.gvr.split('/');
-    const g = group === 'core' ? '' : group;
+    const { group: g, version, resource } = gvrOf(c.gvr);
     const key = `${c.client}\u0000${c.user ?? ''}\u0000${c.server ?? ''}\u0000${g}/${version}/${resource}`;
     const row = rows.get(key);
     const first = Math.max(c.at, window.from);
