@@ -178,6 +178,7 @@ describe.skipIf(!hasChromium)('every screen at a moment or window of the demo, i
     const report = await session!.service.getImpactForWindow(window);
     if (report.findings.length > 0) await page.locator('.impact-table').waitFor();
     await shoot('window-last-15min-impact');
+    await page.locator('.false-404s').screenshot({ path: join(shots, 'demo-window-last-15min-false-404s.png') });
     // The other screens: the state at the window's end, the upgraded server among them.
     await page.getByRole('tab', { name: 'GVR matrix' }).click();
     await expect.poll(releases).toEqual(expect.arrayContaining([expect.stringMatching(/^v1\.37/)]));
