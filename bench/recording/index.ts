@@ -10,6 +10,7 @@ import type { ClusterEvent } from '../../proxy-core/contract/cluster.js';
 import type { RoutingEvent } from '../../proxy-core/contract/events.js';
 import { RecordingReader } from '../../proxy-core/engine/recording/reader.js';
 import { buildRecordingReport } from '../../proxy-core/engine/recording/report.js';
+import { false404sForWindow, impactForWindow } from '../../proxy-core/hosts/service/recording-window.js';
 import { RecordingWriter } from '../../proxy-core/engine/recording/writer.js';
 import type { Figure } from '../figure.js';
 import { ingest } from './ingest.js';
@@ -52,6 +53,11 @@ export async function recordingFigures(options: { quick: boolean; events: number
     const replayWindow = { from: middle - 450_000, to: middle + 450_000 };
     const cursor = reader!.eventsPage(replayWindow, 5_000).next ?? undefined;
     const page = timed(5, () => reader!.eventsPage(replayWindow, 5_000, cursor));
+    // The window's Upgrade impact (the engine's judge over the rollups' client counts) and its false 404s by client.
+    const screens = timed(5, () => {
+      impactForWindow(reader!, window, undefined);
+      false404sForWindow(reader!, window);
+    });
     const whole = timed(1, () => buildRecordingReport(reader!));
     reader!.close();
     return [
@@ -74,6 +80,7 @@ export async function recordingFigures(options: { quick: boolean; events: number
       { name: `recording opens: names and series read (${size})`, value: open, unit: 'ms', target: 2_000 },
       { name: `recording 5-minute window: report + 1,000 events (${size})`, value: query, unit: 'ms', target: 200 },
       { name: `recording replay page: 5,000 events in time order (${size})`, value: page, unit: 'ms' },
+      { name: `recording 5-minute window: Upgrade impact + false 404s by client (${size})`, value: screens, unit: 'ms', target: 200 },
       { name: `recording whole report (${size})`, value: whole, unit: 'ms', target: 10_000 },
     ];
   } finally {

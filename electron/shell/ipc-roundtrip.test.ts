@@ -102,6 +102,8 @@ describe('IPC round trip over a kubeconfig session', () => {
       getRecordingTimeline: () => api.getRecordingTimeline(),
       getStateAt: () => api.getStateAt({ at: Date.now() }),
       getRecordedEvents: () => api.getRecordedEvents({ from: Date.now() - 60_000, to: Date.now(), limit: 100 }),
+      getImpactForWindow: () => api.getImpactForWindow({ from: Date.now() - 60_000, to: Date.now() }),
+      getFalse404sForWindow: () => api.getFalse404sForWindow({ from: Date.now() - 60_000, to: Date.now() }),
     };
     // Methods with arguments get a wrong one; methods without get one they do not take.
     const invalid: Partial<Record<CoreClientMethod, unknown>> = {
@@ -114,9 +116,11 @@ describe('IPC round trip over a kubeconfig session', () => {
       getImpactReport: { to: '' },
       getStateAt: { at: 'now' },
       getRecordedEvents: { from: 2, to: 1, limit: 100 },
+      getImpactForWindow: { from: 0 },
+      getFalse404sForWindow: { from: 0, to: 'later' },
     };
     const simOnly = new Set<CoreClientMethod>(['startRollout', 'pauseRollout', 'setTrafficRate']);
-    const recordingOnly = new Set<CoreClientMethod>(['getStateAt', 'getRecordedEvents']);
+    const recordingOnly = new Set<CoreClientMethod>(['getStateAt', 'getRecordedEvents', 'getImpactForWindow', 'getFalse404sForWindow']);
     for (const method of Object.keys(coreClientMethods) as CoreClientMethod[]) {
       if (simOnly.has(method)) {
         // A real cluster has no simulator: a plain message, not a crash or a stack.

@@ -15,6 +15,7 @@ import { healthSampleSchema, serverStatusSchema } from './servers.js';
 import { routeTableViewSchema } from './route-table.js';
 import { getStateAtArgsSchema, recordedStateSchema, recordingTimelineSchema } from './recording.js';
 import { getRecordedEventsArgsSchema, recordedEventsPageSchema } from './replay.js';
+import { getImpactForWindowArgsSchema, recordingWindowSchema, windowFalse404sSchema } from './recording-window.js';
 import { unwrapReply, type CallReply } from './errors.js';
 import { discoveryModeSchema } from './settings.js';
 import { discoveryViewsSchema } from './discovery-view.js';
@@ -200,6 +201,10 @@ export const coreClientMethods = {
    * `after: next`. PEERSCOPE_ERR_NO_RECORDING when the session records nothing.
    */
   getRecordedEvents: { args: getRecordedEventsArgsSchema, result: recordedEventsPageSchema },
+  /** The upgrade-impact report over a window of the recording (the clients it counted then, the servers at its end); PEERSCOPE_ERR_NO_RECORDING as getStateAt. */
+  getImpactForWindow: { args: getImpactForWindowArgsSchema, result: impactReportSchema },
+  /** Who got false 404s in a window of the recording, per client × server × GVR (the cluster source's). */
+  getFalse404sForWindow: { args: recordingWindowSchema, result: windowFalse404sSchema },
 } as const satisfies MethodTable;
 export type CoreClientMethod = keyof typeof coreClientMethods;
 

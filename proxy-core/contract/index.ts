@@ -17,3 +17,4 @@ export * from './version-priority.js';
 export * from './discovery-view.js';
 export * from './recording.js';
 export * from './replay.js';
+export * from './recording-window.js';

@@ -27,13 +27,16 @@ import { useMomentView } from './moment.js';
 export type { ConnectionSource };
 
 type TabId = 'matrix' | 'routing' | 'health' | 'discovery' | 'impact' | 'snapshots';
-/** `atMoment`: the screen has no data at a recorded moment (yet), and says so in its place. */
-const TABS: { id: TabId; label: string; render: (offline: boolean) => ReactNode; atMoment?: false }[] = [
+/**
+ * `atMoment`: false, the screen has no data at a recorded moment or window (yet), and says so in its
+ * place; 'window', it reads a window of the recording and says so at a single moment.
+ */
+const TABS: { id: TabId; label: string; render: (offline: boolean) => ReactNode; atMoment?: false | 'window' }[] = [
   { id: 'matrix', label: 'GVR matrix', render: () => <GvrMatrix /> },
   { id: 'routing', label: 'Live routing', render: () => <LiveRouting />, atMoment: false },
   { id: 'health', label: 'Server health', render: () => <ServerHealth /> },
   { id: 'discovery', label: 'Discovery', render: (offline) => (offline ? <DiscoveryOffline /> : <Discovery />), atMoment: false },
-  { id: 'impact', label: 'Upgrade impact', render: () => <UpgradeImpact />, atMoment: false },
+  { id: 'impact', label: 'Upgrade impact', render: () => <UpgradeImpact />, atMoment: 'window' },
   { id: 'snapshots', label: 'Snapshots', render: () => <Snapshots /> },
 ];
 
@@ -112,10 +115,10 @@ function Root({ connection }: { connection: ConnectionSource | undefined }) {
       }),
     [live, library, open],
   );
-  const { moment, showMoment } = moments;
+  const { moment, showMoment, window, windowChoice, showWindow } = moments;
   const view = useMemo<ViewState>(
-    () => ({ offline, moment, showMoment, live, liveQueries: liveQueryClient, library, open, leave }),
-    [offline, moment, showMoment, live, liveQueryClient, library, open, leave],
+    () => ({ offline, moment, showMoment, window, windowChoice, showWindow, live, liveQueries: liveQueryClient, library, open, leave }),
+    [offline, moment, showMoment, window, windowChoice, showWindow, live, liveQueryClient, library, open, leave],
   );
 
   const shell = <Shell tab={tab} setTab={setTab} connection={connection} />;
@@ -172,7 +175,7 @@ function Shell({ tab, setTab, connection }: { tab: TabId; setTab: (t: TabId) => 
     <div className={`app${offline || moment ? ' is-offline' : ''}`}>
       <TopBar connection={connection} />
       {offline && view && <OfflineBanner offline={offline} onLeave={view.leave} />}
-      {moment && view && <MomentBanner moment={moment} onLeave={view.leave} />}
+      {moment && view && <MomentBanner moment={moment} window={view.window} onLeave={view.leave} />}
       <nav className="tabs" role="tablist" aria-label="Screens">
         {TABS.map((t) => (
           <button
@@ -195,7 +198,11 @@ function Shell({ tab, setTab, connection }: { tab: TabId; setTab: (t: TabId) => 
         ))}
       </nav>
       <main className="content" role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
-        {moment && shown.atMoment === false ? <MomentUnavailable screen={shown.label} moment={moment} /> : shown.render(offline !== null)}
+        {moment && (shown.atMoment === false || (shown.atMoment === 'window' && !view?.window)) ? (
+          <MomentUnavailable screen={shown.label} moment={moment} window={view?.window ?? null} />
+        ) : (
+          shown.render(offline !== null)
+        )}
       </main>
     </div>
   );

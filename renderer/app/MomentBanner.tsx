@@ -1,21 +1,35 @@
-// What the app says while it shows a recorded moment: a banner above every screen (when, that it is
-// recorded, the way back), and, in a screen the recording has no data for at a moment, that plainly.
+// What the app says while it shows the recording: a banner above every screen (the moment or the
+// window, that it is recorded, what each screen shows of it, the way back), and, in a screen the
+// recording has no data for then, that plainly.
 import { formatClock, formatDateTime } from '../shared/ui/format.js';
 import { Empty } from '../shared/ui/states.js';
-import type { MomentView } from '../shared/view-mode.js';
+import type { MomentView, TimeWindow } from '../shared/view-mode.js';
 
-export function MomentBanner({ moment, onLeave }: { moment: MomentView; onLeave: () => void }) {
+export function MomentBanner({ moment, window, onLeave }: { moment: MomentView; window: TimeWindow | null; onLeave: () => void }) {
   return (
-    <div className="offline-banner moment-banner" role="region" aria-label="Recorded moment">
+    <div className="offline-banner moment-banner" role="region" aria-label={window ? 'Recorded window' : 'Recorded moment'}>
       <span className="offline-mark" aria-hidden="true" />
-      <p>
-        <strong>
-          At <time dateTime={new Date(moment.at).toISOString()}>{formatClock(moment.at)}</time> — recorded
-        </strong>{' '}
-        <span className="muted">
-          {formatDateTime(moment.at)} · the session's recording, read-only: the servers and the GVR matrix as they were then.
-        </span>
-      </p>
+      {window ? (
+        <p>
+          <strong>
+            <time dateTime={new Date(window.from).toISOString()}>{formatClock(window.from)}</time>–
+            <time dateTime={new Date(window.to - 1).toISOString()}>{formatClock(window.to - 1)}</time> — recorded window
+          </strong>{' '}
+          <span className="muted">
+            {formatDateTime(window.from)} · read-only: Upgrade impact and False 404s by client cover the window; the GVR matrix and Server
+            health show the state at its end ({formatClock(moment.at)}).
+          </span>
+        </p>
+      ) : (
+        <p>
+          <strong>
+            At <time dateTime={new Date(moment.at).toISOString()}>{formatClock(moment.at)}</time> — recorded
+          </strong>{' '}
+          <span className="muted">
+            {formatDateTime(moment.at)} · the session's recording, read-only: the servers and the GVR matrix as they were then.
+          </span>
+        </p>
+      )}
       <button type="button" className="btn btn-primary" onClick={onLeave}>
         Back to live
       </button>
@@ -23,15 +37,20 @@ export function MomentBanner({ moment, onLeave }: { moment: MomentView; onLeave:
   );
 }
 
-export function MomentUnavailable({ screen, moment }: { screen: string; moment: MomentView }) {
+/** In place of a screen the recording has no data for at this moment or over this window. */
+export function MomentUnavailable({ screen, moment, window }: { screen: string; moment: MomentView; window: TimeWindow | null }) {
+  const when = window
+    ? `the recorded window ${formatClock(window.from)}–${formatClock(window.to - 1)}`
+    : `a recorded moment (${formatClock(moment.at)})`;
   return (
-    <section className="panel" aria-label={`${screen} at a recorded moment`}>
+    <section className="panel" aria-label={`${screen} at a recorded ${window ? 'window' : 'moment'}`}>
       <header className="panel-head">
         <h2>{screen}</h2>
       </header>
       <Empty>
-        {screen} has no data at a recorded moment ({formatClock(moment.at)}) yet: the GVR matrix and Server health show the recording then.
-        Go back to live for {screen}.
+        {screen === 'Upgrade impact'
+          ? `Upgrade impact reads a span of the recording, not a single moment: choose a window in the time control ("15 min", "Whole" or "Range"), or go back to live.`
+          : `${screen} has no data at ${when} yet: the GVR matrix and Server health show the recording then${window ? ', Upgrade impact and False 404s by client the window' : ''}. Go back to live for ${screen}.`}
       </Empty>
     </section>
   );

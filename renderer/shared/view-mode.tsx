@@ -22,6 +22,16 @@ export interface MomentView {
   readonly client: CoreClient;
 }
 
+/** A span of the session's recording (epoch ms, `from` < `to`): Upgrade impact, False 404s by client and
+ * the replay read it from the recording; every other screen shows the state at `to`. */
+export interface TimeWindow {
+  readonly from: number;
+  readonly to: number;
+}
+
+/** Which of the time control's buttons chose the window: the last minutes, the whole recording, or a range typed or dragged. */
+export type WindowChoice = 'last' | 'whole' | 'range';
+
 export interface ViewState {
   /** The snapshot shown, or null for the live cluster. */
   readonly offline: OfflineView | null;
@@ -29,6 +39,12 @@ export interface ViewState {
   readonly moment: MomentView | null;
   /** Shows the recording at `at` (epoch ms) in every screen; rejects when the recording cannot be read then. */
   showMoment(at: number): Promise<void>;
+  /** The recorded window chosen, or null (live, a snapshot, or a single moment). `moment` is then its end. */
+  readonly window: TimeWindow | null;
+  /** How the window shown was chosen (null when none is). */
+  readonly windowChoice: WindowChoice | null;
+  /** Shows the recording over `window` in every screen (the state at its end where a screen shows a moment); rejects as showMoment. */
+  showWindow(window: TimeWindow, choice?: WindowChoice): Promise<void>;
   /** The live core (reading and comparing snapshot files, taking the live state, the recording). */
   readonly live: CoreClient;
   /** The live core's query cache, which outlives every snapshot and moment shown. */
@@ -55,4 +71,9 @@ export function useOffline(): OfflineView | null {
 /** The recorded moment shown, or null when the screens show the live cluster or a snapshot. */
 export function useMoment(): MomentView | null {
   return useContext(ViewContext)?.moment ?? null;
+}
+
+/** The recorded window chosen in the time control, or null when none is (live, a snapshot, or a moment). */
+export function useTimeWindow(): TimeWindow | null {
+  return useContext(ViewContext)?.window ?? null;
 }

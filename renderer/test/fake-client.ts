@@ -13,6 +13,7 @@ import {
   type CoreEvent,
   type DiscoveryViews,
   PeerscopeError,
+  type GetImpactForWindowArgs,
   type GetImpactReportArgs,
   type HealthHistory,
   type ImpactReport,
@@ -25,7 +26,9 @@ import {
   type RouteTableView,
   type RoutingEvent,
   type RoutingSnapshot,
+  type RecordingWindow,
   type Settings,
+  type WindowFalse404s,
   type SimStatus,
   type SnapshotDiff,
   type SnapshotReadResult,
@@ -348,6 +351,22 @@ export class FakeCoreClient extends UnansweredCalls implements CoreClient {
         settings: { policy: 'round-robin', discoveryMode: 'peer-aggregated' as const },
         history: servers.map((s) => ({ name: s.name, samples: [{ at, health: s.health, gitVersion: s.gitVersion }] })),
       };
+    });
+  };
+  /** The recording's impact report over a window: the sample report, its window the one asked for. */
+  override getImpactForWindow = ({ from, to, target }: GetImpactForWindowArgs): Promise<ImpactReport> => {
+    return this.answer(`getImpactForWindow:${from}-${to}:${target ?? ''}`, () => {
+      this.recorded();
+      const report = this.impact(target ?? 'v1.37-dev');
+      return { ...report, at: to, window: { since: from, until: to, minutes: Math.round((to - from) / 600) / 100 } };
+    });
+  };
+  /** The window's false 404s: kubectl got 3 from sim-2 for apps/v1 deployments a minute after `from`. */
+  override getFalse404sForWindow = ({ from, to }: RecordingWindow): Promise<WindowFalse404s> => {
+    return this.answer(`getFalse404sForWindow:${from}-${to}`, () => {
+      this.recorded();
+      const row = { userAgent: 'kubectl/v1.36.0', user: 'admin', server: 'sim-2', group: 'apps', version: 'v1', resource: 'deployments' };
+      return { from, to, rows: [{ ...row, count: 3, first: from + 60_000, last: from + 60_000 }] };
     });
   };
   private recorded(): RecordingTimeline {

@@ -84,6 +84,9 @@ export class RecordingReader {
   private readonly db: DatabaseSync;
   private readonly names = new Map<number, string>();
   private readonly series = new Map<number, Series>();
+  /** The highest name and series ids read (catchUp). */
+  private lastName = 0;
+  private lastSeries = 0;
   readonly startedAt: number;
   private readonly meta: Map<string, string>;
 
@@ -97,11 +100,7 @@ export class RecordingReader {
           .all()
           .map((r) => [String(r.key), String(r.value)]),
       );
-      for (const r of this.db.prepare('SELECT id, value FROM names').all()) this.names.set(Number(r.id), String(r.value));
-      for (const r of this.rowsOf(
-        'SELECT json_group_array(json_array(id, source, server, answered, client, user, gvr, verb, outcome, code)) FROM series',
-      ))
-        this.series.set(r[0] as number, this.seriesOf(r));
+      this.catchUp();
     } catch (err) {
       throw new RecordingFileError(file, `cannot be read: ${(err as Error).message}`);
     }
@@ -112,6 +111,24 @@ export class RecordingReader {
 
   static open(file: string): RecordingReader {
     return new RecordingReader(file);
+  }
+
+  /**
+   * Reads the names and series written since last read: a reader kept open on the session's own
+   * recording (the app's) would otherwise not know a client, GVR or outcome first seen after it opened.
+   */
+  private catchUp(): void {
+    for (const r of this.all('SELECT id, value FROM names WHERE id > ?', this.lastName)) {
+      this.names.set(Number(r.id), String(r.value));
+      this.lastName = Math.max(this.lastName, Number(r.id));
+    }
+    for (const r of this.rowsOf(
+      'SELECT json_group_array(json_array(id, source, server, answered, client, user, gvr, verb, outcome, code)) FROM series WHERE id > ?',
+      this.lastSeries,
+    )) {
+      this.series.set(r[0] as number, this.seriesOf(r));
+      this.lastSeries = Math.max(this.lastSeries, r[0] as number);
+    }
   }
 
   private seriesOf(r: (number | null)[]): Series {
@@ -171,6 +188,7 @@ export class RecordingReader {
    * `from` and `to` fall in included. `perMinute`: one row per minute and series, else one per series.
    */
   counts(window: Window = {}, perMinute = false, where?: (s: Series) => boolean): SeriesCount[] {
+    this.catchUp();
     const from = window.from === undefined ? -1 : Math.floor(window.from / MINUTE_MS);
     const to = window.to === undefined ? Number.MAX_SAFE_INTEGER : Math.floor((window.to - 1) / MINUTE_MS);
     // The series asked for are picked here and only their rows read.
@@ -252,6 +270,7 @@ export class RecordingReader {
 
   /** The raw events of the window, in the order written, at most `limit`. */
   events(window: Window = {}, limit = 1_000): RecordedEvent[] {
+    this.catchUp();
     const [from, to] = this.relative(window);
     const span = this.all('SELECT min(first) first, max(last) last FROM blocks WHERE max_t >= ? AND min_t < ?', from, to)[0];
     if (!span || span.first === null) return [];
@@ -295,7 +314,7 @@ export class RecordingReader {
     const end = Math.min(to, plan?.page_end === null || plan?.page_end === undefined ? to : Number(plan.page_end));
     const rows = this.rowsOf(PAGE_EVENTS_SQL, String(plan?.blocks ?? '[]'), start, end, resumed ? after.row : 0, limit);
     // A recording still being written has gained series (and names) since this reader opened it.
-    if (rows.some((r) => !this.series.has(r[2] as number))) this.readDictionary();
+    if (rows.some((r) => !this.series.has(r[2] as number))) this.catchUp();
     const events = rows.map(([row, t, series, ns, latency]) => ({
       ...(this.series.get(series as number) as Series),
       row: row as number,
@@ -306,14 +325,5 @@ export class RecordingReader {
     const last = events.at(-1);
     if (last && events.length >= limit) return { events, next: { at: last.at, row: last.row } };
     return { events, next: end < to ? { at: this.startedAt + end, row: 0 } : null };
-  }
-
-  /** The names and series written since the reader opened (or last read them): their ids only grow. */
-  private readDictionary(): void {
-    const newest = (ids: Iterable<number>) => [...ids].reduce((a, b) => Math.max(a, b), 0);
-    for (const r of this.all('SELECT id, value FROM names WHERE id > ?', newest(this.names.keys())))
-      this.names.set(Number(r.id), String(r.value));
-    const series = 'SELECT json_group_array(json_array(id, source, server, answered, client, user, gvr, verb, outcome, code)) FROM series';
-    for (const r of this.rowsOf(`${series} WHERE id > ?`, newest(this.series.keys()))) this.series.set(r[0] as number, this.seriesOf(r));
   }
 }

@@ -9,7 +9,7 @@ import { RecordingReader } from '../../engine/recording/reader.js';
 import { stateAt, timelineOf } from '../../engine/recording/state-at.js';
 
 export type RecordingCalls = Pick<CoreCalls, 'getRecordingTimeline' | 'getStateAt'> & {
-  /** The session's recording, opened on first use (replay.ts reads its events). */
+  /** The session's recording, opened on first use (replay and the window calls read it); PEERSCOPE_ERR_NO_RECORDING when the session records nothing. */
   reader(): RecordingReader;
   close(): void;
 };
@@ -30,6 +30,7 @@ export function recordingCalls(core: Pick<Core, 'recordingFile' | 'serverStatuse
     return reader;
   };
   return {
+    reader: open,
     async getRecordingTimeline() {
       // Asked by every page to know whether to offer a time control: no recording is an answer, not a failure.
       return core.recordingFile() ? timelineOf(open()) : null;
@@ -39,7 +40,6 @@ export function recordingCalls(core: Pick<Core, 'recordingFile' | 'serverStatuse
       const live = new Map(core.serverStatuses().map((s) => [s.name, s]));
       return stateAt(open(), at, (name) => live.get(name));
     },
-    reader: open,
     close() {
       reader?.close();
       reader = undefined;

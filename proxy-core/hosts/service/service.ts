@@ -1,7 +1,7 @@
 // The core service: the contract's methods answered in-process over a Core, what the HTTP + SSE host
 // and Electron's IPC serve (callers hold a CoreClient; this is the side that answers it).
 // Each concern answers its calls in its own file: views.ts (reads), controls.ts (changes), recording.ts
-// (the session's recording); pushed events are events.ts's (batched, coalesced).
+// (the session's recording) and recording-window.ts (its windows); pushed events are events.ts's (batched, coalesced).
 import type { CoreClient } from '../../contract/client.js';
 import { compareSnapshotsArgsSchema, readSnapshotArgsSchema } from '../../contract/client.js';
 import { getImpactReportArgsSchema } from '../../contract/impact.js';
@@ -14,6 +14,7 @@ import { controlCalls } from './controls.js';
 import { publishCoreEvents } from './events.js';
 import { recordingCalls } from './recording.js';
 import { replayCalls } from './replay.js';
+import { recordingWindowCalls } from './recording-window.js';
 import type { SimController } from './sim-controller.js';
 import { viewCalls } from './views.js';
 
@@ -38,6 +39,7 @@ export function createCoreService(core: Core, options: CoreServiceOptions = {}):
   const events = publishCoreEvents(core, sim, options.batchMs ?? 100, options.maxBatchEvents ?? 500);
   const views = viewCalls(core, sim);
   const recording = recordingCalls(core);
+  const windows = recordingWindowCalls(recording.reader, (name) => core.serverStatuses().find((s) => s.name === name));
   return {
     ...views,
     ...controlCalls(core, sim, events.emit, views.getOverview),
@@ -62,6 +64,7 @@ export function createCoreService(core: Core, options: CoreServiceOptions = {}):
     getRecordingTimeline: recording.getRecordingTimeline,
     getStateAt: recording.getStateAt,
     ...replayCalls(recording.reader),
+    ...windows,
     subscribe: (listener) => events.subscribe(listener),
     close: () => {
       recording.close();

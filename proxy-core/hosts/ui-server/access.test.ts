@@ -35,6 +35,14 @@ describe('UI server', () => {
     expect(events.status).toBe(401);
   });
 
+  it('routes a method whose name has digits to the core, and a name the contract lacks to a 404', async () => {
+    // This host records nothing: the core's own refusal, not the server's "no such endpoint".
+    const window = await rpc('getFalse404sForWindow', { from: 0, to: 1 });
+    expect(JSON.parse(window.body)).toMatchObject({ error: { code: 'PEERSCOPE_ERR_NO_RECORDING' } });
+    const unknown = await rpc('getNothing2', {});
+    expect(unknown.status).toBe(404);
+  });
+
   it('refuses a foreign Origin and a foreign Host, even with the token', async () => {
     const foreignOrigin = await rpc('getOverview', {}, { origin: 'http://evil.example' });
     expect(foreignOrigin.status).toBe(403);

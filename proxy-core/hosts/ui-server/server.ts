@@ -89,7 +89,8 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
         if (!authorized(req.headers.authorization, tokenDigest))
           return sendError(res, 401, 'PEERSCOPE_ERR_REFUSED', 'a valid token is required: open the URL peerscope printed');
         if (url.pathname === '/api/events' && req.method === 'GET') return openEventStream(res, options.service, heartbeatMs, streams);
-        const rpc = /^\/api\/rpc\/([A-Za-z]+)$/.exec(url.pathname);
+        // A method name: letters, then letters and digits (getFalse404sForWindow).
+        const rpc = /^\/api\/rpc\/([A-Za-z][A-Za-z0-9]*)$/.exec(url.pathname);
         if (rpc && req.method === 'POST') return void handleCall(req, res, rpc[1]!);
         return sendError(res, 404, 'PEERSCOPE_ERR_NO_METHOD', 'no such endpoint');
       }

@@ -9,7 +9,16 @@ import { PeerscopeError } from '../../../proxy-core/contract/index.js';
 import { App } from '../App.js';
 import { FakeCoreClient } from '../../test/fake-client.js';
 import { installLayoutStubs } from '../../test/render.js';
+import { timeInSpan } from './RangeFields.js';
 import { stripOf } from './TimelineStrip.js';
+import { formatClock } from '../../shared/ui/format.js';
+
+const T0 = 1_700_000_000_000;
+const MIN = 60_000;
+const modes = () =>
+  within(screen.getByRole('group', { name: 'What to show' }))
+    .getAllByRole('button')
+    .map((b) => `${b.textContent}${b.getAttribute('aria-pressed') === 'true' ? '*' : ''}`);
 
 beforeAll(installLayoutStubs);
 afterEach(cleanup);
@@ -76,5 +85,104 @@ describe('the time control', () => {
     expect(screen.queryByLabelText('Moment of the recording')).toBeNull();
     expect(screen.queryByRole('alert')).toBeNull();
     await expect(client.getStateAt({ at: 0 })).rejects.toBeInstanceOf(PeerscopeError);
+  });
+
+  it('shows the whole recording as a window: Upgrade impact and the false 404s of the window, the rest at its end', async () => {
+    const client = new FakeCoreClient();
+    render(<App client={client} />);
+    await screen.findByLabelText('Moment of the recording');
+    expect(modes()).toEqual(['Live*', '15 min', 'Whole', 'Range']);
+    // At a single moment, Upgrade impact asks for a window.
+    fireEvent.change(screen.getByLabelText('Moment of the recording'), { target: { value: String(T0 + 30_000) } });
+    await screen.findByRole('region', { name: 'Recorded moment' });
+    fireEvent.click(screen.getByRole('tab', { name: 'Upgrade impact' }));
+    expect(await screen.findByText(/reads a span of the recording, not a single moment/)).toBeVisible();
+    expect(client.calls.filter((c) => c.startsWith('getImpact'))).toEqual([]);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Whole' }));
+    const banner = await screen.findByRole('region', { name: 'Recorded window' });
+    expect(banner).toHaveTextContent(`${formatClock(T0)}–${formatClock(T0 + 2 * MIN)} — recorded window`);
+    expect(banner).toHaveTextContent(/Upgrade impact and False 404s by client cover the window/);
+    expect(modes()).toEqual(['Live', '15 min', 'Whole*', 'Range']);
+    expect(screen.getByTestId('window-band')).toBeInTheDocument();
+    // The state at the window's end (its last millisecond), the report and the false 404s over it.
+    expect(client.calls.filter((c) => c.startsWith('getStateAt'))).toContain(`getStateAt:${T0 + 2 * MIN}`);
+    expect(await screen.findByRole('heading', { name: 'Upgrade impact over the recorded window' })).toBeVisible();
+    await waitFor(() =>
+      expect(client.calls.filter((c) => c.startsWith('getImpact'))).toContain(`getImpactForWindow:${T0}-${T0 + 2 * MIN + 1}:`),
+    );
+    const table = await screen.findByRole('table', { name: 'False 404s by client in the window' });
+    expect(within(table).getByText('kubectl')).toBeVisible();
+    expect(within(table).getByText('3')).toBeVisible();
+    expect(client.calls.filter((c) => c.startsWith('getFalse'))).toContain(`getFalse404sForWindow:${T0}-${T0 + 2 * MIN + 1}`);
+    // Another target release is judged over the same window.
+    fireEvent.change(screen.getByRole('combobox', { name: 'Target release' }), { target: { value: 'v1.36-dev' } });
+    await waitFor(() => expect(client.calls).toContain(`getImpactForWindow:${T0}-${T0 + 2 * MIN + 1}:v1.36-dev`));
+
+    // Live routing says what the window shows instead.
+    fireEvent.click(screen.getByRole('tab', { name: 'Live routing' }));
+    expect(await screen.findByText(/Live routing has no data at the recorded window/)).toBeVisible();
+    fireEvent.click(screen.getByRole('tab', { name: 'GVR matrix' }));
+    await waitFor(() => expect(releasesShown()).toEqual(['v1.37', 'v1.36', 'v1.36']));
+
+    fireEvent.click(screen.getByRole('button', { name: 'Live' }));
+    await waitFor(() => expect(screen.queryByRole('region', { name: 'Recorded window' })).toBeNull());
+    expect(modes()).toEqual(['Live*', '15 min', 'Whole', 'Range']);
+  });
+
+  it('shows the last 15 minutes of a longer recording', async () => {
+    const client = new FakeCoreClient();
+    client.timeline = { ...client.timeline!, endedAt: T0 + 40 * MIN };
+    render(<App client={client} />);
+    fireEvent.click(await screen.findByRole('button', { name: '15 min' }));
+    await screen.findByRole('region', { name: 'Recorded window' });
+    expect(modes()).toEqual(['Live', '15 min*', 'Whole', 'Range']);
+    expect(screen.getByText(`${formatClock(T0 + 25 * MIN)}–${formatClock(T0 + 40 * MIN)}`)).toBeVisible();
+    expect(client.calls).toContain(`getStateAt:${T0 + 40 * MIN}`);
+  });
+
+  it('takes a range typed in, and says what is wrong with one that is not in the recording', async () => {
+    const client = new FakeCoreClient();
+    client.timeline = { ...client.timeline!, endedAt: T0 + 40 * MIN };
+    render(<App client={client} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Range' }));
+    const form = screen.getByRole('form', { name: 'Window of the recording' });
+    expect(within(form).getByLabelText('From')).toHaveFocus();
+    fireEvent.change(within(form).getByLabelText('From'), { target: { value: formatClock(T0 + 10 * MIN) } });
+    fireEvent.change(within(form).getByLabelText('To'), { target: { value: formatClock(T0 + 5 * MIN) } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Show' }));
+    expect(within(form).getByRole('alert')).toHaveTextContent('"From" must be before "To".');
+    fireEvent.change(within(form).getByLabelText('To'), { target: { value: formatClock(T0 + 50 * MIN) } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Show' }));
+    expect(within(form).getByRole('alert')).toHaveTextContent(/"To" must be a time in the recording/);
+    fireEvent.change(within(form).getByLabelText('To'), { target: { value: formatClock(T0 + 20 * MIN) } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Show' }));
+    await screen.findByRole('region', { name: 'Recorded window' });
+    expect(screen.queryByRole('form', { name: 'Window of the recording' })).toBeNull();
+    expect(modes()).toEqual(['Live', '15 min', 'Whole', 'Range*']);
+    // The end's whole second is in the window; the screens show the state at its last millisecond.
+    expect(client.calls).toContain(`getStateAt:${T0 + 20 * MIN + 999}`);
+    // Escape closes the fields without moving.
+    fireEvent.click(screen.getByRole('button', { name: 'Range' }));
+    fireEvent.keyDown(screen.getByLabelText('From'), { key: 'Escape' });
+    expect(screen.queryByRole('form', { name: 'Window of the recording' })).toBeNull();
+  });
+
+  it('opens a recording that has ended on all of it, with no Live', async () => {
+    const client = new FakeCoreClient();
+    client.timeline = { ...client.timeline!, ended: true };
+    render(<App client={client} />);
+    await screen.findByRole('region', { name: 'Recorded window' });
+    expect(modes()).toEqual(['15 min', 'Whole*', 'Range']);
+    expect(client.calls).toContain(`getStateAt:${T0 + 2 * MIN}`);
+  });
+
+  it('reads a typed clock time as the moment of the recording it names, a recording past midnight included', () => {
+    const start = new Date(2026, 10, 27, 23, 50, 0).getTime();
+    const span = { from: start, to: start + 20 * MIN };
+    expect(timeInSpan('23:55:30', span)).toBe(start + 5.5 * MIN);
+    expect(timeInSpan('00:05', span)).toBe(start + 15 * MIN);
+    expect(timeInSpan('12:00', span)).toBeNull();
+    expect(timeInSpan('soon', span)).toBeNull();
   });
 });

@@ -1,10 +1,10 @@
 // The cluster bar at the top of every screen: the local port, the discovery mode, the connection,
-// the time control (live or a recorded moment), then the servers, the request totals and the controls.
+// the time control (live, a recorded window or moment), then the servers, the request totals and the controls.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { queryKeys, useCoreClient } from '../../shared/client-context.js';
 import { ErrorState } from '../../shared/ui/states.js';
-import { useMoment, useOffline } from '../../shared/view-mode.js';
+import { useMoment, useOffline, useTimeWindow } from '../../shared/view-mode.js';
 import { useConnection, type ConnectionSource } from './connection.js';
 import { AuditRead } from './AuditRead.js';
 import { Controls } from './Controls.js';
@@ -17,6 +17,7 @@ export function TopBar({ connection }: { connection: ConnectionSource | undefine
   const queryClient = useQueryClient();
   const offline = useOffline();
   const moment = useMoment();
+  const window = useTimeWindow();
   const overview = useQuery({
     queryKey: queryKeys.overview,
     queryFn: () => client.getOverview(),
@@ -61,7 +62,7 @@ export function TopBar({ connection }: { connection: ConnectionSource | undefine
           </span>
         ) : moment ? (
           <span className="conn conn-offline" role="status">
-            recorded moment
+            {window ? 'recorded window' : 'recorded moment'}
           </span>
         ) : (
           state && (

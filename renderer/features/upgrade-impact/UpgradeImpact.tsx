@@ -1,7 +1,9 @@
 // Upgrade impact: which clients call what the upgrade to a target release removes, what only some of
 // the current servers serve, what the apiservers warn is deprecated, and what only the target serves
 // — from the requests through the port (CoreClient.getImpactReport). Live, the report is read again
-// every few seconds and the target can be chosen; offline, it is the one the snapshot recorded.
+// every few seconds and the target can be chosen; offline, it is the one the snapshot recorded; over a
+// recorded window, it is the window's (the moment client reads it from the recording), with who got
+// false 404s in it below.
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import {
@@ -13,11 +15,12 @@ import {
   type ImpactReport,
 } from '../../../proxy-core/contract/index.js';
 import { useCoreClient } from '../../shared/client-context.js';
-import { formatDateTime } from '../../shared/ui/format.js';
+import { formatClock, formatDateTime } from '../../shared/ui/format.js';
 import { Empty, ErrorState, Loading } from '../../shared/ui/states.js';
-import { useOffline } from '../../shared/view-mode.js';
+import { useOffline, useTimeWindow } from '../../shared/view-mode.js';
 import { FindingRow } from './FindingRow.js';
 import { clientKey, describeSources, IMPACT_LABELS, SOURCE_LABELS, sourceOf } from './labels.js';
+import { reachesNow, WindowFalse404s } from './WindowFalse404s.js';
 
 export const impactQueryKey = ['impact-report'] as const;
 
@@ -34,22 +37,28 @@ export function sortFindings(findings: readonly ImpactFinding[], by: SortKey): I
 export function UpgradeImpact() {
   const client = useCoreClient();
   const offline = useOffline();
+  const window = useTimeWindow();
   const [to, setTo] = useState<string | undefined>(undefined);
   const report = useQuery({
-    queryKey: [...impactQueryKey, to ?? ''],
+    queryKey: [...impactQueryKey, to ?? '', window?.from, window?.to],
     queryFn: () => client.getImpactReport(to ? { to } : {}),
-    refetchInterval: offline ? false : 5_000,
+    refetchInterval: offline || (window && !reachesNow(window)) ? false : 5_000,
     placeholderData: (previous) => previous,
   });
+  const over = window
+    ? ` from ${formatClock(window.from)} to ${formatClock(window.to - 1)} (recorded)`
+    : ` over the last ${formatWindow(report.data?.window.minutes ?? 0)}`;
   return (
     <section className="panel impact" aria-labelledby="impact-title">
       <header className="panel-head">
         <div>
-          <h2 id="impact-title">{offline ? 'Upgrade impact at capture time' : 'Upgrade impact'}</h2>
+          <h2 id="impact-title">
+            {offline ? 'Upgrade impact at capture time' : window ? 'Upgrade impact over the recorded window' : 'Upgrade impact'}
+          </h2>
           <p className="muted small">
             Which clients call what the upgrade changes, from the requests
             {report.data
-              ? ` of ${report.data.clients} ${report.data.clients === 1 ? 'client' : 'clients'} ${describeSources(report.data)} over the last ${formatWindow(report.data.window.minutes)}`
+              ? ` of ${report.data.clients} ${report.data.clients === 1 ? 'client' : 'clients'} ${describeSources(report.data)}${over}`
               : ' through the port'}
             .
           </p>
@@ -78,6 +87,7 @@ export function UpgradeImpact() {
       ) : (
         <Findings report={report.data} />
       )}
+      {window && <WindowFalse404s window={window} />}
     </section>
   );
 }

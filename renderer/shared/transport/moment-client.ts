@@ -1,8 +1,17 @@
 // A read-only CoreClient over a recorded moment (getStateAt's answer): the GVR matrix and Server
 // health render it as they render the live core, the servers and route table being as they were then.
-// What the recording does not answer at a moment (the routing stream, discovery views, the impact
-// report) is refused with a message saying so; anything that would change a cluster is refused too.
-import type { CoreClient, CoreClientMethod, Overview, RecordedState, Settings } from '../../../proxy-core/contract/index.js';
+// Over a window (the moment then being its end), the impact report is the window's, read from the
+// recording. What the recording does not answer at a moment (the routing stream, discovery views, the
+// impact report of a single moment) is refused with a message saying so; anything that would change a
+// cluster is refused too.
+import type {
+  CoreClient,
+  CoreClientMethod,
+  Overview,
+  RecordedState,
+  RecordingWindow,
+  Settings,
+} from '../../../proxy-core/contract/index.js';
 import { clientFromHandlers, coreClientMethods, routeOutcomes, type OutcomeTotals } from '../../../proxy-core/contract/index.js';
 import { formatClock } from '../ui/format.js';
 import { OfflineError } from './snapshot-client.js';
@@ -20,8 +29,13 @@ const CHANGES: Partial<Record<CoreClientMethod, string>> = {
 /**
  * `settings`: the port's settings to show where the recording has none for the moment (the live ones).
  * `live`: the live core, for reading and comparing snapshot files and for other moments.
+ * `window`: the window chosen, when the moment is its end.
  */
-export function createMomentClient(state: RecordedState, options: { settings: Settings; live: CoreClient }): CoreClient {
+export function createMomentClient(
+  state: RecordedState,
+  options: { settings: Settings; live: CoreClient; window?: RecordingWindow | null },
+): CoreClient {
+  const window = options.window ?? null;
   const clock = formatClock(state.at);
   const refuse = (message: string) => Promise.reject(new OfflineError(message));
   const totals = Object.fromEntries(routeOutcomes.map((o) => [o, 0])) as OutcomeTotals;
@@ -39,6 +53,11 @@ export function createMomentClient(state: RecordedState, options: { settings: Se
       compareSnapshots: (args) => options.live.compareSnapshots(args),
       getRecordingTimeline: () => options.live.getRecordingTimeline(),
       getStateAt: (args) => options.live.getStateAt(args),
+      getImpactForWindow: (args) => options.live.getImpactForWindow(args),
+      getFalse404sForWindow: (args) => options.live.getFalse404sForWindow(args),
+      ...(window
+        ? { getImpactReport: (args) => options.live.getImpactForWindow({ ...window, ...(args?.to ? { target: args.to } : {}) }) }
+        : {}),
     },
     (method) =>
       CHANGES[method]

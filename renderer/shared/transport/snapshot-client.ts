@@ -38,6 +38,8 @@ const REFUSED: Partial<Record<CoreClientMethod, string>> = {
   setTrafficRate: 'setting the traffic rate',
   getRecordingTimeline: 'reading the session’s recording',
   getStateAt: 'reading the session’s recording at a moment',
+  getImpactForWindow: 'reading the session’s recording over a window',
+  getFalse404sForWindow: 'reading the session’s recording over a window',
 };
 
 export function createSnapshotClient(snapshot: RoutingSnapshot, options: { label: string; live?: CoreClient }): SnapshotCoreClient {
