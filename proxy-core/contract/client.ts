@@ -14,6 +14,7 @@ import { getImpactReportArgsSchema, impactReportSchema } from './impact.js';
 import { healthSampleSchema, serverStatusSchema } from './servers.js';
 import { routeTableViewSchema } from './route-table.js';
 import { getStateAtArgsSchema, recordedStateSchema, recordingTimelineSchema } from './recording.js';
+import { recordingNameArgsSchema, recordingsSchema, retentionSchema } from './recordings.js';
 import { unwrapReply, type CallReply } from './errors.js';
 import { discoveryModeSchema } from './settings.js';
 import { discoveryViewsSchema } from './discovery-view.js';
@@ -194,6 +195,18 @@ export const coreClientMethods = {
   getRecordingTimeline: { args: undefined, result: recordingTimelineSchema.nullable() },
   /** The servers and the route table as recorded at a moment; PEERSCOPE_ERR_NO_RECORDING when the session records nothing. */
   getStateAt: { args: getStateAtArgsSchema, result: recordedStateSchema },
+  /** The app's recordings folder: its recordings, the retention cap and what the cap removed. */
+  getRecordings: { args: undefined, result: recordingsSchema },
+  /** Sets the retention cap (kept in the folder's settings file) and applies it at once. */
+  setRetention: { args: retentionSchema, result: recordingsSchema },
+  /** Shows a recording of the folder offline (a read-only session); the live session keeps running behind it. */
+  openRecording: { args: recordingNameArgsSchema, result: recordingsSchema },
+  /** Removes a recording of the folder; not the one being written nor the one shown. */
+  deleteRecording: { args: recordingNameArgsSchema, result: recordingsSchema },
+  /** Desktop app only: the operator picks a recording file, which is copied into the folder and opened. */
+  chooseRecordingFile: { args: undefined, result: recordingsSchema },
+  /** Back from a recording shown offline to the live session. */
+  leaveRecording: { args: undefined, result: recordingsSchema },
 } as const satisfies MethodTable;
 export type CoreClientMethod = keyof typeof coreClientMethods;
 

@@ -21,6 +21,8 @@ export const recordingTimelineSchema = z.object({
   endedAt: z.number(),
   /** The servers in the order first recorded, each with its changes, oldest first. */
   servers: z.array(z.object({ name: z.string(), changes: z.array(recordedChangeSchema) })),
+  /** True for a recording opened from a file: nothing is written to it any more. */
+  ended: z.boolean().optional(),
 });
 export type RecordingTimeline = z.infer<typeof recordingTimelineSchema>;
 

@@ -12,6 +12,7 @@ import { readSnapshotText } from '../../engine/snapshot/io.js';
 import { takeSnapshot } from '../../engine/snapshot/take.js';
 import { controlCalls } from './controls.js';
 import { publishCoreEvents } from './events.js';
+import { noLibraryCalls } from './no-library.js';
 import { recordingCalls } from './recording.js';
 import type { SimController } from './sim-controller.js';
 import { viewCalls } from './views.js';
@@ -60,6 +61,8 @@ export function createCoreService(core: Core, options: CoreServiceOptions = {}):
     },
     getRecordingTimeline: recording.getRecordingTimeline,
     getStateAt: recording.getStateAt,
+    // The recordings folder is a host's (session/recordings-library.ts), answered before calls reach a session.
+    ...noLibraryCalls(),
     subscribe: (listener) => events.subscribe(listener),
     close: () => {
       recording.close();

@@ -1,7 +1,7 @@
 // A real cluster behind the local port: every apiserver found from a kubeconfig, with its credentials,
 // composed for hosts that switch clusters at run time (the desktop app's "Open kubeconfig…").
 import { PeerscopeError } from '../../contract/errors.js';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { parse } from 'yaml';
 import { serversFromKubeconfig } from '../../engine/cluster/from-kubeconfig.js';
 import { createCoreService, type CoreService } from '../service/service.js';
@@ -34,6 +34,8 @@ export interface ClusterSessionOptions {
   readonly auditFollow?: boolean;
   /** A receiver of the servers' audit webhooks (the cluster source, live). */
   readonly auditWebhook?: Omit<AuditWebhookOptions, 'onRecord'>;
+  /** Record the session into this new file (the app: its recordings folder, recordings-library.ts). */
+  readonly record?: { readonly file: string; readonly onError?: (err: Error) => void };
 }
 
 export interface ClusterSession {
@@ -103,12 +105,15 @@ export async function prepareClusterSession(options: ClusterSessionOptions): Pro
       ...(options.serverRefreshIntervalMs !== undefined ? { serverRefreshIntervalMs: options.serverRefreshIntervalMs } : {}),
       ...(auditLogs ? { auditLogs, ...(options.auditFollow !== undefined ? { auditFollow: options.auditFollow } : {}) } : {}),
       ...(options.auditWebhook ? { auditWebhook: options.auditWebhook } : {}),
+      ...(options.record ? { record: { ...options.record, host: 'app' } } : {}),
     });
     let address: ListenAddress;
     try {
       address = await core.start();
     } catch (err) {
       await core.close(0);
+      // A retry on another port records into the same file, anew.
+      if (options.record) for (const f of ['', '-wal', '-shm']) rmSync(`${options.record.file}${f}`, { force: true });
       throw new PeerscopeError(
         'PEERSCOPE_ERR_LISTEN',
         `cannot listen on ${listen.host}:${listen.port}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
