@@ -175,8 +175,9 @@ export function createRecordingsLibrary(options: RecordingsLibraryOptions): Reco
     async leaveRecording() {
       const was = shown;
       if (!was) return describe();
+      if (!was.live) throw new PeerscopeError('PEERSCOPE_ERR_NO_CLUSTER', 'no live session runs behind this recording to go back to');
       shown = undefined;
-      if (was.live) switching.switchTo(was.live);
+      switching.switchTo(was.live);
       was.session.close();
       return describe();
     },
