@@ -5,6 +5,9 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadRelease } from '../../engine/releases/index.js';
+import { startSimCluster } from '../../sim/index.js';
+import { prepareClusterSession } from './cluster.js';
 import { startDemoSession, type DemoSession } from './demo.js';
 import { createRecordingsLibrary, type RecordingsLibrary } from './recordings-library.js';
 import { newRecordingName, readRetentionSettings, SETTINGS_FILE } from './recordings-folder.js';
@@ -140,5 +143,37 @@ describe('the recordings folder', () => {
     expect(broken.settingsProblem).toMatch(new RegExp(`^${join(folder, SETTINGS_FILE)}: maxAgeDays: .*; the defaults are used$`));
     writeFileSync(join(folder, SETTINGS_FILE), '{"maxAgeDays": 14,');
     expect((await library.service.getRecordings()).settingsProblem).toMatch(/retention\.json: not JSON/);
+  });
+});
+
+describe('a kubeconfig session opened in the app', () => {
+  it("records into the folder under the context's name, and its recording opens with the cluster's servers", async () => {
+    const sim = await startSimCluster({ releases: [loadRelease('v1.36-dev'), loadRelease('v1.37-dev')] });
+    try {
+      const kubeconfig = join(root, 'kubeconfig');
+      writeFileSync(kubeconfig, sim.kubeconfig());
+      const prepared = await prepareClusterSession({
+        kubeconfig,
+        listen: { host: '127.0.0.1', port: 0 },
+        record: { file: (context) => library.newRecordingFile(context) },
+      });
+      const session = await prepared.start();
+      let name: string;
+      try {
+        const live = await session.service.getOverview();
+        await until(async () => (await session.service.getRecordingTimeline())?.servers.length === live.servers.length, 10_000);
+        const writing = (await library.service.getRecordings()).recordings.find((r) => r.writing)!;
+        name = writing.name;
+        expect(name.startsWith(`${prepared.contextName.replace(/[^A-Za-z0-9._-]+/g, '_')}-`)).toBe(true);
+        expect(writing.servers!.sort()).toEqual(live.servers.map((s) => s.name).sort());
+      } finally {
+        await session.close();
+      }
+      await library.service.openRecording({ name });
+      expect((await library.service.getOverview()).servers.map((s) => s.gitVersion).sort()).toEqual(['v1.36.0-dev', 'v1.37.0-dev']);
+      await library.service.leaveRecording();
+    } finally {
+      await sim.close();
+    }
   });
 });
