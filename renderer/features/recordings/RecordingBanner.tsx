@@ -4,7 +4,7 @@ import { errorMessage } from '../../shared/ui/call-errors.js';
 import { useRecordings } from './use-recordings.js';
 
 export function RecordingBanner() {
-  const { query, client, act, busy, error } = useRecordings();
+  const { query, client, act, busy, failed } = useRecordings();
   const shown = query.data?.recordings.find((r) => r.open);
   if (!shown) return null;
   return (
@@ -13,7 +13,7 @@ export function RecordingBanner() {
       <p>
         <strong>Viewing recording {shown.name} — read-only.</strong>{' '}
         <span className="muted">Every screen shows what the recording holds; the live session keeps running behind it.</span>
-        {error !== null && <span className="error-text"> {errorMessage(error)}</span>}
+        {failed !== null && <span className="error-text"> {errorMessage(failed.error)}</span>}
       </p>
       <button
         type="button"

@@ -7,12 +7,12 @@ import { useView } from '../../shared/view-mode.js';
 import { OpenFileCard } from './OpenFileCard.js';
 import { RecordingList } from './RecordingList.js';
 import { RetentionCard } from './RetentionCard.js';
-import { useRecordings } from './use-recordings.js';
+import { FAILED, useRecordings } from './use-recordings.js';
 import './recordings.css';
 
 export function Recordings() {
   const view = useView();
-  const { query, client, act, busy, error, clearError } = useRecordings();
+  const { query, client, act, busy, failed, clearFailed } = useRecordings();
   const beforeOpen = () => {
     if (view?.offline || view?.moment) view.leave();
   };
@@ -24,10 +24,10 @@ export function Recordings() {
           <p className="muted">Every session is recorded here. Open one to see the rollout it holds in every screen, read-only.</p>
         </div>
       </header>
-      {error !== null && (
+      {failed !== null && (
         <div className="state state-error" role="alert">
-          <strong>{busy ?? 'That'} did not work.</strong> {errorMessage(error)}
-          <button type="button" className="btn" onClick={clearError}>
+          <strong>{FAILED[failed.what] ?? 'That did not work.'}</strong> {errorMessage(failed.error)}
+          <button type="button" className="btn" onClick={clearFailed}>
             Dismiss
           </button>
         </div>

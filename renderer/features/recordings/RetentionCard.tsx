@@ -41,7 +41,7 @@ export function RetentionCard({
       </p>
       <div className="usage" aria-label="Space used by recordings">
         <div className="usage-bar" aria-hidden="true">
-          <div className="usage-fill" style={{ width: `${(share * 100).toFixed(1)}%` }} />
+          <div className="usage-fill" style={{ width: folder.usedBytes > 0 ? `max(2px, ${(share * 100).toFixed(1)}%)` : 0 }} />
         </div>
         <span>
           {formatBytes(folder.usedBytes)} used of {formatBytes(folder.retention.maxBytes)} · kept {folder.retention.maxAgeDays} days

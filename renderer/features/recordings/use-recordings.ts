@@ -9,6 +9,15 @@ import { useView } from '../../shared/view-mode.js';
 
 export const recordingsKey = ['recordings'] as const;
 
+/** What each action's failure is titled. */
+export const FAILED: Record<string, string> = {
+  import: 'Could not open the file.',
+  open: 'Could not open the recording.',
+  delete: 'Could not delete the recording.',
+  retention: 'Could not save the cap.',
+  leave: 'Could not go back to live.',
+};
+
 /** The live core, whichever view the screens show. */
 export function useLiveClient(): CoreClient {
   const shown = useCoreClient();
@@ -28,17 +37,17 @@ export function useRecordings() {
     [client, refetch],
   );
   const [busy, setBusy] = useState<string | null>(null);
-  const [error, setError] = useState<unknown>(null);
+  const [failed, setFailed] = useState<{ readonly what: string; readonly error: unknown } | null>(null);
   /** Runs an action that answers the folder anew; its failure is kept for the screen to show. */
   const act = useCallback(
     async (what: string, action: () => Promise<Recordings>): Promise<boolean> => {
       setBusy(what);
-      setError(null);
+      setFailed(null);
       try {
         queryClient.setQueryData(recordingsKey, await action());
         return true;
-      } catch (err) {
-        setError(err);
+      } catch (error) {
+        setFailed({ what, error });
         return false;
       } finally {
         setBusy(null);
@@ -46,7 +55,7 @@ export function useRecordings() {
     },
     [queryClient],
   );
-  return { query, client, act, busy, error, clearError: () => setError(null) };
+  return { query, client, act, busy, failed, clearFailed: () => setFailed(null) };
 }
 
 /** A size as people read it: "1.5 GiB", "320 MiB", "12 KiB", "800 B". */
