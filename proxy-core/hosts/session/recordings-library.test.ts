@@ -37,7 +37,7 @@ beforeAll(async () => {
     servers: 2,
     trafficRps: 20,
     stepSeconds: 1,
-    rolloutAfterSeconds: 0,
+    rolloutAfterSeconds: 3,
     record: { file },
   });
   switching.switchTo({ service: demo.service, label: 'simulated cluster' });
@@ -93,10 +93,10 @@ describe('the recordings folder', () => {
     expect(table.rows.length).toBeGreaterThan(10);
     const timeline = await library.service.getRecordingTimeline();
     expect(timeline).toMatchObject({ ended: true, file: join(folder, recordingName) });
-    // A moment before the rollout: the servers on the release they started at.
-    const before = await library.service.getStateAt({ at: timeline!.startedAt + 200 });
-    const firstRelease = timeline!.servers[0]!.changes.find((c) => c.kind === 'release')!.value;
-    expect(before.servers.every((s) => s.gitVersion === firstRelease)).toBe(true);
+    // The moment every server's release was first recorded, before the rollout: all on the release they started at.
+    const firstSeen = Math.max(...timeline!.servers.map((srv) => srv.changes.find((c) => c.kind === 'release')!.at));
+    const before = await library.service.getStateAt({ at: firstSeen });
+    expect(before.servers.map((srv) => srv.gitVersion)).toEqual(live.servers.map(() => expect.stringMatching(/^v1\.36\./)));
     await expect(library.service.setPolicy({ policy: 'random' })).rejects.toMatchObject({
       code: 'PEERSCOPE_ERR_READ_ONLY',
       message: expect.stringMatching(/read-only/),

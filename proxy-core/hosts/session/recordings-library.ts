@@ -4,15 +4,12 @@
 // — is shown by switching the app's session to a read-only one over the file, the live session kept
 // running behind it until the operator goes back. The contract's folder calls are answered here,
 // before any call reaches a session (a session's own service refuses them: service/no-library.ts).
-import { randomBytes } from 'node:crypto';
-import { copyFileSync, createWriteStream, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import { PeerscopeError } from '../../contract/errors.js';
 import { recordingNameArgsSchema, retentionSchema, type Recordings } from '../../contract/recordings.js';
-import { RecordingFileError } from '../../engine/recording/check.js';
-import { listRecordings, RECORDING_SUFFIX } from '../../engine/recording/list.js';
-import { RecordingReader } from '../../engine/recording/reader.js';
+import { COMPANIONS, recordingImporter, type RecordingImporter } from './recording-imports.js';
+import { listRecordings } from '../../engine/recording/list.js';
 import { applyRetention, storedRecordings, type RemovedRecording } from '../../engine/recording/retention.js';
 import type { CoreService } from '../service/service.js';
 import type { LibraryCalls } from '../service/no-library.js';
@@ -21,7 +18,6 @@ import { openRecordingSession, type ReaderCalls, type RecordingSession } from '.
 import type { SwitchableSession, SwitchingService } from './switching-service.js';
 
 export const HOUR_MS = 3_600_000;
-const COMPANIONS = ['', '-wal', '-shm'];
 
 export interface RecordingsLibraryOptions {
   readonly service: SwitchingService;
@@ -37,17 +33,14 @@ export interface RecordingsLibraryOptions {
 /** A live session as the switching service holds it; hosts' sessions may close (the app's do). */
 type LiveSession = SwitchableSession & { readonly portUrl?: string; close?(): Promise<unknown> };
 
-export interface RecordingsLibrary {
+/** importFile, importBytes: a recording from elsewhere copied in, checked whole first (recording-imports.ts). */
+export interface RecordingsLibrary extends RecordingImporter {
   readonly folder: string;
   /** The switching service with the folder's calls answered: what a host serves to its UI. */
   readonly service: CoreService;
   readonly calls: LibraryCalls;
   /** A new file for a live session to record into ("demo", a context's name); the cap is applied first, sparing it. */
   newRecordingFile(what: string): string;
-  /** Copies `source` into the folder, checked whole first (named `shownAs` in errors); returns its name there. */
-  importFile(source: string, shownAs?: string): string;
-  /** Writes uploaded bytes into the folder, checked whole before they count as a recording; returns its name there. */
-  importBytes(body: AsyncIterable<Uint8Array>, shownAs: string): Promise<string>;
   /** Stops the hourly cap and closes a recording shown (the live session stays its owner's). */
   close(): void;
 }
@@ -56,6 +49,7 @@ export function createRecordingsLibrary(options: RecordingsLibraryOptions): Reco
   const { folder, service: switching } = options;
   mkdirSync(folder, { recursive: true });
   const removed: RemovedRecording[] = [];
+  const importer = recordingImporter(folder);
   let writing: string | undefined;
   let shown: { session: RecordingSession; name: string; live: LiveSession | undefined } | undefined;
 
@@ -67,64 +61,10 @@ export function createRecordingsLibrary(options: RecordingsLibraryOptions): Reco
   const timer = setInterval(prune, options.pruneIntervalMs ?? HOUR_MS);
   timer.unref();
 
-  const fileOf = (name: string): string => {
-    const file = join(folder, recordingNameArgsSchema.parse({ name }).name);
-    if (!existsSync(file)) throw new PeerscopeError('PEERSCOPE_ERR_INPUT', `${name}: no such recording in ${folder}`);
-    return file;
-  };
+  const fileOf = (name: string) => fileIn(folder, name);
 
-  const describe = (): Recordings => {
-    const settings = readRetentionSettings(folder);
-    const stored = new Map(storedRecordings(folder).map((r) => [r.file, r]));
-    const recordings = listRecordings(folder)
-      .map((r) => ({
-        name: basename(r.file),
-        bytes: stored.get(r.file)?.bytes ?? 0,
-        ...(r.startedAt !== undefined ? { startedAt: r.startedAt, endedAt: r.endedAt, events: r.events } : {}),
-        ...(r.servers ? { servers: [...r.servers], releases: [...(r.releases ?? [])] } : {}),
-        ...(r.refused !== undefined ? { refused: r.refused } : {}),
-        ...(r.file === writing ? { writing: true } : {}),
-        ...(r.file === shown?.session.file ? { open: true } : {}),
-      }))
-      .reverse();
-    return {
-      folder,
-      usedBytes: [...stored.values()].reduce((sum, r) => sum + r.bytes, 0),
-      retention: settings.retention,
-      ...(settings.problem ? { settingsProblem: settings.problem } : {}),
-      recordings,
-      removed: [...removed],
-      picker: options.chooseFile ? 'dialog' : 'upload',
-    };
-  };
-
-  const freeName = (shownAs: string): string => {
-    const stem =
-      basename(shownAs)
-        .replace(/\.recording\.sqlite$|\.sqlite$/, '')
-        .replace(/[^A-Za-z0-9._-]+/g, '_')
-        .replace(/^[._]+/, '') || 'imported';
-    for (let n = 1; ; n++) {
-      const name = `${stem}${n === 1 ? '' : `-${n}`}${RECORDING_SUFFIX}`;
-      if (!existsSync(join(folder, name))) return name;
-    }
-  };
-
-  /** Checks a copied file whole (as a recording opens) and gives it its name; removed and refused naming `shownAs` if it is none. */
-  const admit = (staged: string, shownAs: string): string => {
-    try {
-      RecordingReader.open(staged).close();
-    } catch (err) {
-      for (const suffix of COMPANIONS) rmSync(`${staged}${suffix}`, { force: true });
-      if (err instanceof RecordingFileError) throw new RecordingFileError(shownAs, err.detail);
-      throw err;
-    }
-    const name = freeName(shownAs);
-    for (const suffix of COMPANIONS)
-      if (existsSync(`${staged}${suffix}`)) renameSync(`${staged}${suffix}`, join(folder, `${name}${suffix}`));
-    return name;
-  };
-  const stagedFile = () => join(folder, `.import-${randomBytes(6).toString('hex')}`);
+  const describe = (): Recordings =>
+    describeFolder(folder, { writing, shown: shown?.session.file, removed, picker: options.chooseFile ? 'dialog' : 'upload' });
 
   const open = async (name: string): Promise<Recordings> => {
     const file = fileOf(name);
@@ -135,18 +75,11 @@ export function createRecordingsLibrary(options: RecordingsLibraryOptions): Reco
     const live = shown ? shown.live : (switching.current() as LiveSession | undefined);
     shown?.session.close();
     shown = { session, name, live };
-    const asSession: LiveSession = {
-      service: session.service,
-      label: session.label,
-      ...(live?.portUrl !== undefined ? { portUrl: live.portUrl } : {}),
-      // A host that closes the session it shows (the app switching clusters) closes the live one behind it too.
-      async close() {
-        session.close();
+    switching.switchTo(
+      shownSession(session, live, () => {
         if (shown?.session === session) shown = undefined;
-        await live?.close?.();
-      },
-    };
-    switching.switchTo(asSession);
+      }),
+    );
     return describe();
   };
 
@@ -170,7 +103,7 @@ export function createRecordingsLibrary(options: RecordingsLibraryOptions): Reco
       if (!options.chooseFile)
         throw new PeerscopeError('PEERSCOPE_ERR_NO_LIBRARY', 'this host has no file dialog: upload the file from the Recordings screen');
       const source = await options.chooseFile();
-      return source ? open(library.importFile(source)) : describe();
+      return source ? open(importer.importFile(source)) : describe();
     },
     async leaveRecording() {
       const was = shown;
@@ -199,30 +132,7 @@ export function createRecordingsLibrary(options: RecordingsLibraryOptions): Reco
       prune();
       return writing;
     },
-    importFile(source, shownAs = source) {
-      const staged = stagedFile();
-      try {
-        copyFileSync(source, staged);
-        if (existsSync(`${source}-wal`)) copyFileSync(`${source}-wal`, `${staged}-wal`);
-      } catch (err) {
-        for (const suffix of COMPANIONS) rmSync(`${staged}${suffix}`, { force: true });
-        throw new RecordingFileError(
-          shownAs,
-          `cannot be copied into ${folder}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
-        );
-      }
-      return admit(staged, shownAs);
-    },
-    async importBytes(body, shownAs) {
-      const staged = stagedFile();
-      try {
-        await pipeline(body, createWriteStream(staged));
-      } catch (err) {
-        rmSync(staged, { force: true });
-        throw err;
-      }
-      return admit(staged, shownAs);
-    },
+    ...importer,
     close() {
       clearInterval(timer);
       shown?.session.close();
@@ -230,4 +140,55 @@ export function createRecordingsLibrary(options: RecordingsLibraryOptions): Reco
     },
   };
   return library;
+}
+
+/** The folder as the Recordings screen shows it: usage against the cap, each recording newest first, what the cap removed. */
+function describeFolder(
+  folder: string,
+  state: { writing: string | undefined; shown: string | undefined; removed: readonly RemovedRecording[]; picker: Recordings['picker'] },
+): Recordings {
+  const settings = readRetentionSettings(folder);
+  const stored = new Map(storedRecordings(folder).map((r) => [r.file, r]));
+  const recordings = listRecordings(folder)
+    .map((r) => ({
+      name: basename(r.file),
+      bytes: stored.get(r.file)?.bytes ?? 0,
+      ...(r.startedAt !== undefined ? { startedAt: r.startedAt, endedAt: r.endedAt, events: r.events } : {}),
+      ...(r.servers ? { servers: [...r.servers], releases: [...(r.releases ?? [])] } : {}),
+      ...(r.refused !== undefined ? { refused: r.refused } : {}),
+      ...(r.file === state.writing ? { writing: true } : {}),
+      ...(r.file === state.shown ? { open: true } : {}),
+    }))
+    .reverse();
+  return {
+    folder,
+    usedBytes: [...stored.values()].reduce((sum, r) => sum + r.bytes, 0),
+    retention: settings.retention,
+    ...(settings.problem ? { settingsProblem: settings.problem } : {}),
+    recordings,
+    removed: [...state.removed],
+    picker: state.picker,
+  };
+}
+
+/** The file of a recording of the folder, by its name there only. */
+function fileIn(folder: string, name: string): string {
+  const file = join(folder, recordingNameArgsSchema.parse({ name }).name);
+  if (!existsSync(file)) throw new PeerscopeError('PEERSCOPE_ERR_INPUT', `${name}: no such recording in ${folder}`);
+  return file;
+}
+
+/** A recording as the switching service holds it; the live session keeps running behind it. */
+function shownSession(session: RecordingSession, live: LiveSession | undefined, onClose: () => void): LiveSession {
+  return {
+    service: session.service,
+    label: session.label,
+    ...(live?.portUrl !== undefined ? { portUrl: live.portUrl } : {}),
+    // A host that closes the session it shows (the app switching clusters) closes the live one behind it too.
+    async close() {
+      session.close();
+      onClose();
+      await live?.close?.();
+    },
+  };
 }

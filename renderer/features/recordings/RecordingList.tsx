@@ -64,47 +64,53 @@ export function RecordingList({
               <td>{formatBytes(r.bytes)}</td>
               <td>{r.events?.toLocaleString() ?? '—'}</td>
               <td className="row-actions">
-                {r.open ? (
-                  <button
-                    type="button"
-                    className="btn"
-                    disabled={busy !== null}
-                    onClick={() => void act('leave', () => client.leaveRecording())}
-                  >
-                    Back to live
-                  </button>
-                ) : (
-                  <button
-                    type="button"
-                    className="btn"
-                    disabled={busy !== null || r.refused !== undefined}
-                    aria-label={`Open ${r.name}`}
-                    onClick={() => {
-                      beforeOpen();
-                      void act('open', () => client.openRecording({ name: r.name }));
-                    }}
-                  >
-                    Open
-                  </button>
-                )}
-                <button
-                  type="button"
-                  className="btn"
-                  disabled={busy !== null || r.writing === true || r.open === true}
-                  title={r.writing ? 'Being written by the running session' : r.open ? 'Shown now: go back to live first' : undefined}
-                  aria-label={`Delete ${r.name}`}
-                  onClick={() => {
-                    if (window.confirm(`Delete ${r.name}? It cannot be brought back.`))
-                      void act('delete', () => client.deleteRecording({ name: r.name }));
-                  }}
-                >
-                  Delete
-                </button>
+                <RowActions recording={r} client={client} act={act} busy={busy} beforeOpen={beforeOpen} />
               </td>
             </tr>
           ))}
         </tbody>
       </table>
     </div>
+  );
+}
+
+type ListProps = Parameters<typeof RecordingList>[0];
+
+/** Open (back to live, for the one shown) and Delete (not the one being written, nor the one shown). */
+function RowActions({ recording: r, client, act, busy, beforeOpen }: Omit<ListProps, 'recordings'> & { recording: PastRecording }) {
+  return (
+    <>
+      {r.open ? (
+        <button type="button" className="btn" disabled={busy !== null} onClick={() => void act('leave', () => client.leaveRecording())}>
+          Back to live
+        </button>
+      ) : (
+        <button
+          type="button"
+          className="btn"
+          disabled={busy !== null || r.refused !== undefined}
+          aria-label={`Open ${r.name}`}
+          onClick={() => {
+            beforeOpen();
+            void act('open', () => client.openRecording({ name: r.name }));
+          }}
+        >
+          Open
+        </button>
+      )}
+      <button
+        type="button"
+        className="btn"
+        disabled={busy !== null || r.writing === true || r.open === true}
+        title={r.writing ? 'Being written by the running session' : r.open ? 'Shown now: go back to live first' : undefined}
+        aria-label={`Delete ${r.name}`}
+        onClick={() => {
+          if (window.confirm(`Delete ${r.name}? It cannot be brought back.`))
+            void act('delete', () => client.deleteRecording({ name: r.name }));
+        }}
+      >
+        Delete
+      </button>
+    </>
   );
 }
