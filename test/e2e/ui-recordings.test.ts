@@ -3,7 +3,7 @@
 // to the end) opens read-only and the screens show its servers; "Back to live" returns to the running
 // three-server demo; a file picked in <input type=file> is uploaded — refused when it is not a
 // recording, opened when it is. Screenshots under test-results/ui-recordings-*.png.
-import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -138,5 +138,29 @@ describe.skipIf(!hasChromium)('the Recordings screen in Chromium, in browser mod
     await banner().waitFor({ state: 'detached' });
     // The refused upload's 400, which Chromium logs as a failed resource; nothing else.
     expect(problems).toEqual([expect.stringMatching(/status of 400 \(Bad Request\)/)]);
+  });
+
+  it('sets the cap from the screen: kept in the folder, applied at once, what it removed shown with why', async () => {
+    await page.getByLabel('Days to keep').fill('7');
+    // 0.0002 GiB (210 KiB): less than the recording being written holds by now.
+    await page.getByLabel('Size cap in GiB').fill('0.0002');
+    await page.getByRole('button', { name: 'Save cap' }).click();
+    await page.getByText(/used of 210 KiB · kept 7 days/).waitFor();
+    expect(JSON.parse(readFileSync(join(folder, 'retention.json'), 'utf8'))).toEqual({ maxAgeDays: 7, maxBytes: 214748 });
+    // The folder held more than the cap: the two past recordings went, oldest first; the one being written stays.
+    await page.getByText('Removed by the cap (2)').click();
+    const reasons = page.locator('.removed li');
+    await expect
+      .poll(() => reasons.allTextContents())
+      .toEqual([
+        expect.stringMatching(
+          /^from-alice\.recording\.sqlite \(\d+ KiB\) at .*: the folder held .* over the 210 KiB cap \(oldest removed first\)$/,
+        ),
+        expect.stringMatching(
+          new RegExp(`^${pastName.replace(/\./g, '\\.')} \\(\\d+ KiB\\) at .*: the folder held .* over the 210 KiB cap`),
+        ),
+      ]);
+    await expect.poll(() => page.getByTestId('recording-row').count()).toBe(1);
+    await shootScreens(page, 'recordings-cap');
   });
 });

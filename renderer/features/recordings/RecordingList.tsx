@@ -63,7 +63,7 @@ export function RecordingList({
               )}
               <td>{formatBytes(r.bytes)}</td>
               <td>{r.events?.toLocaleString() ?? '—'}</td>
-              <td className="row-actions">
+              <td className="recording-actions">
                 <RowActions recording={r} client={client} act={act} busy={busy} beforeOpen={beforeOpen} />
               </td>
             </tr>

@@ -6,6 +6,8 @@ import { formatDateTime } from '../../shared/ui/format.js';
 import { formatBytes } from './use-recordings.js';
 
 const GIB = 1024 ** 3;
+/** The cap in GiB as typed: "5", "0.5", "0.001". */
+const gibOf = (bytes: number) => String(+(bytes / GIB).toPrecision(3));
 
 export function RetentionCard({
   folder,
@@ -19,10 +21,10 @@ export function RetentionCard({
   busy: string | null;
 }) {
   const [days, setDays] = useState(String(folder.retention.maxAgeDays));
-  const [gib, setGib] = useState(String(+(folder.retention.maxBytes / GIB).toFixed(2)));
+  const [gib, setGib] = useState(gibOf(folder.retention.maxBytes));
   useEffect(() => {
     setDays(String(folder.retention.maxAgeDays));
-    setGib(String(+(folder.retention.maxBytes / GIB).toFixed(2)));
+    setGib(gibOf(folder.retention.maxBytes));
   }, [folder.retention.maxAgeDays, folder.retention.maxBytes]);
   const share = Math.min(1, folder.usedBytes / folder.retention.maxBytes);
   const valid = Number(days) > 0 && Number(gib) > 0;
@@ -47,6 +49,9 @@ export function RetentionCard({
           {formatBytes(folder.usedBytes)} used of {formatBytes(folder.retention.maxBytes)} · kept {folder.retention.maxAgeDays} days
         </span>
       </div>
+      {folder.usedBytes > folder.retention.maxBytes && (
+        <p className="muted small">Over the cap: what is left is the recording being written or the one shown, which are kept.</p>
+      )}
       {folder.settingsProblem && (
         <p className="warn-text" role="alert">
           {folder.settingsProblem}
@@ -55,12 +60,12 @@ export function RetentionCard({
       <form className="retention-form" onSubmit={save}>
         <label className="field inline">
           Keep for
-          <input type="number" min="1" step="1" value={days} onChange={(e) => setDays(e.target.value)} aria-label="Days to keep" />
+          <input type="number" min="0.1" step="any" value={days} onChange={(e) => setDays(e.target.value)} aria-label="Days to keep" />
           days
         </label>
         <label className="field inline">
           at most
-          <input type="number" min="0.1" step="0.5" value={gib} onChange={(e) => setGib(e.target.value)} aria-label="Size cap in GiB" />
+          <input type="number" min="0.0001" step="any" value={gib} onChange={(e) => setGib(e.target.value)} aria-label="Size cap in GiB" />
           GiB
         </label>
         <button type="submit" className="btn" disabled={!valid || busy !== null}>
