@@ -1,7 +1,7 @@
 // The app's recordings folder on a real demo session: the demo records into the folder, a past
 // recording opens as a read-only session whose every call answers from the file, the live session
 // comes back, and files from elsewhere are copied in — or refused naming the file and the fault.
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -174,6 +174,37 @@ describe('a kubeconfig session opened in the app', () => {
       await library.service.leaveRecording();
     } finally {
       await sim.close();
+    }
+  });
+});
+
+describe('the cap, applied when a session starts and on a period while it runs', () => {
+  it('removes what is over the cap at a new session and then on each period, never the file being written', async () => {
+    const dir = join(root, 'capped');
+    mkdirSync(dir);
+    const old = (name: string, daysAgo: number) => {
+      const at = new Date(Date.now() - daysAgo * 86_400_000);
+      writeFileSync(join(dir, name), Buffer.alloc(64 * 1024, 1));
+      utimesSync(join(dir, name), at, at);
+    };
+    old('last-month.recording.sqlite', 30);
+    const capped = createRecordingsLibrary({ service: createSwitchingService(), folder: dir, pruneIntervalMs: 100 });
+    try {
+      const writing = capped.newRecordingFile('demo');
+      expect(readdirSync(dir)).not.toContain('last-month.recording.sqlite');
+      // The session's file, aged past the cap while it is written, and another that ages meanwhile.
+      writeFileSync(writing, Buffer.alloc(1024, 1));
+      utimesSync(writing, new Date(0), new Date(0));
+      old('two-weeks-ago.recording.sqlite', 15);
+      await until(async () => !existsSync(join(dir, 'two-weeks-ago.recording.sqlite')), 5_000);
+      expect(existsSync(writing)).toBe(true);
+      const removed = (await capped.service.getRecordings()).removed;
+      expect(removed.map((r) => [r.name, r.reason])).toEqual([
+        ['two-weeks-ago.recording.sqlite', 'last written 15 days ago, over the 14-day cap'],
+        ['last-month.recording.sqlite', 'last written 30 days ago, over the 14-day cap'],
+      ]);
+    } finally {
+      capped.service.close();
     }
   });
 });
