@@ -14,6 +14,12 @@ import { diffSnapshots } from '../../engine/snapshot/diff.js';
 import { compareSnapshotsArgsSchema, readSnapshotArgsSchema } from '../../contract/client.js';
 import { getStateAtArgsSchema } from '../../contract/recording.js';
 
+/**
+ * Contract calls made over a reader getter, as the service's own recording calls are written
+ * (`replayCalls(reader)`, `recordingWindowCalls(reader)`): they serve a file opened here unchanged.
+ */
+export type ReaderCallsOf = (reader: () => RecordingReader) => Partial<CoreCalls>;
+
 /** A contract call answered from an open recording. */
 export type ReaderCall<M extends CoreClientMethod> = (
   reader: RecordingReader,
@@ -83,14 +89,19 @@ export interface RecordingSession {
   close(): void;
 }
 
+export interface RecordingSessionOptions {
+  readonly label?: string;
+  /** Reader calls added to (or replacing) recordingReaderCalls. */
+  readonly calls?: ReaderCalls;
+  /** Calls made over a reader getter (the service's replay and window calls), added last. */
+  readonly callsOf?: readonly ReaderCallsOf[];
+}
+
 /**
  * Opens `file` (checked first: a file that is not a whole recording rejects naming the file and the
- * fault) as a read-only session. `calls` adds or replaces reader calls (the lead wires others' here).
+ * fault) as a read-only session answered by recordingReaderCalls, `calls` and `callsOf`.
  */
-export function openRecordingSession(
-  file: string,
-  options: { readonly label?: string; readonly calls?: ReaderCalls } = {},
-): RecordingSession {
+export function openRecordingSession(file: string, options: RecordingSessionOptions = {}): RecordingSession {
   const reader = RecordingReader.open(file);
   const label = options.label ?? `recording ${file}`;
   const table: ReaderCalls = { ...recordingReaderCalls, ...options.calls };
@@ -100,6 +111,11 @@ export function openRecordingSession(
       (args: unknown) => Promise.resolve().then(() => (call as (r: RecordingReader, a: unknown) => Promise<unknown>)(reader, args)),
     ]),
   ) as Partial<CoreCalls>;
+  for (const callsOf of options.callsOf ?? [])
+    Object.assign(
+      handlers,
+      callsOf(() => reader),
+    );
   const calls = clientFromHandlers(coreClientMethods, handlers, (method) =>
     Promise.reject(
       CHANGES[method]

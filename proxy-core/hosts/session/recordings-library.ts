@@ -14,7 +14,7 @@ import { applyRetention, storedRecordings, type RemovedRecording } from '../../e
 import type { CoreService } from '../service/service.js';
 import type { LibraryCalls } from '../service/no-library.js';
 import { newRecordingName, readRetentionSettings, writeRetentionSettings } from './recordings-folder.js';
-import { openRecordingSession, type ReaderCalls, type RecordingSession } from './recording-session.js';
+import { openRecordingSession, type ReaderCalls, type ReaderCallsOf, type RecordingSession } from './recording-session.js';
 import type { SwitchableSession, SwitchingService } from './switching-service.js';
 
 export const HOUR_MS = 3_600_000;
@@ -28,6 +28,8 @@ export interface RecordingsLibraryOptions {
   readonly pruneIntervalMs?: number;
   /** Reader calls added to every recording session opened (recording-session.ts). */
   readonly readerCalls?: ReaderCalls;
+  /** Calls made over a reader getter (the service's replay and window calls) for every recording session opened. */
+  readonly readerCallsOf?: readonly ReaderCallsOf[];
 }
 
 /** A live session as the switching service holds it; hosts' sessions may close (the app's do). */
@@ -71,6 +73,7 @@ export function createRecordingsLibrary(options: RecordingsLibraryOptions): Reco
     const session = openRecordingSession(file, {
       label: `recording ${name}`,
       ...(options.readerCalls ? { calls: options.readerCalls } : {}),
+      ...(options.readerCallsOf ? { callsOf: options.readerCallsOf } : {}),
     });
     const live = shown ? shown.live : (switching.current() as LiveSession | undefined);
     shown?.session.close();
