@@ -2,18 +2,30 @@
 // (electron/test/fake-electron-runtime.cjs): the composition in main.ts is exercised for real —
 // the simulated cluster starts, the port listens, IPC answers a renderer — without Electron's binary.
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { coreClientMethods } from '../proxy-core/contract/index.js';
+import { startDemoSession } from '../proxy-core/hosts/index.js';
 
 const root = join(import.meta.dirname, '..');
 
 interface Observation {
   kind: string;
   [key: string]: unknown;
+}
+
+const userData = mkdtempSync(join(tmpdir(), 'peerscope-user-data-'));
+
+/** The file the operator picks in the open dialog: a colleague's recording, of a real two-server demo. */
+async function pickedRecording(): Promise<string> {
+  const file = join(mkdtempSync(join(tmpdir(), 'peerscope-picked-')), 'from-bob.recording.sqlite');
+  const demo = await startDemoSession({ listen: { host: '127.0.0.1', port: 0 }, servers: 2, trafficRps: 10, record: { file } });
+  await new Promise((r) => setTimeout(r, 1_500));
+  await demo.close();
+  return file;
 }
 
 async function runMain(): Promise<{ code: number | null; observations: Observation[]; stderr: string }> {
@@ -34,7 +46,10 @@ async function runMain(): Promise<{ code: number | null; observations: Observati
   const child = spawn(
     process.execPath,
     ['--require', join(root, 'electron/test/fake-electron-runtime.cjs'), join(outdir, 'main.cjs'), '--reject-methods', '^DELETE$'],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, FAKE_ELECTRON_USER_DATA: userData, FAKE_ELECTRON_OPEN_FILE: await pickedRecording() },
+    },
   );
   let stdout = '';
   let stderr = '';
@@ -108,5 +123,26 @@ describe('electron/main.ts, built and run with the Electron runtime faked', () =
     });
     // Live traffic of the simulated cluster reaches the window as pushed events.
     expect(renderer.events).toContain('routing');
+  });
+
+  it('records the simulated cluster into the data folder, and shows a picked recording file read-only until back to live', () => {
+    const seen = one('recordings') as unknown as Record<string, { result?: Record<string, unknown>; error?: { code: string } }>;
+    const folder = join(userData, 'recordings');
+    const listed = seen.listed!.result as { folder: string; picker: string; recordings: { name: string; writing?: boolean }[] };
+    expect(listed.folder).toBe(folder);
+    expect(listed.picker).toBe('dialog');
+    expect(listed.recordings).toEqual([
+      expect.objectContaining({ name: expect.stringMatching(/^demo-\d{8}-\d{6}\.recording\.sqlite$/), writing: true }),
+    ]);
+    const chosen = seen.chosen!.result as { recordings: { name: string; open?: boolean }[] };
+    expect(chosen.recordings.find((r) => r.open)?.name).toBe('from-bob.recording.sqlite');
+    expect((seen.recorded!.result as { servers: { name: string }[] }).servers.map((s) => s.name)).toEqual(['sim-1', 'sim-2']);
+    expect(seen.readOnly!.error?.code).toBe('PEERSCOPE_ERR_READ_ONLY');
+    expect((seen.liveAgain!.result as { sim?: unknown; servers: unknown[] }).sim).toBeDefined();
+    expect(
+      readdirSync(folder)
+        .filter((n) => n.endsWith('.recording.sqlite'))
+        .sort(),
+    ).toEqual([expect.stringMatching(/^demo-/), 'from-bob.recording.sqlite']);
   });
 });

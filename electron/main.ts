@@ -3,6 +3,7 @@
 import { app, BrowserWindow, clipboard, dialog, ipcMain, Menu, protocol, session, shell } from 'electron';
 import { join } from 'node:path';
 import {
+  createRecordingsLibrary,
   createSwitchingService,
   fixHeapGrowth,
   kubeconfigContextNames,
@@ -21,6 +22,8 @@ import { faithfulFromArgv, portSettingsFromArgv } from './shell/port-settings.js
 import { serverRefreshFromArgv, type ServerRefreshSetting } from './shell/server-refresh.js';
 
 const service = createSwitchingService();
+// Every session records into the app's data folder, under the retention cap the Recordings screen sets.
+let library: ReturnType<typeof createRecordingsLibrary>;
 
 // What the port refuses, from the app's command line; the same for every session the app runs.
 let filters: ReturnType<typeof portSettingsFromArgv>;
@@ -35,14 +38,37 @@ try {
   faithful = faithfulFromArgv(process.argv);
   serverRefresh = serverRefreshFromArgv(process.argv);
   for (const note of serverRefresh.notes) process.stderr.write(`peerscope: ${note}\n`);
+  library = createRecordingsLibrary({
+    service,
+    folder: join(app.getPath('userData'), 'recordings'),
+    // Only a file the operator picked in the main process's dialog is read; it is copied into the folder.
+    chooseFile: () =>
+      dialogs.openFile({
+        title: 'Open recording',
+        filters: [
+          { name: 'Peerscope recording', extensions: ['sqlite'] },
+          { name: 'All files', extensions: ['*'] },
+        ],
+      }),
+  });
 } catch (err) {
   process.stderr.write(`peerscope: ${(err as Error).message}\n`);
   app.exit(2);
   throw err;
 }
 
+const recordingErrors = { onError: (err: Error) => process.stderr.write(`peerscope: recording: ${err.message}\n`) };
 const demoSession = async (): Promise<AppSession> =>
-  asAppSession(await startDemoSession({ rolloutAfterSeconds: 15, anyPortIfBusy: true, filters, faithful }), 'simulated cluster');
+  asAppSession(
+    await startDemoSession({
+      rolloutAfterSeconds: 15,
+      anyPortIfBusy: true,
+      filters,
+      faithful,
+      record: { file: library.newRecordingFile('demo'), ...recordingErrors },
+    }),
+    'simulated cluster',
+  );
 const asAppSession = (s: DemoSession | ClusterSession, label: string): AppSession => ({
   service: s.service,
   label,
@@ -81,6 +107,7 @@ const controller = createAppController({
       faithful,
       ...(serverRefresh.intervalMs !== undefined ? { serverRefreshIntervalMs: serverRefresh.intervalMs } : {}),
       ...(context ? { context } : {}),
+      record: { file: (contextName: string) => library.newRecordingFile(contextName), ...recordingErrors },
       // The cluster source the menu chose (Open audit log…, Receive audit events…).
       ...(source?.auditLogs?.length ? { auditLogs: source.auditLogs } : {}),
       ...(source?.auditFollow !== undefined ? { auditFollow: source.auditFollow } : {}),
@@ -113,7 +140,7 @@ void startShell({
   preloadPath: join(__dirname, 'preload.cjs'),
   rendererDir: join(__dirname, '..', 'renderer'),
   async onWindow() {
-    registerCoreIpc(ipcMain, service);
+    registerCoreIpc(ipcMain, library.service);
     await controller.start();
   },
 })

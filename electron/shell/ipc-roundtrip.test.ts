@@ -104,6 +104,12 @@ describe('IPC round trip over a kubeconfig session', () => {
       getRecordedEvents: () => api.getRecordedEvents({ from: Date.now() - 60_000, to: Date.now(), limit: 100 }),
       getImpactForWindow: () => api.getImpactForWindow({ from: Date.now() - 60_000, to: Date.now() }),
       getFalse404sForWindow: () => api.getFalse404sForWindow({ from: Date.now() - 60_000, to: Date.now() }),
+      getRecordings: () => api.getRecordings(),
+      setRetention: () => api.setRetention({ maxAgeDays: 14, maxBytes: 1024 }),
+      openRecording: () => api.openRecording({ name: 'x.recording.sqlite' }),
+      deleteRecording: () => api.deleteRecording({ name: 'x.recording.sqlite' }),
+      chooseRecordingFile: () => api.chooseRecordingFile(),
+      leaveRecording: () => api.leaveRecording(),
     };
     // Methods with arguments get a wrong one; methods without get one they do not take.
     const invalid: Partial<Record<CoreClientMethod, unknown>> = {
@@ -118,9 +124,21 @@ describe('IPC round trip over a kubeconfig session', () => {
       getRecordedEvents: { from: 2, to: 1, limit: 100 },
       getImpactForWindow: { from: 0 },
       getFalse404sForWindow: { from: 0, to: 'later' },
+      setRetention: { maxAgeDays: -1, maxBytes: 1 },
+      openRecording: { name: '../etc/passwd' },
+      deleteRecording: { name: '/tmp/x' },
     };
     const simOnly = new Set<CoreClientMethod>(['startRollout', 'pauseRollout', 'setTrafficRate']);
     const recordingOnly = new Set<CoreClientMethod>(['getStateAt', 'getRecordedEvents', 'getImpactForWindow', 'getFalse404sForWindow']);
+    // A bare core service keeps no recordings folder (the app's host does: session/recordings-library.ts).
+    const libraryOnly = new Set<CoreClientMethod>([
+      'getRecordings',
+      'setRetention',
+      'openRecording',
+      'deleteRecording',
+      'chooseRecordingFile',
+      'leaveRecording',
+    ]);
     for (const method of Object.keys(coreClientMethods) as CoreClientMethod[]) {
       if (simOnly.has(method)) {
         // A real cluster has no simulator: a plain message, not a crash or a stack.
@@ -130,7 +148,9 @@ describe('IPC round trip over a kubeconfig session', () => {
         });
         continue;
       }
-      if (recordingOnly.has(method)) {
+      if (libraryOnly.has(method)) {
+        await expect(valid[method](), method).rejects.toMatchObject({ code: 'PEERSCOPE_ERR_NO_LIBRARY' });
+      } else if (recordingOnly.has(method)) {
         // This session records nothing: said so with its own code.
         await expect(valid[method](), method).rejects.toMatchObject({ code: 'PEERSCOPE_ERR_NO_RECORDING', message: /not recorded/ });
       } else {

@@ -12,6 +12,11 @@ const handlers = new Map();
 const app = new EventEmitter();
 Object.assign(app, {
   isPackaged: false,
+  // The test gives the data folder; the app keeps its recordings under it.
+  getPath: (name) => {
+    if (name !== 'userData' || !process.env.FAKE_ELECTRON_USER_DATA) throw new Error(`fake-electron: no path for ${name}`);
+    return process.env.FAKE_ELECTRON_USER_DATA;
+  },
   enableSandbox: () => report('sandbox', {}),
   requestSingleInstanceLock: () => true,
   whenReady: () => Promise.resolve(),
@@ -74,6 +79,14 @@ class BrowserWindow extends EventEmitter {
     await new Promise((r) => setTimeout(r, 1_500));
     const events = [...new Set(state.window.webContents.sent.map((m) => m.payload.type))];
     report('renderer', { subscribed, overview, foreign, badArgs, events, channels: [...handlers.keys()] });
+    // The Recordings screen: the folder, then a file picked in the open dialog (FAKE_ELECTRON_OPEN_FILE), shown and left.
+    const listed = await invoke('peerscope:getRecordings', url);
+    const chosen = await invoke('peerscope:chooseRecordingFile', url);
+    const recorded = await invoke('peerscope:getOverview', url);
+    const readOnly = await invoke('peerscope:setPolicy', url, { policy: 'random' });
+    const left = await invoke('peerscope:leaveRecording', url);
+    const liveAgain = await invoke('peerscope:getOverview', url);
+    report('recordings', { listed, chosen, recorded, readOnly, left, liveAgain });
     // What a web page in the operator's browser gets from the app's port, and a watch left open at quit.
     const portUrl = menuLabels()
       .find((l) => l.startsWith('Local port: '))
@@ -138,7 +151,10 @@ const electron = {
   dialog: {
     showErrorBox: (title, message) => report('error-box', { title, message }),
     showMessageBox: async () => ({ response: 0 }),
-    showOpenDialog: async () => ({ canceled: true, filePaths: [] }),
+    showOpenDialog: async () =>
+      process.env.FAKE_ELECTRON_OPEN_FILE
+        ? { canceled: false, filePaths: [process.env.FAKE_ELECTRON_OPEN_FILE] }
+        : { canceled: true, filePaths: [] },
     showSaveDialog: async () => ({ canceled: true }),
   },
   Menu: {

@@ -16,6 +16,7 @@ import { routeTableViewSchema } from './route-table.js';
 import { getStateAtArgsSchema, recordedStateSchema, recordingTimelineSchema } from './recording.js';
 import { getRecordedEventsArgsSchema, recordedEventsPageSchema } from './replay.js';
 import { getImpactForWindowArgsSchema, recordingWindowSchema, windowFalse404sSchema } from './recording-window.js';
+import { recordingNameArgsSchema, recordingsSchema, retentionSchema } from './recordings.js';
 import { unwrapReply, type CallReply } from './errors.js';
 import { discoveryModeSchema } from './settings.js';
 import { discoveryViewsSchema } from './discovery-view.js';
@@ -205,6 +206,18 @@ export const coreClientMethods = {
   getImpactForWindow: { args: getImpactForWindowArgsSchema, result: impactReportSchema },
   /** Who got false 404s in a window of the recording, per client × server × GVR (the cluster source's). */
   getFalse404sForWindow: { args: recordingWindowSchema, result: windowFalse404sSchema },
+  /** The app's recordings folder: its recordings, the retention cap and what the cap removed. */
+  getRecordings: { args: undefined, result: recordingsSchema },
+  /** Sets the retention cap (kept in the folder's settings file) and applies it at once. */
+  setRetention: { args: retentionSchema, result: recordingsSchema },
+  /** Shows a recording of the folder offline (a read-only session); the live session keeps running behind it. */
+  openRecording: { args: recordingNameArgsSchema, result: recordingsSchema },
+  /** Removes a recording of the folder; not the one being written nor the one shown. */
+  deleteRecording: { args: recordingNameArgsSchema, result: recordingsSchema },
+  /** Desktop app only: the operator picks a recording file, which is copied into the folder and opened. */
+  chooseRecordingFile: { args: undefined, result: recordingsSchema },
+  /** Back from a recording shown offline to the live session. */
+  leaveRecording: { args: undefined, result: recordingsSchema },
 } as const satisfies MethodTable;
 export type CoreClientMethod = keyof typeof coreClientMethods;
 

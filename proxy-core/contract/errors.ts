@@ -23,6 +23,8 @@ export const errorCodes = {
   PEERSCOPE_ERR_ROLLOUT: 'the simulated rollout was aborted or cannot do what was asked',
   PEERSCOPE_ERR_OFFLINE: 'a snapshot viewed offline cannot do what needs a live cluster',
   PEERSCOPE_ERR_NO_RECORDING: 'a call for the recording of a session that records nothing',
+  PEERSCOPE_ERR_READ_ONLY: 'a recording opened from a file is read-only: nothing in it can be changed',
+  PEERSCOPE_ERR_NO_LIBRARY: 'a call for the recordings folder on a host that keeps none (only the app and `demo --ui` do)',
   // Input files and command-line input.
   PEERSCOPE_ERR_INPUT: 'a file or argument is malformed; the message names the file and the field or line',
   PEERSCOPE_ERR_KUBECONFIG: 'the kubeconfig cannot be used: no such context, cluster or user, or a form Peerscope does not support',

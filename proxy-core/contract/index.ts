@@ -18,3 +18,4 @@ export * from './discovery-view.js';
 export * from './recording.js';
 export * from './replay.js';
 export * from './recording-window.js';
+export * from './recordings.js';

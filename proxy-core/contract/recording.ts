@@ -19,9 +19,10 @@ export const recordingTimelineSchema = z.object({
   /** Epoch ms the session started, and of the last thing recorded. */
   startedAt: z.number(),
   endedAt: z.number(),
-  ended: z.boolean().optional(),
   /** The servers in the order first recorded, each with its changes, oldest first. */
   servers: z.array(z.object({ name: z.string(), changes: z.array(recordedChangeSchema) })),
+  /** True for a recording opened from a file: nothing is written to it any more. */
+  ended: z.boolean().optional(),
 });
 export type RecordingTimeline = z.infer<typeof recordingTimelineSchema>;
 

@@ -73,7 +73,7 @@ describe('App shell', () => {
     expect(screen.getByRole('tab', { name: 'Live routing' }).getAttribute('aria-selected')).toBe('true');
     expect(document.activeElement).toBe(screen.getByRole('tab', { name: 'Live routing' }));
     fireEvent.keyDown(document.activeElement!, { key: 'End' });
-    expect(screen.getByRole('tab', { name: 'Snapshots' }).getAttribute('aria-selected')).toBe('true');
+    expect(screen.getByRole('tab', { name: 'Recordings' }).getAttribute('aria-selected')).toBe('true');
     fireEvent.keyDown(document.activeElement!, { key: 'ArrowRight' });
     expect(screen.getByRole('tab', { name: 'GVR matrix' }).getAttribute('aria-selected')).toBe('true');
     expect(screen.getByRole('tabpanel').getAttribute('aria-labelledby')).toBe('tab-matrix');

@@ -1,5 +1,5 @@
 // The application shell: the cluster at a glance (port, servers, outcome totals, settings and the
-// simulated rollout's controls) above six screens in keyboard-navigable tabs. The screens show the
+// simulated rollout's controls) above seven screens in keyboard-navigable tabs. The screens show the
 // live cluster, a snapshot opened offline, or a moment of the session's recording: the same components
 // over a read-only CoreClient built from the snapshot or the moment, with a banner saying so and the
 // controls that would change a cluster hidden.
@@ -16,6 +16,8 @@ import { SnapshotLibrary, type LibraryEntry } from '../shared/snapshot-library.j
 import { OfflineBanner } from '../features/snapshots/OfflineBanner.js';
 import { Snapshots } from '../features/snapshots/Snapshots.js';
 import { UpgradeImpact } from '../features/upgrade-impact/UpgradeImpact.js';
+import { RecordingBanner } from '../features/recordings/RecordingBanner.js';
+import { Recordings } from '../features/recordings/Recordings.js';
 import type { ConnectionSource } from './cluster-bar/connection.js';
 import { TopBar } from './cluster-bar/TopBar.js';
 import { CoreClientProvider, useCoreClient, useCoreEventsIntoCache } from '../shared/client-context.js';
@@ -26,7 +28,7 @@ import { useMomentView } from './moment.js';
 
 export type { ConnectionSource };
 
-type TabId = 'matrix' | 'routing' | 'health' | 'discovery' | 'impact' | 'snapshots';
+type TabId = 'matrix' | 'routing' | 'health' | 'discovery' | 'impact' | 'snapshots' | 'recordings';
 /**
  * `atMoment`: false, the screen has no data at a recorded moment or window (yet), and says so in its
  * place; 'window', it reads a window of the recording and says so at a single moment.
@@ -38,6 +40,7 @@ const TABS: { id: TabId; label: string; render: (offline: boolean) => ReactNode;
   { id: 'discovery', label: 'Discovery', render: (offline) => (offline ? <DiscoveryOffline /> : <Discovery />), atMoment: false },
   { id: 'impact', label: 'Upgrade impact', render: () => <UpgradeImpact />, atMoment: 'window' },
   { id: 'snapshots', label: 'Snapshots', render: () => <Snapshots /> },
+  { id: 'recordings', label: 'Recordings', render: () => <Recordings /> },
 ];
 
 export function createQueryClient(): QueryClient {
@@ -176,6 +179,7 @@ function Shell({ tab, setTab, connection }: { tab: TabId; setTab: (t: TabId) => 
       <TopBar connection={connection} />
       {offline && view && <OfflineBanner offline={offline} onLeave={view.leave} />}
       {moment && view && <MomentBanner moment={moment} window={view.window} onLeave={view.leave} />}
+      <RecordingBanner />
       <nav className="tabs" role="tablist" aria-label="Screens">
         {TABS.map((t) => (
           <button

@@ -13,6 +13,10 @@ export interface ListedRecording {
   readonly startedAt?: number;
   readonly endedAt?: number;
   readonly events?: number;
+  /** The servers recorded, in the order first seen. */
+  readonly servers?: readonly string[];
+  /** Every release the servers were seen at, in the order first seen. */
+  readonly releases?: readonly string[];
   /** Why a file named as a recording was not read. */
   readonly refused?: string;
 }
@@ -33,7 +37,8 @@ export function listRecordings(dir: string): ListedRecording[] {
       const reader = RecordingReader.open(file);
       try {
         const { startedAt, endedAt, events } = reader.info();
-        out.push({ file, startedAt, endedAt, events });
+        const releases = [...new Set(reader.changes({}, ['release']).map((c) => c.value))];
+        out.push({ file, startedAt, endedAt, events, servers: reader.servers(), releases });
       } finally {
         reader.close();
       }

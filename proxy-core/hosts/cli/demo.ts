@@ -4,6 +4,9 @@
 import { Option, type Command } from 'commander';
 import { dirname } from 'node:path';
 import { startDemoSession, type DemoSession } from '../session/demo.js';
+import { createRecordingsLibrary, type RecordingsLibrary } from '../session/recordings-library.js';
+import { xdgRecordingsFolder } from '../session/recordings-folder.js';
+import { createSwitchingService } from '../session/switching-service.js';
 import { addPortFilterOptions, portFilters, type PortFilterFlags } from './port-filter-options.js';
 import { checkNewRecording } from './recording.js';
 import { startUiHost, type UiHost } from './ui.js';
@@ -42,7 +45,10 @@ export function registerDemoCommand(program: Command): void {
     .option('--start-delay-seconds <s>', 'seconds before the rollout starts', parsePositiveInt, 15)
     .option('--no-rollout', 'keep the servers at --from')
     .option('--ui', 'serve the UI on a loopback port and print its URL (browser mode)', false)
-    .option('--record <file>', "record the session into this new file (default: into the demo's temporary folder, kept at exit)")
+    .option(
+      '--record <file>',
+      "record the session into this new file (default: with --ui, into the app's recordings folder; else the demo's temporary folder, kept at exit)",
+    )
     .option('--no-record', 'do not record the session');
   addPortFilterOptions(command).action(async (flags: DemoFlags) => {
     if (flags.record)
@@ -53,6 +59,9 @@ export function registerDemoCommand(program: Command): void {
     // Each release named by the flag that gave it.
     releaseOfFlag('--from', flags.from);
     releaseOfFlag('--to', flags.to);
+    // Browser mode is the app: its sessions record into the app's recordings folder, under its cap.
+    const switching = createSwitchingService();
+    const library = flags.ui ? createRecordingsLibrary({ service: switching, folder: xdgRecordingsFolder() }) : undefined;
     let session: DemoSession;
     try {
       session = await startDemoSession({
@@ -69,7 +78,7 @@ export function registerDemoCommand(program: Command): void {
         ...(flags.record !== false
           ? {
               record: {
-                ...(flags.record ? { file: flags.record } : {}),
+                ...(flags.record ? { file: flags.record } : library ? { file: library.newRecordingFile('demo') } : {}),
                 onError: (err: Error) => console.error(`peerscope: ${err.message}`),
               },
             }
@@ -91,12 +100,14 @@ export function registerDemoCommand(program: Command): void {
     );
     if (session.recordingFile) console.log(`Recording to ${session.recordingFile}`);
     let ui: UiHost | undefined;
-    if (flags.ui) {
-      ui = await startUiHost({ service: session.service });
+    if (library) {
+      switching.switchTo({ service: session.service, label: 'simulated cluster' });
+      ui = await startBrowserMode(library);
       console.log(`UI: ${ui.url}`);
     }
     onShutdown(async () => {
       await ui?.close();
+      library?.service.close();
       const { requestsSent, sentToServers } = await session.close();
       const nonZero = (counts: Record<string, number>) =>
         Object.entries(counts)
@@ -110,5 +121,13 @@ export function registerDemoCommand(program: Command): void {
       if (session.recordingFile)
         console.log(`demo: recorded to ${session.recordingFile} (peerscope recording open ${session.recordingFile})`);
     });
+  });
+}
+
+/** The app in a browser: the demo behind a switching service, so a recording of the folder can be shown in its place. */
+async function startBrowserMode(library: RecordingsLibrary): Promise<UiHost> {
+  return startUiHost({
+    service: library.service,
+    recordings: { importBytes: library.importBytes, openRecording: library.calls.openRecording },
   });
 }

@@ -7,6 +7,8 @@ import { listRecordings } from '../../engine/recording/list.js';
 import { RecordingReader } from '../../engine/recording/reader.js';
 import { buildRecordingReport } from '../../engine/recording/report.js';
 import { recordingListLines, recordingSummary, reportMarkdown } from '../../engine/recording/report-text.js';
+import { xdgRecordingsFolder } from '../session/recordings-folder.js';
+import { registerPruneCommand } from './recording-prune.js';
 import { fail } from './usage.js';
 
 interface ReportFlags {
@@ -19,10 +21,11 @@ export function registerRecordingCommands(program: Command): void {
   const recording = program.command('recording').description('read the recordings that serve and demo write');
   recording
     .command('list')
-    .description('the recordings in a folder, with their spans (default: the current folder)')
-    .argument('[dir]', 'folder to look in', '.')
+    .description("the recordings in a folder, with their spans (default: the app's recordings folder)")
+    .argument('[dir]', 'folder to look in', xdgRecordingsFolder())
     .action((dir: string) => {
-      const rows = run(() => listRecordings(dir));
+      // The app's folder is made by its first session: none yet is no recording yet.
+      const rows = dir === xdgRecordingsFolder() && !existsSync(dir) ? [] : run(() => listRecordings(dir));
       if (rows.length === 0) console.log(`no recordings in ${dir}`);
       else for (const line of recordingListLines(rows)) console.log(line);
     });
@@ -52,6 +55,7 @@ export function registerRecordingCommands(program: Command): void {
       const report = run(() => withReader(file, (reader) => buildRecordingReport(reader, window)));
       process.stdout.write(flags.output === 'json' ? `${JSON.stringify(report, null, 2)}\n` : `${reportMarkdown(report)}\n`);
     });
+  registerPruneCommand(recording);
 }
 
 /** `--record FILE` names a new file in a folder that exists: checked before anything starts. */

@@ -90,7 +90,7 @@ export const USAGE_TABLE: readonly UsageRow[] = [
     exit: 2,
     stderr: `peerscope: --output yaml: use text or json; ${help('snapshot show')}`,
   },
-  { argv: ['recording'], exit: 2, stderr: `peerscope: recording needs a command (list, open, report); ${help('recording')}` },
+  { argv: ['recording'], exit: 2, stderr: `peerscope: recording needs a command (list, open, report, prune); ${help('recording')}` },
   {
     argv: ['recording', 'list', '/nonexistent'],
     exit: 2,
@@ -100,6 +100,16 @@ export const USAGE_TABLE: readonly UsageRow[] = [
     argv: ['recording', 'open', '/nonexistent.sqlite'],
     exit: 2,
     stderr: `peerscope: /nonexistent.sqlite: cannot read: no such file or directory (ENOENT); ${help('recording open')}`,
+  },
+  {
+    argv: ['recording', 'prune', '--max-size', 'lots'],
+    exit: 2,
+    stderr: `peerscope: --max-size lots: "lots" is not a size (for example 5GiB, 500MiB); ${help('recording prune')}`,
+  },
+  {
+    argv: ['recording', 'prune', '--max-age', 'forever'],
+    exit: 2,
+    stderr: `peerscope: --max-age forever: "forever" is not a duration (for example 14d, 36h, 90m); ${help('recording prune')}`,
   },
   {
     argv: ['recording', 'report', 'x.sqlite', '-o', 'yaml'],

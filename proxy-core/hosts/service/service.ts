@@ -12,6 +12,7 @@ import { readSnapshotText } from '../../engine/snapshot/io.js';
 import { takeSnapshot } from '../../engine/snapshot/take.js';
 import { controlCalls } from './controls.js';
 import { publishCoreEvents } from './events.js';
+import { noLibraryCalls } from './no-library.js';
 import { recordingCalls } from './recording.js';
 import { replayCalls } from './replay.js';
 import { recordingWindowCalls } from './recording-window.js';
@@ -65,6 +66,8 @@ export function createCoreService(core: Core, options: CoreServiceOptions = {}):
     getStateAt: recording.getStateAt,
     ...replayCalls(recording.reader),
     ...windows,
+    // The recordings folder is a host's (session/recordings-library.ts), answered before calls reach a session.
+    ...noLibraryCalls(),
     subscribe: (listener) => events.subscribe(listener),
     close: () => {
       recording.close();

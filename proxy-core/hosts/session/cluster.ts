@@ -1,7 +1,7 @@
 // A real cluster behind the local port: every apiserver found from a kubeconfig, with its credentials,
 // composed for hosts that switch clusters at run time (the desktop app's "Open kubeconfig…").
 import { PeerscopeError } from '../../contract/errors.js';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { parse } from 'yaml';
 import { serversFromKubeconfig } from '../../engine/cluster/from-kubeconfig.js';
 import { createCoreService, type CoreService } from '../service/service.js';
@@ -34,6 +34,11 @@ export interface ClusterSessionOptions {
   readonly auditFollow?: boolean;
   /** A receiver of the servers' audit webhooks (the cluster source, live). */
   readonly auditWebhook?: Omit<AuditWebhookOptions, 'onRecord'>;
+  /**
+   * Record the session into this new file, or the file named for the context when the port starts
+   * (the app: its recordings folder, recordings-library.ts).
+   */
+  readonly record?: { readonly file: string | ((contextName: string) => string); readonly onError?: (err: Error) => void };
 }
 
 export interface ClusterSession {
@@ -77,16 +82,21 @@ export async function prepareClusterSession(options: ClusterSessionOptions): Pro
     warnings: found.warnings,
     async start() {
       const listen = options.listen ?? { host: '127.0.0.1', port: 8001 };
+      const file = options.record?.file;
+      const record = file === undefined ? undefined : { ...options.record, file: typeof file === 'string' ? file : file(contextName) };
       try {
-        return await startOn(listen);
+        return await startOn(listen, record);
       } catch (err) {
         if (!options.anyPortIfBusy || ((err as Error).cause as NodeJS.ErrnoException | undefined)?.code !== 'EADDRINUSE') throw err;
-        return startOn({ host: listen.host, port: 0 });
+        return startOn({ host: listen.host, port: 0 }, record);
       }
     },
   };
 
-  async function startOn(listen: { host: string; port: number }): Promise<ClusterSession> {
+  async function startOn(
+    listen: { host: string; port: number },
+    record: { readonly file: string; readonly onError?: (err: Error) => void } | undefined,
+  ): Promise<ClusterSession> {
     const core = createCore({
       servers: found.servers,
       listen,
@@ -103,12 +113,15 @@ export async function prepareClusterSession(options: ClusterSessionOptions): Pro
       ...(options.serverRefreshIntervalMs !== undefined ? { serverRefreshIntervalMs: options.serverRefreshIntervalMs } : {}),
       ...(auditLogs ? { auditLogs, ...(options.auditFollow !== undefined ? { auditFollow: options.auditFollow } : {}) } : {}),
       ...(options.auditWebhook ? { auditWebhook: options.auditWebhook } : {}),
+      ...(record ? { record: { ...record, host: 'app' } } : {}),
     });
     let address: ListenAddress;
     try {
       address = await core.start();
     } catch (err) {
       await core.close(0);
+      // A retry on another port records into the same file, anew.
+      if (record) for (const f of ['', '-wal', '-shm']) rmSync(`${record.file}${f}`, { force: true });
       throw new PeerscopeError(
         'PEERSCOPE_ERR_LISTEN',
         `cannot listen on ${listen.host}:${listen.port}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,

@@ -23,6 +23,8 @@ import { MAX_SNAPSHOT_BYTES } from '../../contract/snapshot.js';
 import { checkOrigin } from '../../engine/proxy/steps/admit.js';
 import { baseHeaders, parseBody, readBody, sendError, sendFailure, sendJson } from './answers.js';
 import { openEventStream } from './sse.js';
+import { handleRecordingUpload, type RecordingImports } from './recording-upload.js';
+import { RECORDING_UPLOAD_PATH } from '../../contract/recordings.js';
 import { defaultRendererDir, serveStatic } from './static.js';
 import { authorized, newToken } from './token.js';
 import type { CoreService } from '../service/service.js';
@@ -49,6 +51,8 @@ export interface UiServerOptions {
   readonly rendererDir?: string;
   /** SSE comment sent this often so proxies and browsers keep the stream open (default 15 s). */
   readonly heartbeatMs?: number;
+  /** The host's recordings folder, for files uploaded from the Recordings screen; absent: uploads are refused. */
+  readonly recordings?: RecordingImports;
 }
 
 export interface UiServer {
@@ -92,6 +96,8 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
         // A method name: letters, then letters and digits (getFalse404sForWindow).
         const rpc = /^\/api\/rpc\/([A-Za-z][A-Za-z0-9]*)$/.exec(url.pathname);
         if (rpc && req.method === 'POST') return void handleCall(req, res, rpc[1]!);
+        if (url.pathname === RECORDING_UPLOAD_PATH && req.method === 'POST')
+          return void handleRecordingUpload(req, res, options.recordings);
         return sendError(res, 404, 'PEERSCOPE_ERR_NO_METHOD', 'no such endpoint');
       }
       if (req.method !== 'GET' && req.method !== 'HEAD') return sendError(res, 405, 'PEERSCOPE_ERR_NO_METHOD', 'method not allowed');

@@ -40,7 +40,9 @@ export function GvrMatrix() {
     enabled: hasCluster,
     refetchInterval: 5_000,
   });
-  const perCell = useMemo(() => (rates.data ? cellRates(rates.data) : undefined), [rates.data]);
+  // A session without a cluster source (a recording opened, another cluster) keeps the last rates in the
+  // cache with the query disabled: they belong to the cluster before, not to this one.
+  const perCell = useMemo(() => (hasCluster && rates.data ? cellRates(rates.data) : undefined), [hasCluster, rates.data]);
   const [filter, setFilter] = useState<MatrixFilter>('all');
   const [search, setSearch] = useState('');
   const deferredSearch = useDeferredValue(search);

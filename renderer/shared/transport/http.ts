@@ -10,11 +10,25 @@ import {
   type CoreClient,
   type CoreClientMethod,
   type PeerscopeErrorCode,
+  RECORDING_UPLOAD_PATH,
+  recordingsSchema,
+  type Recordings,
 } from '../../../proxy-core/contract/index.js';
 
 export type ConnectionState = 'connecting' | 'live' | 'reconnecting' | 'unauthorized';
 
-export interface HttpCoreClient extends CoreClient {
+/** Browser mode only: a recording file's bytes sent to the UI server, copied into its folder and opened. */
+export interface RecordingUploader {
+  uploadRecording(file: Blob, name: string): Promise<Recordings>;
+}
+
+/** The uploader of a client that has one (the HTTP transport's); none in the desktop app (it has a dialog). */
+export function uploaderOf(client: CoreClient): RecordingUploader | undefined {
+  const upload = (client as Partial<RecordingUploader>).uploadRecording;
+  return typeof upload === 'function' ? { uploadRecording: upload } : undefined;
+}
+
+export interface HttpCoreClient extends CoreClient, RecordingUploader {
   connection(): ConnectionState;
   onConnection(listener: (state: ConnectionState) => void): () => void;
 }
@@ -56,6 +70,11 @@ export function createHttpCoreClient(options: HttpCoreClientOptions): HttpCoreCl
     } catch {
       throw new CoreCallError('PEERSCOPE_ERR_TRANSPORT', `${method}: the Peerscope core cannot be reached`, 0);
     }
+    return answerOf(response, method);
+  }
+
+  /** The JSON an answer carries, or its failure thrown with the code the UI server sent. */
+  async function answerOf(response: Response, method: string): Promise<unknown> {
     const text = await response.text();
     let body: unknown;
     try {
@@ -73,8 +92,23 @@ export function createHttpCoreClient(options: HttpCoreClientOptions): HttpCoreCl
     return body;
   }
 
+  async function uploadRecording(file: Blob, name: string): Promise<Recordings> {
+    let response: Response;
+    try {
+      response = await doFetch(`${base}${RECORDING_UPLOAD_PATH}`, {
+        method: 'POST',
+        headers: { authorization, 'content-type': 'application/octet-stream', 'x-peerscope-file-name': encodeURIComponent(name) },
+        body: file,
+        cache: 'no-store',
+      });
+    } catch {
+      throw new CoreCallError('PEERSCOPE_ERR_TRANSPORT', `${name}: the Peerscope core cannot be reached`, 0);
+    }
+    return recordingsSchema.parse(await answerOf(response, 'uploadRecording'));
+  }
+
   const client = createCoreClient({ call, subscribe: events.subscribe });
-  return { ...client, connection: events.connection, onConnection: events.onConnection };
+  return { ...client, uploadRecording, connection: events.connection, onConnection: events.onConnection };
 }
 
 type Fetch = NonNullable<HttpCoreClientOptions['fetch']>;

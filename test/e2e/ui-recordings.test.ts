@@ -1,0 +1,166 @@
+// The Recordings screen in real Chromium, in browser mode as `peerscope demo --ui` runs it: every
+// session records into the recordings folder; a past recording (a two-server demo whose rollout ran
+// to the end) opens read-only and the screens show its servers; "Back to live" returns to the running
+// three-server demo; a file picked in <input type=file> is uploaded — refused when it is not a
+// recording, opened when it is. Screenshots under test-results/ui-recordings-*.png.
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startUiServer, type UiServer } from '../../proxy-core/hosts/ui-server/server.js';
+import { startDemoSession, type DemoSession } from '../../proxy-core/hosts/session/demo.js';
+import { createRecordingsLibrary, type RecordingsLibrary } from '../../proxy-core/hosts/session/recordings-library.js';
+import { createSwitchingService } from '../../proxy-core/hosts/session/switching-service.js';
+import { buildRenderer, CHROMIUM, openInChromium, shootScreens } from './ui-demo.js';
+
+const hasChromium = existsSync(CHROMIUM);
+if (!hasChromium) console.warn(`test/e2e/ui-recordings.test.ts: skipped, ${CHROMIUM} is missing (apt-get install chromium)`);
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe.skipIf(!hasChromium)('the Recordings screen in Chromium, in browser mode', () => {
+  const root = mkdtempSync(join(tmpdir(), 'ui-recordings-'));
+  const folder = join(root, 'recordings');
+  let rendererDir: string;
+  let library: RecordingsLibrary;
+  let live: DemoSession | undefined;
+  let control: UiServer | undefined;
+  let browser: Browser | undefined;
+  let page: Page;
+  const problems: string[] = [];
+  let pastName = '';
+
+  beforeAll(async () => {
+    rendererDir = mkdtempSync(join(tmpdir(), 'ui-recordings-renderer-'));
+    buildRenderer(rendererDir);
+    const switching = createSwitchingService();
+    library = createRecordingsLibrary({ service: switching, folder });
+    // Yesterday's session: two servers, the whole rollout, recorded into the folder.
+    const pastFile = library.newRecordingFile('rollout-two-servers');
+    pastName = pastFile.slice(folder.length + 1);
+    const past = await startDemoSession({
+      listen: { host: '127.0.0.1', port: 0 },
+      servers: 2,
+      trafficRps: 20,
+      stepSeconds: 1,
+      rolloutAfterSeconds: 1,
+      record: { file: pastFile },
+    });
+    for (const until = Date.now() + 40_000; (await past.service.getOverview()).sim?.rollout.phase !== 'done';) {
+      if (Date.now() > until) throw new Error('the past demo rollout did not finish within 40 s');
+      await sleep(250);
+    }
+    await sleep(1_500);
+    await past.close();
+    // Today's: three servers, live, recorded into the folder as the app does.
+    live = await startDemoSession({
+      listen: { host: '127.0.0.1', port: 0 },
+      trafficRps: 10,
+      record: { file: library.newRecordingFile('demo') },
+    });
+    switching.switchTo({ service: live.service, label: 'simulated cluster' });
+    control = await startUiServer({
+      service: library.service,
+      rendererDir,
+      recordings: { importBytes: library.importBytes, openRecording: library.calls.openRecording },
+    });
+    ({ browser, page } = await openInChromium(control.url, problems));
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await control?.close();
+    library?.service.close();
+    await live?.close();
+    rmSync(root, { recursive: true, force: true });
+    if (rendererDir) rmSync(rendererDir, { recursive: true, force: true });
+  });
+
+  const releases = () =>
+    page
+      .getByRole('list', { name: 'Apiservers' })
+      .locator('.release')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('title')));
+  const banner = () => page.getByRole('region', { name: 'Recording shown' });
+
+  it('lists the folder: the past recording with its servers and releases, and the one being written', async () => {
+    await page.getByRole('tab', { name: 'Recordings' }).click();
+    const rows = page.getByTestId('recording-row');
+    await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(2);
+    const past = rows.filter({ hasText: pastName });
+    await expect.poll(() => past.textContent()).toMatch(/sim-1, sim-2/);
+    expect(await past.textContent()).toMatch(/v1\.36\.\S+ → v1\.37\./);
+    expect(await rows.filter({ hasText: /^demo-/ }).textContent()).toContain('recording now');
+    await page.getByText(folder).waitFor();
+    await page.getByText(/used of 5\.0 GiB · kept 14 days/).waitFor();
+    await expect.poll(releases).toHaveLength(3);
+    await shootScreens(page, 'recordings-list');
+  });
+
+  it('opens the past recording: every screen shows its two upgraded servers, read-only, until back to live', async () => {
+    await page.getByRole('button', { name: `Open ${pastName}` }).click();
+    await banner().waitFor();
+    expect(await banner().textContent()).toContain(`Viewing recording ${pastName} — read-only.`);
+    await expect.poll(releases, { timeout: 10_000 }).toEqual([expect.stringMatching(/^v1\.37/), expect.stringMatching(/^v1\.37/)]);
+    await page.getByRole('tab', { name: 'GVR matrix' }).click();
+    await page.getByText('0 skewed').waitFor();
+    // No per-minute rates of the live cluster's audit logs on a recording that has none to show.
+    expect(await page.locator('.cell-rate').count()).toBe(0);
+    await shootScreens(page, 'recordings-open-matrix');
+    await page.getByRole('tab', { name: 'Server health' }).click();
+    await shootScreens(page, 'recordings-open-health');
+
+    await banner().getByRole('button', { name: 'Back to live' }).click();
+    await banner().waitFor({ state: 'detached' });
+    await expect.poll(releases, { timeout: 10_000 }).toHaveLength(3);
+  });
+
+  it('refuses a picked file that is not a recording, naming it, and opens one that is', async () => {
+    await page.getByRole('tab', { name: 'Recordings' }).click();
+    const notes = join(root, 'rollout-notes.txt');
+    writeFileSync(notes, 'cp-2 went down at 14:32\n');
+    await page.getByTestId('recording-file').setInputFiles(notes);
+    const refusal = page.getByRole('alert').filter({ hasText: 'rollout-notes.txt: not a Peerscope recording' });
+    await refusal.waitFor();
+    expect(await refusal.textContent()).toMatch(/^Could not open the file\./);
+    await shootScreens(page, 'recordings-refused');
+
+    const colleague = join(mkdtempSync(join(root, 'mail-')), 'from-alice.recording.sqlite');
+    copyFileSync(join(folder, pastName), colleague);
+    await page.getByTestId('recording-file').setInputFiles(colleague);
+    await banner().waitFor();
+    expect(await banner().textContent()).toContain('Viewing recording from-alice.recording.sqlite');
+    await expect.poll(() => page.getByTestId('recording-row').count()).toBe(3);
+    await expect.poll(releases).toHaveLength(2);
+    await shootScreens(page, 'recordings-imported');
+    await banner().getByRole('button', { name: 'Back to live' }).click();
+    await banner().waitFor({ state: 'detached' });
+    // The refused upload's 400, which Chromium logs as a failed resource; nothing else.
+    expect(problems).toEqual([expect.stringMatching(/status of 400 \(Bad Request\)/)]);
+  });
+
+  it('sets the cap from the screen: kept in the folder, applied at once, what it removed shown with why', async () => {
+    await page.getByLabel('Days to keep').fill('7');
+    // 0.0002 GiB (210 KiB): less than the recording being written holds by now.
+    await page.getByLabel('Size cap in GiB').fill('0.0002');
+    await page.getByRole('button', { name: 'Save cap' }).click();
+    await page.getByText(/used of 210 KiB · kept 7 days/).waitFor();
+    expect(JSON.parse(readFileSync(join(folder, 'retention.json'), 'utf8'))).toEqual({ maxAgeDays: 7, maxBytes: 214748 });
+    // The folder held more than the cap: the two past recordings went, oldest first; the one being written stays.
+    await page.getByText('Removed by the cap (2)').click();
+    const reasons = page.locator('.removed li');
+    await expect
+      .poll(() => reasons.allTextContents())
+      .toEqual([
+        expect.stringMatching(
+          /^from-alice\.recording\.sqlite \(\d+ KiB\) at .*: the folder held .* over the 210 KiB cap \(oldest removed first\)$/,
+        ),
+        expect.stringMatching(
+          new RegExp(`^${pastName.replace(/\./g, '\\.')} \\(\\d+ KiB\\) at .*: the folder held .* over the 210 KiB cap`),
+        ),
+      ]);
+    await expect.poll(() => page.getByTestId('recording-row').count()).toBe(1);
+    await shootScreens(page, 'recordings-cap');
+  });
+});
