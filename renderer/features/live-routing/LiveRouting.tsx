@@ -82,12 +82,16 @@ function StreamingRouting() {
     () => (source === 'port' ? portRows : source === 'cluster' ? clusterRows : mergeNewestFirst(portRows, clusterRows, MAX_ROWS)),
     [source, portRows, clusterRows],
   );
-  // A replayed second still filling, or the preview's last second cut by its page, would show a false drop at the right edge.
-  const cutLast = replay !== null || preview?.state?.whole === false;
   const series = useMemo(() => {
     const all = source === 'port' ? port.series : source === 'cluster' ? cluster.series : sumSeries(port.series, cluster.series);
-    return cutLast ? all.slice(0, -1) : all;
-  }, [source, port.series, cluster.series, cutLast]);
+    // A replayed second still filling would show a false drop at the right edge; so would a second the
+    // window (or the preview's page) cuts at either end.
+    if (replay) return all.slice(0, -1);
+    if (!preview) return all;
+    const { from, to } = preview.window;
+    const cutAtEnd = preview.state?.whole === false || (all.length > 0 && (all.at(-1)!.t + 1) * 1000 > to);
+    return all.slice(all.length > 0 && all[0]!.t * 1000 < from ? 1 : 0, cutAtEnd ? -1 : undefined);
+  }, [source, port.series, cluster.series, replay, preview]);
   const shown = source === 'both' ? [port, cluster] : source === 'port' ? [port] : [cluster];
   const status = preview
     ? (preview.state?.status ?? 'loading')
@@ -159,7 +163,7 @@ function StreamingRouting() {
           }}
         />
       ) : rows.length === 0 ? (
-        <Empty>{preview ? `The recording holds no request between ${formatWindow(preview.window)}.` : EMPTY[source]}</Empty>
+        <Empty>{preview ? `The recording holds no request in ${formatWindow(preview.window)}.` : EMPTY[source]}</Empty>
       ) : (
         <EventTable rows={visible} withSource={source === 'both'} />
       )}

@@ -25,6 +25,7 @@ export function RoutingAtMoment({ moment, view }: { moment: MomentView; view: Vi
         <button
           type="button"
           className="btn btn-primary"
+          style={{ marginTop: '0.75rem' }}
           onClick={() =>
             view.showWindow(window, 'range').then(
               () => setError(null),

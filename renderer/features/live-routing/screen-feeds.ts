@@ -3,7 +3,7 @@
 // a window the screens' client is a read-only moment client that streams nothing: the recording is
 // read through the live core (useView().live), never the live stream.
 import { useQuery } from '@tanstack/react-query';
-import { useContext, useEffect, useState, type Context } from 'react';
+import { useContext, useEffect, useMemo, useState, type Context } from 'react';
 import type { CoreClient } from '../../../proxy-core/contract/index.js';
 import { queryKeys } from '../../shared/client-context.js';
 import { useTimeWindow, type TimeWindow } from '../../shared/view-mode.js';
@@ -56,6 +56,11 @@ export function useScreenFeeds(client: CoreClient): ScreenFeeds {
   const livePortFeed = useFeed(RoutingFeedContext, () => new RoutingFeed(client), window === null);
   const liveClusterFeed = useFeed(ClusterFeedContext, () => new ClusterFeed(client), window === null && overview.data === true);
   const shownPreview = previewing && preview?.window.from === window.from && preview.window.to === window.to ? preview : null;
+  // One object while nothing changes: the screen's memos depend on it.
+  const shown = useMemo(
+    () => (window && previewing ? { window, feed: shownPreview, state: shownPreview ? state : null } : null),
+    [window, previewing, shownPreview, state],
+  );
   return {
     portFeed: replay?.port ?? shownPreview?.port ?? livePortFeed,
     clusterFeed: replay?.cluster ?? shownPreview?.cluster ?? liveClusterFeed,
@@ -63,6 +68,6 @@ export function useScreenFeeds(client: CoreClient): ScreenFeeds {
     recording,
     replayControls,
     replay,
-    preview: previewing ? { window, feed: shownPreview, state: shownPreview ? state : null } : null,
+    preview: shown,
   };
 }
