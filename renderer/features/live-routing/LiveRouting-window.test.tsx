@@ -120,5 +120,15 @@ describe('Live routing at a window or a moment of the recording', () => {
     await waitFor(() => expect(client.pages[0]).toEqual({ from: T0 + 30_000, to: T0 + 90_001, limit: 2_000 }));
     // 1,501 port and 20 audit-log events in that minute: all of them shown.
     await waitFor(() => expect(screen.getByText(/^Play to replay /)).toHaveTextContent('Below, all 1,521 recorded requests of the window'));
+
+    // Playing it at 1×, another window chosen in the top bar: the replay gives way to that window.
+    fireEvent.click(screen.getByRole('button', { name: '1×' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Play' }));
+    await screen.findByText(/^Replaying .* at 1×/);
+    fireEvent.click(screen.getByRole('button', { name: 'Whole' }));
+    await waitFor(() => expect(screen.queryByText(/^Replaying /)).toBeNull());
+    const whole = `${formatClock(T0)}–${formatClock(T0 + 120_000)}`;
+    await waitFor(() => expect(screen.getByText(/^Play to replay /)).toHaveTextContent(`Play to replay ${whole} of the recording. Below,`));
+    expect(screen.getByRole('group', { name: 'Replay' })).toHaveTextContent(`${whole} (the top bar's window)`);
   });
 });
