@@ -31,11 +31,12 @@ export type { ConnectionSource };
 type TabId = 'matrix' | 'routing' | 'health' | 'discovery' | 'impact' | 'snapshots' | 'recordings';
 /**
  * `atMoment`: false, the screen has no data at a recorded moment or window (yet), and says so in its
- * place; 'window', it reads a window of the recording and says so at a single moment.
+ * place; 'window', it reads a window of the recording and says so at a single moment. Unset, the
+ * screen renders under either (Live routing previews and replays a window, and words a moment itself).
  */
 const TABS: { id: TabId; label: string; render: (offline: boolean) => ReactNode; atMoment?: false | 'window' }[] = [
   { id: 'matrix', label: 'GVR matrix', render: () => <GvrMatrix /> },
-  { id: 'routing', label: 'Live routing', render: () => <LiveRouting />, atMoment: false },
+  { id: 'routing', label: 'Live routing', render: () => <LiveRouting /> },
   { id: 'health', label: 'Server health', render: () => <ServerHealth /> },
   { id: 'discovery', label: 'Discovery', render: (offline) => (offline ? <DiscoveryOffline /> : <Discovery />), atMoment: false },
   { id: 'impact', label: 'Upgrade impact', render: () => <UpgradeImpact />, atMoment: 'window' },

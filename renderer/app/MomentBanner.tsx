@@ -16,8 +16,8 @@ export function MomentBanner({ moment, window, onLeave }: { moment: MomentView; 
             <time dateTime={new Date(window.to - 1).toISOString()}>{formatClock(window.to - 1)}</time> — recorded window
           </strong>{' '}
           <span className="muted">
-            {formatDateTime(window.from)} · read-only: Upgrade impact and False 404s by client cover the window; the GVR matrix and Server
-            health show the state at its end ({formatClock(moment.at)}).
+            {formatDateTime(window.from)} · read-only: Upgrade impact and False 404s by client cover the window, Live routing shows and
+            replays it; the GVR matrix and Server health show the state at its end ({formatClock(moment.at)}).
           </span>
         </p>
       ) : (

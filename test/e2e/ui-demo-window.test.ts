@@ -2,7 +2,8 @@
 // a new user starts the rollout with the top bar's sim controls, a server is upgraded, they drag the
 // scrubber back to before it and every screen shows that moment or says plainly it has none; then a
 // window dragged across the strip before the upgrade, the last 15 minutes and the whole rollout show
-// Upgrade impact and False 404s by client over the window, read from the recording. Screenshots:
+// Upgrade impact and False 404s by client over the window, read from the recording; Live routing shows
+// the window's recorded requests and replays it at 60× inside it. Screenshots:
 // test-results/demo-moment-before-upgrade-<screen>.png and demo-window-*.png.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,12 +12,14 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoSession, type DemoSession } from '../../proxy-core/hosts/session/demo.js';
 import { startUiServer, type UiServer } from '../../proxy-core/hosts/ui-server/server.js';
+import { sampleReplay, timeOf } from './replay-sampler.js';
 import { buildRenderer, CHROMIUM, openInChromium, shots } from './ui-demo.js';
 
 const hasChromium = existsSync(CHROMIUM);
 if (!hasChromium) console.warn(`test/e2e/ui-demo-window.test.ts: skipped, ${CHROMIUM} is missing (apt-get install chromium)`);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
 const SCREENS = ['GVR matrix', 'Server health', 'Live routing', 'Discovery', 'Upgrade impact', 'Snapshots'] as const;
 const slug = (screen: string) => screen.toLowerCase().replace(/ /g, '-');
 
@@ -48,6 +51,21 @@ describe.skipIf(!hasChromium)('every screen at a moment or window of the demo, i
       .getByRole('table')
       .or(page.getByText(/None recorded in the window/))
       .waitFor({ timeout: 10_000 });
+
+  /** In Live routing: the Replay bar's window and the line saying what the screen shows before Play. */
+  const routingPreview = async (window: { from: number; to: number }) => {
+    const replay = page.getByRole('group', { name: 'Replay', exact: true });
+    await replay.waitFor();
+    expect([Number(await replay.getAttribute('data-from')), Number(await replay.getAttribute('data-to'))]).toEqual([
+      window.from,
+      window.to,
+    ]);
+    await expect
+      .poll(() => page.locator('.replay-banner').textContent())
+      .toMatch(/^Play to replay \d\d:\d\d:\d\d–\d\d:\d\d:\d\d of the recording\. (Below|It holds)/);
+    expect(await page.getByText(/No request has gone through the local port yet/).count()).toBe(0);
+    return replay;
+  };
 
   beforeAll(async () => {
     rendererDir = mkdtempSync(join(tmpdir(), 'ui-demo-window-renderer-'));
@@ -154,6 +172,16 @@ describe.skipIf(!hasChromium)('every screen at a moment or window of the demo, i
       .poll(releases)
       .toEqual([expect.stringMatching(/^v1\.36/), expect.stringMatching(/^v1\.36/), expect.stringMatching(/^v1\.36/)]);
     await shoot('window-before-upgrade-impact');
+    // Live routing: the window's requests from the recording, every one before the upgrade began.
+    await page.getByRole('tab', { name: 'Live routing' }).click();
+    await routingPreview(window);
+    await page.locator('.stream-scroll [role=row]').first().waitFor();
+    const shownTimes = await page.locator('.stream-scroll [role=row] [role=cell]:first-child').allTextContents();
+    for (const t of shownTimes.map((text) => timeOf(text, window.from))) {
+      expect(t).toBeGreaterThanOrEqual(window.from);
+      expect(t).toBeLessThan(window.to);
+    }
+    await shoot('window-before-upgrade-routing');
     await page.getByRole('tab', { name: 'GVR matrix' }).click();
     await page.getByText('0 skewed').waitFor();
     await shoot('window-before-upgrade-matrix');
@@ -183,6 +211,49 @@ describe.skipIf(!hasChromium)('every screen at a moment or window of the demo, i
     await page.getByRole('tab', { name: 'GVR matrix' }).click();
     await expect.poll(releases).toEqual(expect.arrayContaining([expect.stringMatching(/^v1\.37/)]));
     await shoot('window-last-15min-matrix');
+  });
+
+  it('the last 15 minutes in Live routing: the recording before Play, then replayed at 60× inside the window', async () => {
+    await page.getByRole('button', { name: '15 min' }).click();
+    await expect.poll(() => page.getByRole('button', { name: '15 min' }).getAttribute('aria-pressed')).toBe('true');
+    const window = await band();
+    await page.getByRole('tab', { name: 'Live routing' }).click();
+    const replay = await routingPreview(window);
+    await page.locator('.stream-scroll [role=row]').first().waitFor();
+    await shoot('window-routing-before-play');
+    await replay.getByRole('button', { name: '60×' }).click();
+    // Halfway, paused: the screenshot; then on to the window's end.
+    const first = await sampleReplay(page, 'Play', 0.5);
+    await page.getByText(/^Replaying \d\d:\d\d(:\d\d)?–\d\d:\d\d(:\d\d)? at 60×/).waitFor();
+    await shoot('window-replay-60x');
+    const rest = await sampleReplay(page, 'Play', Infinity);
+    // A frame drawn before the bar showed the replay has no clock yet.
+    const samples = [...first, ...rest].filter((s) => !Number.isNaN(s.clock));
+    console.log(
+      `window replay 60×: ${samples.length} frames, clock ${new Date(samples[0]!.clock).toISOString()} → ${new Date(samples.at(-1)!.clock).toISOString()} in ${new Date(window.from).toISOString()}–${new Date(window.to).toISOString()}; ${rest.at(-1)!.status}`,
+    );
+    // The replayed clock stays inside the window, moves forward in many steps and ends at its end.
+    const clocks = samples.map((s) => s.clock);
+    for (const clock of clocks) {
+      expect(clock).toBeGreaterThanOrEqual(window.from);
+      expect(clock).toBeLessThanOrEqual(window.to);
+    }
+    expect(clocks).toEqual([...clocks].sort((a, b) => a - b));
+    expect(new Set(clocks).size).toBeGreaterThan(5);
+    expect(clocks.at(-1)).toBe(window.to);
+    // Events appeared as it played, each inside the window and never past the clock.
+    for (const s of samples)
+      for (const t of s.rows.map((r) => timeOf(r, window.from))) {
+        expect(t).toBeGreaterThanOrEqual(window.from);
+        expect(t).toBeLessThanOrEqual(s.clock);
+      }
+    expect(samples.filter((s) => s.rows.length > 0).length).toBeGreaterThan(2);
+    const played = Number(/Replayed ([\d,]+) events/.exec(rest.at(-1)!.status)?.[1]?.replace(/,/g, ''));
+    expect(played).toBeGreaterThan(100);
+    await shoot('window-replay-60x-ended');
+    // Stop: the window's recording again, ready to play.
+    await replay.getByRole('button', { name: 'Stop' }).click();
+    await routingPreview(window);
   });
 
   it('the whole rollout, then back to live', async () => {

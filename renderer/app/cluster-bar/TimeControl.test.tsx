@@ -1,7 +1,8 @@
 // @vitest-environment jsdom
 // The time control over the fake core's recording (sim-1 upgraded from v1.36 to v1.37 a minute in):
 // the strip marks the release change, a moment picked before it shows every server at v1.36 and the
-// matrix without skew, Live routing says it has no data then, and "Back to live" returns.
+// matrix without skew, Live routing says it has no data then (a window's recording it shows), and "Back to
+// live" returns.
 import '@testing-library/jest-dom/vitest';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -119,9 +120,12 @@ describe('the time control', () => {
     fireEvent.change(screen.getByRole('combobox', { name: 'Target release' }), { target: { value: 'v1.36-dev' } });
     await waitFor(() => expect(client.calls).toContain(`getImpactForWindow:${T0}-${T0 + 2 * MIN + 1}:v1.36-dev`));
 
-    // Live routing says what the window shows instead.
+    // Live routing shows the window's recorded requests (none here), ready to replay it.
+    Object.assign(client, { getRecordedEvents: async ({ to }: { to: number }) => ({ port: [], cluster: [], through: to, next: null }) });
     fireEvent.click(screen.getByRole('tab', { name: 'Live routing' }));
-    expect(await screen.findByText(/Live routing has no data at the recorded window/)).toBeVisible();
+    const window = `${formatClock(T0)}–${formatClock(T0 + 2 * MIN)}`;
+    expect(await screen.findByText(`Play to replay ${window} of the recording. It holds no request.`)).toBeVisible();
+    expect(screen.getByRole('group', { name: 'Replay' })).toHaveTextContent(`${window} (the top bar's window)`);
     fireEvent.click(screen.getByRole('tab', { name: 'GVR matrix' }));
     await waitFor(() => expect(releasesShown()).toEqual(['v1.37', 'v1.36', 'v1.36']));
 

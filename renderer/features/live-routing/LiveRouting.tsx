@@ -2,36 +2,26 @@
 // answered), and the request rate stacked by outcome — from the port, from the cluster (what the
 // apiservers answered, read from their audit logs, false 404s included), or both. The buffers are
 // bounded and the core sends batches, so a busy cluster never floods the page.
-import { useQuery } from '@tanstack/react-query';
-import { useContext, useEffect, useMemo, useState, useSyncExternalStore, type Context } from 'react';
+import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { clusterOutcomes, routeOutcomes } from '../../../proxy-core/contract/index.js';
-import { queryKeys, useCoreClient } from '../../shared/client-context.js';
+import { useCoreClient } from '../../shared/client-context.js';
 import { useServerNames } from '../../shared/server-names.js';
 import { outcomeStyle, shownOutcomes, type ShownOutcome } from '../../shared/ui/format.js';
 import { Empty, ErrorState, Loading } from '../../shared/ui/states.js';
-import { useOffline } from '../../shared/view-mode.js';
-import { ClusterFeed, ClusterFeedContext } from './cluster-feed.js';
+import { useOffline, useView } from '../../shared/view-mode.js';
 import { EventTable } from './EventTable.js';
 import { False404sByClient } from './False404s.js';
-import type { EventFeed } from './event-feed.js';
 import { OutcomeFilter, useOutcomeFilter } from './OutcomeFilter.js';
 import { RateChart } from './RateChart.js';
 import { RecordedRouting } from './RecordedRouting.js';
-import { ReplayBanner, ReplayControl } from './ReplayControl.js';
-import { MAX_ROWS, RoutingFeed, RoutingFeedContext } from './routing-feed.js';
-import { useScreenReplay } from './use-replay.js';
+import { formatWindow, PreviewBanner, previewExtent, ReplayBanner, ReplayControl } from './ReplayControl.js';
+import { MAX_ROWS } from './routing-feed.js';
+import { RoutingAtMoment } from './RoutingAtMoment.js';
+import { useScreenFeeds } from './screen-feeds.js';
 import { clusterRow, mergeNewestFirst, portRow, sumSeries, type SourceChoice, type StreamRow } from './stream-rows.js';
 
 export { addToSeries, MAX_ROWS, RATE_SECONDS } from './routing-feed.js';
 export { seriesFromEvents } from './RateChart.js';
-
-/** The app's feed of a source, or one of the screen's own (rendered alone, in tests), started while `active`. */
-function useFeed<F extends EventFeed<{ readonly seq: number }>>(context: Context<F | null>, create: () => F, active: boolean): F {
-  const shared = useContext(context);
-  const [own] = useState(() => (shared ? null : create()));
-  useEffect(() => (active ? own?.start() : undefined), [own, active]);
-  return shared ?? own!;
-}
 
 const outcomeLabel = (o: ShownOutcome) => outcomeStyle[o].label;
 
@@ -68,28 +58,20 @@ const CHART_SOURCE: Record<SourceChoice, string> = {
 
 export function LiveRouting() {
   const offline = useOffline();
-  return offline ? <RecordedRouting offline={offline} /> : <StreamingRouting />;
+  const view = useView();
+  const moment = view?.moment ?? null;
+  if (offline) return <RecordedRouting offline={offline} />;
+  // A single moment holds no stream; a window (its end being the moment) is read from the recording.
+  if (moment && view && !view.window) return <RoutingAtMoment moment={moment} view={view} />;
+  return <StreamingRouting />;
 }
 
 function StreamingRouting() {
   const client = useCoreClient();
-  // Only whether there is a cluster source: the overview's totals change with every pushed batch (up
-  // to twenty a second), and re-rendering the whole screen for each cost frames at 5,000 events/s.
-  const overview = useQuery({
-    queryKey: queryKeys.overview,
-    queryFn: () => client.getOverview(),
-    select: (o) => o.cluster !== undefined,
-  });
-  // A replay's feeds take the live ones' place: the same table, chart and tallies draw the recording.
-  const { recording, controls: replayControls, replay, replayedCluster } = useScreenReplay(client);
-  const hasCluster = replay ? replayedCluster : overview.data === true;
+  const { portFeed, clusterFeed, hasCluster, recording, replayControls, replay, preview } = useScreenFeeds(client);
   const [chosen, setChosen] = useState<SourceChoice | null>(null);
   // What the operator came for first: the whole cluster's traffic, when the core follows audit logs.
   const source: SourceChoice = hasCluster ? (chosen ?? 'cluster') : 'port';
-  const livePortFeed = useFeed(RoutingFeedContext, () => new RoutingFeed(client), true);
-  const liveClusterFeed = useFeed(ClusterFeedContext, () => new ClusterFeed(client), overview.data === true);
-  const portFeed = replay?.port ?? livePortFeed;
-  const clusterFeed = replay?.cluster ?? liveClusterFeed;
   const port = useSyncExternalStore(portFeed.subscribe, portFeed.getState);
   const cluster = useSyncExternalStore(clusterFeed.subscribe, clusterFeed.getState);
 
@@ -102,18 +84,29 @@ function StreamingRouting() {
   );
   const series = useMemo(() => {
     const all = source === 'port' ? port.series : source === 'cluster' ? cluster.series : sumSeries(port.series, cluster.series);
-    // A replayed second still filling would show a false drop at the right edge (live, RateChart drops it by the wall clock).
-    return replay ? all.slice(0, -1) : all;
-  }, [source, port.series, cluster.series, replay]);
+    // A replayed second still filling would show a false drop at the right edge; so would a second the
+    // window (or the preview's page) cuts at either end.
+    if (replay) return all.slice(0, -1);
+    if (!preview) return all;
+    const { from, to } = preview.window;
+    const cutAtEnd = preview.state?.whole === false || (all.length > 0 && (all.at(-1)!.t + 1) * 1000 > to);
+    return all.slice(all.length > 0 && all[0]!.t * 1000 < from ? 1 : 0, cutAtEnd ? -1 : undefined);
+  }, [source, port.series, cluster.series, replay, preview]);
   const shown = source === 'both' ? [port, cluster] : source === 'port' ? [port] : [cluster];
-  const status = shown.some((s) => s.status === 'error') ? 'error' : shown.some((s) => s.status === 'loading') ? 'loading' : 'ready';
-  const error = shown.find((s) => s.status === 'error')?.error;
+  const status = preview
+    ? (preview.state?.status ?? 'loading')
+    : shown.some((s) => s.status === 'error')
+      ? 'error'
+      : shown.some((s) => s.status === 'loading')
+        ? 'loading'
+        : 'ready';
+  const error = preview ? preview.state?.error : shown.find((s) => s.status === 'error')?.error;
 
   // Paused: the table keeps what it showed; the feeds (and the chart) go on.
   const [frozen, setFrozen] = useState<{ rows: readonly StreamRow[]; port: number; cluster: number } | null>(null);
-  // A replay started or stopped: what the table held belongs to the other stream.
-  useEffect(() => setFrozen(null), [replay]);
-  const rows = frozen?.rows ?? live;
+  // A replay started or stopped, or another window: what the table held belongs to the other stream.
+  useEffect(() => setFrozen(null), [replay, preview?.feed]);
+  const rows = frozen?.rows ?? (status === 'loading' && preview ? [] : live);
   const heldWhilePaused = frozen
     ? (source === 'cluster' ? 0 : port.lastSeq - frozen.port) + (source === 'port' ? 0 : cluster.lastSeq - frozen.cluster)
     : 0;
@@ -133,6 +126,8 @@ function StreamingRouting() {
             setChosen(id);
             setFrozen(null);
           }}
+          // The preview is a fixed page of the recording: nothing streams to pause.
+          pausable={preview === null}
           paused={frozen !== null}
           togglePause={() => setFrozen(frozen ? null : { rows: live, port: port.lastSeq, cluster: cluster.lastSeq })}
           heldWhilePaused={heldWhilePaused}
@@ -141,28 +136,34 @@ function StreamingRouting() {
 
       <ReplayControl client={recording} controls={replayControls} />
       {replay && <ReplayBanner replay={replay} />}
+      {preview && <PreviewBanner window={preview.window} state={preview.state} />}
 
       <div className="card chart-card">
-        <h3>Requests per second by outcome{hasCluster ? ` (${CHART_SOURCE[source]})` : ''}</h3>
-        <RateChart series={series} live={!replay} />
+        <h3>
+          Requests per second by outcome{hasCluster ? ` (${CHART_SOURCE[source]})` : ''}
+          {preview?.state?.status === 'ready' && <span className="muted small"> {previewExtent(preview.state)}</span>}
+        </h3>
+        <RateChart series={series} live={!replay && !preview} />
       </div>
 
-      {hasCluster && source !== 'port' && <False404sByClient feed={clusterFeed} />}
+      {/* Over a preview's first page the tally would be a fragment of the window: Upgrade impact has the window's. */}
+      {hasCluster && source !== 'port' && !preview && <False404sByClient feed={clusterFeed} />}
 
       <OutcomeFilter outcomes={OUTCOMES_OF[source]} hidden={hidden} inBuffer={inBuffer} toggle={toggle} />
 
       {status === 'loading' && rows.length === 0 ? (
-        <Loading what="recent requests" />
+        <Loading what={preview ? "the window's recorded requests" : 'recent requests'} />
       ) : status === 'error' && rows.length === 0 ? (
         <ErrorState
           error={error}
           retry={() => {
+            if (preview) return void preview.feed?.load();
             if (source !== 'cluster') void portFeed.load();
             if (source !== 'port') void clusterFeed.load();
           }}
         />
       ) : rows.length === 0 ? (
-        <Empty>{EMPTY[source]}</Empty>
+        <Empty>{preview ? `The recording holds no request in ${formatWindow(preview.window)}.` : EMPTY[source]}</Empty>
       ) : (
         <EventTable rows={visible} withSource={source === 'both'} />
       )}
@@ -175,6 +176,7 @@ function StreamToolbar({
   sources,
   source,
   choose,
+  pausable,
   paused,
   togglePause,
   heldWhilePaused,
@@ -182,6 +184,7 @@ function StreamToolbar({
   sources: boolean;
   source: SourceChoice;
   choose: (id: SourceChoice) => void;
+  pausable: boolean;
   paused: boolean;
   togglePause: () => void;
   heldWhilePaused: number;
@@ -197,9 +200,11 @@ function StreamToolbar({
           ))}
         </div>
       )}
-      <button type="button" className={`btn${paused ? ' btn-primary' : ''}`} aria-pressed={paused} onClick={togglePause}>
-        {paused ? 'Resume stream' : 'Pause stream'}
-      </button>
+      {pausable && (
+        <button type="button" className={`btn${paused ? ' btn-primary' : ''}`} aria-pressed={paused} onClick={togglePause}>
+          {paused ? 'Resume stream' : 'Pause stream'}
+        </button>
+      )}
       {paused && heldWhilePaused > 0 && (
         <span className="muted" role="status">
           {heldWhilePaused.toLocaleString()} new while paused

@@ -4,16 +4,18 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState, useSyncExternalStore } from 'react';
 import type { CoreClient } from '../../../proxy-core/contract/index.js';
-import * as viewMode from '../../shared/view-mode.js';
 import { formatClock } from '../../shared/ui/format.js';
+import { useTimeWindow } from '../../shared/view-mode.js';
 import { REPLAY_SPEEDS, type Replay, type ReplaySpeed, type ReplayWindow } from './replay.js';
 import type { ReplayControls } from './use-replay.js';
+import type { PreviewState } from './window-preview.js';
 
 const DEFAULT_SPAN_MS = 15 * 60_000;
 
-/** The top bar's chosen window, where this build's view mode offers one (a constant per build, so the hook order never changes). */
-const useSharedWindow: () => ReplayWindow | null =
-  (viewMode as { useTimeWindow?: () => ReplayWindow | null }).useTimeWindow ?? (() => null);
+/** A window as the top bar writes it: its first and last millisecond's clock (`to` is exclusive). */
+export function formatWindow(window: ReplayWindow): string {
+  return `${formatClock(window.from)}–${formatClock(window.to - 1)}`;
+}
 
 /** "14:30" for a whole minute, "14:30:05" otherwise. */
 function clockLabel(at: number): string {
@@ -45,7 +47,7 @@ export function ReplayControl({ client, controls }: { client: Pick<CoreClient, '
     retry: false,
     refetchInterval: (query) => (replay || query.state.data === null ? false : 5_000),
   });
-  const shared = useSharedWindow();
+  const shared = useTimeWindow();
   const [own, setOwn] = useState<ReplayWindow | null>(null);
   const [speed, setSpeed] = useState<ReplaySpeed>(10);
   const t = timeline.data;
@@ -68,9 +70,7 @@ export function ReplayControl({ client, controls }: { client: Pick<CoreClient, '
     >
       <strong>Replay the recording</strong>
       {shared ? (
-        <span className="muted">
-          {clockLabel(window.from)}–{clockLabel(window.to)} (the top bar&apos;s window)
-        </span>
+        <span className="muted">{formatWindow(window)} (the top bar&apos;s window)</span>
       ) : (
         <>
           <label className="muted">
@@ -158,6 +158,29 @@ export function ReplayBanner({ replay }: { replay: Replay }) {
   return (
     <p className="replay-banner" role="status" style={{ fontWeight: 600 }}>
       {replayTitle(replay.getState().window, state)}: the chart, table and counters below show the recording, not the live stream.
+    </p>
+  );
+}
+
+/** What the preview of a window shows, for the chart's heading: part of the window or all of it. */
+export function previewExtent(state: PreviewState): string {
+  const n = state.shown.toLocaleString();
+  return state.whole
+    ? `(all ${n} recorded ${state.shown === 1 ? 'request' : 'requests'} of the window)`
+    : `(the window's first ${n} recorded requests, to ${formatClock(state.through)})`;
+}
+
+/** The line above the chart while the top bar's window is shown before Play: what is shown, and how to replay it. */
+export function PreviewBanner({ window, state }: { window: ReplayWindow; state: PreviewState | null }) {
+  const shown =
+    state?.status !== 'ready'
+      ? ''
+      : state.shown === 0
+        ? ' It holds no request.'
+        : ` Below, ${previewExtent(state).slice(1, -1)}: the recording, not the live stream.`;
+  return (
+    <p className="replay-banner" role="status" style={{ fontWeight: 600 }}>
+      Play to replay {formatWindow(window)} of the recording.{shown}
     </p>
   );
 }

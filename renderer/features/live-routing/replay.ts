@@ -56,10 +56,10 @@ const animationFrame: FrameScheduler = (callback) => {
   return () => clearTimeout(id);
 };
 
-type Played = { readonly port: true; readonly event: RoutingEvent } | { readonly port: false; readonly event: ClusterEvent };
+export type Played = { readonly port: true; readonly event: RoutingEvent } | { readonly port: false; readonly event: ClusterEvent };
 
 /** The page's two lists as one, oldest first (each is already). */
-function merged(page: RecordedEventsPage): Played[] {
+export function merged(page: RecordedEventsPage): Played[] {
   const out: Played[] = [];
   let i = 0;
   let j = 0;
@@ -70,6 +70,42 @@ function merged(page: RecordedEventsPage): Played[] {
     else out.push({ port: false, event: page.cluster[j++]! });
   }
   return out;
+}
+
+/**
+ * Recorded events (oldest first) as the core pushes live ones: one batch per source and recorded
+ * second, each with the recorded time the feeds bucket its rates by. `seq` numbers each source's
+ * events on from where it stands (the recording's row ids are in the order written, not in time).
+ */
+export function* recordedBatches(
+  played: readonly Played[],
+  seq: { port: number; cluster: number },
+): Generator<{ readonly at: number; readonly event: CoreEvent }> {
+  let start = 0;
+  while (start < played.length) {
+    const second = Math.floor(played[start]!.event.at / 1000);
+    let end = start;
+    while (end < played.length && Math.floor(played[end]!.event.at / 1000) === second) end++;
+    const slice = played.slice(start, end);
+    const at = slice.at(-1)!.event.at;
+    const port = slice.flatMap((p) => (p.port ? [{ ...p.event, seq: ++seq.port }] : []));
+    const cluster = slice.flatMap((p) => (p.port ? [] : [{ ...p.event, seq: ++seq.cluster }]));
+    if (port.length) yield { at, event: routingBatch(port, seq.port) };
+    if (cluster.length) yield { at, event: clusterBatch(cluster, seq.cluster) };
+    start = end;
+  }
+}
+
+function routingBatch(events: RoutingEvent[], lastSeq: number): CoreEvent {
+  const counts = Object.fromEntries(routeOutcomes.map((o) => [o, 0])) as Record<(typeof routeOutcomes)[number], number>;
+  for (const e of events) counts[e.outcome]++;
+  return { type: 'routing', events, counts, count: events.length, windowMs: 1_000, lastSeq };
+}
+
+function clusterBatch(events: ClusterEvent[], lastSeq: number): CoreEvent {
+  const counts = Object.fromEntries(clusterOutcomes.map((o) => [o, 0])) as Record<(typeof clusterOutcomes)[number], number>;
+  for (const e of events) counts[e.outcome]++;
+  return { type: 'cluster', events, counts, count: events.length, windowMs: 1_000, lastSeq };
 }
 
 export class Replay {
@@ -189,31 +225,10 @@ export class Replay {
 
   /** The played events as the core pushes them: one batch per source and recorded second. */
   private deliver(played: readonly Played[]): void {
-    let start = 0;
-    while (start < played.length) {
-      const second = Math.floor(played[start]!.event.at / 1000);
-      let end = start;
-      while (end < played.length && Math.floor(played[end]!.event.at / 1000) === second) end++;
-      const slice = played.slice(start, end);
-      this.batchClock = slice.at(-1)!.event.at;
-      const port = slice.flatMap((p) => (p.port ? [{ ...p.event, seq: ++this.seq.port }] : []));
-      const cluster = slice.flatMap((p) => (p.port ? [] : [{ ...p.event, seq: ++this.seq.cluster }]));
-      if (port.length) this.push(this.routingBatch(port));
-      if (cluster.length) this.push(this.clusterBatch(cluster));
-      start = end;
+    for (const batch of recordedBatches(played, this.seq)) {
+      this.batchClock = batch.at;
+      this.push(batch.event);
     }
-  }
-
-  private routingBatch(events: RoutingEvent[]): CoreEvent {
-    const counts = Object.fromEntries(routeOutcomes.map((o) => [o, 0])) as Record<(typeof routeOutcomes)[number], number>;
-    for (const e of events) counts[e.outcome]++;
-    return { type: 'routing', events, counts, count: events.length, windowMs: 1_000, lastSeq: this.seq.port };
-  }
-
-  private clusterBatch(events: ClusterEvent[]): CoreEvent {
-    const counts = Object.fromEntries(clusterOutcomes.map((o) => [o, 0])) as Record<(typeof clusterOutcomes)[number], number>;
-    for (const e of events) counts[e.outcome]++;
-    return { type: 'cluster', events, counts, count: events.length, windowMs: 1_000, lastSeq: this.seq.cluster };
   }
 
   private push(event: CoreEvent): void {
