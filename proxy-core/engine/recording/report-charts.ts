@@ -4,7 +4,7 @@
 // library and no script goes into the file (docs/decisions.md). Colours are SVG attributes, not
 // style attributes, so a strict Content-Security-Policy admits them. Times are UTC.
 import { scaleBand, scaleLinear, scaleUtc } from 'd3-scale';
-import { area, curveMonotoneX, stack } from 'd3-shape';
+import { area, curveStepAfter, stack } from 'd3-shape';
 import type { RecordingReport } from '../../contract/recording-report.js';
 import { canonicalRelease } from '../releases/release-names.js';
 import { clientOf, formatTime } from './report-text.js';
@@ -15,6 +15,8 @@ const LANE = 30;
 const CHART_HEIGHT = 200;
 /** Past this many clients, the rest are one band ("other clients"): a legend of hundreds reads as none. */
 const MAX_CLIENTS = 8;
+const LEGEND_COLUMNS = 2;
+const MINUTE_MS = 60_000;
 
 export const HEALTH_COLORS: Record<string, string> = {
   ready: '#3fa66b',
@@ -36,6 +38,12 @@ export const OUTCOME_COLORS: Record<string, string> = {
   rejected: '#b03a2e',
   undetermined: '#9a8c5a',
   'not-judged': '#6e7781',
+};
+/** Who counted the requests of a chart. */
+const SOURCE_WORDS: Record<string, string> = {
+  port: 'through the port',
+  'audit-log': 'in the servers’ audit logs',
+  'audit-webhook': 'from the servers’ audit webhook',
 };
 const PALETTE = ['#d6336c', '#5b7cfa', '#e8a23a', '#3fa66b', '#a371f7', '#1f9eb3', '#b05f2e', '#6e7781', '#9a8c5a'];
 
@@ -107,8 +115,9 @@ function stackedSvg(
 ): string {
   const height = CHART_HEIGHT;
   const bottom = height - MARGIN.bottom;
+  // Whole minutes, so the last minute's count is drawn to its end.
   const x = scaleUtc()
-    .domain([new Date(from), new Date(to)])
+    .domain([new Date(Math.floor(from / MINUTE_MS) * MINUTE_MS), new Date(Math.ceil(to / MINUTE_MS) * MINUTE_MS)])
     .range([MARGIN.left, WIDTH - MARGIN.right]);
   const series = stack<{ minute: number; values: Record<string, number> }>()
     .keys(keys.map((k) => k.key))
@@ -130,11 +139,15 @@ function stackedSvg(
   const drawn = series.map((s, i) => {
     const { label, color } = keys[i]!;
     if (shape === 'area') {
-      const path = area<(typeof s)[number]>()
-        .x((p) => x(new Date(p.data.minute + 30_000)))
-        .y0((p) => y(p[0]))
-        .y1((p) => y(p[1]))
-        .curve(curveMonotoneX)(s);
+      // A step per minute: each minute's count held across it (and the last one closed at its end).
+      const points = s.map((p) => ({ minute: p.data.minute, y0: p[0], y1: p[1] }));
+      const last = points.at(-1);
+      if (last) points.push({ ...last, minute: last.minute + MINUTE_MS });
+      const path = area<(typeof points)[number]>()
+        .x((p) => x(new Date(p.minute)))
+        .y0((p) => y(p.y0))
+        .y1((p) => y(p.y1))
+        .curve(curveStepAfter)(points);
       return `<path d="${path ?? ''}" fill="${color}" fill-opacity="0.85"><title>${escapeXml(label)}</title></path>`;
     }
     return s
@@ -148,13 +161,14 @@ function stackedSvg(
   });
   const legend = keys
     .map((k, i) => {
-      const lx = MARGIN.left + (i % 4) * 210;
-      const ly = height + 6 + Math.floor(i / 4) * 16;
-      return `<rect x="${lx}" y="${ly}" width="10" height="10" fill="${k.color}"/><text x="${lx + 14}" y="${ly + 9}" class="legend">${escapeXml(truncate(k.label, 30))}</text>`;
+      const lx = MARGIN.left + (i % LEGEND_COLUMNS) * 420;
+      const ly = height + 6 + Math.floor(i / LEGEND_COLUMNS) * 16;
+      return `<rect x="${lx}" y="${ly}" width="10" height="10" fill="${k.color}"/><text x="${lx + 14}" y="${ly + 9}" class="legend">${escapeXml(truncate(k.label, 64))}</text>`;
     })
     .join('');
-  const total = height + 10 + Math.ceil(keys.length / 4) * 16;
-  return svg(total, title, timeAxis(x, bottom) + yTicks + drawn.join('') + legend);
+  const total = height + 10 + Math.ceil(keys.length / LEGEND_COLUMNS) * 16;
+  const caption = `<text x="${MARGIN.left}" y="12" class="caption">${escapeXml(title)}</text>`;
+  return svg(total, title, caption + timeAxis(x, bottom) + yTicks + drawn.join('') + legend);
 }
 
 function truncate(text: string, max: number): string {
@@ -191,7 +205,14 @@ export function outcomesSvg(r: RecordingReport, source: string): string {
   const order = Object.keys(OUTCOME_COLORS);
   seen.sort((a, b) => (order.indexOf(a) + 1 || 99) - (order.indexOf(b) + 1 || 99));
   const keys = seen.map((key, i) => ({ key, label: key, color: OUTCOME_COLORS[key] ?? PALETTE[i % PALETTE.length]! }));
-  return stackedSvg(`Requests per minute by outcome (${source})`, rows, keys, r.from, r.to, rows.length > 1 ? 'area' : 'bars');
+  return stackedSvg(
+    `Requests per minute by outcome, ${SOURCE_WORDS[source] ?? source}`,
+    rows,
+    keys,
+    r.from,
+    r.to,
+    rows.length > 1 ? 'area' : 'bars',
+  );
 }
 
 function svg(height: number, title: string, body: string): string {

@@ -21,7 +21,7 @@ th, td { text-align: left; padding: 3px 8px; border-bottom: 1px solid #eaeef2; v
 th { background: #f6f8fa; font-weight: 600; } td.num { text-align: right; font-variant-numeric: tabular-nums; }
 code { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 12px; }
 svg { display: block; margin: 4px 0 8px; } svg text { font: 11px system-ui, sans-serif; fill: #1f2328; }
-svg .tick { fill: #57606a; font-size: 10px; } svg .release { font-weight: 600; font-size: 11px; fill: #fff; paint-order: stroke; stroke: #24292f; stroke-width: 2px; }
+svg .tick { fill: #57606a; font-size: 10px; } svg .caption { font-weight: 600; font-size: 12px; } svg .release { font-weight: 600; font-size: 11px; fill: #fff; paint-order: stroke; stroke: #24292f; stroke-width: 2px; }
 .key { display: inline-flex; gap: 12px; flex-wrap: wrap; font-size: 12px; color: #57606a; }
 .swatch { display: inline-block; width: 10px; height: 10px; margin-right: 4px; vertical-align: -1px; }
 .none { color: #57606a; } .note { color: #57606a; font-size: 12px; }
