@@ -25,8 +25,8 @@ type Judged = Pick<RecordingReport, 'target' | 'targetProblem' | 'breaking'>;
 export function breakingClients(
   reader: RecordingReader,
   span: { from: number; to: number },
-  /** The window's counts per minute and series. */
-  minutes: readonly SeriesCount[],
+  /** The window's counts per series. */
+  totals: readonly SeriesCount[],
   toRelease?: string,
 ): Judged {
   const servers = reader.servers().map((name) => ({
@@ -46,14 +46,14 @@ export function breakingClients(
   }
   const port: ImpactInput = {
     usage: usageOf(
-      minutes.filter((c) => c.source === 'port'),
+      totals.filter((c) => c.source === 'port'),
       span,
     ),
     servers: running.map((r, i) => ({ ...r, discovered: servers[i]!.discovered })),
     routeTable: servedInWindow(reader, span),
   };
   const cluster = usageOf(
-    minutes.filter((c) => c.source !== 'port' && isClusterClient({ user: c.user ?? '', userAgent: c.client })),
+    totals.filter((c) => c.source !== 'port' && isClusterClient({ user: c.user ?? '', userAgent: c.client })),
     span,
   );
   const report = impactReportOfSources(
@@ -96,9 +96,14 @@ function servedInWindow(reader: RecordingReader, span: { from: number; to: numbe
   return [...servedBy].map(([gvr, servers]) => ({ gvr, servers: [...servers].sort() }));
 }
 
-/** The recording's resource requests per client × GVR × verb and minute, in the shape the impact report reads (a client's usage). */
+/**
+ * The recording's resource requests per client × GVR × verb over the window, in the shape the impact
+ * report reads (a client's usage). Each row's minutes are its total at the window's start: the judge
+ * reads them only for the rate it words (total / minutes of the window), and reading every series'
+ * minutes of a two-hour window cost seconds.
+ */
 function usageOf(counts: readonly SeriesCount[], span: { from: number; to: number }) {
-  const rows = new Map<string, UsageRow & { perMinute: Map<number, number> }>();
+  const rows = new Map<string, UsageRow>();
   for (const c of counts) {
     // A non-resource request is stored as its path; a refused one never reached a server's API.
     if (c.gvr.startsWith('/') || c.outcome === 'rejected') continue;
@@ -118,11 +123,10 @@ function usageOf(counts: readonly SeriesCount[], span: { from: number; to: numbe
       warnings: [],
       firstAt: span.from,
       lastAt: span.to,
-      minutes: [],
-      perMinute: new Map<number, number>(),
+      minutes: [{ at: span.from, count: 0 }],
     };
     row.count += c.count;
-    row.perMinute.set(c.at, (row.perMinute.get(c.at) ?? 0) + c.count);
+    row.minutes[0]!.count += c.count;
     if (c.code === 404) row.notFound += c.count;
     rows.set(key, row);
   }
@@ -130,10 +134,7 @@ function usageOf(counts: readonly SeriesCount[], span: { from: number; to: numbe
     since: span.from,
     at: span.to,
     windowMinutes: Math.max(1, Math.ceil((span.to - span.from) / MINUTE_MS)),
-    rows: [...rows.values()].map(({ perMinute, ...row }) => ({
-      ...row,
-      minutes: [...perMinute].sort((a, b) => a[0] - b[0]).map(([at, count]) => ({ at, count })),
-    })),
+    rows: [...rows.values()],
     untracked: 0,
   };
 }

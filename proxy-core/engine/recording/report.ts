@@ -27,9 +27,9 @@ export function buildRecordingReport(reader: RecordingReader, window: Window = {
   const from = window.from ?? info.startedAt;
   const to = window.to ?? info.endedAt + 1;
   const span = { from, to };
-  // Totals per series over the window (one row per series, however long the window), and every series' minutes for the per-minute tables.
+  // Totals per series over the window (one row per series, however long the window), and the minutes of the per-minute tables.
   const totals = reader.counts(span);
-  const minutes = reader.counts(span, true);
+  const minutes = reader.counts(span, true, (s) => s.outcome === 'false-404' || (s.source === 'port' && s.code === 503));
   const outcomes: Record<string, Record<string, number>> = {};
   for (const c of totals) {
     const bySource = (outcomes[c.source] ??= {});
@@ -49,13 +49,13 @@ export function buildRecordingReport(reader: RecordingReader, window: Window = {
     ),
     steps: reader.changes(span, ['step']).map((c) => ({ at: c.at, subject: c.subject, value: c.value })),
     outcomes,
-    outcomesPerMinute: outcomesPerMinute(minutes),
+    outcomesPerMinute: outcomesPerMinute(reader.outcomeMinutes(span)),
     false404s: false404sOf(minutes),
     rerouted: sum(
       totals.filter((c) => c.source === 'port' && c.outcome === 'rerouted'),
       (c): [string, string, string] => [c.server ?? '', c.answered ?? '', c.gvr],
     ).map(([[f, t, gvr], count]) => ({ from: f, to: t, gvr, count })),
-    ...breakingClients(reader, span, minutes, options.toRelease),
+    ...breakingClients(reader, span, totals, options.toRelease),
   };
 }
 
@@ -74,9 +74,9 @@ function timelineOf(reader: RecordingReader, server: string, span: Required<Wind
 }
 
 /** Requests per minute by source and outcome, oldest first. */
-function outcomesPerMinute(minutes: readonly SeriesCount[]): OutcomeMinute[] {
+function outcomesPerMinute(counts: ReturnType<RecordingReader['outcomeMinutes']>): OutcomeMinute[] {
   const rows = new Map<string, OutcomeMinute>();
-  for (const m of minutes) {
+  for (const m of counts) {
     const key = `${m.at}\u0000${m.source}`;
     let row = rows.get(key);
     if (!row) rows.set(key, (row = { minute: m.at, source: m.source, outcomes: {} }));
