@@ -2,15 +2,19 @@
 // writer made), opened in real Chromium from the file: its four charts and tables show, nothing is
 // fetched (every request the page makes is recorded: only the file itself), no console error (its
 // own Content-Security-Policy admits nothing but its style sheet, so a blocked part would say so), and
-// it reads printed. Screenshots: test-results/recording-report.png and recording-report-print.png.
+// it reads printed. Screenshots: test-results/recording-report{,-print}.png; and the same of a real
+// `peerscope demo` rollout's recording, recording-report-demo{,-print}.png.
 // The same report as JSON is valid against docs/recording-report.schema.json; --to-release that the
 // catalog does not know is refused naming the flag.
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LEGACY_AGENT, writeRecordedRollout } from '../../proxy-core/test/recorded-rollout.js';
 import { CHROMIUM, launchChromium } from '../chromium.js';
@@ -60,18 +64,7 @@ describe('peerscope recording report: HTML, JSON and Markdown from a recording',
     const made = await peerscope(['recording', 'report', file, '-o', 'html', '--out', html]);
     expect(made.code, made.stderr).toBe(0);
     expect(made.stderr).toContain(`wrote ${html}: the html report of`);
-    const browser = await launchChromium();
-    try {
-      const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
-      const requests: string[] = [];
-      const problems: string[] = [];
-      page.on('request', (r) => requests.push(r.url()));
-      page.on('console', (m) => {
-        if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);
-      });
-      page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-      const url = pathToFileURL(html).href;
-      await page.goto(url);
+    await inChromium(html, 'recording-report', async (page) => {
       await expect.poll(() => page.locator('svg').count()).toBe(4);
       // The swim lanes: a lane per server, the rollout's four steps as marks.
       const lanes = page.locator('svg').first();
@@ -88,16 +81,75 @@ describe('peerscope recording report: HTML, JSON and Markdown from a recording',
       expect(await page.locator('text=discovery-stale').count()).toBeGreaterThan(0);
       expect(await page.getByText(LEGACY_AGENT).count()).toBeGreaterThan(0);
       // The charts are drawn at the page's width, not at zero.
-      const box = await lanes.boundingBox();
-      expect(box?.width).toBeGreaterThan(900);
-      mkdirSync(shots, { recursive: true });
-      await page.screenshot({ path: join(shots, 'recording-report.png'), fullPage: true });
-      await page.emulateMedia({ media: 'print' });
-      await page.screenshot({ path: join(shots, 'recording-report-print.png'), fullPage: true });
-      expect(requests).toEqual([url]);
-      expect(problems).toEqual([]);
-    } finally {
-      await browser.close();
-    }
+      expect((await lanes.boundingBox())?.width).toBeGreaterThan(900);
+    });
+  });
+
+  it.skipIf(!hasChromium)('reports a real `peerscope demo` rollout: each server’s release change, in HTML', async () => {
+    const recording = join(dir, 'demo.recording.sqlite');
+    const demo = spawn(
+      process.execPath,
+      ['bin/peerscope', 'demo', '--listen', '127.0.0.1:0', '--step-seconds', '1', '--start-delay-seconds', '1', '--record', recording],
+      { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    const lines = createInterface({ input: demo.stdout! });
+    await new Promise<void>((resolve, reject) => {
+      lines.on('line', (line) => {
+        if (line.startsWith('rollout: every server runs')) resolve();
+      });
+      demo.once('exit', (code) => reject(new Error(`demo exited ${code} before the rollout ended`)));
+    });
+    // The port's probes see the last server's new /version a moment after the rollout ends; the file
+    // is read as it is written (the write-ahead log), until they have.
+    type Report = { servers: { server: string; changes: { kind: string; value: string }[] }[] };
+    const releases = async () => {
+      const json = await peerscope(['recording', 'report', recording, '-o', 'json']);
+      expect(json.code, json.stderr).toBe(0);
+      const report = JSON.parse(json.stdout) as Report;
+      return report.servers.map((s) => s.changes.filter((c) => c.kind === 'release').map((c) => c.value));
+    };
+    await expect.poll(releases, { timeout: 20_000, interval: 500 }).toEqual([1, 2, 3].map(() => ['v1.36.0-dev', 'v1.37.0-dev']));
+    demo.kill('SIGTERM');
+    await once(demo, 'exit');
+    const report = JSON.parse((await peerscope(['recording', 'report', recording, '-o', 'json'])).stdout) as Report;
+    expect(report.servers.map((s) => s.server)).toEqual(['sim-1', 'sim-2', 'sim-3']);
+    const html = join(dir, 'demo-report.html');
+    const made = await peerscope(['recording', 'report', recording, '-o', 'html', '--out', html]);
+    expect(made.code, made.stderr).toBe(0);
+    await inChromium(html, 'recording-report-demo', async (page) => {
+      const lanes = page.locator('svg').first();
+      for (const s of report.servers) await expect.poll(() => lanes.getByText(s.server, { exact: true }).count()).toBe(1);
+      // Each lane names the release each server moved to where it did.
+      expect(await lanes.locator('text.release', { hasText: /^v1\.37/ }).count()).toBe(report.servers.length);
+    });
   });
 });
+
+/**
+ * Opens `html` from its file in Chromium, runs `check`, saves a screenshot (on screen and as printed)
+ * under test-results/NAME.png, and fails on any request but the file itself or any console error or warning.
+ */
+async function inChromium(html: string, name: string, check: (page: Page) => Promise<void>): Promise<void> {
+  const browser = await launchChromium();
+  try {
+    const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+    const requests: string[] = [];
+    const problems: string[] = [];
+    page.on('request', (r) => requests.push(r.url()));
+    page.on('console', (m) => {
+      if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);
+    });
+    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+    const url = pathToFileURL(html).href;
+    await page.goto(url);
+    await check(page);
+    mkdirSync(shots, { recursive: true });
+    await page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
+    await page.emulateMedia({ media: 'print' });
+    await page.screenshot({ path: join(shots, `${name}-print.png`), fullPage: true });
+    expect(requests).toEqual([url]);
+    expect(problems).toEqual([]);
+  } finally {
+    await browser.close();
+  }
+}

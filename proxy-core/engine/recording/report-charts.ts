@@ -54,13 +54,16 @@ export function escapeXml(text: string): string {
 const hhmm = (at: number) => new Date(at).toISOString().slice(11, 16);
 const n = (x: number) => Math.round(x * 10) / 10;
 
+/** Ticks in UTC, 24-hour: to the second when the axis spans under ten minutes (a short demo), else to the minute. */
 function timeAxis(x: ReturnType<typeof scaleUtc<number>>, y: number): string {
   const ticks = x.ticks(8);
+  const [start, end] = x.domain();
+  const seconds = (end?.getTime() ?? 0) - (start?.getTime() ?? 0) < 10 * 60_000;
   return ticks
     .map(
       (t) =>
         `<line x1="${n(x(t))}" x2="${n(x(t))}" y1="${MARGIN.top}" y2="${y}" stroke="#d0d7de" stroke-width="0.5"/>` +
-        `<text x="${n(x(t))}" y="${y + 14}" text-anchor="middle" class="tick">${hhmm(t.getTime())}</text>`,
+        `<text x="${n(x(t))}" y="${y + 14}" text-anchor="middle" class="tick">${seconds ? t.toISOString().slice(11, 19) : hhmm(t.getTime())}</text>`,
     )
     .join('');
 }
@@ -88,9 +91,12 @@ export function swimLanesSvg(r: RecordingReport): string {
     });
     for (const c of s.changes.filter((c) => c.kind === 'release')) {
       const at = n(x(new Date(Math.max(c.at, r.from))));
+      const release = canonicalRelease(c.value);
+      // Written after its mark, or before it where it would run past the lane's end.
+      const fits = at + 3 + release.length * 7 <= WIDTH - MARGIN.right;
       parts.push(
         `<line x1="${at}" x2="${at}" y1="${top + 2}" y2="${top + LANE - 6}" stroke="#24292f" stroke-width="1.5"/>` +
-          `<text x="${at + 3}" y="${top + LANE / 2 + 2}" class="release">${escapeXml(canonicalRelease(c.value))}</text>`,
+          `<text x="${fits ? at + 3 : at - 3}" y="${top + LANE / 2 + 2}"${fits ? '' : ' text-anchor="end"'} class="release">${escapeXml(release)}</text>`,
       );
     }
   });
