@@ -26,8 +26,9 @@ const engine = {
   impact: ['util', 'telemetry', 'discovery', 'routing', 'releases', 'audit'],
   cluster: ['util', 'tls', 'telemetry', 'upstream', 'discovery'],
   proxy: ['util', 'telemetry', 'upstream', 'discovery', 'routing', 'cluster', 'impact'],
-  // The session's recording (SQLite): the writer the core feeds, the reader and report of a recorded file.
-  recording: ['util', 'version.ts', 'discovery', 'releases', 'routing', 'cluster', 'telemetry'],
+  // The session's recording (SQLite): the writer the core feeds, the reader and report of a recorded file
+  // (whose clients that break at the target release are judged by the upgrade-impact code).
+  recording: ['util', 'version.ts', 'discovery', 'releases', 'routing', 'cluster', 'telemetry', 'impact'],
   snapshot: ['util', 'version.ts', 'telemetry', 'discovery', 'routing', 'cluster', 'proxy', 'impact'],
   // The parts createCore composes (the cluster source, the server list's refresh, the port's listener…), one a file.
   core: ['util', 'telemetry', 'upstream', 'discovery', 'routing', 'cluster', 'proxy', 'impact', 'audit', 'recording'],

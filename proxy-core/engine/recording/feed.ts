@@ -80,6 +80,9 @@ export function feedRecording(writer: RecordingWriter, parts: RecordedParts): Re
       };
       note('discovery', name, `sha256:${sha256(JSON.stringify(stored))}`, () => deflateSync(JSON.stringify(stored)));
     }
+    // A failed read keeps the last document (no discovery change): its state says it went stale.
+    const state = servers.status(name)?.discovery.state;
+    if (state) note('discovery-state', name, state);
     const rows = JSON.stringify(
       parts
         .routeTable()

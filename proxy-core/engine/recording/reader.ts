@@ -219,6 +219,25 @@ export class RecordingReader {
     return out;
   }
 
+  /** Requests per minute by source and outcome over the window (whole minutes, as `counts`), summed by SQLite: a few rows a minute. */
+  outcomeMinutes(window: Window = {}): { at: number; source: EventSource; outcome: string; count: number }[] {
+    this.catchUp();
+    const from = window.from === undefined ? -1 : Math.floor(window.from / MINUTE_MS);
+    const to = window.to === undefined ? Number.MAX_SAFE_INTEGER : Math.floor((window.to - 1) / MINUTE_MS);
+    const rows = this.rowsOf(
+      `SELECT json_group_array(json_array(minute, source, outcome, n)) FROM (SELECT m.minute, s.source, s.outcome, sum(m.count) n
+       FROM minutes m JOIN series s ON s.id = m.series WHERE m.minute BETWEEN ? AND ? GROUP BY 1, 2, 3 ORDER BY 1)`,
+      from,
+      to,
+    );
+    return rows.map(([minute, source, outcome, count]) => ({
+      at: (minute as number) * MINUTE_MS,
+      source: eventSources[source ?? 0] ?? 'port',
+      outcome: this.names.get(outcome as number) ?? '?',
+      count: count as number,
+    }));
+  }
+
   /** The timeline's changes in the window (all kinds, or those named), oldest first. */
   changes(window: Window = {}, kinds?: readonly ChangeKind[]): Change[] {
     const [from, to] = this.relative(window);

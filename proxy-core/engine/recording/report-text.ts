@@ -2,7 +2,7 @@
 // the Markdown of `peerscope recording report` (for a ticket). Times are UTC.
 import { canonicalRelease } from '../releases/release-names.js';
 import { formatTable } from '../util/text-table.js';
-import type { RecordingReport, ServerTimeline } from './report.js';
+import type { Incident, RecordingReport, ServerTimeline } from '../../contract/recording-report.js';
 
 /** "2026-11-27 14:32:05Z". */
 export function formatTime(at: number): string {
@@ -12,7 +12,7 @@ export function formatTime(at: number): string {
     .replace(/\.\d+Z$/, 'Z');
 }
 
-function formatMinute(at: number): string {
+export function formatMinute(at: number): string {
   return new Date(at).toISOString().slice(11, 16);
 }
 
@@ -23,7 +23,7 @@ function releases(s: ServerTimeline): string {
     : seen.map((c, i) => (i === 0 ? canonicalRelease(c.value) : `→ ${canonicalRelease(c.value)} at ${formatTime(c.at)}`)).join(' ');
 }
 
-function outcomeLines(r: RecordingReport): string[] {
+export function outcomeLines(r: RecordingReport): string[] {
   return Object.entries(r.outcomes).map(
     ([source, counts]) =>
       `${source}: ${Object.entries(counts)
@@ -53,7 +53,7 @@ export function recordingSummary(r: RecordingReport): string {
 }
 
 /** "kubectl/v1.36.0 … (as alice)": the user agent, and the user the server authenticated. */
-function clientOf(f: { client: string; user: string }): string {
+export function clientOf(f: { client: string; user: string }): string {
   return `${f.client || '(no user agent)'}${f.user ? ` (as ${f.user})` : ''}`;
 }
 
@@ -64,6 +64,37 @@ function table(header: string[], rows: string[][]): string[] {
   return [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`), ''];
 }
 
+/** The servers' changes and the rollout's steps, one time line, oldest first. */
+export function timelineRows(r: RecordingReport): { at: number; server: string; kind: string; value: string }[] {
+  return [
+    ...r.servers.flatMap((s) =>
+      s.changes.map((c) => ({
+        at: c.at,
+        server: s.server,
+        kind: c.kind,
+        value: c.kind === 'release' ? canonicalRelease(c.value) : c.kind === 'registration' && !c.value ? '(none missing)' : c.value,
+      })),
+    ),
+    ...r.steps.map((s) => ({ at: s.at, server: s.subject, kind: 'step', value: s.value })),
+  ].sort((a, b) => a.at - b.at);
+}
+
+/** "14:32:05Z → 14:40:00Z", or "→ still so". */
+export function incidentSpan(i: Incident): [string, string] {
+  return [formatTime(i.from), i.to === null ? 'still so' : formatTime(i.to)];
+}
+
+/** What the target release judgement says in a line. */
+export function targetLine(r: RecordingReport): string {
+  if (!r.target) return `No client was judged: ${r.targetProblem ?? 'no target release'}.`;
+  const t = r.target;
+  const judged = `${canonicalRelease(t.asked)}${t.note ? ` (${t.note})` : ''}`;
+  const clients = new Set(r.breaking.map((b) => `${b.client.userAgent}\u0000${b.client.identity}`)).size;
+  return clients === 0
+    ? `No client seen in the window calls an API the target release does not serve: ${judged}.`
+    : `${clients} client(s) seen in the window call APIs the target release does not serve: they get 404s after the upgrade to ${judged}.`;
+}
+
 /** The report as Markdown. */
 export function reportMarkdown(r: RecordingReport): string {
   const lines = [
@@ -71,26 +102,28 @@ export function reportMarkdown(r: RecordingReport): string {
     '',
     `Recording \`${r.recording.file}\` (peerscope ${r.recording.peerscopeVersion}, ${r.recording.host}), ${formatTime(r.recording.startedAt)} → ${formatTime(r.recording.endedAt)}.`,
     '',
-    '## Servers: release and state over time',
+    '## Servers: release and state over time, and the rollout steps',
     '',
     ...table(
-      ['server', 'time', 'change', 'value'],
-      r.servers.flatMap((s) =>
-        s.changes.map((c) => [s.server, formatTime(c.at), c.kind, c.kind === 'release' ? canonicalRelease(c.value) : c.value]),
-      ),
+      ['time', 'server', 'change', 'value'],
+      timelineRows(r).map((c) => [formatTime(c.at), c.server, c.kind, c.value]),
     ),
     '## Incidents',
     '',
     ...table(
-      ['server', 'incident', 'from', 'to', 'requests'],
-      r.incidents.map((i) => [
-        i.server,
-        i.kind,
-        formatTime(i.from),
-        i.to === null ? 'still so' : formatTime(i.to),
-        i.count === undefined ? '' : String(i.count),
-      ]),
+      ['server', 'incident', 'from', 'to', 'requests / detail'],
+      r.incidents.map((i) => [i.server, i.kind, ...incidentSpan(i), i.count === undefined ? (i.detail ?? '') : String(i.count)]),
     ),
+    '## Clients that break at the target release',
+    '',
+    targetLine(r),
+    '',
+    ...(r.breaking.length === 0
+      ? []
+      : table(
+          ['client', 'seen by', 'GVR', 'requests', 'finding'],
+          r.breaking.map((b) => [b.client.name, b.source, b.gvr, String(b.requests), b.message]),
+        )),
     '## Requests by outcome',
     '',
     ...outcomeLines(r).map((l) => `- ${l}`),

@@ -26,6 +26,8 @@ export const changeKinds = [
   'release',
   /** A server's discovery content: `value` the hash of the document in `documents`. */
   'discovery',
+  /** A server's discovery read: ok, stale (the last read failed, its previous document kept) or none (never read). */
+  'discovery-state',
   /** A server joined, left, came back, was removed or moved (membership). */
   'membership',
   /** The route table (GVR → servers): `value` the hash of its rows in `documents`. */
@@ -34,6 +36,15 @@ export const changeKinds = [
   'policy',
   /** The discovery mode of the port. */
   'discovery-mode',
+  /**
+   * The API registrations a server's legacy /apis lacks (discovery/missing-registration.ts): `subject`
+   * the server, `value` its missing group/versions sorted and comma-joined, '' when none.
+   */
+  'registration',
+  /** A rollout step as it is taken (the simulated cluster's controller): `subject` the server or '', `value` one line. */
+  'step',
+  /** What a server's /metrics read gave (its request counts): `value` the hash of the summary in `documents`. */
+  'metrics',
 ] as const;
 export type ChangeKind = (typeof changeKinds)[number];
 

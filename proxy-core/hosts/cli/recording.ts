@@ -2,20 +2,15 @@
 // offline. A file that is not a whole recording is refused naming the file and the fault (exit 2).
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { InvalidArgumentError, Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import { listRecordings } from '../../engine/recording/list.js';
 import { RecordingReader } from '../../engine/recording/reader.js';
 import { buildRecordingReport } from '../../engine/recording/report.js';
-import { recordingListLines, recordingSummary, reportMarkdown } from '../../engine/recording/report-text.js';
+import { recordingListLines, recordingSummary } from '../../engine/recording/report-text.js';
 import { xdgRecordingsFolder } from '../session/recordings-folder.js';
 import { registerPruneCommand } from './recording-prune.js';
+import { registerRecordingReportCommand } from './recording-report.js';
 import { fail } from './usage.js';
-
-interface ReportFlags {
-  from?: number;
-  to?: number;
-  output: 'markdown' | 'json';
-}
 
 export function registerRecordingCommands(program: Command): void {
   const recording = program.command('recording').description('read the recordings that serve and demo write');
@@ -36,25 +31,7 @@ export function registerRecordingCommands(program: Command): void {
     .action((file: string) => {
       process.stdout.write(run(() => withReader(file, (reader) => recordingSummary(buildRecordingReport(reader)))));
     });
-  recording
-    .command('report')
-    .description(
-      "the rollout report of a recording: each server's release and state over time, incidents, false 404s per client × server × GVR per minute, what the port rerouted",
-    )
-    .argument('<file>', 'the recording')
-    .addOption(
-      new Option('--from <time>', 'start of the window: an ISO 8601 time (e.g. 2026-11-27T14:30:00Z) or epoch ms').argParser(
-        parseTime('--from'),
-      ),
-    )
-    .addOption(new Option('--to <time>', 'end of the window (exclusive), as --from').argParser(parseTime('--to')))
-    .addOption(new Option('-o, --output <format>', 'markdown or json').choices(['markdown', 'json']).default('markdown'))
-    .action((file: string, flags: ReportFlags) => {
-      if (flags.from !== undefined && flags.to !== undefined && flags.to <= flags.from) fail('--to must be after --from');
-      const window = { ...(flags.from !== undefined ? { from: flags.from } : {}), ...(flags.to !== undefined ? { to: flags.to } : {}) };
-      const report = run(() => withReader(file, (reader) => buildRecordingReport(reader, window)));
-      process.stdout.write(flags.output === 'json' ? `${JSON.stringify(report, null, 2)}\n` : `${reportMarkdown(report)}\n`);
-    });
+  registerRecordingReportCommand(recording, (file, read) => run(() => withReader(file, read)));
   registerPruneCommand(recording);
 }
 
@@ -81,12 +58,4 @@ function run<T>(read: () => T): T {
   } catch (err) {
     return fail((err as Error).message);
   }
-}
-
-function parseTime(flag: string): (value: string) => number {
-  return (value) => {
-    const at = /^\d+$/.test(value) ? Number(value) : Date.parse(value);
-    if (!Number.isFinite(at)) throw new InvalidArgumentError(`${flag} "${value}" is not an ISO 8601 time or epoch milliseconds`);
-    return at;
-  };
 }

@@ -114,7 +114,7 @@ export const USAGE_TABLE: readonly UsageRow[] = [
   {
     argv: ['recording', 'report', 'x.sqlite', '-o', 'yaml'],
     exit: 2,
-    stderr: `peerscope: --output yaml: use markdown or json; ${help('recording report')}`,
+    stderr: `peerscope: --output yaml: use markdown, html or json; ${help('recording report')}`,
   },
   { argv: ['catalog', 'list', 'x'], exit: 2, stderr: `peerscope: too many arguments: expected 0, got 1; ${help('catalog list')}` },
 ];
