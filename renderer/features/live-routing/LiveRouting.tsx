@@ -82,25 +82,18 @@ function StreamingRouting() {
     () => (source === 'port' ? portRows : source === 'cluster' ? clusterRows : mergeNewestFirst(portRows, clusterRows, MAX_ROWS)),
     [source, portRows, clusterRows],
   );
-  const series = useMemo(() => {
-    const all = source === 'port' ? port.series : source === 'cluster' ? cluster.series : sumSeries(port.series, cluster.series);
-    // A replayed second still filling would show a false drop at the right edge; so would a second the
-    // window (or the preview's page) cuts at either end.
-    if (replay) return all.slice(0, -1);
-    if (!preview) return all;
-    const { from, to } = preview.window;
-    const cutAtEnd = preview.state?.whole === false || (all.length > 0 && (all.at(-1)!.t + 1) * 1000 > to);
-    return all.slice(all.length > 0 && all[0]!.t * 1000 < from ? 1 : 0, cutAtEnd ? -1 : undefined);
-  }, [source, port.series, cluster.series, replay, preview]);
-  const shown = source === 'both' ? [port, cluster] : source === 'port' ? [port] : [cluster];
-  const status = preview
-    ? (preview.state?.status ?? 'loading')
-    : shown.some((s) => s.status === 'error')
-      ? 'error'
-      : shown.some((s) => s.status === 'loading')
-        ? 'loading'
-        : 'ready';
-  const error = preview ? preview.state?.error : shown.find((s) => s.status === 'error')?.error;
+  const series = useMemo(
+    () =>
+      chartSeries(
+        source === 'port' ? port.series : source === 'cluster' ? cluster.series : sumSeries(port.series, cluster.series),
+        replay !== null && replay !== undefined,
+        preview,
+      ),
+    [source, port.series, cluster.series, replay, preview],
+  );
+  const { status, error } = preview
+    ? { status: preview.state?.status ?? 'loading', error: preview.state?.error }
+    : feedsStatus(source === 'both' ? [port, cluster] : source === 'port' ? [port] : [cluster]);
 
   // Paused: the table keeps what it showed; the feeds (and the chart) go on.
   const [frozen, setFrozen] = useState<{ rows: readonly StreamRow[]; port: number; cluster: number } | null>(null);
@@ -212,4 +205,33 @@ function StreamToolbar({
       )}
     </div>
   );
+}
+
+/**
+ * The chart's seconds: a replayed second still filling would show a false drop at the right edge; so
+ * would a second the window (or the preview's page) cuts at either end.
+ */
+function chartSeries<T extends { readonly t: number }>(
+  all: readonly T[],
+  replaying: boolean,
+  preview:
+    | { readonly window: { readonly from: number; readonly to: number }; readonly state?: { readonly whole?: boolean } | null }
+    | null
+    | undefined,
+): readonly T[] {
+  if (replaying) return all.slice(0, -1);
+  if (!preview) return all;
+  const { from, to } = preview.window;
+  const cutAtEnd = preview.state?.whole === false || (all.length > 0 && (all.at(-1)!.t + 1) * 1000 > to);
+  return all.slice(all.length > 0 && all[0]!.t * 1000 < from ? 1 : 0, cutAtEnd ? -1 : undefined);
+}
+
+/** The shown feeds' status as one: an error first, then still loading. */
+function feedsStatus(shown: readonly { readonly status: string; readonly error?: unknown }[]): {
+  status: 'error' | 'loading' | 'ready';
+  error: unknown;
+} {
+  const failed = shown.find((s) => s.status === 'error');
+  if (failed) return { status: 'error', error: failed.error };
+  return { status: shown.some((s) => s.status === 'loading') ? 'loading' : 'ready', error: undefined };
 }
