@@ -7,7 +7,9 @@ import { inflateSync } from 'node:zlib';
 import { checkRecordingFile, RecordingFileError } from './check.js';
 import { sqlite } from './sqlite.js';
 import type { RecordedDiscovery } from './feed.js';
+import type { StoredMetrics } from './feed-cluster.js';
 import { eventSources, type ChangeKind, type EventSource } from './schema.js';
+import type { ServerMetrics } from '../../contract/server-metrics.js';
 
 const MINUTE_MS = 60_000;
 
@@ -203,9 +205,13 @@ export class RecordingReader {
   /** The timeline's changes in the window (all kinds, or those named), oldest first. */
   changes(window: Window = {}, kinds?: readonly ChangeKind[]): Change[] {
     const [from, to] = this.relative(window);
-    return this.all('SELECT t, kind, subject, value FROM changes WHERE t >= ? AND t < ? ORDER BY t, rowid', from, to)
-      .map((r) => ({ at: this.startedAt + Number(r.t), kind: r.kind as ChangeKind, subject: String(r.subject), value: String(r.value) }))
-      .filter((c) => !kinds || kinds.includes(c.kind));
+    const only = kinds ? 'AND kind IN (SELECT value FROM json_each(?))' : '';
+    return this.all(
+      `SELECT t, kind, subject, value FROM changes WHERE t >= ? AND t < ? ${only} ORDER BY t, rowid`,
+      from,
+      to,
+      ...(kinds ? [JSON.stringify(kinds)] : []),
+    ).map((r) => ({ at: this.startedAt + Number(r.t), kind: r.kind as ChangeKind, subject: String(r.subject), value: String(r.value) }));
   }
 
   /** What `kind` of `subject` was at `at` (its last change at or before), if anything was recorded by then. */
@@ -233,7 +239,32 @@ export class RecordingReader {
     return { rows: this.document(change.value, 'route table') as [string, string[]][], since: change.at };
   }
 
-  /** A stored document (discovery, route table), parsed. */
+  /**
+   * Each server's missing API registrations at `at` (their group/versions, sorted; [] when none), for
+   * the servers whose legacy /apis was read by then.
+   */
+  registrationsAt(at: number): { readonly server: string; readonly groupVersions: string[]; readonly since: number }[] {
+    const out = [];
+    const servers = this.all("SELECT subject FROM changes WHERE kind = 'registration' GROUP BY subject ORDER BY min(rowid)");
+    for (const server of servers.map((r) => String(r.subject))) {
+      const change = this.valueAt('registration', server, at);
+      if (change) out.push({ server, groupVersions: change.value ? change.value.split(',') : [], since: change.at });
+    }
+    return out;
+  }
+
+  /**
+   * What `server`'s last /metrics read by `at` gave. Reads that counted the same are recorded once:
+   * `readAt` is the first of them, `since` too.
+   */
+  metricsAt(server: string, at: number): (ServerMetrics & { readonly hash: string; readonly since: number }) | undefined {
+    const change = this.valueAt('metrics', server, at);
+    if (!change) return undefined;
+    const stored = this.document(change.value, 'metrics read') as StoredMetrics;
+    return { ...stored, readAt: change.at, hash: change.value, since: change.at };
+  }
+
+  /** A stored document (discovery, route table, metrics read), parsed. */
   private document(hash: string, what: string): unknown {
     const body = this.all('SELECT body FROM documents WHERE hash = ?', hash)[0]?.body;
     if (!(body instanceof Uint8Array)) throw new RecordingFileError(this.file, `${what} ${hash} is missing`);

@@ -34,6 +34,15 @@ export const changeKinds = [
   'policy',
   /** The discovery mode of the port. */
   'discovery-mode',
+  /**
+   * The API registrations a server's legacy /apis lacks (discovery/missing-registration.ts): `subject`
+   * the server, `value` its missing group/versions sorted and comma-joined, '' when none.
+   */
+  'registration',
+  /** A rollout step as it is taken (the simulated cluster's controller): `subject` the server or '', `value` one line. */
+  'step',
+  /** What a server's /metrics read gave (its request counts): `value` the hash of the summary in `documents`. */
+  'metrics',
 ] as const;
 export type ChangeKind = (typeof changeKinds)[number];
 
