@@ -101,6 +101,7 @@ describe('IPC round trip over a kubeconfig session', () => {
       setTrafficRate: () => api.setTrafficRate({ rps: 5 }),
       getRecordingTimeline: () => api.getRecordingTimeline(),
       getStateAt: () => api.getStateAt({ at: Date.now() }),
+      takeSnapshotAt: () => api.takeSnapshotAt({ at: Date.now() }),
     };
     // Methods with arguments get a wrong one; methods without get one they do not take.
     const invalid: Partial<Record<CoreClientMethod, unknown>> = {
@@ -112,9 +113,10 @@ describe('IPC round trip over a kubeconfig session', () => {
       compareSnapshots: { before: {}, after: snapshot },
       getImpactReport: { to: '' },
       getStateAt: { at: 'now' },
+      takeSnapshotAt: { at: 'now' },
     };
     const simOnly = new Set<CoreClientMethod>(['startRollout', 'pauseRollout', 'setTrafficRate']);
-    const recordingOnly = new Set<CoreClientMethod>(['getStateAt']);
+    const recordingOnly = new Set<CoreClientMethod>(['getStateAt', 'takeSnapshotAt']);
     for (const method of Object.keys(coreClientMethods) as CoreClientMethod[]) {
       if (simOnly.has(method)) {
         // A real cluster has no simulator: a plain message, not a crash or a stack.

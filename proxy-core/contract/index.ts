@@ -16,3 +16,4 @@ export * from './cluster.js';
 export * from './version-priority.js';
 export * from './discovery-view.js';
 export * from './recording.js';
+export * from './snapshot-at.js';

@@ -79,7 +79,8 @@ function run<T>(read: () => T): T {
   }
 }
 
-function parseTime(flag: string): (value: string) => number {
+/** A commander parser of a time flag: ISO 8601 or epoch ms. */
+export function parseTime(flag: string): (value: string) => number {
   return (value) => {
     const at = /^\d+$/.test(value) ? Number(value) : Date.parse(value);
     if (!Number.isFinite(at)) throw new InvalidArgumentError(`${flag} "${value}" is not an ISO 8601 time or epoch milliseconds`);

@@ -107,4 +107,9 @@ export const USAGE_TABLE: readonly UsageRow[] = [
     stderr: `peerscope: --output yaml: use markdown or json; ${help('recording report')}`,
   },
   { argv: ['catalog', 'list', 'x'], exit: 2, stderr: `peerscope: too many arguments: expected 0, got 1; ${help('catalog list')}` },
+  {
+    argv: ['snapshot', 'save', '--at', '2026-11-27T14:32:00Z', '--out', 'x.json'],
+    exit: 2,
+    stderr: 'peerscope: --at goes with --recording; give --recording FILE too, or drop --at',
+  },
 ];

@@ -7,8 +7,10 @@ import { getStateAtArgsSchema } from '../../contract/recording.js';
 import type { Core } from '../../engine/core.js';
 import { RecordingReader } from '../../engine/recording/reader.js';
 import { stateAt, timelineOf } from '../../engine/recording/state-at.js';
+import { takeSnapshotAtArgsSchema } from '../../contract/snapshot-at.js';
+import { snapshotAt } from './snapshot-at.js';
 
-export type RecordingCalls = Pick<CoreCalls, 'getRecordingTimeline' | 'getStateAt'> & { close(): void };
+export type RecordingCalls = Pick<CoreCalls, 'getRecordingTimeline' | 'getStateAt' | 'takeSnapshotAt'> & { close(): void };
 
 export function recordingCalls(core: Pick<Core, 'recordingFile' | 'serverStatuses'>): RecordingCalls {
   let reader: RecordingReader | undefined;
@@ -34,6 +36,11 @@ export function recordingCalls(core: Pick<Core, 'recordingFile' | 'serverStatuse
       const { at } = getStateAtArgsSchema.parse(args);
       const live = new Map(core.serverStatuses().map((s) => [s.name, s]));
       return stateAt(open(), at, (name) => live.get(name));
+    },
+    async takeSnapshotAt(args) {
+      const { at } = takeSnapshotAtArgsSchema.parse(args);
+      const live = new Map(core.serverStatuses().map((s) => [s.name, s]));
+      return snapshotAt(open(), at, { known: (name) => live.get(name) });
     },
     close() {
       reader?.close();

@@ -60,6 +60,7 @@ export function createCoreService(core: Core, options: CoreServiceOptions = {}):
     },
     getRecordingTimeline: recording.getRecordingTimeline,
     getStateAt: recording.getStateAt,
+    takeSnapshotAt: recording.takeSnapshotAt,
     subscribe: (listener) => events.subscribe(listener),
     close: () => {
       recording.close();
