@@ -12,6 +12,7 @@ import { RecordingReader } from '../../proxy-core/engine/recording/reader.js';
 import { buildRecordingReport } from '../../proxy-core/engine/recording/report.js';
 import { RecordingWriter } from '../../proxy-core/engine/recording/writer.js';
 import type { Figure } from '../figure.js';
+import { exportRun } from './export.js';
 import { ingest } from './ingest.js';
 import { serveRecordingCost } from './serve-cost.js';
 import { syntheticEvents } from './synthetic.js';
@@ -50,6 +51,7 @@ export async function recordingFigures(options: { quick: boolean; events: number
     });
     const whole = timed(1, () => buildRecordingReport(reader!));
     reader!.close();
+    const exported = await exportRun(large.file, join(dir, 'export'));
     return [
       // Two cores shared with other work: the wall times below stretch with it.
       { name: 'load average (1 min) as the recording figures were taken', value: loadavg()[0] ?? 0, unit: '' },
@@ -70,6 +72,14 @@ export async function recordingFigures(options: { quick: boolean; events: number
       { name: `recording opens: names and series read (${size})`, value: open, unit: 'ms', target: 2_000 },
       { name: `recording 5-minute window: report + 1,000 events (${size})`, value: query, unit: 'ms', target: 200 },
       { name: `recording whole report (${size})`, value: whole, unit: 'ms', target: 10_000 },
+      {
+        name: `recording export to Parquet, CLI (${size})`,
+        value: options.events / exported.seconds,
+        unit: 'ev/s',
+        target: 50_000,
+        atLeast: true,
+      },
+      { name: `recording export to Parquet: peak RSS of the CLI (${size})`, value: exported.peakRssMiB, unit: 'MiB', target: 200 },
     ];
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -8,61 +8,13 @@ import { checkRecordingFile, RecordingFileError } from './check.js';
 import { sqlite } from './sqlite.js';
 import type { RecordedDiscovery } from './feed.js';
 import type { StoredMetrics } from './feed-cluster.js';
-import { eventSources, type ChangeKind, type EventSource } from './schema.js';
+import { eventSources, type ChangeKind } from './schema.js';
+import type { Change, RecordedEvent, RecordingInfo, Series, SeriesCount, Window } from './reader-types.js';
 import type { ServerMetrics } from '../../contract/server-metrics.js';
 
-const MINUTE_MS = 60_000;
+export const MINUTE_MS = 60_000;
 
-/** Epoch ms; an open end reads to the recording's edge. `to` is exclusive. */
-export interface Window {
-  readonly from?: number;
-  readonly to?: number;
-}
-
-export interface Series {
-  readonly source: EventSource;
-  /** The handling server (port), the server that answered (cluster); null when none was. */
-  readonly server: string | null;
-  /** The port's events: the server that produced the response; null when the port answered itself. */
-  readonly answered: string | null;
-  readonly client: string;
-  readonly user: string | null;
-  readonly gvr: string;
-  readonly verb: string;
-  readonly outcome: string;
-  readonly code: number | null;
-}
-
-export interface SeriesCount extends Series {
-  /** Start of the minute (epoch ms), or of the window for totals. */
-  readonly at: number;
-  readonly count: number;
-  /** Summed latency in ms (mean = latency / count). */
-  readonly latency: number;
-}
-
-export interface Change {
-  readonly at: number;
-  readonly kind: ChangeKind;
-  readonly subject: string;
-  readonly value: string;
-}
-
-export interface RecordedEvent extends Series {
-  readonly at: number;
-  readonly namespace: string;
-  readonly latencyMs: number;
-}
-
-export interface RecordingInfo {
-  readonly file: string;
-  readonly host: string;
-  readonly peerscopeVersion: string;
-  /** Epoch ms the session started, and of the last thing it recorded. */
-  readonly startedAt: number;
-  readonly endedAt: number;
-  readonly events: number;
-}
+export type { Change, RecordedEvent, RecordingInfo, Series, SeriesCount, Window } from './reader-types.js';
 
 /**
  * Read-write where it can be, so a session killed before its last checkpoint has its write-ahead log
@@ -282,13 +234,13 @@ export class RecordingReader {
 
   /** The raw events of the window, in the order written, at most `limit`. */
   events(window: Window = {}, limit = 1_000): RecordedEvent[] {
+    const span = this.eventSpan(window);
+    if (!span) return [];
     const [from, to] = this.relative(window);
-    const span = this.all('SELECT min(first) first, max(last) last FROM blocks WHERE max_t >= ? AND min_t < ?', from, to)[0];
-    if (!span || span.first === null) return [];
     const rows = this.all(
       'SELECT t, series, ns, latency FROM events WHERE rowid BETWEEN ? AND ? AND t >= ? AND t < ? ORDER BY rowid LIMIT ?',
-      Number(span.first),
-      Number(span.last),
+      span.first,
+      span.last,
       from,
       to,
       limit,
@@ -299,6 +251,41 @@ export class RecordingReader {
       namespace: r.ns === null ? '' : (this.names.get(Number(r.ns)) ?? ''),
       latencyMs: Number(r.latency),
     }));
+  }
+
+  /** The rowids the window's events lie between (from the flushes' blocks); undefined when it has none. */
+  eventSpan(window: Window = {}): { readonly first: number; readonly last: number } | undefined {
+    const [from, to] = this.relative(window);
+    const span = this.all('SELECT min(first) first, max(last) last FROM blocks WHERE max_t >= ? AND min_t < ?', from, to)[0];
+    return !span || span.first === null ? undefined : { first: Number(span.first), last: Number(span.last) };
+  }
+
+  /**
+   * The events of rowids first..last in the window, in rowid order, as they are stored: [time since
+   * the start (ms), series id, namespace id or null, latency ms] — for a reader of many (export.ts).
+   */
+  eventRows(first: number, last: number, window: Window = {}): (number | null)[][] {
+    const [from, to] = this.relative(window);
+    const sql = 'SELECT json_group_array(json_array(t, series, ns, latency)) FROM events WHERE rowid BETWEEN ? AND ? AND t >= ? AND t < ?';
+    return this.rowsOf(sql, first, last, from, to);
+  }
+
+  /**
+   * Up to `limit` per-minute rows after the row (minute, series) `after`, in that order, up to minute
+   * `toMinute` (minutes since the epoch): [minute, series id, count, latency sum].
+   */
+  minuteRows(after: readonly [number, number], toMinute: number, limit: number): number[][] {
+    const sql =
+      'SELECT json_group_array(json_array(minute, series, count, latency)) FROM (SELECT * FROM minutes WHERE (minute, series) > (?, ?) AND minute <= ? ORDER BY minute, series LIMIT ?)';
+    return this.rowsOf(sql, after[0], after[1], toMinute, limit) as number[][];
+  }
+
+  seriesById(id: number): Series | undefined {
+    return this.series.get(id);
+  }
+
+  nameById(id: number): string | undefined {
+    return this.names.get(id);
   }
 
   private relative(window: Window): [number, number] {

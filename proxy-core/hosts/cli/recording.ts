@@ -1,17 +1,22 @@
-// `peerscope recording list|open|report`: the recordings serve (--record) and demo write, read back
-// offline. A file that is not a whole recording is refused naming the file and the fault (exit 2).
+// `peerscope recording list|open|report|export`: the recordings serve (--record) and demo write, read
+// back offline, and exported as Parquet. A file that is not a whole recording is refused naming the
+// file and the fault (exit 2).
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { listRecordings } from '../../engine/recording/list.js';
 import { RecordingReader } from '../../engine/recording/reader.js';
 import { buildRecordingReport } from '../../engine/recording/report.js';
+import { EXPORT_FILES, exportRecording } from '../../engine/recording/export.js';
 import { recordingListLines, recordingSummary, reportMarkdown } from '../../engine/recording/report-text.js';
 import { fail } from './usage.js';
 
-interface ReportFlags {
+interface WindowFlags {
   from?: number;
   to?: number;
+}
+
+interface ReportFlags extends WindowFlags {
   output: 'markdown' | 'json';
 }
 
@@ -47,11 +52,37 @@ export function registerRecordingCommands(program: Command): void {
     .addOption(new Option('--to <time>', 'end of the window (exclusive), as --from').argParser(parseTime('--to')))
     .addOption(new Option('-o, --output <format>', 'markdown or json').choices(['markdown', 'json']).default('markdown'))
     .action((file: string, flags: ReportFlags) => {
-      if (flags.from !== undefined && flags.to !== undefined && flags.to <= flags.from) fail('--to must be after --from');
-      const window = { ...(flags.from !== undefined ? { from: flags.from } : {}), ...(flags.to !== undefined ? { to: flags.to } : {}) };
-      const report = run(() => withReader(file, (reader) => buildRecordingReport(reader, window)));
+      const report = run(() => withReader(file, (reader) => buildRecordingReport(reader, windowOf(flags))));
       process.stdout.write(flags.output === 'json' ? `${JSON.stringify(report, null, 2)}\n` : `${reportMarkdown(report)}\n`);
     });
+  recording
+    .command('export')
+    .description(
+      `the recording's events, per-minute rollups and timeline changes as Parquet: ${Object.values(EXPORT_FILES).join(', ')} in --out`,
+    )
+    .argument('<file>', 'the recording')
+    .requiredOption('--out <dir>', 'the folder to write into (made if missing; files already there are not written over)')
+    .addOption(new Option('--from <time>', 'start of the window: an ISO 8601 time or epoch ms').argParser(parseTime('--from')))
+    .addOption(new Option('--to <time>', 'end of the window (exclusive), as --from').argParser(parseTime('--to')))
+    .action((file: string, flags: WindowFlags & { out: string }) => {
+      const window = windowOf(flags);
+      const progress = process.stderr.isTTY
+        ? (n: number) => process.stderr.write(`\r${n.toLocaleString('en-US')} events written`)
+        : undefined;
+      const result = run(() =>
+        withReader(file, (reader) => exportRecording(reader, flags.out, { ...window, ...(progress ? { onProgress: progress } : {}) })),
+      );
+      if (progress) process.stderr.write('\n');
+      console.log(
+        `wrote ${result.dir}: ${EXPORT_FILES.events} ${result.events} events, ${EXPORT_FILES.minutes} ${result.minutes} rows, ${EXPORT_FILES.changes} ${result.changes} changes`,
+      );
+    });
+}
+
+/** The window of --from and --to; --to not after --from is a usage error. */
+function windowOf(flags: WindowFlags): { from?: number; to?: number } {
+  if (flags.from !== undefined && flags.to !== undefined && flags.to <= flags.from) fail('--to must be after --from');
+  return { ...(flags.from !== undefined ? { from: flags.from } : {}), ...(flags.to !== undefined ? { to: flags.to } : {}) };
 }
 
 /** `--record FILE` names a new file in a folder that exists: checked before anything starts. */

@@ -90,7 +90,7 @@ export const USAGE_TABLE: readonly UsageRow[] = [
     exit: 2,
     stderr: `peerscope: --output yaml: use text or json; ${help('snapshot show')}`,
   },
-  { argv: ['recording'], exit: 2, stderr: `peerscope: recording needs a command (list, open, report); ${help('recording')}` },
+  { argv: ['recording'], exit: 2, stderr: `peerscope: recording needs a command (list, open, report, export); ${help('recording')}` },
   {
     argv: ['recording', 'list', '/nonexistent'],
     exit: 2,
@@ -111,5 +111,15 @@ export const USAGE_TABLE: readonly UsageRow[] = [
     argv: ['snapshot', 'save', '--at', '2026-11-27T14:32:00Z', '--out', 'x.json'],
     exit: 2,
     stderr: 'peerscope: --at goes with --recording; give --recording FILE too, or drop --at',
+  },
+  {
+    argv: ['recording', 'export', 'x.sqlite'],
+    exit: 2,
+    stderr: `peerscope: --out is required: give --out DIR; ${help('recording export')}`,
+  },
+  {
+    argv: ['recording', 'export', '/nonexistent.sqlite', '--out', '/nonexistent-export'],
+    exit: 2,
+    stderr: `peerscope: /nonexistent.sqlite: cannot read: no such file or directory (ENOENT); ${help('recording export')}`,
   },
 ];
