@@ -6,6 +6,7 @@
 // sits in memory.
 import { existsSync, mkdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { errnoWords } from '../util/errno.js';
 import { RecordingFileError } from './check.js';
 import { ParquetTable, type ColumnSpec } from './export-table.js';
 import { MINUTE_MS, type RecordingReader, type Series, type Window } from './reader.js';
@@ -92,7 +93,11 @@ export function seriesColumns(s: Series): unknown[] {
 
 /** Writes the three files into `dir` (made if missing); refuses to write over an export already there. */
 export function exportRecording(reader: RecordingReader, dir: string, options: ExportOptions = {}): ExportResult {
-  mkdirSync(dir, { recursive: true });
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (err) {
+    throw new RecordingFileError(dir, `cannot make the folder: ${errnoWords(err)}`);
+  }
   for (const name of Object.values(EXPORT_FILES)) {
     const file = join(dir, name);
     if (existsSync(file))
