@@ -14,6 +14,7 @@ import { reportHtml } from '../../proxy-core/engine/recording/report-html.js';
 import { false404sForWindow, impactForWindow } from '../../proxy-core/hosts/service/recording-window.js';
 import { RecordingWriter } from '../../proxy-core/engine/recording/writer.js';
 import type { Figure } from '../figure.js';
+import { exportRun } from './export.js';
 import { ingest } from './ingest.js';
 import { serveRecordingCost } from './serve-cost.js';
 import { syntheticEvents } from './synthetic.js';
@@ -64,6 +65,7 @@ export async function recordingFigures(options: { quick: boolean; events: number
     // clients judged against a catalog release (synthetic traffic records no release to default to).
     const html = timed(1, () => reportHtml(buildRecordingReport(reader!, {}, { toRelease: 'v1.37' })));
     reader!.close();
+    const exported = await exportRun(large.file, join(dir, 'export'));
     return [
       // Two cores shared with other work: the wall times below stretch with it.
       { name: 'load average (1 min) as the recording figures were taken', value: loadavg()[0] ?? 0, unit: '' },
@@ -87,6 +89,14 @@ export async function recordingFigures(options: { quick: boolean; events: number
       { name: `recording 5-minute window: Upgrade impact + false 404s by client (${size})`, value: screens, unit: 'ms', target: 200 },
       { name: `recording whole report (${size})`, value: whole, unit: 'ms', target: 10_000 },
       { name: `recording whole report as HTML (${size})`, value: html, unit: 'ms', target: 10_000 },
+      {
+        name: `recording export to Parquet, CLI (${size})`,
+        value: options.events / exported.seconds,
+        unit: 'ev/s',
+        target: 50_000,
+        atLeast: true,
+      },
+      { name: `recording export to Parquet: peak RSS of the CLI (${size})`, value: exported.peakRssMiB, unit: 'MiB', target: 200 },
     ];
   } finally {
     rmSync(dir, { recursive: true, force: true });

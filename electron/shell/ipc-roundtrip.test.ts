@@ -110,6 +110,7 @@ describe('IPC round trip over a kubeconfig session', () => {
       deleteRecording: () => api.deleteRecording({ name: 'x.recording.sqlite' }),
       chooseRecordingFile: () => api.chooseRecordingFile(),
       leaveRecording: () => api.leaveRecording(),
+      takeSnapshotAt: () => api.takeSnapshotAt({ at: Date.now() }),
     };
     // Methods with arguments get a wrong one; methods without get one they do not take.
     const invalid: Partial<Record<CoreClientMethod, unknown>> = {
@@ -127,9 +128,16 @@ describe('IPC round trip over a kubeconfig session', () => {
       setRetention: { maxAgeDays: -1, maxBytes: 1 },
       openRecording: { name: '../etc/passwd' },
       deleteRecording: { name: '/tmp/x' },
+      takeSnapshotAt: { at: 'now' },
     };
     const simOnly = new Set<CoreClientMethod>(['startRollout', 'pauseRollout', 'setTrafficRate']);
-    const recordingOnly = new Set<CoreClientMethod>(['getStateAt', 'getRecordedEvents', 'getImpactForWindow', 'getFalse404sForWindow']);
+    const recordingOnly = new Set<CoreClientMethod>([
+      'getStateAt',
+      'getRecordedEvents',
+      'getImpactForWindow',
+      'getFalse404sForWindow',
+      'takeSnapshotAt',
+    ]);
     // A bare core service keeps no recordings folder (the app's host does: session/recordings-library.ts).
     const libraryOnly = new Set<CoreClientMethod>([
       'getRecordings',

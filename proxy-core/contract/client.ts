@@ -22,6 +22,7 @@ import { discoveryModeSchema } from './settings.js';
 import { discoveryViewsSchema } from './discovery-view.js';
 import { buildClient, buildDispatcher, type CallsOf, type CallTransport, type Dispatch, type MethodTable } from './rpc.js';
 import { routingSnapshotSchema, snapshotDiffSchema, snapshotReadResultSchema } from './snapshot.js';
+import { takeSnapshotAtArgsSchema } from './snapshot-at.js';
 
 /** Requests through the local port by outcome, one entry per outcome. */
 export const outcomeTotalsSchema = z.object(
@@ -218,6 +219,8 @@ export const coreClientMethods = {
   chooseRecordingFile: { args: undefined, result: recordingsSchema },
   /** Back from a recording shown offline to the live session. */
   leaveRecording: { args: undefined, result: recordingsSchema },
+  /** A routing snapshot of the session's recording at a moment; what the recording lacks is left out and named in `recorded`. PEERSCOPE_ERR_NO_RECORDING when the session records nothing. */
+  takeSnapshotAt: { args: takeSnapshotAtArgsSchema, result: routingSnapshotSchema },
 } as const satisfies MethodTable;
 export type CoreClientMethod = keyof typeof coreClientMethods;
 

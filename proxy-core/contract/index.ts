@@ -19,3 +19,4 @@ export * from './recording.js';
 export * from './replay.js';
 export * from './recording-window.js';
 export * from './recordings.js';
+export * from './snapshot-at.js';

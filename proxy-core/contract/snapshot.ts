@@ -16,6 +16,7 @@ import { clientUsageSchema, impactReportSchema } from './impact.js';
 import { serverStatusSchema, shownName } from './servers.js';
 import { discoveryModeSchema } from './settings.js';
 import { mergedDiscoveryViewSchema } from './discovery-view.js';
+import { snapshotRecordedSchema } from './snapshot-at.js';
 
 export const SNAPSHOT_API_GROUP = 'peerscope.dev';
 export const SNAPSHOT_VERSION = 'v1';
@@ -126,6 +127,8 @@ export const routingSnapshotSchema = z.object({
   /** The upgrade-impact report against the next release, as the port made it at capture time. */
   impact: impactReportSchema.optional(),
   cluster: snapshotClusterSchema.optional(),
+  /** Built from a session's recording at a moment (contract/snapshot-at.ts): what it leaves out and why. Absent when taken from a running core. */
+  recorded: snapshotRecordedSchema.optional(),
 });
 
 export type RoutingSnapshot = z.infer<typeof routingSnapshotSchema>;

@@ -122,6 +122,8 @@ export interface Core {
   cancelAuditRead(): Promise<void>;
   /** The file the session is recorded into, when it is. */
   recordingFile(): string | undefined;
+  /** Records a rollout step the host took (its simulated cluster's controller); nothing when not recording. */
+  recordStep(subject: string, step: string): void;
   /** Stops accepting, lets in-flight requests finish within graceMs, ends watches, closes pools. */
   close(graceMs?: number): Promise<void>;
 }
@@ -199,6 +201,7 @@ export function createCore(options: CoreOptions): Core {
     faithful: () => settings.faithful(),
     setDiscoveryMode: (mode) => settings.setDiscoveryMode(mode),
     recordingFile: () => options.record?.file,
+    recordStep: (subject, step) => recording?.step(subject, step),
     serverStatuses,
     refreshServers: () => refresher.refresh(),
     auditWebhookUrl: () => source.webhookUrl(),

@@ -7,7 +7,7 @@ export interface LibraryEntry {
   readonly id: string;
   /** The file name, or "live state at 10:02:03". */
   readonly label: string;
-  readonly origin: 'file' | 'live';
+  readonly origin: 'file' | 'live' | 'recording';
   readonly snapshot: RoutingSnapshot;
 }
 

@@ -299,6 +299,15 @@ export class FakeCoreClient extends UnansweredCalls implements CoreClient {
       return this.snapshot;
     });
   };
+  /** takeSnapshotAt: `snapshot` taken at the moment, built from the recording (which leaves out the recent requests). */
+  override takeSnapshotAt = ({ at }: { at: number }): Promise<RoutingSnapshot> => {
+    return this.answer(`takeSnapshotAt:${at}`, () => {
+      if (!this.snapshot) throw new Error('no snapshot set on the fake client');
+      const takenAt = new Date(at).toISOString();
+      const omitted = [{ part: 'events', reason: 'not recorded' }];
+      return { ...this.snapshot, takenAt, events: [], recorded: { file: 'session.recording.sqlite', at: takenAt, omitted } };
+    });
+  };
   /** What readSnapshot answers per file name; files not listed are read as snapshots with JSON.parse. */
   readResults = new Map<string, SnapshotReadResult>();
   override readSnapshot = (args: ReadSnapshotArgs): Promise<SnapshotReadResult> => {

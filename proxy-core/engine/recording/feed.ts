@@ -1,14 +1,16 @@
 // What the core feeds its recording: every routing event of the port, every event of the cluster
 // source, and the timeline — each server's health, release, discovery and membership as they change,
 // the route table after each discovery change, the policy and discovery mode as they are switched.
-// Discovery documents and route tables are stored content-addressed: once per distinct content.
-import { createHash } from 'node:crypto';
+// Discovery documents and route tables are stored content-addressed: once per distinct content. Also
+// each server's missing API registrations, each read of its /metrics, and the rollout steps a host
+// takes (feed-cluster.ts).
 import { deflateSync } from 'node:zlib';
 import type { ClusterEvent } from '../../contract/cluster.js';
 import type { RoutingEvent } from '../../contract/events.js';
 import type { ServerSet } from '../cluster/server-set.js';
 import { gvrKey } from '../discovery/types.js';
 import type { RouteTable } from '../routing/route-table.js';
+import { missingOn, sha256, storedMetrics } from './feed-cluster.js';
 import type { ChangeKind } from './schema.js';
 import { RecordingWriter } from './writer.js';
 
@@ -32,6 +34,8 @@ export interface RecordOptions {
 export interface RecordingFeed {
   /** A switch of the port's settings (policy, discovery mode), as the host made it. */
   setting(kind: Extract<ChangeKind, 'policy' | 'discovery-mode'>, value: string): void;
+  /** A rollout step as the host takes it: `subject` the server ('' for the whole rollout), `value` one line. */
+  step(subject: string, value: string): void;
   /** Stops feeding and closes the file (what is queued is written). */
   close(): void;
 }
@@ -57,17 +61,33 @@ export function feedRecording(writer: RecordingWriter, parts: RecordedParts): Re
   const { servers } = parts;
   const last = new Map<string, string>();
   /** Records `value` only when it differs from what was last recorded for (kind, subject). */
-  const note = (kind: ChangeKind, subject: string, value: string, document?: () => Uint8Array): void => {
+  const note = (kind: ChangeKind, subject: string, value: string, document?: () => Uint8Array, at = Date.now()): void => {
     const key = `${kind}\u0000${subject}`;
     if (last.get(key) === value) return;
     last.set(key, value);
-    writer.change(kind, subject, value, Date.now(), document);
+    writer.change(kind, subject, value, at, document);
   };
+  /** The time of each server's last /metrics read recorded: a health event that brings no new read records none. */
+  const metricsRead = new Map<string, number>();
   const health = (name: string): void => {
     const s = servers.status(name);
     if (!s) return;
     note('health', name, s.health);
     if (s.gitVersion) note('release', name, s.gitVersion);
+    const m = s.apiserverMetrics;
+    if (m?.readAt !== undefined && metricsRead.get(name) !== m.readAt) {
+      metricsRead.set(name, m.readAt);
+      const { hash, json } = storedMetrics(m);
+      note('metrics', name, hash, () => deflateSync(json), m.readAt);
+    }
+  };
+  /** Every server's missing registrations: one server's legacy /apis changing can change what all of them are missing. */
+  const registrations = (): void => {
+    const findings = servers.missingRegistrations();
+    for (const name of servers.names()) {
+      const legacy = servers.discovery(name)?.legacyGroupVersions;
+      if (legacy) note('registration', name, missingOn(findings, legacy));
+    }
   };
   const discovery = (name: string): void => {
     const d = servers.discovery(name);
@@ -90,6 +110,7 @@ export function feedRecording(writer: RecordingWriter, parts: RecordedParts): Re
         .map((r) => [gvrKey(r.gvr), r.servers]),
     );
     note('route-table', '', `sha256:${sha256(rows)}`, () => deflateSync(rows));
+    registrations();
   };
   const membership = (name: string, change: string): void => {
     writer.change('membership', name, change);
@@ -107,6 +128,9 @@ export function feedRecording(writer: RecordingWriter, parts: RecordedParts): Re
     setting(kind, value) {
       note(kind, '', value);
     },
+    step(subject, value) {
+      writer.change('step', subject, value);
+    },
     close() {
       servers.off('health', health);
       servers.off('discovery', discovery);
@@ -115,8 +139,4 @@ export function feedRecording(writer: RecordingWriter, parts: RecordedParts): Re
       writer.close();
     },
   };
-}
-
-function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
 }

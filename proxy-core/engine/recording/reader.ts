@@ -1,168 +1,26 @@
 // Reads a recording (schema.ts): its span, counts over a window from the per-minute rollups, the
 // servers' timeline, a server's discovery at a moment, and the raw events of a window. The file is
-// checked first (check.ts); a fault SQLite finds later (a page cut off mid-file) is refused the same
-// way, naming the file.
-import type { DatabaseSync } from 'node:sqlite';
-import { inflateSync } from 'node:zlib';
-import { checkRecordingFile, RecordingFileError } from './check.js';
-import { sqlite } from './sqlite.js';
+// opened and checked by reader-file.ts; a fault SQLite finds later (a page cut off mid-file) is
+// refused the same way, naming the file.
 import type { RecordedDiscovery } from './feed.js';
+import type { StoredMetrics } from './feed-cluster.js';
 import { PAGE_BLOCKS_SQL, PAGE_EVENTS_SQL, type PageCursor } from './page.js';
 import { eventSources, type ChangeKind, type EventSource } from './schema.js';
+import type { Change, RecordedEvent, RecordingInfo, Series, SeriesCount, Window } from './reader-types.js';
+import type { ServerMetrics } from '../../contract/server-metrics.js';
+import { RecordingFile } from './reader-file.js';
 
-const MINUTE_MS = 60_000;
+export const MINUTE_MS = 60_000;
 
-/** Epoch ms; an open end reads to the recording's edge. `to` is exclusive. */
-export interface Window {
-  readonly from?: number;
-  readonly to?: number;
-}
+export type { Change, RecordedEvent, RecordingInfo, Series, SeriesCount, Window } from './reader-types.js';
 
-export interface Series {
-  readonly source: EventSource;
-  /** The handling server (port), the server that answered (cluster); null when none was. */
-  readonly server: string | null;
-  /** The port's events: the server that produced the response; null when the port answered itself. */
-  readonly answered: string | null;
-  readonly client: string;
-  readonly user: string | null;
-  readonly gvr: string;
-  readonly verb: string;
-  readonly outcome: string;
-  readonly code: number | null;
-}
-
-export interface SeriesCount extends Series {
-  /** Start of the minute (epoch ms), or of the window for totals. */
-  readonly at: number;
-  readonly count: number;
-  /** Summed latency in ms (mean = latency / count). */
-  readonly latency: number;
-}
-
-export interface Change {
-  readonly at: number;
-  readonly kind: ChangeKind;
-  readonly subject: string;
-  readonly value: string;
-}
-
-export interface RecordedEvent extends Series {
-  readonly at: number;
-  readonly namespace: string;
-  readonly latencyMs: number;
-}
-
-export interface RecordingInfo {
-  readonly file: string;
-  readonly host: string;
-  readonly peerscopeVersion: string;
-  /** Epoch ms the session started, and of the last thing it recorded. */
-  readonly startedAt: number;
-  readonly endedAt: number;
-  readonly events: number;
-}
-
-/**
- * Read-write where it can be, so a session killed before its last checkpoint has its write-ahead log
- * folded back in; read-only where the file cannot be written (another user's, a read-only disk).
- */
-function openForReading(file: string): DatabaseSync {
-  const { DatabaseSync } = sqlite();
-  let db: DatabaseSync | undefined;
-  try {
-    db = new DatabaseSync(file);
-    db.exec('PRAGMA query_only = true; SELECT count(*) FROM meta');
-    return db;
-  } catch {
-    db?.close();
-    return new DatabaseSync(file, { readOnly: true });
-  }
-}
-
-export class RecordingReader {
-  private readonly db: DatabaseSync;
-  private readonly names = new Map<number, string>();
-  private readonly series = new Map<number, Series>();
-  /** The highest name and series ids read (catchUp). */
-  private lastName = 0;
-  private lastSeries = 0;
-  readonly startedAt: number;
-  private readonly meta: Map<string, string>;
-
-  private constructor(readonly file: string) {
-    checkRecordingFile(file);
-    try {
-      this.db = openForReading(file);
-      this.meta = new Map(
-        this.db
-          .prepare('SELECT key, value FROM meta')
-          .all()
-          .map((r) => [String(r.key), String(r.value)]),
-      );
-      this.catchUp();
-    } catch (err) {
-      throw new RecordingFileError(file, `cannot be read: ${(err as Error).message}`);
-    }
-    const startedAt = Number(this.meta.get('started_at'));
-    if (!Number.isFinite(startedAt)) throw new RecordingFileError(file, 'its meta table has no started_at: not a whole recording');
-    this.startedAt = startedAt;
+export class RecordingReader extends RecordingFile {
+  private constructor(file: string) {
+    super(file);
   }
 
   static open(file: string): RecordingReader {
     return new RecordingReader(file);
-  }
-
-  /**
-   * Reads the names and series written since last read: a reader kept open on the session's own
-   * recording (the app's) would otherwise not know a client, GVR or outcome first seen after it opened.
-   */
-  private catchUp(): void {
-    for (const r of this.all('SELECT id, value FROM names WHERE id > ?', this.lastName)) {
-      this.names.set(Number(r.id), String(r.value));
-      this.lastName = Math.max(this.lastName, Number(r.id));
-    }
-    for (const r of this.rowsOf(
-      'SELECT json_group_array(json_array(id, source, server, answered, client, user, gvr, verb, outcome, code)) FROM series WHERE id > ?',
-      this.lastSeries,
-    )) {
-      this.series.set(r[0] as number, this.seriesOf(r));
-      this.lastSeries = Math.max(this.lastSeries, r[0] as number);
-    }
-  }
-
-  private seriesOf(r: (number | null)[]): Series {
-    const name = (id: number | null | undefined): string | null => (id === null || id === undefined ? null : (this.names.get(id) ?? '?'));
-    return {
-      source: eventSources[r[1] ?? 0] ?? 'port',
-      server: name(r[2]),
-      answered: name(r[3]),
-      client: name(r[4]) ?? '',
-      user: name(r[5]),
-      gvr: name(r[6]) ?? '',
-      verb: name(r[7]) ?? '',
-      outcome: name(r[8]) ?? '',
-      code: r[9] ?? null,
-    };
-  }
-
-  /**
-   * The rows of a query that selects one json_group_array of json_arrays: many rows come back as one
-   * string, parsed at once — several times faster than node:sqlite making an object per row.
-   */
-  private rowsOf(sql: string, ...params: (number | string | null)[]): (number | null)[][] {
-    const json = this.all(sql, ...params)[0];
-    const text = json ? Object.values(json)[0] : undefined;
-    return typeof text === 'string' ? (JSON.parse(text) as (number | null)[][]) : [];
-  }
-
-  /** Runs a query, naming the file if SQLite finds it damaged. */
-  private all(sql: string, ...params: (number | string | null)[]): Record<string, unknown>[] {
-    try {
-      return this.db.prepare(sql).all(...params) as Record<string, unknown>[];
-    } catch (err) {
-      throw new RecordingFileError(this.file, `cannot be read: ${(err as Error).message}`);
-    }
   }
 
   info(): RecordingInfo {
@@ -241,9 +99,13 @@ export class RecordingReader {
   /** The timeline's changes in the window (all kinds, or those named), oldest first. */
   changes(window: Window = {}, kinds?: readonly ChangeKind[]): Change[] {
     const [from, to] = this.relative(window);
-    return this.all('SELECT t, kind, subject, value FROM changes WHERE t >= ? AND t < ? ORDER BY t, rowid', from, to)
-      .map((r) => ({ at: this.startedAt + Number(r.t), kind: r.kind as ChangeKind, subject: String(r.subject), value: String(r.value) }))
-      .filter((c) => !kinds || kinds.includes(c.kind));
+    const only = kinds ? 'AND kind IN (SELECT value FROM json_each(?))' : '';
+    return this.all(
+      `SELECT t, kind, subject, value FROM changes WHERE t >= ? AND t < ? ${only} ORDER BY t, rowid`,
+      from,
+      to,
+      ...(kinds ? [JSON.stringify(kinds)] : []),
+    ).map((r) => ({ at: this.startedAt + Number(r.t), kind: r.kind as ChangeKind, subject: String(r.subject), value: String(r.value) }));
   }
 
   /** What `kind` of `subject` was at `at` (its last change at or before), if anything was recorded by then. */
@@ -271,11 +133,29 @@ export class RecordingReader {
     return { rows: this.document(change.value, 'route table') as [string, string[]][], since: change.at };
   }
 
-  /** A stored document (discovery, route table), parsed. */
-  private document(hash: string, what: string): unknown {
-    const body = this.all('SELECT body FROM documents WHERE hash = ?', hash)[0]?.body;
-    if (!(body instanceof Uint8Array)) throw new RecordingFileError(this.file, `${what} ${hash} is missing`);
-    return JSON.parse(inflateSync(body).toString('utf8'));
+  /**
+   * Each server's missing API registrations at `at` (their group/versions, sorted; [] when none), for
+   * the servers whose legacy /apis was read by then.
+   */
+  registrationsAt(at: number): { readonly server: string; readonly groupVersions: string[]; readonly since: number }[] {
+    const out = [];
+    const servers = this.all("SELECT subject FROM changes WHERE kind = 'registration' GROUP BY subject ORDER BY min(rowid)");
+    for (const server of servers.map((r) => String(r.subject))) {
+      const change = this.valueAt('registration', server, at);
+      if (change) out.push({ server, groupVersions: change.value ? change.value.split(',') : [], since: change.at });
+    }
+    return out;
+  }
+
+  /**
+   * What `server`'s last /metrics read by `at` gave. Reads that counted the same are recorded once:
+   * `readAt` is the first of them, `since` too.
+   */
+  metricsAt(server: string, at: number): (ServerMetrics & { readonly hash: string; readonly since: number }) | undefined {
+    const change = this.valueAt('metrics', server, at);
+    if (!change) return undefined;
+    const stored = this.document(change.value, 'metrics read') as StoredMetrics;
+    return { ...stored, readAt: change.at, hash: change.value, since: change.at };
   }
 
   /** The servers recorded, in the order first seen. */
@@ -290,13 +170,13 @@ export class RecordingReader {
   /** The raw events of the window, in the order written, at most `limit`. */
   events(window: Window = {}, limit = 1_000): RecordedEvent[] {
     this.catchUp();
+    const span = this.eventSpan(window);
+    if (!span) return [];
     const [from, to] = this.relative(window);
-    const span = this.all('SELECT min(first) first, max(last) last FROM blocks WHERE max_t >= ? AND min_t < ?', from, to)[0];
-    if (!span || span.first === null) return [];
     const rows = this.all(
       'SELECT t, series, ns, latency FROM events WHERE rowid BETWEEN ? AND ? AND t >= ? AND t < ? ORDER BY rowid LIMIT ?',
-      Number(span.first),
-      Number(span.last),
+      span.first,
+      span.last,
       from,
       to,
       limit,
@@ -309,15 +189,31 @@ export class RecordingReader {
     }));
   }
 
-  private relative(window: Window): [number, number] {
-    return [
-      window.from === undefined ? Number.MIN_SAFE_INTEGER : window.from - this.startedAt,
-      window.to === undefined ? Number.MAX_SAFE_INTEGER : window.to - this.startedAt,
-    ];
+  /** The rowids the window's events lie between (from the flushes' blocks); undefined when it has none. */
+  eventSpan(window: Window = {}): { readonly first: number; readonly last: number } | undefined {
+    const [from, to] = this.relative(window);
+    const span = this.all('SELECT min(first) first, max(last) last FROM blocks WHERE max_t >= ? AND min_t < ?', from, to)[0];
+    return !span || span.first === null ? undefined : { first: Number(span.first), last: Number(span.last) };
   }
 
-  close(): void {
-    this.db.close();
+  /**
+   * The events of rowids first..last in the window, in rowid order, as they are stored: [time since
+   * the start (ms), series id, namespace id or null, latency ms] — for a reader of many (export.ts).
+   */
+  eventRows(first: number, last: number, window: Window = {}): (number | null)[][] {
+    const [from, to] = this.relative(window);
+    const sql = 'SELECT json_group_array(json_array(t, series, ns, latency)) FROM events WHERE rowid BETWEEN ? AND ? AND t >= ? AND t < ?';
+    return this.rowsOf(sql, first, last, from, to);
+  }
+
+  /**
+   * Up to `limit` per-minute rows after the row (minute, series) `after`, in that order, up to minute
+   * `toMinute` (minutes since the epoch): [minute, series id, count, latency sum].
+   */
+  minuteRows(after: readonly [number, number], toMinute: number, limit: number): number[][] {
+    const sql =
+      'SELECT json_group_array(json_array(minute, series, count, latency)) FROM (SELECT * FROM minutes WHERE (minute, series) > (?, ?) AND minute <= ? ORDER BY minute, series LIMIT ?)';
+    return this.rowsOf(sql, after[0], after[1], toMinute, limit) as number[][];
   }
 
   /**

@@ -1,10 +1,14 @@
 // What the screens need at a recorded moment, read back from a recording: each server's health,
 // release and discovery then, the route table then, and each server's health changes up to then —
 // in the contract's shapes (the live calls'), so the GVR matrix and Server health render them as they are.
+// Also each server's last /metrics read by then and the missing API registrations then, found again
+// from the recorded discovery and what each server's legacy /apis lacked.
 import type { RecordedState, RecordingTimeline } from '../../contract/recording.js';
 import type { RouteTableView } from '../../contract/route-table.js';
 import { healthStateSchema, type HealthState, type ServerStatus } from '../../contract/servers.js';
 import { discoveryModeSchema } from '../../contract/settings.js';
+import type { ServerDiscovery } from '../discovery/fetch.js';
+import { missingRegistrations, type RegistrationInput } from '../discovery/missing-registration.js';
 import { parseGvrKey } from '../discovery/types.js';
 import type { RecordingReader } from './reader.js';
 
@@ -39,6 +43,8 @@ export function stateAt(reader: RecordingReader, at: number, known: (name: strin
     const release = reader.valueAt('release', name, at);
     const discovery = reader.discoveryAt(name, at);
     const live = known(name);
+    const metrics = reader.metricsAt(name, at);
+    const { hash: _hash, since: _since, ...apiserverMetrics } = metrics ?? { hash: '', since: 0 };
     servers.push({
       name,
       ...(live?.displayName ? { displayName: live.displayName } : {}),
@@ -50,6 +56,7 @@ export function stateAt(reader: RecordingReader, at: number, known: (name: strin
       discovery: discovery
         ? { state: 'ok', changedAt: discovery.since, fetchedAt: discovery.since, gvrCount: discovery.gvrs.length }
         : { state: 'none', gvrCount: 0 },
+      ...(metrics ? { apiserverMetrics: apiserverMetrics as NonNullable<ServerStatus['apiserverMetrics']> } : {}),
     });
   }
   const healthChanges = reader.changes({ to: at + 1 }, ['health']);
@@ -76,7 +83,9 @@ function routeTableAt(reader: RecordingReader, at: number, servers: readonly Ser
   });
   // As the live table counts it: a GVR some server with a discovery document does not list.
   const known = servers.filter((s) => s.discovery.state !== 'none').length;
+  const missing = registrationsAt(reader, at, servers);
   return {
+    ...(missing ? { missingRegistrations: missing } : {}),
     generation: table ? Math.max(0, Math.floor(table.since - reader.startedAt)) : 0,
     columns: servers.map((s) => ({
       name: s.name,
@@ -87,4 +96,23 @@ function routeTableAt(reader: RecordingReader, at: number, servers: readonly Ser
     rows,
     skewedCount: rows.filter((r) => r.servers.length < known).length,
   };
+}
+
+/**
+ * The findings the live route table gave then: each server's legacy /apis is what its recorded
+ * discovery served less what it was recorded missing. Undefined when no registration was recorded.
+ */
+function registrationsAt(reader: RecordingReader, at: number, servers: readonly ServerStatus[]): RouteTableView['missingRegistrations'] {
+  const recorded = new Map(reader.registrationsAt(at).map((r) => [r.server, r.groupVersions]));
+  if (recorded.size === 0) return undefined;
+  const inputs: RegistrationInput[] = servers.map((s) => {
+    const discovery = reader.discoveryAt(s.name, at);
+    if (!discovery) return { name: s.name };
+    const apis = discovery.apis as ServerDiscovery['apis'];
+    const lacking = recorded.get(s.name);
+    const served = (apis?.items ?? []).flatMap((i) => i.versions.map((v) => `${i.metadata?.name ?? ''}/${v.version}`));
+    const legacy = lacking ? { legacyGroupVersions: served.filter((gv) => !lacking.includes(gv)) } : {};
+    return { name: s.name, document: { apis, ...legacy } as ServerDiscovery };
+  });
+  return missingRegistrations(inputs);
 }

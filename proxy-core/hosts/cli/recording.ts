@@ -1,4 +1,4 @@
-// `peerscope recording list|open|report`: the recordings serve (--record) and demo write, read back
+// `peerscope recording list|open|report|export|prune`: the recordings serve (--record) and demo write, read back
 // offline. A file that is not a whole recording is refused naming the file and the fault (exit 2).
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -8,6 +8,7 @@ import { RecordingReader } from '../../engine/recording/reader.js';
 import { buildRecordingReport } from '../../engine/recording/report.js';
 import { recordingListLines, recordingSummary } from '../../engine/recording/report-text.js';
 import { xdgRecordingsFolder } from '../session/recordings-folder.js';
+import { registerRecordingExportCommand } from './recording-export.js';
 import { registerPruneCommand } from './recording-prune.js';
 import { registerRecordingReportCommand } from './recording-report.js';
 import { fail } from './usage.js';
@@ -32,6 +33,7 @@ export function registerRecordingCommands(program: Command): void {
       process.stdout.write(run(() => withReader(file, (reader) => recordingSummary(buildRecordingReport(reader)))));
     });
   registerRecordingReportCommand(recording, (file, read) => run(() => withReader(file, read)));
+  registerRecordingExportCommand(recording, (file, read) => run(() => withReader(file, read)));
   registerPruneCommand(recording);
 }
 

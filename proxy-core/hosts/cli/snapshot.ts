@@ -1,6 +1,7 @@
-// `peerscope snapshot save | diff | show`: routing snapshots from the command line.
+// `peerscope snapshot save | diff | show`: routing snapshots from the command line — of a running
+// Peerscope, of a cluster read directly, or of a moment of a recording (`--recording FILE --at TIME`).
 import { Agent, request } from '../../engine/upstream/undici.js';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { shownName } from '../../contract/servers.js';
 import { snapshotServerNames, type RoutingSnapshot } from '../../contract/snapshot.js';
 import {
@@ -16,8 +17,21 @@ import { formatTable } from '../../engine/util/text-table.js';
 import { addPortUrlOptions, outputOption, portUrlOf, unreachablePort } from './options.js';
 import { errnoWords } from '../../engine/util/errno.js';
 import { InputError } from '../../engine/util/input-error.js';
+import { RecordingReader } from '../../engine/recording/reader.js';
+import { snapshotAt } from '../service/snapshot-at.js';
 import { prepareClusterSession } from '../session/cluster.js';
+import { parseTime } from './recording-report.js';
 import { fail } from './usage.js';
+
+interface SaveFlags {
+  out: string;
+  portUrl: string;
+  from?: string;
+  kubeconfig?: string;
+  context?: string;
+  recording?: string;
+  at?: number;
+}
 
 export function registerSnapshotCommands(program: Command): void {
   const snapshot = program.command('snapshot').description('export, compare and read routing snapshots');
@@ -33,10 +47,26 @@ export function registerSnapshotCommands(program: Command): void {
       "take the snapshot directly: find every apiserver of this kubeconfig's cluster and read each one's discovery (no running Peerscope needed; no routing events)",
     )
     .option('--context <name>', 'with --kubeconfig: the context (default: current-context)')
-    .action(async (flags: { out: string; portUrl: string; from?: string; kubeconfig?: string; context?: string }) => {
+    .option(
+      '--recording <file>',
+      'take the snapshot of a moment of a recording (as serve and demo write them): with --at; what the recording does not hold is left out and named',
+    )
+    .addOption(
+      new Option('--at <time>', 'with --recording: the moment, an ISO 8601 time (e.g. 2026-11-27T14:32:00Z) or epoch ms').argParser(
+        parseTime('--at'),
+      ),
+    )
+    .action(async (flags: SaveFlags) => {
       if (flags.context && !flags.kubeconfig) fail('--context goes with --kubeconfig; give --kubeconfig FILE too, or drop --context');
+      if (flags.recording && flags.kubeconfig) fail('--recording and --kubeconfig are two sources of a snapshot: give one');
+      if (flags.recording && flags.at === undefined) fail('--recording needs --at TIME: the moment to take the snapshot of');
+      if (flags.at !== undefined && !flags.recording) fail('--at goes with --recording; give --recording FILE too, or drop --at');
       const portUrl = portUrlOf(flags, save);
-      const snap = flags.kubeconfig ? await snapshotOfCluster(flags.kubeconfig, flags.context) : await snapshotOfRunning(portUrl);
+      const snap = flags.recording
+        ? snapshotOfRecording(flags.recording, flags.at!)
+        : flags.kubeconfig
+          ? await snapshotOfCluster(flags.kubeconfig, flags.context)
+          : await snapshotOfRunning(portUrl);
       // `-` is standard output, as for kubectl; what was written is then said on standard error.
       const toStdout = flags.out === '-';
       if (toStdout) process.stdout.write(serializeSnapshot(snap));
@@ -88,7 +118,24 @@ export function registerSnapshotCommands(program: Command): void {
       for (const line of formatTable(table)) console.log(line);
       console.log(`skewed GVRs: ${s.routeTable.skewed.length ? s.routeTable.skewed.join(', ') : 'none'}`);
       if (s.cluster) console.log(clusterLine(s.cluster));
+      if (s.recorded)
+        console.log(
+          `built from the recording ${s.recorded.file} at ${s.recorded.at}; left out (not recorded): ${s.recorded.omitted.map((o) => o.part).join(', ')}`,
+        );
     });
+}
+
+/** The recording's state at `at`; a file that is not a whole recording, or a moment outside it, ends the command naming it. */
+function snapshotOfRecording(file: string, at: number): RoutingSnapshot {
+  let reader: RecordingReader | undefined;
+  try {
+    reader = RecordingReader.open(file);
+    return snapshotAt(reader, at);
+  } catch (err) {
+    return fail((err as Error).message);
+  } finally {
+    reader?.close();
+  }
 }
 
 /** A snapshot's servers as `snapshot show` prints them: the host name, the identity beside it where they differ. */

@@ -90,7 +90,7 @@ export const USAGE_TABLE: readonly UsageRow[] = [
     exit: 2,
     stderr: `peerscope: --output yaml: use text or json; ${help('snapshot show')}`,
   },
-  { argv: ['recording'], exit: 2, stderr: `peerscope: recording needs a command (list, open, report, prune); ${help('recording')}` },
+  { argv: ['recording'], exit: 2, stderr: `peerscope: recording needs a command (list, open, report, export, prune); ${help('recording')}` },
   {
     argv: ['recording', 'list', '/nonexistent'],
     exit: 2,
@@ -117,4 +117,19 @@ export const USAGE_TABLE: readonly UsageRow[] = [
     stderr: `peerscope: --output yaml: use markdown, html or json; ${help('recording report')}`,
   },
   { argv: ['catalog', 'list', 'x'], exit: 2, stderr: `peerscope: too many arguments: expected 0, got 1; ${help('catalog list')}` },
+  {
+    argv: ['snapshot', 'save', '--at', '2026-11-27T14:32:00Z', '--out', 'x.json'],
+    exit: 2,
+    stderr: 'peerscope: --at goes with --recording; give --recording FILE too, or drop --at',
+  },
+  {
+    argv: ['recording', 'export', 'x.sqlite'],
+    exit: 2,
+    stderr: `peerscope: --out is required: give --out DIR; ${help('recording export')}`,
+  },
+  {
+    argv: ['recording', 'export', '/nonexistent.sqlite', '--out', '/nonexistent-export'],
+    exit: 2,
+    stderr: `peerscope: /nonexistent.sqlite: cannot read: no such file or directory (ENOENT); ${help('recording export')}`,
+  },
 ];

@@ -7,8 +7,10 @@ import { getStateAtArgsSchema } from '../../contract/recording.js';
 import type { Core } from '../../engine/core.js';
 import { RecordingReader } from '../../engine/recording/reader.js';
 import { stateAt, timelineOf } from '../../engine/recording/state-at.js';
+import { takeSnapshotAtArgsSchema } from '../../contract/snapshot-at.js';
+import { snapshotAt } from './snapshot-at.js';
 
-export type RecordingCalls = Pick<CoreCalls, 'getRecordingTimeline' | 'getStateAt'> & {
+export type RecordingCalls = Pick<CoreCalls, 'getRecordingTimeline' | 'getStateAt' | 'takeSnapshotAt'> & {
   /** The session's recording, opened on first use (replay and the window calls read it); PEERSCOPE_ERR_NO_RECORDING when the session records nothing. */
   reader(): RecordingReader;
   close(): void;
@@ -39,6 +41,11 @@ export function recordingCalls(core: Pick<Core, 'recordingFile' | 'serverStatuse
       const { at } = getStateAtArgsSchema.parse(args);
       const live = new Map(core.serverStatuses().map((s) => [s.name, s]));
       return stateAt(open(), at, (name) => live.get(name));
+    },
+    async takeSnapshotAt(args) {
+      const { at } = takeSnapshotAtArgsSchema.parse(args);
+      const live = new Map(core.serverStatuses().map((s) => [s.name, s]));
+      return snapshotAt(open(), at, { known: (name) => live.get(name) });
     },
     close() {
       reader?.close();

@@ -68,6 +68,7 @@ export function createCoreService(core: Core, options: CoreServiceOptions = {}):
     ...windows,
     // The recordings folder is a host's (session/recordings-library.ts), answered before calls reach a session.
     ...noLibraryCalls(),
+    takeSnapshotAt: recording.takeSnapshotAt,
     subscribe: (listener) => events.subscribe(listener),
     close: () => {
       recording.close();

@@ -27,6 +27,17 @@ export interface SimControllerOptions {
   readonly rollout?: Omit<RolloutOptions, 'signal' | 'controller'>;
   /** A rollout that failed (not one aborted by close()). */
   readonly onRolloutError?: (err: Error) => void;
+  /** Each action as it is taken, in one line (for the recording): `server` the server acted on, '' for the whole rollout. */
+  readonly onStep?: (server: string, step: string) => void;
+}
+
+/** A rollout event as one line, or undefined for an event that is no action (a server's own state). */
+export function stepOf(e: SimEvent): { server: string; step: string } | undefined {
+  if (e.type === 'rollout-done') return { server: '', step: `rollout done: every server on ${e.release}` };
+  if (e.type !== 'rollout-step') return undefined;
+  const step =
+    e.phase === 'draining' ? `drain (${e.from} → ${e.to})` : e.phase === 'down' ? `stop and upgrade to ${e.to}` : `restart on ${e.to}`;
+  return { server: e.server, step };
 }
 
 export function createSimController(options: SimControllerOptions): SimController {
@@ -34,6 +45,7 @@ export function createSimController(options: SimControllerOptions): SimControlle
   const changed = () => {
     for (const l of listeners) l();
   };
+  const step = (server: string, text: string) => options.onStep?.(server, text);
   let controller = new RolloutController();
   let abort = new AbortController();
   let running: Promise<void> | undefined;
@@ -54,6 +66,8 @@ export function createSimController(options: SimControllerOptions): SimControlle
 
   const onEvent = (e: SimEvent) => {
     options.rollout?.onEvent?.(e);
+    const taken = stepOf(e);
+    if (taken) step(taken.server, taken.step);
     changed();
   };
 
@@ -61,17 +75,20 @@ export function createSimController(options: SimControllerOptions): SimControlle
     status,
     startRollout() {
       if (controller.phase === 'paused' || (controller.phase === 'running' && running)) {
+        if (controller.phase === 'paused') step('', 'rollout resumed');
         controller.resume();
       } else if (controller.phase === 'idle' || controller.phase === 'done' || controller.phase === 'aborted') {
         // A finished rollout started again does nothing per server already at the target release.
         controller = new RolloutController();
         abort = new AbortController();
         rolloutError = undefined;
+        step('', `rollout started: ${options.from} → ${options.to.release}`);
         const signal = abort.signal;
         running = runRollout(options.servers, options.to, { ...options.rollout, onEvent, signal, controller })
           .catch((err: Error) => {
             if (signal.aborted) return;
             rolloutError = err.message;
+            step('', `rollout failed: ${err.message}`);
             options.onRolloutError?.(err);
           })
           .finally(changed);
@@ -80,6 +97,7 @@ export function createSimController(options: SimControllerOptions): SimControlle
       return status();
     },
     pauseRollout() {
+      if (controller.phase === 'running') step('', 'rollout paused');
       controller.pause();
       changed();
       return status();
@@ -87,6 +105,7 @@ export function createSimController(options: SimControllerOptions): SimControlle
     setTrafficRate(rps) {
       if (!options.traffic) throw new PeerscopeError('PEERSCOPE_ERR_NO_TRAFFIC', 'this control plane has no traffic generator');
       options.traffic.setRate(rps);
+      if (trafficRps !== rps) step('', `traffic set to ${rps} requests/s`);
       trafficRps = rps;
       changed();
       return status();

@@ -136,6 +136,7 @@ export async function startDemoSession(options: DemoSessionOptions = {}): Promis
       ...(options.onRolloutEvent ? { onEvent: options.onRolloutEvent } : {}),
     },
     ...(options.onRolloutError ? { onRolloutError: options.onRolloutError } : {}),
+    onStep: (server, step) => core.recordStep(server, step),
   });
   const timer =
     options.rolloutAfterSeconds === undefined ? undefined : setTimeout(() => rollout.startRollout(), options.rolloutAfterSeconds * 1000);

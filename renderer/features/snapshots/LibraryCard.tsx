@@ -38,6 +38,7 @@ export function LibraryCard({ entries }: { entries: readonly LibraryEntry[] }) {
                     <th scope="row" className="mono">
                       {e.label}
                       {e.origin === 'live' && <span className="badge">kept live</span>}
+                      {e.origin === 'recording' && <span className="badge">from the recording</span>}
                     </th>
                     <td className="mono">{formatDateTime(Date.parse(s.takenAt))}</td>
                     <td>{describeSource(s)}</td>

@@ -47,6 +47,14 @@ export function OfflineSummary({ entry }: { entry: LibraryEntry }) {
             {s.events.length.toLocaleString()} recent requests, counters of {s.counters.reduce((n, c) => n + c.count, 0).toLocaleString()}
           </dd>
         </div>
+        {s.recorded && (
+          <div>
+            <dt>built from the recording</dt>
+            <dd>
+              <span className="mono">{s.recorded.file}</span>; left out (not recorded): {s.recorded.omitted.map((o) => o.part).join(', ')}
+            </dd>
+          </div>
+        )}
       </dl>
       <ul className="server-strip snapshot-servers" aria-label="Apiservers at capture time">
         {s.servers.map((srv) => (

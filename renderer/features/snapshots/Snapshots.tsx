@@ -1,11 +1,13 @@
 // Snapshots: export the live state to a file, open snapshot files (picker or drag-and-drop) to view
 // them offline in every screen, and compare two (files, or the live state taken now). Reading a file
 // and comparing are the core's (CoreClient.readSnapshot / compareSnapshots): a file is shown whole or
-// not at all, and a bad one is named with the field or line and column at fault.
+// not at all, and a bad one is named with the field or line and column at fault. At a recorded moment
+// (the time control), a snapshot of that moment can be taken too.
 import { CompareCard } from './CompareCard.js';
 import { ExportCard } from './ExportCard.js';
 import { ImportCard } from './ImportCard.js';
 import { LibraryCard } from './LibraryCard.js';
+import { MomentCard } from './MomentCard.js';
 import { OfflineSummary } from './OfflineSummary.js';
 import { useLibrary, useRequiredView } from './view.js';
 
@@ -24,6 +26,7 @@ export function Snapshots() {
       </header>
       {view.offline && <OfflineSummary entry={view.offline.entry} />}
       <div className="snapshot-actions">
+        {view.moment && <MomentCard moment={view.moment} />}
         <ExportCard />
         <ImportCard />
       </div>
