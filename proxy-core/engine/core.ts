@@ -28,6 +28,7 @@ import type { RecordOptions } from './recording/feed.js';
 import { createClusterSource } from './core/cluster-source.js';
 import type { PortFilters } from './core/port-filters.js';
 import { PortSettings } from './core/settings.js';
+import { collectWhenQuiet } from './util/quiet-collection.js';
 import { closeUpstreams, LocalPort } from './core/port.js';
 import { startRecording } from './core/recording.js';
 import { downSignals, poolsFollow } from './core/server-events.js';
@@ -178,6 +179,8 @@ export function createCore(options: CoreOptions): Core {
   }
 
   let closing: Promise<void> | undefined;
+  /** What a burst left is given back once the port is quiet (util/quiet-collection.ts). */
+  let stopQuietCollection: (() => void) | undefined;
   const core: Core = {
     servers,
     telemetry,
@@ -190,6 +193,7 @@ export function createCore(options: CoreOptions): Core {
       await servers.start();
       await source.start();
       refresher.start();
+      stopQuietCollection ??= collectWhenQuiet();
       return port.listen(handler, options.listen);
     },
     address: () => port.address(),
@@ -212,6 +216,7 @@ export function createCore(options: CoreOptions): Core {
     },
   };
   async function closeNow(graceMs: number): Promise<void> {
+    stopQuietCollection?.();
     const refreshed = refresher.close();
     await source.close();
     await port.close(graceMs);
