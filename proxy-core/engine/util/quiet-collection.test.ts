@@ -35,4 +35,21 @@ describe('collectWhenQuiet', () => {
       stop();
     }
   }, 30_000);
+
+  it('collects once on the first quiet spell even below the growth threshold (start-up garbage)', async () => {
+    const stop = collectWhenQuiet({ quietMs: 500, tickMs: 100, growthBytes: 4 * 1024 * MiB });
+    try {
+      burst();
+      const grown = getHeapStatistics().total_heap_size;
+      await sleep(1_500);
+      expect(getHeapStatistics().total_heap_size).toBeLessThan(grown - 80 * MiB);
+      // Only once: a second burst below the threshold stays until V8 collects it.
+      burst();
+      const again = getHeapStatistics().total_heap_size;
+      await sleep(1_500);
+      expect(getHeapStatistics().total_heap_size).toBeGreaterThan(again - 40 * MiB);
+    } finally {
+      stop();
+    }
+  }, 30_000);
 });
