@@ -179,8 +179,7 @@ export function createCore(options: CoreOptions): Core {
   }
 
   let closing: Promise<void> | undefined;
-  /** What a burst left is given back once the port is quiet (util/quiet-collection.ts). */
-  let stopQuietCollection: (() => void) | undefined;
+  let stopQuietCollection: (() => void) | undefined; // memory given back when quiet (util/quiet-collection.ts)
   const core: Core = {
     servers,
     telemetry,
