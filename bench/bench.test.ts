@@ -2,6 +2,7 @@
 // by the bench itself, never by a timed test.
 import { describe, expect, it } from 'vitest';
 import { microFigures } from './micro.js';
+import { serveRecordedRss } from './recording/serve-rss.js';
 
 describe('bench (quick smoke)', () => {
   it('produces every routing-core figure with a unit', () => {
@@ -18,4 +19,12 @@ describe('bench (quick smoke)', () => {
       expect(f.unit).toMatch(/^(µs|ms)$/);
     }
   });
+
+  it('feeds serve --record on its webhook and reads its RSS once every event is counted and recorded', async () => {
+    // serveRecordedRss throws unless serve's metrics and the recording both count every event posted.
+    const r = await serveRecordedRss(20_000);
+    expect(r.events).toBe(20_000);
+    expect(r.rssMiB).toBeGreaterThan(20);
+    expect(r.peakMiB).toBeGreaterThanOrEqual(r.rssMiB);
+  }, 120_000);
 });

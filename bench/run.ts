@@ -6,6 +6,8 @@ import { microFigures, type Figure } from './micro.js';
 import { openApiV2FiguresApart } from './openapi-v2.js';
 import { idleRssMiB } from './rss.js';
 import { recordingEventsFromArgs, recordingFigures } from './recording/index.js';
+import { serveEventsFromArgs } from './recording/serve-rss.js';
+import { cpuAgainstKubectl, serveMemoryFigures } from './serve-memory.js';
 import { snapshotFigures } from './snapshot.js';
 import { longSoakFromArgs } from './soak/index.js';
 import { runThroughput } from './throughput/index.js';
@@ -35,14 +37,23 @@ function print(f: Figure): void {
 }
 
 // `--only recording`: the recording's section alone (`--recording-events N` sizes its large recording).
+// `--only memory`: issue 42's memory lines alone (`--serve-events N` sizes the recorded feed).
 const recordingEvents = recordingEventsFromArgs(process.argv, quick);
+const serveEvents = serveEventsFromArgs(process.argv, quick);
 if (process.argv.includes('--only')) {
   const only = process.argv[process.argv.indexOf('--only') + 1];
-  if (only !== 'recording') throw new Error(`--only ${only}: the only section that runs alone is "recording"`);
-  console.log(`peerscope bench, recording only${quick ? ' (quick)' : ''}: node ${process.version}, ${new Date().toISOString()}`);
-  const figures = await recordingFigures({ quick, events: recordingEvents });
+  if (only !== 'recording' && only !== 'memory')
+    throw new Error(`--only ${only}: the sections that run alone are "recording" and "memory"`);
+  console.log(`peerscope bench, ${only} only${quick ? ' (quick)' : ''}: node ${process.version}, ${new Date().toISOString()}`);
+  const figures = only === 'recording' ? await recordingFigures({ quick, events: recordingEvents }) : await memoryAlone();
   for (const f of figures) print(f);
   process.exit(figures.every(met) ? 0 : 1);
+}
+
+async function memoryAlone(): Promise<Figure[]> {
+  const idle = await idleRssMiB(quick ? 1_000 : IDLE_SETTLE_MS);
+  const throughput = await runThroughput({ quick, only: ['peerscope', 'kubectl'], log: () => undefined });
+  return [...(await serveMemoryFigures(idle, throughput, serveEvents)), ...cpuAgainstKubectl(throughput)];
 }
 
 const figures: Figure[] = [];
@@ -91,6 +102,12 @@ for (const f of await recordingFigures({ quick, events: recordingEvents })) {
 
 // Side by side with kubectl proxy, nginx, a bare undici proxy and no proxy (bench/throughput).
 const throughput = await runThroughput({ quick });
+
+console.log(`\nmemory of peerscope serve (issue 42's targets; ${serveEvents.toLocaleString('en-US')} recorded events)`);
+for (const f of await serveMemoryFigures(rss.value, throughput, serveEvents)) {
+  figures.push(f);
+  print(f);
+}
 
 mkdirSync('bench/results', { recursive: true });
 writeFileSync(

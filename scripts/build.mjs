@@ -1,7 +1,7 @@
 // Builds every part that exists: the CLI bundle, the renderer, Electron main and preload.
 // `--cli` builds the CLI bundle only (what the CLI tests need; it takes well under a second).
 import { build } from 'esbuild';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 
 const started = Date.now();
 const cliOnly = process.argv.includes('--cli');
@@ -15,7 +15,9 @@ await build({
   packages: 'external',
   sourcemap: true,
   logLevel: 'warning',
+  charset: 'ascii',
 });
+asciiComments('dist/cli.mjs');
 if (!cliOnly && existsSync('renderer/vite.config.ts')) {
   const { build: viteBuild } = await import('vite');
   await viteBuild({ configFile: 'renderer/vite.config.ts', logLevel: 'warn' });
@@ -37,5 +39,15 @@ if (!cliOnly && existsSync('electron/main.ts')) {
     sourcemap: true,
     logLevel: 'warning',
   });
+}
+/**
+ * V8 keeps a module's source for its whole life, one byte a character only if every character is
+ * Latin-1: the 20 comments esbuild keeps with a `→` or `×` made the CLI's 0.8 MB bundle a 1.5 MiB
+ * string in every process. `charset: 'ascii'` escapes code; this escapes what is left, all in comments.
+ */
+function asciiComments(file) {
+  const text = readFileSync(file, 'utf8');
+  const ascii = text.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  if (ascii !== text) writeFileSync(file, ascii);
 }
 console.log(`build: done in ${Date.now() - started} ms`);

@@ -28,6 +28,7 @@ import type { RecordOptions } from './recording/feed.js';
 import { createClusterSource } from './core/cluster-source.js';
 import type { PortFilters } from './core/port-filters.js';
 import { PortSettings } from './core/settings.js';
+import { collectWhenQuiet } from './util/quiet-collection.js';
 import { closeUpstreams, LocalPort } from './core/port.js';
 import { startRecording } from './core/recording.js';
 import { downSignals, poolsFollow } from './core/server-events.js';
@@ -180,6 +181,7 @@ export function createCore(options: CoreOptions): Core {
   }
 
   let closing: Promise<void> | undefined;
+  let stopQuietCollection: (() => void) | undefined; // memory given back when quiet (util/quiet-collection.ts)
   const core: Core = {
     servers,
     telemetry,
@@ -192,6 +194,7 @@ export function createCore(options: CoreOptions): Core {
       await servers.start();
       await source.start();
       refresher.start();
+      stopQuietCollection ??= collectWhenQuiet();
       return port.listen(handler, options.listen);
     },
     address: () => port.address(),
@@ -215,6 +218,7 @@ export function createCore(options: CoreOptions): Core {
     },
   };
   async function closeNow(graceMs: number): Promise<void> {
+    stopQuietCollection?.();
     const refreshed = refresher.close();
     await source.close();
     await port.close(graceMs);

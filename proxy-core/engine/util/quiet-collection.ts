@@ -1,0 +1,107 @@
+// Gives memory back when the port goes quiet. Under load the port lets garbage wait (heap-growth.ts:
+// its old generation may grow to 4× what is live, for CPU per request), and V8 collects it only when a
+// limit is reached: after a burst — the bench's load, an audit webhook's batches — the process kept
+// what the burst left, 250–360 MiB after 200,000 recorded webhook events, for as long as it stayed
+// quiet (V8's memory reducer gave none of it back within 40 s). Once the event loop has been idle for
+// five seconds and the process has grown by more than GROWTH_WORTH_COLLECTING, one full collection of the kind V8
+// runs under memory pressure ("last resort": it also shrinks the young generation and returns empty
+// pages) takes it back to what is live: ~50–100 ms of CPU once per quiet spell, never during a burst.
+// The cost is the one the memory reducer already has (docs/decisions.md): the first requests after
+// the spell run while V8 optimises the request path again. PEERSCOPE_QUIET_COLLECTION_MS sets the
+// spell's length; 0 turns it off.
+import { performance } from 'node:perf_hooks';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+
+type Collect = (options: { type: 'major'; execution: 'sync'; flavor: 'last-resort' }) => void;
+
+export interface QuietCollectionOptions {
+  /** How long the event loop must have been idle, in ms. */
+  readonly quietMs?: number;
+  /** Growth of RSS since the last collection that makes one worth its CPU, in bytes. */
+  readonly growthBytes?: number;
+  /** How often the loop's idleness is read, in ms. */
+  readonly tickMs?: number;
+}
+
+/**
+ * More than what an ordinary burst of a kubectl session leaves (113 → 174 MiB after the throughput
+ * bench's load), which V8 reuses at the next burst; less than an audit ingest's (+170 MiB after a
+ * million webhook events) or a burst of watches' Buffers (+200 MiB). A collection makes V8 optimise the
+ * request path again, so it is worth its CPU only for the large ones.
+ */
+export const GROWTH_WORTH_COLLECTING = 96 * 1024 * 1024;
+
+/** Event-loop utilisation under which a tick counts as quiet: timers and a quiet watch's events stay below it. */
+const QUIET_UTILISATION = 0.02;
+
+let running: { users: number; stop(): void } | undefined;
+
+/** V8's `gc`, without `--expose-gc` on the command line (the desktop app's main process has none). */
+function collector(): Collect | undefined {
+  const exposed = (globalThis as { gc?: unknown }).gc;
+  if (typeof exposed === 'function') return exposed as Collect;
+  try {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as unknown;
+    return typeof gc === 'function' ? (gc as Collect) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The quiet spell's length from `PEERSCOPE_QUIET_COLLECTION_MS` (0: never collect), else `fallback`. */
+export function quietMsFrom(env: NodeJS.ProcessEnv, fallback: number): number {
+  const raw = env.PEERSCOPE_QUIET_COLLECTION_MS;
+  if (raw === undefined || raw === '') return fallback;
+  const ms = Number(raw);
+  if (!Number.isInteger(ms) || ms < 0) throw new Error(`PEERSCOPE_QUIET_COLLECTION_MS: "${raw}" is not a whole number of ms`);
+  return ms;
+}
+
+/**
+ * Starts watching for quiet spells (once per process; each call adds a user, and the returned stop
+ * removes it). The timer never keeps the process alive.
+ */
+export function collectWhenQuiet(options: QuietCollectionOptions = {}): () => void {
+  if (running) {
+    running.users++;
+  } else {
+    const quietMs = options.quietMs ?? quietMsFrom(process.env, 5_000);
+    const gc = quietMs > 0 ? collector() : undefined;
+    if (!gc) return () => undefined;
+    const growth = options.growthBytes ?? GROWTH_WORTH_COLLECTING;
+    let baseline = process.memoryUsage.rss();
+    let quietSince = performance.now();
+    // The first quiet spell always collects: start-up's garbage (discovery documents read and checked)
+    // and the young generation it grew, before any request path was optimised (idle 118 → 102 MiB).
+    let collected = false;
+    let last = performance.eventLoopUtilization();
+    const timer = setInterval(() => {
+      const now = performance.eventLoopUtilization();
+      const busy = performance.eventLoopUtilization(now, last).utilization >= QUIET_UTILISATION;
+      last = now;
+      const at = performance.now();
+      if (busy) quietSince = at;
+      else if (at - quietSince >= quietMs && (!collected || process.memoryUsage.rss() > baseline + growth)) {
+        gc({ type: 'major', execution: 'sync', flavor: 'last-resort' });
+        collected = true;
+        baseline = process.memoryUsage.rss();
+        // The collection itself made this tick busy: the next one waits for another quiet spell.
+        last = performance.eventLoopUtilization();
+        quietSince = performance.now();
+      } else baseline = Math.min(baseline, process.memoryUsage.rss());
+    }, options.tickMs ?? 1_000);
+    timer.unref();
+    running = { users: 1, stop: () => clearInterval(timer) };
+  }
+  let stopped = false;
+  return () => {
+    if (stopped || !running) return;
+    stopped = true;
+    if (--running.users === 0) {
+      running.stop();
+      running = undefined;
+    }
+  };
+}
