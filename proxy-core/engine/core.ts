@@ -134,12 +134,7 @@ export function createCore(options: CoreOptions): Core {
   const random = options.random ?? Math.random;
   // A bad pattern fails here, before anything is started.
   const settings = new PortSettings(options, random);
-  const servers = new ServerSet(options.servers, {
-    ...(options.probeIntervalMs ? { probeIntervalMs: options.probeIntervalMs } : {}),
-    ...(options.discoveryIntervalMs ? { discoveryIntervalMs: options.discoveryIntervalMs } : {}),
-    ...(options.goneRetentionMs !== undefined ? { goneRetentionMs: options.goneRetentionMs } : {}),
-    ...(options.ownMetricsIntervalMs !== undefined ? { ownMetricsIntervalMs: options.ownMetricsIntervalMs } : {}),
-  });
+  const servers = serverSetOf(options);
   const telemetry = new Telemetry(options.maxEvents ?? 10_000, options.ownIdentity ? { ownIdentity: options.ownIdentity } : {});
   registerOwnMvp(telemetry.registry, () => serverStatuses());
   registerServerMetrics(telemetry.registry, () => servers.statuses());
@@ -229,6 +224,16 @@ export function createCore(options: CoreOptions): Core {
     recording?.close();
   }
   return core;
+}
+
+/** The servers and their probes, discovery reads and /metrics reads at the periods the options set. */
+function serverSetOf(options: CoreOptions): ServerSet {
+  return new ServerSet(options.servers, {
+    ...(options.probeIntervalMs ? { probeIntervalMs: options.probeIntervalMs } : {}),
+    ...(options.discoveryIntervalMs ? { discoveryIntervalMs: options.discoveryIntervalMs } : {}),
+    ...(options.goneRetentionMs !== undefined ? { goneRetentionMs: options.goneRetentionMs } : {}),
+    ...(options.ownMetricsIntervalMs !== undefined ? { ownMetricsIntervalMs: options.ownMetricsIntervalMs } : {}),
+  });
 }
 
 export { publicInfo };

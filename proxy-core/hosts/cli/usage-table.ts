@@ -90,7 +90,11 @@ export const USAGE_TABLE: readonly UsageRow[] = [
     exit: 2,
     stderr: `peerscope: --output yaml: use text or json; ${help('snapshot show')}`,
   },
-  { argv: ['recording'], exit: 2, stderr: `peerscope: recording needs a command (list, open, report, export, prune); ${help('recording')}` },
+  {
+    argv: ['recording'],
+    exit: 2,
+    stderr: `peerscope: recording needs a command (list, open, report, export, prune); ${help('recording')}`,
+  },
   {
     argv: ['recording', 'list', '/nonexistent'],
     exit: 2,
