@@ -14,9 +14,9 @@ import {
   type RecordedEventsPage,
   type RoutingEvent,
 } from '../../../proxy-core/contract/index.js';
-import { ClusterFeed } from './cluster-feed.js';
-import type { FeedClient } from './event-feed.js';
-import { RoutingFeed } from './routing-feed.js';
+import type { ClusterFeed } from './cluster-feed.js';
+import { RecordedFeeds } from './recorded-feeds.js';
+import type { RoutingFeed } from './routing-feed.js';
 
 export const REPLAY_SPEEDS = [1, 10, 60] as const;
 export type ReplaySpeed = (typeof REPLAY_SPEEDS)[number];
@@ -111,10 +111,9 @@ function clusterBatch(events: ClusterEvent[], lastSeq: number): CoreEvent {
 export class Replay {
   readonly port: RoutingFeed;
   readonly cluster: ClusterFeed;
+  private readonly feeds: RecordedFeeds;
   private state: ReplayState;
   private readonly listeners = new Set<() => void>();
-  private readonly pushed = new Set<(event: CoreEvent) => void>();
-  private readonly stops: (() => void)[] = [];
   /** Fetched events not yet played, oldest first, and the time before which the recording has been read whole. */
   private queue: Played[] = [];
   private horizon: number;
@@ -123,8 +122,6 @@ export class Replay {
   private fetching = false;
   private anchor = { wall: 0, clock: 0 };
   private cancelFrame: (() => void) | undefined;
-  /** The recorded time of the batch being delivered: the feeds bucket their rate chart by it. */
-  private batchClock: number;
   private seq = { port: 0, cluster: 0 };
   private closed = false;
 
@@ -136,18 +133,9 @@ export class Replay {
   ) {
     this.state = { status: 'paused', window, speed, clock: window.from, waiting: false, played: 0, cluster: false };
     this.horizon = window.from;
-    this.batchClock = window.from;
-    const bus: FeedClient = {
-      subscribe: (listener) => {
-        this.pushed.add(listener);
-        return () => this.pushed.delete(listener);
-      },
-      getEvents: async () => ({ events: [], lastSeq: 0 }),
-      getClusterEvents: async () => ({ events: [], lastSeq: 0 }),
-    };
-    this.port = new RoutingFeed(bus, () => this.batchClock);
-    this.cluster = new ClusterFeed(bus, () => this.batchClock);
-    this.stops.push(this.port.start(), this.cluster.start());
+    this.feeds = new RecordedFeeds(window.from);
+    this.port = this.feeds.port;
+    this.cluster = this.feeds.cluster;
   }
 
   getState = (): ReplayState => this.state;
@@ -183,7 +171,7 @@ export class Replay {
   close(): void {
     this.closed = true;
     this.cancelFrame?.();
-    for (const stop of this.stops) stop();
+    this.feeds.close();
     this.listeners.clear();
   }
 
@@ -225,14 +213,7 @@ export class Replay {
 
   /** The played events as the core pushes them: one batch per source and recorded second. */
   private deliver(played: readonly Played[]): void {
-    for (const batch of recordedBatches(played, this.seq)) {
-      this.batchClock = batch.at;
-      this.push(batch.event);
-    }
-  }
-
-  private push(event: CoreEvent): void {
-    for (const listener of this.pushed) listener(event);
+    for (const batch of recordedBatches(played, this.seq)) this.feeds.push(batch.at, batch.event);
   }
 
   /** Keeps about a page ahead of the clock: one request at a time, never more than two pages held. */

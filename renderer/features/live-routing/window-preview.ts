@@ -3,11 +3,11 @@
 // into a port feed and a cluster feed of the screen's own kind as a replay pushes them, so the table,
 // chart and source switch draw what the recording holds there — never the live stream.
 import { useEffect, useState, useSyncExternalStore } from 'react';
-import type { CoreClient, CoreEvent } from '../../../proxy-core/contract/index.js';
-import { ClusterFeed } from './cluster-feed.js';
-import type { FeedClient } from './event-feed.js';
+import type { CoreClient } from '../../../proxy-core/contract/index.js';
+import type { ClusterFeed } from './cluster-feed.js';
+import { RecordedFeeds } from './recorded-feeds.js';
 import { merged, recordedBatches, type ReplayWindow } from './replay.js';
-import { MAX_ROWS, RoutingFeed } from './routing-feed.js';
+import { MAX_ROWS, type RoutingFeed } from './routing-feed.js';
 
 export interface PreviewState {
   readonly status: 'loading' | 'ready' | 'error';
@@ -27,9 +27,7 @@ export class WindowPreview {
   readonly cluster: ClusterFeed;
   private state: PreviewState;
   private readonly listeners = new Set<() => void>();
-  private readonly pushed = new Set<(event: CoreEvent) => void>();
-  private readonly stops: (() => void)[] = [];
-  private batchClock: number;
+  private readonly feeds: RecordedFeeds;
   private closed = false;
 
   constructor(
@@ -38,18 +36,9 @@ export class WindowPreview {
     private readonly limit = MAX_ROWS,
   ) {
     this.state = { status: 'loading', shown: 0, whole: false, cluster: false, through: window.from };
-    this.batchClock = window.from;
-    const bus: FeedClient = {
-      subscribe: (listener) => {
-        this.pushed.add(listener);
-        return () => this.pushed.delete(listener);
-      },
-      getEvents: async () => ({ events: [], lastSeq: 0 }),
-      getClusterEvents: async () => ({ events: [], lastSeq: 0 }),
-    };
-    this.port = new RoutingFeed(bus, () => this.batchClock);
-    this.cluster = new ClusterFeed(bus, () => this.batchClock);
-    this.stops.push(this.port.start(), this.cluster.start());
+    this.feeds = new RecordedFeeds(window.from);
+    this.port = this.feeds.port;
+    this.cluster = this.feeds.cluster;
   }
 
   getState = (): PreviewState => this.state;
@@ -67,10 +56,7 @@ export class WindowPreview {
       const page = await this.client.getRecordedEvents({ from, to, limit: this.limit });
       if (this.closed) return;
       const events = merged(page);
-      for (const batch of recordedBatches(events, { port: 0, cluster: 0 })) {
-        this.batchClock = batch.at;
-        for (const listener of this.pushed) listener(batch.event);
-      }
+      for (const batch of recordedBatches(events, { port: 0, cluster: 0 })) this.feeds.push(batch.at, batch.event);
       this.set({
         status: 'ready',
         shown: events.length,
@@ -85,7 +71,7 @@ export class WindowPreview {
 
   close(): void {
     this.closed = true;
-    for (const stop of this.stops) stop();
+    this.feeds.close();
     this.listeners.clear();
   }
 

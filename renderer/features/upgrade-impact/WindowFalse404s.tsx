@@ -2,9 +2,8 @@
 // answered 404 and the GVR it lacked while a peer served it — read from the recording's rollups
 // (getFalse404sForWindow), the window's counterpart of Live routing's running tally.
 import { useQuery } from '@tanstack/react-query';
-import { clientNameOf } from '../../../proxy-core/contract/index.js';
 import { useCoreClient } from '../../shared/client-context.js';
-import { useServerNames } from '../../shared/server-names.js';
+import { False404Table } from '../../shared/ui/False404Table.js';
 import { formatClock } from '../../shared/ui/format.js';
 import { ErrorState, Loading } from '../../shared/ui/states.js';
 import type { TimeWindow } from '../../shared/view-mode.js';
@@ -22,7 +21,6 @@ export function reachesNow(window: { readonly to: number }, now = Date.now()): b
 
 export function WindowFalse404s({ window }: { window: TimeWindow }) {
   const client = useCoreClient();
-  const nameOf = useServerNames();
   const tally = useQuery({
     queryKey: ['window-false-404s', window.from, window.to],
     queryFn: () => client.getFalse404sForWindow(window),
@@ -31,7 +29,6 @@ export function WindowFalse404s({ window }: { window: TimeWindow }) {
   const span = `${formatClock(window.from)}–${formatClock(window.to - 1)}`;
   const rows = tally.data?.rows ?? [];
   const total = rows.reduce((n, r) => n + r.count, 0);
-  const rest = rows.slice(MAX_SHOWN).reduce((n, r) => n + r.count, 0);
   return (
     <section className="card false-404s" aria-labelledby="window-false-404s-title">
       <h3 id="window-false-404s-title">
@@ -47,57 +44,20 @@ export function WindowFalse404s({ window }: { window: TimeWindow }) {
           cluster source records none).
         </p>
       ) : (
-        <table className="simple-table false-404-table" aria-label="False 404s by client in the window">
-          <caption className="muted small">
-            {total.toLocaleString()} false {total === 1 ? '404' : '404s'} from {rows.length} client, server and API{' '}
-            {rows.length === 1 ? 'combination' : 'combinations'}
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">Client</th>
-              <th scope="col">Answered by</th>
-              <th scope="col">API it lacked</th>
-              <th scope="col" className="num">
-                False 404s
-              </th>
-              <th scope="col">Minutes</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.slice(0, MAX_SHOWN).map((r) => (
-              <tr
-                key={`${r.userAgent}\u0000${r.user}\u0000${r.server}\u0000${r.group}/${r.version}/${r.resource}`}
-                data-client={clientNameOf(r.userAgent)}
-              >
-                <th scope="row" title={`user agent: ${r.userAgent}`}>
-                  {clientNameOf(r.userAgent)}
-                  <div className="muted small">{r.user || 'anonymous'}</div>
-                </th>
-                <td title={r.server}>{nameOf(r.server)}</td>
-                <td>
-                  <code>
-                    {r.group ? `${r.group}/` : ''}
-                    {r.version} {r.resource}
-                  </code>
-                </td>
-                <td className="num">{r.count.toLocaleString()}</td>
-                <td className="mono muted">
-                  {formatClock(r.first).slice(0, 5)}
-                  {r.last > r.first ? `–${formatClock(r.last).slice(0, 5)}` : ''}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-          {rest > 0 && (
-            <tfoot>
-              <tr>
-                <td colSpan={5} className="muted small">
-                  and {rest.toLocaleString()} more from {rows.length - MAX_SHOWN} other combinations
-                </td>
-              </tr>
-            </tfoot>
-          )}
-        </table>
+        <False404Table
+          label="False 404s by client in the window"
+          caption={
+            <>
+              {total.toLocaleString()} false {total === 1 ? '404' : '404s'} from {rows.length} client, server and API{' '}
+              {rows.length === 1 ? 'combination' : 'combinations'}
+            </>
+          }
+          rows={rows}
+          shown={MAX_SHOWN}
+          whenHeading="Minutes"
+          when={(r) => `${formatClock(r.first).slice(0, 5)}${r.last > r.first ? `–${formatClock(r.last).slice(0, 5)}` : ''}`}
+          rest="other combinations"
+        />
       )}
     </section>
   );
