@@ -20,7 +20,13 @@ export type RecordingInfo = z.infer<typeof recordingInfoSchema>;
 export const serverChangeKinds = ['health', 'release', 'membership', 'discovery-state', 'registration'] as const;
 
 export const serverTimelineSchema = z.object({
+  /** The server's identity (its lease name on a real cluster): what incidents, false 404s and reroutes name it by. */
   server: z.string(),
+  /**
+   * What a person reads for it: its host name as last recorded by the window's end (ServerStatus.displayName).
+   * Absent when the recording holds none (written before display names were recorded): show `server`.
+   */
+  displayName: z.string().optional(),
   /** Oldest first; the first entry of each kind is the state as the window opened. */
   changes: z.array(z.object({ at: z.number(), kind: z.enum(serverChangeKinds), value: z.string() })),
 });

@@ -2,8 +2,8 @@
 // source, and the timeline — each server's health, release, discovery and membership as they change,
 // the route table after each discovery change, the policy and discovery mode as they are switched.
 // Discovery documents and route tables are stored content-addressed: once per distinct content. Also
-// each server's missing API registrations, each read of its /metrics, and the rollout steps a host
-// takes (feed-cluster.ts).
+// each server's missing API registrations, each read of its /metrics, the rollout steps a host
+// takes (feed-cluster.ts), and each server's display name (its host name) as it is first shown or changes.
 import { deflateSync } from 'node:zlib';
 import type { ClusterEvent } from '../../contract/cluster.js';
 import type { RoutingEvent } from '../../contract/events.js';
@@ -73,6 +73,7 @@ export function feedRecording(writer: RecordingWriter, parts: RecordedParts): Re
     const s = servers.status(name);
     if (!s) return;
     note('health', name, s.health);
+    if (s.displayName) note('display-name', name, s.displayName);
     if (s.gitVersion) note('release', name, s.gitVersion);
     const m = s.apiserverMetrics;
     if (m?.readAt !== undefined && metricsRead.get(name) !== m.readAt) {
@@ -115,6 +116,11 @@ export function feedRecording(writer: RecordingWriter, parts: RecordedParts): Re
   const membership = (name: string, change: string): void => {
     writer.change('membership', name, change);
     health(name);
+    // A server joining with a host name another has can change how that other one is told apart.
+    for (const other of servers.names()) {
+      const shown = servers.status(other)?.displayName;
+      if (shown) note('display-name', other, shown);
+    }
   };
   servers.on('health', health);
   servers.on('discovery', discovery);

@@ -1,6 +1,6 @@
 // Reads a recording (schema.ts): its span, counts over a window from the per-minute rollups, the
-// servers' timeline, a server's discovery at a moment, and the raw events of a window. The file is
-// opened and checked by reader-file.ts; a fault SQLite finds later (a page cut off mid-file) is
+// servers' timeline and display names, a server's discovery at a moment, and the raw events of a
+// window. The file is opened and checked by reader-file.ts; a fault SQLite finds later (a page cut off mid-file) is
 // refused the same way, naming the file.
 import type { RecordedDiscovery } from './feed.js';
 import type { StoredMetrics } from './feed-cluster.js';
@@ -156,6 +156,16 @@ export class RecordingReader extends RecordingFile {
     if (!change) return undefined;
     const stored = this.document(change.value, 'metrics read') as StoredMetrics;
     return { ...stored, readAt: change.at, hash: change.value, since: change.at };
+  }
+
+  /**
+   * Each server's display name (its host name) as last recorded by `at`, or last recorded at all.
+   * A server with none recorded (a file written before display names were) is absent: show its identity.
+   */
+  displayNames(at?: number): Map<string, string> {
+    const to = at === undefined ? Number.MAX_SAFE_INTEGER : at - this.startedAt;
+    const rows = this.all("SELECT subject, value FROM changes WHERE kind = 'display-name' AND t <= ? ORDER BY t, rowid", to);
+    return new Map(rows.map((r) => [String(r.subject), String(r.value)]));
   }
 
   /** The servers recorded, in the order first seen. */

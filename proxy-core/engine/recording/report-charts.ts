@@ -7,7 +7,8 @@ import { scaleBand, scaleLinear, scaleUtc } from 'd3-scale';
 import { area, curveStepAfter, stack } from 'd3-shape';
 import type { RecordingReport } from '../../contract/recording-report.js';
 import { canonicalRelease } from '../releases/release-names.js';
-import { clientOf, formatTime } from './report-text.js';
+import { serverLabel, shownName } from '../../contract/servers.js';
+import { clientOf, formatTime, serverNamer } from './report-text.js';
 
 const WIDTH = 960;
 const MARGIN = { top: 22, right: 16, bottom: 24, left: 120 };
@@ -77,7 +78,12 @@ export function swimLanesSvg(r: RecordingReport): string {
   const parts: string[] = [];
   r.servers.forEach((s, i) => {
     const top = MARGIN.top + i * LANE;
-    parts.push(`<text x="${MARGIN.left - 6}" y="${top + LANE / 2 + 4}" text-anchor="end" class="label">${escapeXml(s.server)}</text>`);
+    // The lane is labelled by host name (room is short); its identity is in the label's and the spans' titles.
+    const label = serverLabel(s.server, s.displayName);
+    parts.push(
+      `<text x="${MARGIN.left - 6}" y="${top + LANE / 2 + 4}" text-anchor="end" class="label">${escapeXml(shownName({ name: s.server, displayName: s.displayName }))}` +
+        `<title>${escapeXml(label)}</title></text>`,
+    );
     const health = s.changes.filter((c) => c.kind === 'health' || (c.kind === 'membership' && c.value === 'gone'));
     health.forEach((c, j) => {
       const end = health[j + 1]?.at ?? r.to;
@@ -86,7 +92,7 @@ export function swimLanesSvg(r: RecordingReport): string {
       const w = Math.max(1, x(new Date(end)) - x0);
       parts.push(
         `<rect x="${n(x0)}" y="${top + 4}" width="${n(w)}" height="${LANE - 12}" fill="${HEALTH_COLORS[state] ?? '#c9cdd2'}">` +
-          `<title>${escapeXml(`${s.server} ${state} from ${formatTime(c.at)}`)}</title></rect>`,
+          `<title>${escapeXml(`${label} ${state} from ${formatTime(c.at)}`)}</title></rect>`,
       );
     });
     for (const c of s.changes.filter((c) => c.kind === 'release')) {
@@ -100,11 +106,12 @@ export function swimLanesSvg(r: RecordingReport): string {
       );
     }
   });
+  const named = serverNamer(r);
   for (const step of r.steps) {
     const at = n(x(new Date(step.at)));
     parts.push(
       `<path d="M${at - 5},${MARGIN.top - 12}L${at + 5},${MARGIN.top - 12}L${at},${MARGIN.top - 4}Z" fill="#24292f">` +
-        `<title>${escapeXml(`${formatTime(step.at)} ${step.subject ? `${step.subject}: ` : ''}${step.value}`)}</title></path>`,
+        `<title>${escapeXml(`${formatTime(step.at)} ${step.subject ? `${named(step.subject)}: ` : ''}${step.value}`)}</title></path>`,
     );
   }
   return svg(height, 'Each server’s release and health over time', timeAxis(x, height - MARGIN.bottom) + parts.join(''));

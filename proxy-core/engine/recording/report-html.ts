@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import type { RecordingReport } from '../../contract/recording-report.js';
 import { canonicalRelease } from '../releases/release-names.js';
 import { HEALTH_COLORS, escapeXml as esc, false404sSvg, outcomesSvg, swimLanesSvg } from './report-charts.js';
-import { clientOf, formatMinute, formatTime, incidentSpan, outcomeLines, targetLine, timelineRows } from './report-text.js';
+import { clientOf, formatMinute, formatTime, incidentSpan, outcomeLines, serverNamer, targetLine, timelineRows } from './report-text.js';
 
 /** Past this many rows, the per-minute false 404 table is cut (the totals table above it is whole; -o json has every row). */
 export const MAX_MINUTE_ROWS = 2_000;
@@ -47,9 +47,10 @@ function healthKey(): string {
 
 /** The false 404s summed over the window per client × server × GVR, largest first. */
 function false404Totals(r: RecordingReport): string[][] {
+  const named = serverNamer(r);
   const totals = new Map<string, { row: string[]; count: number }>();
   for (const f of r.false404s) {
-    const row = [clientOf(f), f.server, f.gvr];
+    const row = [clientOf(f), named(f.server), f.gvr];
     const key = row.join('\u0000');
     const entry = totals.get(key) ?? { row, count: 0 };
     entry.count += f.count;
@@ -59,7 +60,10 @@ function false404Totals(r: RecordingReport): string[][] {
 }
 
 function falseMinutes(r: RecordingReport): string {
-  const rows = r.false404s.slice(0, MAX_MINUTE_ROWS).map((f) => [formatMinute(f.minute), clientOf(f), f.server, f.gvr, String(f.count)]);
+  const named = serverNamer(r);
+  const rows = r.false404s
+    .slice(0, MAX_MINUTE_ROWS)
+    .map((f) => [formatMinute(f.minute), clientOf(f), named(f.server), f.gvr, String(f.count)]);
   const cut =
     r.false404s.length > MAX_MINUTE_ROWS
       ? `<p class="note">The first ${MAX_MINUTE_ROWS} of ${r.false404s.length} rows; the Markdown and JSON forms have all of them.</p>`
@@ -73,6 +77,7 @@ export function reportHtml(r: RecordingReport): string {
   const hash = createHash('sha256').update(style).digest('base64');
   const csp = `default-src 'none'; style-src 'sha256-${hash}'; img-src data:; base-uri 'none'; form-action 'none'`;
   const sources = Object.keys(r.outcomes);
+  const named = serverNamer(r);
   const title = `Rollout report: ${formatTime(r.from)} → ${formatTime(r.to)}`;
   const body = [
     `<h1>${esc(title)}</h1>`,
@@ -86,7 +91,7 @@ export function reportHtml(r: RecordingReport): string {
     '<h2>Incidents</h2>',
     table(
       ['server', 'incident', 'from', 'to', 'requests / detail'],
-      r.incidents.map((i) => [i.server, i.kind, ...incidentSpan(i), i.count === undefined ? (i.detail ?? '') : String(i.count)]),
+      r.incidents.map((i) => [named(i.server), i.kind, ...incidentSpan(i), i.count === undefined ? (i.detail ?? '') : String(i.count)]),
     ),
     '<h2>Clients that break at the target release</h2>',
     `<p>${esc(targetLine(r))}</p>`,
@@ -111,7 +116,7 @@ export function reportHtml(r: RecordingReport): string {
     '<h2>What the port rerouted</h2>',
     table(
       ['handling server', 'answered by', 'GVR', 'requests'],
-      r.rerouted.map((x) => [x.from, x.to, x.gvr, String(x.count)]),
+      r.rerouted.map((x) => [named(x.from), named(x.to), x.gvr, String(x.count)]),
       [3],
     ),
   ];

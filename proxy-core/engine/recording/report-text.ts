@@ -1,8 +1,10 @@
 // A recording report (report.ts) as text: the short summary `peerscope recording open` prints, and
-// the Markdown of `peerscope recording report` (for a ticket). Times are UTC.
+// the Markdown of `peerscope recording report` (for a ticket). Times are UTC. Servers are named as
+// the live CLI names them: the host name, the identity (lease name) beside it where they differ.
 import { canonicalRelease } from '../releases/release-names.js';
 import { formatTable } from '../util/text-table.js';
 import type { Incident, RecordingReport, ServerTimeline } from '../../contract/recording-report.js';
+import { serverLabel } from '../../contract/servers.js';
 
 /** "2026-11-27 14:32:05Z". */
 export function formatTime(at: number): string {
@@ -33,14 +35,27 @@ export function outcomeLines(r: RecordingReport): string[] {
   );
 }
 
+/**
+ * How the report's text names a server it knows by identity: `"cp-1" (apiserver-fa6myrjs…)` where a
+ * display name was recorded that differs (serverLabel), else the identity as it is ('' stays '').
+ */
+export function serverNamer(r: Pick<RecordingReport, 'servers'>): (server: string) => string {
+  const shown = new Map(r.servers.map((s) => [s.server, s.displayName]));
+  return (server) => {
+    const displayName = shown.get(server);
+    return displayName === undefined || displayName === server ? server : serverLabel(server, displayName);
+  };
+}
+
 /** What `recording open` prints: the span, servers and their releases, counts by outcome, false 404s by client. */
 export function recordingSummary(r: RecordingReport): string {
   const info = r.recording;
+  const named = serverNamer(r);
   const lines = [
     `${info.file}: recorded by peerscope ${info.peerscopeVersion} (${info.host})`,
     `span: ${formatTime(info.startedAt)} → ${formatTime(info.endedAt)} (${Math.round((info.endedAt - info.startedAt) / 1000)} s), ${info.events} events`,
     'servers:',
-    ...r.servers.map((s) => `  ${s.server}  ${releases(s)}`),
+    ...r.servers.map((s) => `  ${named(s.server)}  ${releases(s)}`),
     'requests by outcome:',
     ...(outcomeLines(r).length ? outcomeLines(r).map((l) => `  ${l}`) : ['  none']),
   ];
@@ -66,16 +81,17 @@ function table(header: string[], rows: string[][]): string[] {
 
 /** The servers' changes and the rollout's steps, one time line, oldest first. */
 export function timelineRows(r: RecordingReport): { at: number; server: string; kind: string; value: string }[] {
+  const named = serverNamer(r);
   return [
     ...r.servers.flatMap((s) =>
       s.changes.map((c) => ({
         at: c.at,
-        server: s.server,
+        server: named(s.server),
         kind: c.kind,
         value: c.kind === 'release' ? canonicalRelease(c.value) : c.kind === 'registration' && !c.value ? '(none missing)' : c.value,
       })),
     ),
-    ...r.steps.map((s) => ({ at: s.at, server: s.subject, kind: 'step', value: s.value })),
+    ...r.steps.map((s) => ({ at: s.at, server: named(s.subject), kind: 'step', value: s.value })),
   ].sort((a, b) => a.at - b.at);
 }
 
@@ -97,6 +113,7 @@ export function targetLine(r: RecordingReport): string {
 
 /** The report as Markdown. */
 export function reportMarkdown(r: RecordingReport): string {
+  const named = serverNamer(r);
   const lines = [
     `# Rollout report: ${formatTime(r.from)} → ${formatTime(r.to)}`,
     '',
@@ -112,7 +129,7 @@ export function reportMarkdown(r: RecordingReport): string {
     '',
     ...table(
       ['server', 'incident', 'from', 'to', 'requests / detail'],
-      r.incidents.map((i) => [i.server, i.kind, ...incidentSpan(i), i.count === undefined ? (i.detail ?? '') : String(i.count)]),
+      r.incidents.map((i) => [named(i.server), i.kind, ...incidentSpan(i), i.count === undefined ? (i.detail ?? '') : String(i.count)]),
     ),
     '## Clients that break at the target release',
     '',
@@ -132,13 +149,13 @@ export function reportMarkdown(r: RecordingReport): string {
     '',
     ...table(
       ['minute (UTC)', 'client', 'server', 'GVR', 'false 404s'],
-      r.false404s.map((f) => [formatMinute(f.minute), clientOf(f), f.server, f.gvr, String(f.count)]),
+      r.false404s.map((f) => [formatMinute(f.minute), clientOf(f), named(f.server), f.gvr, String(f.count)]),
     ),
     '## What the port rerouted',
     '',
     ...table(
       ['handling server', 'answered by', 'GVR', 'requests'],
-      r.rerouted.map((x) => [x.from, x.to, x.gvr, String(x.count)]),
+      r.rerouted.map((x) => [named(x.from), named(x.to), x.gvr, String(x.count)]),
     ),
   ];
   return lines.join('\n');

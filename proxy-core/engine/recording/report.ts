@@ -1,6 +1,6 @@
-// The rollout report of a recording over a window (the post-mortem): each server's release and state
-// over time, the rollout's steps, the incidents (report-incidents.ts), requests by outcome per minute,
-// the false 404s per client × server × GVR per minute, what the port rerouted, and the clients that
+// The rollout report of a recording over a window (the post-mortem): each server (its identity and
+// display name) with its release and state over time, the rollout's steps, the incidents
+// (report-incidents.ts), requests by outcome per minute, the false 404s per client × server × GVR per minute, what the port rerouted, and the clients that
 // break at the target release (report-breaking.ts). Plain data in the contract's shape
 // (contract/recording-report.ts), rendered as Markdown (report-text.ts), HTML (report-html.ts) or JSON.
 import {
@@ -35,7 +35,9 @@ export function buildRecordingReport(reader: RecordingReader, window: Window = {
     const bySource = (outcomes[c.source] ??= {});
     bySource[c.outcome] = (bySource[c.outcome] ?? 0) + c.count;
   }
-  const servers = reader.servers().map((server) => timelineOf(reader, server, span));
+  // As named by the window's end; a server first named after it (or never by then), as last named at all.
+  const shown = new Map([...reader.displayNames(), ...reader.displayNames(to - 1)]);
+  const servers = reader.servers().map((server) => timelineOf(reader, server, span, shown.get(server)));
   return {
     apiVersion: 'peerscope.dev/v1',
     kind: RECORDING_REPORT_KIND,
@@ -59,7 +61,7 @@ export function buildRecordingReport(reader: RecordingReader, window: Window = {
   };
 }
 
-function timelineOf(reader: RecordingReader, server: string, span: Required<Window>): ServerTimeline {
+function timelineOf(reader: RecordingReader, server: string, span: Required<Window>, displayName?: string): ServerTimeline {
   const kinds = serverChangeKinds;
   // The state as the window opens, then each change inside it.
   const before = kinds.flatMap((k) => {
@@ -70,7 +72,7 @@ function timelineOf(reader: RecordingReader, server: string, span: Required<Wind
     .changes(span, kinds)
     .filter((c) => c.subject === server && c.at > span.from)
     .map((c) => ({ at: c.at, kind: c.kind as (typeof kinds)[number], value: c.value }));
-  return { server, changes: [...before, ...inside] };
+  return { server, ...(displayName === undefined ? {} : { displayName }), changes: [...before, ...inside] };
 }
 
 /** Requests per minute by source and outcome, oldest first. */

@@ -45,6 +45,11 @@ export const changeKinds = [
   'step',
   /** What a server's /metrics read gave (its request counts): `value` the hash of the summary in `documents`. */
   'metrics',
+  /**
+   * What a person reads for a server (ServerStatus.displayName: its lease's host name): `subject` the
+   * identity, `value` the display name. Files written before it lack it: readers show the identity.
+   */
+  'display-name',
 ] as const;
 export type ChangeKind = (typeof changeKinds)[number];
 

@@ -1,6 +1,6 @@
 // What the screens need at a recorded moment, read back from a recording: each server's health,
-// release and discovery then, the route table then, and each server's health changes up to then —
-// in the contract's shapes (the live calls'), so the GVR matrix and Server health render them as they are.
+// release, display name and discovery then, the route table then, and each server's health changes
+// up to then — in the contract's shapes (the live calls'), so the GVR matrix and Server health render them as they are.
 // Also each server's last /metrics read by then and the missing API registrations then, found again
 // from the recorded discovery and what each server's legacy /apis lacked.
 import type { RecordedState, RecordingTimeline } from '../../contract/recording.js';
@@ -43,11 +43,13 @@ export function stateAt(reader: RecordingReader, at: number, known: (name: strin
     const release = reader.valueAt('release', name, at);
     const discovery = reader.discoveryAt(name, at);
     const live = known(name);
+    // The host name it had then; the live session's where the file holds none (written before display names were).
+    const displayName = reader.valueAt('display-name', name, at)?.value ?? live?.displayName;
     const metrics = reader.metricsAt(name, at);
     const { hash: _hash, since: _since, ...apiserverMetrics } = metrics ?? { hash: '', since: 0 };
     servers.push({
       name,
-      ...(live?.displayName ? { displayName: live.displayName } : {}),
+      ...(displayName ? { displayName } : {}),
       url: live?.url ?? '',
       source: live?.source ?? 'flag',
       health: healthOf(health.value),
