@@ -78,11 +78,11 @@ export function swimLanesSvg(r: RecordingReport): string {
   const parts: string[] = [];
   r.servers.forEach((s, i) => {
     const top = MARGIN.top + i * LANE;
-    // The lane is labelled by host name (room is short); its identity is in the label's and the spans' titles.
+    // The lane is labelled by host name (room is short); the label's tooltip and the spans' have the identity too.
     const label = serverLabel(s.server, s.displayName);
+    const shown = escapeXml(shownName({ name: s.server, displayName: s.displayName }));
     parts.push(
-      `<text x="${MARGIN.left - 6}" y="${top + LANE / 2 + 4}" text-anchor="end" class="label">${escapeXml(shownName({ name: s.server, displayName: s.displayName }))}` +
-        `<title>${escapeXml(label)}</title></text>`,
+      `<g><title>${escapeXml(label)}</title><text x="${MARGIN.left - 6}" y="${top + LANE / 2 + 4}" text-anchor="end" class="label">${shown}</text></g>`,
     );
     const health = s.changes.filter((c) => c.kind === 'health' || (c.kind === 'membership' && c.value === 'gone'));
     health.forEach((c, j) => {
