@@ -9,7 +9,8 @@
 // (the GVR matrix then; and while mixed, and after), put each release change within 2 s of when the
 // server's /version changed as this test saw it, and — once serve is SIGKILLed under traffic — hold
 // every event the servers' audit logs have up to a second before the kill (and all the port itself
-// had counted by then), and reopen.
+// had counted by then), and reopen. `recording open` and the report name each server by its host name
+// with its identity lease's name beside it.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -328,6 +329,25 @@ describe.skipIf(skipKube() || noKubectl())(
       }
       console.log(`release change in the report minus /version change seen by the test (polled every 100 ms): ${lags.join(', ')}`);
       console.log(`incidents in the report: ${incidents.join('; ')}`);
+    });
+
+    it('recording open and the report name each server by its host name, its lease name beside it', async () => {
+      const json = JSON.parse((await peerscope(['recording', 'report', recordFile, '--output', 'json'])).stdout) as RecordingReport;
+      const [opened, markdown] = [await peerscope(['recording', 'open', recordFile]), await peerscope(['recording', 'report', recordFile])];
+      expect(opened.code, opened.stderr).toBe(0);
+      for (const host of HOSTS) {
+        const name = names.get(host) as string;
+        expect(json.servers.find((s) => s.server === name)?.displayName, name).toBe(host);
+        expect(opened.stdout).toContain(`  "${host}" (${name})  `);
+        expect(markdown.stdout).toContain(`| "${host}" (${name}) | release |`);
+      }
+      expect(markdown.stdout, 'a table names a server by its lease name alone').not.toMatch(/\| apiserver-[a-z0-9]+ \|/);
+      console.log(
+        `recording open lists: ${opened.stdout
+          .split('\n')
+          .filter((l) => l.includes('apiserver-'))
+          .join(' | ')}`,
+      );
     });
 
     it('SIGKILL under traffic loses at most the last second of what the audit logs hold, and the file reopens', async () => {
