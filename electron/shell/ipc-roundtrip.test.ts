@@ -138,9 +138,9 @@ describe('IPC round trip over a kubeconfig session', () => {
       'getFalse404sForWindow',
       'takeSnapshotAt',
     ]);
-    // A bare core service keeps no recordings folder (the app's host does: session/recordings-library.ts).
+    // A bare core service keeps no recordings folder (the app's host does: session/recordings-library.ts):
+    // asked what it holds, it answers null; every action on it is refused.
     const libraryOnly = new Set<CoreClientMethod>([
-      'getRecordings',
       'setRetention',
       'openRecording',
       'deleteRecording',

@@ -207,8 +207,8 @@ export const coreClientMethods = {
   getImpactForWindow: { args: getImpactForWindowArgsSchema, result: impactReportSchema },
   /** Who got false 404s in a window of the recording, per client × server × GVR (the cluster source's). */
   getFalse404sForWindow: { args: recordingWindowSchema, result: windowFalse404sSchema },
-  /** The app's recordings folder: its recordings, the retention cap and what the cap removed. */
-  getRecordings: { args: undefined, result: recordingsSchema },
+  /** The app's recordings folder: its recordings, the retention cap and what the cap removed; null on a host that keeps none (`serve --ui`). */
+  getRecordings: { args: undefined, result: recordingsSchema.nullable() },
   /** Sets the retention cap (kept in the folder's settings file) and applies it at once. */
   setRetention: { args: retentionSchema, result: recordingsSchema },
   /** Shows a recording of the folder offline (a read-only session); the live session keeps running behind it. */

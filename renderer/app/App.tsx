@@ -116,8 +116,14 @@ function Root({ connection }: { connection: ConnectionSource | undefined }) {
     () =>
       live.subscribe((event) => {
         if (event.type === 'snapshot-opened') open(library.add(event.snapshot, event.file, 'file'));
+        // A moment or window of the previous session's recording (a recording opened, or left) means nothing in the next.
+        if (event.type === 'session') {
+          leaveMoment();
+          // The live cache was not mounted to hear the switch while a moment was shown.
+          void liveQueryClient.invalidateQueries();
+        }
       }),
-    [live, library, open],
+    [live, library, open, leaveMoment, liveQueryClient],
   );
   const { moment, showMoment, window, windowChoice, showWindow } = moments;
   const view = useMemo<ViewState>(

@@ -1,5 +1,6 @@
-// The recordings folder's calls on a host that keeps none (`serve --ui`, a bare core service): each
-// refuses with PEERSCOPE_ERR_NO_LIBRARY. The app and `demo --ui` answer them (session/recordings-library.ts).
+// The recordings folder's calls on a host that keeps none (`serve --ui`, a bare core service): asked
+// what the folder holds, it answers null (every page asks: no folder is an answer, not a failure);
+// every action refuses with PEERSCOPE_ERR_NO_LIBRARY. The app and `demo --ui` answer them (session/recordings-library.ts).
 import type { CoreCalls } from '../../contract/client.js';
 import { PeerscopeError } from '../../contract/errors.js';
 
@@ -14,7 +15,7 @@ export function noLibraryCalls(): LibraryCalls {
       new PeerscopeError('PEERSCOPE_ERR_NO_LIBRARY', 'this Peerscope keeps no recordings folder: the app and `peerscope demo --ui` do'),
     );
   return {
-    getRecordings: refuse,
+    getRecordings: async () => null,
     setRetention: refuse,
     openRecording: refuse,
     deleteRecording: refuse,

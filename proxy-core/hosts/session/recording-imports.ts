@@ -66,9 +66,12 @@ export function recordingImporter(folder: string): RecordingImporter {
     },
     async importBytes(body, shownAs) {
       const file = staged();
+      const out = createWriteStream(file);
       try {
-        await pipeline(body, createWriteStream(file));
+        await pipeline(body, out);
       } catch (err) {
+        // The stream may still be opening its file: removed before it is created, it would be left behind.
+        if (!out.closed) await new Promise<void>((closed) => out.once('close', () => closed()));
         discard(file);
         throw err;
       }

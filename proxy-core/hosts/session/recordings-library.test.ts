@@ -1,6 +1,7 @@
 // The app's recordings folder on a real demo session: the demo records into the folder, a past
 // recording opens as a read-only session whose every call answers from the file, the live session
 // comes back, and files from elsewhere are copied in — or refused naming the file and the fault.
+import type { Recordings } from '../../contract/recordings.js';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -61,7 +62,7 @@ describe('the recordings folder', () => {
   });
 
   it('lists the demo being recorded, with its servers, releases, size and span, and will not delete it', async () => {
-    const listing = await library.service.getRecordings();
+    const listing = await folderOf(library);
     expect(listing.folder).toBe(folder);
     expect(listing.picker).toBe('upload');
     expect(listing.retention).toEqual({ maxAgeDays: 14, maxBytes: 5 * 1024 ** 3 });
@@ -138,11 +139,11 @@ describe('the recordings folder', () => {
     expect(set.retention).toEqual({ maxAgeDays: 3, maxBytes: 1024 ** 3 });
     expect(readRetentionSettings(folder)).toEqual({ retention: { maxAgeDays: 3, maxBytes: 1024 ** 3 } });
     writeFileSync(join(folder, SETTINGS_FILE), '{"maxAgeDays": "two weeks", "maxBytes": 100}');
-    const broken = await library.service.getRecordings();
+    const broken = await folderOf(library);
     expect(broken.retention).toEqual({ maxAgeDays: 14, maxBytes: 5 * 1024 ** 3 });
     expect(broken.settingsProblem).toMatch(new RegExp(`^${join(folder, SETTINGS_FILE)}: maxAgeDays: .*; the defaults are used$`));
     writeFileSync(join(folder, SETTINGS_FILE), '{"maxAgeDays": 14,');
-    expect((await library.service.getRecordings()).settingsProblem).toMatch(/retention\.json: not JSON/);
+    expect((await folderOf(library)).settingsProblem).toMatch(/retention\.json: not JSON/);
   });
 });
 
@@ -162,7 +163,7 @@ describe('a kubeconfig session opened in the app', () => {
       try {
         const live = await session.service.getOverview();
         await until(async () => (await session.service.getRecordingTimeline())?.servers.length === live.servers.length, 10_000);
-        const writing = (await library.service.getRecordings()).recordings.find((r) => r.writing)!;
+        const writing = (await folderOf(library)).recordings.find((r) => r.writing)!;
         name = writing.name;
         expect(name.startsWith(`${prepared.contextName.replace(/[^A-Za-z0-9._-]+/g, '_')}-`)).toBe(true);
         expect(writing.servers!.sort()).toEqual(live.servers.map((s) => s.name).sort());
@@ -198,7 +199,7 @@ describe('the cap, applied when a session starts and on a period while it runs',
       old('two-weeks-ago.recording.sqlite', 15);
       await until(async () => !existsSync(join(dir, 'two-weeks-ago.recording.sqlite')), 5_000);
       expect(existsSync(writing)).toBe(true);
-      const removed = (await capped.service.getRecordings()).removed;
+      const removed = (await folderOf(capped)).removed;
       expect(removed.map((r) => [r.name, r.reason])).toEqual([
         ['two-weeks-ago.recording.sqlite', 'last written 15 days ago, over the 14-day cap'],
         ['last-month.recording.sqlite', 'last written 30 days ago, over the 14-day cap'],
@@ -208,3 +209,10 @@ describe('the cap, applied when a session starts and on a period while it runs',
     }
   });
 });
+
+/** What a library's folder holds: a host with a library always answers one (null is for hosts without). */
+async function folderOf(library: { service: { getRecordings(): Promise<Recordings | null> } }): Promise<Recordings> {
+  const folder = await library.service.getRecordings();
+  if (!folder) throw new Error('a recordings library answered no folder');
+  return folder;
+}

@@ -172,13 +172,15 @@ describe('the time control', () => {
     expect(screen.queryByRole('form', { name: 'Window of the recording' })).toBeNull();
   });
 
-  it('opens a recording that has ended on all of it, with no Live', async () => {
+  it('shows a recording that has ended at its end, with End in place of Live, and opens its windows', async () => {
     const client = new FakeCoreClient();
     client.timeline = { ...client.timeline!, ended: true };
     render(<App client={client} />);
+    await screen.findByText(/the recording's end/);
+    expect(modes()).toEqual(['End*', '15 min', 'Whole', 'Range']);
+    fireEvent.click(screen.getByRole('button', { name: 'Whole' }));
     await screen.findByRole('region', { name: 'Recorded window' });
-    expect(modes()).toEqual(['15 min', 'Whole*', 'Range']);
-    expect(client.calls).toContain(`getStateAt:${T0 + 2 * MIN}`);
+    expect(modes()).toEqual(['End', '15 min', 'Whole*', 'Range']);
   });
 
   it('reads a typed clock time as the moment of the recording it names, a recording past midnight included', () => {

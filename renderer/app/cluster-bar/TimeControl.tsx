@@ -2,7 +2,7 @@
 // the whole rollout, or a range typed in or dragged on the strip), or a moment picked with the scrubber
 // drawn over the recording's release-and-health strip. The screens move when the scrubber is let go (or
 // stepped with the keyboard), not on every pixel of a drag. A recording opened from a file has ended:
-// no "Live" then, and it opens on the whole recording.
+// in place of "Live" it has "End" (the recording's last state, which its session answers).
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import type { RecordingTimeline } from '../../../proxy-core/contract/index.js';
@@ -59,31 +59,31 @@ function Recorded({ view }: { view: ViewState }) {
     setEditing(false);
     void report(view.showWindow(w, choice));
   };
-  // A recording that has ended opens on all of it.
+  // A recording opened from a file: its session answers its last state where a live one answers now.
   const ended = t?.ended === true;
-  const opened = useRef(false);
-  useEffect(() => {
-    if (!t || !ended || view.moment || opened.current) return;
-    opened.current = true;
-    choose('whole', windowOf('whole', t));
-  });
 
   if (!t) return null;
   const live = view.moment === null;
   const mode = live ? 'live' : view.window ? (view.windowChoice ?? 'range') : 'moment';
   const label = live
-    ? `recorded since ${formatClock(t.startedAt)}`
+    ? ended
+      ? `the recording's end, ${formatClock(t.endedAt)}`
+      : `recorded since ${formatClock(t.startedAt)}`
     : view.window
       ? formatWindow(view.window)
       : formatClock(view.moment!.at);
   return (
     <div className="time-control" role="group" aria-label="Time">
       <div className="time-modes" role="group" aria-label="What to show">
-        {!ended && (
-          <button type="button" className="btn time-mode" aria-pressed={mode === 'live'} onClick={live ? undefined : view.leave}>
-            Live
-          </button>
-        )}
+        <button
+          type="button"
+          className="btn time-mode"
+          aria-pressed={mode === 'live'}
+          title={ended ? "The recording's last state" : undefined}
+          onClick={live ? undefined : view.leave}
+        >
+          {ended ? 'End' : 'Live'}
+        </button>
         <button
           type="button"
           className="btn time-mode"

@@ -2,7 +2,7 @@
 // and size); here the operator sees the folder, sets the cap, opens a past recording — or a file from
 // elsewhere — read-only in every screen, and goes back to live.
 import { errorMessage } from '../../shared/ui/call-errors.js';
-import { ErrorState, Loading } from '../../shared/ui/states.js';
+import { Empty, ErrorState, Loading } from '../../shared/ui/states.js';
 import { useView } from '../../shared/view-mode.js';
 import { OpenFileCard } from './OpenFileCard.js';
 import { RecordingList } from './RecordingList.js';
@@ -36,6 +36,11 @@ export function Recordings() {
         <Loading what="recordings" />
       ) : query.isError ? (
         <ErrorState error={query.error} retry={() => void query.refetch()} />
+      ) : query.data === null ? (
+        <Empty>
+          This Peerscope keeps no recordings folder: the desktop app and <code>peerscope demo --ui</code> do.{' '}
+          <code>peerscope serve --record FILE</code> records a session into a file, which <code>peerscope recording</code> reads.
+        </Empty>
       ) : (
         <>
           <div className="recordings-cards">
