@@ -53,6 +53,9 @@ describe.skipIf(!hasChromium)('replaying the recording in Chromium, on the demo'
   });
 
   /** The recorded requests of the window, each source, read through the contract in pages of 500. */
+  /** How far behind the recording may take in a request of the window's end (the audit logs are followed, not awaited). */
+  const LATE_MS = 5_000;
+
   async function recorded(from: number, to: number): Promise<{ port: number; cluster: number; false404s: number }> {
     const n = { port: 0, cluster: 0, false404s: 0 };
     let after: RecordedCursor | undefined;
@@ -123,13 +126,23 @@ describe.skipIf(!hasChromium)('replaying the recording in Chromium, on the demo'
     // Every recorded request of the window played.
     expect([Number(await replay.getAttribute('data-from')), Number(await replay.getAttribute('data-to'))]).toEqual([from, to]);
     const n = await recorded(from, to);
-    console.log(`replay 60×: the window holds ${n.port} port and ${n.cluster} cluster events`);
+    // The servers' audit logs are read a moment behind: a request of the window's last seconds may have
+    // reached the recording after the replay read past it, so the replay played what was recorded then.
+    const late = await recorded(to - LATE_MS, to);
+    console.log(
+      `replay 60×: the window holds ${n.port} port and ${n.cluster} cluster events (${late.port + late.cluster} in its last seconds)`,
+    );
     expect(n.port + n.cluster).toBeGreaterThan(100);
-    expect(rest.at(-1)!.status).toContain(`Replayed ${(n.port + n.cluster).toLocaleString('en-US')} events`);
+    const replayed = Number(/Replayed ([\d,]+) events/.exec(rest.at(-1)!.status)?.[1]?.replace(/,/g, ''));
+    expect(replayed).toBeLessThanOrEqual(n.port + n.cluster);
+    expect(replayed).toBeGreaterThanOrEqual(n.port + n.cluster - (late.port + late.cluster));
     // "False 404s by client" counted the replayed ones, each once.
-    const caption = n.false404s === 0 ? /^$/ : new RegExp(`^${n.false404s.toLocaleString('en-US')} false 404`);
-    if (n.false404s > 0)
-      expect(await page.getByRole('table', { name: 'False 404s by client' }).locator('caption').textContent()).toMatch(caption);
+    if (n.false404s > 0) {
+      const caption = await page.getByRole('table', { name: 'False 404s by client' }).locator('caption').textContent();
+      const counted = Number(/^([\d,]+) false 404/.exec(caption ?? '')?.[1]?.replace(/,/g, ''));
+      expect(counted).toBeLessThanOrEqual(n.false404s);
+      expect(counted).toBeGreaterThanOrEqual(n.false404s - late.false404s);
+    }
     await shootScreens(page, 'replay-60x-ended');
   });
 
