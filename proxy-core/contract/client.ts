@@ -63,6 +63,16 @@ export const settingsSchema = z.object({
 });
 export type Settings = z.infer<typeof settingsSchema>;
 
+/** A recording opened from a file, as the overview names it. */
+export const shownRecordingSchema = z.object({
+  /** The file's name (no folder). */
+  name: z.string(),
+  /** Epoch ms: the first and the last thing it recorded. */
+  startedAt: z.number(),
+  endedAt: z.number(),
+});
+export type ShownRecording = z.infer<typeof shownRecordingSchema>;
+
 export const overviewSchema = settingsSchema.extend({
   /** The local port; null before it listens. */
   listen: z.object({ host: z.string(), port: z.number().int(), url: z.string() }).nullable(),
@@ -72,6 +82,11 @@ export const overviewSchema = settingsSchema.extend({
   sim: simStatusSchema.optional(),
   /** The cluster source: present only when the core follows the servers' audit logs. */
   cluster: clusterSummarySchema.optional(),
+  /**
+   * Present only while the app shows a recording opened from a file (read-only): which one and its span.
+   * The rest of the overview is then the recording's at its end; no port listens for it (`listen` is null).
+   */
+  recording: shownRecordingSchema.optional(),
 });
 export type Overview = z.infer<typeof overviewSchema>;
 

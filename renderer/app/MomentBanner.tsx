@@ -26,12 +26,14 @@ export function MomentBanner({ moment, window, onLeave }: { moment: MomentView; 
             At <time dateTime={new Date(moment.at).toISOString()}>{formatClock(moment.at)}</time> — recorded
           </strong>{' '}
           <span className="muted">
-            {formatDateTime(moment.at)} · the session's recording, read-only: the servers and the GVR matrix as they were then.
+            {formatDateTime(moment.at)} · {moment.recording ? `recording ${moment.recording.name}` : "the session's recording"}, read-only:
+            the servers and the GVR matrix as they were then.
           </span>
         </p>
       )}
+      {/* In a recording opened from a file, leaving the moment shows the recording's end (the time control's "End"), not the live cluster. */}
       <button type="button" className="btn btn-primary" onClick={onLeave}>
-        Back to live
+        {moment.recording ? "Back to the recording's end" : 'Back to live'}
       </button>
     </div>
   );

@@ -48,7 +48,8 @@ export function useMomentView(live: CoreClient, liveQueryClient: QueryClient, ne
         ...(overview.faithful ? { faithful: true } : {}),
       };
       cache.current ??= newQueryClient();
-      setShown({ moment: { at, state, client: createMomentClient(state, { settings, live, window }) }, window, choice });
+      const client = createMomentClient(state, { settings, live, window, recording: overview.recording });
+      setShown({ moment: { at, state, client, recording: overview.recording }, window, choice });
     },
     [live, liveQueryClient, newQueryClient],
   );

@@ -4,7 +4,7 @@
 // hide what would change a cluster.
 import type { QueryClient } from '@tanstack/react-query';
 import { createContext, useContext } from 'react';
-import type { CoreClient, RecordedState, RoutingSnapshot } from '../../proxy-core/contract/index.js';
+import type { CoreClient, RecordedState, RoutingSnapshot, ShownRecording } from '../../proxy-core/contract/index.js';
 import type { LibraryEntry, SnapshotLibrary } from './snapshot-library.js';
 import type { SnapshotCoreClient } from './transport/snapshot-client.js';
 
@@ -20,6 +20,8 @@ export interface MomentView {
   readonly at: number;
   readonly state: RecordedState;
   readonly client: CoreClient;
+  /** The recording opened from a file the moment is of; undefined for the session's own recording. */
+  readonly recording?: ShownRecording | undefined;
 }
 
 /** A span of the session's recording (epoch ms, `from` < `to`): Upgrade impact, False 404s by client and

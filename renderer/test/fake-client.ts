@@ -28,6 +28,7 @@ import {
   type RoutingSnapshot,
   type RecordingWindow,
   type Settings,
+  type ShownRecording,
   type WindowFalse404s,
   type SimStatus,
   type SnapshotDiff,
@@ -203,14 +204,17 @@ export class FakeCoreClient extends UnansweredCalls implements CoreClient {
     return structuredClone(value());
   }
 
+  /** A recording opened from a file is shown: the overview names it, has no port and no simulator. */
+  recording: ShownRecording | undefined;
   override getOverview = (): Promise<Overview> => {
     return this.answer('getOverview', () => ({
       ...this.settings,
-      listen: { host: '127.0.0.1', port: 8001, url: 'http://127.0.0.1:8001' },
+      listen: this.recording ? null : { host: '127.0.0.1', port: 8001, url: 'http://127.0.0.1:8001' },
       servers: this.servers,
       totals: totals({ local: 120, rerouted: 7, notfound: 1 }),
       lastSeq: 128,
-      ...(this.sim ? { sim: this.sim } : {}),
+      ...(this.sim && !this.recording ? { sim: this.sim } : {}),
+      ...(this.recording ? { recording: this.recording } : {}),
       ...(this.clusterEvents
         ? {
             cluster: {

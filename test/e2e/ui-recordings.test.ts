@@ -1,7 +1,7 @@
 // The Recordings screen in real Chromium, in browser mode as `peerscope demo --ui` runs it: every
 // session records into the recordings folder; a past recording (a two-server demo whose rollout ran
-// to the end) opens read-only and the screens show its servers; "Back to live" returns to the running
-// three-server demo; a file picked in <input type=file> is uploaded — refused when it is not a
+// to the end) opens read-only and the screens show its servers, the top bar naming it in place of "live"
+// and offering no change; "Back to live" returns to the running three-server demo; a file picked in <input type=file> is uploaded — refused when it is not a
 // recording, opened when it is. Screenshots under test-results/ui-recordings-*.png.
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -83,6 +83,19 @@ describe.skipIf(!hasChromium)('the Recordings screen in Chromium, in browser mod
       .locator('.release')
       .evaluateAll((els) => els.map((e) => e.getAttribute('title')));
   const banner = () => page.getByRole('region', { name: 'Recording shown' });
+  const topBar = () => page.locator('header.topbar');
+  /** The top bar's badges saying what is shown ("live", "recorded window", "recording NAME"). */
+  const badges = () => topBar().locator('.brand [role=status]').allTextContents();
+  const policy = () => page.getByLabel('Handling policy');
+  /** The live demo's bar: the live badge, its port, the policy to change and the snapshot to take. */
+  const topBarIsLive = async () => {
+    await expect.poll(badges, { timeout: 10_000 }).toEqual(['live']);
+    await expect.poll(() => policy().isEnabled()).toBe(true);
+    expect(await policy().getAttribute('title')).toBeNull();
+    await page.getByRole('button', { name: 'Export snapshot' }).waitFor();
+    await page.getByRole('group', { name: 'Simulated rollout' }).waitFor();
+    expect(await topBar().locator('.port').textContent()).toMatch(/^127\.0\.0\.1:\d+$/);
+  };
 
   it('lists the folder: the past recording with its servers and releases, and the one being written', async () => {
     await page.getByRole('tab', { name: 'Recordings' }).click();
@@ -98,11 +111,35 @@ describe.skipIf(!hasChromium)('the Recordings screen in Chromium, in browser mod
     await shootScreens(page, 'recordings-list');
   });
 
+  it("at a window of the live session's own recording, the top bar says so and offers no change", async () => {
+    await topBarIsLive();
+    await page.getByRole('button', { name: 'Whole' }).click();
+    await expect.poll(badges).toEqual(['recorded window']);
+    await expect.poll(() => policy().isDisabled()).toBe(true);
+    expect(await policy().getAttribute('title')).toBe('The policy recorded then: back to live to change it');
+    expect(await page.getByRole('button', { name: 'Export snapshot' }).count()).toBe(0);
+    expect(await page.getByRole('group', { name: 'Simulated rollout' }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Live', exact: true }).click();
+    await topBarIsLive();
+  });
+
   it('opens the past recording: every screen shows its two upgraded servers, read-only, until back to live', async () => {
     await page.getByRole('button', { name: `Open ${pastName}` }).click();
     await banner().waitFor();
     expect(await banner().textContent()).toContain(`Viewing recording ${pastName} — read-only.`);
     await expect.poll(releases, { timeout: 10_000 }).toEqual([expect.stringMatching(/^v1\.37/), expect.stringMatching(/^v1\.37/)]);
+    // The top bar names the recording where it said "live", and offers nothing its read-only session would refuse.
+    await expect.poll(badges).toEqual([`recording ${pastName}`]);
+    await expect.poll(() => policy().isDisabled()).toBe(true);
+    expect(await policy().getAttribute('title')).toMatch(
+      new RegExp(`^The policy recorded in ${pastName.replace(/\./g, '\\.')}: a recording is read-only`),
+    );
+    expect(await page.getByRole('button', { name: 'Export snapshot' }).count()).toBe(0);
+    expect(await page.getByRole('group', { name: 'Simulated rollout' }).count()).toBe(0);
+    // No port listens for a recording: the live session's is not shown as its own. Its counts are the whole recording's.
+    expect(await topBar().locator('.port').count()).toBe(0);
+    await page.getByLabel('Requests through the port over the whole recording').waitFor();
+    await shootScreens(page, 'recordings-open-topbar');
     await page.getByRole('tab', { name: 'GVR matrix' }).click();
     await page.getByText('0 skewed').waitFor();
     // No per-minute rates of the live cluster's audit logs on a recording that has none to show.
@@ -114,6 +151,8 @@ describe.skipIf(!hasChromium)('the Recordings screen in Chromium, in browser mod
     await banner().getByRole('button', { name: 'Back to live' }).click();
     await banner().waitFor({ state: 'detached' });
     await expect.poll(releases, { timeout: 10_000 }).toHaveLength(3);
+    await topBarIsLive();
+    await shootScreens(page, 'recordings-back-to-live-topbar');
   });
 
   it('refuses a picked file that is not a recording, naming it, and opens one that is', async () => {

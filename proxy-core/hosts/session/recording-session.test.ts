@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { overviewSchema } from '../../contract/client.js';
 import { RecordingWriter } from '../../engine/recording/writer.js';
 import { openRecordingSession } from './recording-session.js';
 
@@ -33,6 +34,8 @@ describe('openRecordingSession', () => {
     try {
       const overview = await session.service.getOverview();
       expect(overview).toMatchObject({ listen: null, policy: 'pin:cp-1', discoveryMode: 'peer-aggregated', lastSeq: 0 });
+      // It says which recording it is (the top bar names it in place of "live"), as the contract's schema reads it.
+      expect(overviewSchema.parse(overview).recording).toEqual({ name: 'rollout.recording.sqlite', startedAt: T0, endedAt: T0 + 30_000 });
       expect(overview.servers.map((s) => [s.name, s.health, s.gitVersion])).toEqual([['cp-1', 'unreachable', 'v1.36.0']]);
       expect(await session.service.getRecordingTimeline()).toMatchObject({ ended: true, startedAt: T0, endedAt: T0 + 30_000 });
       expect(await session.service.getClusterGvrRates()).toEqual({ seconds: 30_000, cells: [] });

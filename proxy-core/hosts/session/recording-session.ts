@@ -3,7 +3,15 @@
 // state; the recording's own calls answer the file; every call that would change a cluster is refused
 // as read-only. Each answer is a function of a RecordingReader (ReaderCall), so calls written that way
 // elsewhere (windows, replay, reports) plug in through `calls` without touching this file's logic.
-import { coreClientMethods, type CoreCalls, type CoreClient, type CoreClientMethod, type OutcomeTotals } from '../../contract/client.js';
+import { basename } from 'node:path';
+import {
+  coreClientMethods,
+  type CoreCalls,
+  type CoreClient,
+  type CoreClientMethod,
+  type OutcomeTotals,
+  type ShownRecording,
+} from '../../contract/client.js';
 import { routeOutcomes } from '../../contract/events.js';
 import { clientFromHandlers } from '../../contract/rpc.js';
 import { PeerscopeError } from '../../contract/errors.js';
@@ -50,6 +58,12 @@ function portTotals(reader: RecordingReader): OutcomeTotals {
   return totals;
 }
 
+/** Which recording the overview is of: its file's name and span, so the top bar says so in place of "live". */
+function shownRecording(reader: RecordingReader): ShownRecording {
+  const { file, startedAt, endedAt } = reader.info();
+  return { name: basename(file), startedAt, endedAt };
+}
+
 /** The calls every recording session answers from its file. */
 export const recordingReaderCalls: ReaderCalls = {
   async getOverview(reader) {
@@ -61,6 +75,7 @@ export const recordingReaderCalls: ReaderCalls = {
       servers: state.servers,
       totals: portTotals(reader),
       lastSeq: 0,
+      recording: shownRecording(reader),
     };
   },
   getRouteTable: async (reader) => lastState(reader).routeTable,

@@ -1,4 +1,6 @@
-// The handling policy, the snapshot export and, with a simulated cluster, the rollout controls.
+// The handling policy, the snapshot export and, with a simulated cluster, the rollout controls. Shown
+// read-only (a snapshot, a recorded moment or window, a recording opened from a file), the policy is
+// what was recorded and cannot be changed, and nothing else that would change a cluster is offered.
 import { useMutation } from '@tanstack/react-query';
 import { shownName, type Overview } from '../../../proxy-core/contract/index.js';
 import { downloadSnapshot } from '../../features/snapshots/describe.js';
@@ -12,7 +14,9 @@ export function Controls({ overview }: { overview: Overview }) {
   const offline = useOffline();
   // At a recorded moment likewise: the screens read the recording, the cluster is not theirs to change.
   const moment = useMoment();
-  const readOnly = offline !== null || moment !== null;
+  // And a recording opened from a file: its session refuses every change (PEERSCOPE_ERR_READ_ONLY).
+  const recording = overview.recording;
+  const readOnly = offline !== null || moment !== null || recording !== undefined;
   const setPolicy = useMutation({ mutationFn: (p: string) => client.setPolicy({ policy: p }) });
   const snapshot = useMutation({ mutationFn: () => client.takeSnapshot(), onSuccess: downloadSnapshot });
   return (
@@ -26,9 +30,11 @@ export function Controls({ overview }: { overview: Overview }) {
           title={
             offline
               ? 'The policy the port used when the snapshot was taken'
-              : moment
-                ? 'The policy now: back to live to change it'
-                : undefined
+              : recording
+                ? `The policy recorded in ${recording.name}: a recording is read-only, back to live to change the policy`
+                : moment
+                  ? 'The policy recorded then: back to live to change it'
+                  : undefined
           }
         >
           <option value="round-robin">round-robin</option>

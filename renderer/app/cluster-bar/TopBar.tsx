@@ -1,5 +1,6 @@
-// The cluster bar at the top of every screen: the local port, the discovery mode, the connection,
-// the time control (live, a recorded window or moment), then the servers, the request totals and the controls.
+// The cluster bar at the top of every screen: the local port, the discovery mode, what is shown (live,
+// a snapshot, a recorded moment or window, a recording opened from a file), the time control, then the
+// servers, the request totals and the controls. A recording opened from a file has no port of its own.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { queryKeys, useCoreClient } from '../../shared/client-context.js';
@@ -8,6 +9,7 @@ import { useMoment, useOffline, useTimeWindow } from '../../shared/view-mode.js'
 import { useConnection, type ConnectionSource } from './connection.js';
 import { AuditRead } from './AuditRead.js';
 import { Controls } from './Controls.js';
+import { SourceBadges } from './SourceBadge.js';
 import { TimeControl } from './TimeControl.js';
 import { ServerStrip } from './ServerStrip.js';
 import { Totals } from './Totals.js';
@@ -21,8 +23,11 @@ export function TopBar({ connection }: { connection: ConnectionSource | undefine
   const overview = useQuery({
     queryKey: queryKeys.overview,
     queryFn: () => client.getOverview(),
-    refetchInterval: offline || moment ? false : 5_000,
+    // A snapshot, a moment and a recording opened from a file never change; a session switch refetches.
+    refetchInterval: (query) => (offline || moment || query.state.data?.recording ? false : 5_000),
   });
+  // A moment's view says at once whose recording it is, before its overview is read.
+  const recording = overview.data?.recording ?? moment?.recording;
   const state = useConnection(connection);
   // Events pushed while the stream was down are lost: after a reconnect, read everything again.
   const previous = useRef(state);
@@ -43,7 +48,13 @@ export function TopBar({ connection }: { connection: ConnectionSource | undefine
         {overview.data && (
           <span
             className={`mode-chip${overview.data.discoveryMode === 'nopeer' ? ' mode-nopeer' : ''}`}
-            title="Discovery on the local port (change it on the Discovery screen)"
+            title={
+              recording
+                ? "Discovery on the recording's port as recorded: a recording is read-only"
+                : moment
+                  ? 'Discovery on the local port as recorded then'
+                  : 'Discovery on the local port (change it on the Discovery screen)'
+            }
           >
             discovery: {overview.data.discoveryMode}
           </span>
@@ -56,21 +67,9 @@ export function TopBar({ connection }: { connection: ConnectionSource | undefine
             faithful: the servers' own MVP
           </span>
         )}
-        {offline ? (
-          <span className="conn conn-offline" role="status">
-            offline snapshot
-          </span>
-        ) : moment ? (
-          <span className="conn conn-offline" role="status">
-            {window ? 'recorded window' : 'recorded moment'}
-          </span>
-        ) : (
-          state && (
-            <span className={`conn conn-${state}`} role="status">
-              {state === 'live' ? 'live' : state === 'unauthorized' ? 'token refused' : state}
-            </span>
-          )
-        )}
+        <SourceBadges
+          source={{ offline: offline !== null, moment: moment !== null, window: window !== null, recording, connection: state }}
+        />
       </div>
       <TimeControl />
       {overview.isError ? (
@@ -78,8 +77,8 @@ export function TopBar({ connection }: { connection: ConnectionSource | undefine
       ) : overview.data ? (
         <>
           <ServerStrip overview={overview.data} />
-          {/* A moment's counts are not read back yet: none shown rather than zeros. */}
-          {!moment && <Totals overview={overview.data} />}
+          {/* A moment's counts are not read back yet: none shown rather than zeros. A recording's are its whole span's. */}
+          {!moment && <Totals overview={overview.data} over={recording ? 'the whole recording' : undefined} />}
           <AuditRead overview={overview.data} />
           <Controls overview={overview.data} />
         </>

@@ -5,12 +5,13 @@ import type { Overview } from '../../../proxy-core/contract/index.js';
 
 const sum = (counts: Record<string, number>) => Object.values(counts).reduce((a, b) => a + b, 0);
 
-export function Totals({ overview }: { overview: Overview }) {
+/** `over`: the span counted when it is not the running session's (a recording opened from a file: "the whole recording"). */
+export function Totals({ overview, over }: { overview: Overview; over?: string | undefined }) {
   const t = overview.totals;
   const cluster = overview.cluster;
   return (
     <>
-      <dl className="totals" aria-label="Requests through the port">
+      <dl className="totals" aria-label={over ? `Requests through the port over ${over}` : 'Requests through the port'}>
         {cluster && (
           <div className="totals-source" aria-hidden="true">
             port

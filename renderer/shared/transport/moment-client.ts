@@ -11,6 +11,7 @@ import type {
   RecordedState,
   RecordingWindow,
   Settings,
+  ShownRecording,
 } from '../../../proxy-core/contract/index.js';
 import { clientFromHandlers, coreClientMethods, routeOutcomes, type OutcomeTotals } from '../../../proxy-core/contract/index.js';
 import { formatClock } from '../ui/format.js';
@@ -30,16 +31,26 @@ const CHANGES: Partial<Record<CoreClientMethod, string>> = {
  * `settings`: the port's settings to show where the recording has none for the moment (the live ones).
  * `live`: the live core, for reading and comparing snapshot files and for other moments.
  * `window`: the window chosen, when the moment is its end.
+ * `recording`: the recording opened from a file the moment is of (none: the session's own recording).
  */
 export function createMomentClient(
   state: RecordedState,
-  options: { settings: Settings; live: CoreClient; window?: RecordingWindow | null },
+  options: { settings: Settings; live: CoreClient; window?: RecordingWindow | null; recording?: ShownRecording | undefined },
 ): CoreClient {
   const window = options.window ?? null;
   const clock = formatClock(state.at);
   const refuse = (message: string) => Promise.reject(new OfflineError(message));
   const totals = Object.fromEntries(routeOutcomes.map((o) => [o, 0])) as OutcomeTotals;
-  const overview: Overview = { ...options.settings, ...state.settings, listen: null, servers: state.servers, totals, lastSeq: 0 };
+  const overview: Overview = {
+    ...options.settings,
+    ...state.settings,
+    listen: null,
+    servers: state.servers,
+    totals,
+    lastSeq: 0,
+    // A moment of a recording opened from a file is still that recording's.
+    ...(options.recording ? { recording: options.recording } : {}),
+  };
   const calls = clientFromHandlers(
     coreClientMethods,
     {
