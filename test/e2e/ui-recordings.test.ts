@@ -140,6 +140,16 @@ describe.skipIf(!hasChromium)('the Recordings screen in Chromium, in browser mod
     expect(await topBar().locator('.port').count()).toBe(0);
     await page.getByLabel('Requests through the port over the whole recording').waitFor();
     await shootScreens(page, 'recordings-open-topbar');
+    // A window of it is still that recording's; leaving the window goes to its end, not to live.
+    await page.getByRole('button', { name: 'Whole' }).click();
+    const window = page.getByRole('region', { name: 'Recorded window' });
+    await window.waitFor();
+    await expect.poll(badges).toEqual([`recording ${pastName}`]);
+    await expect.poll(() => policy().isDisabled()).toBe(true);
+    await window.getByRole('button', { name: "Back to the recording's end" }).click();
+    await window.waitFor({ state: 'detached' });
+    expect(await badges()).toEqual([`recording ${pastName}`]);
+    await banner().waitFor();
     await page.getByRole('tab', { name: 'GVR matrix' }).click();
     await page.getByText('0 skewed').waitFor();
     // No per-minute rates of the live cluster's audit logs on a recording that has none to show.

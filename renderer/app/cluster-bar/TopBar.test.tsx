@@ -60,7 +60,10 @@ describe('the top bar while a recording opened from a file is shown', () => {
     expect(screen.queryByRole('button', { name: 'Export snapshot' })).toBeNull();
     expect(screen.queryByRole('group', { name: 'Simulated rollout' })).toBeNull();
     expect(screen.queryByText('127.0.0.1:8001')).toBeNull();
-    expect(screen.getByLabelText('Requests through the port over the whole recording')).toBeVisible();
+    expect(screen.getByLabelText('Requests through the port over the whole recording')).toHaveAttribute(
+      'title',
+      'Counted over the whole recording',
+    );
     expect(screen.getByText('discovery: peer-aggregated').getAttribute('title')).toMatch(/recording's port as recorded/);
 
     // A window of it: still that recording's, and leaving the window goes to its end, not to live.

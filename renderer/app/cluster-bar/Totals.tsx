@@ -11,7 +11,11 @@ export function Totals({ overview, over }: { overview: Overview; over?: string |
   const cluster = overview.cluster;
   return (
     <>
-      <dl className="totals" aria-label={over ? `Requests through the port over ${over}` : 'Requests through the port'}>
+      <dl
+        className="totals"
+        aria-label={over ? `Requests through the port over ${over}` : 'Requests through the port'}
+        title={over ? `Counted over ${over}` : undefined}
+      >
         {cluster && (
           <div className="totals-source" aria-hidden="true">
             port
