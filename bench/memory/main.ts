@@ -3,7 +3,8 @@
 //
 //   npx tsx bench/memory/main.ts [--rounds 5] [--seconds 6] [--watches 0] [--variants default,node-floor,bare-undici,malloc-fixed-thresholds,cli=OLD/bin/peerscope]
 // Each round starts a fresh port per variant (variants in a rotated order), loads it with GET, LIST and
-// POST, then prints RSS (/proc) 0–20 s after the load and the split (probe.mjs) at --split-at seconds.
+// POST, then prints RSS (/proc) 0–20 s after the load, and at --split-at seconds the split (probe.mjs)
+// and RSS by kind of mapping (smaps.ts: Node's binary, malloc's heaps, V8's pages).
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -12,6 +13,7 @@ import { bundle, prepareFiles, startUpstreams } from '../throughput/setup.js';
 import { loadGenerator, timeWatch, type Scenario } from '../throughput/load.js';
 import { flag } from '../throughput/args.js';
 import { rssMiB } from '../throughput/procs.js';
+import { formatRssByKind } from './smaps.js';
 import { startBareUndici, startNodeFloor, startPeerscope } from '../throughput/node-targets.js';
 import type { UpstreamProcess } from '../throughput/targets.js';
 
@@ -89,6 +91,7 @@ try {
           if (at === SPLIT_AT_S) {
             await sleep(600); // a probe sample taken after this second began
             const m = JSON.parse(readFileSync(probeFile, 'utf8'));
+            for (const pid of target.pids()) console.log(`round ${r + 1} ${name}: RSS by mapping (MiB): ${formatRssByKind(pid)}`);
             row = [
               rssMiB(target.pids()),
               m.heapTotal / MiB,

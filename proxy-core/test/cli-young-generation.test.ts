@@ -1,6 +1,8 @@
 // bin/peerscope starts Node again with V8's young generation capped (docs/decisions.md, "The port caps
 // V8's young generation"): the running `serve` — the same process the caller spawned — has the flag on
 // its command line, unless the caller gave one or PEERSCOPE_MAX_SEMI_SPACE_MIB=0 asked for V8's default.
+// On Linux the same start fixes glibc's trim threshold in its environment ("glibc gives back what a
+// burst freed"), unless the caller set one.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, readFileSync } from 'node:fs';
@@ -13,8 +15,15 @@ import { startSimCluster, type SimCluster } from '../sim/index.js';
 const repoRoot = join(import.meta.dirname, '..', '..');
 const hasExecve = typeof (process as { execve?: unknown }).execve === 'function';
 
-/** The node flags of a running `peerscope serve` started with `nodeFlags` and `env`, read from /proc. */
-async function serveFlags(sim: SimCluster, nodeFlags: string[], env: Record<string, string>): Promise<string[]> {
+interface Started {
+  /** The node flags before the script. */
+  readonly flags: string[];
+  /** MALLOC_TRIM_THRESHOLD_ in the process's environment as glibc read it at start. */
+  readonly trim: string | undefined;
+}
+
+/** The node flags and trim threshold of a running `peerscope serve` started with `nodeFlags` and `env`, read from /proc. */
+async function serveStarted(sim: SimCluster, nodeFlags: string[], env: Record<string, string | undefined>): Promise<Started> {
   const servers = sim.servers.flatMap((s) => ['--server', `${s.name}=${s.info().url}`]);
   const child = spawn(process.execPath, [...nodeFlags, 'bin/peerscope', 'serve', ...servers, '--listen', '127.0.0.1:0'], {
     cwd: repoRoot,
@@ -24,11 +33,15 @@ async function serveFlags(sim: SimCluster, nodeFlags: string[], env: Record<stri
   try {
     await once(createInterface({ input: child.stdout! }), 'line');
     const argv = readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').split('\0');
-    // The flags come before the script, which the restart names by its full path.
-    return argv.slice(
-      1,
-      argv.findIndex((a) => a.endsWith('bin/peerscope')),
-    );
+    const environ = readFileSync(`/proc/${child.pid}/environ`, 'utf8').split('\0');
+    return {
+      // The flags come before the script, which the restart names by its full path.
+      flags: argv.slice(
+        1,
+        argv.findIndex((a) => a.endsWith('bin/peerscope')),
+      ),
+      trim: environ.find((e) => e.startsWith('MALLOC_TRIM_THRESHOLD_='))?.slice('MALLOC_TRIM_THRESHOLD_='.length),
+    };
   } finally {
     child.kill('SIGTERM');
     await once(child, 'exit');
@@ -42,14 +55,24 @@ describe.runIf(existsSync('/proc/self/cmdline') && hasExecve)('bin/peerscope cap
   });
   afterAll(async () => sim.close());
 
+  const flags = async (nodeFlags: string[], env: Record<string, string>) => (await serveStarted(sim, nodeFlags, env)).flags;
+
   it('restarts node with --max-semi-space-size=8 in the same process', async () => {
-    expect(await serveFlags(sim, [], {})).toEqual(['--max-semi-space-size=8']);
+    expect(await flags([], {})).toEqual(['--max-semi-space-size=8']);
   });
 
   it('keeps a cap the caller gave, and V8 default when asked', async () => {
-    expect(await serveFlags(sim, ['--max-semi-space-size=4'], {})).toEqual(['--max-semi-space-size=4']);
-    expect(await serveFlags(sim, [], { PEERSCOPE_MAX_SEMI_SPACE_MIB: '0' })).toEqual([]);
-    expect(await serveFlags(sim, [], { PEERSCOPE_MAX_SEMI_SPACE_MIB: '16' })).toEqual(['--max-semi-space-size=16']);
+    expect(await flags(['--max-semi-space-size=4'], {})).toEqual(['--max-semi-space-size=4']);
+    expect(await flags([], { PEERSCOPE_MAX_SEMI_SPACE_MIB: '0' })).toEqual([]);
+    expect(await flags([], { PEERSCOPE_MAX_SEMI_SPACE_MIB: '16' })).toEqual(['--max-semi-space-size=16']);
+  });
+
+  it.runIf(process.platform === 'linux')("fixes glibc's trim threshold at 1 MiB, keeping one the caller set", async () => {
+    expect((await serveStarted(sim, [], { MALLOC_TRIM_THRESHOLD_: undefined })).trim).toBe('1048576');
+    // With a cap the caller gave, the restart happens for the threshold alone.
+    const own = await serveStarted(sim, ['--max-semi-space-size=4'], { MALLOC_TRIM_THRESHOLD_: undefined });
+    expect(own).toEqual({ flags: ['--max-semi-space-size=4'], trim: '1048576' });
+    expect((await serveStarted(sim, [], { MALLOC_TRIM_THRESHOLD_: '131072' })).trim).toBe('131072');
   });
 });
 
