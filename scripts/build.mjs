@@ -23,6 +23,7 @@ const cli = await build({
   logLevel: 'warning',
   charset: 'ascii',
   metafile: true,
+  plugins: [nodeHttpWithoutWebSocket()],
 });
 const written = Object.keys(cli.metafile.outputs);
 for (const file of written) if (file.endsWith('.mjs')) asciiComments(file);
@@ -50,6 +51,27 @@ if (!cliOnly && existsSync('electron/main.ts')) {
     sourcemap: true,
     logLevel: 'warning',
   });
+}
+/**
+ * `import … from 'node:http'` in an ES module makes Node build the module's namespace from every
+ * export of http, and on Node 24 that reads http.WebSocket, which loads Node's own bundled copy of
+ * undici: 13 MiB of RSS in a process that imports http and nothing else, 1.5–2 MiB in an idle
+ * `serve` (docs/decisions.md, "serve's memory against issue 42's targets"). The bundle takes http
+ * from process.getBuiltinModule instead, whose getters stay unread; each name the code imports is
+ * listed here, and one missing fails the build ("No matching export").
+ */
+function nodeHttpWithoutWebSocket() {
+  const names = ['Agent', 'IncomingMessage', 'METHODS', 'STATUS_CODES', 'Server', 'ServerResponse', 'createServer', 'get', 'request'];
+  return {
+    name: 'node-http-without-websocket',
+    setup(bundle) {
+      bundle.onResolve({ filter: /^(node:)?http$/ }, () => ({ path: 'node:http', namespace: 'node-http' }));
+      bundle.onLoad({ filter: /.*/, namespace: 'node-http' }, () => ({
+        contents: `const http = process.getBuiltinModule('node:http');\nexport default http;\nexport const { ${names.join(', ')} } = http;\n`,
+        loader: 'js',
+      }));
+    },
+  };
 }
 /**
  * V8 keeps a module's source for its whole life, one byte a character only if every character is

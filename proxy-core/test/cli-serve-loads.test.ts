@@ -21,6 +21,8 @@ const hasHooks = typeof (nodeModule as { registerHooks?: unknown }).registerHook
 
 const HOOK = `import { registerHooks } from 'node:module';
 import { appendFileSync } from 'node:fs';
+// Node's own modules loaded, once serve has shut down (bin/peerscope's restart imports this again).
+process.on('exit', () => appendFileSync(process.env.PEERSCOPE_LOAD_LOG, process.moduleLoadList.map((m) => 'node-internal:' + m).join('\\n') + '\\n'));
 registerHooks({
   load(url, context, nextLoad) {
     appendFileSync(process.env.PEERSCOPE_LOAD_LOG, url + '\\n');
@@ -36,6 +38,8 @@ interface Loaded {
   readonly packageFiles: string[];
   /** The project's sources the loaded parts of dist/ hold, by their source maps (e.g. proxy-core/engine/core.ts). */
   readonly sources: Set<string>;
+  /** Node's own modules loaded (process.moduleLoadList), e.g. "NativeModule internal/deps/undici/undici". */
+  readonly builtins: string[];
 }
 
 /** What a `peerscope serve` in front of `sim`'s servers has loaded once it serves and has idled `idleMs`. */
@@ -59,13 +63,9 @@ async function loadedByServe(sim: SimCluster, dir: string, idleMs: number): Prom
     child.kill('SIGTERM');
     await once(child, 'exit');
   }
-  const urls = [
-    ...new Set(
-      readFileSync(log, 'utf8')
-        .split('\n')
-        .filter((u) => u.startsWith('file:')),
-    ),
-  ];
+  const lines = readFileSync(log, 'utf8').split('\n');
+  const urls = [...new Set(lines.filter((u) => u.startsWith('file:')))];
+  const builtins = lines.flatMap((l) => (l.startsWith('node-internal:') ? [l.slice('node-internal:'.length)] : []));
   const packageFiles = urls.flatMap((u) => /\/node_modules\/(.*)$/.exec(u)?.[1] ?? []);
   const packages = new Set(packageFiles.map((f) => (f.startsWith('@') ? f.split('/').slice(0, 2).join('/') : f.split('/')[0]!)));
   const sources = new Set<string>();
@@ -76,7 +76,7 @@ async function loadedByServe(sim: SimCluster, dir: string, idleMs: number): Prom
     // Source map paths are relative to the map's folder (dist/ or dist/chunks/).
     for (const source of map.sources) sources.add(join(file, '..', source).slice(repoRoot.length + 1));
   }
-  return { packages, packageFiles, sources };
+  return { packages, packageFiles, sources, builtins };
 }
 
 describe.runIf(hasHooks)('peerscope serve loads only what the port uses', () => {
@@ -98,6 +98,11 @@ describe.runIf(hasHooks)('peerscope serve loads only what the port uses', () => 
     for (const name of ['undici', 'zod', 'prom-client', 'commander']) expect(loaded.packages).toContain(name);
     expect(loaded.sources).toContain('proxy-core/engine/core.ts');
     expect(loaded.sources).toContain('proxy-core/hosts/cli/serve-run.ts');
+    expect(loaded.builtins).toContain('NativeModule http');
+  });
+
+  it("does not load Node's own copy of undici (an ES import of node:http would, by reading http.WebSocket)", () => {
+    expect(loaded.builtins.filter((m) => m.includes('deps/undici'))).toEqual([]);
   });
 
   it('does not load the report charts, the Parquet writer, the simulator, YAML or the UI server', () => {
