@@ -49,7 +49,7 @@ describe('electron-builder.yml', () => {
   });
 
   it('ships built output only', () => {
-    expect(config.files).toEqual(['dist/electron/**', 'dist/renderer/**', 'dist/cli.mjs', 'package.json']);
+    expect(config.files).toEqual(['dist/electron/**', 'dist/renderer/**', 'dist/cli.mjs', 'dist/chunks/*.mjs', 'package.json']);
     expect(config.extraMetadata.main).toBe('dist/electron/main.cjs');
   });
 

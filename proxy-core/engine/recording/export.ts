@@ -9,6 +9,7 @@ import { basename, join } from 'node:path';
 import { errnoWords } from '../util/errno.js';
 import { RecordingFileError } from './check.js';
 import { ParquetTable, type ColumnSpec } from './export-table.js';
+import { EXPORT_FILES } from './command-names.js';
 import { MINUTE_MS, type RecordingReader, type Series, type Window } from './reader.js';
 
 /** Rows read from the file at a time: larger reads leave more of SQLite's and V8's memory behind (docs/decisions.md). */
@@ -16,7 +17,7 @@ const READ_ROWS = 4_096;
 /** Rows per row group: large enough for readers' scans, small enough to keep the writer's garbage small (docs/decisions.md). */
 export const ROW_GROUP_ROWS = 32_768;
 
-export const EXPORT_FILES = { events: 'events.parquet', minutes: 'minutes.parquet', changes: 'changes.parquet' } as const;
+export { EXPORT_FILES };
 
 /** The series' columns, resolved: where the request went, who made it, what it asked and how it ended. */
 const SERIES_COLUMNS: ColumnSpec[] = [

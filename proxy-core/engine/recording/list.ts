@@ -5,8 +5,9 @@ import { join } from 'node:path';
 import { errnoWords } from '../util/errno.js';
 import { InputError } from '../util/input-error.js';
 import { RecordingReader } from './reader.js';
+import { RECORDING_SUFFIX } from './schema.js';
 
-export const RECORDING_SUFFIX = '.recording.sqlite';
+export { RECORDING_SUFFIX };
 
 export interface ListedRecording {
   readonly file: string;

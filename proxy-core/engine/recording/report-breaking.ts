@@ -10,10 +10,10 @@ import type { ImpactInput, ImpactTarget } from '../impact/report.js';
 import { catalogTarget, catalogTargetNames } from '../impact/targets.js';
 import { compareReleases } from '../releases/index.js';
 import { InputError } from '../util/input-error.js';
+import { TO_RELEASE_FLAG } from './command-names.js';
 import type { RecordingReader, SeriesCount } from './reader.js';
 
 const MINUTE_MS = 60_000;
-export const TO_RELEASE_FLAG = '--to-release';
 
 type Judged = Pick<RecordingReport, 'target' | 'targetProblem' | 'breaking'>;
 

@@ -4,7 +4,7 @@
 // open) are never removed, even when they alone exceed the cap.
 import { readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { RECORDING_SUFFIX } from './list.js';
+import { RECORDING_SUFFIX } from './schema.js';
 
 export interface RetentionCap {
   /** Recordings whose last write is older than this are removed. */

@@ -9,6 +9,8 @@
 export const APPLICATION_ID = 0x50535243;
 /** SQLite's user_version (header offset 60): the recording format's version. */
 export const FORMAT_VERSION = 1;
+/** How a recording's file name ends: what a folder's listing and its retention count as recordings. */
+export const RECORDING_SUFFIX = '.recording.sqlite';
 
 /** Where each kind of event came from; the port's, or the cluster source's (its audit log files, its webhook). */
 export const eventSources = ['port', 'audit-log', 'audit-webhook'] as const;

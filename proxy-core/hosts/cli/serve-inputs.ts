@@ -2,7 +2,6 @@
 // the --server flags), the audit logs matched to them, and the pinned server; each bad input exits 2
 // naming the flag.
 import { checkAuditInputs, matchAuditInputs, type AuditInput, type AuditInputSpec } from '../../engine/audit/index.js';
-import { serversFromKubeconfig } from '../../engine/cluster/from-kubeconfig.js';
 import type { ServerConfig, ServerSource } from '../../engine/cluster/server-config.js';
 import { ServerNames } from '../../engine/cluster/server-names.js';
 import type { HandlingPolicy } from '../../engine/proxy/policy.js';
@@ -25,6 +24,8 @@ export interface ServeTargets {
 /** The servers to route to: found from a kubeconfig (warnings and notes said), or named by --server. */
 export async function serveTargets(flags: ServeFlags): Promise<ServeTargets> {
   if (flags.kubeconfig || flags.context || flags.server.length === 0) {
+    // Loaded only here: a port given its servers by --server never reads a kubeconfig (nor loads YAML).
+    const { serversFromKubeconfig } = await import('../../engine/cluster/from-kubeconfig.js');
     const found = await serversFromKubeconfig({
       ...(flags.kubeconfig ? { kubeconfig: flags.kubeconfig } : {}),
       ...(flags.context ? { context: flags.context } : {}),

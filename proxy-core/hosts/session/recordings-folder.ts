@@ -5,7 +5,7 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { retentionSchema, type Retention } from '../../contract/recordings.js';
-import { RECORDING_SUFFIX } from '../../engine/recording/list.js';
+import { RECORDING_SUFFIX } from '../../engine/recording/schema.js';
 import { DEFAULT_RETENTION } from '../../engine/recording/retention.js';
 
 export const SETTINGS_FILE = 'retention.json';

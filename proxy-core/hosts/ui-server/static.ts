@@ -8,10 +8,11 @@ import { sendError } from './answers.js';
 
 export function defaultRendererDir(): string {
   const candidates = [
-    fileURLToPath(new URL('../../engine/control/renderer/', import.meta.url)), // dist/cli.mjs → dist/renderer/
-    fileURLToPath(new URL('../../../dist/renderer/', import.meta.url)), // proxy-core/engine/control/ → dist/renderer/
+    fileURLToPath(new URL('../renderer/', import.meta.url)), // a chunk of the CLI, dist/chunks/ → dist/renderer/
+    fileURLToPath(new URL('./renderer/', import.meta.url)), // the CLI bundle, dist/cli.mjs → dist/renderer/
+    fileURLToPath(new URL('../../../dist/renderer/', import.meta.url)), // the source, proxy-core/hosts/ui-server/ → dist/renderer/
   ];
-  return candidates.find((dir) => existsSync(join(dir, 'index.html'))) ?? candidates[1]!;
+  return candidates.find((dir) => existsSync(join(dir, 'index.html'))) ?? candidates[2]!;
 }
 
 const CONTENT_TYPES: Record<string, string> = {
