@@ -6,6 +6,7 @@ import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { clusterOutcomes, routeOutcomes } from '../../../proxy-core/contract/index.js';
 import { useCoreClient } from '../../shared/client-context.js';
 import { useServerNames } from '../../shared/server-names.js';
+import { useShownSession } from '../../shared/shown-recording.js';
 import { outcomeStyle, shownOutcomes, type ShownOutcome } from '../../shared/ui/format.js';
 import { Empty, ErrorState, Loading } from '../../shared/ui/states.js';
 import { useOffline, useView } from '../../shared/view-mode.js';
@@ -104,6 +105,9 @@ function StreamingRouting() {
     ? (source === 'cluster' ? 0 : port.lastSeq - frozen.port) + (source === 'port' ? 0 : cluster.lastSeq - frozen.cluster)
     : 0;
   const { hidden, visible, inBuffer, toggle } = useOutcomeFilter(rows);
+  // A recording opened from a file, at its end: no stream goes by; its requests are replayed or read by window.
+  const recordingName = useShownSession()?.recording?.name;
+  const stillRecording = recordingName !== undefined && !replay && !preview;
 
   return (
     <section className="panel routing" aria-labelledby="routing-title">
@@ -120,7 +124,7 @@ function StreamingRouting() {
             setFrozen(null);
           }}
           // The preview is a fixed page of the recording: nothing streams to pause.
-          pausable={preview === null}
+          pausable={preview === null && !stillRecording}
           paused={frozen !== null}
           togglePause={() => setFrozen(frozen ? null : { rows: live, port: port.lastSeq, cluster: cluster.lastSeq })}
           heldWhilePaused={heldWhilePaused}
@@ -131,34 +135,43 @@ function StreamingRouting() {
       {replay && <ReplayBanner replay={replay} />}
       {preview && <PreviewBanner window={preview.window} state={preview.state} />}
 
-      <div className="card chart-card">
-        <h3>
-          Requests per second by outcome{hasCluster ? ` (${CHART_SOURCE[source]})` : ''}
-          {preview?.state?.status === 'ready' && <span className="muted small"> {previewExtent(preview.state)}</span>}
-        </h3>
-        <RateChart series={series} live={!replay && !preview} />
-      </div>
-
-      {/* Over a preview's first page the tally would be a fragment of the window: Upgrade impact has the window's. */}
-      {hasCluster && source !== 'port' && !preview && <False404sByClient feed={clusterFeed} />}
-
-      <OutcomeFilter outcomes={OUTCOMES_OF[source]} hidden={hidden} inBuffer={inBuffer} toggle={toggle} />
-
-      {status === 'loading' && rows.length === 0 ? (
-        <Loading what={preview ? "the window's recorded requests" : 'recent requests'} />
-      ) : status === 'error' && rows.length === 0 ? (
-        <ErrorState
-          error={error}
-          retry={() => {
-            if (preview) return void preview.feed?.load();
-            if (source !== 'cluster') void portFeed.load();
-            if (source !== 'port') void clusterFeed.load();
-          }}
-        />
-      ) : rows.length === 0 ? (
-        <Empty>{preview ? `The recording holds no request in ${formatWindow(preview.window)}.` : EMPTY[source]}</Empty>
+      {stillRecording ? (
+        <Empty>
+          {recordingName} is shown at its end, where no request goes by: Play replays it here, or choose a window in the time control (“15
+          min”, “Whole”, “Range”) to see its requests.
+        </Empty>
       ) : (
-        <EventTable rows={visible} withSource={source === 'both'} />
+        <>
+          <div className="card chart-card">
+            <h3>
+              Requests per second by outcome{hasCluster ? ` (${CHART_SOURCE[source]})` : ''}
+              {preview?.state?.status === 'ready' && <span className="muted small"> {previewExtent(preview.state)}</span>}
+            </h3>
+            <RateChart series={series} live={!replay && !preview} />
+          </div>
+
+          {/* Over a preview's first page the tally would be a fragment of the window: Upgrade impact has the window's. */}
+          {hasCluster && source !== 'port' && !preview && <False404sByClient feed={clusterFeed} />}
+
+          <OutcomeFilter outcomes={OUTCOMES_OF[source]} hidden={hidden} inBuffer={inBuffer} toggle={toggle} />
+
+          {status === 'loading' && rows.length === 0 ? (
+            <Loading what={preview ? "the window's recorded requests" : 'recent requests'} />
+          ) : status === 'error' && rows.length === 0 ? (
+            <ErrorState
+              error={error}
+              retry={() => {
+                if (preview) return void preview.feed?.load();
+                if (source !== 'cluster') void portFeed.load();
+                if (source !== 'port') void clusterFeed.load();
+              }}
+            />
+          ) : rows.length === 0 ? (
+            <Empty>{preview ? `The recording holds no request in ${formatWindow(preview.window)}.` : EMPTY[source]}</Empty>
+          ) : (
+            <EventTable rows={visible} withSource={source === 'both'} />
+          )}
+        </>
       )}
     </section>
   );
