@@ -2,7 +2,7 @@
 // answered), and the request rate stacked by outcome — from the port, from the cluster (what the
 // apiservers answered, read from their audit logs, false 404s included), or both. The buffers are
 // bounded and the core sends batches, so a busy cluster never floods the page.
-import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
+import { useEffect, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { clusterOutcomes, routeOutcomes } from '../../../proxy-core/contract/index.js';
 import { useCoreClient } from '../../shared/client-context.js';
 import { useServerNames } from '../../shared/server-names.js';
@@ -19,6 +19,7 @@ import { formatWindow, PreviewBanner, previewExtent, ReplayBanner, ReplayControl
 import { MAX_ROWS } from './routing-feed.js';
 import { RoutingAtMoment } from './RoutingAtMoment.js';
 import { useScreenFeeds } from './screen-feeds.js';
+import type { PreviewState } from './window-preview.js';
 import { clusterRow, mergeNewestFirst, portRow, sumSeries, type SourceChoice, type StreamRow } from './stream-rows.js';
 
 export { addToSeries, MAX_ROWS, RATE_SECONDS } from './routing-feed.js';
@@ -136,45 +137,91 @@ function StreamingRouting() {
       {preview && <PreviewBanner window={preview.window} state={preview.state} />}
 
       {stillRecording ? (
-        <Empty>
-          {recordingName} is shown at its end, where no request goes by: Play replays it here, or choose a window in the time control (“15
-          min”, “Whole”, “Range”) to see its requests.
-        </Empty>
+        <AtRecordingEnd name={recordingName} />
       ) : (
         <>
-          <div className="card chart-card">
-            <h3>
-              Requests per second by outcome{hasCluster ? ` (${CHART_SOURCE[source]})` : ''}
-              {preview?.state?.status === 'ready' && <span className="muted small"> {previewExtent(preview.state)}</span>}
-            </h3>
-            <RateChart series={series} live={!replay && !preview} />
-          </div>
+          <RateCard of={hasCluster ? CHART_SOURCE[source] : null} extent={preview?.state} series={series} live={!replay && !preview} />
 
           {/* Over a preview's first page the tally would be a fragment of the window: Upgrade impact has the window's. */}
           {hasCluster && source !== 'port' && !preview && <False404sByClient feed={clusterFeed} />}
 
           <OutcomeFilter outcomes={OUTCOMES_OF[source]} hidden={hidden} inBuffer={inBuffer} toggle={toggle} />
 
-          {status === 'loading' && rows.length === 0 ? (
-            <Loading what={preview ? "the window's recorded requests" : 'recent requests'} />
-          ) : status === 'error' && rows.length === 0 ? (
-            <ErrorState
-              error={error}
-              retry={() => {
-                if (preview) return void preview.feed?.load();
-                if (source !== 'cluster') void portFeed.load();
-                if (source !== 'port') void clusterFeed.load();
-              }}
-            />
-          ) : rows.length === 0 ? (
-            <Empty>{preview ? `The recording holds no request in ${formatWindow(preview.window)}.` : EMPTY[source]}</Empty>
-          ) : (
+          <StreamRows
+            status={status}
+            error={error}
+            retry={() => {
+              if (preview) return void preview.feed?.load();
+              if (source !== 'cluster') void portFeed.load();
+              if (source !== 'port') void clusterFeed.load();
+            }}
+            empty={preview ? `The recording holds no request in ${formatWindow(preview.window)}.` : EMPTY[source]}
+            loading={preview ? "the window's recorded requests" : 'recent requests'}
+            held={rows.length}
+          >
             <EventTable rows={visible} withSource={source === 'both'} />
-          )}
+          </StreamRows>
         </>
       )}
     </section>
   );
+}
+
+/** The rate chart under its heading: which source it counts (with a cluster source), and how much of a window it shows. */
+function RateCard({
+  of,
+  extent,
+  series,
+  live,
+}: {
+  of: string | null;
+  extent: PreviewState | null | undefined;
+  series: Parameters<typeof RateChart>[0]['series'];
+  live: boolean;
+}) {
+  return (
+    <div className="card chart-card">
+      <h3>
+        Requests per second by outcome{of ? ` (${of})` : ''}
+        {extent?.status === 'ready' && <span className="muted small"> {previewExtent(extent)}</span>}
+      </h3>
+      <RateChart series={series} live={live} />
+    </div>
+  );
+}
+
+/** A recording opened from a file, at its end: nothing goes by there; Play or a window shows its requests. */
+function AtRecordingEnd({ name }: { name: string }) {
+  return (
+    <Empty>
+      {name} is shown at its end, where no request goes by: Play replays it here, or choose a window in the time control (“15 min”, “Whole”,
+      “Range”) to see its requests.
+    </Empty>
+  );
+}
+
+/** The request table (`children`), or, with no row held, what is under way or wrong or that there is none. */
+function StreamRows({
+  status,
+  error,
+  retry,
+  empty,
+  loading,
+  held,
+  children,
+}: {
+  status: string;
+  error: unknown;
+  retry: () => void;
+  empty: string;
+  loading: string;
+  held: number;
+  children: ReactNode;
+}) {
+  if (held > 0) return children;
+  if (status === 'loading') return <Loading what={loading} />;
+  if (status === 'error') return <ErrorState error={error} retry={retry} />;
+  return <Empty>{empty}</Empty>;
 }
 
 /** The source switch (with a cluster source) and the pause button, with what arrived while paused. */
