@@ -49,11 +49,17 @@ export function MomentUnavailable({ screen, moment, window }: { screen: string; 
       <header className="panel-head">
         <h2>{screen}</h2>
       </header>
-      <Empty>
-        {screen === 'Upgrade impact'
-          ? `Upgrade impact reads a span of the recording, not a single moment: choose a window in the time control ("15 min", "Whole" or "Range"), or go back to live.`
-          : `${screen} has no data at ${when} yet: the GVR matrix and Server health show the recording then${window ? ', Upgrade impact and False 404s by client the window' : ''}. Go back to live for ${screen}.`}
-      </Empty>
+      <Empty>{unavailable(screen, moment, window, when)}</Empty>
     </section>
   );
+}
+
+/** Why the screen shows nothing then, and where to see it; in a recording opened from a file, "live" is not where its data is. */
+function unavailable(screen: string, moment: MomentView, window: TimeWindow | null, when: string): string {
+  const { recording } = moment;
+  if (screen === 'Upgrade impact')
+    return `Upgrade impact reads a span of the recording, not a single moment: choose a window in the time control ("15 min", "Whole" or "Range"), or go back to ${recording ? "the recording's end for its whole span" : 'live'}.`;
+  if (screen === 'Discovery' && recording)
+    return `${recording.name} keeps each server’s own discovery — the GVR matrix shows it at ${when} — but not the merged document the port answered, so the comparison of the two needs a live cluster.`;
+  return `${screen} has no data at ${when} yet: the GVR matrix and Server health show the recording then${window ? ', Upgrade impact and False 404s by client the window' : ''}. Go back to live for ${screen}.`;
 }

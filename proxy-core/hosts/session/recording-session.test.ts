@@ -6,6 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { overviewSchema } from '../../contract/client.js';
+import { impactReportSchema } from '../../contract/impact.js';
+import { routingSnapshotSchema } from '../../contract/snapshot.js';
 import { RecordingWriter } from '../../engine/recording/writer.js';
 import { openRecordingSession } from './recording-session.js';
 
@@ -13,8 +15,10 @@ const dir = mkdtempSync(join(tmpdir(), 'recording-session-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const T0 = Date.UTC(2026, 10, 28, 14, 0);
 
+let made = 0;
+/** A new recording each call, in a folder of its own: the file's name is the one the answers give. */
 function recording(): string {
-  const file = join(dir, 'rollout.recording.sqlite');
+  const file = join(mkdtempSync(join(dir, `r${++made}-`)), 'rollout.recording.sqlite');
   const w = RecordingWriter.create(file, { startedAt: T0, host: 'test' });
   w.change('health', 'cp-1', 'ready', T0 + 100);
   w.change('release', 'cp-1', 'v1.36.0', T0 + 100);
@@ -45,6 +49,29 @@ describe('openRecordingSession', () => {
         message: 'recording rollout is read-only: changing the discovery mode needs a live cluster. Go back to live first.',
       });
       await expect(session.service.takeSnapshot()).rejects.toMatchObject({ code: 'PEERSCOPE_ERR_OFFLINE' });
+    } finally {
+      session.close();
+    }
+  });
+
+  it('takes a snapshot at a recorded moment and the impact report of the whole recording from the file', async () => {
+    const session = openRecordingSession(recording());
+    try {
+      const at = T0 + 10_000;
+      const snapshot = routingSnapshotSchema.parse(await session.service.takeSnapshotAt({ at }));
+      // The moment, named as the recording's: cp-1 still ready then (it went out of reach at T0 + 30 s).
+      expect(snapshot.takenAt).toBe(new Date(at).toISOString());
+      expect(snapshot.recorded).toMatchObject({ file: 'rollout.recording.sqlite', at: new Date(at).toISOString() });
+      expect(snapshot.servers.map((s) => [s.name, s.health, s.gitVersion])).toEqual([['cp-1', 'ready', 'v1.36.0']]);
+      expect(snapshot.settings.policy).toBe('pin:cp-1');
+      await expect(session.service.takeSnapshotAt({ at: T0 + 60_000 })).rejects.toMatchObject({
+        code: 'PEERSCOPE_ERR_INPUT',
+        message: expect.stringMatching(/rollout\.recording\.sqlite: .* is outside the recording/),
+      });
+      const impact = impactReportSchema.parse(await session.service.getImpactReport({}));
+      expect(impact.findings).toEqual([]);
+      expect(impact.window).toMatchObject({ since: T0, until: T0 + 30_001 });
+      expect(impact.current).toEqual([{ name: 'cp-1', gitVersion: 'v1.36.0' }]);
     } finally {
       session.close();
     }

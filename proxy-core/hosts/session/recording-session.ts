@@ -1,6 +1,7 @@
 // A recording opened from a file, as a session: a read-only CoreClient answered from the file alone.
 // The "live" calls (overview, servers, route table, health history) answer the recording's last
-// state; the recording's own calls answer the file; every call that would change a cluster is refused
+// state, the impact report its whole span; the recording's own calls (a snapshot at a moment
+// included) answer the file; every call that would change a cluster is refused
 // as read-only. Each answer is a function of a RecordingReader (ReaderCall), so calls written that way
 // elsewhere (windows, replay, reports) plug in through `calls` without touching this file's logic.
 import { basename } from 'node:path';
@@ -20,9 +21,12 @@ import { stateAt, timelineOf } from '../../engine/recording/state-at.js';
 import { readSnapshotText } from '../../engine/snapshot/io.js';
 import { diffSnapshots } from '../../engine/snapshot/diff.js';
 import { compareSnapshotsArgsSchema, readSnapshotArgsSchema } from '../../contract/client.js';
+import { getImpactReportArgsSchema } from '../../contract/impact.js';
 import { getStateAtArgsSchema } from '../../contract/recording.js';
-import { recordingWindowCalls } from '../service/recording-window.js';
+import { takeSnapshotAtArgsSchema } from '../../contract/snapshot-at.js';
+import { impactForWindow, recordingWindowCalls } from '../service/recording-window.js';
 import { replayCalls } from '../service/replay.js';
+import { snapshotAt } from '../service/snapshot-at.js';
 
 /**
  * Contract calls made over a reader getter, as the service's own recording calls are written
@@ -86,6 +90,13 @@ export const recordingReaderCalls: ReaderCalls = {
   getClusterGvrRates: async () => ({ seconds: 0, cells: [] }),
   getRecordingTimeline: async (reader) => ({ ...timelineOf(reader), ended: true }),
   getStateAt: async (reader, args) => stateAt(reader, getStateAtArgsSchema.parse(args).at, () => undefined),
+  // As `snapshot save --recording FILE --at`: what the file holds then, what it lacks named in `recorded`.
+  takeSnapshotAt: async (reader, args) => snapshotAt(reader, takeSnapshotAtArgsSchema.parse(args).at),
+  // The clients the whole recording counted, judged against its servers at its end (the top bar's totals are the whole recording's too).
+  getImpactReport: async (reader, args) => {
+    const { startedAt, endedAt } = reader.info();
+    return impactForWindow(reader, { from: startedAt, to: endedAt + 1 }, getImpactReportArgsSchema.parse(args ?? {}).to);
+  },
   // Snapshot files are read and compared as anywhere else: no cluster is needed.
   readSnapshot: async (_reader, args) => {
     const { text, file, size } = readSnapshotArgsSchema.parse(args);

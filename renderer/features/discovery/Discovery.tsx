@@ -7,6 +7,7 @@ import { useMemo, useState } from 'react';
 import type { DiscoveryMode, DiscoveryViews, VersionOrderDifference } from '../../../proxy-core/contract/index.js';
 import { queryKeys, useCoreClient } from '../../shared/client-context.js';
 import { useServerNames } from '../../shared/server-names.js';
+import { useShownSession } from '../../shared/shown-recording.js';
 import { gvrKeyLabel, shortRelease } from '../../shared/ui/format.js';
 import { Empty, ErrorState, Loading } from '../../shared/ui/states.js';
 import { useView } from '../../shared/view-mode.js';
@@ -21,6 +22,34 @@ const MODES: { mode: DiscoveryMode; label: string; help: string }[] = [
 ];
 
 export function Discovery() {
+  const session = useShownSession();
+  if (!session) return <Loading what="discovery" />;
+  if (session.recording) return <DiscoveryOfRecording name={session.recording.name} mode={session.discoveryMode} />;
+  return <LiveDiscovery />;
+}
+
+/**
+ * A recording opened from a file keeps each server's own discovery (the GVR matrix shows it at any
+ * moment) and the mode the port was in, not the merged document the port answered: said so, with the mode.
+ */
+function DiscoveryOfRecording({ name, mode }: { name: string; mode: DiscoveryMode }) {
+  const shown = MODES.find((m) => m.mode === mode);
+  return (
+    <section className="panel discovery" aria-labelledby="discovery-title">
+      <DiscoveryHeader />
+      <p className="recorded-mode">
+        Discovery on the local port as recorded: <strong>{shown?.label ?? mode}</strong>
+        {shown && <span className="muted"> ({shown.help})</span>}
+      </p>
+      <Empty>
+        {name} keeps each server’s own discovery — the GVR matrix shows it at any moment of the recording — but not the merged document the
+        port answered, so the comparison of the two needs a live cluster.
+      </Empty>
+    </section>
+  );
+}
+
+function LiveDiscovery() {
   const client = useCoreClient();
   const queryClient = useQueryClient();
   const views = useQuery({ queryKey: queryKeys.discoveryViews, queryFn: () => client.getDiscoveryViews() });

@@ -2,10 +2,11 @@
 // answered), and the request rate stacked by outcome — from the port, from the cluster (what the
 // apiservers answered, read from their audit logs, false 404s included), or both. The buffers are
 // bounded and the core sends batches, so a busy cluster never floods the page.
-import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
+import { useEffect, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { clusterOutcomes, routeOutcomes } from '../../../proxy-core/contract/index.js';
 import { useCoreClient } from '../../shared/client-context.js';
 import { useServerNames } from '../../shared/server-names.js';
+import { useShownSession } from '../../shared/shown-recording.js';
 import { outcomeStyle, shownOutcomes, type ShownOutcome } from '../../shared/ui/format.js';
 import { Empty, ErrorState, Loading } from '../../shared/ui/states.js';
 import { useOffline, useView } from '../../shared/view-mode.js';
@@ -18,6 +19,7 @@ import { formatWindow, PreviewBanner, previewExtent, ReplayBanner, ReplayControl
 import { MAX_ROWS } from './routing-feed.js';
 import { RoutingAtMoment } from './RoutingAtMoment.js';
 import { useScreenFeeds } from './screen-feeds.js';
+import type { PreviewState } from './window-preview.js';
 import { clusterRow, mergeNewestFirst, portRow, sumSeries, type SourceChoice, type StreamRow } from './stream-rows.js';
 
 export { addToSeries, MAX_ROWS, RATE_SECONDS } from './routing-feed.js';
@@ -104,6 +106,9 @@ function StreamingRouting() {
     ? (source === 'cluster' ? 0 : port.lastSeq - frozen.port) + (source === 'port' ? 0 : cluster.lastSeq - frozen.cluster)
     : 0;
   const { hidden, visible, inBuffer, toggle } = useOutcomeFilter(rows);
+  // A recording opened from a file, at its end: no stream goes by; its requests are replayed or read by window.
+  const recordingName = useShownSession()?.recording?.name;
+  const stillRecording = recordingName !== undefined && !replay && !preview;
 
   return (
     <section className="panel routing" aria-labelledby="routing-title">
@@ -120,7 +125,7 @@ function StreamingRouting() {
             setFrozen(null);
           }}
           // The preview is a fixed page of the recording: nothing streams to pause.
-          pausable={preview === null}
+          pausable={preview === null && !stillRecording}
           paused={frozen !== null}
           togglePause={() => setFrozen(frozen ? null : { rows: live, port: port.lastSeq, cluster: cluster.lastSeq })}
           heldWhilePaused={heldWhilePaused}
@@ -131,37 +136,92 @@ function StreamingRouting() {
       {replay && <ReplayBanner replay={replay} />}
       {preview && <PreviewBanner window={preview.window} state={preview.state} />}
 
-      <div className="card chart-card">
-        <h3>
-          Requests per second by outcome{hasCluster ? ` (${CHART_SOURCE[source]})` : ''}
-          {preview?.state?.status === 'ready' && <span className="muted small"> {previewExtent(preview.state)}</span>}
-        </h3>
-        <RateChart series={series} live={!replay && !preview} />
-      </div>
-
-      {/* Over a preview's first page the tally would be a fragment of the window: Upgrade impact has the window's. */}
-      {hasCluster && source !== 'port' && !preview && <False404sByClient feed={clusterFeed} />}
-
-      <OutcomeFilter outcomes={OUTCOMES_OF[source]} hidden={hidden} inBuffer={inBuffer} toggle={toggle} />
-
-      {status === 'loading' && rows.length === 0 ? (
-        <Loading what={preview ? "the window's recorded requests" : 'recent requests'} />
-      ) : status === 'error' && rows.length === 0 ? (
-        <ErrorState
-          error={error}
-          retry={() => {
-            if (preview) return void preview.feed?.load();
-            if (source !== 'cluster') void portFeed.load();
-            if (source !== 'port') void clusterFeed.load();
-          }}
-        />
-      ) : rows.length === 0 ? (
-        <Empty>{preview ? `The recording holds no request in ${formatWindow(preview.window)}.` : EMPTY[source]}</Empty>
+      {stillRecording ? (
+        <AtRecordingEnd name={recordingName} />
       ) : (
-        <EventTable rows={visible} withSource={source === 'both'} />
+        <>
+          <RateCard of={hasCluster ? CHART_SOURCE[source] : null} extent={preview?.state} series={series} live={!replay && !preview} />
+
+          {/* Over a preview's first page the tally would be a fragment of the window: Upgrade impact has the window's. */}
+          {hasCluster && source !== 'port' && !preview && <False404sByClient feed={clusterFeed} />}
+
+          <OutcomeFilter outcomes={OUTCOMES_OF[source]} hidden={hidden} inBuffer={inBuffer} toggle={toggle} />
+
+          <StreamRows
+            status={status}
+            error={error}
+            retry={() => {
+              if (preview) return void preview.feed?.load();
+              if (source !== 'cluster') void portFeed.load();
+              if (source !== 'port') void clusterFeed.load();
+            }}
+            empty={preview ? `The recording holds no request in ${formatWindow(preview.window)}.` : EMPTY[source]}
+            loading={preview ? "the window's recorded requests" : 'recent requests'}
+            held={rows.length}
+          >
+            <EventTable rows={visible} withSource={source === 'both'} />
+          </StreamRows>
+        </>
       )}
     </section>
   );
+}
+
+/** The rate chart under its heading: which source it counts (with a cluster source), and how much of a window it shows. */
+function RateCard({
+  of,
+  extent,
+  series,
+  live,
+}: {
+  of: string | null;
+  extent: PreviewState | null | undefined;
+  series: Parameters<typeof RateChart>[0]['series'];
+  live: boolean;
+}) {
+  return (
+    <div className="card chart-card">
+      <h3>
+        Requests per second by outcome{of ? ` (${of})` : ''}
+        {extent?.status === 'ready' && <span className="muted small"> {previewExtent(extent)}</span>}
+      </h3>
+      <RateChart series={series} live={live} />
+    </div>
+  );
+}
+
+/** A recording opened from a file, at its end: nothing goes by there; Play or a window shows its requests. */
+function AtRecordingEnd({ name }: { name: string }) {
+  return (
+    <Empty>
+      {name} is shown at its end, where no request goes by: Play replays it here, or choose a window in the time control (“15 min”, “Whole”,
+      “Range”) to see its requests.
+    </Empty>
+  );
+}
+
+/** The request table (`children`), or, with no row held, what is under way or wrong or that there is none. */
+function StreamRows({
+  status,
+  error,
+  retry,
+  empty,
+  loading,
+  held,
+  children,
+}: {
+  status: string;
+  error: unknown;
+  retry: () => void;
+  empty: string;
+  loading: string;
+  held: number;
+  children: ReactNode;
+}) {
+  if (held > 0) return children;
+  if (status === 'loading') return <Loading what={loading} />;
+  if (status === 'error') return <ErrorState error={error} retry={retry} />;
+  return <Empty>{empty}</Empty>;
 }
 
 /** The source switch (with a cluster source) and the pause button, with what arrived while paused. */

@@ -1,4 +1,5 @@
-// Compare two snapshots (or one with the live state taken now) and show the difference.
+// Compare two snapshots (or one with the live state taken now) and show the difference. A recording
+// opened from a file has no live state to take: two snapshots (moments kept, files opened) are compared.
 import type { FormEvent } from 'react';
 import { ErrorState, Loading } from '../../shared/ui/states.js';
 import { formatDateTime } from '../../shared/ui/format.js';
@@ -7,9 +8,10 @@ import { SnapshotDiffView } from './SnapshotDiffView.js';
 import { useRequiredView } from './view.js';
 import { compareChosen } from './workflows.js';
 
-export function CompareCard({ state }: { state: LibraryState }) {
+export function CompareCard({ state, withLive }: { state: LibraryState; withLive: boolean }) {
   const view = useRequiredView();
-  const { compare, entries } = state;
+  const { entries } = state;
+  const compare = withLive || state.compare.afterId !== LIVE_NOW ? state.compare : { ...state.compare, afterId: '' };
   const options = (
     <>
       {entries.map((e) => (
@@ -17,7 +19,7 @@ export function CompareCard({ state }: { state: LibraryState }) {
           {e.label} · {formatDateTime(Date.parse(e.snapshot.takenAt))}
         </option>
       ))}
-      <option value={LIVE_NOW}>Current live state (taken now)</option>
+      {withLive && <option value={LIVE_NOW}>Current live state (taken now)</option>}
     </>
   );
   const canCompare = compare.beforeId !== '' && compare.afterId !== '' && compare.status !== 'running';
@@ -48,6 +50,11 @@ export function CompareCard({ state }: { state: LibraryState }) {
         <label className="field">
           <span>After</span>
           <select value={compare.afterId} onChange={(e) => view.library.setCompare({ afterId: e.target.value })}>
+            {compare.afterId === '' && (
+              <option value="" disabled>
+                choose a snapshot
+              </option>
+            )}
             {options}
           </select>
         </label>
@@ -57,7 +64,9 @@ export function CompareCard({ state }: { state: LibraryState }) {
       </form>
       {entries.length === 0 && compare.status === 'idle' && (
         <p className="muted small">
-          Keep the live state (or open a file) before a rollout step, then compare it with the current live state after the step.
+          {withLive
+            ? 'Keep the live state (or open a file) before a rollout step, then compare it with the current live state after the step.'
+            : 'Keep two moments of the recording (drag the scrubber to each), or open files, then compare them.'}
         </p>
       )}
       {compare.status === 'running' && <Loading what="the comparison" />}

@@ -1,4 +1,6 @@
-// The snapshots opened or kept in this window: view one offline, return to live, remove.
+// The snapshots opened or kept in this window: view one offline, return to live (or to the recording
+// opened from a file, when one is shown), remove.
+import { useSessionBehind } from '../../shared/shown-recording.js';
 import { formatDateTime } from '../../shared/ui/format.js';
 import { Empty } from '../../shared/ui/states.js';
 import { describeSource, releasesSummary } from './describe.js';
@@ -7,11 +9,12 @@ import { useRequiredView } from './view.js';
 
 export function LibraryCard({ entries }: { entries: readonly LibraryEntry[] }) {
   const view = useRequiredView();
+  const behind = useSessionBehind()?.recording;
   return (
     <div className="card">
       <h3>Snapshots in this window</h3>
       {entries.length === 0 ? (
-        <Empty>No snapshot yet: open a file, or keep the live state for comparison.</Empty>
+        <Empty>No snapshot yet: open a file, or keep {behind ? 'a moment of the recording' : 'the live state'} for comparison.</Empty>
       ) : (
         <div className="table-scroll">
           <table className="simple-table snapshot-list">
@@ -53,7 +56,7 @@ export function LibraryCard({ entries }: { entries: readonly LibraryEntry[] }) {
                     <td className="row-actions">
                       {viewing ? (
                         <button type="button" className="btn" onClick={view.leave}>
-                          Return to live
+                          {behind ? 'Return to the recording' : 'Return to live'}
                         </button>
                       ) : (
                         <button type="button" className="btn" onClick={() => view.open(e)} aria-label={`View ${e.label} offline`}>

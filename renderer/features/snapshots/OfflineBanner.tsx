@@ -1,10 +1,12 @@
 // Above every screen while a snapshot is shown: what it is, that nothing is live, and the way back.
+import { useSessionBehind } from '../../shared/shown-recording.js';
 import { formatDateTime } from '../../shared/ui/format.js';
 import type { OfflineView } from '../../shared/view-mode.js';
 import { describeSource } from './describe.js';
 
 export function OfflineBanner({ offline, onLeave }: { offline: OfflineView; onLeave: () => void }) {
   const s = offline.snapshot;
+  const behind = useSessionBehind()?.recording;
   return (
     <div className="offline-banner" role="region" aria-label="Offline snapshot">
       <span className="offline-mark" aria-hidden="true" />
@@ -18,7 +20,7 @@ export function OfflineBanner({ offline, onLeave }: { offline: OfflineView; onLe
         </span>
       </p>
       <button type="button" className="btn btn-primary" onClick={onLeave}>
-        Return to live
+        {behind ? 'Return to the recording' : 'Return to live'}
       </button>
     </div>
   );

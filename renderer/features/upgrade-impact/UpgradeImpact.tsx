@@ -15,6 +15,7 @@ import {
   type ImpactReport,
 } from '../../../proxy-core/contract/index.js';
 import { useCoreClient } from '../../shared/client-context.js';
+import { useShownSession } from '../../shared/shown-recording.js';
 import { formatClock, formatDateTime } from '../../shared/ui/format.js';
 import { Empty, ErrorState, Loading } from '../../shared/ui/states.js';
 import { useOffline, useTimeWindow } from '../../shared/view-mode.js';
@@ -39,15 +40,19 @@ export function UpgradeImpact() {
   const offline = useOffline();
   const window = useTimeWindow();
   const [to, setTo] = useState<string | undefined>(undefined);
+  // A recording opened from a file, at its end: the report is its whole span's, and the file never changes.
+  const recording = useShownSession()?.recording;
   const report = useQuery({
     queryKey: [...impactQueryKey, to ?? '', window?.from, window?.to],
     queryFn: () => client.getImpactReport(to ? { to } : {}),
-    refetchInterval: offline || (window && !reachesNow(window)) ? false : 5_000,
+    refetchInterval: offline || recording || (window && !reachesNow(window)) ? false : 5_000,
     placeholderData: (previous) => previous,
   });
   const over = window
     ? ` from ${formatClock(window.from)} to ${formatClock(window.to - 1)} (recorded)`
-    : ` over the last ${formatWindow(report.data?.window.minutes ?? 0)}`;
+    : recording
+      ? ` over the whole recording, ${formatClock(recording.startedAt)} to ${formatClock(recording.endedAt)}`
+      : ` over the last ${formatWindow(report.data?.window.minutes ?? 0)}`;
   return (
     <section className="panel impact" aria-labelledby="impact-title">
       <header className="panel-head">
