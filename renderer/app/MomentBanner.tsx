@@ -59,7 +59,9 @@ function unavailable(screen: string, moment: MomentView, window: TimeWindow | nu
   const { recording } = moment;
   if (screen === 'Upgrade impact')
     return `Upgrade impact reads a span of the recording, not a single moment: choose a window in the time control ("15 min", "Whole" or "Range"), or go back to ${recording ? "the recording's end for its whole span" : 'live'}.`;
+  // Over a window the matrix shows the state at the window's end, not over the window.
+  const shown = window ? `the window’s end (${formatClock(window.to - 1)})` : when;
   if (screen === 'Discovery' && recording)
-    return `${recording.name} keeps each server’s own discovery — the GVR matrix shows it at ${when} — but not the merged document the port answered, so the comparison of the two needs a live cluster.`;
+    return `${recording.name} keeps each server’s own discovery — the GVR matrix shows it at ${shown} — but not the merged document the port answered, so the comparison of the two needs a live cluster.`;
   return `${screen} has no data at ${when} yet: the GVR matrix and Server health show the recording then${window ? ', Upgrade impact and False 404s by client the window' : ''}. Go back to live for ${screen}.`;
 }

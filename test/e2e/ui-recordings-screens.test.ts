@@ -192,7 +192,7 @@ describe.skipIf(!hasChromium)('every screen inside a recording opened from a fil
       await page.getByText(/^Replaying /).waitFor({ state: 'detached' });
     });
     await visit('Discovery', 'window', async () => {
-      await main().getByText(`${pastName} keeps each server’s own discovery — the GVR matrix shows it at the recorded window`).waitFor();
+      await main().getByText(`${pastName} keeps each server’s own discovery — the GVR matrix shows it at the window’s end (`).waitFor();
     });
     await visit('Upgrade impact', 'window', async () => {
       await main().getByRole('heading', { name: 'Upgrade impact over the recorded window' }).waitFor();
