@@ -1,8 +1,8 @@
 // bin/peerscope starts Node again with V8's young generation capped (docs/decisions.md, "The port caps
 // V8's young generation"): the running `serve` — the same process the caller spawned — has the flag on
 // its command line, unless the caller gave one or PEERSCOPE_MAX_SEMI_SPACE_MIB=0 asked for V8's default.
-// On Linux the same start fixes glibc's trim threshold in its environment ("glibc gives back what a
-// burst freed"), unless the caller set one.
+// On Linux the same start sets glibc's trim threshold and arena count in its environment ("glibc gives
+// back what a burst freed"), unless the caller set them.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, readFileSync } from 'node:fs';
@@ -18,8 +18,8 @@ const hasExecve = typeof (process as { execve?: unknown }).execve === 'function'
 interface Started {
   /** The node flags before the script. */
   readonly flags: string[];
-  /** MALLOC_TRIM_THRESHOLD_ in the process's environment as glibc read it at start. */
-  readonly trim: string | undefined;
+  /** MALLOC_TRIM_THRESHOLD_ and MALLOC_ARENA_MAX in the process's environment as glibc read it at start. */
+  readonly malloc: string[];
 }
 
 /** The node flags and trim threshold of a running `peerscope serve` started with `nodeFlags` and `env`, read from /proc. */
@@ -40,7 +40,7 @@ async function serveStarted(sim: SimCluster, nodeFlags: string[], env: Record<st
         1,
         argv.findIndex((a) => a.endsWith('bin/peerscope')),
       ),
-      trim: environ.find((e) => e.startsWith('MALLOC_TRIM_THRESHOLD_='))?.slice('MALLOC_TRIM_THRESHOLD_='.length),
+      malloc: environ.filter((e) => /^MALLOC_(TRIM_THRESHOLD_|ARENA_MAX)=/.test(e)).sort(),
     };
   } finally {
     child.kill('SIGTERM');
@@ -67,12 +67,14 @@ describe.runIf(existsSync('/proc/self/cmdline') && hasExecve)('bin/peerscope cap
     expect(await flags([], { PEERSCOPE_MAX_SEMI_SPACE_MIB: '16' })).toEqual(['--max-semi-space-size=16']);
   });
 
-  it.runIf(process.platform === 'linux')("fixes glibc's trim threshold at 1 MiB, keeping one the caller set", async () => {
-    expect((await serveStarted(sim, [], { MALLOC_TRIM_THRESHOLD_: undefined })).trim).toBe('1048576');
-    // With a cap the caller gave, the restart happens for the threshold alone.
-    const own = await serveStarted(sim, ['--max-semi-space-size=4'], { MALLOC_TRIM_THRESHOLD_: undefined });
-    expect(own).toEqual({ flags: ['--max-semi-space-size=4'], trim: '1048576' });
-    expect((await serveStarted(sim, [], { MALLOC_TRIM_THRESHOLD_: '131072' })).trim).toBe('131072');
+  it.runIf(process.platform === 'linux')("sets glibc's trim threshold and arena count, keeping what the caller set", async () => {
+    const unset = { MALLOC_TRIM_THRESHOLD_: undefined, MALLOC_ARENA_MAX: undefined };
+    expect((await serveStarted(sim, [], unset)).malloc).toEqual(['MALLOC_ARENA_MAX=2', 'MALLOC_TRIM_THRESHOLD_=1048576']);
+    // With a cap the caller gave, the restart happens for the malloc settings alone.
+    const own = await serveStarted(sim, ['--max-semi-space-size=4'], unset);
+    expect(own).toEqual({ flags: ['--max-semi-space-size=4'], malloc: ['MALLOC_ARENA_MAX=2', 'MALLOC_TRIM_THRESHOLD_=1048576'] });
+    const set = await serveStarted(sim, [], { MALLOC_TRIM_THRESHOLD_: '131072', MALLOC_ARENA_MAX: undefined });
+    expect(set.malloc).toEqual(['MALLOC_ARENA_MAX=2', 'MALLOC_TRIM_THRESHOLD_=131072']);
   });
 });
 

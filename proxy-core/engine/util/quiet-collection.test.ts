@@ -2,16 +2,21 @@
 // a real idle event loop, and the heap V8 reports before and after.
 import { getHeapStatistics } from 'node:v8';
 import { describe, expect, it } from 'vitest';
-import { collectWhenQuiet } from './quiet-collection.js';
+import { collectWhenQuiet, worthCollecting } from './quiet-collection.js';
 
 const MiB = 1024 * 1024;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Garbage a burst leaves: ~200 MiB of small objects that lived long enough to reach the old generation. */
-function burst(): void {
-  let kept: unknown[] | undefined = [];
-  for (let i = 0; i < 1_500_000; i++) kept.push({ at: i, text: `event ${i}`, pair: [i, i] });
-  kept = undefined;
+/** Small objects that live long enough to reach the old generation: ~200 MiB for 1.5 million. */
+function objects(count = 1_500_000): unknown[] {
+  const kept: unknown[] = [];
+  for (let i = 0; i < count; i++) kept.push({ at: i, text: `event ${i}`, pair: [i, i] });
+  return kept;
+}
+
+/** Garbage a burst leaves. */
+function burst(count?: number): void {
+  objects(count);
 }
 
 describe('collectWhenQuiet', () => {
@@ -52,4 +57,22 @@ describe('collectWhenQuiet', () => {
       stop();
     }
   }, 30_000);
+});
+
+describe('worthCollecting', () => {
+  const at = { collected: true, resting: 85 * MiB, growth: 48 * MiB, sinceLast: 16 * MiB };
+  it('collects on the first quiet spell whatever the size', () => {
+    expect(worthCollecting({ ...at, collected: false, rss: 86 * MiB, least: 86 * MiB })).toBe(true);
+  });
+
+  it('collects well above the port at rest, though the growth since the last collection is below that line', () => {
+    // A collection between two loads left 110 MiB; the last load took it to 151: 41 MiB since, 66 above rest.
+    expect(worthCollecting({ ...at, rss: 151 * MiB, least: 110 * MiB })).toBe(true);
+  });
+
+  it('does not collect near the size at rest, nor again with nothing grown since the last collection', () => {
+    expect(worthCollecting({ ...at, rss: 120 * MiB, least: 90 * MiB })).toBe(false);
+    // Live memory grew (a larger cluster): 200 MiB after the last collection, 205 now.
+    expect(worthCollecting({ ...at, rss: 205 * MiB, least: 200 * MiB })).toBe(false);
+  });
 });
