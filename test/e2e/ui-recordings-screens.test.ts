@@ -15,6 +15,7 @@ import { startDemoSession, type DemoSession } from '../../proxy-core/hosts/sessi
 import { openRecordingSession, type RecordingSession } from '../../proxy-core/hosts/session/recording-session.js';
 import { createRecordingsLibrary, type RecordingsLibrary } from '../../proxy-core/hosts/session/recordings-library.js';
 import { createSwitchingService } from '../../proxy-core/hosts/session/switching-service.js';
+import { recordPastRollout } from './past-rollout.js';
 import { buildRenderer, CHROMIUM, openInChromium, shootScreens } from './ui-demo.js';
 
 const hasChromium = existsSync(CHROMIUM);
@@ -45,20 +46,7 @@ describe.skipIf(!hasChromium)('every screen inside a recording opened from a fil
     library = createRecordingsLibrary({ service: switching, folder });
     const pastFile = library.newRecordingFile('rollout-two-servers');
     pastName = pastFile.slice(folder.length + 1);
-    const past = await startDemoSession({
-      listen: { host: '127.0.0.1', port: 0 },
-      servers: 2,
-      trafficRps: 20,
-      stepSeconds: 1,
-      rolloutAfterSeconds: 1,
-      record: { file: pastFile },
-    });
-    for (const until = Date.now() + 40_000; (await past.service.getOverview()).sim?.rollout.phase !== 'done';) {
-      if (Date.now() > until) throw new Error('the past demo rollout did not finish within 40 s');
-      await sleep(250);
-    }
-    await sleep(1_500);
-    await past.close();
+    await recordPastRollout(pastFile);
     file = openRecordingSession(pastFile);
     span = (await file.service.getRecordingTimeline())!;
     live = await startDemoSession({

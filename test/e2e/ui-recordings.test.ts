@@ -12,12 +12,11 @@ import { startUiServer, type UiServer } from '../../proxy-core/hosts/ui-server/s
 import { startDemoSession, type DemoSession } from '../../proxy-core/hosts/session/demo.js';
 import { createRecordingsLibrary, type RecordingsLibrary } from '../../proxy-core/hosts/session/recordings-library.js';
 import { createSwitchingService } from '../../proxy-core/hosts/session/switching-service.js';
+import { recordPastRollout } from './past-rollout.js';
 import { buildRenderer, CHROMIUM, openInChromium, shootScreens } from './ui-demo.js';
 
 const hasChromium = existsSync(CHROMIUM);
 if (!hasChromium) console.warn(`test/e2e/ui-recordings.test.ts: skipped, ${CHROMIUM} is missing (apt-get install chromium)`);
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe.skipIf(!hasChromium)('the Recordings screen in Chromium, in browser mode', () => {
   const root = mkdtempSync(join(tmpdir(), 'ui-recordings-'));
@@ -39,20 +38,7 @@ describe.skipIf(!hasChromium)('the Recordings screen in Chromium, in browser mod
     // Yesterday's session: two servers, the whole rollout, recorded into the folder.
     const pastFile = library.newRecordingFile('rollout-two-servers');
     pastName = pastFile.slice(folder.length + 1);
-    const past = await startDemoSession({
-      listen: { host: '127.0.0.1', port: 0 },
-      servers: 2,
-      trafficRps: 20,
-      stepSeconds: 1,
-      rolloutAfterSeconds: 1,
-      record: { file: pastFile },
-    });
-    for (const until = Date.now() + 40_000; (await past.service.getOverview()).sim?.rollout.phase !== 'done';) {
-      if (Date.now() > until) throw new Error('the past demo rollout did not finish within 40 s');
-      await sleep(250);
-    }
-    await sleep(1_500);
-    await past.close();
+    await recordPastRollout(pastFile);
     // Today's: three servers, live, recorded into the folder as the app does.
     live = await startDemoSession({
       listen: { host: '127.0.0.1', port: 0 },
