@@ -44,7 +44,10 @@ beforeAll(async () => {
   switching.switchTo({ service: demo.service, label: 'simulated cluster' });
   // The whole rollout: both servers upgraded, recorded as it happened.
   await until(async () => (await demo.service.getOverview()).sim?.rollout.phase === 'done', 30_000);
-  await new Promise((r) => setTimeout(r, 500));
+  // The port sees the last server's new release when it next reads it, and the recording writes each
+  // second: wait for both, or the file's last state can lag the live one compared below.
+  await until(async () => new Set((await demo.service.getOverview()).servers.map((s) => s.gitVersion)).size === 1, 10_000);
+  await new Promise((r) => setTimeout(r, 1_500));
   recordingName = file.slice(folder.length + 1);
 }, 45_000);
 afterAll(async () => {
