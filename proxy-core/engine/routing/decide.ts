@@ -214,7 +214,8 @@ function decideReroute(input: DecisionInput, servers: readonly string[]): Decisi
   };
 }
 
-function pickUniform(pool: readonly string[], random: () => number): string {
+/** One of `pool`, uniformly at random (R8). */
+export function pickUniform(pool: readonly string[], random: () => number): string {
   const i = Math.floor(random() * pool.length);
   return pool[i < 0 ? 0 : i >= pool.length ? pool.length - 1 : i] as string;
 }

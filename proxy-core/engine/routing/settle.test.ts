@@ -12,6 +12,7 @@ const tableOf = (servers: Record<string, string[]>): RouteTable =>
   buildRouteTable(Object.entries(servers).map(([name, keys]) => ({ name, gvrs: keys.map(gvr), excludedGroupVersions: [] })));
 
 const BEFORE = tableOf({ A: ['/v1/pods'], B: ['/v1/pods'] });
+const DEVICES = 'resource.k8s.io/v1/deviceclasses';
 const AFTER = tableOf({ A: ['/v1/pods'], B: ['/v1/pods', 'resource.k8s.io/v1/deviceclasses'] });
 
 function input(path: string, routes: CurrentRoutes, waits: ServerWaits): SettleInput {
@@ -84,5 +85,26 @@ describe('settleDecision', () => {
     reread();
     expect(await settled).toMatchObject({ outcome: 'rerouted', target: 'B' });
     expect(asked.rechecks).toBe(0);
+  });
+
+  it('sends a reroute meant for a peer being re-read to another candidate at once, without waiting', () => {
+    const routes = { table: tableOf({ A: ['/v1/pods'], B: [DEVICES], C: [DEVICES] }), generation: 1 };
+    const { waits } = servers({ B: new Promise<void>(() => {}) });
+    // random() = 0 picks B, the first candidate; its document may be a release old.
+    const settled = settleDecision(input('/apis/resource.k8s.io/v1/deviceclasses', routes, waits));
+    expect(settled).not.toBeInstanceOf(Promise);
+    expect(settled).toMatchObject({ outcome: 'rerouted', target: 'C', candidates: ['B', 'C'] });
+  });
+
+  it('waits for the peer when every candidate is being re-read, then decides on the new table', async () => {
+    const routes = { table: tableOf({ A: ['/v1/pods'], B: [DEVICES], C: [DEVICES] }), generation: 1 };
+    let reread!: () => void;
+    const { waits } = servers({ B: new Promise<void>((resolve) => (reread = resolve)), C: new Promise<void>(() => {}) });
+    const settled = settleDecision(input('/apis/resource.k8s.io/v1/deviceclasses', routes, waits));
+    expect(settled).toBeInstanceOf(Promise);
+    // B came back without the resource; C still serves it.
+    Object.assign(routes, { table: tableOf({ A: ['/v1/pods'], B: ['/v1/pods'], C: [DEVICES] }), generation: 2 });
+    reread();
+    expect(await settled).toMatchObject({ outcome: 'rerouted', target: 'C', candidates: ['C'] });
   });
 });

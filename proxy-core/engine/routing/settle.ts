@@ -1,12 +1,13 @@
 // The settled decision: decide() plus the second looks a request may need before it is answered.
 // - A handling server that just came back may run another release: wait (at most REREAD_WAIT_MS) for
 //   its discovery to be read again, then decide on the new document.
-// - A reroute to a peer whose discovery is being read again waits for it the same way and decides
-//   once more (a rollout back to an older release: the old document may list a GVR it no longer serves).
+// - A reroute to a peer whose discovery is being read again goes to another candidate whose document
+//   is not in doubt; with none, it waits for the re-read the same way and decides once more (a
+//   rollout back to an older release: the old document may list a GVR it no longer serves).
 // - No false 404 and no needless 503: before a `notfound` or an R10 `unavailable`, the servers out of
 //   service are looked at again (ServerSet.recheckOutOfService); if the route table changed, decide again.
 // Synchronous unless one of these waits applies, so the common request allocates no promise here.
-import { decide, type Decision, type DecisionInput, type ServerView } from './decide.js';
+import { decide, pickUniform, type Decision, type DecisionInput, type ServerView } from './decide.js';
 import type { RouteTable } from './route-table.js';
 
 /** The longest a request waits for a returning server's discovery to be read again. */
@@ -51,9 +52,27 @@ export function settleDecision(s: SettleInput): Decision | Promise<Decision> {
 }
 
 function checkPeerThenRecheck(decision: Decision, s: SettleInput): Decision | Promise<Decision> {
-  const peerReread = decision.outcome === 'rerouted' ? s.servers.rereadPending(decision.target) : undefined;
-  if (peerReread) return waitAtMost(peerReread).then(() => recheckBeforeRefusing(decideOn(s), s));
+  if (decision.outcome === 'rerouted') {
+    const peerReread = s.servers.rereadPending(decision.target);
+    if (peerReread) {
+      return settledPeer(decision, s) ?? waitAtMost(peerReread).then(() => recheckBeforeRefusing(decideOn(s), s));
+    }
+  }
   return recheckBeforeRefusing(decision, s);
+}
+
+type Rerouted = Extract<Decision, { outcome: 'rerouted' }>;
+
+/**
+ * The same reroute to another candidate whose discovery is not being read again, picked uniformly
+ * (R8) among them; undefined when every other candidate is being re-read too. No wait, and no trust
+ * in a document that may be a release old.
+ */
+function settledPeer(decision: Rerouted, s: SettleInput): Rerouted | undefined {
+  const settled = decision.candidates.filter((name) => name !== decision.target && !s.servers.rereadPending(name));
+  if (settled.length === 0) return undefined;
+  const target = pickUniform(settled, s.random ?? Math.random);
+  return { outcome: 'rerouted', target, candidates: decision.candidates, headers: decision.headers };
 }
 
 function recheckBeforeRefusing(decision: Decision, s: SettleInput): Decision | Promise<Decision> {
