@@ -1,9 +1,11 @@
 // One Parquet file written a row group at a time (hyparquet-writer; docs/decisions.md, "Exporting a
 // recording as Parquet"): rows are added column by column into buffers of one row group, written out
-// when full, so memory holds one row group whatever the file's length. The file is written under a
+// when full, so memory holds one row group whatever the file's length (and a growth limit, checked
+// after each group, collects the garbage the writer leaves per group). The file is written under a
 // temporary name and renamed when whole: a failed export leaves no file that looks finished.
 import { renameSync, rmSync } from 'node:fs';
 import { fileWriter, ParquetWriter } from 'hyparquet-writer';
+import type { GrowthLimit } from '../util/collect.js';
 
 type SchemaElement = ConstructorParameters<typeof ParquetWriter>[0]['schema'][number];
 
@@ -52,6 +54,7 @@ export class ParquetTable {
     private readonly specs: readonly ColumnSpec[],
     private readonly rowGroupRows: number,
     metadata: Record<string, string>,
+    private readonly limit?: GrowthLimit,
   ) {
     this.partial = `${file}.partial`;
     this.columns = specs.map(() => new Array<unknown>(rowGroupRows));
@@ -86,6 +89,7 @@ export class ParquetTable {
     void this.writer.write({ columnData: columnData as Parameters<ParquetWriter['write']>[0]['columnData'], rowGroupSize: n });
     this.rows += n;
     this.row = 0;
+    this.limit?.check();
   }
 
   /** Writes what is buffered and the footer, and gives the file its name. */

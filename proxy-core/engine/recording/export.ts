@@ -9,6 +9,7 @@ import { basename, join } from 'node:path';
 import { errnoWords } from '../util/errno.js';
 import { RecordingFileError } from './check.js';
 import { ParquetTable, type ColumnSpec } from './export-table.js';
+import { GrowthLimit } from '../util/collect.js';
 import { EXPORT_FILES } from './command-names.js';
 import { MINUTE_MS, type RecordingReader, type Series, type Window } from './reader.js';
 
@@ -16,6 +17,11 @@ import { MINUTE_MS, type RecordingReader, type Series, type Window } from './rea
 const READ_ROWS = 4_096;
 /** Rows per row group: large enough for readers' scans, small enough to keep the writer's garbage small (docs/decisions.md). */
 export const ROW_GROUP_ROWS = 32_768;
+/**
+ * RSS growth over the export's start that makes a full collection worth its pause (~30 ms): the
+ * writer's per-group garbage is large objects only a full collection frees (docs/decisions.md).
+ */
+const GROWTH_WORTH_COLLECTING = 48 * 1024 * 1024;
 
 export { EXPORT_FILES };
 
@@ -114,7 +120,11 @@ export function exportRecording(reader: RecordingReader, dir: string, options: E
     ...(window.from !== undefined ? { 'peerscope.from': new Date(window.from).toISOString() } : {}),
     ...(window.to !== undefined ? { 'peerscope.to': new Date(window.to).toISOString() } : {}),
   };
-  const rows = options.rowGroupRows ?? ROW_GROUP_ROWS;
+  const layout: Layout = {
+    rowGroupRows: options.rowGroupRows ?? ROW_GROUP_ROWS,
+    metadata,
+    limit: new GrowthLimit(GROWTH_WORTH_COLLECTING),
+  };
   const resolved = new Map<number, unknown[]>();
   const columnsOf = (id: number): unknown[] => {
     let c = resolved.get(id);
@@ -125,7 +135,7 @@ export function exportRecording(reader: RecordingReader, dir: string, options: E
     }
     return c;
   };
-  const events = write(join(dir, EXPORT_FILES.events), EVENT_COLUMNS, rows, metadata, (table) => {
+  const events = write(join(dir, EXPORT_FILES.events), EVENT_COLUMNS, layout, (table) => {
     const span = reader.eventSpan(window);
     if (!span) return;
     for (let first = span.first; first <= span.last; first += READ_ROWS) {
@@ -142,7 +152,7 @@ export function exportRecording(reader: RecordingReader, dir: string, options: E
       options.onProgress?.(table.rows + table.row);
     }
   });
-  const minutes = write(join(dir, EXPORT_FILES.minutes), MINUTE_COLUMNS, rows, metadata, (table) => {
+  const minutes = write(join(dir, EXPORT_FILES.minutes), MINUTE_COLUMNS, layout, (table) => {
     const toMinute = window.to === undefined ? Number.MAX_SAFE_INTEGER : Math.floor((window.to - 1) / MINUTE_MS);
     let after: [number, number] = [window.from === undefined ? -1 : Math.floor(window.from / MINUTE_MS) - 1, Number.MAX_SAFE_INTEGER];
     for (;;) {
@@ -153,21 +163,22 @@ export function exportRecording(reader: RecordingReader, dir: string, options: E
       after = [last[0]!, last[1]!];
     }
   });
-  const changes = write(join(dir, EXPORT_FILES.changes), CHANGE_COLUMNS, rows, metadata, (table) => {
+  const changes = write(join(dir, EXPORT_FILES.changes), CHANGE_COLUMNS, layout, (table) => {
     for (const c of reader.changes(window)) table.add([c.at, c.kind, c.subject, c.value]);
   });
   return { dir, events, minutes, changes };
 }
 
+/** What the three files share: their row groups' size, their key-value metadata, the export's growth limit. */
+interface Layout {
+  readonly rowGroupRows: number;
+  readonly metadata: Record<string, string>;
+  readonly limit: GrowthLimit;
+}
+
 /** One file: `fill` adds its rows; a failure leaves no file behind. Answers the rows written. */
-function write(
-  file: string,
-  columns: readonly ColumnSpec[],
-  rowGroupRows: number,
-  metadata: Record<string, string>,
-  fill: (table: ParquetTable) => void,
-): number {
-  const table = new ParquetTable(file, columns, rowGroupRows, metadata);
+function write(file: string, columns: readonly ColumnSpec[], layout: Layout, fill: (table: ParquetTable) => void): number {
+  const table = new ParquetTable(file, columns, layout.rowGroupRows, layout.metadata, layout.limit);
   try {
     fill(table);
     table.finish();

@@ -11,10 +11,7 @@
 // the spell run while V8 optimises the request path again. PEERSCOPE_QUIET_COLLECTION_MS sets the
 // spell's length; 0 turns it off.
 import { performance } from 'node:perf_hooks';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
-
-type Collect = (options: { type: 'major'; execution: 'sync'; flavor: 'last-resort' }) => void;
+import { collector } from './collect.js';
 
 export interface QuietCollectionOptions {
   /** How long the event loop must have been idle, in ms. */
@@ -47,19 +44,6 @@ export const GROWTH_SINCE_LAST = 16 * 1024 * 1024;
 const QUIET_UTILISATION = 0.02;
 
 let running: { users: number; stop(): void } | undefined;
-
-/** V8's `gc`, without `--expose-gc` on the command line (the desktop app's main process has none). */
-function collector(): Collect | undefined {
-  const exposed = (globalThis as { gc?: unknown }).gc;
-  if (typeof exposed === 'function') return exposed as Collect;
-  try {
-    setFlagsFromString('--expose-gc');
-    const gc = runInNewContext('gc') as unknown;
-    return typeof gc === 'function' ? (gc as Collect) : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /** The quiet spell's length from `PEERSCOPE_QUIET_COLLECTION_MS` (0: never collect), else `fallback`. */
 export function quietMsFrom(env: NodeJS.ProcessEnv, fallback: number): number {
