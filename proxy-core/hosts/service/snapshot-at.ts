@@ -102,7 +102,11 @@ export function snapshotAt(reader: RecordingReader, at: number, options: Snapsho
 
 type Counter = RoutingSnapshot['counters'][number];
 
-/** The port's requests up to `at`, as the live counters key them: outcome × GVR (no subresource) × handling × answering server. */
+/**
+ * The port's requests up to and including `at`'s millisecond (as the state is: a snapshot at the
+ * recording's end holds every request), as the live counters key them: outcome × GVR (no
+ * subresource) × handling × answering server.
+ */
 function countersAt(reader: RecordingReader, at: number): Counter[] {
   const minuteStart = Math.floor(at / MINUTE_MS) * MINUTE_MS;
   const counters = new Map<string, Counter>();
@@ -122,7 +126,7 @@ function countersAt(reader: RecordingReader, at: number): Counter[] {
   };
   const port = (s: Series) => s.source === 'port';
   for (const c of reader.counts({ to: minuteStart }, false, port)) add(c, c.count);
-  for (const e of reader.events({ from: minuteStart, to: at }, MAX_MINUTE_EVENTS)) if (port(e)) add(e, 1);
+  for (const e of reader.events({ from: minuteStart, to: at + 1 }, MAX_MINUTE_EVENTS)) if (port(e)) add(e, 1);
   return [...counters.values()];
 }
 
