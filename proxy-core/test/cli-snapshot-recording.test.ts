@@ -56,7 +56,8 @@ describe('peerscope snapshot save --recording', () => {
     try {
       firstStep = reader.changes({}, ['step']).find((c) => c.subject === 'sim-1')!.at;
       end = reader.info().endedAt;
-      portEventsToEnd = reader.events({ to: end }, 10_000_000).filter((e) => e.source === 'port').length;
+      // Up to and including the end's own millisecond (the window's `to` is exclusive).
+      portEventsToEnd = reader.events({ to: end + 1 }, 10_000_000).filter((e) => e.source === 'port').length;
     } finally {
       reader.close();
     }
