@@ -4,19 +4,13 @@
 // at a moment (the scrubber), with each action it offers used. The key content is checked against the
 // file read by a session of its own; no screen shows an error state and the page logs no error.
 // Screenshots: test-results/ui-recordings-opened-<mode>-<screen>.png.
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import { existsSync, readFileSync } from 'node:fs';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routingSnapshotSchema, type RecordingTimeline } from '../../proxy-core/contract/index.js';
-import { startUiServer, type UiServer } from '../../proxy-core/hosts/ui-server/server.js';
-import { startDemoSession, type DemoSession } from '../../proxy-core/hosts/session/demo.js';
 import { openRecordingSession, type RecordingSession } from '../../proxy-core/hosts/session/recording-session.js';
-import { createRecordingsLibrary, type RecordingsLibrary } from '../../proxy-core/hosts/session/recordings-library.js';
-import { createSwitchingService } from '../../proxy-core/hosts/session/switching-service.js';
-import { recordPastRollout } from './past-rollout.js';
-import { buildRenderer, CHROMIUM, openInChromium, shootScreens } from './ui-demo.js';
+import { startRecordingsApp, type RecordingsApp } from './recordings-app.js';
+import { CHROMIUM, shootScreens } from './ui-demo.js';
 
 const hasChromium = existsSync(CHROMIUM);
 if (!hasChromium) console.warn(`test/e2e/ui-recordings-screens.test.ts: skipped, ${CHROMIUM} is missing (apt-get install chromium)`);
@@ -25,55 +19,27 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const clock = (at: number) => new Date(at).toTimeString().slice(0, 8);
 
 describe.skipIf(!hasChromium)('every screen inside a recording opened from a file, in Chromium', () => {
-  const root = mkdtempSync(join(tmpdir(), 'ui-recordings-screens-'));
-  const folder = join(root, 'recordings');
-  let rendererDir: string;
-  let library: RecordingsLibrary;
-  let live: DemoSession | undefined;
-  let control: UiServer | undefined;
-  let browser: Browser | undefined;
+  let app: RecordingsApp;
   let page: Page;
+  let problems: string[];
+  let pastName: string;
   /** The same file read by a session of the test's own: what the screens should show. */
   let file: RecordingSession | undefined;
   let span: RecordingTimeline;
-  const problems: string[] = [];
-  let pastName = '';
 
   beforeAll(async () => {
-    rendererDir = mkdtempSync(join(tmpdir(), 'ui-recordings-screens-renderer-'));
-    buildRenderer(rendererDir);
-    const switching = createSwitchingService();
-    library = createRecordingsLibrary({ service: switching, folder });
-    const pastFile = library.newRecordingFile('rollout-two-servers');
-    pastName = pastFile.slice(folder.length + 1);
-    await recordPastRollout(pastFile);
-    file = openRecordingSession(pastFile);
+    app = await startRecordingsApp('ui-recordings-screens');
+    ({ page, problems, pastName } = app);
+    file = openRecordingSession(app.pastFile);
     span = (await file.service.getRecordingTimeline())!;
-    live = await startDemoSession({
-      listen: { host: '127.0.0.1', port: 0 },
-      trafficRps: 10,
-      record: { file: library.newRecordingFile('demo') },
-    });
-    switching.switchTo({ service: live.service, label: 'simulated cluster' });
-    control = await startUiServer({
-      service: library.service,
-      rendererDir,
-      recordings: { importBytes: library.importBytes, openRecording: library.calls.openRecording },
-    });
-    ({ browser, page } = await openInChromium(control.url, problems));
     await page.getByRole('tab', { name: 'Recordings' }).click();
     await page.getByRole('button', { name: `Open ${pastName}` }).click();
     await page.getByRole('region', { name: 'Recording shown' }).waitFor();
   }, 120_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await control?.close();
-    library?.service.close();
     file?.close();
-    await live?.close();
-    rmSync(root, { recursive: true, force: true });
-    if (rendererDir) rmSync(rendererDir, { recursive: true, force: true });
+    await app?.close();
   });
 
   const main = () => page.locator('main');

@@ -3,65 +3,30 @@
 // to the end) opens read-only and the screens show its servers, the top bar naming it in place of "live"
 // and offering no change; "Back to live" returns to the running three-server demo; a file picked in <input type=file> is uploaded — refused when it is not a
 // recording, opened when it is. Screenshots under test-results/ui-recordings-*.png.
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startUiServer, type UiServer } from '../../proxy-core/hosts/ui-server/server.js';
-import { startDemoSession, type DemoSession } from '../../proxy-core/hosts/session/demo.js';
-import { createRecordingsLibrary, type RecordingsLibrary } from '../../proxy-core/hosts/session/recordings-library.js';
-import { createSwitchingService } from '../../proxy-core/hosts/session/switching-service.js';
-import { recordPastRollout } from './past-rollout.js';
-import { buildRenderer, CHROMIUM, openInChromium, shootScreens } from './ui-demo.js';
+import { startRecordingsApp, type RecordingsApp } from './recordings-app.js';
+import { CHROMIUM, shootScreens } from './ui-demo.js';
 
 const hasChromium = existsSync(CHROMIUM);
 if (!hasChromium) console.warn(`test/e2e/ui-recordings.test.ts: skipped, ${CHROMIUM} is missing (apt-get install chromium)`);
 
 describe.skipIf(!hasChromium)('the Recordings screen in Chromium, in browser mode', () => {
-  const root = mkdtempSync(join(tmpdir(), 'ui-recordings-'));
-  const folder = join(root, 'recordings');
-  let rendererDir: string;
-  let library: RecordingsLibrary;
-  let live: DemoSession | undefined;
-  let control: UiServer | undefined;
-  let browser: Browser | undefined;
+  let app: RecordingsApp;
   let page: Page;
-  const problems: string[] = [];
-  let pastName = '';
+  let root: string;
+  let folder: string;
+  let pastName: string;
+  let problems: string[];
 
   beforeAll(async () => {
-    rendererDir = mkdtempSync(join(tmpdir(), 'ui-recordings-renderer-'));
-    buildRenderer(rendererDir);
-    const switching = createSwitchingService();
-    library = createRecordingsLibrary({ service: switching, folder });
-    // Yesterday's session: two servers, the whole rollout, recorded into the folder.
-    const pastFile = library.newRecordingFile('rollout-two-servers');
-    pastName = pastFile.slice(folder.length + 1);
-    await recordPastRollout(pastFile);
-    // Today's: three servers, live, recorded into the folder as the app does.
-    live = await startDemoSession({
-      listen: { host: '127.0.0.1', port: 0 },
-      trafficRps: 10,
-      record: { file: library.newRecordingFile('demo') },
-    });
-    switching.switchTo({ service: live.service, label: 'simulated cluster' });
-    control = await startUiServer({
-      service: library.service,
-      rendererDir,
-      recordings: { importBytes: library.importBytes, openRecording: library.calls.openRecording },
-    });
-    ({ browser, page } = await openInChromium(control.url, problems));
+    app = await startRecordingsApp('ui-recordings');
+    ({ page, root, folder, pastName, problems } = app);
   }, 120_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await control?.close();
-    library?.service.close();
-    await live?.close();
-    rmSync(root, { recursive: true, force: true });
-    if (rendererDir) rmSync(rendererDir, { recursive: true, force: true });
-  });
+  afterAll(() => app?.close());
 
   const releases = () =>
     page

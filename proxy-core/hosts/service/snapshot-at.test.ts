@@ -7,33 +7,17 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { RoutingEvent } from '../../contract/events.js';
 import { RecordingReader } from '../../engine/recording/reader.js';
 import { RecordingWriter } from '../../engine/recording/writer.js';
+import { routingEvent } from '../../test/routing-event.js';
 import { snapshotAt } from './snapshot-at.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'snapshot-at-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const T0 = Date.UTC(2026, 10, 28, 14, 0);
 
+/** A request the port recorded: a list handled and answered by cp-1. */
 function request(at: number, outcome: RoutingEvent['outcome'] = 'local'): RoutingEvent {
-  return {
-    seq: 0,
-    at,
-    userAgent: 'kubectl/v1.36.0',
-    method: 'GET',
-    verb: 'list',
-    path: '/api/v1/namespaces/shop/pods',
-    group: '',
-    version: 'v1',
-    resource: 'pods',
-    subresource: '',
-    namespace: 'shop',
-    handling: 'cp-1',
-    answeredBy: 'cp-1',
-    outcome,
-    status: outcome === 'notfound' ? 404 : 200,
-    latencyMs: 2,
-    bytesIn: 0,
-    bytesOut: 10,
-  };
+  const status = outcome === 'notfound' ? 404 : 200;
+  return { seq: 0, ...routingEvent({ at, handling: 'cp-1', answeredBy: 'cp-1', outcome, status }) };
 }
 
 describe('snapshotAt', () => {
