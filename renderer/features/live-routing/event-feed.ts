@@ -140,6 +140,11 @@ export class EventFeed<E extends { readonly seq: number }> {
   private notifyTimer: ReturnType<typeof setTimeout> | undefined;
   private lastNotify = 0;
 
+  /** Tells the listeners now what a throttled batch has not told them yet (a replay that paused or ended). */
+  flush(): void {
+    if (this.notifyTimer !== undefined) this.notify(true);
+  }
+
   /** `throttled`: a batch, told to listeners at most every NOTIFY_MS (the first at once). */
   private set(patch: Partial<FeedState<E>>, throttled = false): void {
     this.state = { ...this.state, ...patch };

@@ -36,6 +36,12 @@ export class RecordedFeeds {
     for (const listener of this.pushed) listener(event);
   }
 
+  /** The screen is told at once what both feeds hold: a replay that stops moving shows every event up to its clock. */
+  flush(): void {
+    this.port.flush();
+    this.cluster.flush();
+  }
+
   close(): void {
     for (const stop of this.stops) stop();
   }

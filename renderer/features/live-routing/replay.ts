@@ -3,7 +3,8 @@
 // core pushes live batches, into a port feed and a cluster feed of the screen's own kind (event-feed.ts),
 // so the same table, chart and tallies draw them. Timing follows the recorded times scaled by the
 // speed; each animation frame delivers what became due as one batch per recorded second, and the feeds
-// tell the screen at most every NOTIFY_MS — never a state update per event, however busy the recording.
+// tell the screen at most every NOTIFY_MS — never a state update per event, however busy the recording —
+// and at once when the replay pauses or ends, so a still screen shows every event up to its clock.
 import {
   clusterOutcomes,
   routeOutcomes,
@@ -158,6 +159,7 @@ export class Replay {
     this.tick();
     this.cancelFrame?.();
     this.cancelFrame = undefined;
+    this.feeds.flush();
     this.set({ status: 'paused', waiting: false });
   }
 
@@ -208,6 +210,7 @@ export class Replay {
       cluster: this.state.cluster || played.some((p) => !p.port),
       ...(ended ? { status: 'ended' as const } : {}),
     });
+    if (ended) this.feeds.flush();
     this.fetchAhead();
   }
 

@@ -88,6 +88,35 @@ describe('useReplay', () => {
     expect(rec.asked.length).toBe(Math.ceil(280 / 50));
   });
 
+  it('tells the screen at once when it pauses or ends: a still screen shows every event up to its clock', async () => {
+    const rec = recording();
+    const { result } = renderHook(() => useReplay(rec.client, { frame, pageSize: 100 }));
+    act(() => result.current.start({ from: FROM, to: TO }, 10));
+    const replay = result.current.replay!;
+    let told = 0;
+    let shown = 0;
+    replay.port.subscribe(() => {
+      told++;
+      shown = replay.port.getState().rows.length;
+    });
+    // 100 ms after the first notification: frames have played more than the screen was told.
+    await act(() => vi.advanceTimersByTimeAsync(400));
+    const before = told;
+    expect(shown).toBeLessThan(replay.port.getState().rows.length);
+    act(() => replay.pause());
+    expect(told).toBe(before + 1);
+    expect(shown).toBe(replay.port.getState().rows.length);
+    expect(shown).toBe(rec.port.filter((e) => e.at < replay.getState().clock).length);
+    // Played to the end at 60×: the last events are told as the replay ends, not a throttle later.
+    act(() => {
+      replay.setSpeed(60);
+      replay.play();
+    });
+    for (let i = 0; i < 200 && replay.getState().status !== 'ended'; i++) await act(() => vi.advanceTimersByTimeAsync(16));
+    expect(replay.getState().status).toBe('ended');
+    expect(shown).toBe(rec.port.length);
+  });
+
   it('holds the clock at what has been read while a page is on its way, then goes on without a jump', async () => {
     const rec = recording(2_000);
     const { result } = renderHook(() => useReplay(rec.client, { frame, pageSize: 100 }));
